@@ -1,0 +1,163 @@
+//! The combat log: every event of the battle in order with the round it happened in, and
+//! its readable text form (each roll with its dice and labelled modifiers).
+
+use super::{
+    AttackResult, BattleEvent, DrawReason, OutcomeKind, Roster, Sides, Standing, TurnState,
+};
+use bevy::ecs::message::MessageReader;
+use bevy::ecs::prelude::{Res, ResMut};
+use bevy::ecs::resource::Resource;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// One logged event.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogEntry {
+    /// Round in which it happened.
+    pub round: u32,
+    /// The event.
+    #[serde(flatten)]
+    pub event: BattleEvent,
+}
+
+/// Every event of the battle, in order. Previews switch `keep` off: they need only the
+/// statistics.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct CombatLog {
+    /// Whether events are kept.
+    pub keep: bool,
+    /// The events so far.
+    pub entries: Vec<LogEntry>,
+}
+
+impl CombatLog {
+    /// The whole log as text, one line per event line.
+    pub fn to_text(&self, roster: &Roster, sides: &Sides) -> String {
+        let mut out = String::new();
+        for entry in &self.entries {
+            out.push_str(&format_event(&entry.event, roster, sides));
+        }
+        out
+    }
+}
+
+pub(super) fn record_log(
+    mut log: ResMut<CombatLog>,
+    turn: Res<TurnState>,
+    mut events: MessageReader<super::BattleEvent>,
+) {
+    if !log.keep {
+        events.clear();
+        return;
+    }
+    for event in events.read() {
+        log.entries.push(LogEntry {
+            round: turn.round,
+            event: event.clone(),
+        });
+    }
+}
+
+fn side_name(sides: &Sides, side: u8) -> &str {
+    sides
+        .0
+        .get(side as usize)
+        .map_or("?", |s| s.name.as_str())
+}
+
+/// The text of one event: zero or more lines, each ending in a newline. Lines about a
+/// turn are indented under the round heading.
+pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> String {
+    let mut s = String::new();
+    let name = |id| roster.name(id);
+    // Writing to a String cannot fail.
+    let _ = match event {
+        BattleEvent::RoundStarted { round } => writeln!(s, "Round {round}"),
+        BattleEvent::TurnStarted { .. } => Ok(()),
+        BattleEvent::ActionChosen { unit, action } => writeln!(s, "  {}: {action}", name(*unit)),
+        BattleEvent::Moved { path, cost, .. } => {
+            let hexes: Vec<String> = path.iter().map(|(q, r)| format!("({q},{r})")).collect();
+            writeln!(s, "    moves {} [{cost} MP]", hexes.join(" > "))
+        }
+        BattleEvent::Roll {
+            unit,
+            purpose,
+            roll,
+            result,
+        } => writeln!(s, "    {} rolls {purpose}: {roll} - {result}", name(*unit)),
+        BattleEvent::Attack {
+            target,
+            weapon,
+            roll,
+            defenses,
+            result,
+            ..
+        } => {
+            let _ = writeln!(s, "    attack on {} with {weapon}: {roll}", name(*target));
+            for d in defenses {
+                let _ = writeln!(s, "    {} defends, {}: {}", name(*target), d.defense, d.roll);
+            }
+            let word = match result {
+                AttackResult::Miss => "miss",
+                AttackResult::Defended => "defended",
+                AttackResult::Hit => "hit",
+                AttackResult::CriticalHit => "critical hit, no defense",
+            };
+            writeln!(s, "    -> {word}")
+        }
+        BattleEvent::Damage {
+            target,
+            roll,
+            damage_type,
+            steps,
+            injury,
+            hp_before,
+            hp_after,
+            hp_max,
+            ..
+        } => {
+            let _ = write!(s, "    damage: {roll} {damage_type}");
+            for step in steps {
+                let _ = write!(s, ", {} {:+}", step.label, step.value);
+            }
+            writeln!(
+                s,
+                " = injury {injury}; {} HP {hp_before} -> {hp_after} of {hp_max}",
+                name(*target)
+            )
+        }
+        BattleEvent::StatusChanged {
+            unit,
+            standing,
+            cause,
+        } => {
+            let what = match standing {
+                Standing::Fighting => "is back in the fight",
+                Standing::Unconscious => "is out: unconscious",
+                Standing::Dead => "is dead",
+                Standing::Escaped => "has left the battle",
+            };
+            writeln!(s, "    {} {what} ({cause})", name(*unit))
+        }
+        BattleEvent::Note { text, .. } => writeln!(s, "    {text}"),
+        BattleEvent::Rejected { unit, reason } => {
+            writeln!(s, "    {}'s command refused: {reason}", name(*unit))
+        }
+        BattleEvent::BattleEnded { outcome, round } => match outcome {
+            OutcomeKind::Victory { side } => writeln!(
+                s,
+                "Battle over in round {round}: {} wins",
+                side_name(sides, *side)
+            ),
+            OutcomeKind::Draw { reason } => {
+                let why = match reason {
+                    DrawReason::AllDown => "every side is down",
+                    DrawReason::RoundLimit => "round limit reached with sides tied",
+                    DrawReason::Stalemate => "no end in sight (stalemate cap)",
+                };
+                writeln!(s, "Battle over in round {round}: draw, {why}")
+            }
+        },
+    };
+    s
+}

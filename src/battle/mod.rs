@@ -1,0 +1,433 @@
+//! Shared battle state for every ruleset: unit components (side, position, facing,
+//! standing), the turn and phase state, the `Command` and [`BattleEvent`] messages, the
+//! combat log, statistics, the outcome and the AI policy interface.
+//!
+//! A battle is a bevy `World` driven by the [`BattleStep`] schedule. One run of the schedule
+//! is one step: a ruleset begins the next turn or phase, a decision is made (player, AI or
+//! replay), the ruleset resolves it, victory is checked, and the log and statistics record
+//! the events. The sets run in a fixed order ([`BattleSet`]), and everything that rolls dice
+//! draws from the one [`BattleRng`](crate::dice::BattleRng), so the same scenario and seed
+//! give the same log byte for byte.
+
+mod event;
+mod log;
+mod policy;
+mod stats;
+
+pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair};
+pub use log::{CombatLog, LogEntry, format_event};
+pub use policy::Policy;
+pub use stats::{BattleStats, UnitTally};
+
+use bevy::ecs::component::Component;
+use bevy::ecs::message::{Message, MessageWriter, Messages};
+use bevy::ecs::prelude::{IntoScheduleConfigs, Query, Res, ResMut, Schedule, SystemSet};
+use bevy::ecs::resource::Resource;
+use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+use bevy::ecs::world::World;
+use hexx::{EdgeDirection, Hex};
+use serde::{Deserialize, Serialize};
+
+/// Stable identity of a unit: its index in the scenario's unit list. Logs, commands and
+/// replays refer to units by this id, never by `Entity`.
+#[derive(
+    Component, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub struct UnitId(pub u32);
+
+/// Index of a unit's side in [`Sides`].
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Side(pub u8);
+
+/// Where a unit stands on the map.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HexPos(pub Hex);
+
+/// Which hex side a unit faces.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Facing(pub EdgeDirection);
+
+/// Marks a personal-scale combatant.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Combatant;
+
+/// Marks a ship or vehicle.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Ship;
+
+/// Marks a projectile in flight (missile, torpedo).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Projectile;
+
+/// Whether a unit is still in the fight.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Standing {
+    /// Able to act.
+    Fighting,
+    /// Out of the fight but alive.
+    Unconscious,
+    /// Killed or destroyed.
+    Dead,
+    /// Left the battle (escaped or fled).
+    Escaped,
+}
+
+impl Standing {
+    /// True while the unit can still act.
+    pub fn fighting(self) -> bool {
+        self == Standing::Fighting
+    }
+}
+
+/// Who makes a side's decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Control {
+    /// A person, through the GUI (in headless runs the AI plays for them).
+    Player,
+    /// The AI, in the given style.
+    Ai(AiStyle),
+}
+
+/// How an AI side fights.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AiStyle {
+    /// Closes in and presses the attack, trading defense for damage when it pays.
+    #[default]
+    Aggressive,
+    /// Keeps its defenses, aims before it shoots, and turtles when badly hurt.
+    Cautious,
+}
+
+/// Who decides for a unit (copied from its side when it is spawned).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Controller(pub Control);
+
+/// One side of the battle.
+#[derive(Clone, Debug, Serialize)]
+pub struct SideInfo {
+    /// Short id used in scenario files ("red").
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Who decides for it.
+    pub control: Control,
+}
+
+/// The sides, indexed by [`Side`].
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Sides(pub Vec<SideInfo>);
+
+/// Name and side of every unit by [`UnitId`], and its entity in this world.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Roster {
+    /// Entries in [`UnitId`] order.
+    pub units: Vec<RosterEntry>,
+}
+
+/// One unit in the [`Roster`].
+#[derive(Clone, Debug, Serialize)]
+pub struct RosterEntry {
+    /// Unit name.
+    pub name: String,
+    /// Its side.
+    pub side: u8,
+    /// Its entity in the battle world (not serialized: it differs between runs).
+    #[serde(skip)]
+    pub entity: bevy::ecs::entity::Entity,
+}
+
+impl Roster {
+    /// Display name of a unit.
+    pub fn name(&self, id: UnitId) -> &str {
+        self.units
+            .get(id.0 as usize)
+            .map_or("?", |entry| entry.name.as_str())
+    }
+
+    /// Entity of a unit.
+    pub fn entity(&self, id: UnitId) -> Option<bevy::ecs::entity::Entity> {
+        self.units.get(id.0 as usize).map(|entry| entry.entity)
+    }
+}
+
+/// Round, phase and whose turn it is. Each ruleset keeps it current; the GUI's turn
+/// tracker and the victory check read it.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct TurnState {
+    /// Current round, from 1 (0 before the battle starts).
+    pub round: u32,
+    /// Name of the current phase ("turn" for rulesets without phases).
+    pub phase: &'static str,
+    /// Order of play this round.
+    pub order: Vec<UnitId>,
+    /// Position in `order` of the unit now acting.
+    pub cursor: usize,
+    /// The unit whose decision is awaited, if any.
+    pub awaiting: Option<UnitId>,
+    /// Set when the last turn of the round has been resolved.
+    pub round_over: bool,
+}
+
+/// How the battle ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum OutcomeKind {
+    /// One side won.
+    Victory {
+        /// Index of the winning side.
+        side: u8,
+    },
+    /// Nobody won.
+    Draw {
+        /// Why.
+        reason: DrawReason,
+    },
+}
+
+/// Why a battle was a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum DrawReason {
+    /// Every side was out of the fight at once.
+    AllDown,
+    /// The round limit was reached with sides tied.
+    RoundLimit,
+    /// The safety cap on rounds was reached (the battle would not end).
+    Stalemate,
+}
+
+/// The outcome, once the battle is over.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Outcome(pub Option<OutcomeKind>);
+
+/// When a battle ends besides one side standing alone.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct VictoryRule {
+    /// After this round, the side with most units still fighting wins (equal: a draw).
+    pub round_limit: Option<u32>,
+    /// Safety cap: after this many rounds the battle is a stalemate draw.
+    pub max_rounds: u32,
+}
+
+impl Default for VictoryRule {
+    fn default() -> Self {
+        Self {
+            round_limit: None,
+            max_rounds: MAX_ROUNDS,
+        }
+    }
+}
+
+/// Rounds after which a battle without a round limit is called a stalemate.
+pub const MAX_ROUNDS: u32 = 1000;
+
+/// When true, the AI also decides for player-controlled sides (headless runs and previews).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Autopilot(pub bool);
+
+/// A decision for one unit, from the player, the AI or a replay file. `A` is the
+/// ruleset's action type.
+#[derive(Message, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Command<A: Send + Sync + 'static> {
+    /// Who acts.
+    pub unit: UnitId,
+    /// What they do.
+    pub action: A,
+}
+
+/// Label of the schedule that advances a battle by one step.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BattleStep;
+
+/// The ordered parts of a step. Rulesets add their systems to `Begin`, `Decide` and
+/// `Resolve`; the battle layer owns `Judge`, `Record` and `Flush`.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BattleSet {
+    /// Start the next turn or phase; start-of-turn rolls.
+    Begin,
+    /// AI decisions for units whose controller is the AI.
+    Decide,
+    /// Check and resolve the pending command.
+    Resolve,
+    /// Victory check.
+    Judge,
+    /// Log and statistics read the step's events.
+    Record,
+    /// Message buffers advance.
+    Flush,
+}
+
+/// A new battle-step schedule with the shared systems in place, single-threaded and in a
+/// fixed order, ready for a ruleset to add its systems.
+pub fn new_schedule() -> Schedule {
+    let mut schedule = Schedule::new(BattleStep);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    schedule.configure_sets(
+        (
+            BattleSet::Begin,
+            BattleSet::Decide,
+            BattleSet::Resolve,
+            BattleSet::Judge,
+            BattleSet::Record,
+            BattleSet::Flush,
+        )
+            .chain(),
+    );
+    schedule.add_systems((
+        judge_victory.in_set(BattleSet::Judge),
+        (stats::record_stats, log::record_log)
+            .chain()
+            .in_set(BattleSet::Record),
+        flush_messages::<BattleEvent>.in_set(BattleSet::Flush),
+    ));
+    schedule
+}
+
+/// Inserts the resources every battle needs (empty), so systems can run.
+pub fn init_resources(world: &mut World) {
+    world.init_resource::<Messages<BattleEvent>>();
+    world.init_resource::<Sides>();
+    world.init_resource::<Roster>();
+    world.init_resource::<TurnState>();
+    world.init_resource::<Outcome>();
+    world.init_resource::<VictoryRule>();
+    world.init_resource::<Autopilot>();
+    world.init_resource::<CombatLog>();
+    world.init_resource::<BattleStats>();
+}
+
+/// Advances a message buffer once per step, so messages live for this step and the next.
+pub fn flush_messages<T: Message>(mut messages: ResMut<Messages<T>>) {
+    messages.update();
+}
+
+/// Decides the outcome once at most one side has units fighting, or the round limit or
+/// the safety cap has passed.
+fn judge_victory(
+    mut outcome: ResMut<Outcome>,
+    turn: Res<TurnState>,
+    rule: Res<VictoryRule>,
+    sides: Res<Sides>,
+    units: Query<(&Side, &Standing)>,
+    mut events: MessageWriter<BattleEvent>,
+) {
+    if outcome.0.is_some() || turn.round == 0 {
+        return;
+    }
+    let mut fighting = vec![0u32; sides.0.len()];
+    for (side, standing) in &units {
+        if standing.fighting()
+            && let Some(n) = fighting.get_mut(side.0 as usize)
+        {
+            *n += 1;
+        }
+    }
+    let decided = decide_outcome(&fighting, &turn, &rule);
+    if let Some(kind) = decided {
+        outcome.0 = Some(kind);
+        events.write(BattleEvent::BattleEnded {
+            outcome: kind,
+            round: turn.round,
+        });
+    }
+}
+
+/// The outcome rule as a plain function of units still fighting per side: one side left
+/// wins; none left is a draw; at the end of the round limit the side with most units
+/// fighting wins (a tie is a draw); past the safety cap it is a stalemate.
+pub fn decide_outcome(fighting: &[u32], turn: &TurnState, rule: &VictoryRule) -> Option<OutcomeKind> {
+    let sides_left: Vec<usize> = (0..fighting.len()).filter(|&i| fighting[i] > 0).collect();
+    match sides_left.len() {
+        0 => {
+            return Some(OutcomeKind::Draw {
+                reason: DrawReason::AllDown,
+            });
+        }
+        1 => return Some(OutcomeKind::Victory {
+            side: sides_left[0] as u8,
+        }),
+        _ => {}
+    }
+    if !turn.round_over {
+        return None;
+    }
+    if let Some(limit) = rule.round_limit
+        && turn.round >= limit
+    {
+        let best = fighting.iter().copied().max().unwrap_or(0);
+        let leaders: Vec<usize> = (0..fighting.len()).filter(|&i| fighting[i] == best).collect();
+        return Some(if leaders.len() == 1 {
+            OutcomeKind::Victory {
+                side: leaders[0] as u8,
+            }
+        } else {
+            OutcomeKind::Draw {
+                reason: DrawReason::RoundLimit,
+            }
+        });
+    }
+    (turn.round >= rule.max_rounds).then_some(OutcomeKind::Draw {
+        reason: DrawReason::Stalemate,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(round: u32, round_over: bool) -> TurnState {
+        TurnState {
+            round,
+            round_over,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn last_side_standing_wins() {
+        let rule = VictoryRule::default();
+        assert_eq!(
+            decide_outcome(&[0, 2], &turn(3, false), &rule),
+            Some(OutcomeKind::Victory { side: 1 })
+        );
+        assert_eq!(decide_outcome(&[1, 2], &turn(3, true), &rule), None);
+        assert_eq!(
+            decide_outcome(&[0, 0], &turn(3, false), &rule),
+            Some(OutcomeKind::Draw {
+                reason: DrawReason::AllDown
+            })
+        );
+    }
+
+    #[test]
+    fn round_limit_goes_to_the_side_with_most_standing() {
+        let rule = VictoryRule {
+            round_limit: Some(5),
+            ..Default::default()
+        };
+        assert_eq!(decide_outcome(&[1, 2], &turn(5, false), &rule), None);
+        assert_eq!(decide_outcome(&[1, 2], &turn(4, true), &rule), None);
+        assert_eq!(
+            decide_outcome(&[1, 2], &turn(5, true), &rule),
+            Some(OutcomeKind::Victory { side: 1 })
+        );
+        assert_eq!(
+            decide_outcome(&[2, 2], &turn(5, true), &rule),
+            Some(OutcomeKind::Draw {
+                reason: DrawReason::RoundLimit
+            })
+        );
+    }
+
+    #[test]
+    fn safety_cap_is_a_stalemate() {
+        let rule = VictoryRule {
+            round_limit: None,
+            max_rounds: 10,
+        };
+        assert_eq!(
+            decide_outcome(&[1, 1], &turn(10, true), &rule),
+            Some(OutcomeKind::Draw {
+                reason: DrawReason::Stalemate
+            })
+        );
+    }
+}

@@ -1,0 +1,22 @@
+//! The AI policy interface. A ruleset lists the legal actions of a unit (the same list the
+//! action panel shows); a policy picks one of them given the situation. The AI and the
+//! player produce the same `Command`s, and the ruleset checks every command it receives,
+//! whoever made it.
+
+/// Chooses an action for a unit from what its ruleset lists as legal.
+///
+/// `Situation` is the ruleset's read-only picture of the battle for the deciding unit;
+/// `Legal` its list of legal options (which may describe a range of parameters, such as
+/// every hex within a movement allowance, rather than enumerate them); `Action` a concrete
+/// choice among them.
+pub trait Policy {
+    /// What the policy sees.
+    type Situation<'a>;
+    /// What the ruleset allows.
+    type Legal;
+    /// What it picks.
+    type Action;
+
+    /// Picks an action allowed by `legal`.
+    fn choose(&self, situation: &Self::Situation<'_>, legal: &Self::Legal) -> Self::Action;
+}

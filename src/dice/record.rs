@@ -1,0 +1,182 @@
+//! [`RollRecord`]: what one roll was, kept for the combat log so every number can be
+//! checked by hand: the dice, each face, every modifier with its label, the total, the
+//! target, the margin and any critical.
+
+use serde::Serialize;
+use std::borrow::Cow;
+use std::fmt;
+
+/// One labelled modifier of a roll (or, for roll-under rolls, one part of the target,
+/// the first usually being the base skill).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Modifier {
+    /// What the modifier is for, e.g. "Broadsword" or "range/speed".
+    pub label: Cow<'static, str>,
+    /// Its value; negative for a penalty.
+    pub value: i32,
+}
+
+impl Modifier {
+    /// A modifier with a fixed label.
+    pub fn new(label: &'static str, value: i32) -> Self {
+        Self {
+            label: Cow::Borrowed(label),
+            value,
+        }
+    }
+
+    /// A modifier whose label is built at run time (a skill or weapon name).
+    pub fn named(label: impl Into<String>, value: i32) -> Self {
+        Self {
+            label: Cow::Owned(label.into()),
+            value,
+        }
+    }
+}
+
+/// How the numbers of a roll combine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum RollSense {
+    /// Roll-under (GURPS): the modifiers sum to the target; the dice must not exceed it.
+    Under,
+    /// Roll-over: total = faces + modifiers, which must meet or beat the target.
+    Over,
+    /// starship-d12: the modifiers decide whether a second die is rolled; total = faces.
+    D12,
+}
+
+/// A critical result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Critical {
+    /// Critical success.
+    Success,
+    /// Critical failure.
+    Failure,
+}
+
+/// Everything about one roll.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RollRecord {
+    /// The dice rolled, e.g. "3d6" or "2d+1".
+    pub dice: Cow<'static, str>,
+    /// Faces of the dice that count towards the total.
+    pub faces: Vec<u32>,
+    /// Faces rolled only to decide an open-ended bonus; they do not add up themselves.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<u32>,
+    /// How faces, modifiers and target combine.
+    pub sense: RollSense,
+    /// Every modifier with its label.
+    pub modifiers: Vec<Modifier>,
+    /// The result of the roll (for roll-under, the dice alone).
+    pub total: i32,
+    /// What the roll had to reach (roll-over) or not exceed (roll-under), if anything.
+    pub target: Option<i32>,
+    /// Margin of success (positive) or failure (negative).
+    pub margin: Option<i32>,
+    /// Whether the roll succeeded, if it had a target.
+    pub success: Option<bool>,
+    /// A critical success or failure, if any.
+    pub critical: Option<Critical>,
+}
+
+impl RollRecord {
+    /// True when the roll had a target and made it.
+    pub fn succeeded(&self) -> bool {
+        self.success == Some(true)
+    }
+
+    /// Sum of the modifiers.
+    pub fn modifier_sum(&self) -> i32 {
+        self.modifiers.iter().map(|m| m.value).sum()
+    }
+}
+
+fn write_faces(f: &mut fmt::Formatter<'_>, faces: &[u32]) -> fmt::Result {
+    write!(f, "[")?;
+    for (i, face) in faces.iter().enumerate() {
+        if i > 0 {
+            write!(f, " ")?;
+        }
+        write!(f, "{face}")?;
+    }
+    write!(f, "]")
+}
+
+fn write_modifiers(f: &mut fmt::Formatter<'_>, modifiers: &[Modifier], first_plain: bool) -> fmt::Result {
+    for (i, m) in modifiers.iter().enumerate() {
+        if i > 0 {
+            write!(f, ", ")?;
+        }
+        if m.label.is_empty() {
+            write!(f, "{:+}", m.value)?;
+        } else if i == 0 && first_plain {
+            write!(f, "{} {}", m.label, m.value)?;
+        } else {
+            write!(f, "{} {:+}", m.label, m.value)?;
+        }
+    }
+    Ok(())
+}
+
+impl fmt::Display for RollRecord {
+    /// One line a player can check by hand, e.g.
+    /// `3d6 [4 2 5] = 11 vs 13 (Broadsword 13, range/speed -4, Aim +4): success by 2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ", self.dice)?;
+        write_faces(f, &self.faces)?;
+        if !self.extra.is_empty() {
+            write!(f, " then ")?;
+            write_faces(f, &self.extra)?;
+        }
+        match self.sense {
+            RollSense::Under => {
+                write!(f, " = {}", self.total)?;
+                if let Some(t) = self.target {
+                    write!(f, " vs {t}")?;
+                    if !self.modifiers.is_empty() {
+                        write!(f, " (")?;
+                        write_modifiers(f, &self.modifiers, true)?;
+                        write!(f, ")")?;
+                    }
+                }
+            }
+            RollSense::Over => {
+                if !self.modifiers.is_empty() {
+                    write!(f, " ")?;
+                    write_modifiers(f, &self.modifiers, false)?;
+                }
+                write!(f, " = {}", self.total)?;
+                if let Some(t) = self.target {
+                    write!(f, " vs {t}")?;
+                }
+            }
+            RollSense::D12 => {
+                write!(f, " = {}", self.total)?;
+                if !self.modifiers.is_empty() {
+                    write!(f, " (second die if the first is under {}: ", self.modifier_sum())?;
+                    write_modifiers(f, &self.modifiers, true)?;
+                    write!(f, ")")?;
+                }
+                if let Some(t) = self.target {
+                    write!(f, " vs {t}")?;
+                }
+            }
+        }
+        if let (Some(success), Some(margin)) = (self.success, self.margin) {
+            let word = match (self.critical, success) {
+                (Some(Critical::Success), _) => "critical success",
+                (Some(Critical::Failure), _) => "critical failure",
+                (None, true) => "success",
+                (None, false) => "failure",
+            };
+            write!(f, ": {word} by {}", margin.abs())?;
+        } else if let Some(c) = self.critical {
+            match c {
+                Critical::Success => write!(f, " (critical)")?,
+                Critical::Failure => write!(f, " (fumble)")?,
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,414 @@
+//! The hex map: shape, orientation, hex scale and terrain per hex, on hexx coordinates
+//! (axial `(q, r)`), with movement costs, line of sight, cover along a line of fire and
+//! pathfinding (hexx A*).
+//!
+//! Terrain is stored densely over the bounding box of the map, so a look-up is an index
+//! computation: pathfinding and line-of-sight checks run thousands of times per preview.
+
+use bevy::ecs::resource::Resource;
+use hexx::{EdgeDirection, Hex, HexOrientation};
+use serde::{Deserialize, Serialize};
+
+/// The outline of a map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MapShape {
+    /// All hexes within `radius` of `(0, 0)`.
+    Hexagon {
+        /// Hexes from the centre to the edge.
+        radius: u32,
+    },
+    /// `columns` by `rows` hexes laid out as a rectangle; the top-left hex is `(0, 0)` and
+    /// rows go down. Coordinates stay axial, so `q` shifts by half a row per row
+    /// (pointy orientation: hex `(col - row/2, row)`; flat: `(col, row - col/2)`).
+    Rectangle {
+        /// Hexes across.
+        columns: u32,
+        /// Hexes down.
+        rows: u32,
+    },
+}
+
+/// Pointy-topped or flat-topped hexes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Orientation {
+    /// Pointy-topped: hex sides face East, NorthEast, NorthWest, West, SouthWest, SouthEast.
+    #[default]
+    Pointy,
+    /// Flat-topped: hex sides face North, NorthEast, SouthEast, South, SouthWest, NorthWest.
+    Flat,
+}
+
+impl Orientation {
+    /// The hexx orientation.
+    pub fn hexx(self) -> HexOrientation {
+        match self {
+            Orientation::Pointy => HexOrientation::Pointy,
+            Orientation::Flat => HexOrientation::Flat,
+        }
+    }
+}
+
+/// How good a piece of cover is, by how much of a target it hides (the target-position
+/// modifiers of gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Cover {
+    /// Light cover (brush, a fence): "behind light cover".
+    Light,
+    /// Half the body hidden (a low wall): "body half exposed".
+    Half,
+    /// Only head and shoulders show (a parapet).
+    Heavy,
+}
+
+/// What a hex is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Terrain {
+    /// Open ground.
+    #[default]
+    Open,
+    /// Rough ground: costs two movement points to enter.
+    Difficult,
+    /// Impassable and blocks line of sight (walls, rock).
+    Blocked,
+    /// Passable; protects a target standing in it or right behind it.
+    Cover(Cover),
+}
+
+impl Terrain {
+    /// Movement points to enter a hex of this terrain; `None` if it cannot be entered.
+    pub fn move_cost(self) -> Option<u32> {
+        match self {
+            Terrain::Open | Terrain::Cover(_) => Some(1),
+            Terrain::Difficult => Some(2),
+            Terrain::Blocked => None,
+        }
+    }
+
+    /// The cover this terrain gives, if any.
+    pub fn cover(self) -> Option<Cover> {
+        match self {
+            Terrain::Cover(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// The battle map as a resource.
+#[derive(Resource, Clone, Debug)]
+pub struct HexMap {
+    shape: MapShape,
+    orientation: Orientation,
+    /// Length of one hex in the ruleset's unit (yards for GURPS, meters elsewhere, or a
+    /// ship-scale distance).
+    pub scale: f32,
+    /// Name of that unit, for display ("yd", "m", "mi").
+    pub unit: &'static str,
+    min: Hex,
+    width: i32,
+    cells: Vec<Option<Terrain>>,
+    count: usize,
+}
+
+impl HexMap {
+    /// An open map of the given shape.
+    pub fn new(shape: MapShape, orientation: Orientation, scale: f32, unit: &'static str) -> Self {
+        let hexes = Self::shape_hexes(shape, orientation);
+        let min = Hex::new(
+            hexes.iter().map(|h| h.x).min().unwrap_or(0),
+            hexes.iter().map(|h| h.y).min().unwrap_or(0),
+        );
+        let max = Hex::new(
+            hexes.iter().map(|h| h.x).max().unwrap_or(0),
+            hexes.iter().map(|h| h.y).max().unwrap_or(0),
+        );
+        let width = max.x - min.x + 1;
+        let height = max.y - min.y + 1;
+        let mut cells = vec![None; (width * height).max(0) as usize];
+        for h in &hexes {
+            let i = ((h.y - min.y) * width + (h.x - min.x)) as usize;
+            cells[i] = Some(Terrain::Open);
+        }
+        Self {
+            shape,
+            orientation,
+            scale,
+            unit,
+            min,
+            width,
+            cells,
+            count: hexes.len(),
+        }
+    }
+
+    fn shape_hexes(shape: MapShape, orientation: Orientation) -> Vec<Hex> {
+        match shape {
+            MapShape::Hexagon { radius } => hexx::shapes::hexagon(Hex::ZERO, radius).collect(),
+            MapShape::Rectangle { columns, rows } => {
+                let right = columns.max(1) as i32 - 1;
+                let bottom = rows.max(1) as i32 - 1;
+                match orientation {
+                    Orientation::Pointy => {
+                        hexx::shapes::pointy_rectangle([0, right, 0, bottom]).collect()
+                    }
+                    Orientation::Flat => {
+                        hexx::shapes::flat_rectangle([0, right, 0, bottom]).collect()
+                    }
+                }
+            }
+        }
+    }
+
+    /// The map's outline.
+    pub fn shape(&self) -> MapShape {
+        self.shape
+    }
+
+    /// Pointy or flat.
+    pub fn orientation(&self) -> Orientation {
+        self.orientation
+    }
+
+    /// Number of hexes on the map.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// True for a map without hexes (never produced by a valid scenario).
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    fn index(&self, hex: Hex) -> Option<usize> {
+        let x = hex.x - self.min.x;
+        let y = hex.y - self.min.y;
+        if x < 0 || y < 0 || x >= self.width {
+            return None;
+        }
+        let i = (y * self.width + x) as usize;
+        (i < self.cells.len()).then_some(i)
+    }
+
+    /// Terrain of `hex`, or `None` if it is off the map.
+    pub fn terrain(&self, hex: Hex) -> Option<Terrain> {
+        self.index(hex).and_then(|i| self.cells[i])
+    }
+
+    /// True if `hex` is on the map.
+    pub fn contains(&self, hex: Hex) -> bool {
+        self.terrain(hex).is_some()
+    }
+
+    /// Sets the terrain of a hex on the map; returns false if the hex is off the map.
+    pub fn set_terrain(&mut self, hex: Hex, terrain: Terrain) -> bool {
+        match self.index(hex) {
+            Some(i) if self.cells[i].is_some() => {
+                self.cells[i] = Some(terrain);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Every hex of the map with its terrain, row by row (a stable order).
+    pub fn hexes(&self) -> impl Iterator<Item = (Hex, Terrain)> + '_ {
+        self.cells.iter().enumerate().filter_map(|(i, c)| {
+            let i = i as i32;
+            c.map(|t| {
+                (
+                    Hex::new(self.min.x + i % self.width, self.min.y + i / self.width),
+                    t,
+                )
+            })
+        })
+    }
+
+    /// Movement points to enter `hex`, `None` if it is off the map or blocked.
+    pub fn move_cost(&self, hex: Hex) -> Option<u32> {
+        self.terrain(hex).and_then(Terrain::move_cost)
+    }
+
+    /// The hexes a straight line from `from` to `to` crosses, both ends included.
+    pub fn line(&self, from: Hex, to: Hex) -> impl Iterator<Item = Hex> {
+        from.line_to(to)
+    }
+
+    /// True if nothing blocked lies strictly between `from` and `to` and both are on the map.
+    pub fn line_of_sight(&self, from: Hex, to: Hex) -> bool {
+        if !self.contains(from) || !self.contains(to) {
+            return false;
+        }
+        from.line_to(to)
+            .filter(|&h| h != from && h != to)
+            .all(|h| matches!(self.terrain(h), Some(t) if t != Terrain::Blocked))
+    }
+
+    /// The best cover protecting a target at `target` from a shot fired from `from`: cover
+    /// terrain in the target's own hex, or in the hex of the line of fire just before the
+    /// target (unless that hex is next to the shooter, who would be shooting over it).
+    pub fn cover_between(&self, from: Hex, target: Hex) -> Option<Cover> {
+        let own = self.terrain(target).and_then(Terrain::cover);
+        let line: Vec<Hex> = from.line_to(target).collect();
+        let before = if line.len() >= 3 {
+            let h = line[line.len() - 2];
+            if h.distance_to(from) > 1 {
+                self.terrain(h).and_then(Terrain::cover)
+            } else {
+                None
+            }
+        } else {
+            None
+        };
+        own.max(before)
+    }
+
+    /// The cheapest path from `from` to `to` (both included) over hexes for which `enter`
+    /// gives a cost (hexx A*). `enter(hex)` sees only hexes on the map.
+    pub fn path(
+        &self,
+        from: Hex,
+        to: Hex,
+        enter: impl Fn(Hex) -> Option<u32>,
+    ) -> Option<Vec<Hex>> {
+        hexx::algorithms::a_star(from, to, |_, b| {
+            if self.contains(b) { enter(b) } else { None }
+        })
+    }
+
+    /// Sum of the movement costs of entering each hex of `path` after the first.
+    pub fn path_cost(&self, path: &[Hex]) -> Option<u32> {
+        path.iter().skip(1).map(|&h| self.move_cost(h)).sum()
+    }
+}
+
+/// A facing: one of the six hex sides, named by compass points. Pointy maps use East,
+/// NorthEast, NorthWest, West, SouthWest and SouthEast; flat maps use North, NorthEast,
+/// SouthEast, South, SouthWest and NorthWest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub enum Compass {
+    North,
+    NorthEast,
+    East,
+    SouthEast,
+    South,
+    SouthWest,
+    West,
+    NorthWest,
+}
+
+impl Compass {
+    /// The hexx direction of this compass point on a map of `orientation`, or `None` when
+    /// that orientation has no hex side facing that way (East on a flat map, North on a
+    /// pointy one).
+    pub fn direction(self, orientation: Orientation) -> Option<EdgeDirection> {
+        use Compass::*;
+        match (orientation, self) {
+            (Orientation::Pointy, East) => Some(EdgeDirection::POINTY_EAST),
+            (Orientation::Pointy, NorthEast) => Some(EdgeDirection::POINTY_NORTH_EAST),
+            (Orientation::Pointy, NorthWest) => Some(EdgeDirection::POINTY_NORTH_WEST),
+            (Orientation::Pointy, West) => Some(EdgeDirection::POINTY_WEST),
+            (Orientation::Pointy, SouthWest) => Some(EdgeDirection::POINTY_SOUTH_WEST),
+            (Orientation::Pointy, SouthEast) => Some(EdgeDirection::POINTY_SOUTH_EAST),
+            (Orientation::Flat, North) => Some(EdgeDirection::FLAT_NORTH),
+            (Orientation::Flat, NorthEast) => Some(EdgeDirection::FLAT_NORTH_EAST),
+            (Orientation::Flat, SouthEast) => Some(EdgeDirection::FLAT_SOUTH_EAST),
+            (Orientation::Flat, South) => Some(EdgeDirection::FLAT_SOUTH),
+            (Orientation::Flat, SouthWest) => Some(EdgeDirection::FLAT_SOUTH_WEST),
+            (Orientation::Flat, NorthWest) => Some(EdgeDirection::FLAT_NORTH_WEST),
+            _ => None,
+        }
+    }
+
+    /// The compass name of a hexx direction on a map of `orientation`.
+    pub fn of(direction: EdgeDirection, orientation: Orientation) -> Self {
+        use Compass::*;
+        let all = match orientation {
+            Orientation::Pointy => [East, SouthEast, SouthWest, West, NorthWest, NorthEast],
+            Orientation::Flat => [SouthEast, South, SouthWest, NorthWest, North, NorthEast],
+        };
+        all[direction.index() as usize % 6]
+    }
+
+    /// The six names valid for `orientation`.
+    pub fn valid_for(orientation: Orientation) -> [Compass; 6] {
+        use Compass::*;
+        match orientation {
+            Orientation::Pointy => [East, NorthEast, NorthWest, West, SouthWest, SouthEast],
+            Orientation::Flat => [North, NorthEast, SouthEast, South, SouthWest, NorthWest],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hexagon_has_the_right_number_of_hexes() {
+        let map = HexMap::new(MapShape::Hexagon { radius: 3 }, Orientation::Pointy, 1.0, "yd");
+        assert_eq!(map.len(), 37);
+        assert!(map.contains(Hex::new(3, -3)));
+        assert!(!map.contains(Hex::new(3, 1)));
+        assert_eq!(map.hexes().count(), 37);
+    }
+
+    #[test]
+    fn rectangle_has_the_right_number_of_hexes() {
+        for orientation in [Orientation::Pointy, Orientation::Flat] {
+            let map = HexMap::new(
+                MapShape::Rectangle { columns: 7, rows: 5 },
+                orientation,
+                1.0,
+                "yd",
+            );
+            assert_eq!(map.len(), 35);
+            assert!(map.contains(Hex::ZERO));
+        }
+    }
+
+    #[test]
+    fn walls_block_sight_and_movement() {
+        let mut map = HexMap::new(MapShape::Hexagon { radius: 5 }, Orientation::Pointy, 1.0, "yd");
+        assert!(map.line_of_sight(Hex::new(-3, 0), Hex::new(3, 0)));
+        assert!(map.set_terrain(Hex::ZERO, Terrain::Blocked));
+        assert!(!map.line_of_sight(Hex::new(-3, 0), Hex::new(3, 0)));
+        // the wall itself can be seen
+        assert!(map.line_of_sight(Hex::new(-3, 0), Hex::ZERO));
+        let path = map
+            .path(Hex::new(-2, 0), Hex::new(2, 0), |h| map.move_cost(h))
+            .unwrap();
+        assert!(!path.contains(&Hex::ZERO));
+        assert_eq!(map.path_cost(&path), Some(5));
+        assert!(!map.set_terrain(Hex::new(9, 9), Terrain::Open));
+    }
+
+    #[test]
+    fn difficult_ground_costs_two() {
+        let mut map = HexMap::new(MapShape::Hexagon { radius: 4 }, Orientation::Pointy, 1.0, "yd");
+        map.set_terrain(Hex::new(1, 0), Terrain::Difficult);
+        assert_eq!(map.path_cost(&[Hex::ZERO, Hex::new(1, 0), Hex::new(2, 0)]), Some(3));
+    }
+
+    #[test]
+    fn cover_in_or_before_the_target_hex() {
+        let mut map = HexMap::new(MapShape::Hexagon { radius: 6 }, Orientation::Pointy, 1.0, "yd");
+        map.set_terrain(Hex::new(4, 0), Terrain::Cover(Cover::Half));
+        assert_eq!(map.cover_between(Hex::new(-4, 0), Hex::new(5, 0)), Some(Cover::Half));
+        assert_eq!(map.cover_between(Hex::new(-4, 0), Hex::new(4, 0)), Some(Cover::Half));
+        assert_eq!(map.cover_between(Hex::new(-4, 0), Hex::new(-2, 0)), None);
+        // the shooter is right behind the cover: it does not protect the target
+        assert_eq!(map.cover_between(Hex::new(5, 0), Hex::new(3, 0)), None);
+    }
+
+    #[test]
+    fn compass_points_round_trip() {
+        for o in [Orientation::Pointy, Orientation::Flat] {
+            for c in Compass::valid_for(o) {
+                let d = c.direction(o).unwrap();
+                assert_eq!(Compass::of(d, o), c);
+            }
+        }
+        assert_eq!(Compass::East.direction(Orientation::Flat), None);
+        assert_eq!(Compass::North.direction(Orientation::Pointy), None);
+    }
+}

@@ -1,0 +1,487 @@
+//! What a GURPS fighter may do on its turn: the legal maneuvers with their movement
+//! allowances and possible strikes ([`legal_options`], the list the action panel shows and
+//! the AI chooses from), and the check that turns a concrete [`Action`] into a [`Plan`] or
+//! says why it is illegal ([`plan`]). Player, AI and replay commands all pass this check.
+
+use super::combat::current_move;
+use super::equipment::WeaponMode;
+use super::maneuver::{AoaOption, AodOption, Action, Maneuver};
+use super::sheet::Fighter;
+use crate::battle::{Standing, UnitId};
+use crate::hexmap::HexMap;
+use hexx::Hex;
+
+/// One unit as the rules see it when deciding or checking an action.
+#[derive(Clone, Copy, Debug)]
+pub struct UnitView<'a> {
+    /// Identity.
+    pub id: UnitId,
+    /// Side index.
+    pub side: u8,
+    /// Position.
+    pub pos: Hex,
+    /// Still fighting?
+    pub standing: Standing,
+    /// The fighter's sheet and state.
+    pub fighter: &'a Fighter,
+}
+
+/// The battle as seen by the unit whose turn it is.
+#[derive(Clone, Debug)]
+pub struct Situation<'a> {
+    /// The map.
+    pub map: &'a HexMap,
+    /// Every unit, in [`UnitId`] order.
+    pub units: Vec<UnitView<'a>>,
+    /// Index in `units` of the unit acting.
+    pub me: usize,
+}
+
+impl<'a> Situation<'a> {
+    /// The unit acting.
+    pub fn me(&self) -> &UnitView<'a> {
+        &self.units[self.me]
+    }
+
+    /// A unit by id.
+    pub fn unit(&self, id: UnitId) -> Option<&UnitView<'a>> {
+        self.units.iter().find(|u| u.id == id)
+    }
+
+    /// Fighting enemies of the acting unit.
+    pub fn enemies(&self) -> impl Iterator<Item = &UnitView<'a>> {
+        let side = self.me().side;
+        self.units
+            .iter()
+            .filter(move |u| u.side != side && u.standing.fighting())
+    }
+
+    /// True if a fighting unit other than the acting one stands on `hex`.
+    pub fn occupied(&self, hex: Hex) -> bool {
+        self.units
+            .iter()
+            .enumerate()
+            .any(|(i, u)| i != self.me && u.pos == hex && u.standing.fighting())
+    }
+
+    /// Yards between two hexes.
+    pub fn yards(&self, a: Hex, b: Hex) -> f64 {
+        f64::from(a.unsigned_distance_to(b)) * f64::from(self.map.scale)
+    }
+
+    /// Cost to enter `hex` for the acting unit: terrain, and no other fighter there.
+    pub fn enter_cost(&self, hex: Hex) -> Option<u32> {
+        if self.occupied(hex) {
+            None
+        } else {
+            self.map.move_cost(hex)
+        }
+    }
+
+    /// The cheapest path from the acting unit to `to` within `allowance` movement points.
+    pub fn path_to(&self, to: Hex, allowance: u32) -> Result<(Vec<Hex>, u32), String> {
+        let from = self.me().pos;
+        if to == from {
+            return Ok((vec![from], 0));
+        }
+        if !self.map.contains(to) {
+            return Err(format!("({}, {}) is off the map", to.x, to.y));
+        }
+        if self.map.move_cost(to).is_none() {
+            return Err(format!("({}, {}) is blocked", to.x, to.y));
+        }
+        if self.occupied(to) {
+            return Err(format!("({}, {}) is occupied", to.x, to.y));
+        }
+        if from.unsigned_distance_to(to) > allowance {
+            return Err(format!(
+                "({}, {}) is beyond this maneuver's {allowance} movement points",
+                to.x, to.y
+            ));
+        }
+        let path = self
+            .map
+            .path(from, to, |h| self.enter_cost(h))
+            .ok_or_else(|| format!("no way through to ({}, {})", to.x, to.y))?;
+        let cost = path
+            .iter()
+            .skip(1)
+            .filter_map(|&h| self.map.move_cost(h))
+            .sum();
+        if cost > allowance {
+            return Err(format!(
+                "reaching ({}, {}) costs {cost} movement points; this maneuver allows {allowance}",
+                to.x, to.y
+            ));
+        }
+        Ok((path, cost))
+    }
+
+    /// Whether the acting unit, standing at `from`, can strike `target` with weapon
+    /// `weapon` (aiming counts as a strike for range and sight).
+    pub fn can_strike(&self, from: Hex, target: &UnitView, weapon: usize) -> Result<(), String> {
+        let me = self.me();
+        if target.side == me.side {
+            return Err("cannot attack a unit of its own side".into());
+        }
+        if !target.standing.fighting() {
+            return Err(format!("target {} is out of the fight", target.id.0));
+        }
+        let Some(w) = me.fighter.sheet.weapons.get(weapon) else {
+            return Err(format!("no weapon number {weapon}"));
+        };
+        if !me.fighter.can_use(weapon) {
+            return Err(format!("{} is not loaded", w.name));
+        }
+        let hexes = from.unsigned_distance_to(target.pos);
+        match w.mode {
+            WeaponMode::Melee {
+                reach_min,
+                reach_max,
+                ..
+            } => {
+                if hexes < reach_min || hexes > reach_max {
+                    return Err(format!(
+                        "target is {hexes} hexes away; {} reaches {reach_min} to {reach_max}",
+                        w.name
+                    ));
+                }
+            }
+            WeaponMode::Ranged { max, .. } => {
+                let yards = self.yards(from, target.pos);
+                if yards > f64::from(max) {
+                    return Err(format!(
+                        "target is {yards} yd away; {} reaches {max} yd",
+                        w.name
+                    ));
+                }
+                if !self.map.line_of_sight(from, target.pos) {
+                    return Err("no line of sight to the target".into());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A legal maneuver for the acting unit: its movement allowance and the strikes (target,
+/// weapon) it could make, counting movement within the allowance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ManeuverOption {
+    /// The maneuver.
+    pub maneuver: Maneuver,
+    /// Movement points it allows.
+    pub allowance: u32,
+    /// Possible (target, weapon) pairs for attacks and aim; weapons to reload for Ready.
+    pub strikes: Vec<(UnitId, u8)>,
+}
+
+/// Everything the acting unit may do this turn.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Legal {
+    /// Legal maneuvers.
+    pub options: Vec<ManeuverOption>,
+}
+
+impl Legal {
+    /// The option for a maneuver, if it is legal.
+    pub fn get(&self, maneuver: Maneuver) -> Option<&ManeuverOption> {
+        self.options.iter().find(|o| o.maneuver == maneuver)
+    }
+}
+
+fn weapon_fits(maneuver: Maneuver, ranged: bool) -> bool {
+    match maneuver {
+        Maneuver::Aim => ranged,
+        Maneuver::AllOutAttack(AoaOption::Double | AoaOption::Strong | AoaOption::Feint) => {
+            !ranged
+        }
+        _ => true,
+    }
+}
+
+/// The maneuvers open to the acting unit (gurps-lite-and-socs.txt, "MANEUVERS"), each with
+/// the strikes that are within reach once it moves as far as the maneuver allows.
+pub fn legal_options(s: &Situation) -> Legal {
+    let me = s.me();
+    let f = me.fighter;
+    let move_ = current_move(f);
+    let mut options = Vec::with_capacity(Maneuver::ALL.len());
+    let enemies: Vec<&UnitView> = s.enemies().collect();
+    for maneuver in Maneuver::ALL {
+        let allowance = maneuver.move_allowance(move_);
+        let mut strikes = Vec::new();
+        if maneuver.needs_target() {
+            for (wi, w) in f.sheet.weapons.iter().enumerate() {
+                if !f.can_use(wi) || !weapon_fits(maneuver, w.is_ranged()) {
+                    continue;
+                }
+                for e in &enemies {
+                    let hexes = me.pos.unsigned_distance_to(e.pos);
+                    let reachable = match w.mode {
+                        WeaponMode::Melee {
+                            reach_min,
+                            reach_max,
+                            ..
+                        } => hexes <= reach_max + allowance && hexes + allowance >= reach_min,
+                        WeaponMode::Ranged { max, .. } => {
+                            let yards = s.yards(me.pos, e.pos);
+                            yards <= f64::from(max) + f64::from(allowance) * f64::from(s.map.scale)
+                                && (allowance > 0 || s.map.line_of_sight(me.pos, e.pos))
+                        }
+                    };
+                    if reachable {
+                        strikes.push((e.id, wi as u8));
+                    }
+                }
+            }
+            if strikes.is_empty() {
+                continue;
+            }
+        }
+        match maneuver {
+            Maneuver::Ready => {
+                for (wi, w) in f.sheet.weapons.iter().enumerate() {
+                    if let Some(cap) = w.capacity()
+                        && f.shots[wi] < cap
+                    {
+                        strikes.push((me.id, wi as u8));
+                    }
+                }
+                if strikes.is_empty() {
+                    continue;
+                }
+            }
+            Maneuver::AllOutDefense(AodOption::IncreasedParry)
+                if !f.sheet.weapons.iter().any(|w| w.parry.is_some()) =>
+            {
+                continue;
+            }
+            _ => {}
+        }
+        options.push(ManeuverOption {
+            maneuver,
+            allowance,
+            strikes,
+        });
+    }
+    Legal { options }
+}
+
+/// A checked action, ready to resolve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The maneuver.
+    pub maneuver: Maneuver,
+    /// Hexes walked, the start first (just the start if staying).
+    pub path: Vec<Hex>,
+    /// Movement points spent.
+    pub cost: u32,
+    /// Target (index into the situation's units).
+    pub target: Option<usize>,
+    /// Weapon index.
+    pub weapon: Option<usize>,
+}
+
+impl Plan {
+    /// Where the unit ends its movement.
+    pub fn end(&self) -> Hex {
+        *self.path.last().unwrap_or(&Hex::ZERO)
+    }
+}
+
+/// Checks `action` for the acting unit and returns its plan, or why it is illegal.
+pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
+    let me = s.me();
+    let f = me.fighter;
+    let maneuver = action.maneuver;
+    let allowance = maneuver.move_allowance(current_move(f));
+    let (path, cost) = match action.to {
+        Some(to) => s.path_to(to, allowance)?,
+        None => (vec![me.pos], 0),
+    };
+    let end = *path.last().unwrap_or(&me.pos);
+    let weapon = match (maneuver.needs_weapon(), action.weapon) {
+        (true, None) => return Err(format!("{maneuver} needs a weapon")),
+        (true, Some(w)) => {
+            let w = usize::from(w);
+            let Some(spec) = f.sheet.weapons.get(w) else {
+                return Err(format!("no weapon number {w}"));
+            };
+            if !weapon_fits(maneuver, spec.is_ranged()) {
+                return Err(format!("{maneuver} cannot be done with {}", spec.name));
+            }
+            if maneuver == Maneuver::Ready {
+                match spec.capacity() {
+                    Some(cap) if f.shots[w] < cap => {}
+                    Some(_) => return Err(format!("{} is already loaded", spec.name)),
+                    None => return Err(format!("{} needs no reloading", spec.name)),
+                }
+            }
+            Some(w)
+        }
+        (false, _) => None,
+    };
+    let target = match (maneuver.needs_target(), action.target) {
+        (true, None) => return Err(format!("{maneuver} needs a target")),
+        (true, Some(id)) => {
+            let Some(ti) = s.units.iter().position(|u| u.id == id) else {
+                return Err(format!("no unit {}", id.0));
+            };
+            s.can_strike(end, &s.units[ti], weapon.unwrap_or(0))?;
+            Some(ti)
+        }
+        (false, _) => None,
+    };
+    // Whatever the parameters, the maneuver itself must be one the rules list now.
+    if legal_options(s).get(maneuver).is_none() {
+        return Err(format!("{maneuver} is not open to this unit now"));
+    }
+    Ok(Plan {
+        maneuver,
+        path,
+        cost,
+        target,
+        weapon,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hexmap::{MapShape, Orientation, Terrain};
+    use crate::rules::gurps::equipment::Catalog;
+    use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
+    use std::sync::Arc;
+
+    fn fighter(weapons: &[&str]) -> Fighter {
+        let stats = GurpsStats {
+            st: 11,
+            dx: 12,
+            iq: 10,
+            ht: 11,
+            hp: None,
+            fp: None,
+            basic_speed: None,
+            basic_move: None,
+            dodge: None,
+            dr: 0,
+            skills: Default::default(),
+            weapons: weapons.iter().map(|w| w.to_string()).collect(),
+            armor: None,
+        };
+        Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
+    }
+
+    fn situation<'a>(map: &'a HexMap, fighters: &'a [(Fighter, Hex, u8)]) -> Situation<'a> {
+        Situation {
+            map,
+            units: fighters
+                .iter()
+                .enumerate()
+                .map(|(i, (f, pos, side))| UnitView {
+                    id: UnitId(i as u32),
+                    side: *side,
+                    pos: *pos,
+                    standing: Standing::Fighting,
+                    fighter: f,
+                })
+                .collect(),
+            me: 0,
+        }
+    }
+
+    fn action(maneuver: Maneuver, to: Option<Hex>, target: Option<u32>, weapon: Option<u8>) -> Action {
+        Action {
+            maneuver,
+            to,
+            target: target.map(UnitId),
+            weapon,
+        }
+    }
+
+    #[test]
+    fn melee_attack_needs_reach() {
+        let map = HexMap::new(MapShape::Hexagon { radius: 6 }, Orientation::Pointy, 1.0, "yd");
+        let units = [
+            (fighter(&["broadsword"]), Hex::ZERO, 0),
+            (fighter(&["broadsword"]), Hex::new(2, 0), 1),
+        ];
+        let s = situation(&map, &units);
+        // two hexes away: Attack must step first
+        let err = plan(&s, &action(Maneuver::Attack, None, Some(1), Some(0))).unwrap_err();
+        assert!(err.contains("2 hexes away"), "{err}");
+        let ok = plan(&s, &action(Maneuver::Attack, Some(Hex::new(1, 0)), Some(1), Some(0))).unwrap();
+        assert_eq!(ok.cost, 1);
+        // a step of two hexes is too far for Attack
+        let err = plan(&s, &action(Maneuver::Attack, Some(Hex::new(0, 2)), Some(1), Some(0))).unwrap_err();
+        assert!(err.contains("beyond"), "{err}");
+    }
+
+    #[test]
+    fn cannot_move_into_walls_or_fighters() {
+        let mut map = HexMap::new(MapShape::Hexagon { radius: 6 }, Orientation::Pointy, 1.0, "yd");
+        map.set_terrain(Hex::new(0, 1), Terrain::Blocked);
+        let units = [
+            (fighter(&["broadsword"]), Hex::ZERO, 0),
+            (fighter(&["broadsword"]), Hex::new(2, 0), 1),
+        ];
+        let s = situation(&map, &units);
+        assert!(plan(&s, &action(Maneuver::Move, Some(Hex::new(0, 1)), None, None))
+            .unwrap_err()
+            .contains("blocked"));
+        assert!(plan(&s, &action(Maneuver::Move, Some(Hex::new(2, 0)), None, None))
+            .unwrap_err()
+            .contains("occupied"));
+        assert!(plan(&s, &action(Maneuver::Move, Some(Hex::new(40, 0)), None, None))
+            .unwrap_err()
+            .contains("off the map"));
+        let p = plan(&s, &action(Maneuver::Move, Some(Hex::new(3, 0)), None, None)).unwrap();
+        assert!(!p.path.contains(&Hex::new(2, 0)));
+    }
+
+    #[test]
+    fn ranged_needs_sight_and_range_and_a_loaded_weapon() {
+        let mut map = HexMap::new(MapShape::Hexagon { radius: 8 }, Orientation::Pointy, 1.0, "yd");
+        map.set_terrain(Hex::new(2, 0), Terrain::Blocked);
+        let mut archer = fighter(&["short bow"]);
+        let units = [
+            (archer.clone(), Hex::ZERO, 0),
+            (fighter(&[]), Hex::new(5, 0), 1),
+        ];
+        let s = situation(&map, &units);
+        let err = plan(&s, &action(Maneuver::Attack, None, Some(1), Some(0))).unwrap_err();
+        assert!(err.contains("line of sight"), "{err}");
+        assert!(plan(&s, &action(Maneuver::Aim, Some(Hex::new(0, 1)), Some(1), Some(0))).is_ok());
+        archer.shots[0] = 0;
+        let units = [(archer, Hex::ZERO, 0), (fighter(&[]), Hex::new(0, 5), 1)];
+        let s = situation(&map, &units);
+        assert!(plan(&s, &action(Maneuver::Attack, None, Some(1), Some(0)))
+            .unwrap_err()
+            .contains("not loaded"));
+        assert!(plan(&s, &action(Maneuver::Ready, None, None, Some(0))).is_ok());
+    }
+
+    #[test]
+    fn legal_options_follow_the_weapons() {
+        let map = HexMap::new(MapShape::Hexagon { radius: 6 }, Orientation::Pointy, 1.0, "yd");
+        let units = [
+            (fighter(&["broadsword"]), Hex::ZERO, 0),
+            (fighter(&["broadsword"]), Hex::new(1, 0), 1),
+            (fighter(&["broadsword"]), Hex::new(-1, 0), 0),
+        ];
+        let s = situation(&map, &units);
+        let legal = legal_options(&s);
+        assert!(legal.get(Maneuver::Aim).is_none()); // no ranged weapon
+        assert!(legal.get(Maneuver::Ready).is_none());
+        let attack = legal.get(Maneuver::Attack).unwrap();
+        assert_eq!(attack.strikes, vec![(UnitId(1), 0)]); // not the friend
+        assert_eq!(legal.get(Maneuver::Move).unwrap().allowance, 5);
+        assert!(legal.get(Maneuver::AllOutAttack(AoaOption::Double)).is_some());
+        // an illegal maneuver is refused whatever its parameters
+        assert!(plan(&s, &action(Maneuver::Aim, None, Some(1), Some(0))).is_err());
+        assert!(plan(&s, &action(Maneuver::Attack, None, Some(2), Some(0)))
+            .unwrap_err()
+            .contains("own side"));
+    }
+}

@@ -1,0 +1,368 @@
+//! The GURPS AI policy: closes in or keeps range by weapon, picks the target where it
+//! expects the most injury, aims before shooting when it is safe, reloads, and defends with
+//! its best defense. It picks only maneuvers that [`legal_options`](super::actions::legal_options)
+//! lists, and every action it returns still goes through the same check as a player's.
+//!
+//! The policy is deterministic (it rolls no dice): the same situation gives the same choice.
+
+use super::actions::{Legal, Situation, UnitView};
+use super::combat::{
+    AttackSituation, DefenseOption, attack_modifiers, current_move, defense_options, effective,
+    reeling,
+};
+use super::equipment::WeaponMode;
+use super::maneuver::{AoaOption, AodOption, Action, Maneuver};
+use super::tables::success_chance;
+use crate::battle::{AiStyle, Policy};
+use hexx::Hex;
+
+/// The default GURPS AI in one of the [`AiStyle`]s.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GurpsAi {
+    /// How it fights.
+    pub style: AiStyle,
+}
+
+/// Orders a defender's open defenses best first (highest score; Dodge before Parry on a
+/// tie, since Dodge works against everything). This is how AI-controlled and, until the GUI
+/// asks, player-controlled defenders defend.
+pub fn choose_defenses(options: &[DefenseOption]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..options.len()).collect();
+    order.sort_by_key(|&i| (-options[i].score(), i));
+    order
+}
+
+/// Expected injury of one strike by the acting unit with weapon `wi` on `target` from
+/// `from`, using the exact 3d6 chances.
+fn strike_value(s: &Situation, from: Hex, wi: usize, target: &UnitView, maneuver: Maneuver) -> f64 {
+    let me = s.me();
+    let w = &me.fighter.sheet.weapons[wi];
+    let aim_turns = match me.fighter.aim {
+        Some(a) if a.target == target.id && usize::from(a.weapon) == wi => a.turns,
+        _ => 0,
+    };
+    let situation = AttackSituation {
+        maneuver,
+        range_yards: s.yards(from, target.pos),
+        target_speed: f64::from(target.fighter.moved_yards),
+        aim_turns,
+        cover: if w.is_ranged() {
+            s.map.cover_between(from, target.pos)
+        } else {
+            None
+        },
+    };
+    let p_hit = success_chance(effective(&attack_modifiers(w, &situation)));
+    let best_defense = defense_options(target.fighter, w.is_ranged(), 0)
+        .iter()
+        .map(DefenseOption::score)
+        .max();
+    let p_through = 1.0 - best_defense.map_or(0.0, success_chance);
+    let (num, den) = w.damage_type.wounding_multiplier();
+    let mean = (w.damage.mean() - f64::from(target.fighter.sheet.dr)).max(0.5);
+    // Finishing off a wounded foe counts for more.
+    let urgency = 1.0 + 1.0 / f64::from(target.fighter.hp.max(1));
+    p_hit * p_through * mean * f64::from(num) / f64::from(den) * urgency
+}
+
+impl GurpsAi {
+    fn attack(maneuver: Maneuver, to: Option<Hex>, target: &UnitView, weapon: usize) -> Action {
+        Action {
+            maneuver,
+            to,
+            target: Some(target.id),
+            weapon: Some(weapon as u8),
+        }
+    }
+
+    /// The best strike that needs no movement, over weapons usable for `maneuver`.
+    fn best_strike_here<'s>(
+        &self,
+        s: &'s Situation,
+        legal: &Legal,
+        maneuver: Maneuver,
+        ranged: bool,
+    ) -> Option<(f64, &'s UnitView<'s>, usize)> {
+        let option = legal.get(maneuver)?;
+        let from = s.me().pos;
+        let mut best: Option<(f64, &UnitView, usize)> = None;
+        for &(tid, wi) in &option.strikes {
+            let wi = usize::from(wi);
+            if s.me().fighter.sheet.weapons[wi].is_ranged() != ranged {
+                continue;
+            }
+            let Some(target) = s.unit(tid) else { continue };
+            if s.can_strike(from, target, wi).is_err() {
+                continue;
+            }
+            let v = strike_value(s, from, wi, target, maneuver);
+            if best.is_none_or(|(bv, bt, _)| v > bv || (v == bv && target.id < bt.id)) {
+                best = Some((v, target, wi));
+            }
+        }
+        best
+    }
+
+    /// How far along the cheapest path towards `goal` the acting unit gets with
+    /// `allowance`, stopping early at the first hex where `stop` holds.
+    fn advance(&self, s: &Situation, goal: Hex, allowance: u32, stop: impl Fn(Hex) -> bool) -> Option<Hex> {
+        let from = s.me().pos;
+        let path = s.map.path(from, goal, |h| {
+            if h == goal {
+                s.map.move_cost(h)
+            } else {
+                s.enter_cost(h)
+            }
+        })?;
+        let mut spent = 0;
+        let mut best = None;
+        for &h in path.iter().skip(1) {
+            if h == goal {
+                break;
+            }
+            spent += s.map.move_cost(h)?;
+            if spent > allowance {
+                break;
+            }
+            best = Some(h);
+            if stop(h) {
+                break;
+            }
+        }
+        best
+    }
+}
+
+impl Policy for GurpsAi {
+    type Situation<'a> = Situation<'a>;
+    type Legal = Legal;
+    type Action = Action;
+
+    fn choose(&self, s: &Situation<'_>, legal: &Legal) -> Action {
+        let me = s.me();
+        let f = me.fighter;
+        let cautious = self.style == AiStyle::Cautious;
+        let mut enemies: Vec<&UnitView> = s.enemies().collect();
+        if enemies.is_empty() {
+            return Action::simple(Maneuver::DoNothing);
+        }
+        enemies.sort_by_key(|e| (me.pos.unsigned_distance_to(e.pos), e.fighter.hp, e.id));
+        let nearest = enemies[0];
+        let adjacent = enemies
+            .iter()
+            .filter(|e| me.pos.unsigned_distance_to(e.pos) <= 1)
+            .count();
+        // Can any enemy reach striking distance of us on its next turn?
+        let threatened = enemies
+            .iter()
+            .any(|e| me.pos.unsigned_distance_to(e.pos) <= current_move(e.fighter) as u32 + 1);
+
+        // Badly hurt and cautious, with a foe at hand: All-Out Defense.
+        if cautious && reeling(f.hp, f.sheet.hp_max) && adjacent > 0 {
+            let parry = f.sheet.weapons.iter().filter_map(|w| w.parry).max();
+            let option = if parry.is_some_and(|p| p > f.sheet.dodge) {
+                AodOption::IncreasedParry
+            } else {
+                AodOption::IncreasedDodge
+            };
+            if legal.get(Maneuver::AllOutDefense(option)).is_some() {
+                return Action::simple(Maneuver::AllOutDefense(option));
+            }
+        }
+
+        // Melee at hand.
+        if let Some((_, target, wi)) = self.best_strike_here(s, legal, Maneuver::Attack, false) {
+            let others_near = enemies
+                .iter()
+                .filter(|e| e.id != target.id && me.pos.unsigned_distance_to(e.pos) <= 2)
+                .count();
+            if !cautious && others_near == 0 {
+                let skill = f.sheet.weapons[wi].skill;
+                let option = if skill >= 15 {
+                    AoaOption::Double
+                } else {
+                    AoaOption::Determined
+                };
+                if legal.get(Maneuver::AllOutAttack(option)).is_some() {
+                    return Self::attack(Maneuver::AllOutAttack(option), None, target, wi);
+                }
+            }
+            return Self::attack(Maneuver::Attack, None, target, wi);
+        }
+
+        // Shooting from here.
+        if let Some((_, target, wi)) = self.best_strike_here(s, legal, Maneuver::Attack, true) {
+            let acc = match f.sheet.weapons[wi].mode {
+                WeaponMode::Ranged { acc, .. } => acc,
+                WeaponMode::Melee { .. } => 0,
+            };
+            let aimed = match f.aim {
+                Some(a) if a.target == target.id && usize::from(a.weapon) == wi => a.turns,
+                _ => 0,
+            };
+            let wanted = match (cautious, threatened) {
+                (_, true) if adjacent > 0 => 0,
+                (false, true) => 0,
+                (false, false) => 1,
+                (true, true) => 1,
+                (true, false) => 3,
+            };
+            if acc > 0 && aimed < wanted && legal.get(Maneuver::Aim).is_some() {
+                return Self::attack(Maneuver::Aim, None, target, wi);
+            }
+            return Self::attack(Maneuver::Attack, None, target, wi);
+        }
+
+        // Reload an empty ranged weapon when nobody is at hand.
+        if let Some(ready) = legal.get(Maneuver::Ready)
+            && adjacent == 0
+            && let Some(&(_, wi)) = ready.strikes.first()
+        {
+            return Action {
+                maneuver: Maneuver::Ready,
+                to: None,
+                target: None,
+                weapon: Some(wi),
+            };
+        }
+
+        // Close in: melee fighters to the nearest foe; shooters until a shot opens up.
+        let Some(move_option) = legal.get(Maneuver::Move) else {
+            return Action::simple(Maneuver::DoNothing);
+        };
+        let loaded_ranged: Vec<usize> = (0..f.sheet.weapons.len())
+            .filter(|&i| f.sheet.weapons[i].is_ranged() && f.can_use(i))
+            .collect();
+        let shooter = !loaded_ranged.is_empty();
+        let dest = self.advance(s, nearest.pos, move_option.allowance, |h| {
+            shooter
+                && enemies.iter().any(|e| {
+                    loaded_ranged
+                        .iter()
+                        .any(|&wi| s.can_strike(h, e, wi).is_ok())
+                })
+        });
+        let Some(dest) = dest else {
+            return Action::simple(Maneuver::DoNothing);
+        };
+        // Aggressive skilled fighters Move and Attack when the move ends next to the foe.
+        if !cautious && !shooter && dest.unsigned_distance_to(nearest.pos) == 1 {
+            for (wi, w) in f.sheet.weapons.iter().enumerate() {
+                if !w.is_ranged() && w.skill >= 13 && legal.get(Maneuver::MoveAndAttack).is_some() {
+                    let action = Self::attack(Maneuver::MoveAndAttack, Some(dest), nearest, wi);
+                    return action;
+                }
+            }
+        }
+        Action {
+            maneuver: Maneuver::Move,
+            to: Some(dest),
+            target: None,
+            weapon: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::{Standing, UnitId};
+    use crate::hexmap::{HexMap, MapShape, Orientation};
+    use crate::rules::gurps::actions::{legal_options, plan};
+    use crate::rules::gurps::equipment::Catalog;
+    use crate::rules::gurps::sheet::{Fighter, GurpsStats, resolve_sheet};
+    use std::sync::Arc;
+
+    fn fighter(skill: (&str, i32), weapons: &[&str]) -> Fighter {
+        let stats = GurpsStats {
+            st: 11,
+            dx: 12,
+            iq: 10,
+            ht: 11,
+            hp: None,
+            fp: None,
+            basic_speed: None,
+            basic_move: None,
+            dodge: None,
+            dr: 0,
+            skills: [(skill.0.to_string(), skill.1)].into_iter().collect(),
+            weapons: weapons.iter().map(|w| w.to_string()).collect(),
+            armor: None,
+        };
+        Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
+    }
+
+    fn decide(map: &HexMap, units: &[(Fighter, Hex, u8)], style: AiStyle) -> Action {
+        let s = Situation {
+            map,
+            units: units
+                .iter()
+                .enumerate()
+                .map(|(i, (f, pos, side))| UnitView {
+                    id: UnitId(i as u32),
+                    side: *side,
+                    pos: *pos,
+                    standing: Standing::Fighting,
+                    fighter: f,
+                })
+                .collect(),
+            me: 0,
+        };
+        let legal = legal_options(&s);
+        let action = GurpsAi { style }.choose(&s, &legal);
+        plan(&s, &action).unwrap_or_else(|e| panic!("AI chose an illegal action {action:?}: {e}"));
+        action
+    }
+
+    fn map() -> HexMap {
+        HexMap::new(MapShape::Hexagon { radius: 10 }, Orientation::Pointy, 1.0, "yd")
+    }
+
+    #[test]
+    fn swordsman_closes_in_then_attacks() {
+        let m = map();
+        let units = [
+            (fighter(("Broadsword", 12), &["broadsword"]), Hex::ZERO, 0),
+            (fighter(("Broadsword", 12), &["broadsword"]), Hex::new(8, 0), 1),
+        ];
+        let a = decide(&m, &units, AiStyle::Aggressive);
+        assert_eq!(a.maneuver, Maneuver::Move);
+        assert_eq!(a.to.unwrap().unsigned_distance_to(Hex::ZERO), 5);
+        let units = [
+            (fighter(("Broadsword", 12), &["broadsword"]), Hex::ZERO, 0),
+            (fighter(("Broadsword", 12), &["broadsword"]), Hex::new(1, 0), 1),
+        ];
+        let a = decide(&m, &units, AiStyle::Cautious);
+        assert_eq!(a.maneuver, Maneuver::Attack);
+        assert_eq!(a.target, Some(UnitId(1)));
+        let a = decide(&m, &units, AiStyle::Aggressive);
+        assert_eq!(a.maneuver, Maneuver::AllOutAttack(AoaOption::Determined));
+    }
+
+    #[test]
+    fn archer_aims_when_safe_and_reloads_when_empty() {
+        let m = map();
+        let units = [
+            (fighter(("Bow", 13), &["longbow"]), Hex::ZERO, 0),
+            (fighter(("Broadsword", 12), &["broadsword"]), Hex::new(10, -5), 1),
+        ];
+        let a = decide(&m, &units, AiStyle::Aggressive);
+        assert_eq!(a.maneuver, Maneuver::Aim);
+        let mut archer = fighter(("Bow", 13), &["longbow"]);
+        archer.shots[0] = 0;
+        let units = [
+            (archer, Hex::ZERO, 0),
+            (fighter(("Broadsword", 12), &["broadsword"]), Hex::new(10, -5), 1),
+        ];
+        let a = decide(&m, &units, AiStyle::Aggressive);
+        assert_eq!(a.maneuver, Maneuver::Ready);
+    }
+
+    #[test]
+    fn best_defense_first() {
+        let f = fighter(("Broadsword", 14), &["broadsword"]);
+        let opts = defense_options(&f, false, 0);
+        // Dodge 8, Parry 10
+        assert_eq!(choose_defenses(&opts), vec![1, 0]);
+    }
+}

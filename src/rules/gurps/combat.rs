@@ -1,0 +1,441 @@
+//! GURPS basic combat as plain functions: attack modifiers, active defenses, damage and
+//! injury, and the lost-HP thresholds. No ECS types; the systems gather the numbers, call
+//! these, and write the events.
+
+use super::maneuver::{AoaOption, AodOption, Maneuver};
+use super::sheet::{Fighter, Guard, Weapon};
+use super::tables::{DamageType, speed_range_modifier};
+use crate::battle::AttackResult;
+use crate::dice::{Critical, DiceExpr, DieRoller, Modifier, RollRecord, success_roll};
+use crate::hexmap::Cover;
+use super::equipment::WeaponMode;
+use std::borrow::Cow;
+
+/// What an attack's modifiers depend on besides the weapon.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttackSituation {
+    /// The attacker's maneuver.
+    pub maneuver: Maneuver,
+    /// Distance to the target in yards.
+    pub range_yards: f64,
+    /// The target's speed in yards per second (yards it moved on its last turn).
+    pub target_speed: f64,
+    /// Turns the attacker has aimed this weapon at this target (0: none).
+    pub aim_turns: u8,
+    /// Cover protecting the target from this attacker.
+    pub cover: Option<Cover>,
+}
+
+/// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
+/// target's position: behind light cover −2, body half exposed −3, head and shoulders
+/// exposed −4).
+pub fn cover_modifier(cover: Cover) -> Modifier {
+    match cover {
+        Cover::Light => Modifier::new("behind light cover", -2),
+        Cover::Half => Modifier::new("body half exposed", -3),
+        Cover::Heavy => Modifier::new("head and shoulders exposed", -4),
+    }
+}
+
+/// Aim bonus after `turns` turns of Aim with a weapon of accuracy `acc`
+/// (gurps-lite-and-socs.txt "MANEUVERS": +Acc for 1 second, +1 more for 2, +2 more for 3 or
+/// more).
+pub fn aim_bonus(acc: i32, turns: u8) -> i32 {
+    match turns {
+        0 => 0,
+        1 => acc,
+        2 => acc + 1,
+        _ => acc + 2,
+    }
+}
+
+/// Every modifier of an attack roll, the base skill first, so that their sum is the
+/// effective skill (gurps-lite-and-socs.txt "Common Skill Modifiers" and "MANEUVERS";
+/// gurps-traveller-gm-screen.txt for range/speed, cover and minimum ST).
+pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
+    let mut mods = vec![Modifier::named(weapon.skill_name.clone(), weapon.skill)];
+    if weapon.st_short > 0 {
+        mods.push(Modifier::new("ST below weapon minimum", -weapon.st_short));
+    }
+    let ranged = weapon.is_ranged();
+    match s.maneuver {
+        Maneuver::MoveAndAttack => {
+            let penalty = match weapon.mode {
+                WeaponMode::Ranged { bulk, .. } => bulk.min(-2),
+                WeaponMode::Melee { .. } => -4,
+            };
+            mods.push(Modifier::new("Move and Attack", penalty));
+        }
+        Maneuver::AllOutAttack(AoaOption::Determined) => {
+            mods.push(Modifier::new(
+                "All-Out Attack (Determined)",
+                if ranged { 1 } else { 4 },
+            ));
+        }
+        _ => {}
+    }
+    if let WeaponMode::Ranged { acc, .. } = weapon.mode {
+        let rs = speed_range_modifier(s.range_yards + s.target_speed);
+        if rs != 0 {
+            mods.push(Modifier::new("range/speed", rs));
+        }
+        let aim = aim_bonus(acc, s.aim_turns);
+        if aim != 0 {
+            mods.push(Modifier::new("Aim", aim));
+        }
+        if let Some(c) = s.cover {
+            mods.push(cover_modifier(c));
+        }
+    }
+    if s.maneuver == Maneuver::MoveAndAttack && !ranged {
+        let total: i32 = mods.iter().map(|m| m.value).sum();
+        if total > 9 {
+            mods.push(Modifier::new("Move and Attack: at most 9", 9 - total));
+        }
+    }
+    mods
+}
+
+/// Sum of modifiers: the effective skill or defense.
+pub fn effective(mods: &[Modifier]) -> i32 {
+    mods.iter().map(|m| m.value).sum()
+}
+
+/// Which active defense.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefenseKind {
+    /// Dodge.
+    Dodge,
+    /// Parry with the weapon at this index.
+    Parry(u8),
+}
+
+/// An active defense open to a defender, with its modifiers (base first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DefenseOption {
+    /// Which defense.
+    pub kind: DefenseKind,
+    /// Its name for the log ("Dodge", "Parry (broadsword)").
+    pub label: Cow<'static, str>,
+    /// Its modifiers; their sum is the defense roll's target.
+    pub modifiers: Vec<Modifier>,
+}
+
+impl DefenseOption {
+    /// The defense score.
+    pub fn score(&self) -> i32 {
+        effective(&self.modifiers)
+    }
+}
+
+/// True when hit points are below a third of full: half Move and Dodge
+/// (gurps-lite-and-socs.txt, "LOST HIT POINTS").
+pub fn reeling(hp: i32, hp_max: i32) -> bool {
+    hp * 3 < hp_max
+}
+
+/// Half of `value`, rounded up (the quick reference's "Half Move/Dodge (round up)").
+pub fn half_round_up(value: i32) -> i32 {
+    (value + 1).div_euclid(2)
+}
+
+/// Current Move: Basic Move, halved (round up) below a third of HP.
+pub fn current_move(f: &Fighter) -> i32 {
+    if reeling(f.hp, f.sheet.hp_max) {
+        half_round_up(f.sheet.basic_move)
+    } else {
+        f.sheet.basic_move
+    }
+}
+
+/// The active defenses a defender can try against one attack
+/// (gurps-lite-and-socs.txt: Dodge always; Parry only against melee and with a weapon
+/// that can parry; none after All-Out Attack; All-Out Defense +2; half Dodge below 1/3 HP;
+/// a feint's margin comes off every defense against the feinter's attack).
+pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> Vec<DefenseOption> {
+    if defender.guard == Guard::None {
+        return Vec::new();
+    }
+    let sheet = &defender.sheet;
+    let mut options = Vec::with_capacity(2);
+    let mut dodge = vec![Modifier::new("Dodge", sheet.dodge)];
+    if reeling(defender.hp, sheet.hp_max) {
+        dodge.push(Modifier::new(
+            "below 1/3 HP: half Dodge",
+            half_round_up(sheet.dodge) - sheet.dodge,
+        ));
+    }
+    if defender.guard == Guard::IncreasedDodge {
+        dodge.push(Modifier::new("All-Out Defense", 2));
+    }
+    if feint > 0 {
+        dodge.push(Modifier::new("feinted", -feint));
+    }
+    options.push(DefenseOption {
+        kind: DefenseKind::Dodge,
+        label: Cow::Borrowed("Dodge"),
+        modifiers: dodge,
+    });
+    if !ranged_attack {
+        for (i, w) in sheet.weapons.iter().enumerate() {
+            let Some(score) = w.parry else { continue };
+            let mut parry = vec![Modifier::new("Parry", score)];
+            if defender.guard == Guard::IncreasedParry {
+                parry.push(Modifier::new("All-Out Defense", 2));
+            }
+            if feint > 0 {
+                parry.push(Modifier::new("feinted", -feint));
+            }
+            options.push(DefenseOption {
+                kind: DefenseKind::Parry(i as u8),
+                label: Cow::Owned(format!("Parry ({})", w.name)),
+                modifiers: parry,
+            });
+        }
+    }
+    options
+}
+
+/// Rolls basic damage: the weapon's dice with labelled bonuses (All-Out Attack (Strong)),
+/// raised to the damage type's minimum.
+pub fn roll_damage(
+    dice: &mut impl DieRoller,
+    expr: DiceExpr,
+    bonuses: Vec<Modifier>,
+    damage_type: DamageType,
+) -> RollRecord {
+    let mut record = expr.roll(dice, i32::MIN);
+    for b in bonuses {
+        record.total += b.value;
+        record.modifiers.push(b);
+    }
+    let minimum = damage_type.minimum_damage();
+    if record.total < minimum {
+        record
+            .modifiers
+            .push(Modifier::new("minimum", minimum - record.total));
+        record.total = minimum;
+    }
+    record
+}
+
+/// From basic damage to injury, step by step (gurps-lite-and-socs.txt "WOUNDING
+/// MODIFIERS"): halve beyond 1/2D (decision: 4e p. B378, damage halved at or beyond the
+/// weapon's 1/2D range), subtract DR, multiply by the wounding multiplier (round down);
+/// any penetrating damage does at least 1 injury (decision: 4e p. B379). Returns each step
+/// as a labelled change and the injury; basic damage plus the steps equals the injury.
+pub fn injury_steps(
+    basic: i32,
+    dr: i32,
+    damage_type: DamageType,
+    half_damage: bool,
+) -> (Vec<Modifier>, i32) {
+    let mut steps = Vec::with_capacity(3);
+    let mut damage = basic.max(0);
+    if half_damage && damage > 0 {
+        let halved = damage / 2;
+        steps.push(Modifier::new("beyond 1/2D: half", halved - damage));
+        damage = halved;
+    }
+    if dr > 0 && damage > 0 {
+        let stopped = dr.min(damage);
+        steps.push(Modifier::new("DR", -stopped));
+        damage -= stopped;
+    }
+    let penetrating = damage;
+    let (num, den) = damage_type.wounding_multiplier();
+    let mut injury = penetrating * num / den;
+    if injury != penetrating {
+        steps.push(Modifier::new(
+            damage_type.multiplier_label(),
+            injury - penetrating,
+        ));
+    }
+    if penetrating > 0 && injury == 0 {
+        steps.push(Modifier::new("minimum injury", 1));
+        injury = 1;
+    }
+    (steps, injury)
+}
+
+/// HT modifier for the roll to stay conscious at 0 HP or less: −1 per full multiple of HP
+/// below zero (gurps-lite-and-socs.txt, "LOST HIT POINTS"). `None` above 0 HP (no roll).
+pub fn consciousness_modifier(hp: i32, hp_max: i32) -> Option<i32> {
+    (hp <= 0).then(|| -((-hp) / hp_max.max(1)))
+}
+
+/// The multiples k of −HP (−1×HP … −4×HP) that a fall from `before` to `after` crosses:
+/// each calls for a HT roll or die (gurps-lite-and-socs.txt, "LOST HIT POINTS": "−1xHP …
+/// roll again at every further multiple"). −5×HP is death outright ([`dead_outright`]).
+pub fn death_checks_crossed(before: i32, after: i32, hp_max: i32) -> Vec<i32> {
+    (1..=4)
+        .filter(|k| {
+            let line = -k * hp_max;
+            before > line && after <= line
+        })
+        .collect()
+}
+
+/// True at −5×HP or below: immediate death (gurps-lite-and-socs.txt, "LOST HIT POINTS").
+pub fn dead_outright(hp: i32, hp_max: i32) -> bool {
+    hp <= -5 * hp_max
+}
+
+/// The defense a defender gets from an All-Out Defense option.
+pub fn guard_of(maneuver: Maneuver) -> Guard {
+    match maneuver {
+        Maneuver::AllOutAttack(_) => Guard::None,
+        Maneuver::AllOutDefense(AodOption::IncreasedDodge) => Guard::IncreasedDodge,
+        Maneuver::AllOutDefense(AodOption::IncreasedParry) => Guard::IncreasedParry,
+        Maneuver::AllOutDefense(AodOption::DoubleDefense) => Guard::DoubleDefense,
+        _ => Guard::Normal,
+    }
+}
+
+/// Everything a strike needs, gathered by the caller.
+#[derive(Clone, Debug)]
+pub struct StrikeInput {
+    /// Attack modifiers (see [`attack_modifiers`]).
+    pub attack: Vec<Modifier>,
+    /// Defenses the target may choose from (see [`defense_options`]).
+    pub defenses: Vec<DefenseOption>,
+    /// Whether the target may try a second, different defense if the first fails.
+    pub double_defense: bool,
+    /// Damage dice.
+    pub damage: DiceExpr,
+    /// Labelled bonuses to damage.
+    pub damage_bonus: Vec<Modifier>,
+    /// Damage type.
+    pub damage_type: DamageType,
+    /// Whether the target is at or beyond the weapon's 1/2D range.
+    pub half_damage: bool,
+    /// The target's DR.
+    pub dr: i32,
+}
+
+/// What a strike did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrikeOutcome {
+    /// The attack roll.
+    pub roll: RollRecord,
+    /// Defense rolls in order, with the defense's name.
+    pub defenses: Vec<(Cow<'static, str>, RollRecord)>,
+    /// How it ended.
+    pub result: AttackResult,
+    /// On a hit: the damage roll, the steps to injury, and the injury.
+    pub damage: Option<(RollRecord, Vec<Modifier>, i32)>,
+}
+
+/// Resolves one strike: the attack roll; on a critical hit no defense; otherwise the
+/// defender's chosen defense (and a second, different one under All-Out Defense (Double
+/// Defense)); on a hit, damage and injury (gurps-lite-and-socs.txt: "Critical hit: Target
+/// gets no active defense"; "ALL-OUT DEFENSE ... attempt two different defenses").
+/// `choose` gets the open defenses and returns indices in the order to try them (empty: no
+/// defense).
+pub fn resolve_strike(
+    dice: &mut impl DieRoller,
+    input: StrikeInput,
+    choose: impl FnOnce(&[DefenseOption]) -> Vec<usize>,
+) -> StrikeOutcome {
+    let roll = success_roll(dice, input.attack);
+    let mut defenses = Vec::new();
+    let result = if !roll.succeeded() {
+        AttackResult::Miss
+    } else if roll.critical == Some(Critical::Success) {
+        AttackResult::CriticalHit
+    } else {
+        let order = choose(&input.defenses);
+        let tries = if input.double_defense { 2 } else { 1 };
+        let mut defended = false;
+        let mut used: Vec<DefenseKind> = Vec::new();
+        for &i in order.iter() {
+            if defenses.len() >= tries || defended {
+                break;
+            }
+            let Some(option) = input.defenses.get(i) else { continue };
+            // Double Defense: the second must be a different kind of defense.
+            let family = |k: DefenseKind| matches!(k, DefenseKind::Dodge);
+            if used.iter().any(|&u| family(u) == family(option.kind)) {
+                continue;
+            }
+            used.push(option.kind);
+            let r = success_roll(dice, option.modifiers.clone());
+            defended = r.succeeded();
+            defenses.push((option.label.clone(), r));
+        }
+        if defended {
+            AttackResult::Defended
+        } else {
+            AttackResult::Hit
+        }
+    };
+    let damage = result.hit().then(|| {
+        let basic = roll_damage(dice, input.damage, input.damage_bonus, input.damage_type);
+        let (steps, injury) = injury_steps(basic.total, input.dr, input.damage_type, input.half_damage);
+        (basic, steps, injury)
+    });
+    StrikeOutcome {
+        roll,
+        defenses,
+        result,
+        damage,
+    }
+}
+
+/// What an injury did to a fighter's hit points and life.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InjuryEffect {
+    /// Hit points after the injury.
+    pub hp_after: i32,
+    /// HT rolls to avoid death, each with the multiple of −HP it was for.
+    pub death_checks: Vec<(i32, RollRecord)>,
+    /// Why the fighter died, if it did.
+    pub died: Option<Cow<'static, str>>,
+}
+
+/// Applies `injury` to a fighter at `hp` of `hp_max` with health `ht`: death outright at
+/// −5×HP, otherwise a HT roll for each multiple of −HP crossed, the first failure killing
+/// (gurps-lite-and-socs.txt, "LOST HIT POINTS"; mortal wounds come with the full injury
+/// rules).
+pub fn apply_injury(
+    dice: &mut impl DieRoller,
+    ht: i32,
+    hp: i32,
+    injury: i32,
+    hp_max: i32,
+) -> InjuryEffect {
+    let hp_after = hp - injury;
+    let mut effect = InjuryEffect {
+        hp_after,
+        death_checks: Vec::new(),
+        died: None,
+    };
+    if dead_outright(hp_after, hp_max) {
+        effect.died = Some(Cow::Borrowed("reached -5 x HP"));
+        return effect;
+    }
+    for k in death_checks_crossed(hp, hp_after, hp_max) {
+        let roll = success_roll(dice, vec![Modifier::new("HT", ht)]);
+        let failed = !roll.succeeded();
+        effect.death_checks.push((k, roll));
+        if failed {
+            effect.died = Some(Cow::Owned(format!("failed the HT roll at -{k} x HP")));
+            break;
+        }
+    }
+    effect
+}
+
+/// The HT roll to stay conscious when acting at 0 HP or less (gurps-lite-and-socs.txt,
+/// "LOST HIT POINTS"); `None` above 0 HP.
+pub fn consciousness_roll(dice: &mut impl DieRoller, ht: i32, hp: i32, hp_max: i32) -> Option<RollRecord> {
+    let modifier = consciousness_modifier(hp, hp_max)?;
+    let mut mods = vec![Modifier::new("HT", ht)];
+    if modifier != 0 {
+        mods.push(Modifier::new("per full multiple of HP below 0", modifier));
+    }
+    Some(success_roll(dice, mods))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,272 @@
+//! Tests of the GURPS combat functions, with the rule texts' numbers.
+
+use super::*;
+use crate::dice::Scripted;
+use crate::rules::gurps::equipment::Catalog;
+use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
+use std::sync::Arc;
+
+fn fighter(skills: &[(&str, i32)], weapons: &[&str]) -> Fighter {
+    let stats = GurpsStats {
+        st: 11,
+        dx: 12,
+        iq: 10,
+        ht: 12,
+        hp: None,
+        fp: None,
+        basic_speed: None,
+        basic_move: None,
+        dodge: None,
+        dr: 0,
+        skills: skills.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        weapons: weapons.iter().map(|w| w.to_string()).collect(),
+        armor: None,
+    };
+    Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
+}
+
+fn situation(maneuver: Maneuver) -> AttackSituation {
+    AttackSituation {
+        maneuver,
+        range_yards: 1.0,
+        target_speed: 0.0,
+        aim_turns: 0,
+        cover: None,
+    }
+}
+
+/// gurps-lite-and-socs.txt "MOVE AND ATTACK": melee −4 and a maximum skill of 9.
+#[test]
+fn move_and_attack_melee_is_capped_at_nine() {
+    let f = fighter(&[("Broadsword", 15)], &["broadsword"]);
+    let mods = attack_modifiers(&f.sheet.weapons[0], &situation(Maneuver::MoveAndAttack));
+    assert_eq!(effective(&mods), 9);
+    let f = fighter(&[("Broadsword", 12)], &["broadsword"]);
+    let mods = attack_modifiers(&f.sheet.weapons[0], &situation(Maneuver::MoveAndAttack));
+    assert_eq!(effective(&mods), 8);
+    assert_eq!(mods[1], Modifier::new("Move and Attack", -4));
+}
+
+/// gurps-lite-and-socs.txt "MOVE AND ATTACK": ranged, the worse of −2 or the weapon's Bulk.
+#[test]
+fn move_and_attack_ranged_uses_bulk() {
+    let f = fighter(&[("Guns (Pistol)", 14), ("Bow", 14)], &["pistol", "short bow"]);
+    let mut s = situation(Maneuver::MoveAndAttack);
+    s.range_yards = 2.0;
+    let pistol = attack_modifiers(&f.sheet.weapons[0], &s);
+    assert_eq!(effective(&pistol), 12); // Bulk −2
+    let bow = attack_modifiers(&f.sheet.weapons[1], &s);
+    assert_eq!(effective(&bow), 8); // Bulk −6
+}
+
+/// gurps-lite-and-socs.txt "ALL-OUT ATTACK": +4 melee, +1 ranged.
+#[test]
+fn all_out_attack_determined() {
+    let f = fighter(&[("Broadsword", 12), ("Bow", 12)], &["broadsword", "short bow"]);
+    let s = situation(Maneuver::AllOutAttack(AoaOption::Determined));
+    assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[0], &s)), 16);
+    assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[1], &s)), 13);
+}
+
+/// Range/speed from hex distance with the next larger row (decision 5: 8 yd is −4), Aim
+/// (+Acc, +1, +2) and cover (gurps-traveller-gm-screen.txt target's position).
+#[test]
+fn ranged_modifiers() {
+    let f = fighter(&[("Bow", 13)], &["longbow"]); // Acc 3
+    let mut s = situation(Maneuver::Attack);
+    s.range_yards = 8.0;
+    assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[0], &s)), 9);
+    s.aim_turns = 1;
+    assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[0], &s)), 12);
+    s.aim_turns = 3;
+    s.cover = Some(Cover::Half);
+    s.target_speed = 3.0; // 8 + 3 = 11 -> 15 yd row, −5
+    let mods = attack_modifiers(&f.sheet.weapons[0], &s);
+    assert_eq!(effective(&mods), 13 - 5 + 5 - 3);
+    assert_eq!(aim_bonus(3, 0), 0);
+    assert_eq!(aim_bonus(3, 1), 3);
+    assert_eq!(aim_bonus(3, 2), 4);
+    assert_eq!(aim_bonus(3, 5), 5);
+}
+
+#[test]
+fn st_below_weapon_minimum() {
+    // ST 11 against a halberd's minimum ST 13: −2
+    let f = fighter(&[("Polearm", 13)], &["halberd"]);
+    let mods = attack_modifiers(&f.sheet.weapons[0], &situation(Maneuver::Attack));
+    assert_eq!(effective(&mods), 11);
+}
+
+/// gurps-lite-and-socs.txt "LOST HIT POINTS": below 1/3 HP, half Dodge (round up);
+/// "ALL-OUT ATTACK": no defense; Parry only against melee.
+#[test]
+fn defenses() {
+    let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    // DX 12 + HT 12 = Basic Speed 6: Dodge 9; Parry 3 + 7 = 10
+    let opts = defense_options(&f, false, 0);
+    assert_eq!(opts.len(), 2);
+    assert_eq!(opts[0].score(), 9);
+    assert_eq!(opts[1].score(), 10);
+    assert_eq!(defense_options(&f, true, 0).len(), 1);
+    f.hp = 3; // HP 11: 3 * 3 < 11
+    assert_eq!(defense_options(&f, false, 0)[0].score(), 5);
+    f.hp = 4;
+    assert_eq!(defense_options(&f, false, 0)[0].score(), 9);
+    f.guard = Guard::IncreasedParry;
+    assert_eq!(defense_options(&f, false, 2)[1].score(), 10);
+    f.guard = Guard::None;
+    assert!(defense_options(&f, false, 0).is_empty());
+}
+
+#[test]
+fn current_move_halves_when_reeling() {
+    let mut f = fighter(&[], &[]);
+    assert_eq!(current_move(&f), 6);
+    f.hp = 3;
+    assert_eq!(current_move(&f), 3);
+}
+
+/// gurps-lite-and-socs.txt "WOUNDING MODIFIERS" applied after DR.
+#[test]
+fn injury_from_basic_damage() {
+    let (steps, injury) = injury_steps(8, 2, DamageType::Cutting, false);
+    assert_eq!(injury, 9);
+    assert_eq!(8 + steps.iter().map(|s| s.value).sum::<i32>(), 9);
+    assert_eq!(injury_steps(7, 0, DamageType::SmallPiercing, false).1, 3);
+    assert_eq!(injury_steps(1, 0, DamageType::SmallPiercing, false).1, 1);
+    assert_eq!(injury_steps(5, 5, DamageType::Impaling, false).1, 0);
+    assert_eq!(injury_steps(6, 1, DamageType::Impaling, false).1, 10);
+    assert_eq!(injury_steps(5, 0, DamageType::HugePiercing, false).1, 10);
+    assert_eq!(injury_steps(5, 1, DamageType::LargePiercing, false).1, 6);
+    assert_eq!(injury_steps(0, 0, DamageType::Crushing, false).1, 0);
+    let (steps, injury) = injury_steps(9, 0, DamageType::Piercing, true);
+    assert_eq!(injury, 4);
+    assert_eq!(steps[0].value, -5);
+}
+
+/// gurps-lite-and-socs.txt "LOST HIT POINTS": HT roll every turn at 0 HP or less, −1 per
+/// full multiple of HP below zero.
+#[test]
+fn consciousness_rolls() {
+    assert_eq!(consciousness_modifier(1, 10), None);
+    assert_eq!(consciousness_modifier(0, 10), Some(0));
+    assert_eq!(consciousness_modifier(-9, 10), Some(0));
+    assert_eq!(consciousness_modifier(-10, 10), Some(-1));
+    assert_eq!(consciousness_modifier(-25, 10), Some(-2));
+}
+
+/// gurps-lite-and-socs.txt "LOST HIT POINTS": HT or die at −1×HP and every further
+/// multiple; −5×HP is immediate death.
+#[test]
+fn death_checks() {
+    assert_eq!(death_checks_crossed(5, -10, 10), vec![1]);
+    assert_eq!(death_checks_crossed(5, -9, 10), Vec::<i32>::new());
+    assert_eq!(death_checks_crossed(-5, -35, 10), vec![1, 2, 3]);
+    assert_eq!(death_checks_crossed(-10, -19, 10), Vec::<i32>::new());
+    assert_eq!(death_checks_crossed(-10, -20, 10), vec![2]);
+    assert_eq!(death_checks_crossed(10, -60, 10), vec![1, 2, 3, 4]);
+    assert!(dead_outright(-50, 10));
+    assert!(!dead_outright(-49, 10));
+}
+
+fn strike(double: bool) -> StrikeInput {
+    let f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    StrikeInput {
+        attack: vec![Modifier::new("Broadsword", 12)],
+        defenses: defense_options(&f, false, 0),
+        double_defense: double,
+        damage: DiceExpr::d6(1, 2),
+        damage_bonus: vec![],
+        damage_type: DamageType::Cutting,
+        half_damage: false,
+        dr: 1,
+    }
+}
+
+/// "Critical hit: Target gets no active defense": 3 or 4 skips the defense roll.
+#[test]
+fn critical_hit_allows_no_defense() {
+    let mut dice = Scripted::new(&[1, 1, 2, 5]);
+    let out = resolve_strike(&mut dice, strike(false), |_| panic!("no defense on a crit"));
+    assert_eq!(out.result, AttackResult::CriticalHit);
+    let (roll, _, injury) = out.damage.unwrap();
+    assert_eq!(roll.total, 7);
+    assert_eq!(injury, 9); // (7 − 1) × 1.5
+    assert_eq!(dice.remaining(), 0);
+}
+
+#[test]
+fn miss_defended_and_hit() {
+    let out = resolve_strike(&mut Scripted::new(&[6, 6, 1]), strike(false), |_| vec![0]);
+    assert_eq!(out.result, AttackResult::Miss);
+    // hit on 10, Dodge 9 made with 8
+    let out = resolve_strike(&mut Scripted::new(&[3, 3, 4, 2, 3, 3]), strike(false), |_| vec![0]);
+    assert_eq!(out.result, AttackResult::Defended);
+    assert_eq!(out.defenses.len(), 1);
+    // hit on 10, Dodge fails with 12, damage 1d+2 with a 4: 6 − 1 = 5 × 1.5 = 7
+    let out = resolve_strike(&mut Scripted::new(&[3, 3, 4, 6, 3, 3, 4]), strike(false), |_| {
+        vec![0]
+    });
+    assert_eq!(out.result, AttackResult::Hit);
+    assert_eq!(out.damage.unwrap().2, 7);
+}
+
+/// "ALL-OUT DEFENSE ... attempt two different defenses against one attack": Dodge fails,
+/// then Parry is tried; a second Dodge is never tried.
+#[test]
+fn double_defense_tries_a_different_defense() {
+    // attack 10 hits; Dodge 12 fails; Parry (10) 9 succeeds
+    let out = resolve_strike(
+        &mut Scripted::new(&[3, 3, 4, 6, 3, 3, 3, 3, 3]),
+        strike(true),
+        |_| vec![0, 0, 1],
+    );
+    assert_eq!(out.result, AttackResult::Defended);
+    assert_eq!(out.defenses.len(), 2);
+    assert_eq!(out.defenses[1].0, "Parry (broadsword)");
+    // without Double Defense only one try
+    let out = resolve_strike(&mut Scripted::new(&[3, 3, 4, 6, 3, 3, 4]), strike(false), |_| {
+        vec![0, 1]
+    });
+    assert_eq!(out.result, AttackResult::Hit);
+    assert_eq!(out.defenses.len(), 1);
+}
+
+#[test]
+fn damage_minimum_and_bonus() {
+    let r = roll_damage(
+        &mut Scripted::new(&[1]),
+        DiceExpr::d6(1, -3),
+        vec![Modifier::new("All-Out Attack (Strong)", 2)],
+        DamageType::Cutting,
+    );
+    // 1 − 3 + 2 = 0, raised to 1 for cutting
+    assert_eq!(r.total, 1);
+    let r = roll_damage(&mut Scripted::new(&[1]), DiceExpr::d6(1, -3), vec![], DamageType::Crushing);
+    assert_eq!(r.total, 0);
+}
+
+/// Death check: HP 10 at 3 takes 14 (to −11): crosses −1×HP, one HT roll; a 12 against HT
+/// 11 fails and kills. At −5×HP death needs no roll.
+#[test]
+fn injury_effects() {
+    let e = apply_injury(&mut Scripted::new(&[4, 4, 4]), 11, 3, 14, 10);
+    assert_eq!(e.hp_after, -11);
+    assert_eq!(e.death_checks.len(), 1);
+    assert!(e.died.is_some());
+    let e = apply_injury(&mut Scripted::new(&[3, 3, 4]), 11, 3, 14, 10);
+    assert!(e.died.is_none());
+    let e = apply_injury(&mut Scripted::new(&[]), 11, 3, 60, 10);
+    assert_eq!(e.died.as_deref(), Some("reached -5 x HP"));
+    let e = apply_injury(&mut Scripted::new(&[]), 11, 3, 5, 10);
+    assert_eq!(e.hp_after, -2);
+    assert!(e.death_checks.is_empty() && e.died.is_none());
+}
+
+#[test]
+fn consciousness_roll_modifiers() {
+    assert!(consciousness_roll(&mut Scripted::new(&[]), 11, 1, 10).is_none());
+    let r = consciousness_roll(&mut Scripted::new(&[3, 3, 4]), 11, -12, 10).unwrap();
+    assert_eq!(r.target, Some(10));
+    assert!(r.succeeded());
+}

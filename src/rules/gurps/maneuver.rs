@@ -1,0 +1,224 @@
+//! The GURPS maneuvers a fighter can choose on its turn, with their movement allowances
+//! (gurps-lite-and-socs.txt, "MANEUVERS"), and the action a command carries.
+
+use crate::battle::UnitId;
+use hexx::Hex;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// All-Out Attack options (gurps-lite-and-socs.txt, "ALL-OUT ATTACK").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AoaOption {
+    /// +4 to hit in melee, +1 with a ranged weapon.
+    Determined,
+    /// Two melee attacks on the same target.
+    Double,
+    /// +2 melee damage.
+    Strong,
+    /// A feint, then an attack on the same foe.
+    Feint,
+}
+
+/// All-Out Defense options (gurps-lite-and-socs.txt, "ALL-OUT DEFENSE").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AodOption {
+    /// +2 to Dodge; half Move allowed.
+    IncreasedDodge,
+    /// +2 to Parry.
+    IncreasedParry,
+    /// Two different defenses against one attack.
+    DoubleDefense,
+}
+
+/// A maneuver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Maneuver {
+    /// Take no action (no HT roll needed at 0 HP or less).
+    DoNothing,
+    /// Move up to full Move.
+    Move,
+    /// Step one hex and attack.
+    Attack,
+    /// Move up to full Move and attack at a penalty.
+    MoveAndAttack,
+    /// Half Move and attack with a bonus; no defense until the next turn.
+    AllOutAttack(AoaOption),
+    /// A better defense until the next turn.
+    AllOutDefense(AodOption),
+    /// Aim a ranged weapon at a target (step one hex).
+    Aim,
+    /// Reload a ranged weapon (step one hex).
+    Ready,
+}
+
+impl Maneuver {
+    /// Movement allowance in movement points for a fighter whose current Move is `move_`
+    /// (gurps-lite-and-socs.txt "MANEUVERS": Attack, Aim, Ready, All-Out Defense 1 hex;
+    /// All-Out Attack and All-Out Defense (Increased Dodge) half Move; Move and Move and
+    /// Attack full Move; Do Nothing 0). Half Move rounds up, as the quick reference does for
+    /// half Move when hurt.
+    pub fn move_allowance(self, move_: i32) -> u32 {
+        let full = move_.max(0) as u32;
+        let half = full.div_ceil(2);
+        match self {
+            Maneuver::DoNothing => 0,
+            Maneuver::Move | Maneuver::MoveAndAttack => full,
+            Maneuver::AllOutAttack(_) | Maneuver::AllOutDefense(AodOption::IncreasedDodge) => {
+                half
+            }
+            Maneuver::Attack
+            | Maneuver::AllOutDefense(_)
+            | Maneuver::Aim
+            | Maneuver::Ready => full.min(1),
+        }
+    }
+
+    /// True if the maneuver makes an attack.
+    pub fn attacks(self) -> bool {
+        matches!(
+            self,
+            Maneuver::Attack | Maneuver::MoveAndAttack | Maneuver::AllOutAttack(_)
+        )
+    }
+
+    /// True if the maneuver needs a target.
+    pub fn needs_target(self) -> bool {
+        self.attacks() || self == Maneuver::Aim
+    }
+
+    /// True if the maneuver needs a weapon.
+    pub fn needs_weapon(self) -> bool {
+        self.needs_target() || self == Maneuver::Ready
+    }
+
+    /// Every maneuver, for listing.
+    pub const ALL: [Maneuver; 13] = [
+        Maneuver::DoNothing,
+        Maneuver::Move,
+        Maneuver::Attack,
+        Maneuver::MoveAndAttack,
+        Maneuver::AllOutAttack(AoaOption::Determined),
+        Maneuver::AllOutAttack(AoaOption::Double),
+        Maneuver::AllOutAttack(AoaOption::Strong),
+        Maneuver::AllOutAttack(AoaOption::Feint),
+        Maneuver::AllOutDefense(AodOption::IncreasedDodge),
+        Maneuver::AllOutDefense(AodOption::IncreasedParry),
+        Maneuver::AllOutDefense(AodOption::DoubleDefense),
+        Maneuver::Aim,
+        Maneuver::Ready,
+    ];
+
+    /// One line on what the maneuver does, for the action panel.
+    pub fn effect(self) -> &'static str {
+        match self {
+            Maneuver::DoNothing => "No action; no HT roll needed at 0 HP or less",
+            Maneuver::Move => "Move up to full Move",
+            Maneuver::Attack => "Step 1 hex and attack; normal defenses",
+            Maneuver::MoveAndAttack => {
+                "Full Move, then attack: melee -4 (skill at most 9), ranged -2 or Bulk"
+            }
+            Maneuver::AllOutAttack(AoaOption::Determined) => {
+                "Half Move, +4 to hit in melee (+1 ranged); no defense until next turn"
+            }
+            Maneuver::AllOutAttack(AoaOption::Double) => {
+                "Half Move, two melee attacks on one foe; no defense until next turn"
+            }
+            Maneuver::AllOutAttack(AoaOption::Strong) => {
+                "Half Move, +2 melee damage; no defense until next turn"
+            }
+            Maneuver::AllOutAttack(AoaOption::Feint) => {
+                "Half Move, feint then attack the same foe; no defense until next turn"
+            }
+            Maneuver::AllOutDefense(AodOption::IncreasedDodge) => {
+                "Half Move, +2 to Dodge until next turn"
+            }
+            Maneuver::AllOutDefense(AodOption::IncreasedParry) => {
+                "Step 1 hex, +2 to Parry until next turn"
+            }
+            Maneuver::AllOutDefense(AodOption::DoubleDefense) => {
+                "Step 1 hex, two different defenses against each attack until next turn"
+            }
+            Maneuver::Aim => "Step 1 hex, aim a ranged weapon: +Acc, +1 more after 2 turns, +2 after 3",
+            Maneuver::Ready => "Step 1 hex, reload a ranged weapon",
+        }
+    }
+}
+
+impl fmt::Display for Maneuver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            Maneuver::DoNothing => "Do Nothing",
+            Maneuver::Move => "Move",
+            Maneuver::Attack => "Attack",
+            Maneuver::MoveAndAttack => "Move and Attack",
+            Maneuver::AllOutAttack(AoaOption::Determined) => "All-Out Attack (Determined)",
+            Maneuver::AllOutAttack(AoaOption::Double) => "All-Out Attack (Double)",
+            Maneuver::AllOutAttack(AoaOption::Strong) => "All-Out Attack (Strong)",
+            Maneuver::AllOutAttack(AoaOption::Feint) => "All-Out Attack (Feint)",
+            Maneuver::AllOutDefense(AodOption::IncreasedDodge) => {
+                "All-Out Defense (Increased Dodge)"
+            }
+            Maneuver::AllOutDefense(AodOption::IncreasedParry) => {
+                "All-Out Defense (Increased Parry)"
+            }
+            Maneuver::AllOutDefense(AodOption::DoubleDefense) => "All-Out Defense (Double Defense)",
+            Maneuver::Aim => "Aim",
+            Maneuver::Ready => "Ready",
+        };
+        f.write_str(s)
+    }
+}
+
+/// What a GURPS command asks for: a maneuver, where to move first (if anywhere), and the
+/// target and weapon it needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Action {
+    /// The maneuver.
+    pub maneuver: Maneuver,
+    /// Hex to move to before acting (`None`: stay).
+    pub to: Option<Hex>,
+    /// Target of an attack or aim.
+    pub target: Option<UnitId>,
+    /// Weapon (index into the fighter's weapons) to attack, aim or reload with.
+    pub weapon: Option<u8>,
+}
+
+impl Action {
+    /// A maneuver with nothing else.
+    pub fn simple(maneuver: Maneuver) -> Self {
+        Self {
+            maneuver,
+            to: None,
+            target: None,
+            weapon: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// gurps-lite-and-socs.txt "MANEUVERS": movement allowed by each maneuver, for Move 5.
+    #[test]
+    fn movement_allowances() {
+        assert_eq!(Maneuver::DoNothing.move_allowance(5), 0);
+        assert_eq!(Maneuver::Move.move_allowance(5), 5);
+        assert_eq!(Maneuver::MoveAndAttack.move_allowance(5), 5);
+        assert_eq!(Maneuver::Attack.move_allowance(5), 1);
+        assert_eq!(Maneuver::Aim.move_allowance(5), 1);
+        assert_eq!(
+            Maneuver::AllOutAttack(AoaOption::Strong).move_allowance(5),
+            3
+        );
+        assert_eq!(
+            Maneuver::AllOutDefense(AodOption::IncreasedDodge).move_allowance(5),
+            3
+        );
+        assert_eq!(
+            Maneuver::AllOutDefense(AodOption::IncreasedParry).move_allowance(5),
+            1
+        );
+        assert_eq!(Maneuver::Attack.move_allowance(0), 0);
+    }
+}

@@ -1,0 +1,72 @@
+//! GURPS personal combat (ruleset id `gurps`), from gurps-lite-and-socs.txt with the tables
+//! of gurps-traveller-gm-screen.txt that the 4e text lacks (rules/README.md decision 5).
+//!
+//! Implemented: the maneuvers Do Nothing, Move, Attack, Move and Attack, All-Out Attack
+//! (Determined, Double, Strong, Feint), All-Out Defense (Increased Dodge, Increased Parry,
+//! Double Defense), Aim and Ready; melee and ranged attacks with the range/speed modifier
+//! from hex distance, Aim, cover and Bulk; Dodge and Parry; damage dice, damage types with
+//! wounding multipliers, DR; the lost-HP thresholds (half Move and Dodge below 1/3 HP, HT
+//! rolls to stay conscious at 0 HP or less, death checks at each −HP multiple, death at
+//! −5×HP). Postures, hit locations, shock, major wounds, knockback and the critical tables
+//! belong to the full GURPS issue.
+//!
+//! Layout: [`tables`] and [`equipment`] hold data, [`sheet`] the stat block and fighter,
+//! [`combat`] the resolution functions, [`actions`] legality, [`ai`] the policy, and
+//! `systems` the thin ECS systems added by [`configure`].
+
+pub mod actions;
+pub mod ai;
+pub mod combat;
+pub mod equipment;
+pub mod maneuver;
+pub mod sheet;
+mod systems;
+pub mod tables;
+
+pub use maneuver::{Action, AoaOption, AodOption, Maneuver};
+pub use sheet::{Fighter, GurpsStats, Sheet};
+pub use systems::initiative_order;
+
+use crate::battle::{BattleSet, Command, flush_messages};
+use bevy::ecs::message::Messages;
+use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
+use bevy::ecs::world::World;
+use serde::{Deserialize, Serialize};
+
+/// The ruleset's scenario settings: equipment added to (or replacing entries of) the
+/// built-in catalog.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GurpsConfig {
+    /// Extra weapons by name.
+    #[serde(default)]
+    pub weapons: std::collections::BTreeMap<String, equipment::WeaponSpec>,
+    /// Extra armor by name.
+    #[serde(default)]
+    pub armor: std::collections::BTreeMap<String, equipment::ArmorSpec>,
+}
+
+impl GurpsConfig {
+    /// The built-in catalog with this scenario's additions.
+    pub fn catalog(&self) -> equipment::Catalog {
+        equipment::Catalog::builtin().extended(&equipment::Catalog {
+            weapons: self.weapons.clone(),
+            armor: self.armor.clone(),
+        })
+    }
+}
+
+/// Adds the GURPS systems to a battle-step schedule, in their sets.
+pub fn configure(schedule: &mut Schedule) {
+    schedule.add_systems((
+        systems::begin_turn.in_set(BattleSet::Begin),
+        systems::decide.in_set(BattleSet::Decide),
+        systems::resolve.in_set(BattleSet::Resolve),
+        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
+    ));
+}
+
+/// Inserts the resources the GURPS systems need.
+pub fn init_resources(world: &mut World) {
+    world.init_resource::<Messages<Command<Action>>>();
+}

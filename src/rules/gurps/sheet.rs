@@ -1,0 +1,484 @@
+//! GURPS character sheets: the stat block a scenario writes ([`GurpsStats`]), the resolved
+//! sheet with derived values ([`Sheet`]), and the changing state of a fighter in battle
+//! ([`Fighter`]).
+//!
+//! Derived values the quick reference uses but does not define are decisions taken from the
+//! GURPS 4e Basic Set, each in one function here, and any of them can be set explicitly in
+//! the stat block instead: Basic Speed = (DX + HT) / 4 ([`basic_speed_quarters`]), Basic
+//! Move = Basic Speed rounded down, Dodge = Basic Speed rounded down + 3 ([`dodge`]),
+//! Parry = 3 + skill / 2 + the weapon's parry modifier ([`parry`]), HP = ST, FP = HT.
+
+use super::equipment::{Catalog, WeaponMode};
+use super::tables::DamageType;
+use crate::battle::UnitId;
+use crate::dice::DiceExpr;
+use crate::format::{Path, Problem};
+use bevy::ecs::component::Component;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A GURPS stat block as written in a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GurpsStats {
+    /// Strength.
+    pub st: i32,
+    /// Dexterity.
+    pub dx: i32,
+    /// Intelligence.
+    pub iq: i32,
+    /// Health.
+    pub ht: i32,
+    /// Hit points (default: ST).
+    #[serde(default)]
+    pub hp: Option<i32>,
+    /// Fatigue points (default: HT).
+    #[serde(default)]
+    pub fp: Option<i32>,
+    /// Basic Speed in steps of 0.25 (default: (DX + HT) / 4).
+    #[serde(default)]
+    pub basic_speed: Option<f64>,
+    /// Basic Move in hexes per turn (default: Basic Speed rounded down).
+    #[serde(default)]
+    pub basic_move: Option<i32>,
+    /// Dodge (default: Basic Speed rounded down + 3).
+    #[serde(default)]
+    pub dodge: Option<i32>,
+    /// Natural DR, added to the armor's.
+    #[serde(default)]
+    pub dr: i32,
+    /// Skill levels by name ("Broadsword": 13).
+    #[serde(default)]
+    pub skills: BTreeMap<String, i32>,
+    /// Weapons by catalog name; none means bare hands ("punch").
+    #[serde(default)]
+    pub weapons: Vec<String>,
+    /// Armor by catalog name.
+    #[serde(default)]
+    pub armor: Option<String>,
+}
+
+/// A weapon as one fighter wields it: skill level and damage worked out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weapon {
+    /// Catalog name.
+    pub name: String,
+    /// Name of the skill used.
+    pub skill_name: String,
+    /// Skill level (or its default from DX).
+    pub skill: i32,
+    /// Points of ST short of the weapon's minimum (0 if none).
+    pub st_short: i32,
+    /// Damage dice for this wielder.
+    pub damage: DiceExpr,
+    /// Damage type.
+    pub damage_type: DamageType,
+    /// Melee or ranged numbers.
+    pub mode: WeaponMode,
+    /// Parry score with this weapon, if it can parry.
+    pub parry: Option<i32>,
+}
+
+impl Weapon {
+    /// True for a ranged weapon.
+    pub fn is_ranged(&self) -> bool {
+        matches!(self.mode, WeaponMode::Ranged { .. })
+    }
+
+    /// Shots a full load holds (melee weapons: none needed).
+    pub fn capacity(&self) -> Option<u32> {
+        match self.mode {
+            WeaponMode::Ranged { shots, .. } => Some(shots),
+            WeaponMode::Melee { .. } => None,
+        }
+    }
+
+    /// Reach in hexes (melee) or maximum range in yards (ranged).
+    pub fn reach(&self) -> (u32, u32) {
+        match self.mode {
+            WeaponMode::Melee {
+                reach_min,
+                reach_max,
+                ..
+            } => (reach_min, reach_max),
+            WeaponMode::Ranged { max, .. } => (1, max),
+        }
+    }
+}
+
+/// A resolved, unchanging character sheet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sheet {
+    /// Strength.
+    pub st: i32,
+    /// Dexterity.
+    pub dx: i32,
+    /// Intelligence.
+    pub iq: i32,
+    /// Health.
+    pub ht: i32,
+    /// Full hit points.
+    pub hp_max: i32,
+    /// Full fatigue points.
+    pub fp_max: i32,
+    /// Basic Speed × 4 (kept whole: 5.75 is 23).
+    pub speed_quarters: i32,
+    /// Basic Move.
+    pub basic_move: i32,
+    /// Dodge.
+    pub dodge: i32,
+    /// Total DR (armor plus natural).
+    pub dr: i32,
+    /// Name of the armor worn, if any.
+    pub armor: Option<String>,
+    /// Weapons, in the order the stat block lists them.
+    pub weapons: Vec<Weapon>,
+}
+
+impl Sheet {
+    /// Basic Speed as a number (5.75).
+    pub fn basic_speed(&self) -> f64 {
+        f64::from(self.speed_quarters) / 4.0
+    }
+
+    /// The skill a feint is resisted with: the best melee weapon skill, or DX
+    /// (gurps-lite-and-socs.txt, "FEINT": "target's highest combat skill or DX").
+    pub fn feint_resistance(&self) -> i32 {
+        self.weapons
+            .iter()
+            .filter(|w| !w.is_ranged())
+            .map(|w| w.skill)
+            .fold(self.dx, i32::max)
+    }
+}
+
+/// Basic Speed × 4 from DX and HT (decision: 4e Basic Set p. B17, (DX + HT) / 4).
+pub fn basic_speed_quarters(dx: i32, ht: i32) -> i32 {
+    dx + ht
+}
+
+/// Dodge from Basic Speed × 4 (decision: 4e Basic Set p. B17, Basic Speed rounded down + 3).
+pub fn dodge(speed_quarters: i32) -> i32 {
+    speed_quarters.div_euclid(4) + 3
+}
+
+/// Parry from a weapon skill and the weapon's parry modifier (decision: 4e Basic Set p.
+/// B327, 3 + half the skill rounded down).
+pub fn parry(skill: i32, modifier: i32) -> i32 {
+    3 + skill.div_euclid(2) + modifier
+}
+
+/// Resolves a stat block against a catalog, or lists everything wrong with it (paths are
+/// relative to the stat block).
+pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec<Problem>> {
+    let here = Path::root();
+    let mut problems = Vec::new();
+    let mut check = |field: &str, value: i32, lo: i32, hi: i32, what: &str| {
+        if !(lo..=hi).contains(&value) {
+            problems.push(Problem::new(
+                here.field(field),
+                format!("{what} {value} is out of range: expected {lo} to {hi}"),
+            ));
+        }
+    };
+    check("st", stats.st, 1, 50, "ST");
+    check("dx", stats.dx, 1, 30, "DX");
+    check("iq", stats.iq, 1, 30, "IQ");
+    check("ht", stats.ht, 1, 30, "HT");
+    if let Some(hp) = stats.hp {
+        check("hp", hp, 1, 500, "HP");
+    }
+    if let Some(fp) = stats.fp {
+        check("fp", fp, 1, 100, "FP");
+    }
+    if let Some(m) = stats.basic_move {
+        check("basic_move", m, 0, 30, "Basic Move");
+    }
+    if let Some(d) = stats.dodge {
+        check("dodge", d, 1, 30, "Dodge");
+    }
+    check("dr", stats.dr, 0, 100, "DR");
+    let speed_quarters = match stats.basic_speed {
+        Some(s) => {
+            let q = s * 4.0;
+            if !(1.0..=80.0).contains(&q) || q.fract() != 0.0 {
+                problems.push(Problem::new(
+                    here.field("basic_speed"),
+                    format!("Basic Speed {s} is not valid: expected 0.25 to 20 in steps of 0.25"),
+                ));
+                basic_speed_quarters(stats.dx, stats.ht)
+            } else {
+                q as i32
+            }
+        }
+        None => basic_speed_quarters(stats.dx, stats.ht),
+    };
+    for (name, level) in &stats.skills {
+        if !(1..=30).contains(level) {
+            problems.push(Problem::new(
+                here.field("skills").key(name),
+                format!("skill {name} at {level} is out of range: expected 1 to 30"),
+            ));
+        }
+    }
+    let armor_dr = match &stats.armor {
+        Some(name) => match catalog.armor(name) {
+            Some(a) => a.dr,
+            None => {
+                problems.push(Problem::new(
+                    here.field("armor"),
+                    format!(
+                        "unknown armor `{name}`: expected one of {}",
+                        list(catalog.armor.keys())
+                    ),
+                ));
+                0
+            }
+        },
+        None => 0,
+    };
+    let names: Vec<String> = if stats.weapons.is_empty() {
+        vec!["punch".to_string()]
+    } else {
+        stats.weapons.clone()
+    };
+    let mut weapons = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let Some(spec) = catalog.weapon(name) else {
+            problems.push(Problem::new(
+                here.field("weapons").index(i),
+                format!(
+                    "unknown weapon `{name}`: expected one of {}",
+                    list(catalog.weapons.keys())
+                ),
+            ));
+            continue;
+        };
+        let skill = stats
+            .skills
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(&spec.skill))
+            .map_or(stats.dx + spec.unskilled, |(_, &v)| v);
+        let parry_score = match spec.mode {
+            WeaponMode::Melee { parry: Some(m), .. } => Some(parry(skill, m)),
+            _ => None,
+        };
+        weapons.push(Weapon {
+            name: name.clone(),
+            skill_name: spec.skill.clone(),
+            skill,
+            st_short: (spec.min_st - stats.st).max(0),
+            damage: spec.damage.for_st(stats.st),
+            damage_type: spec.damage_type,
+            mode: spec.mode.clone(),
+            parry: parry_score,
+        });
+    }
+    if weapons.len() > usize::from(u8::MAX) {
+        problems.push(Problem::new(here.field("weapons"), "at most 255 weapons"));
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(Sheet {
+        st: stats.st,
+        dx: stats.dx,
+        iq: stats.iq,
+        ht: stats.ht,
+        hp_max: stats.hp.unwrap_or(stats.st),
+        fp_max: stats.fp.unwrap_or(stats.ht),
+        speed_quarters,
+        basic_move: stats.basic_move.unwrap_or(speed_quarters / 4),
+        dodge: stats.dodge.unwrap_or_else(|| dodge(speed_quarters)),
+        dr: armor_dr + stats.dr,
+        armor: stats.armor.clone(),
+        weapons,
+    })
+}
+
+fn list<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    let v: Vec<String> = names.map(|n| format!("`{n}`")).collect();
+    v.join(", ")
+}
+
+/// Aiming in progress (gurps-lite-and-socs.txt, "AIM").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aim {
+    /// At whom.
+    pub target: UnitId,
+    /// With which weapon (index into the sheet's weapons).
+    pub weapon: u8,
+    /// Consecutive turns of Aim so far.
+    pub turns: u8,
+}
+
+/// The defenses a fighter has until its next turn, set by its last maneuver.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Guard {
+    /// Normal active defenses.
+    #[default]
+    Normal,
+    /// No active defense (after an All-Out Attack).
+    None,
+    /// All-Out Defense: +2 to Dodge.
+    IncreasedDodge,
+    /// All-Out Defense: +2 to Parry.
+    IncreasedParry,
+    /// All-Out Defense: two different defenses against one attack.
+    DoubleDefense,
+}
+
+/// A GURPS fighter in battle: the sheet and everything that changes.
+#[derive(Component, Clone, Debug)]
+pub struct Fighter {
+    /// The unchanging sheet (shared between battles of a preview).
+    pub sheet: Arc<Sheet>,
+    /// Current hit points.
+    pub hp: i32,
+    /// Current fatigue points.
+    pub fp: i32,
+    /// Shots left per weapon (melee weapons: 0, unused).
+    pub shots: Vec<u32>,
+    /// Turns of reloading done per weapon.
+    pub reloading: Vec<u32>,
+    /// Aim in progress.
+    pub aim: Option<Aim>,
+    /// Defenses until the next turn.
+    pub guard: Guard,
+    /// Yards moved on its last turn: its speed for the range/speed modifier.
+    pub moved_yards: u32,
+}
+
+impl Fighter {
+    /// A fresh fighter with full HP, FP and loads.
+    pub fn new(sheet: Arc<Sheet>) -> Self {
+        let shots = sheet
+            .weapons
+            .iter()
+            .map(|w| w.capacity().unwrap_or(0))
+            .collect();
+        let reloading = vec![0; sheet.weapons.len()];
+        Self {
+            hp: sheet.hp_max,
+            fp: sheet.fp_max,
+            shots,
+            reloading,
+            aim: None,
+            guard: Guard::Normal,
+            moved_yards: 0,
+            sheet,
+        }
+    }
+
+    /// True if weapon `i` can attack now (melee, or ranged with a shot loaded).
+    pub fn can_use(&self, i: usize) -> bool {
+        match self.sheet.weapons.get(i) {
+            Some(w) if w.is_ranged() => self.shots.get(i).copied().unwrap_or(0) > 0,
+            Some(_) => true,
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats() -> GurpsStats {
+        GurpsStats {
+            st: 12,
+            dx: 13,
+            iq: 10,
+            ht: 11,
+            hp: None,
+            fp: None,
+            basic_speed: None,
+            basic_move: None,
+            dodge: None,
+            dr: 0,
+            skills: [("Broadsword".to_string(), 14)].into_iter().collect(),
+            weapons: vec!["broadsword".into(), "short bow".into()],
+            armor: Some("leather armor".into()),
+        }
+    }
+
+    #[test]
+    fn derived_values() {
+        let sheet = resolve_sheet(&stats(), Catalog::builtin()).unwrap();
+        assert_eq!(sheet.speed_quarters, 24);
+        assert_eq!(sheet.basic_speed(), 6.0);
+        assert_eq!(sheet.basic_move, 6);
+        assert_eq!(sheet.dodge, 9);
+        assert_eq!(sheet.hp_max, 12);
+        assert_eq!(sheet.fp_max, 11);
+        assert_eq!(sheet.dr, 2);
+        let sword = &sheet.weapons[0];
+        assert_eq!(sword.skill, 14);
+        assert_eq!(sword.parry, Some(10));
+        assert_eq!(sword.damage.to_string(), "1d+3"); // sw 1d+2 at ST 12, +1
+        let bow = &sheet.weapons[1];
+        assert_eq!(bow.skill, 13 - 5); // Bow defaults to DX-5
+        assert_eq!(bow.parry, None);
+        assert_eq!(sheet.feint_resistance(), 14);
+    }
+
+    #[test]
+    fn explicit_values_override_derived_ones() {
+        let mut s = stats();
+        s.basic_speed = Some(5.75);
+        s.dodge = Some(10);
+        s.hp = Some(15);
+        let sheet = resolve_sheet(&s, Catalog::builtin()).unwrap();
+        assert_eq!(sheet.speed_quarters, 23);
+        assert_eq!(sheet.basic_move, 5);
+        assert_eq!(sheet.dodge, 10);
+        assert_eq!(sheet.hp_max, 15);
+    }
+
+    #[test]
+    fn bad_stats_are_all_reported_with_paths() {
+        let mut s = stats();
+        s.st = 0;
+        s.hp = Some(-3);
+        s.skills.insert("Bow".into(), 40);
+        s.weapons.push("laser sword".into());
+        s.armor = Some("mithril".into());
+        s.basic_speed = Some(5.3);
+        let problems = resolve_sheet(&s, Catalog::builtin()).unwrap_err();
+        let paths: Vec<String> = problems.iter().map(|p| p.path.to_string()).collect();
+        assert_eq!(
+            paths,
+            vec![
+                "st",
+                "hp",
+                "basic_speed",
+                "skills[\"Bow\"]",
+                "armor",
+                "weapons[2]"
+            ]
+        );
+        assert!(problems[1].message.contains("HP -3"));
+        assert!(problems[5].message.contains("unknown weapon `laser sword`"));
+    }
+
+    #[test]
+    fn no_weapons_means_bare_hands() {
+        let mut s = stats();
+        s.weapons.clear();
+        let sheet = resolve_sheet(&s, Catalog::builtin()).unwrap();
+        assert_eq!(sheet.weapons.len(), 1);
+        assert_eq!(sheet.weapons[0].name, "punch");
+        assert_eq!(sheet.weapons[0].skill, 13); // Brawling defaults to DX
+    }
+
+    #[test]
+    fn parry_and_dodge_formulas() {
+        assert_eq!(parry(13, 0), 9);
+        assert_eq!(parry(14, 0), 10);
+        assert_eq!(parry(12, 2), 11);
+        assert_eq!(dodge(23), 8);
+        assert_eq!(dodge(20), 8);
+        assert_eq!(dodge(19), 7);
+    }
+}

@@ -1,0 +1,557 @@
+//! The thin GURPS systems: begin a fighter's turn in initiative order, let the AI decide,
+//! and resolve the command by calling the rules functions and writing the events.
+
+use super::actions::{Plan, Situation, UnitView, legal_options, plan};
+use super::ai::{GurpsAi, choose_defenses};
+use super::combat::{
+    AttackSituation, StrikeInput, apply_injury, attack_modifiers, consciousness_roll,
+    defense_options, guard_of, resolve_strike,
+};
+use super::equipment::WeaponMode;
+use super::maneuver::{AoaOption, Action, Maneuver};
+use super::sheet::{Aim, Fighter, Guard};
+use crate::battle::{
+    AiStyle, Autopilot, BattleEvent, Command, Control, Controller, DefenseRecord,
+    Facing, HexPos, Outcome, Policy, Roster, Side, Standing, TurnState, UnitId, hex_pair,
+};
+use crate::dice::{BattleRng, DieRoller, Modifier, quick_contest_margin, success_roll};
+use crate::hexmap::HexMap;
+use bevy::ecs::message::{MessageReader, MessageWriter};
+use bevy::ecs::prelude::{Query, Res, ResMut};
+use std::borrow::Cow;
+
+type UnitQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static UnitId,
+        &'static Side,
+        &'static mut HexPos,
+        &'static mut Facing,
+        &'static mut Standing,
+        &'static mut Fighter,
+        &'static Controller,
+    ),
+>;
+
+/// Initiative order: highest Basic Speed first, then highest DX (decision: 4e Basic Set p.
+/// B363; the quick reference does not say), remaining ties in a random order drawn from the
+/// battle's dice.
+pub fn initiative_order(dice: &mut impl DieRoller, units: &mut [(UnitId, i32, i32)]) {
+    units.sort_by_key(|&(id, speed, dx)| (-speed, -dx, id));
+    let mut start = 0;
+    while start < units.len() {
+        let key = (units[start].1, units[start].2);
+        let mut end = start + 1;
+        while end < units.len() && (units[end].1, units[end].2) == key {
+            end += 1;
+        }
+        // Fisher-Yates over the tied group.
+        for i in (start + 1..end).rev() {
+            let j = start + dice.roll_die((i - start + 1) as u32) as usize - 1;
+            units.swap(i, j);
+        }
+        start = end;
+    }
+}
+
+/// Starts the next fighter's turn (and a new round when the order runs out).
+pub(super) fn begin_turn(
+    mut turn: ResMut<TurnState>,
+    outcome: Res<Outcome>,
+    mut rng: ResMut<BattleRng>,
+    roster: Res<Roster>,
+    mut units: Query<(&UnitId, &Standing, &mut Fighter)>,
+    mut events: MessageWriter<BattleEvent>,
+) {
+    if outcome.0.is_some() || turn.awaiting.is_some() {
+        return;
+    }
+    if turn.round == 0 {
+        let mut order: Vec<(UnitId, i32, i32)> = units
+            .iter()
+            .map(|(id, _, f)| (*id, f.sheet.speed_quarters, f.sheet.dx))
+            .collect();
+        initiative_order(&mut *rng, &mut order);
+        let names: Vec<String> = order
+            .iter()
+            .map(|&(id, speed, _)| format!("{} ({})", roster.name(id), f64::from(speed) / 4.0))
+            .collect();
+        events.write(BattleEvent::Note {
+            unit: None,
+            text: format!("Initiative by Basic Speed: {}", names.join(", ")),
+        });
+        turn.order = order.into_iter().map(|(id, _, _)| id).collect();
+        turn.phase = "turn";
+        turn.cursor = turn.order.len();
+    }
+    if turn.cursor >= turn.order.len() {
+        turn.round += 1;
+        turn.cursor = 0;
+        turn.round_over = false;
+        events.write(BattleEvent::RoundStarted { round: turn.round });
+    }
+    let fighting = |id: UnitId| {
+        roster
+            .entity(id)
+            .and_then(|e| units.get(e).ok())
+            .is_some_and(|(_, s, _)| s.fighting())
+    };
+    while turn.cursor < turn.order.len() && !fighting(turn.order[turn.cursor]) {
+        turn.cursor += 1;
+    }
+    let Some(&id) = turn.order.get(turn.cursor) else {
+        turn.round_over = true;
+        return;
+    };
+    turn.awaiting = Some(id);
+    if let Some(mut f) = roster.entity(id).and_then(|e| units.get_mut(e).ok()).map(|(_, _, f)| f) {
+        // All-Out Attack and All-Out Defense last until the fighter's next turn.
+        f.guard = Guard::Normal;
+    }
+    events.write(BattleEvent::TurnStarted { unit: id });
+}
+
+/// Builds the situation for unit `me` from the query, units in [`UnitId`] order.
+fn situation<'a>(
+    map: &'a HexMap,
+    views: &mut Vec<UnitView<'a>>,
+    me: UnitId,
+) -> Option<Situation<'a>> {
+    views.sort_by_key(|v| v.id);
+    let me = views.iter().position(|v| v.id == me)?;
+    Some(Situation {
+        map,
+        units: std::mem::take(views),
+        me,
+    })
+}
+
+/// The AI's decision for the fighter whose turn it is, when the AI plays it.
+pub(super) fn decide(
+    turn: Res<TurnState>,
+    autopilot: Res<Autopilot>,
+    map: Res<HexMap>,
+    units: Query<(&UnitId, &Side, &HexPos, &Standing, &Fighter, &Controller)>,
+    mut commands: MessageWriter<Command<Action>>,
+) {
+    let Some(active) = turn.awaiting else { return };
+    let mut style = None;
+    let mut views = Vec::with_capacity(units.iter().len());
+    for (id, side, pos, standing, fighter, controller) in &units {
+        if *id == active {
+            style = match controller.0 {
+                Control::Ai(style) => Some(style),
+                Control::Player if autopilot.0 => Some(AiStyle::Aggressive),
+                Control::Player => None,
+            };
+        }
+        views.push(UnitView {
+            id: *id,
+            side: side.0,
+            pos: pos.0,
+            standing: *standing,
+            fighter,
+        });
+    }
+    let Some(style) = style else { return };
+    let Some(s) = situation(&map, &mut views, active) else { return };
+    let legal = legal_options(&s);
+    let action = GurpsAi { style }.choose(&s, &legal);
+    commands.write(Command {
+        unit: active,
+        action,
+    });
+}
+
+/// Words for an action in the log.
+fn describe(s: &Situation, action: &Action, roster: &Roster) -> String {
+    let me = s.me().fighter;
+    let weapon = action
+        .weapon
+        .and_then(|w| me.sheet.weapons.get(usize::from(w)))
+        .map_or("", |w| w.name.as_str());
+    let target = action.target.map_or("", |t| roster.name(t));
+    let mut text = match action.maneuver {
+        Maneuver::Aim => format!("Aim {weapon} at {target}"),
+        Maneuver::Ready => format!("Ready (reload {weapon})"),
+        m if m.attacks() => format!("{m} on {target} with {weapon}"),
+        m => m.to_string(),
+    };
+    if let Some(to) = action.to
+        && to != s.me().pos
+    {
+        text.push_str(&format!(", moving to ({}, {})", to.x, to.y));
+    }
+    text
+}
+
+/// Resolves the command of the fighter whose turn it is.
+pub(super) fn resolve(
+    mut turn: ResMut<TurnState>,
+    autopilot: Res<Autopilot>,
+    mut commands: MessageReader<Command<Action>>,
+    map: Res<HexMap>,
+    roster: Res<Roster>,
+    mut rng: ResMut<BattleRng>,
+    mut units: UnitQuery,
+    mut events: MessageWriter<BattleEvent>,
+) {
+    let Some(active) = turn.awaiting else {
+        for c in commands.read() {
+            events.write(BattleEvent::Rejected {
+                unit: c.unit,
+                reason: "no turn is in progress".into(),
+            });
+        }
+        return;
+    };
+    let mut chosen = None;
+    for c in commands.read() {
+        if c.unit != active {
+            events.write(BattleEvent::Rejected {
+                unit: c.unit,
+                reason: format!("it is {}'s turn", roster.name(active)),
+            });
+        } else if chosen.is_none() {
+            chosen = Some(c.action.clone());
+        }
+    }
+    let Some(action) = chosen else { return };
+    let Some(me_entity) = roster.entity(active) else { return };
+    let ai_played = units
+        .get(me_entity)
+        .is_ok_and(|u| autopilot.0 || matches!(u.6.0, Control::Ai(_)));
+
+    // Check the command against the rules.
+    let checked = {
+        let mut views: Vec<UnitView> = units
+            .iter()
+            .map(|(id, side, pos, _, standing, fighter, _)| UnitView {
+                id: *id,
+                side: side.0,
+                pos: pos.0,
+                standing: *standing,
+                fighter,
+            })
+            .collect();
+        situation(&map, &mut views, active).map(|s| {
+            let text = describe(&s, &action, &roster);
+            let result = plan(&s, &action).map(|p| {
+                let target = p.target.map(|t| s.units[t].id);
+                (p, target)
+            });
+            (text, result)
+        })
+    };
+    let Some((text, result)) = checked else { return };
+    let (plan, target) = match result {
+        Ok(ok) => {
+            events.write(BattleEvent::ActionChosen {
+                unit: active,
+                action: text,
+            });
+            ok
+        }
+        Err(reason) => {
+            events.write(BattleEvent::Rejected {
+                unit: active,
+                reason,
+            });
+            if !ai_played {
+                return; // a player chooses again
+            }
+            events.write(BattleEvent::ActionChosen {
+                unit: active,
+                action: "Do Nothing (its command was refused)".into(),
+            });
+            let pos = units.get(me_entity).map(|u| u.2.0).unwrap_or_default();
+            (
+                Plan {
+                    maneuver: Maneuver::DoNothing,
+                    path: vec![pos],
+                    cost: 0,
+                    target: None,
+                    weapon: None,
+                },
+                None,
+            )
+        }
+    };
+
+    execute(
+        &mut *rng,
+        &map,
+        &roster,
+        &mut units,
+        &mut events,
+        active,
+        &plan,
+        target,
+    );
+    end_turn(&mut turn, &roster, &units);
+}
+
+/// Moves the turn on to the next fighter still standing; marks the round over when none is
+/// left in the order.
+fn end_turn(turn: &mut TurnState, roster: &Roster, units: &UnitQuery) {
+    turn.awaiting = None;
+    turn.cursor += 1;
+    while let Some(&id) = turn.order.get(turn.cursor) {
+        let fighting = roster
+            .entity(id)
+            .and_then(|e| units.get(e).ok())
+            .is_some_and(|u| u.4.fighting());
+        if fighting {
+            return;
+        }
+        turn.cursor += 1;
+    }
+    turn.round_over = true;
+}
+
+#[allow(clippy::too_many_arguments)]
+fn execute(
+    rng: &mut BattleRng,
+    map: &HexMap,
+    roster: &Roster,
+    units: &mut UnitQuery,
+    events: &mut MessageWriter<BattleEvent>,
+    active: UnitId,
+    plan: &Plan,
+    target: Option<UnitId>,
+) {
+    let Some(me_entity) = roster.entity(active) else { return };
+    let maneuver = plan.maneuver;
+
+    // At 0 HP or less, any maneuver but Do Nothing needs a HT roll to stay conscious.
+    if maneuver != Maneuver::DoNothing
+        && let Ok((_, _, _, _, mut standing, f, _)) = units.get_mut(me_entity)
+        && let Some(roll) = consciousness_roll(rng, f.sheet.ht, f.hp, f.sheet.hp_max)
+    {
+        let ok = roll.succeeded();
+        events.write(BattleEvent::Roll {
+            unit: active,
+            purpose: Cow::Borrowed("HT to stay conscious at 0 HP or less"),
+            roll,
+            result: Cow::Borrowed(if ok { "stays conscious" } else { "passes out" }),
+        });
+        if !ok {
+            *standing = Standing::Unconscious;
+            events.write(BattleEvent::StatusChanged {
+                unit: active,
+                standing: Standing::Unconscious,
+                cause: Cow::Borrowed("failed HT roll at 0 HP or less"),
+            });
+            return;
+        }
+    }
+
+    // Guard, aim, movement and facing.
+    let target_pos = target
+        .and_then(|t| roster.entity(t))
+        .and_then(|e| units.get(e).ok())
+        .map(|u| u.2.0);
+    let weapon = plan.weapon;
+    let (aim_turns, acc_weapon) = {
+        let Ok((_, _, mut pos, mut facing, _, mut f, _)) = units.get_mut(me_entity) else {
+            return;
+        };
+        f.guard = guard_of(maneuver);
+        let previous_aim = f.aim.take();
+        let aim_turns = match (previous_aim, target, weapon) {
+            (Some(a), Some(t), Some(w)) if a.target == t && usize::from(a.weapon) == w => a.turns,
+            _ => 0,
+        };
+        if maneuver == Maneuver::Aim
+            && let (Some(t), Some(w)) = (target, weapon)
+        {
+            f.aim = Some(Aim {
+                target: t,
+                weapon: w as u8,
+                turns: aim_turns.saturating_add(1),
+            });
+        }
+        if plan.path.len() > 1 {
+            let end = plan.end();
+            let before = plan.path[plan.path.len() - 2];
+            if let Some(dir) = before.neighbor_direction(end) {
+                facing.0 = dir;
+            }
+            pos.0 = end;
+            events.write(BattleEvent::Moved {
+                unit: active,
+                path: plan.path.iter().map(|&h| hex_pair(h)).collect(),
+                cost: plan.cost,
+            });
+        }
+        f.moved_yards = ((plan.path.len().saturating_sub(1)) as f32 * map.scale).round() as u32;
+        if let Some(tp) = target_pos
+            && tp != pos.0
+        {
+            facing.0 = pos.0.main_direction_to(tp);
+        }
+        (aim_turns, weapon)
+    };
+
+    // Ready: one more turn of reloading.
+    if maneuver == Maneuver::Ready
+        && let Some(w) = acc_weapon
+        && let Ok((_, _, _, _, _, mut f, _)) = units.get_mut(me_entity)
+    {
+        let (name, capacity, reload) = {
+            let spec = &f.sheet.weapons[w];
+            match spec.mode {
+                WeaponMode::Ranged { shots, reload, .. } => (spec.name.clone(), shots, reload),
+                WeaponMode::Melee { .. } => return,
+            }
+        };
+        f.reloading[w] += 1;
+        let text = if f.reloading[w] >= reload {
+            f.reloading[w] = 0;
+            f.shots[w] = capacity;
+            format!("{name} is loaded ({capacity} shots)")
+        } else {
+            format!("reloading {name}: {} of {reload} turns", f.reloading[w])
+        };
+        events.write(BattleEvent::Note {
+            unit: Some(active),
+            text,
+        });
+        return;
+    }
+
+    if !maneuver.attacks() {
+        return;
+    }
+    let (Some(target), Some(w)) = (target, weapon) else { return };
+    let Some(target_entity) = roster.entity(target) else { return };
+
+    // All-Out Attack (Feint): a Quick Contest first; the margin comes off the defense.
+    let mut feint = 0;
+    if maneuver == Maneuver::AllOutAttack(AoaOption::Feint) {
+        let Ok([me, foe]) = units.get_many_mut([me_entity, target_entity]) else { return };
+        let wpn = &me.5.sheet.weapons[w];
+        let mine = success_roll(rng, vec![Modifier::named(wpn.skill_name.clone(), wpn.skill)]);
+        let theirs = success_roll(
+            rng,
+            vec![Modifier::new("best combat skill or DX", foe.5.sheet.feint_resistance())],
+        );
+        feint = quick_contest_margin(&mine, &theirs).max(0);
+        events.write(BattleEvent::Roll {
+            unit: active,
+            purpose: Cow::Borrowed("Feint (Quick Contest)"),
+            roll: mine,
+            result: Cow::Owned(format!("wins by {feint}")),
+        });
+        events.write(BattleEvent::Roll {
+            unit: target,
+            purpose: Cow::Borrowed("resisting the feint"),
+            roll: theirs,
+            result: Cow::Owned(format!("defense -{feint} against this attack")),
+        });
+    }
+
+    let strikes = if maneuver == Maneuver::AllOutAttack(AoaOption::Double) {
+        2
+    } else {
+        1
+    };
+    for _ in 0..strikes {
+        let Ok([mut me, mut foe]) = units.get_many_mut([me_entity, target_entity]) else {
+            return;
+        };
+        if !foe.4.fighting() {
+            break;
+        }
+        if !me.5.can_use(w) {
+            break;
+        }
+        let weapon = me.5.sheet.weapons[w].clone();
+        let ranged = weapon.is_ranged();
+        let yards = f64::from(me.2.0.unsigned_distance_to(foe.2.0)) * f64::from(map.scale);
+        let situation = AttackSituation {
+            maneuver,
+            range_yards: yards,
+            target_speed: f64::from(foe.5.moved_yards),
+            aim_turns,
+            cover: if ranged {
+                map.cover_between(me.2.0, foe.2.0)
+            } else {
+                None
+            },
+        };
+        let mut bonus = Vec::new();
+        if maneuver == Maneuver::AllOutAttack(AoaOption::Strong) {
+            bonus.push(Modifier::new("All-Out Attack (Strong)", 2));
+        }
+        let half_damage = match weapon.mode {
+            WeaponMode::Ranged { half_damage, .. } => yards >= f64::from(half_damage),
+            WeaponMode::Melee { .. } => false,
+        };
+        let input = StrikeInput {
+            attack: attack_modifiers(&weapon, &situation),
+            defenses: defense_options(&foe.5, ranged, feint),
+            double_defense: foe.5.guard == Guard::DoubleDefense,
+            damage: weapon.damage,
+            damage_bonus: bonus,
+            damage_type: weapon.damage_type,
+            half_damage,
+            dr: foe.5.sheet.dr,
+        };
+        let outcome = resolve_strike(rng, input, choose_defenses);
+        if ranged {
+            me.5.shots[w] = me.5.shots[w].saturating_sub(1);
+        }
+        if !outcome.defenses.is_empty() {
+            // Defending spoils aim (gurps-traveller-gm-screen.txt, MANEUVERS: Aim).
+            foe.5.aim = None;
+        }
+        events.write(BattleEvent::Attack {
+            attacker: active,
+            target,
+            weapon: weapon.name.clone(),
+            roll: outcome.roll,
+            defenses: outcome
+                .defenses
+                .into_iter()
+                .map(|(defense, roll)| DefenseRecord { defense, roll })
+                .collect(),
+            result: outcome.result,
+        });
+        let Some((roll, steps, injury)) = outcome.damage else {
+            continue;
+        };
+        let hp_before = foe.5.hp;
+        let effect = apply_injury(rng, foe.5.sheet.ht, hp_before, injury, foe.5.sheet.hp_max);
+        foe.5.hp = effect.hp_after;
+        events.write(BattleEvent::Damage {
+            attacker: Some(active),
+            target,
+            roll,
+            damage_type: Cow::Borrowed(weapon.damage_type.abbrev()),
+            steps,
+            injury,
+            hp_before,
+            hp_after: effect.hp_after,
+            hp_max: foe.5.sheet.hp_max,
+        });
+        for (k, roll) in effect.death_checks {
+            let survived = roll.succeeded();
+            events.write(BattleEvent::Roll {
+                unit: target,
+                purpose: Cow::Owned(format!("HT to survive at -{k} x HP")),
+                roll,
+                result: Cow::Borrowed(if survived { "survives" } else { "dies" }),
+            });
+        }
+        if let Some(cause) = effect.died {
+            *foe.4 = Standing::Dead;
+            events.write(BattleEvent::StatusChanged {
+                unit: target,
+                standing: Standing::Dead,
+                cause,
+            });
+        }
+    }
+}

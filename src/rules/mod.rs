@@ -1,0 +1,4 @@
+//! The rulesets, one module each: pure resolution functions plus the systems that a battle
+//! schedule runs. Each ruleset cites its rule text (in ../shared/rules) in its doc comments.
+
+pub mod gurps;
