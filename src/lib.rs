@@ -9,4 +9,7 @@ pub mod battle;
 pub mod dice;
 pub mod format;
 pub mod hexmap;
+pub mod preview;
 pub mod rules;
+pub mod scenario;
+pub mod session;

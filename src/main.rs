@@ -1,1 +1,290 @@
-fn main(){}
+//! The `skirmish` command line: open the window (default), or check, run and preview
+//! scenario files headless. See README.md for the reference.
+
+use clap::{Parser, Subcommand};
+use skirmish::battle::{DrawReason, OutcomeKind};
+use skirmish::preview::{PreviewConfig, run_preview};
+use skirmish::scenario::{self, Prepared, ScenarioErrors};
+use skirmish::session::{Session, SessionOptions};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Skirmish: a tactical combat simulator for tabletop role-playing rules.
+#[derive(Parser, Debug)]
+#[command(name = "skirmish", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Open the window on a scenario (the default when no command is given).
+    Gui {
+        /// Scenario file to open (default: scenarios/gurps-duel.ron).
+        file: Option<PathBuf>,
+    },
+    /// Check scenario files and report every problem with file, line and column.
+    Check {
+        /// Scenario files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Fight one battle headless and print its log and outcome.
+    Run {
+        /// Scenario file.
+        file: PathBuf,
+        /// Dice seed (default: from the clock; printed so the battle can be repeated).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print JSON (events, outcome, final state) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Fight many battles headless and report win rates, battle length, casualties and
+    /// what each combatant did.
+    Preview {
+        /// Scenario file.
+        file: PathBuf,
+        /// Number of battles.
+        #[arg(long, default_value_t = 1000)]
+        runs: u64,
+        /// Base seed; battle i uses a seed derived from it (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_000)
+}
+
+fn load(path: &Path) -> Result<Prepared, ExitCode> {
+    scenario::load(path).map_err(|e| report_errors(&e))
+}
+
+fn report_errors(e: &ScenarioErrors) -> ExitCode {
+    let color = std::io::stderr().is_terminal();
+    eprint!("{}", e.render(color));
+    let n = e.errors.len();
+    eprintln!("error: {n} problem{} found", if n == 1 { "" } else { "s" });
+    ExitCode::from(1)
+}
+
+fn outcome_text(p: &Prepared, outcome: Option<OutcomeKind>, round: u32) -> String {
+    match outcome {
+        Some(OutcomeKind::Victory { side }) => format!(
+            "{} wins in round {round}",
+            p.sides
+                .get(usize::from(side))
+                .map_or("?", |s| s.name.as_str())
+        ),
+        Some(OutcomeKind::Draw { reason }) => format!(
+            "draw in round {round} ({})",
+            match reason {
+                DrawReason::AllDown => "every side is down",
+                DrawReason::RoundLimit => "round limit with sides tied",
+                DrawReason::Stalemate => "stalemate cap reached",
+            }
+        ),
+        None => "unfinished".to_string(),
+    }
+}
+
+fn check(files: &[PathBuf]) -> ExitCode {
+    let mut bad = 0;
+    for f in files {
+        match scenario::load(f) {
+            Ok(p) => println!(
+                "{}: ok ({}, {} units, {} sides, {} hexes)",
+                f.display(),
+                p.ruleset,
+                p.units.len(),
+                p.sides.len(),
+                p.map.len()
+            ),
+            Err(e) => {
+                report_errors(&e);
+                bad += 1;
+            }
+        }
+    }
+    if bad > 0 {
+        eprintln!("{bad} of {} files have problems", files.len());
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn run(file: &Path, seed: Option<u64>, json: bool) -> ExitCode {
+    let prepared = match load(file) {
+        Ok(p) => Arc::new(p),
+        Err(code) => return code,
+    };
+    let seed = seed.unwrap_or_else(clock_seed);
+    let mut session = Session::new(prepared.clone(), seed, SessionOptions::default());
+    let outcome = session.run();
+    let round = session.round();
+    let mut out = std::io::stdout().lock();
+    let written = if json {
+        let doc = serde_json::json!({
+            "scenario": prepared.name,
+            "file": file.display().to_string(),
+            "ruleset": prepared.ruleset,
+            "seed": seed,
+            "sides": session.sides().0,
+            "units": session.roster().units,
+            "events": session.log().entries,
+            "outcome": outcome,
+            "outcome_text": outcome_text(&prepared, outcome, round),
+            "rounds": round,
+            "final": session.unit_lines(),
+        });
+        match serde_json::to_string_pretty(&doc) {
+            Ok(text) => writeln!(out, "{text}"),
+            Err(e) => {
+                eprintln!("error: cannot write JSON: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        let mut text = format!("{} ({}), seed {seed}\n", prepared.name, prepared.ruleset);
+        for (i, side) in prepared.sides.iter().enumerate() {
+            let names: Vec<&str> = prepared
+                .units
+                .iter()
+                .filter(|u| usize::from(u.side) == i)
+                .map(|u| u.name.as_str())
+                .collect();
+            text.push_str(&format!(
+                "{} ({}): {}\n",
+                side.name,
+                side.id,
+                names.join(", ")
+            ));
+        }
+        text.push_str(&session.log_text());
+        text.push_str(&format!(
+            "\nOutcome: {}\n",
+            outcome_text(&prepared, outcome, round)
+        ));
+        for line in session.unit_lines() {
+            text.push_str(&format!("  {line}\n"));
+        }
+        write!(out, "{text}")
+    };
+    match written.and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`skirmish run ... | head`) is not an error worth a panic.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn preview(
+    file: &Path,
+    runs: u64,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    json: bool,
+) -> ExitCode {
+    let prepared = match load(file) {
+        Ok(p) => Arc::new(p),
+        Err(code) => return code,
+    };
+    if runs == 0 {
+        eprintln!("error: --runs must be at least 1");
+        return ExitCode::from(2);
+    }
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let config = PreviewConfig {
+        runs,
+        seed: seed.unwrap_or_else(clock_seed),
+        threads,
+    };
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(runs),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} battles ({per_sec}, {eta} left)",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let cancel = AtomicBool::new(false);
+    let report = run_preview(prepared, config, &|n| bar.set_position(n), &cancel);
+    bar.finish_and_clear();
+    let text = if json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(t) => t + "\n",
+            Err(e) => {
+                eprintln!("error: cannot write JSON: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        report.to_text()
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(feature = "gui")]
+fn gui(file: Option<PathBuf>) -> ExitCode {
+    let path = file.unwrap_or_else(|| PathBuf::from("scenarios/gurps-duel.ron"));
+    let prepared = match load(&path) {
+        Ok(p) => Arc::new(p),
+        Err(code) => return code,
+    };
+    skirmish::gui::run(prepared, clock_seed())
+}
+
+#[cfg(not(feature = "gui"))]
+fn gui(_file: Option<PathBuf>) -> ExitCode {
+    eprintln!(
+        "error: this build has no window (built without the `gui` feature); use `skirmish check`, `run` or `preview`, or see `skirmish --help`"
+    );
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => gui(None),
+        Some(Command::Gui { file }) => gui(file),
+        Some(Command::Check { files }) => check(&files),
+        Some(Command::Run { file, seed, json }) => run(&file, seed, json),
+        Some(Command::Preview {
+            file,
+            runs,
+            seed,
+            threads,
+            json,
+        }) => preview(&file, runs, seed, threads, json),
+    }
+}

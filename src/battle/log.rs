@@ -59,10 +59,7 @@ pub(super) fn record_log(
 }
 
 fn side_name(sides: &Sides, side: u8) -> &str {
-    sides
-        .0
-        .get(side as usize)
-        .map_or("?", |s| s.name.as_str())
+    sides.0.get(side as usize).map_or("?", |s| s.name.as_str())
 }
 
 /// The text of one event: zero or more lines, each ending in a newline. Lines about a
@@ -95,7 +92,13 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
         } => {
             let _ = writeln!(s, "    attack on {} with {weapon}: {roll}", name(*target));
             for d in defenses {
-                let _ = writeln!(s, "    {} defends, {}: {}", name(*target), d.defense, d.roll);
+                let _ = writeln!(
+                    s,
+                    "    {} defends, {}: {}",
+                    name(*target),
+                    d.defense,
+                    d.roll
+                );
             }
             let word = match result {
                 AttackResult::Miss => "miss",

@@ -333,7 +333,11 @@ fn judge_victory(
 /// The outcome rule as a plain function of units still fighting per side: one side left
 /// wins; none left is a draw; at the end of the round limit the side with most units
 /// fighting wins (a tie is a draw); past the safety cap it is a stalemate.
-pub fn decide_outcome(fighting: &[u32], turn: &TurnState, rule: &VictoryRule) -> Option<OutcomeKind> {
+pub fn decide_outcome(
+    fighting: &[u32],
+    turn: &TurnState,
+    rule: &VictoryRule,
+) -> Option<OutcomeKind> {
     let sides_left: Vec<usize> = (0..fighting.len()).filter(|&i| fighting[i] > 0).collect();
     match sides_left.len() {
         0 => {
@@ -341,9 +345,11 @@ pub fn decide_outcome(fighting: &[u32], turn: &TurnState, rule: &VictoryRule) ->
                 reason: DrawReason::AllDown,
             });
         }
-        1 => return Some(OutcomeKind::Victory {
-            side: sides_left[0] as u8,
-        }),
+        1 => {
+            return Some(OutcomeKind::Victory {
+                side: sides_left[0] as u8,
+            });
+        }
         _ => {}
     }
     if !turn.round_over {
@@ -353,7 +359,9 @@ pub fn decide_outcome(fighting: &[u32], turn: &TurnState, rule: &VictoryRule) ->
         && turn.round >= limit
     {
         let best = fighting.iter().copied().max().unwrap_or(0);
-        let leaders: Vec<usize> = (0..fighting.len()).filter(|&i| fighting[i] == best).collect();
+        let leaders: Vec<usize> = (0..fighting.len())
+            .filter(|&i| fighting[i] == best)
+            .collect();
         return Some(if leaders.len() == 1 {
             OutcomeKind::Victory {
                 side: leaders[0] as u8,

@@ -145,7 +145,7 @@ impl FromStr for DiceExpr {
         } else {
             rest[split..].parse().map_err(|_| err())?
         };
-        if count == 0 || count > 1000 || sides < 2 || sides > 1000 {
+        if !(1..=1000).contains(&count) || !(2..=1000).contains(&sides) {
             return Err(err());
         }
         Ok(Self::new(count, sides, add))

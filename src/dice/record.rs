@@ -103,7 +103,11 @@ fn write_faces(f: &mut fmt::Formatter<'_>, faces: &[u32]) -> fmt::Result {
     write!(f, "]")
 }
 
-fn write_modifiers(f: &mut fmt::Formatter<'_>, modifiers: &[Modifier], first_plain: bool) -> fmt::Result {
+fn write_modifiers(
+    f: &mut fmt::Formatter<'_>,
+    modifiers: &[Modifier],
+    first_plain: bool,
+) -> fmt::Result {
     for (i, m) in modifiers.iter().enumerate() {
         if i > 0 {
             write!(f, ", ")?;
@@ -154,7 +158,11 @@ impl fmt::Display for RollRecord {
             RollSense::D12 => {
                 write!(f, " = {}", self.total)?;
                 if !self.modifiers.is_empty() {
-                    write!(f, " (second die if the first is under {}: ", self.modifier_sum())?;
+                    write!(
+                        f,
+                        " (second die if the first is under {}: ",
+                        self.modifier_sum()
+                    )?;
                     write_modifiers(f, &self.modifiers, true)?;
                     write!(f, ")")?;
                 }

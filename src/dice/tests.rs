@@ -16,8 +16,16 @@ fn skill(value: i32) -> Vec<Modifier> {
 #[test]
 fn critical_successes_follow_the_quick_reference() {
     for eff in -5..=25 {
-        assert_eq!(gurps_critical(3, eff), Some(Critical::Success), "3 at {eff}");
-        assert_eq!(gurps_critical(4, eff), Some(Critical::Success), "4 at {eff}");
+        assert_eq!(
+            gurps_critical(3, eff),
+            Some(Critical::Success),
+            "3 at {eff}"
+        );
+        assert_eq!(
+            gurps_critical(4, eff),
+            Some(Critical::Success),
+            "4 at {eff}"
+        );
     }
     assert_eq!(gurps_critical(5, 14), None);
     assert_eq!(gurps_critical(5, 15), Some(Critical::Success));
@@ -31,7 +39,11 @@ fn critical_successes_follow_the_quick_reference() {
 #[test]
 fn critical_failures_follow_the_quick_reference() {
     for eff in -5..=30 {
-        assert_eq!(gurps_critical(18, eff), Some(Critical::Failure), "18 at {eff}");
+        assert_eq!(
+            gurps_critical(18, eff),
+            Some(Critical::Failure),
+            "18 at {eff}"
+        );
     }
     assert_eq!(gurps_critical(17, 15), Some(Critical::Failure));
     assert_eq!(gurps_critical(17, 16), None);

@@ -5,7 +5,7 @@
 
 use super::combat::current_move;
 use super::equipment::WeaponMode;
-use super::maneuver::{AoaOption, AodOption, Action, Maneuver};
+use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
 use super::sheet::Fighter;
 use crate::battle::{Standing, UnitId};
 use crate::hexmap::HexMap;
@@ -164,23 +164,33 @@ impl<'a> Situation<'a> {
     }
 }
 
-/// A legal maneuver for the acting unit: its movement allowance and the strikes (target,
-/// weapon) it could make, counting movement within the allowance.
-#[derive(Clone, Debug, PartialEq)]
+/// A legal maneuver for the acting unit and its movement allowance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ManeuverOption {
     /// The maneuver.
     pub maneuver: Maneuver,
     /// Movement points it allows.
     pub allowance: u32,
-    /// Possible (target, weapon) pairs for attacks and aim; weapons to reload for Ready.
-    pub strikes: Vec<(UnitId, u8)>,
 }
 
-/// Everything the acting unit may do this turn.
+/// How far an enemy is beyond one of the acting unit's usable weapons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reach {
+    weapon: u8,
+    target: UnitId,
+    /// Hexes of movement needed before the strike (0: in reach and sight now).
+    short: u32,
+    ranged: bool,
+}
+
+/// Everything the acting unit may do this turn: the legal maneuvers, and for each the
+/// strikes (target, weapon) within reach once it moves as far as the maneuver allows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Legal {
     /// Legal maneuvers.
     pub options: Vec<ManeuverOption>,
+    reach: Vec<Reach>,
+    reloadable: Vec<u8>,
 }
 
 impl Legal {
@@ -188,84 +198,109 @@ impl Legal {
     pub fn get(&self, maneuver: Maneuver) -> Option<&ManeuverOption> {
         self.options.iter().find(|o| o.maneuver == maneuver)
     }
+
+    /// The (target, weapon) pairs `maneuver` could strike or aim at, within reach once the
+    /// unit moves as far as the maneuver allows.
+    pub fn strikes(&self, maneuver: Maneuver) -> impl Iterator<Item = (UnitId, u8)> + '_ {
+        let allowance = self
+            .get(maneuver)
+            .filter(|_| maneuver.needs_target())
+            .map(|o| o.allowance);
+        self.reach
+            .iter()
+            .filter(move |r| {
+                allowance.is_some_and(|a| r.short <= a) && weapon_fits(maneuver, r.ranged)
+            })
+            .map(|r| (r.target, r.weapon))
+    }
+
+    /// Weapons that Ready could reload.
+    pub fn reloadable(&self) -> &[u8] {
+        &self.reloadable
+    }
 }
 
 fn weapon_fits(maneuver: Maneuver, ranged: bool) -> bool {
     match maneuver {
         Maneuver::Aim => ranged,
-        Maneuver::AllOutAttack(AoaOption::Double | AoaOption::Strong | AoaOption::Feint) => {
-            !ranged
-        }
+        Maneuver::AllOutAttack(AoaOption::Double | AoaOption::Strong | AoaOption::Feint) => !ranged,
         _ => true,
     }
 }
 
-/// The maneuvers open to the acting unit (gurps-lite-and-socs.txt, "MANEUVERS"), each with
-/// the strikes that are within reach once it moves as far as the maneuver allows.
+/// The maneuvers open to the acting unit (gurps-lite-and-socs.txt, "MANEUVERS"), with the
+/// strikes within reach of each once it moves as far as the maneuver allows.
 pub fn legal_options(s: &Situation) -> Legal {
     let me = s.me();
     let f = me.fighter;
     let move_ = current_move(f);
-    let mut options = Vec::with_capacity(Maneuver::ALL.len());
-    let enemies: Vec<&UnitView> = s.enemies().collect();
-    for maneuver in Maneuver::ALL {
-        let allowance = maneuver.move_allowance(move_);
-        let mut strikes = Vec::new();
-        if maneuver.needs_target() {
-            for (wi, w) in f.sheet.weapons.iter().enumerate() {
-                if !f.can_use(wi) || !weapon_fits(maneuver, w.is_ranged()) {
-                    continue;
-                }
-                for e in &enemies {
-                    let hexes = me.pos.unsigned_distance_to(e.pos);
-                    let reachable = match w.mode {
-                        WeaponMode::Melee {
-                            reach_min,
-                            reach_max,
-                            ..
-                        } => hexes <= reach_max + allowance && hexes + allowance >= reach_min,
-                        WeaponMode::Ranged { max, .. } => {
-                            let yards = s.yards(me.pos, e.pos);
-                            yards <= f64::from(max) + f64::from(allowance) * f64::from(s.map.scale)
-                                && (allowance > 0 || s.map.line_of_sight(me.pos, e.pos))
-                        }
-                    };
-                    if reachable {
-                        strikes.push((e.id, wi as u8));
+    let scale = f64::from(s.map.scale);
+    let mut reach = Vec::new();
+    for (wi, w) in f.sheet.weapons.iter().enumerate() {
+        if !f.can_use(wi) {
+            continue;
+        }
+        for e in s.enemies() {
+            let hexes = me.pos.unsigned_distance_to(e.pos);
+            let short = match w.mode {
+                WeaponMode::Melee {
+                    reach_min,
+                    reach_max,
+                    ..
+                } => hexes
+                    .saturating_sub(reach_max)
+                    .max(reach_min.saturating_sub(hexes)),
+                WeaponMode::Ranged { max, .. } => {
+                    let over = f64::from(hexes) * scale - f64::from(max);
+                    if over > 0.0 {
+                        (over / scale).ceil() as u32
+                    } else if s.map.line_of_sight(me.pos, e.pos) {
+                        0
+                    } else {
+                        1
                     }
                 }
-            }
-            if strikes.is_empty() {
-                continue;
-            }
+            };
+            reach.push(Reach {
+                weapon: wi as u8,
+                target: e.id,
+                short,
+                ranged: w.is_ranged(),
+            });
         }
-        match maneuver {
-            Maneuver::Ready => {
-                for (wi, w) in f.sheet.weapons.iter().enumerate() {
-                    if let Some(cap) = w.capacity()
-                        && f.shots[wi] < cap
-                    {
-                        strikes.push((me.id, wi as u8));
-                    }
-                }
-                if strikes.is_empty() {
-                    continue;
-                }
-            }
-            Maneuver::AllOutDefense(AodOption::IncreasedParry)
-                if !f.sheet.weapons.iter().any(|w| w.parry.is_some()) =>
-            {
-                continue;
-            }
-            _ => {}
-        }
-        options.push(ManeuverOption {
-            maneuver,
-            allowance,
-            strikes,
-        });
     }
-    Legal { options }
+    let reloadable: Vec<u8> = f
+        .sheet
+        .weapons
+        .iter()
+        .enumerate()
+        .filter(|(wi, w)| w.capacity().is_some_and(|cap| f.shots[*wi] < cap))
+        .map(|(wi, _)| wi as u8)
+        .collect();
+    let can_parry = f.sheet.weapons.iter().any(|w| w.parry.is_some());
+    let options = Maneuver::ALL
+        .into_iter()
+        .filter_map(|maneuver| {
+            let allowance = maneuver.move_allowance(move_);
+            let open = match maneuver {
+                Maneuver::Ready => !reloadable.is_empty(),
+                Maneuver::AllOutDefense(AodOption::IncreasedParry) => can_parry,
+                m if m.needs_target() => reach
+                    .iter()
+                    .any(|r| r.short <= allowance && weapon_fits(m, r.ranged)),
+                _ => true,
+            };
+            open.then_some(ManeuverOption {
+                maneuver,
+                allowance,
+            })
+        })
+        .collect();
+    Legal {
+        options,
+        reach,
+        reloadable,
+    }
 }
 
 /// A checked action, ready to resolve.
@@ -391,7 +426,12 @@ mod tests {
         }
     }
 
-    fn action(maneuver: Maneuver, to: Option<Hex>, target: Option<u32>, weapon: Option<u8>) -> Action {
+    fn action(
+        maneuver: Maneuver,
+        to: Option<Hex>,
+        target: Option<u32>,
+        weapon: Option<u8>,
+    ) -> Action {
         Action {
             maneuver,
             to,
@@ -402,7 +442,12 @@ mod tests {
 
     #[test]
     fn melee_attack_needs_reach() {
-        let map = HexMap::new(MapShape::Hexagon { radius: 6 }, Orientation::Pointy, 1.0, "yd");
+        let map = HexMap::new(
+            MapShape::Hexagon { radius: 6 },
+            Orientation::Pointy,
+            1.0,
+            "yd",
+        );
         let units = [
             (fighter(&["broadsword"]), Hex::ZERO, 0),
             (fighter(&["broadsword"]), Hex::new(2, 0), 1),
@@ -411,38 +456,75 @@ mod tests {
         // two hexes away: Attack must step first
         let err = plan(&s, &action(Maneuver::Attack, None, Some(1), Some(0))).unwrap_err();
         assert!(err.contains("2 hexes away"), "{err}");
-        let ok = plan(&s, &action(Maneuver::Attack, Some(Hex::new(1, 0)), Some(1), Some(0))).unwrap();
+        let ok = plan(
+            &s,
+            &action(Maneuver::Attack, Some(Hex::new(1, 0)), Some(1), Some(0)),
+        )
+        .unwrap();
         assert_eq!(ok.cost, 1);
         // a step of two hexes is too far for Attack
-        let err = plan(&s, &action(Maneuver::Attack, Some(Hex::new(0, 2)), Some(1), Some(0))).unwrap_err();
+        let err = plan(
+            &s,
+            &action(Maneuver::Attack, Some(Hex::new(0, 2)), Some(1), Some(0)),
+        )
+        .unwrap_err();
         assert!(err.contains("beyond"), "{err}");
     }
 
     #[test]
     fn cannot_move_into_walls_or_fighters() {
-        let mut map = HexMap::new(MapShape::Hexagon { radius: 6 }, Orientation::Pointy, 1.0, "yd");
+        let mut map = HexMap::new(
+            MapShape::Hexagon { radius: 6 },
+            Orientation::Pointy,
+            1.0,
+            "yd",
+        );
         map.set_terrain(Hex::new(0, 1), Terrain::Blocked);
         let units = [
             (fighter(&["broadsword"]), Hex::ZERO, 0),
             (fighter(&["broadsword"]), Hex::new(2, 0), 1),
         ];
         let s = situation(&map, &units);
-        assert!(plan(&s, &action(Maneuver::Move, Some(Hex::new(0, 1)), None, None))
+        assert!(
+            plan(
+                &s,
+                &action(Maneuver::Move, Some(Hex::new(0, 1)), None, None)
+            )
             .unwrap_err()
-            .contains("blocked"));
-        assert!(plan(&s, &action(Maneuver::Move, Some(Hex::new(2, 0)), None, None))
+            .contains("blocked")
+        );
+        assert!(
+            plan(
+                &s,
+                &action(Maneuver::Move, Some(Hex::new(2, 0)), None, None)
+            )
             .unwrap_err()
-            .contains("occupied"));
-        assert!(plan(&s, &action(Maneuver::Move, Some(Hex::new(40, 0)), None, None))
+            .contains("occupied")
+        );
+        assert!(
+            plan(
+                &s,
+                &action(Maneuver::Move, Some(Hex::new(40, 0)), None, None)
+            )
             .unwrap_err()
-            .contains("off the map"));
-        let p = plan(&s, &action(Maneuver::Move, Some(Hex::new(3, 0)), None, None)).unwrap();
+            .contains("off the map")
+        );
+        let p = plan(
+            &s,
+            &action(Maneuver::Move, Some(Hex::new(3, 0)), None, None),
+        )
+        .unwrap();
         assert!(!p.path.contains(&Hex::new(2, 0)));
     }
 
     #[test]
     fn ranged_needs_sight_and_range_and_a_loaded_weapon() {
-        let mut map = HexMap::new(MapShape::Hexagon { radius: 8 }, Orientation::Pointy, 1.0, "yd");
+        let mut map = HexMap::new(
+            MapShape::Hexagon { radius: 8 },
+            Orientation::Pointy,
+            1.0,
+            "yd",
+        );
         map.set_terrain(Hex::new(2, 0), Terrain::Blocked);
         let mut archer = fighter(&["short bow"]);
         let units = [
@@ -452,19 +534,32 @@ mod tests {
         let s = situation(&map, &units);
         let err = plan(&s, &action(Maneuver::Attack, None, Some(1), Some(0))).unwrap_err();
         assert!(err.contains("line of sight"), "{err}");
-        assert!(plan(&s, &action(Maneuver::Aim, Some(Hex::new(0, 1)), Some(1), Some(0))).is_ok());
+        assert!(
+            plan(
+                &s,
+                &action(Maneuver::Aim, Some(Hex::new(0, 1)), Some(1), Some(0))
+            )
+            .is_ok()
+        );
         archer.shots[0] = 0;
         let units = [(archer, Hex::ZERO, 0), (fighter(&[]), Hex::new(0, 5), 1)];
         let s = situation(&map, &units);
-        assert!(plan(&s, &action(Maneuver::Attack, None, Some(1), Some(0)))
-            .unwrap_err()
-            .contains("not loaded"));
+        assert!(
+            plan(&s, &action(Maneuver::Attack, None, Some(1), Some(0)))
+                .unwrap_err()
+                .contains("not loaded")
+        );
         assert!(plan(&s, &action(Maneuver::Ready, None, None, Some(0))).is_ok());
     }
 
     #[test]
     fn legal_options_follow_the_weapons() {
-        let map = HexMap::new(MapShape::Hexagon { radius: 6 }, Orientation::Pointy, 1.0, "yd");
+        let map = HexMap::new(
+            MapShape::Hexagon { radius: 6 },
+            Orientation::Pointy,
+            1.0,
+            "yd",
+        );
         let units = [
             (fighter(&["broadsword"]), Hex::ZERO, 0),
             (fighter(&["broadsword"]), Hex::new(1, 0), 1),
@@ -474,14 +569,21 @@ mod tests {
         let legal = legal_options(&s);
         assert!(legal.get(Maneuver::Aim).is_none()); // no ranged weapon
         assert!(legal.get(Maneuver::Ready).is_none());
-        let attack = legal.get(Maneuver::Attack).unwrap();
-        assert_eq!(attack.strikes, vec![(UnitId(1), 0)]); // not the friend
+        assert!(legal.get(Maneuver::Attack).is_some());
+        let strikes: Vec<_> = legal.strikes(Maneuver::Attack).collect();
+        assert_eq!(strikes, vec![(UnitId(1), 0)]); // not the friend
         assert_eq!(legal.get(Maneuver::Move).unwrap().allowance, 5);
-        assert!(legal.get(Maneuver::AllOutAttack(AoaOption::Double)).is_some());
+        assert!(
+            legal
+                .get(Maneuver::AllOutAttack(AoaOption::Double))
+                .is_some()
+        );
         // an illegal maneuver is refused whatever its parameters
         assert!(plan(&s, &action(Maneuver::Aim, None, Some(1), Some(0))).is_err());
-        assert!(plan(&s, &action(Maneuver::Attack, None, Some(2), Some(0)))
-            .unwrap_err()
-            .contains("own side"));
+        assert!(
+            plan(&s, &action(Maneuver::Attack, None, Some(2), Some(0)))
+                .unwrap_err()
+                .contains("own side")
+        );
     }
 }

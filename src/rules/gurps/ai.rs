@@ -7,11 +7,12 @@
 
 use super::actions::{Legal, Situation, UnitView};
 use super::combat::{
-    AttackSituation, DefenseOption, attack_modifiers, current_move, defense_options, effective,
+    AttackSituation, DefenseOption, attack_modifiers, best_defense_score, current_move, effective,
     reeling,
 };
 use super::equipment::WeaponMode;
-use super::maneuver::{AoaOption, AodOption, Action, Maneuver};
+use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
+use super::sheet::Guard;
 use super::tables::success_chance;
 use crate::battle::{AiStyle, Policy};
 use hexx::Hex;
@@ -33,8 +34,15 @@ pub fn choose_defenses(options: &[DefenseOption]) -> Vec<usize> {
 }
 
 /// Expected injury of one strike by the acting unit with weapon `wi` on `target` from
-/// `from`, using the exact 3d6 chances.
-fn strike_value(s: &Situation, from: Hex, wi: usize, target: &UnitView, maneuver: Maneuver) -> f64 {
+/// `from`, using the exact 3d6 chances; `damage_bonus` is added to the mean damage.
+fn strike_value(
+    s: &Situation,
+    from: Hex,
+    wi: usize,
+    target: &UnitView,
+    maneuver: Maneuver,
+    damage_bonus: f64,
+) -> f64 {
     let me = s.me();
     let w = &me.fighter.sheet.weapons[wi];
     let aim_turns = match me.fighter.aim {
@@ -53,16 +61,45 @@ fn strike_value(s: &Situation, from: Hex, wi: usize, target: &UnitView, maneuver
         },
     };
     let p_hit = success_chance(effective(&attack_modifiers(w, &situation)));
-    let best_defense = defense_options(target.fighter, w.is_ranged(), 0)
-        .iter()
-        .map(DefenseOption::score)
-        .max();
+    let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
     let p_through = 1.0 - best_defense.map_or(0.0, success_chance);
     let (num, den) = w.damage_type.wounding_multiplier();
-    let mean = (w.damage.mean() - f64::from(target.fighter.sheet.dr)).max(0.5);
-    // Finishing off a wounded foe counts for more.
-    let urgency = 1.0 + 1.0 / f64::from(target.fighter.hp.max(1));
-    p_hit * p_through * mean * f64::from(num) / f64::from(den) * urgency
+    let mean = (w.damage.mean() + damage_bonus - f64::from(target.fighter.sheet.dr)).max(0.5);
+    p_hit * p_through * mean * f64::from(num) / f64::from(den)
+}
+
+/// Expected injury the enemies could deal the acting unit on their next turns if it keeps
+/// `guard`: each enemy that can reach it uses its best weapon against its best defense.
+fn threat(s: &Situation, guard: Guard) -> f64 {
+    let me = s.me();
+    let mut total = 0.0;
+    for e in s.enemies() {
+        let hexes = e.pos.unsigned_distance_to(me.pos);
+        let reach = current_move(e.fighter).max(0) as u32;
+        let mut best: f64 = 0.0;
+        for (wi, w) in e.fighter.sheet.weapons.iter().enumerate() {
+            if !e.fighter.can_use(wi) {
+                continue;
+            }
+            let (_, max) = w.reach();
+            let in_reach = if w.is_ranged() {
+                s.yards(e.pos, me.pos) <= f64::from(max)
+            } else {
+                hexes <= max + reach
+            };
+            if !in_reach {
+                continue;
+            }
+            let p_hit = success_chance(w.skill);
+            let p_def =
+                best_defense_score(me.fighter, guard, w.is_ranged()).map_or(0.0, success_chance);
+            let (num, den) = w.damage_type.wounding_multiplier();
+            let mean = (w.damage.mean() - f64::from(me.fighter.sheet.dr)).max(0.5);
+            best = best.max(p_hit * (1.0 - p_def) * mean * f64::from(num) / f64::from(den));
+        }
+        total += best;
+    }
+    total
 }
 
 impl GurpsAi {
@@ -83,10 +120,9 @@ impl GurpsAi {
         maneuver: Maneuver,
         ranged: bool,
     ) -> Option<(f64, &'s UnitView<'s>, usize)> {
-        let option = legal.get(maneuver)?;
         let from = s.me().pos;
         let mut best: Option<(f64, &UnitView, usize)> = None;
-        for &(tid, wi) in &option.strikes {
+        for (tid, wi) in legal.strikes(maneuver) {
             let wi = usize::from(wi);
             if s.me().fighter.sheet.weapons[wi].is_ranged() != ranged {
                 continue;
@@ -95,7 +131,8 @@ impl GurpsAi {
             if s.can_strike(from, target, wi).is_err() {
                 continue;
             }
-            let v = strike_value(s, from, wi, target, maneuver);
+            let v = strike_value(s, from, wi, target, maneuver, 0.0)
+                / f64::from(target.fighter.hp.max(1));
             if best.is_none_or(|(bv, bt, _)| v > bv || (v == bv && target.id < bt.id)) {
                 best = Some((v, target, wi));
             }
@@ -105,7 +142,13 @@ impl GurpsAi {
 
     /// How far along the cheapest path towards `goal` the acting unit gets with
     /// `allowance`, stopping early at the first hex where `stop` holds.
-    fn advance(&self, s: &Situation, goal: Hex, allowance: u32, stop: impl Fn(Hex) -> bool) -> Option<Hex> {
+    fn advance(
+        &self,
+        s: &Situation,
+        goal: Hex,
+        allowance: u32,
+        stop: impl Fn(Hex) -> bool,
+    ) -> Option<Hex> {
         let from = s.me().pos;
         let path = s.map.path(from, goal, |h| {
             if h == goal {
@@ -170,24 +213,45 @@ impl Policy for GurpsAi {
             }
         }
 
-        // Melee at hand.
+        // Melee at hand: weigh each melee maneuver's expected injury, as a share of the
+        // target's hit points, against what the enemies could do back, as a share of ours.
         if let Some((_, target, wi)) = self.best_strike_here(s, legal, Maneuver::Attack, false) {
-            let others_near = enemies
-                .iter()
-                .filter(|e| e.id != target.id && me.pos.unsigned_distance_to(e.pos) <= 2)
-                .count();
-            if !cautious && others_near == 0 {
-                let skill = f.sheet.weapons[wi].skill;
-                let option = if skill >= 15 {
-                    AoaOption::Double
+            let risk = if cautious { 2.0 } else { 1.0 };
+            let their_hp = f64::from(target.fighter.hp.max(1));
+            let my_hp = f64::from(f.hp.max(1));
+            let from = me.pos;
+            let normal_threat = threat(s, Guard::Normal);
+            let open_threat = threat(s, Guard::None);
+            let score = |dealt: f64, taken: f64| dealt / their_hp - risk * taken / my_hp;
+            let mut best = (
+                score(
+                    strike_value(s, from, wi, target, Maneuver::Attack, 0.0),
+                    normal_threat,
+                ),
+                Maneuver::Attack,
+            );
+            let candidates = [
+                (AoaOption::Determined, 1.0, 0.0),
+                (AoaOption::Double, 2.0, 0.0),
+                (AoaOption::Strong, 1.0, 2.0),
+            ];
+            for (option, times, bonus) in candidates {
+                let m = Maneuver::AllOutAttack(option);
+                if legal.get(m).is_none() {
+                    continue;
+                }
+                let as_maneuver = if option == AoaOption::Determined {
+                    m
                 } else {
-                    AoaOption::Determined
+                    Maneuver::Attack
                 };
-                if legal.get(Maneuver::AllOutAttack(option)).is_some() {
-                    return Self::attack(Maneuver::AllOutAttack(option), None, target, wi);
+                let dealt = times * strike_value(s, from, wi, target, as_maneuver, bonus);
+                let v = score(dealt, open_threat);
+                if v > best.0 {
+                    best = (v, m);
                 }
             }
-            return Self::attack(Maneuver::Attack, None, target, wi);
+            return Self::attack(best.1, None, target, wi);
         }
 
         // Shooting from here.
@@ -214,9 +278,9 @@ impl Policy for GurpsAi {
         }
 
         // Reload an empty ranged weapon when nobody is at hand.
-        if let Some(ready) = legal.get(Maneuver::Ready)
+        if legal.get(Maneuver::Ready).is_some()
             && adjacent == 0
-            && let Some(&(_, wi)) = ready.strikes.first()
+            && let Some(&wi) = legal.reloadable().first()
         {
             return Action {
                 maneuver: Maneuver::Ready,
@@ -269,6 +333,7 @@ mod tests {
     use crate::battle::{Standing, UnitId};
     use crate::hexmap::{HexMap, MapShape, Orientation};
     use crate::rules::gurps::actions::{legal_options, plan};
+    use crate::rules::gurps::combat::defense_options;
     use crate::rules::gurps::equipment::Catalog;
     use crate::rules::gurps::sheet::{Fighter, GurpsStats, resolve_sheet};
     use std::sync::Arc;
@@ -315,7 +380,12 @@ mod tests {
     }
 
     fn map() -> HexMap {
-        HexMap::new(MapShape::Hexagon { radius: 10 }, Orientation::Pointy, 1.0, "yd")
+        HexMap::new(
+            MapShape::Hexagon { radius: 10 },
+            Orientation::Pointy,
+            1.0,
+            "yd",
+        )
     }
 
     #[test]
@@ -323,20 +393,30 @@ mod tests {
         let m = map();
         let units = [
             (fighter(("Broadsword", 12), &["broadsword"]), Hex::ZERO, 0),
-            (fighter(("Broadsword", 12), &["broadsword"]), Hex::new(8, 0), 1),
+            (
+                fighter(("Broadsword", 12), &["broadsword"]),
+                Hex::new(8, 0),
+                1,
+            ),
         ];
         let a = decide(&m, &units, AiStyle::Aggressive);
         assert_eq!(a.maneuver, Maneuver::Move);
         assert_eq!(a.to.unwrap().unsigned_distance_to(Hex::ZERO), 5);
         let units = [
             (fighter(("Broadsword", 12), &["broadsword"]), Hex::ZERO, 0),
-            (fighter(("Broadsword", 12), &["broadsword"]), Hex::new(1, 0), 1),
+            (
+                fighter(("Broadsword", 12), &["broadsword"]),
+                Hex::new(1, 0),
+                1,
+            ),
         ];
         let a = decide(&m, &units, AiStyle::Cautious);
         assert_eq!(a.maneuver, Maneuver::Attack);
         assert_eq!(a.target, Some(UnitId(1)));
+        // Two attacks at skill 12 against Parry 9 expect more injury than one at 16, and the
+        // aggressive AI accepts the lost defense for it.
         let a = decide(&m, &units, AiStyle::Aggressive);
-        assert_eq!(a.maneuver, Maneuver::AllOutAttack(AoaOption::Determined));
+        assert_eq!(a.maneuver, Maneuver::AllOutAttack(AoaOption::Double));
     }
 
     #[test]
@@ -344,7 +424,11 @@ mod tests {
         let m = map();
         let units = [
             (fighter(("Bow", 13), &["longbow"]), Hex::ZERO, 0),
-            (fighter(("Broadsword", 12), &["broadsword"]), Hex::new(10, -5), 1),
+            (
+                fighter(("Broadsword", 12), &["broadsword"]),
+                Hex::new(10, -5),
+                1,
+            ),
         ];
         let a = decide(&m, &units, AiStyle::Aggressive);
         assert_eq!(a.maneuver, Maneuver::Aim);
@@ -352,7 +436,11 @@ mod tests {
         archer.shots[0] = 0;
         let units = [
             (archer, Hex::ZERO, 0),
-            (fighter(("Broadsword", 12), &["broadsword"]), Hex::new(10, -5), 1),
+            (
+                fighter(("Broadsword", 12), &["broadsword"]),
+                Hex::new(10, -5),
+                1,
+            ),
         ];
         let a = decide(&m, &units, AiStyle::Aggressive);
         assert_eq!(a.maneuver, Maneuver::Ready);

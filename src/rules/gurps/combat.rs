@@ -2,13 +2,13 @@
 //! injury, and the lost-HP thresholds. No ECS types; the systems gather the numbers, call
 //! these, and write the events.
 
+use super::equipment::WeaponMode;
 use super::maneuver::{AoaOption, AodOption, Maneuver};
 use super::sheet::{Fighter, Guard, Weapon};
 use super::tables::{DamageType, speed_range_modifier};
 use crate::battle::AttackResult;
 use crate::dice::{Critical, DiceExpr, DieRoller, Modifier, RollRecord, success_roll};
 use crate::hexmap::Cover;
-use super::equipment::WeaponMode;
 use std::borrow::Cow;
 
 /// What an attack's modifiers depend on besides the weapon.
@@ -196,6 +196,32 @@ pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> V
     options
 }
 
+/// The best defense score a fighter would have against an attack if its guard were
+/// `guard` (the same numbers as [`defense_options`], without building them; for the AI).
+pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool) -> Option<i32> {
+    if guard == Guard::None {
+        return None;
+    }
+    let sheet = &defender.sheet;
+    let mut dodge = sheet.dodge;
+    if reeling(defender.hp, sheet.hp_max) {
+        dodge = half_round_up(dodge);
+    }
+    if guard == Guard::IncreasedDodge {
+        dodge += 2;
+    }
+    let mut best = dodge;
+    if !ranged_attack {
+        let bonus = if guard == Guard::IncreasedParry { 2 } else { 0 };
+        for w in &sheet.weapons {
+            if let Some(p) = w.parry {
+                best = best.max(p + bonus);
+            }
+        }
+    }
+    Some(best)
+}
+
 /// Rolls basic damage: the weapon's dice with labelled bonuses (All-Out Attack (Strong)),
 /// raised to the damage type's minimum.
 pub fn roll_damage(
@@ -352,7 +378,9 @@ pub fn resolve_strike(
             if defenses.len() >= tries || defended {
                 break;
             }
-            let Some(option) = input.defenses.get(i) else { continue };
+            let Some(option) = input.defenses.get(i) else {
+                continue;
+            };
             // Double Defense: the second must be a different kind of defense.
             let family = |k: DefenseKind| matches!(k, DefenseKind::Dodge);
             if used.iter().any(|&u| family(u) == family(option.kind)) {
@@ -371,7 +399,8 @@ pub fn resolve_strike(
     };
     let damage = result.hit().then(|| {
         let basic = roll_damage(dice, input.damage, input.damage_bonus, input.damage_type);
-        let (steps, injury) = injury_steps(basic.total, input.dr, input.damage_type, input.half_damage);
+        let (steps, injury) =
+            injury_steps(basic.total, input.dr, input.damage_type, input.half_damage);
         (basic, steps, injury)
     });
     StrikeOutcome {
@@ -428,7 +457,12 @@ pub fn apply_injury(
 
 /// The HT roll to stay conscious when acting at 0 HP or less (gurps-lite-and-socs.txt,
 /// "LOST HIT POINTS"); `None` above 0 HP.
-pub fn consciousness_roll(dice: &mut impl DieRoller, ht: i32, hp: i32, hp_max: i32) -> Option<RollRecord> {
+pub fn consciousness_roll(
+    dice: &mut impl DieRoller,
+    ht: i32,
+    hp: i32,
+    hp_max: i32,
+) -> Option<RollRecord> {
     let modifier = consciousness_modifier(hp, hp_max)?;
     let mut mods = vec![Modifier::new("HT", ht)];
     if modifier != 0 {

@@ -70,9 +70,9 @@ impl FromStr for DamageSpec {
         } else if let Some(rest) = s.strip_prefix("sw") {
             Ok(DamageSpec::Swing(bonus(rest)?))
         } else {
-            s.parse::<DiceExpr>()
-                .map(DamageSpec::Dice)
-                .map_err(|_| format!("`{text}` is not a damage (expected e.g. `sw+1`, `thr`, `2d+2`)"))
+            s.parse::<DiceExpr>().map(DamageSpec::Dice).map_err(|_| {
+                format!("`{text}` is not a damage (expected e.g. `sw+1`, `thr`, `2d+2`)")
+            })
         }
     }
 }

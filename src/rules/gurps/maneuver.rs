@@ -63,13 +63,10 @@ impl Maneuver {
         match self {
             Maneuver::DoNothing => 0,
             Maneuver::Move | Maneuver::MoveAndAttack => full,
-            Maneuver::AllOutAttack(_) | Maneuver::AllOutDefense(AodOption::IncreasedDodge) => {
-                half
+            Maneuver::AllOutAttack(_) | Maneuver::AllOutDefense(AodOption::IncreasedDodge) => half,
+            Maneuver::Attack | Maneuver::AllOutDefense(_) | Maneuver::Aim | Maneuver::Ready => {
+                full.min(1)
             }
-            Maneuver::Attack
-            | Maneuver::AllOutDefense(_)
-            | Maneuver::Aim
-            | Maneuver::Ready => full.min(1),
         }
     }
 
@@ -138,7 +135,9 @@ impl Maneuver {
             Maneuver::AllOutDefense(AodOption::DoubleDefense) => {
                 "Step 1 hex, two different defenses against each attack until next turn"
             }
-            Maneuver::Aim => "Step 1 hex, aim a ranged weapon: +Acc, +1 more after 2 turns, +2 after 3",
+            Maneuver::Aim => {
+                "Step 1 hex, aim a ranged weapon: +Acc, +1 more after 2 turns, +2 after 3"
+            }
             Maneuver::Ready => "Step 1 hex, reload a ranged weapon",
         }
     }

@@ -8,10 +8,10 @@ use super::combat::{
     defense_options, guard_of, resolve_strike,
 };
 use super::equipment::WeaponMode;
-use super::maneuver::{AoaOption, Action, Maneuver};
+use super::maneuver::{Action, AoaOption, Maneuver};
 use super::sheet::{Aim, Fighter, Guard};
 use crate::battle::{
-    AiStyle, Autopilot, BattleEvent, Command, Control, Controller, DefenseRecord,
+    AiStyle, Autopilot, BattleEvent, CombatLog, Command, Control, Controller, DefenseRecord,
     Facing, HexPos, Outcome, Policy, Roster, Side, Standing, TurnState, UnitId, hex_pair,
 };
 use crate::dice::{BattleRng, DieRoller, Modifier, quick_contest_margin, success_roll};
@@ -105,7 +105,11 @@ pub(super) fn begin_turn(
         return;
     };
     turn.awaiting = Some(id);
-    if let Some(mut f) = roster.entity(id).and_then(|e| units.get_mut(e).ok()).map(|(_, _, f)| f) {
+    if let Some(mut f) = roster
+        .entity(id)
+        .and_then(|e| units.get_mut(e).ok())
+        .map(|(_, _, f)| f)
+    {
         // All-Out Attack and All-Out Defense last until the fighter's next turn.
         f.guard = Guard::Normal;
     }
@@ -155,7 +159,9 @@ pub(super) fn decide(
         });
     }
     let Some(style) = style else { return };
-    let Some(s) = situation(&map, &mut views, active) else { return };
+    let Some(s) = situation(&map, &mut views, active) else {
+        return;
+    };
     let legal = legal_options(&s);
     let action = GurpsAi { style }.choose(&s, &legal);
     commands.write(Command {
@@ -187,6 +193,7 @@ fn describe(s: &Situation, action: &Action, roster: &Roster) -> String {
 }
 
 /// Resolves the command of the fighter whose turn it is.
+#[allow(clippy::too_many_arguments)] // a bevy system: each parameter is one world access
 pub(super) fn resolve(
     mut turn: ResMut<TurnState>,
     autopilot: Res<Autopilot>,
@@ -195,6 +202,7 @@ pub(super) fn resolve(
     roster: Res<Roster>,
     mut rng: ResMut<BattleRng>,
     mut units: UnitQuery,
+    log: Res<CombatLog>,
     mut events: MessageWriter<BattleEvent>,
 ) {
     let Some(active) = turn.awaiting else {
@@ -218,7 +226,9 @@ pub(super) fn resolve(
         }
     }
     let Some(action) = chosen else { return };
-    let Some(me_entity) = roster.entity(active) else { return };
+    let Some(me_entity) = roster.entity(active) else {
+        return;
+    };
     let ai_played = units
         .get(me_entity)
         .is_ok_and(|u| autopilot.0 || matches!(u.6.0, Control::Ai(_)));
@@ -236,7 +246,12 @@ pub(super) fn resolve(
             })
             .collect();
         situation(&map, &mut views, active).map(|s| {
-            let text = describe(&s, &action, &roster);
+            // Words only when someone will read them (previews keep no log).
+            let text = if log.keep {
+                describe(&s, &action, &roster)
+            } else {
+                String::new()
+            };
             let result = plan(&s, &action).map(|p| {
                 let target = p.target.map(|t| s.units[t].id);
                 (p, target)
@@ -244,7 +259,9 @@ pub(super) fn resolve(
             (text, result)
         })
     };
-    let Some((text, result)) = checked else { return };
+    let Some((text, result)) = checked else {
+        return;
+    };
     let (plan, target) = match result {
         Ok(ok) => {
             events.write(BattleEvent::ActionChosen {
@@ -280,7 +297,7 @@ pub(super) fn resolve(
     };
 
     execute(
-        &mut *rng,
+        &mut rng,
         &map,
         &roster,
         &mut units,
@@ -321,7 +338,9 @@ fn execute(
     plan: &Plan,
     target: Option<UnitId>,
 ) {
-    let Some(me_entity) = roster.entity(active) else { return };
+    let Some(me_entity) = roster.entity(active) else {
+        return;
+    };
     let maneuver = plan.maneuver;
 
     // At 0 HP or less, any maneuver but Do Nothing needs a HT roll to stay conscious.
@@ -424,18 +443,30 @@ fn execute(
     if !maneuver.attacks() {
         return;
     }
-    let (Some(target), Some(w)) = (target, weapon) else { return };
-    let Some(target_entity) = roster.entity(target) else { return };
+    let (Some(target), Some(w)) = (target, weapon) else {
+        return;
+    };
+    let Some(target_entity) = roster.entity(target) else {
+        return;
+    };
 
     // All-Out Attack (Feint): a Quick Contest first; the margin comes off the defense.
     let mut feint = 0;
     if maneuver == Maneuver::AllOutAttack(AoaOption::Feint) {
-        let Ok([me, foe]) = units.get_many_mut([me_entity, target_entity]) else { return };
+        let Ok([me, foe]) = units.get_many_mut([me_entity, target_entity]) else {
+            return;
+        };
         let wpn = &me.5.sheet.weapons[w];
-        let mine = success_roll(rng, vec![Modifier::named(wpn.skill_name.clone(), wpn.skill)]);
+        let mine = success_roll(
+            rng,
+            vec![Modifier::named(wpn.skill_name.clone(), wpn.skill)],
+        );
         let theirs = success_roll(
             rng,
-            vec![Modifier::new("best combat skill or DX", foe.5.sheet.feint_resistance())],
+            vec![Modifier::new(
+                "best combat skill or DX",
+                foe.5.sheet.feint_resistance(),
+            )],
         );
         feint = quick_contest_margin(&mine, &theirs).max(0);
         events.write(BattleEvent::Roll {

@@ -4,6 +4,7 @@
 use crate::dice::{DiceExpr, gurps_critical};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::LazyLock;
 
 /// Damage types with their wounding multipliers (gurps-lite-and-socs.txt, "WOUNDING
 /// MODIFIERS").
@@ -89,7 +90,9 @@ impl TryFrom<String> for DamageType {
             .into_iter()
             .find(|t| t.abbrev() == text)
             .ok_or_else(|| {
-                format!("unknown damage type `{text}`: expected one of cr, cut, imp, pi-, pi, pi+, pi++")
+                format!(
+                    "unknown damage type `{text}`: expected one of cr, cut, imp, pi-, pi, pi+, pi++"
+                )
             })
     }
 }
@@ -209,8 +212,21 @@ pub fn thrust_swing(st: i32) -> (DiceExpr, DiceExpr) {
 }
 
 /// Exact chance that a 3d6 success roll against `effective` skill succeeds, criticals
-/// included (3–4 always succeed, 17–18 always fail). For odds previews and the AI.
+/// included (3–4 always succeed, 17–18 always fail). For odds previews and the AI; read
+/// from a table counted once over all 216 rolls.
 pub fn success_chance(effective: i32) -> f64 {
+    static TABLE: LazyLock<[f64; 41]> = LazyLock::new(|| {
+        let mut table = [0.0; 41];
+        for (i, slot) in table.iter_mut().enumerate() {
+            *slot = count_successes(i as i32 - 10);
+        }
+        table
+    });
+    // Below −10 and above 30 nothing changes: only 3–4 succeed, or only 17–18 fail.
+    TABLE[(effective.clamp(-10, 30) + 10) as usize]
+}
+
+fn count_successes(effective: i32) -> f64 {
     let mut wins = 0u32;
     for a in 1..=6 {
         for b in 1..=6 {
@@ -280,11 +296,20 @@ mod tests {
     #[test]
     fn thrust_and_swing() {
         let (thr, sw) = thrust_swing(10);
-        assert_eq!((thr.to_string(), sw.to_string()), ("1d-2".into(), "1d".into()));
+        assert_eq!(
+            (thr.to_string(), sw.to_string()),
+            ("1d-2".into(), "1d".into())
+        );
         let (thr, sw) = thrust_swing(13);
-        assert_eq!((thr.to_string(), sw.to_string()), ("1d".into(), "2d-1".into()));
+        assert_eq!(
+            (thr.to_string(), sw.to_string()),
+            ("1d".into(), "2d-1".into())
+        );
         let (thr, sw) = thrust_swing(20);
-        assert_eq!((thr.to_string(), sw.to_string()), ("2d-1".into(), "3d+2".into()));
+        assert_eq!(
+            (thr.to_string(), sw.to_string()),
+            ("2d-1".into(), "3d+2".into())
+        );
         assert_eq!(thrust_swing(50), thrust_swing(30));
         assert_eq!(thrust_swing(0), thrust_swing(1));
     }
@@ -296,5 +321,8 @@ mod tests {
         assert_eq!(success_chance(-3), 4.0 / 216.0);
         assert_eq!(success_chance(25), 212.0 / 216.0);
         assert_eq!(success_chance(12), 160.0 / 216.0);
+        for eff in -30..50 {
+            assert_eq!(success_chance(eff), count_successes(eff), "{eff}");
+        }
     }
 }

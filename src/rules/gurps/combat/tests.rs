@@ -50,7 +50,10 @@ fn move_and_attack_melee_is_capped_at_nine() {
 /// gurps-lite-and-socs.txt "MOVE AND ATTACK": ranged, the worse of −2 or the weapon's Bulk.
 #[test]
 fn move_and_attack_ranged_uses_bulk() {
-    let f = fighter(&[("Guns (Pistol)", 14), ("Bow", 14)], &["pistol", "short bow"]);
+    let f = fighter(
+        &[("Guns (Pistol)", 14), ("Bow", 14)],
+        &["pistol", "short bow"],
+    );
     let mut s = situation(Maneuver::MoveAndAttack);
     s.range_yards = 2.0;
     let pistol = attack_modifiers(&f.sheet.weapons[0], &s);
@@ -62,7 +65,10 @@ fn move_and_attack_ranged_uses_bulk() {
 /// gurps-lite-and-socs.txt "ALL-OUT ATTACK": +4 melee, +1 ranged.
 #[test]
 fn all_out_attack_determined() {
-    let f = fighter(&[("Broadsword", 12), ("Bow", 12)], &["broadsword", "short bow"]);
+    let f = fighter(
+        &[("Broadsword", 12), ("Bow", 12)],
+        &["broadsword", "short bow"],
+    );
     let s = situation(Maneuver::AllOutAttack(AoaOption::Determined));
     assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[0], &s)), 16);
     assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[1], &s)), 13);
@@ -200,13 +206,19 @@ fn miss_defended_and_hit() {
     let out = resolve_strike(&mut Scripted::new(&[6, 6, 1]), strike(false), |_| vec![0]);
     assert_eq!(out.result, AttackResult::Miss);
     // hit on 10, Dodge 9 made with 8
-    let out = resolve_strike(&mut Scripted::new(&[3, 3, 4, 2, 3, 3]), strike(false), |_| vec![0]);
+    let out = resolve_strike(
+        &mut Scripted::new(&[3, 3, 4, 2, 3, 3]),
+        strike(false),
+        |_| vec![0],
+    );
     assert_eq!(out.result, AttackResult::Defended);
     assert_eq!(out.defenses.len(), 1);
     // hit on 10, Dodge fails with 12, damage 1d+2 with a 4: 6 − 1 = 5 × 1.5 = 7
-    let out = resolve_strike(&mut Scripted::new(&[3, 3, 4, 6, 3, 3, 4]), strike(false), |_| {
-        vec![0]
-    });
+    let out = resolve_strike(
+        &mut Scripted::new(&[3, 3, 4, 6, 3, 3, 4]),
+        strike(false),
+        |_| vec![0],
+    );
     assert_eq!(out.result, AttackResult::Hit);
     assert_eq!(out.damage.unwrap().2, 7);
 }
@@ -225,9 +237,11 @@ fn double_defense_tries_a_different_defense() {
     assert_eq!(out.defenses.len(), 2);
     assert_eq!(out.defenses[1].0, "Parry (broadsword)");
     // without Double Defense only one try
-    let out = resolve_strike(&mut Scripted::new(&[3, 3, 4, 6, 3, 3, 4]), strike(false), |_| {
-        vec![0, 1]
-    });
+    let out = resolve_strike(
+        &mut Scripted::new(&[3, 3, 4, 6, 3, 3, 4]),
+        strike(false),
+        |_| vec![0, 1],
+    );
     assert_eq!(out.result, AttackResult::Hit);
     assert_eq!(out.defenses.len(), 1);
 }
@@ -242,7 +256,12 @@ fn damage_minimum_and_bonus() {
     );
     // 1 − 3 + 2 = 0, raised to 1 for cutting
     assert_eq!(r.total, 1);
-    let r = roll_damage(&mut Scripted::new(&[1]), DiceExpr::d6(1, -3), vec![], DamageType::Crushing);
+    let r = roll_damage(
+        &mut Scripted::new(&[1]),
+        DiceExpr::d6(1, -3),
+        vec![],
+        DamageType::Crushing,
+    );
     assert_eq!(r.total, 0);
 }
 
@@ -269,4 +288,33 @@ fn consciousness_roll_modifiers() {
     let r = consciousness_roll(&mut Scripted::new(&[3, 3, 4]), 11, -12, 10).unwrap();
     assert_eq!(r.target, Some(10));
     assert!(r.succeeded());
+}
+
+/// The AI's quick defense score agrees with the full list of defenses.
+#[test]
+fn best_defense_score_matches_defense_options() {
+    let mut f = fighter(&[("Broadsword", 14)], &["broadsword", "short bow"]);
+    for hp in [11, 4, 3, -2] {
+        for guard in [
+            Guard::Normal,
+            Guard::None,
+            Guard::IncreasedDodge,
+            Guard::IncreasedParry,
+            Guard::DoubleDefense,
+        ] {
+            for ranged in [false, true] {
+                f.hp = hp;
+                f.guard = guard;
+                let full = defense_options(&f, ranged, 0)
+                    .iter()
+                    .map(|o| o.score())
+                    .max();
+                assert_eq!(
+                    best_defense_score(&f, guard, ranged),
+                    full,
+                    "{hp} {guard:?} {ranged}"
+                );
+            }
+        }
+    }
 }

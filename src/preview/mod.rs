@@ -1,0 +1,480 @@
+//! Battle preview: fights a scenario many times headless and reports who wins, how often
+//! (with a 95% interval) and how fast, casualties, and what each combatant did.
+//!
+//! Battle `i` always uses the seed [`derive_seed`]`(seed, i)`, so the report is the same
+//! whatever the number of threads. Each thread reuses one [`Session`] (one bevy `World` and
+//! schedule), resetting it between battles, and keeps no log text.
+
+use crate::battle::{OutcomeKind, Standing, UnitTally};
+use crate::dice::derive_seed;
+use crate::scenario::Prepared;
+use crate::session::{Session, SessionOptions};
+use serde::Serialize;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// What to run.
+#[derive(Clone, Copy, Debug)]
+pub struct PreviewConfig {
+    /// Number of battles.
+    pub runs: u64,
+    /// Base seed; battle `i` uses `derive_seed(seed, i)`.
+    pub seed: u64,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+}
+
+/// Totals over the battles one worker fought.
+#[derive(Clone, Debug, Default)]
+struct Totals {
+    battles: u64,
+    wins: Vec<u64>,
+    draws: u64,
+    rounds: Vec<u32>,
+    casualties: Vec<u64>,
+    units: Vec<UnitTotals>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct UnitTotals {
+    attacks: u64,
+    hits: u64,
+    damage: i64,
+    alive: u64,
+    fighting: u64,
+}
+
+impl Totals {
+    fn new(sides: usize, units: usize) -> Self {
+        Self {
+            wins: vec![0; sides],
+            casualties: vec![0; sides],
+            units: vec![UnitTotals::default(); units],
+            ..Default::default()
+        }
+    }
+
+    fn add(
+        &mut self,
+        outcome: Option<OutcomeKind>,
+        rounds: u32,
+        tallies: &[UnitTally],
+        standing: &[Standing],
+        unit_sides: &[u8],
+    ) {
+        self.battles += 1;
+        match outcome {
+            Some(OutcomeKind::Victory { side }) => {
+                if let Some(w) = self.wins.get_mut(usize::from(side)) {
+                    *w += 1;
+                }
+            }
+            _ => self.draws += 1,
+        }
+        self.rounds.push(rounds);
+        for (i, u) in self.units.iter_mut().enumerate() {
+            let t = tallies.get(i).copied().unwrap_or_default();
+            u.attacks += u64::from(t.attacks);
+            u.hits += u64::from(t.hits);
+            u.damage += t.damage_dealt;
+            let s = standing.get(i).copied().unwrap_or(Standing::Dead);
+            if s != Standing::Dead {
+                u.alive += 1;
+            }
+            if s.fighting() {
+                u.fighting += 1;
+            } else if s != Standing::Escaped
+                && let Some(c) = unit_sides
+                    .get(i)
+                    .and_then(|&side| self.casualties.get_mut(usize::from(side)))
+            {
+                *c += 1;
+            }
+        }
+    }
+
+    fn merge(&mut self, other: Totals) {
+        self.battles += other.battles;
+        self.draws += other.draws;
+        for (a, b) in self.wins.iter_mut().zip(other.wins) {
+            *a += b;
+        }
+        for (a, b) in self.casualties.iter_mut().zip(other.casualties) {
+            *a += b;
+        }
+        self.rounds.extend(other.rounds);
+        for (a, b) in self.units.iter_mut().zip(other.units) {
+            a.attacks += b.attacks;
+            a.hits += b.hits;
+            a.damage += b.damage;
+            a.alive += b.alive;
+            a.fighting += b.fighting;
+        }
+    }
+}
+
+/// A proportion with its 95% Wilson score interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Rate {
+    /// Count.
+    pub count: u64,
+    /// Proportion of the battles.
+    pub rate: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+impl Rate {
+    /// `count` out of `n`, with the Wilson score interval at 95% (z = 1.96).
+    pub fn wilson(count: u64, n: u64) -> Self {
+        if n == 0 {
+            return Self {
+                count,
+                rate: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let z = 1.959_963_984_540_054_f64;
+        let n_f = n as f64;
+        let p = count as f64 / n_f;
+        let denom = 1.0 + z * z / n_f;
+        let centre = (p + z * z / (2.0 * n_f)) / denom;
+        let half = z * ((p * (1.0 - p) / n_f) + z * z / (4.0 * n_f * n_f)).sqrt() / denom;
+        Self {
+            count,
+            rate: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+}
+
+/// One side's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct SideReport {
+    /// Side id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Battles won.
+    pub wins: Rate,
+    /// Units on the side.
+    pub units: usize,
+    /// Mean number of its units dead or unconscious at the end.
+    pub casualties_mean: f64,
+}
+
+/// Distribution of battle lengths in rounds.
+#[derive(Clone, Debug, Serialize)]
+pub struct RoundStats {
+    /// Mean.
+    pub mean: f64,
+    /// 10th percentile.
+    pub p10: u32,
+    /// Median.
+    pub p50: u32,
+    /// 90th percentile.
+    pub p90: u32,
+    /// Longest.
+    pub max: u32,
+}
+
+/// One combatant's results, as means per battle.
+#[derive(Clone, Debug, Serialize)]
+pub struct UnitReport {
+    /// Name.
+    pub name: String,
+    /// Side id.
+    pub side: String,
+    /// Attacks made per battle.
+    pub attacks: f64,
+    /// Hits (not missed, not defended) per battle.
+    pub hits: f64,
+    /// Injury dealt per battle.
+    pub damage: f64,
+    /// Share of battles it survived (not dead).
+    pub survival: f64,
+    /// Share of battles it ended still fighting.
+    pub standing: f64,
+}
+
+/// The preview's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct PreviewReport {
+    /// Scenario name.
+    pub scenario: String,
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Battles fought.
+    pub runs: u64,
+    /// Base seed.
+    pub seed: u64,
+    /// Threads used.
+    pub threads: usize,
+    /// Per side.
+    pub sides: Vec<SideReport>,
+    /// Draws.
+    pub draws: Rate,
+    /// Battle length.
+    pub rounds: RoundStats,
+    /// Per combatant.
+    pub units: Vec<UnitReport>,
+    /// Wall time in seconds.
+    pub seconds: f64,
+    /// True if cancelled before all battles were fought (`runs` says how many were).
+    pub cancelled: bool,
+}
+
+fn percentile(sorted: &[u32], p: f64) -> u32 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = (p * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// Fights `config.runs` battles of `prepared` on `config.threads` threads. `progress` is
+/// called from the workers with the number of battles finished so far; `cancel` stops the
+/// work early when set (the report then covers the battles finished).
+pub fn run_preview(
+    prepared: Arc<Prepared>,
+    config: PreviewConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+) -> PreviewReport {
+    let start = std::time::Instant::now();
+    let threads = config.threads.max(1);
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let unit_sides: Vec<u8> = prepared.units.iter().map(|u| u.side).collect();
+    let sides = prepared.sides.len();
+    let units = prepared.units.len();
+    let options = SessionOptions {
+        keep_log: false,
+        autopilot: true,
+    };
+    let mut totals = Totals::new(sides, units);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let prepared = prepared.clone();
+                let (next, done, unit_sides) = (&next, &done, &unit_sides);
+                scope.spawn(move || {
+                    let mut totals = Totals::new(sides, units);
+                    let mut session = Session::new(prepared, 0, options);
+                    loop {
+                        if cancel.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= config.runs {
+                            break;
+                        }
+                        session.reset(derive_seed(config.seed, i));
+                        let outcome = session.run();
+                        let rounds = session.round();
+                        let standing = session.standings();
+                        let tallies = &session.world.resource::<crate::battle::BattleStats>().units;
+                        totals.add(outcome, rounds, tallies, &standing, unit_sides);
+                        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        if finished % 64 == 0 || finished == config.runs {
+                            progress(finished);
+                        }
+                    }
+                    totals
+                })
+            })
+            .collect();
+        for w in workers {
+            if let Ok(t) = w.join() {
+                totals.merge(t);
+            }
+        }
+    });
+    report(
+        &prepared,
+        config,
+        threads,
+        totals,
+        start.elapsed().as_secs_f64(),
+        cancel.load(Ordering::Relaxed),
+    )
+}
+
+fn report(
+    prepared: &Prepared,
+    config: PreviewConfig,
+    threads: usize,
+    mut totals: Totals,
+    seconds: f64,
+    cancelled: bool,
+) -> PreviewReport {
+    let n = totals.battles;
+    let per = |x: f64| if n == 0 { 0.0 } else { x / n as f64 };
+    totals.rounds.sort_unstable();
+    let rounds = RoundStats {
+        mean: per(totals.rounds.iter().map(|&r| f64::from(r)).sum()),
+        p10: percentile(&totals.rounds, 0.10),
+        p50: percentile(&totals.rounds, 0.50),
+        p90: percentile(&totals.rounds, 0.90),
+        max: totals.rounds.last().copied().unwrap_or(0),
+    };
+    let sides = prepared
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SideReport {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            wins: Rate::wilson(totals.wins[i], n),
+            units: prepared
+                .units
+                .iter()
+                .filter(|u| usize::from(u.side) == i)
+                .count(),
+            casualties_mean: per(totals.casualties[i] as f64),
+        })
+        .collect();
+    let units = prepared
+        .units
+        .iter()
+        .zip(&totals.units)
+        .map(|(u, t)| UnitReport {
+            name: u.name.clone(),
+            side: prepared.sides[usize::from(u.side)].id.clone(),
+            attacks: per(t.attacks as f64),
+            hits: per(t.hits as f64),
+            damage: per(t.damage as f64),
+            survival: per(t.alive as f64),
+            standing: per(t.fighting as f64),
+        })
+        .collect();
+    PreviewReport {
+        scenario: prepared.name.clone(),
+        ruleset: prepared.ruleset.to_string(),
+        runs: n,
+        seed: config.seed,
+        threads,
+        sides,
+        draws: Rate::wilson(totals.draws, n),
+        rounds,
+        units,
+        seconds,
+        cancelled,
+    }
+}
+
+impl PreviewReport {
+    /// The report as text for a terminal.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+        let _ = writeln!(
+            s,
+            "{} ({}): {} battles, seed {}, {} thread{}, {:.2} s{}",
+            self.scenario,
+            self.ruleset,
+            self.runs,
+            self.seed,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" },
+            self.seconds,
+            if self.cancelled { " (cancelled)" } else { "" }
+        );
+        let _ = writeln!(s, "\nWin rate (95% interval)");
+        let width = self
+            .sides
+            .iter()
+            .map(|x| x.name.len())
+            .max()
+            .unwrap_or(5)
+            .max(5);
+        for side in &self.sides {
+            let _ = writeln!(
+                s,
+                "  {:<width$}  {:>6}  ({} to {})",
+                side.name,
+                pct(side.wins.rate),
+                pct(side.wins.low),
+                pct(side.wins.high)
+            );
+        }
+        let _ = writeln!(
+            s,
+            "  {:<width$}  {:>6}  ({} to {})",
+            "draws",
+            pct(self.draws.rate),
+            pct(self.draws.low),
+            pct(self.draws.high)
+        );
+        let r = &self.rounds;
+        let _ = writeln!(
+            s,
+            "\nRounds: mean {:.1}, p10 {}, p50 {}, p90 {}, longest {}",
+            r.mean, r.p10, r.p50, r.p90, r.max
+        );
+        let _ = writeln!(s, "\nCasualties per battle (dead or unconscious)");
+        for side in &self.sides {
+            let _ = writeln!(
+                s,
+                "  {:<width$}  {:.2} of {}",
+                side.name, side.casualties_mean, side.units
+            );
+        }
+        let nw = self
+            .units
+            .iter()
+            .map(|u| u.name.len() + u.side.len() + 3)
+            .max()
+            .unwrap_or(10)
+            .max(10);
+        let _ = writeln!(
+            s,
+            "\nPer combatant, per battle\n  {:<nw$}  {:>7}  {:>6}  {:>6}  {:>8}  {:>8}",
+            "combatant", "attacks", "hits", "damage", "survived", "standing"
+        );
+        for u in &self.units {
+            let label = format!("{} ({})", u.name, u.side);
+            let _ = writeln!(
+                s,
+                "  {:<nw$}  {:>7.2}  {:>6.2}  {:>6.2}  {:>8}  {:>8}",
+                label,
+                u.attacks,
+                u.hits,
+                u.damage,
+                pct(u.survival),
+                pct(u.standing)
+            );
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Wilson interval for 50 of 100 at 95%: 0.4038 to 0.5962 (standard tables).
+    #[test]
+    fn wilson_interval() {
+        let r = Rate::wilson(50, 100);
+        assert!((r.low - 0.4038).abs() < 1e-4, "{}", r.low);
+        assert!((r.high - 0.5962).abs() < 1e-4, "{}", r.high);
+        let r = Rate::wilson(0, 10);
+        assert_eq!(r.low, 0.0);
+        assert!((r.high - 0.2775).abs() < 1e-4, "{}", r.high);
+    }
+
+    #[test]
+    fn percentiles() {
+        let v: Vec<u32> = (1..=10).collect();
+        assert_eq!(percentile(&v, 0.1), 1);
+        assert_eq!(percentile(&v, 0.5), 5);
+        assert_eq!(percentile(&v, 0.9), 9);
+        assert_eq!(percentile(&[], 0.5), 0);
+    }
+}

@@ -1,0 +1,502 @@
+//! Scenario files (RON): the schema, loading, validation with file:line:column errors, and
+//! the validated [`Prepared`] scenario that a battle is spawned from.
+//!
+//! The format is documented for users in `docs/scenario-format.md`. Every problem is
+//! reported, not just the first, each with where it is and what was expected; nothing a
+//! file contains can make loading panic.
+
+mod error;
+pub mod locate;
+
+pub use error::{ScenarioError, ScenarioErrors};
+
+use crate::battle::{Control, SideInfo, VictoryRule};
+use crate::format::{Path, Problem, ron_options};
+use crate::hexmap::{Compass, HexMap, MapShape, Orientation, Terrain};
+use crate::rules::gurps::{GurpsConfig, GurpsStats, Sheet, sheet::resolve_sheet};
+use hexx::{EdgeDirection, Hex};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// A scenario file as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Title.
+    pub name: String,
+    /// A few lines for the scenario menu.
+    #[serde(default)]
+    pub description: String,
+    /// Which ruleset, with its settings.
+    pub ruleset: RulesetSpec,
+    /// The map.
+    pub map: MapSpec,
+    /// The sides, at least two.
+    pub sides: Vec<SideSpec>,
+    /// Stat blocks that units can name instead of writing their own.
+    #[serde(default)]
+    pub templates: BTreeMap<String, UnitStats>,
+    /// The units.
+    pub units: Vec<UnitSpec>,
+    /// How the battle ends besides one side standing alone.
+    #[serde(default)]
+    pub victory: VictorySpec,
+}
+
+/// The ruleset and its scenario settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RulesetSpec {
+    /// GURPS personal combat (`gurps`).
+    Gurps(#[serde(default)] GurpsConfig),
+}
+
+impl RulesetSpec {
+    /// The ruleset id used in documentation and output.
+    pub fn id(&self) -> &'static str {
+        match self {
+            RulesetSpec::Gurps(_) => "gurps",
+        }
+    }
+
+    /// Length unit of a hex at personal scale, and its default size.
+    fn default_scale(&self) -> (f32, &'static str) {
+        match self {
+            RulesetSpec::Gurps(_) => (1.0, "yd"),
+        }
+    }
+}
+
+/// The map as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapSpec {
+    /// Outline.
+    pub shape: MapShape,
+    /// Pointy (default) or flat hexes.
+    #[serde(default)]
+    pub orientation: Orientation,
+    /// Size of a hex in the ruleset's unit (GURPS: yards; default 1).
+    #[serde(default)]
+    pub scale: Option<f32>,
+    /// Terrain of hexes that are not open, by axial `(q, r)`.
+    #[serde(default)]
+    pub terrain: BTreeMap<(i32, i32), Terrain>,
+}
+
+/// A side as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideSpec {
+    /// Short id that units refer to.
+    pub id: String,
+    /// Display name (default: the id).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Who plays it.
+    pub control: Control,
+}
+
+/// A unit's stat block, tagged with its ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum UnitStats {
+    /// A GURPS character.
+    Gurps(GurpsStats),
+}
+
+/// A unit as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitSpec {
+    /// Name, unique in the scenario.
+    pub name: String,
+    /// Id of its side.
+    pub side: String,
+    /// Axial hex `(q, r)`.
+    pub at: (i32, i32),
+    /// Facing (default: towards the nearest enemy).
+    #[serde(default)]
+    pub facing: Option<Compass>,
+    /// Name of a template to use as the stat block.
+    #[serde(default)]
+    pub template: Option<String>,
+    /// The stat block (when no template is named).
+    #[serde(default)]
+    pub stats: Option<UnitStats>,
+}
+
+/// Victory conditions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum VictorySpec {
+    /// Fight until at most one side has units able to fight.
+    #[default]
+    LastSideStanding,
+    /// As last side standing, but after this many rounds the side with the most units still
+    /// fighting wins (a tie is a draw).
+    RoundLimit(u32),
+}
+
+/// A unit's resolved stats.
+#[derive(Clone, Debug)]
+pub enum PreparedStats {
+    /// A resolved GURPS sheet.
+    Gurps(Arc<Sheet>),
+}
+
+/// A validated unit.
+#[derive(Clone, Debug)]
+pub struct PreparedUnit {
+    /// Name.
+    pub name: String,
+    /// Side index.
+    pub side: u8,
+    /// Starting hex.
+    pub at: Hex,
+    /// Starting facing.
+    pub facing: EdgeDirection,
+    /// Stats.
+    pub stats: PreparedStats,
+}
+
+/// A validated scenario, ready to spawn battles from (cheaply, many times).
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// Title.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// Ruleset id.
+    pub ruleset: &'static str,
+    /// The map with its terrain.
+    pub map: HexMap,
+    /// Sides in file order.
+    pub sides: Vec<SideInfo>,
+    /// Units in file order (their index is their `UnitId`).
+    pub units: Vec<PreparedUnit>,
+    /// End conditions.
+    pub victory: VictoryRule,
+    /// The file as read, for re-saving and error messages.
+    pub file: ScenarioFile,
+}
+
+/// Reads and validates a scenario file.
+pub fn load(path: &std::path::Path) -> Result<Prepared, ScenarioErrors> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        ScenarioErrors::single(ScenarioError::io(
+            &name,
+            &format!("cannot read the file: {e}"),
+        ))
+    })?;
+    parse(&name, &text)
+}
+
+/// Parses and validates scenario `text`; `name` is the file name used in messages.
+pub fn parse(name: &str, text: &str) -> Result<Prepared, ScenarioErrors> {
+    let file: ScenarioFile = ron_options()
+        .from_str(text)
+        .map_err(|e| ScenarioErrors::single(ScenarioError::from_ron(name, text, &e)))?;
+    validate(file).map_err(|problems| ScenarioErrors {
+        errors: problems
+            .into_iter()
+            .map(|p| ScenarioError::at_path(name, text, &p))
+            .collect(),
+    })
+}
+
+/// Checks a parsed scenario and resolves everything in it, or lists every problem.
+pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
+    let root = Path::root();
+    let mut problems = Vec::new();
+    if file.name.trim().is_empty() {
+        problems.push(Problem::new(
+            root.field("name"),
+            "the scenario needs a name",
+        ));
+    }
+
+    // Map.
+    let (default_scale, unit) = file.ruleset.default_scale();
+    let scale = file.map.scale.unwrap_or(default_scale);
+    if !(scale.is_finite() && scale > 0.0) {
+        problems.push(Problem::new(
+            root.field("map").field("scale"),
+            format!("hex scale {scale} is not valid: expected a positive number"),
+        ));
+    }
+    match file.map.shape {
+        MapShape::Hexagon { radius } if !(1..=200).contains(&radius) => {
+            problems.push(Problem::new(
+                root.field("map").field("shape"),
+                format!("radius {radius} is out of range: expected 1 to 200"),
+            ))
+        }
+        MapShape::Rectangle { columns, rows }
+            if !(1..=400).contains(&columns) || !(1..=400).contains(&rows) =>
+        {
+            problems.push(Problem::new(
+                root.field("map").field("shape"),
+                format!("{columns} x {rows} is out of range: expected 1 to 400 each way"),
+            ))
+        }
+        _ => {}
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let orientation = file.map.orientation;
+    let mut map = HexMap::new(file.map.shape, orientation, scale, unit);
+    for (&(q, r), &terrain) in &file.map.terrain {
+        if !map.set_terrain(Hex::new(q, r), terrain) {
+            problems.push(Problem::new(
+                root.field("map")
+                    .field("terrain")
+                    .key_of(&format!("({q}, {r})")),
+                format!("hex ({q}, {r}) is off the map"),
+            ));
+        }
+    }
+
+    // Sides.
+    let mut side_index: HashMap<&str, u8> = HashMap::new();
+    if file.sides.len() < 2 {
+        problems.push(Problem::new(
+            root.field("sides"),
+            format!(
+                "a battle needs at least two sides; found {}",
+                file.sides.len()
+            ),
+        ));
+    }
+    if file.sides.len() > 16 {
+        problems.push(Problem::new(root.field("sides"), "at most 16 sides"));
+    }
+    for (i, side) in file.sides.iter().enumerate() {
+        let path = root.field("sides").index(i);
+        if side.id.trim().is_empty() {
+            problems.push(Problem::new(path.field("id"), "a side needs an id"));
+        } else if side_index.insert(side.id.as_str(), i as u8).is_some() {
+            problems.push(Problem::new(
+                path.field("id"),
+                format!("two sides have the id `{}`", side.id),
+            ));
+        }
+    }
+
+    // Templates.
+    let catalog = match &file.ruleset {
+        RulesetSpec::Gurps(config) => config.catalog(),
+    };
+    let mut templates: BTreeMap<&str, Arc<Sheet>> = BTreeMap::new();
+    for (name, stats) in &file.templates {
+        let path = root.field("templates").key(name);
+        match stats {
+            UnitStats::Gurps(s) => match resolve_sheet(s, &catalog) {
+                Ok(sheet) => {
+                    templates.insert(name.as_str(), Arc::new(sheet));
+                }
+                Err(found) => problems.extend(found.into_iter().map(|p| Problem {
+                    path: path.join(&p.path),
+                    message: p.message,
+                })),
+            },
+        }
+    }
+
+    // Units.
+    if file.units.is_empty() {
+        problems.push(Problem::new(
+            root.field("units"),
+            "the scenario has no units",
+        ));
+    }
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    let mut taken: HashMap<Hex, usize> = HashMap::new();
+    let mut units = Vec::new();
+    for (i, u) in file.units.iter().enumerate() {
+        let path = root.field("units").index(i);
+        if u.name.trim().is_empty() {
+            problems.push(Problem::new(path.field("name"), "a unit needs a name"));
+        } else if let Some(first) = names.insert(u.name.as_str(), i) {
+            problems.push(Problem::new(
+                path.field("name"),
+                format!("unit {first} already has the name `{}`", u.name),
+            ));
+        }
+        let side = match side_index.get(u.side.as_str()) {
+            Some(&s) => Some(s),
+            None => {
+                let ids: Vec<String> = file.sides.iter().map(|s| format!("`{}`", s.id)).collect();
+                problems.push(Problem::new(
+                    path.field("side"),
+                    format!(
+                        "unknown side `{}`: expected one of {}",
+                        u.side,
+                        ids.join(", ")
+                    ),
+                ));
+                None
+            }
+        };
+        let at = Hex::new(u.at.0, u.at.1);
+        match map.terrain(at) {
+            None => problems.push(Problem::new(
+                path.field("at"),
+                format!("hex ({}, {}) is off the map", at.x, at.y),
+            )),
+            Some(Terrain::Blocked) => problems.push(Problem::new(
+                path.field("at"),
+                format!(
+                    "hex ({}, {}) is blocked terrain: expected an open hex",
+                    at.x, at.y
+                ),
+            )),
+            Some(_) => {}
+        }
+        if let Some(first) = taken.insert(at, i) {
+            problems.push(Problem::new(
+                path.field("at"),
+                format!(
+                    "hex ({}, {}) is already taken by `{}`",
+                    at.x, at.y, file.units[first].name
+                ),
+            ));
+        }
+        if let Some(c) = u.facing
+            && c.direction(orientation).is_none()
+        {
+            let valid: Vec<String> = Compass::valid_for(orientation)
+                .iter()
+                .map(|c| format!("{c:?}"))
+                .collect();
+            problems.push(Problem::new(
+                path.field("facing"),
+                format!(
+                    "{c:?} is not a hex side on a {orientation:?} map: expected one of {}",
+                    valid.join(", ")
+                ),
+            ));
+        }
+        let stats = match (&u.template, &u.stats) {
+            (Some(_), Some(_)) => {
+                problems.push(Problem::new(
+                    path.field("template"),
+                    "give either `template` or `stats`, not both",
+                ));
+                None
+            }
+            (None, None) => {
+                problems.push(Problem::new(path, "the unit needs `stats` or a `template`"));
+                None
+            }
+            (Some(t), None) => match templates.get(t.as_str()) {
+                Some(sheet) => Some(PreparedStats::Gurps(sheet.clone())),
+                None => {
+                    if !file.templates.contains_key(t) {
+                        let known: Vec<String> =
+                            file.templates.keys().map(|k| format!("`{k}`")).collect();
+                        problems.push(Problem::new(
+                            path.field("template"),
+                            if known.is_empty() {
+                                format!("unknown template `{t}`: the scenario defines no templates")
+                            } else {
+                                format!(
+                                    "unknown template `{t}`: expected one of {}",
+                                    known.join(", ")
+                                )
+                            },
+                        ));
+                    }
+                    None
+                }
+            },
+            (None, Some(UnitStats::Gurps(s))) => match resolve_sheet(s, &catalog) {
+                Ok(sheet) => Some(PreparedStats::Gurps(Arc::new(sheet))),
+                Err(found) => {
+                    let base = path.field("stats");
+                    problems.extend(found.into_iter().map(|p| Problem {
+                        path: base.join(&p.path),
+                        message: p.message,
+                    }));
+                    None
+                }
+            },
+        };
+        if let (Some(side), Some(stats)) = (side, stats) {
+            units.push(PreparedUnit {
+                name: u.name.clone(),
+                side,
+                at,
+                facing: u
+                    .facing
+                    .and_then(|c| c.direction(orientation))
+                    .unwrap_or(EdgeDirection::ALL_DIRECTIONS[0]),
+                stats,
+            });
+        }
+    }
+    for (i, side) in file.sides.iter().enumerate() {
+        if !file.units.iter().any(|u| u.side == side.id) {
+            problems.push(Problem::new(
+                root.field("sides").index(i),
+                format!("side `{}` has no units", side.id),
+            ));
+        }
+    }
+    let victory = match file.victory {
+        VictorySpec::LastSideStanding => VictoryRule::default(),
+        VictorySpec::RoundLimit(0) => {
+            problems.push(Problem::new(
+                root.field("victory"),
+                "a round limit must be at least 1",
+            ));
+            VictoryRule::default()
+        }
+        VictorySpec::RoundLimit(n) => VictoryRule {
+            round_limit: Some(n),
+            ..VictoryRule::default()
+        },
+    };
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+
+    // Default facing: towards the nearest enemy.
+    for (i, spec) in file.units.iter().enumerate() {
+        if spec.facing.is_none() {
+            let me = &units[i];
+            let nearest = units
+                .iter()
+                .filter(|u| u.side != me.side)
+                .min_by_key(|u| u.at.unsigned_distance_to(me.at))
+                .map(|u| u.at);
+            if let Some(to) = nearest
+                && to != me.at
+            {
+                units[i].facing = me.at.main_direction_to(to);
+            }
+        }
+    }
+    let sides = file
+        .sides
+        .iter()
+        .map(|s| SideInfo {
+            id: s.id.clone(),
+            name: s.name.clone().unwrap_or_else(|| s.id.clone()),
+            control: s.control,
+        })
+        .collect();
+    Ok(Prepared {
+        name: file.name.clone(),
+        description: file.description.clone(),
+        ruleset: file.ruleset.id(),
+        map,
+        sides,
+        units,
+        victory,
+        file,
+    })
+}
+
+#[cfg(test)]
+mod tests;

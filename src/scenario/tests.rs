@@ -1,0 +1,205 @@
+//! Scenario loading: valid files load, and every kind of bad input gives a located error.
+
+use super::*;
+
+const GOOD: &str = r#"(
+    name: "Test",
+    ruleset: Gurps(),
+    map: ( shape: Hexagon(radius: 3), terrain: { (1, 1): Blocked } ),
+    sides: [ (id: "a", control: Player), (id: "b", control: Ai(Cautious)) ],
+    templates: {
+        "guard": Gurps(st: 11, dx: 11, iq: 10, ht: 11, weapons: ["spear"]),
+    },
+    units: [
+        (name: "One", side: "a", at: (0, 0), stats: Gurps(st: 10, dx: 12, iq: 10, ht: 10)),
+        (name: "Two", side: "b", at: (2, 0), template: "guard"),
+    ],
+)"#;
+
+fn errors(text: &str) -> Vec<String> {
+    match parse("test.ron", text) {
+        Ok(_) => panic!("expected errors"),
+        Err(e) => e.errors.iter().map(|e| e.to_string()).collect(),
+    }
+}
+
+fn one_error(text: &str) -> String {
+    let e = errors(text);
+    assert_eq!(e.len(), 1, "{e:#?}");
+    e.into_iter().next().unwrap_or_default()
+}
+
+#[test]
+fn a_good_file_loads() {
+    let p = parse("test.ron", GOOD).unwrap();
+    assert_eq!(p.units.len(), 2);
+    assert_eq!(
+        p.sides[1].control,
+        Control::Ai(crate::battle::AiStyle::Cautious)
+    );
+    assert_eq!(p.map.terrain(Hex::new(1, 1)), Some(Terrain::Blocked));
+    // default facing: towards the nearest enemy
+    assert_eq!(
+        p.units[0].facing,
+        Hex::ZERO.main_direction_to(Hex::new(2, 0))
+    );
+    let PreparedStats::Gurps(sheet) = &p.units[1].stats;
+    assert_eq!(sheet.weapons[0].name, "spear");
+}
+
+#[test]
+fn every_file_in_scenarios_loads() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut count = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "ron") {
+            load(&path).unwrap_or_else(|e| panic!("{}", e.render(false)));
+            count += 1;
+        }
+    }
+    assert!(count >= 3);
+}
+
+#[test]
+fn malformed_ron_points_at_the_syntax_error() {
+    let text = GOOD.replace("(id: \"b\", control", "(id: \"b\" control");
+    let e = one_error(&text);
+    assert!(e.starts_with("test.ron:5:"), "{e}");
+}
+
+#[test]
+fn wrong_type() {
+    let text = GOOD.replace("st: 10,", "st: \"ten\",");
+    let e = one_error(&text);
+    assert!(e.starts_with("test.ron:10:"), "{e}");
+}
+
+#[test]
+fn unknown_field() {
+    let text = GOOD.replace("(name: \"One\",", "(name: \"One\", colour: Red,");
+    let e = one_error(&text);
+    assert!(e.starts_with("test.ron:10:"), "{e}");
+    assert!(e.contains("colour"), "{e}");
+}
+
+#[test]
+fn unit_off_the_map() {
+    let text = GOOD.replace("at: (2, 0)", "at: (9, 0)");
+    let e = one_error(&text);
+    assert_eq!(e, "test.ron:11:38: units[1].at: hex (9, 0) is off the map");
+}
+
+#[test]
+fn unit_on_a_blocked_hex() {
+    let text = GOOD.replace("at: (2, 0)", "at: (1, 1)");
+    let e = one_error(&text);
+    assert!(e.starts_with("test.ron:11:38:"), "{e}");
+    assert!(e.contains("blocked"), "{e}");
+}
+
+#[test]
+fn two_units_on_one_hex() {
+    let text = GOOD.replace("at: (2, 0)", "at: (0, 0)");
+    let e = one_error(&text);
+    assert!(e.contains("already taken by `One`"), "{e}");
+}
+
+#[test]
+fn unknown_template_and_weapon() {
+    let text = GOOD.replace("template: \"guard\"", "template: \"gaurd\"");
+    let e = one_error(&text);
+    assert!(
+        e.contains("unknown template `gaurd`: expected one of `guard`"),
+        "{e}"
+    );
+    let text = GOOD.replace("[\"spear\"]", "[\"spaer\"]");
+    let e = one_error(&text);
+    assert!(e.starts_with("test.ron:7:"), "{e}");
+    assert!(e.contains("unknown weapon `spaer`"), "{e}");
+}
+
+#[test]
+fn impossible_stats() {
+    let text = GOOD.replace("ht: 10)", "ht: 10, hp: -4, skills: { \"Spear\": 45 })");
+    let e = errors(&text);
+    assert_eq!(e.len(), 2, "{e:#?}");
+    assert!(
+        e[0].contains("units[0].stats.hp: HP -4 is out of range"),
+        "{}",
+        e[0]
+    );
+    assert!(
+        e[1].contains("skill Spear at 45 is out of range"),
+        "{}",
+        e[1]
+    );
+    assert!(e[0].starts_with("test.ron:10:"), "{}", e[0]);
+}
+
+#[test]
+fn unknown_side_and_empty_side() {
+    let text = GOOD.replace("side: \"b\"", "side: \"c\"");
+    let e = errors(&text);
+    assert!(e.iter().any(|m| m.contains("unknown side `c`")), "{e:#?}");
+    assert!(
+        e.iter().any(|m| m.contains("side `b` has no units")),
+        "{e:#?}"
+    );
+}
+
+#[test]
+fn facing_must_fit_the_orientation() {
+    let text = GOOD.replace("at: (2, 0),", "at: (2, 0), facing: North,");
+    let e = one_error(&text);
+    assert!(e.contains("North is not a hex side on a Pointy map"), "{e}");
+}
+
+#[test]
+fn terrain_off_the_map() {
+    let text = GOOD.replace("(1, 1): Blocked", "(1, 1): Blocked, (7, 7): Difficult");
+    let e = one_error(&text);
+    assert!(e.starts_with("test.ron:4:"), "{e}");
+    assert!(e.contains("(7, 7) is off the map"), "{e}");
+}
+
+#[test]
+fn missing_file_is_a_clean_error() {
+    let e = load(std::path::Path::new("no/such/file.ron")).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("no/such/file.ron: cannot read the file")
+    );
+}
+
+#[test]
+fn rendered_errors_show_the_line() {
+    let text = GOOD.replace("at: (2, 0)", "at: (9, 0)");
+    let e = parse("test.ron", &text).unwrap_err();
+    let shown = e.render(false);
+    assert!(shown.contains("at: (9, 0)"), "{shown}");
+    assert!(shown.contains("test.ron:11:38"), "{shown}");
+}
+
+/// Arbitrary text never panics the loader.
+#[test]
+fn garbage_never_panics() {
+    let samples = [
+        "",
+        "(",
+        ")",
+        "[[[[",
+        "(name: \"x\")",
+        "\"unterminated",
+        "(name: 5, ruleset: Chess())",
+        &GOOD[..GOOD.len() / 2],
+        &GOOD.replace("Hexagon(radius: 3)", "Hexagon(radius: 0)"),
+        &GOOD.replace("Hexagon(radius: 3)", "Rectangle(columns: 99999, rows: 2)"),
+        &GOOD
+            .replace("victory", "x")
+            .replace(")\n)", "), victory: RoundLimit(0)\n)"),
+    ];
+    for s in samples {
+        let _ = parse("x.ron", s);
+    }
+}

@@ -1,0 +1,250 @@
+//! A battle session: a bevy `World` and its battle-step schedule, built from a
+//! [`Prepared`] scenario, that can be stepped, run to the end and reset with a new seed
+//! without being rebuilt (the preview reuses one per thread).
+
+use crate::battle::{
+    self, Autopilot, BattleEvent, BattleStats, BattleStep, CombatLog, Combatant, Command,
+    Controller, Facing, HexPos, Outcome, OutcomeKind, Roster, RosterEntry, Side, Sides, Standing,
+    TurnState, UnitId, UnitTally, VictoryRule,
+};
+use crate::dice::BattleRng;
+use crate::rules::gurps;
+use crate::scenario::{Prepared, PreparedStats};
+use bevy::ecs::entity::Entity;
+use bevy::ecs::message::Messages;
+use bevy::ecs::query::With;
+use bevy::ecs::world::World;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// How a session runs.
+#[derive(Clone, Copy, Debug)]
+pub struct SessionOptions {
+    /// Keep every event in the combat log (off for previews).
+    pub keep_log: bool,
+    /// Let the AI play player-controlled sides too (headless runs and previews).
+    pub autopilot: bool,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        Self {
+            keep_log: true,
+            autopilot: true,
+        }
+    }
+}
+
+/// One battle in progress.
+pub struct Session {
+    /// The battle world: units, map, log and the battle-step schedule.
+    pub world: World,
+    prepared: Arc<Prepared>,
+    options: SessionOptions,
+    seed: u64,
+}
+
+/// How a battle went, for statistics.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BattleSummary {
+    /// How it ended (`None` if it has not).
+    pub outcome: Option<OutcomeKind>,
+    /// Rounds fought.
+    pub rounds: u32,
+    /// Per unit tallies, in unit order.
+    pub tallies: Vec<UnitTally>,
+    /// Per unit standing at the end, in unit order.
+    pub standing: Vec<Standing>,
+}
+
+/// Safety cap on steps for [`Session::run`]; far above any battle under the round cap.
+const MAX_STEPS: u64 = 10_000_000;
+
+impl Session {
+    /// A new battle of `prepared` with dice seeded by `seed`.
+    pub fn new(prepared: Arc<Prepared>, seed: u64, options: SessionOptions) -> Self {
+        let mut world = World::new();
+        battle::init_resources(&mut world);
+        let mut schedule = battle::new_schedule();
+        match prepared.file.ruleset {
+            crate::scenario::RulesetSpec::Gurps(_) => {
+                gurps::configure(&mut schedule);
+                gurps::init_resources(&mut world);
+            }
+        }
+        world.add_schedule(schedule);
+        world.insert_resource(prepared.map.clone());
+        let mut session = Self {
+            world,
+            prepared,
+            options,
+            seed,
+        };
+        session.reset(seed);
+        session
+    }
+
+    /// The scenario being fought.
+    pub fn prepared(&self) -> &Arc<Prepared> {
+        &self.prepared
+    }
+
+    /// The seed of the current battle.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Starts the battle over from the scenario with dice seeded by `seed`.
+    pub fn reset(&mut self, seed: u64) {
+        self.seed = seed;
+        let world = &mut self.world;
+        let old: Vec<Entity> = world
+            .query_filtered::<Entity, With<UnitId>>()
+            .iter(world)
+            .collect();
+        for e in old {
+            world.despawn(e);
+        }
+        world.insert_resource(BattleRng::seeded(seed));
+        world.insert_resource(Sides(self.prepared.sides.clone()));
+        world.insert_resource(TurnState::default());
+        world.insert_resource(Outcome::default());
+        world.insert_resource(self.prepared.victory);
+        world.insert_resource(Autopilot(self.options.autopilot));
+        world.insert_resource(CombatLog {
+            keep: self.options.keep_log,
+            entries: Vec::new(),
+        });
+        world.insert_resource(BattleStats::new(self.prepared.units.len()));
+        world.resource_mut::<Messages<BattleEvent>>().clear();
+        if let Some(mut m) = world.get_resource_mut::<Messages<Command<gurps::Action>>>() {
+            m.clear();
+        }
+        let mut roster = Roster::default();
+        for (i, unit) in self.prepared.units.iter().enumerate() {
+            let side = unit.side;
+            let control = self.prepared.sides[usize::from(side)].control;
+            let mut entity = world.spawn((
+                UnitId(i as u32),
+                Side(side),
+                HexPos(unit.at),
+                Facing(unit.facing),
+                Standing::Fighting,
+                Controller(control),
+                Combatant,
+            ));
+            match &unit.stats {
+                PreparedStats::Gurps(sheet) => {
+                    entity.insert(gurps::Fighter::new(sheet.clone()));
+                }
+            }
+            roster.units.push(RosterEntry {
+                name: unit.name.clone(),
+                side,
+                entity: entity.id(),
+            });
+        }
+        world.insert_resource(roster);
+    }
+
+    /// Advances the battle by one step (one turn begun or resolved).
+    pub fn step(&mut self) {
+        self.world.run_schedule(BattleStep);
+    }
+
+    /// The outcome, once decided.
+    pub fn outcome(&self) -> Option<OutcomeKind> {
+        self.world.resource::<Outcome>().0
+    }
+
+    /// Steps until the battle ends (the AI plays every side when autopilot is on).
+    pub fn run(&mut self) -> Option<OutcomeKind> {
+        let mut steps = 0;
+        while self.outcome().is_none() && steps < MAX_STEPS {
+            self.step();
+            steps += 1;
+        }
+        self.outcome()
+    }
+
+    /// Current round.
+    pub fn round(&self) -> u32 {
+        self.world.resource::<TurnState>().round
+    }
+
+    /// The combat log.
+    pub fn log(&self) -> &CombatLog {
+        self.world.resource::<CombatLog>()
+    }
+
+    /// The roster: names and sides by unit id.
+    pub fn roster(&self) -> &Roster {
+        self.world.resource::<Roster>()
+    }
+
+    /// The sides.
+    pub fn sides(&self) -> &Sides {
+        self.world.resource::<Sides>()
+    }
+
+    /// The log as text.
+    pub fn log_text(&self) -> String {
+        self.log().to_text(self.roster(), self.sides())
+    }
+
+    /// Standing of each unit, in unit order.
+    pub fn standings(&mut self) -> Vec<Standing> {
+        let mut q = self.world.query::<(&UnitId, &Standing)>();
+        let mut v: Vec<(UnitId, Standing)> = q.iter(&self.world).map(|(i, s)| (*i, *s)).collect();
+        v.sort_by_key(|(i, _)| *i);
+        v.into_iter().map(|(_, s)| s).collect()
+    }
+
+    /// A one-line state of each unit ("Aldric: fighting, 7/12 HP at (1, 0)"), in unit order.
+    pub fn unit_lines(&mut self) -> Vec<String> {
+        let roster = self.roster().clone();
+        let mut q = self
+            .world
+            .query::<(&UnitId, &Standing, &HexPos, Option<&gurps::Fighter>)>();
+        let mut v: Vec<(UnitId, String)> = q
+            .iter(&self.world)
+            .map(|(id, standing, pos, fighter)| {
+                let state = match standing {
+                    Standing::Fighting => "fighting",
+                    Standing::Unconscious => "unconscious",
+                    Standing::Dead => "dead",
+                    Standing::Escaped => "escaped",
+                };
+                let hp = fighter.map_or(String::new(), |f| {
+                    format!(", {}/{} HP", f.hp, f.sheet.hp_max)
+                });
+                (
+                    *id,
+                    format!(
+                        "{}: {state}{hp} at ({}, {})",
+                        roster.name(*id),
+                        pos.0.x,
+                        pos.0.y
+                    ),
+                )
+            })
+            .collect();
+        v.sort_by_key(|(i, _)| *i);
+        v.into_iter().map(|(_, s)| s).collect()
+    }
+
+    /// How the battle went so far.
+    pub fn summary(&mut self) -> BattleSummary {
+        BattleSummary {
+            outcome: self.outcome(),
+            rounds: self.round(),
+            tallies: self.world.resource::<BattleStats>().units.clone(),
+            standing: self.standings(),
+        }
+    }
+
+    /// The victory rule in force.
+    pub fn victory(&self) -> VictoryRule {
+        *self.world.resource::<VictoryRule>()
+    }
+}
