@@ -13,3 +13,5 @@ pub mod preview;
 pub mod rules;
 pub mod scenario;
 pub mod session;
+#[cfg(feature = "gui")]
+pub mod gui;

@@ -26,6 +26,18 @@ enum Command {
     Gui {
         /// Scenario file to open (default: scenarios/gurps-duel.ron).
         file: Option<PathBuf>,
+        /// Dice seed (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Save a PNG of the window to this path after --frames frames, then exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        /// Frames to render before the screenshot.
+        #[arg(long, default_value_t = 30)]
+        frames: u32,
+        /// Battle steps to play before showing the window (to show a battle in progress).
+        #[arg(long, default_value_t = 0)]
+        steps: u32,
     },
     /// Check scenario files and report every problem with file, line and column.
     Check {
@@ -254,18 +266,35 @@ fn preview(
     }
 }
 
+/// What the `gui` command was asked for.
+#[derive(Debug, Default)]
+struct GuiArgs {
+    file: Option<PathBuf>,
+    seed: Option<u64>,
+    screenshot: Option<PathBuf>,
+    frames: u32,
+    steps: u32,
+}
+
 #[cfg(feature = "gui")]
-fn gui(file: Option<PathBuf>) -> ExitCode {
-    let path = file.unwrap_or_else(|| PathBuf::from("scenarios/gurps-duel.ron"));
+fn gui(args: GuiArgs) -> ExitCode {
+    let path = args
+        .file
+        .unwrap_or_else(|| PathBuf::from("scenarios/gurps-duel.ron"));
     let prepared = match load(&path) {
         Ok(p) => Arc::new(p),
         Err(code) => return code,
     };
-    skirmish::gui::run(prepared, clock_seed())
+    let options = skirmish::gui::GuiOptions {
+        screenshot: args.screenshot,
+        frames: args.frames,
+        steps: args.steps,
+    };
+    skirmish::gui::run_with(prepared, args.seed.unwrap_or_else(clock_seed), options)
 }
 
 #[cfg(not(feature = "gui"))]
-fn gui(_file: Option<PathBuf>) -> ExitCode {
+fn gui(_args: GuiArgs) -> ExitCode {
     eprintln!(
         "error: this build has no window (built without the `gui` feature); use `skirmish check`, `run` or `preview`, or see `skirmish --help`"
     );
@@ -275,8 +304,23 @@ fn gui(_file: Option<PathBuf>) -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => gui(None),
-        Some(Command::Gui { file }) => gui(file),
+        None => gui(GuiArgs {
+            frames: 30,
+            ..GuiArgs::default()
+        }),
+        Some(Command::Gui {
+            file,
+            seed,
+            screenshot,
+            frames,
+            steps,
+        }) => gui(GuiArgs {
+            file,
+            seed,
+            screenshot,
+            frames,
+            steps,
+        }),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Run { file, seed, json }) => run(&file, seed, json),
         Some(Command::Preview {
