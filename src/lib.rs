@@ -8,10 +8,10 @@
 pub mod battle;
 pub mod dice;
 pub mod format;
+#[cfg(feature = "gui")]
+pub mod gui;
 pub mod hexmap;
 pub mod preview;
 pub mod rules;
 pub mod scenario;
 pub mod session;
-#[cfg(feature = "gui")]
-pub mod gui;

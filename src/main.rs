@@ -266,8 +266,9 @@ fn preview(
     }
 }
 
-/// What the `gui` command was asked for.
+/// What the `gui` command was asked for (unused in a build without the window).
 #[derive(Debug, Default)]
+#[cfg_attr(not(feature = "gui"), allow(dead_code))]
 struct GuiArgs {
     file: Option<PathBuf>,
     seed: Option<u64>,
@@ -276,14 +277,26 @@ struct GuiArgs {
     steps: u32,
 }
 
+/// The scenario the window opens when none is named, as shipped (used when the file is not
+/// found from the working directory).
+#[cfg(feature = "gui")]
+const DEFAULT_SCENARIO: (&str, &str) = (
+    "scenarios/gurps-duel.ron",
+    include_str!("../scenarios/gurps-duel.ron"),
+);
+
 #[cfg(feature = "gui")]
 fn gui(args: GuiArgs) -> ExitCode {
-    let path = args
-        .file
-        .unwrap_or_else(|| PathBuf::from("scenarios/gurps-duel.ron"));
-    let prepared = match load(&path) {
+    let loaded = match args.file {
+        Some(path) => scenario::load(&path),
+        None if Path::new(DEFAULT_SCENARIO.0).exists() => {
+            scenario::load(Path::new(DEFAULT_SCENARIO.0))
+        }
+        None => scenario::parse(DEFAULT_SCENARIO.0, DEFAULT_SCENARIO.1),
+    };
+    let prepared = match loaded {
         Ok(p) => Arc::new(p),
-        Err(code) => return code,
+        Err(e) => return report_errors(&e),
     };
     let options = skirmish::gui::GuiOptions {
         screenshot: args.screenshot,

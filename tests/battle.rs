@@ -235,3 +235,120 @@ fn outcome_matches_who_is_standing() {
         }
     }
 }
+
+const FACE_TO_FACE: &str = r#"(
+    name: "Face to face",
+    ruleset: Gurps(),
+    map: ( shape: Hexagon(radius: 3) ),
+    sides: [ (id: "a", control: Player), (id: "b", control: Player) ],
+    units: [
+        (name: "Ann", side: "a", at: (0, 0),
+         stats: Gurps(st: 10, dx: 14, iq: 10, ht: 12, skills: { "Shortsword": 14 }, weapons: ["shortsword"])),
+        (name: "Bob", side: "b", at: (1, 0),
+         stats: Gurps(st: 12, dx: 10, iq: 10, ht: 10, skills: { "Broadsword": 12 }, weapons: ["broadsword"])),
+    ],
+)"#;
+
+fn face_to_face() -> Session {
+    let prepared = Arc::new(scenario::parse("f.ron", FACE_TO_FACE).expect("valid"));
+    let mut s = Session::new(
+        prepared,
+        5,
+        SessionOptions {
+            keep_log: true,
+            autopilot: false,
+        },
+    );
+    s.step(); // round 1, Ann's turn
+    s
+}
+
+fn order(s: &mut Session, unit: u32, maneuver: Maneuver, target: Option<u32>) {
+    s.world.write_message(Command {
+        unit: UnitId(unit),
+        action: Action {
+            maneuver,
+            to: None,
+            target: target.map(UnitId),
+            weapon: target.map(|_| 0),
+        },
+    });
+    s.step();
+}
+
+fn fighter(s: &mut Session, unit: u32) -> skirmish::rules::gurps::Fighter {
+    let mut q = s
+        .world
+        .query::<(&UnitId, &skirmish::rules::gurps::Fighter)>();
+    q.iter(&s.world)
+        .find(|(id, _)| id.0 == unit)
+        .map(|(_, f)| f.clone())
+        .expect("unit exists")
+}
+
+/// gurps-lite-and-socs.txt "ALL-OUT ATTACK": no defense for the rest of the turn, that is
+/// until the attacker's next turn; then defenses return.
+#[test]
+fn all_out_attack_leaves_no_defense_until_next_turn() {
+    use skirmish::rules::gurps::{AoaOption, sheet::Guard};
+    let mut s = face_to_face();
+    order(
+        &mut s,
+        0,
+        Maneuver::AllOutAttack(AoaOption::Determined),
+        Some(1),
+    );
+    assert_eq!(fighter(&mut s, 0).guard, Guard::None);
+    s.step(); // Bob's turn begins
+    order(&mut s, 1, Maneuver::Attack, Some(0));
+    let bob_attack = events(&s)
+        .into_iter()
+        .rev()
+        .find(|e| {
+            matches!(
+                e,
+                BattleEvent::Attack {
+                    attacker: UnitId(1),
+                    ..
+                }
+            )
+        })
+        .expect("Bob attacked");
+    let BattleEvent::Attack { defenses, .. } = bob_attack else {
+        unreachable!()
+    };
+    assert!(defenses.is_empty(), "Ann defended after an All-Out Attack");
+    s.step(); // round 2: Ann's turn begins and her guard is back
+    assert_eq!(fighter(&mut s, 0).guard, Guard::Normal);
+}
+
+/// gurps-lite-and-socs.txt "LOST HIT POINTS": at 0 HP or less a HT roll is needed for any
+/// maneuver besides Do Nothing.
+#[test]
+fn acting_at_zero_hp_needs_a_ht_roll_but_doing_nothing_does_not() {
+    let mut s = face_to_face();
+    let set_hp = |s: &mut Session, hp: i32| {
+        let mut q = s
+            .world
+            .query::<(&UnitId, &mut skirmish::rules::gurps::Fighter)>();
+        for (id, mut f) in q.iter_mut(&mut s.world) {
+            if id.0 == 0 {
+                f.hp = hp;
+            }
+        }
+    };
+    set_hp(&mut s, -3);
+    order(&mut s, 0, Maneuver::DoNothing, None);
+    let rolls = |s: &Session| {
+        events(s)
+            .iter()
+            .filter(|e| matches!(e, BattleEvent::Roll { unit: UnitId(0), purpose, .. } if purpose.contains("stay conscious")))
+            .count()
+    };
+    assert_eq!(rolls(&s), 0);
+    s.step();
+    order(&mut s, 1, Maneuver::DoNothing, None);
+    s.step(); // Ann again, still at -3
+    order(&mut s, 0, Maneuver::Attack, Some(1));
+    assert_eq!(rolls(&s), 1);
+}

@@ -2,7 +2,7 @@
 //! statistics, the GUI and the replay recorder all read these same messages.
 
 use super::{OutcomeKind, Standing, UnitId};
-use crate::dice::{Modifier, RollRecord};
+use crate::dice::{Label, Modifier, RollRecord};
 use bevy::ecs::message::Message;
 use hexx::Hex;
 use serde::Serialize;
@@ -36,8 +36,8 @@ impl AttackResult {
 /// The defense roll against an attack.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DefenseRecord {
-    /// Which defense ("Dodge", "Parry (Broadsword)").
-    pub defense: Cow<'static, str>,
+    /// Which defense ("Dodge", "Parry (broadsword)").
+    pub defense: Label,
     /// The roll.
     pub roll: RollRecord,
 }
@@ -91,7 +91,7 @@ pub enum BattleEvent {
         /// At whom.
         target: UnitId,
         /// With what (weapon name).
-        weapon: String,
+        weapon: Label,
         /// The attack roll.
         roll: RollRecord,
         /// The defense roll(s), in order.

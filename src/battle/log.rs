@@ -142,6 +142,7 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             };
             writeln!(s, "    {} {what} ({cause})", name(*unit))
         }
+        BattleEvent::Note { unit: None, text } => writeln!(s, "{text}"),
         BattleEvent::Note { text, .. } => writeln!(s, "    {text}"),
         BattleEvent::Rejected { unit, reason } => {
             writeln!(s, "    {}'s command refused: {reason}", name(*unit))

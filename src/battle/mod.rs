@@ -312,7 +312,9 @@ fn judge_victory(
     if outcome.0.is_some() || turn.round == 0 {
         return;
     }
-    let mut fighting = vec![0u32; sides.0.len()];
+    // At most 16 sides (checked when a scenario is loaded).
+    let mut counts = [0u32; 16];
+    let fighting = &mut counts[..sides.0.len().min(16)];
     for (side, standing) in &units {
         if standing.fighting()
             && let Some(n) = fighting.get_mut(side.0 as usize)
@@ -320,7 +322,7 @@ fn judge_victory(
             *n += 1;
         }
     }
-    let decided = decide_outcome(&fighting, &turn, &rule);
+    let decided = decide_outcome(fighting, &turn, &rule);
     if let Some(kind) = decided {
         outcome.0 = Some(kind);
         events.write(BattleEvent::BattleEnded {
@@ -338,18 +340,14 @@ pub fn decide_outcome(
     turn: &TurnState,
     rule: &VictoryRule,
 ) -> Option<OutcomeKind> {
-    let sides_left: Vec<usize> = (0..fighting.len()).filter(|&i| fighting[i] > 0).collect();
-    match sides_left.len() {
-        0 => {
+    let mut sides_left = fighting.iter().enumerate().filter(|(_, n)| **n > 0);
+    match (sides_left.next(), sides_left.next()) {
+        (None, _) => {
             return Some(OutcomeKind::Draw {
                 reason: DrawReason::AllDown,
             });
         }
-        1 => {
-            return Some(OutcomeKind::Victory {
-                side: sides_left[0] as u8,
-            });
-        }
+        (Some((side, _)), None) => return Some(OutcomeKind::Victory { side: side as u8 }),
         _ => {}
     }
     if !turn.round_over {

@@ -1,9 +1,8 @@
 //! Dice expressions such as `2d+1`, `1d-2` or `3d6`, as weapon tables write damage, and
 //! their rolls with a minimum result.
 
-use super::{DieRoller, Modifier, RollRecord, RollSense};
+use super::{DiceName, DieRoller, Modifier, RollRecord, RollSense};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -58,7 +57,7 @@ impl DiceExpr {
     pub fn roll(&self, dice: &mut impl DieRoller, minimum: i32) -> RollRecord {
         let faces: Vec<u32> = (0..self.count).map(|_| dice.roll_die(self.sides)).collect();
         let sum: i32 = faces.iter().map(|&f| f as i32).sum();
-        let mut modifiers = Vec::new();
+        let mut modifiers = Vec::with_capacity(2);
         if self.add != 0 {
             modifiers.push(Modifier::new("", self.add));
         }
@@ -67,7 +66,7 @@ impl DiceExpr {
             modifiers.push(Modifier::new("minimum", minimum - raw));
         }
         RollRecord {
-            dice: Cow::Owned(self.to_string()),
+            dice: DiceName::Expr(*self),
             faces,
             extra: Vec::new(),
             sense: RollSense::Over,

@@ -16,11 +16,10 @@ mod expr;
 mod record;
 
 pub use expr::{DiceExpr, DiceParseError};
-pub use record::{Critical, Modifier, RollRecord, RollSense};
+pub use record::{Critical, DiceName, Label, Modifier, RollRecord, RollSense};
 
 use bevy::ecs::resource::Resource;
 use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
-use std::borrow::Cow;
 
 /// Anything that can roll one die. The battle uses [`BattleRng`]; tests use [`Scripted`].
 pub trait DieRoller {
@@ -127,7 +126,7 @@ pub fn success_roll(dice: &mut impl DieRoller, modifiers: Vec<Modifier>) -> Roll
         None => roll <= target && roll <= 16,
     };
     RollRecord {
-        dice: Cow::Borrowed("3d6"),
+        dice: DiceName::Fixed("3d6"),
         faces,
         extra: Vec::new(),
         sense: RollSense::Under,
@@ -186,7 +185,7 @@ pub fn d12_roll(
         None => total >= d,
     });
     RollRecord {
-        dice: Cow::Borrowed("d12"),
+        dice: DiceName::Fixed("d12"),
         faces,
         extra: Vec::new(),
         sense: RollSense::D12,
@@ -286,7 +285,7 @@ fn roll_over_record(
     let total = faces.iter().map(|&f| f as i32).sum::<i32>()
         + modifiers.iter().map(|m| m.value).sum::<i32>();
     RollRecord {
-        dice: Cow::Borrowed(dice),
+        dice: DiceName::Fixed(dice),
         faces,
         extra: Vec::new(),
         sense: RollSense::Over,

@@ -2,16 +2,93 @@
 //! checked by hand: the dice, each face, every modifier with its label, the total, the
 //! target, the margin and any critical.
 
-use serde::Serialize;
-use std::borrow::Cow;
+use super::DiceExpr;
+use serde::{Serialize, Serializer};
 use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+/// A label: fixed text (no allocation), or text made at run time and shared, so copying a
+/// label into each roll costs a reference count, not an allocation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Label {
+    /// Fixed text.
+    Static(&'static str),
+    /// Text made at run time (a skill or weapon name).
+    Shared(Arc<str>),
+}
+
+impl Deref for Label {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Label::Static(s) => s,
+            Label::Shared(s) => s,
+        }
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl Serialize for Label {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self)
+    }
+}
+
+impl From<&'static str> for Label {
+    fn from(s: &'static str) -> Self {
+        Label::Static(s)
+    }
+}
+
+impl From<String> for Label {
+    fn from(s: String) -> Self {
+        Label::Shared(s.into())
+    }
+}
+
+impl From<Arc<str>> for Label {
+    fn from(s: Arc<str>) -> Self {
+        Label::Shared(s)
+    }
+}
+
+/// The dice of a roll: a fixed name ("3d6") or a dice expression, printed when shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiceName {
+    /// A fixed name.
+    Fixed(&'static str),
+    /// A dice expression such as `2d+1`.
+    Expr(DiceExpr),
+}
+
+impl fmt::Display for DiceName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiceName::Fixed(s) => f.write_str(s),
+            DiceName::Expr(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl Serialize for DiceName {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
 
 /// One labelled modifier of a roll (or, for roll-under rolls, one part of the target,
 /// the first usually being the base skill).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Modifier {
     /// What the modifier is for, e.g. "Broadsword" or "range/speed".
-    pub label: Cow<'static, str>,
+    pub label: Label,
     /// Its value; negative for a penalty.
     pub value: i32,
 }
@@ -20,15 +97,15 @@ impl Modifier {
     /// A modifier with a fixed label.
     pub fn new(label: &'static str, value: i32) -> Self {
         Self {
-            label: Cow::Borrowed(label),
+            label: Label::Static(label),
             value,
         }
     }
 
-    /// A modifier whose label is built at run time (a skill or weapon name).
-    pub fn named(label: impl Into<String>, value: i32) -> Self {
+    /// A modifier whose label is made at run time (a skill or weapon name).
+    pub fn named(label: impl Into<Label>, value: i32) -> Self {
         Self {
-            label: Cow::Owned(label.into()),
+            label: label.into(),
             value,
         }
     }
@@ -58,7 +135,7 @@ pub enum Critical {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RollRecord {
     /// The dice rolled, e.g. "3d6" or "2d+1".
-    pub dice: Cow<'static, str>,
+    pub dice: DiceName,
     /// Faces of the dice that count towards the total.
     pub faces: Vec<u32>,
     /// Faces rolled only to decide an open-ended bonus; they do not add up themselves.

@@ -379,7 +379,10 @@ fn panel(mut contexts: EguiContexts, mut battle: ResMut<Battle>) -> Result {
                 let text = match o {
                     crate::battle::OutcomeKind::Victory { side } => format!(
                         "{} wins",
-                        sides.0.get(usize::from(side)).map_or("?", |s| s.name.as_str())
+                        sides
+                            .0
+                            .get(usize::from(side))
+                            .map_or("?", |s| s.name.as_str())
                     ),
                     crate::battle::OutcomeKind::Draw { .. } => "Draw".to_string(),
                 };
@@ -425,8 +428,14 @@ fn panel(mut contexts: EguiContexts, mut battle: ResMut<Battle>) -> Result {
 }
 
 /// Takes the screenshot asked for on the command line, then exits.
-fn screenshot(mut commands: Commands, mut plan: ResMut<ScreenshotPlan>, mut exit: MessageWriter<AppExit>) {
-    let Some(path) = plan.path.clone() else { return };
+fn screenshot(
+    mut commands: Commands,
+    mut plan: ResMut<ScreenshotPlan>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(path) = plan.path.clone() else {
+        return;
+    };
     plan.frame += 1;
     match plan.taken_at {
         None if plan.frame >= plan.frames => {

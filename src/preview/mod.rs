@@ -30,7 +30,8 @@ struct Totals {
     battles: u64,
     wins: Vec<u64>,
     draws: u64,
-    rounds: Vec<u32>,
+    /// Battles by length in rounds (index = rounds), so memory does not grow with runs.
+    rounds: Vec<u64>,
     casualties: Vec<u64>,
     units: Vec<UnitTotals>,
 }
@@ -71,7 +72,11 @@ impl Totals {
             }
             _ => self.draws += 1,
         }
-        self.rounds.push(rounds);
+        let r = rounds as usize;
+        if self.rounds.len() <= r {
+            self.rounds.resize(r + 1, 0);
+        }
+        self.rounds[r] += 1;
         for (i, u) in self.units.iter_mut().enumerate() {
             let t = tallies.get(i).copied().unwrap_or_default();
             u.attacks += u64::from(t.attacks);
@@ -102,7 +107,12 @@ impl Totals {
         for (a, b) in self.casualties.iter_mut().zip(other.casualties) {
             *a += b;
         }
-        self.rounds.extend(other.rounds);
+        if self.rounds.len() < other.rounds.len() {
+            self.rounds.resize(other.rounds.len(), 0);
+        }
+        for (a, b) in self.rounds.iter_mut().zip(other.rounds) {
+            *a += b;
+        }
         for (a, b) in self.units.iter_mut().zip(other.units) {
             a.attacks += b.attacks;
             a.hits += b.hits;
@@ -228,12 +238,21 @@ pub struct PreviewReport {
     pub cancelled: bool,
 }
 
-fn percentile(sorted: &[u32], p: f64) -> u32 {
-    if sorted.is_empty() {
+/// The `p` quantile (nearest rank) of battle lengths given as a histogram by rounds.
+fn percentile(histogram: &[u64], p: f64) -> u32 {
+    let total: u64 = histogram.iter().sum();
+    if total == 0 {
         return 0;
     }
-    let rank = (p * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
+    let rank = ((p * total as f64).ceil() as u64).clamp(1, total);
+    let mut seen = 0;
+    for (rounds, &count) in histogram.iter().enumerate() {
+        seen += count;
+        if seen >= rank {
+            return rounds as u32;
+        }
+    }
+    (histogram.len() - 1) as u32
 }
 
 /// Fights `config.runs` battles of `prepared` on `config.threads` threads. `progress` is
@@ -308,19 +327,23 @@ fn report(
     prepared: &Prepared,
     config: PreviewConfig,
     threads: usize,
-    mut totals: Totals,
+    totals: Totals,
     seconds: f64,
     cancelled: bool,
 ) -> PreviewReport {
     let n = totals.battles;
     let per = |x: f64| if n == 0 { 0.0 } else { x / n as f64 };
-    totals.rounds.sort_unstable();
     let rounds = RoundStats {
-        mean: per(totals.rounds.iter().map(|&r| f64::from(r)).sum()),
+        mean: per(totals
+            .rounds
+            .iter()
+            .enumerate()
+            .map(|(r, &n)| r as f64 * n as f64)
+            .sum()),
         p10: percentile(&totals.rounds, 0.10),
         p50: percentile(&totals.rounds, 0.50),
         p90: percentile(&totals.rounds, 0.90),
-        max: totals.rounds.last().copied().unwrap_or(0),
+        max: totals.rounds.iter().rposition(|&n| n > 0).unwrap_or(0) as u32,
     };
     let sides = prepared
         .sides
@@ -469,12 +492,20 @@ mod tests {
         assert!((r.high - 0.2775).abs() < 1e-4, "{}", r.high);
     }
 
+    /// Nearest-rank percentiles of the lengths 1..=10, one battle each.
     #[test]
     fn percentiles() {
-        let v: Vec<u32> = (1..=10).collect();
-        assert_eq!(percentile(&v, 0.1), 1);
-        assert_eq!(percentile(&v, 0.5), 5);
-        assert_eq!(percentile(&v, 0.9), 9);
+        let h: Vec<u64> = (0..=10).map(|r| u64::from(r > 0)).collect();
+        assert_eq!(percentile(&h, 0.1), 1);
+        assert_eq!(percentile(&h, 0.5), 5);
+        assert_eq!(percentile(&h, 0.9), 9);
+        assert_eq!(percentile(&h, 1.0), 10);
         assert_eq!(percentile(&[], 0.5), 0);
+        // 90 battles of 3 rounds and 10 of 20: p90 is 3, p91 is 20
+        let mut h = vec![0u64; 21];
+        h[3] = 90;
+        h[20] = 10;
+        assert_eq!(percentile(&h, 0.9), 3);
+        assert_eq!(percentile(&h, 0.91), 20);
     }
 }

@@ -44,7 +44,7 @@ fn a_good_file_loads() {
         Hex::ZERO.main_direction_to(Hex::new(2, 0))
     );
     let PreparedStats::Gurps(sheet) = &p.units[1].stats;
-    assert_eq!(sheet.weapons[0].name, "spear");
+    assert_eq!(&*sheet.weapons[0].name, "spear");
 }
 
 #[test]

@@ -235,7 +235,7 @@ pub fn legal_options(s: &Situation) -> Legal {
     let f = me.fighter;
     let move_ = current_move(f);
     let scale = f64::from(s.map.scale);
-    let mut reach = Vec::new();
+    let mut reach = Vec::with_capacity(f.sheet.weapons.len() * s.units.len());
     for (wi, w) in f.sheet.weapons.iter().enumerate() {
         if !f.can_use(wi) {
             continue;
@@ -278,24 +278,35 @@ pub fn legal_options(s: &Situation) -> Legal {
         .map(|(wi, _)| wi as u8)
         .collect();
     let can_parry = f.sheet.weapons.iter().any(|w| w.parry.is_some());
-    let options = Maneuver::ALL
-        .into_iter()
-        .filter_map(|maneuver| {
-            let allowance = maneuver.move_allowance(move_);
-            let open = match maneuver {
-                Maneuver::Ready => !reloadable.is_empty(),
-                Maneuver::AllOutDefense(AodOption::IncreasedParry) => can_parry,
-                m if m.needs_target() => reach
-                    .iter()
-                    .any(|r| r.short <= allowance && weapon_fits(m, r.ranged)),
-                _ => true,
-            };
-            open.then_some(ManeuverOption {
+    // Least movement any melee and any ranged strike needs.
+    let nearest = |ranged: bool| {
+        reach
+            .iter()
+            .filter(|r| r.ranged == ranged)
+            .map(|r| r.short)
+            .min()
+            .unwrap_or(u32::MAX)
+    };
+    let (melee, ranged) = (nearest(false), nearest(true));
+    let mut options = Vec::with_capacity(Maneuver::ALL.len());
+    for maneuver in Maneuver::ALL {
+        let allowance = maneuver.move_allowance(move_);
+        let open = match maneuver {
+            Maneuver::Ready => !reloadable.is_empty(),
+            Maneuver::AllOutDefense(AodOption::IncreasedParry) => can_parry,
+            m if m.needs_target() => {
+                (weapon_fits(m, false) && melee <= allowance)
+                    || (weapon_fits(m, true) && ranged <= allowance)
+            }
+            _ => true,
+        };
+        if open {
+            options.push(ManeuverOption {
                 maneuver,
                 allowance,
-            })
-        })
-        .collect();
+            });
+        }
+    }
     Legal {
         options,
         reach,
@@ -368,9 +379,13 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         }
         (false, _) => None,
     };
-    // Whatever the parameters, the maneuver itself must be one the rules list now.
-    if legal_options(s).get(maneuver).is_none() {
-        return Err(format!("{maneuver} is not open to this unit now"));
+    // Conditions on the maneuver itself. With the checks above, an action that passes is
+    // always one that `legal_options` lists (the test `checked_actions_are_listed` holds
+    // the two together), so the whole list need not be built again here.
+    if maneuver == Maneuver::AllOutDefense(AodOption::IncreasedParry)
+        && !f.sheet.weapons.iter().any(|w| w.parry.is_some())
+    {
+        return Err(format!("{maneuver} needs a weapon that can parry"));
     }
     Ok(Plan {
         maneuver,
@@ -550,6 +565,77 @@ mod tests {
                 .contains("not loaded")
         );
         assert!(plan(&s, &action(Maneuver::Ready, None, None, Some(0))).is_ok());
+    }
+
+    /// Every action that passes `plan` is listed by `legal_options`, with its strike: the
+    /// AI and the action panel choose from that list, and `plan` is what enforces it.
+    #[test]
+    fn checked_actions_are_listed() {
+        let mut map = HexMap::new(
+            MapShape::Hexagon { radius: 5 },
+            Orientation::Pointy,
+            2.0,
+            "yd",
+        );
+        map.set_terrain(Hex::new(1, 1), Terrain::Blocked);
+        map.set_terrain(Hex::new(-1, 2), Terrain::Difficult);
+        let mut empty_bow = fighter(&["short bow", "spear"]);
+        empty_bow.shots[0] = 0;
+        let loadouts = [
+            fighter(&["broadsword"]),
+            fighter(&["longbow", "large knife"]),
+            fighter(&["halberd", "pistol"]),
+            empty_bow,
+            fighter(&[]),
+        ];
+        let spots = [
+            Hex::new(2, 0),
+            Hex::new(0, 3),
+            Hex::new(-3, 1),
+            Hex::new(1, -4),
+        ];
+        let mut checked = 0;
+        for me in &loadouts {
+            for foe in &loadouts {
+                for &foe_at in &spots {
+                    let units = [
+                        (me.clone(), Hex::ZERO, 0),
+                        (foe.clone(), foe_at, 1),
+                        (fighter(&["spear"]), Hex::new(0, -1), 0),
+                    ];
+                    let s = situation(&map, &units);
+                    let legal = legal_options(&s);
+                    for maneuver in Maneuver::ALL {
+                        for to in std::iter::once(None)
+                            .chain(hexx::shapes::hexagon(Hex::ZERO, 3).map(Some))
+                        {
+                            for target in [None, Some(1), Some(2)] {
+                                for weapon in [None, Some(0), Some(1)] {
+                                    let a = action(maneuver, to, target, weapon);
+                                    if plan(&s, &a).is_err() {
+                                        continue;
+                                    }
+                                    checked += 1;
+                                    assert!(legal.get(maneuver).is_some(), "{a:?} not listed");
+                                    if let (true, Some(t), Some(w)) =
+                                        (maneuver.needs_target(), target, weapon)
+                                    {
+                                        assert!(
+                                            legal.strikes(maneuver).any(|x| x == (UnitId(t), w)),
+                                            "{a:?}: strike not listed"
+                                        );
+                                    }
+                                    if maneuver == Maneuver::Ready {
+                                        assert!(legal.reloadable().contains(&weapon.unwrap_or(9)));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::maneuver::{AoaOption, AodOption, Maneuver};
 use super::sheet::{Fighter, Guard, Weapon};
 use super::tables::{DamageType, speed_range_modifier};
 use crate::battle::AttackResult;
-use crate::dice::{Critical, DiceExpr, DieRoller, Modifier, RollRecord, success_roll};
+use crate::dice::{Critical, DiceExpr, DieRoller, Label, Modifier, RollRecord, success_roll};
 use crate::hexmap::Cover;
 use std::borrow::Cow;
 
@@ -53,7 +53,8 @@ pub fn aim_bonus(acc: i32, turns: u8) -> i32 {
 /// effective skill (gurps-lite-and-socs.txt "Common Skill Modifiers" and "MANEUVERS";
 /// gurps-traveller-gm-screen.txt for range/speed, cover and minimum ST).
 pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
-    let mut mods = vec![Modifier::named(weapon.skill_name.clone(), weapon.skill)];
+    let mut mods = Vec::with_capacity(6);
+    mods.push(Modifier::named(weapon.skill_name.clone(), weapon.skill));
     if weapon.st_short > 0 {
         mods.push(Modifier::new("ST below weapon minimum", -weapon.st_short));
     }
@@ -116,7 +117,7 @@ pub struct DefenseOption {
     /// Which defense.
     pub kind: DefenseKind,
     /// Its name for the log ("Dodge", "Parry (broadsword)").
-    pub label: Cow<'static, str>,
+    pub label: Label,
     /// Its modifiers; their sum is the defense roll's target.
     pub modifiers: Vec<Modifier>,
 }
@@ -173,7 +174,7 @@ pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> V
     }
     options.push(DefenseOption {
         kind: DefenseKind::Dodge,
-        label: Cow::Borrowed("Dodge"),
+        label: Label::Static("Dodge"),
         modifiers: dodge,
     });
     if !ranged_attack {
@@ -188,7 +189,7 @@ pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> V
             }
             options.push(DefenseOption {
                 kind: DefenseKind::Parry(i as u8),
-                label: Cow::Owned(format!("Parry ({})", w.name)),
+                label: w.parry_label.clone(),
                 modifiers: parry,
             });
         }
@@ -345,7 +346,7 @@ pub struct StrikeOutcome {
     /// The attack roll.
     pub roll: RollRecord,
     /// Defense rolls in order, with the defense's name.
-    pub defenses: Vec<(Cow<'static, str>, RollRecord)>,
+    pub defenses: Vec<(Label, RollRecord)>,
     /// How it ended.
     pub result: AttackResult,
     /// On a hit: the damage roll, the steps to injury, and the injury.

@@ -11,7 +11,7 @@
 use super::equipment::{Catalog, WeaponMode};
 use super::tables::DamageType;
 use crate::battle::UnitId;
-use crate::dice::DiceExpr;
+use crate::dice::{DiceExpr, Label};
 use crate::format::{Path, Problem};
 use bevy::ecs::component::Component;
 use serde::{Deserialize, Serialize};
@@ -63,9 +63,11 @@ pub struct GurpsStats {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weapon {
     /// Catalog name.
-    pub name: String,
+    pub name: Label,
+    /// "Parry (name)", for the log.
+    pub parry_label: Label,
     /// Name of the skill used.
-    pub skill_name: String,
+    pub skill_name: Arc<str>,
     /// Skill level (or its default from DX).
     pub skill: i32,
     /// Points of ST short of the weapon's minimum (0 if none).
@@ -265,8 +267,9 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
             _ => None,
         };
         weapons.push(Weapon {
-            name: name.clone(),
-            skill_name: spec.skill.clone(),
+            name: name.clone().into(),
+            parry_label: format!("Parry ({name})").into(),
+            skill_name: spec.skill.as_str().into(),
             skill,
             st_short: (spec.min_st - stats.st).max(0),
             damage: spec.damage.for_st(stats.st),
@@ -468,7 +471,7 @@ mod tests {
         s.weapons.clear();
         let sheet = resolve_sheet(&s, Catalog::builtin()).unwrap();
         assert_eq!(sheet.weapons.len(), 1);
-        assert_eq!(sheet.weapons[0].name, "punch");
+        assert_eq!(&*sheet.weapons[0].name, "punch");
         assert_eq!(sheet.weapons[0].skill, 13); // Brawling defaults to DX
     }
 

@@ -176,7 +176,7 @@ fn describe(s: &Situation, action: &Action, roster: &Roster) -> String {
     let weapon = action
         .weapon
         .and_then(|w| me.sheet.weapons.get(usize::from(w)))
-        .map_or("", |w| w.name.as_str());
+        .map_or("", |w| &*w.name);
     let target = action.target.map_or("", |t| roster.name(t));
     let mut text = match action.maneuver {
         Maneuver::Aim => format!("Aim {weapon} at {target}"),
@@ -498,7 +498,8 @@ fn execute(
         if !me.5.can_use(w) {
             break;
         }
-        let weapon = me.5.sheet.weapons[w].clone();
+        let sheet = me.5.sheet.clone();
+        let weapon = &sheet.weapons[w];
         let ranged = weapon.is_ranged();
         let yards = f64::from(me.2.0.unsigned_distance_to(foe.2.0)) * f64::from(map.scale);
         let situation = AttackSituation {
@@ -521,7 +522,7 @@ fn execute(
             WeaponMode::Melee { .. } => false,
         };
         let input = StrikeInput {
-            attack: attack_modifiers(&weapon, &situation),
+            attack: attack_modifiers(weapon, &situation),
             defenses: defense_options(&foe.5, ranged, feint),
             double_defense: foe.5.guard == Guard::DoubleDefense,
             damage: weapon.damage,

@@ -235,7 +235,7 @@ fn double_defense_tries_a_different_defense() {
     );
     assert_eq!(out.result, AttackResult::Defended);
     assert_eq!(out.defenses.len(), 2);
-    assert_eq!(out.defenses[1].0, "Parry (broadsword)");
+    assert_eq!(&*out.defenses[1].0, "Parry (broadsword)");
     // without Double Defense only one try
     let out = resolve_strike(
         &mut Scripted::new(&[3, 3, 4, 6, 3, 3, 4]),
