@@ -208,24 +208,28 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Skips white space and commas up to the next item of a bracketed list: `Some(true)`
+    /// at an item, `Some(false)` past the closing bracket `close`, `None` at the end of text.
+    fn next_item(&mut self, close: u8) -> Option<bool> {
+        loop {
+            self.skip_ws();
+            match self.peek()? {
+                b',' => self.pos += 1,
+                c if c == close => {
+                    self.pos += 1;
+                    return Some(false);
+                }
+                _ => return Some(true),
+            }
+        }
+    }
+
     /// `( ... )` or `[ ... ]`: named fields make a struct, otherwise a sequence.
     fn group(&mut self, start: usize, close: u8) -> Option<Node> {
         self.pos += 1; // opening bracket
         let mut fields = Vec::new();
         let mut items = Vec::new();
-        loop {
-            self.skip_ws();
-            match self.peek()? {
-                c if c == close => {
-                    self.pos += 1;
-                    break;
-                }
-                b',' => {
-                    self.pos += 1;
-                    continue;
-                }
-                _ => {}
-            }
+        while self.next_item(close)? {
             // A field is `ident :` (but not `ident(` or `ident ,`).
             let save = self.pos;
             if close == b')'
@@ -257,19 +261,7 @@ impl<'a> Reader<'a> {
     fn map(&mut self, start: usize) -> Option<Node> {
         self.pos += 1;
         let mut entries = Vec::new();
-        loop {
-            self.skip_ws();
-            match self.peek()? {
-                b'}' => {
-                    self.pos += 1;
-                    break;
-                }
-                b',' => {
-                    self.pos += 1;
-                    continue;
-                }
-                _ => {}
-            }
+        while self.next_item(b'}')? {
             let key = self.value()?;
             self.skip_ws();
             if self.peek() == Some(b':') {

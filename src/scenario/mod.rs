@@ -283,10 +283,30 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
         }
     }
 
-    // Templates.
+    // The ruleset's own equipment.
     let catalog = match &file.ruleset {
-        RulesetSpec::Gurps(config) => config.catalog(),
+        RulesetSpec::Gurps(config) => {
+            let base = root.field("ruleset");
+            for (name, weapon) in &config.weapons {
+                let path = base.field("weapons").key(name);
+                problems.extend(weapon.problems().into_iter().map(|p| Problem {
+                    path: path.join(&p.path),
+                    message: p.message,
+                }));
+            }
+            for (name, armor) in &config.armor {
+                if !(0..=100).contains(&armor.dr) {
+                    problems.push(Problem::new(
+                        base.field("armor").key(name).field("dr"),
+                        format!("DR {} is out of range: expected 0 to 100", armor.dr),
+                    ));
+                }
+            }
+            config.catalog()
+        }
     };
+
+    // Templates.
     let mut templates: BTreeMap<&str, Arc<Sheet>> = BTreeMap::new();
     for (name, stats) in &file.templates {
         let path = root.field("templates").key(name);

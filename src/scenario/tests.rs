@@ -203,3 +203,24 @@ fn garbage_never_panics() {
         let _ = parse("x.ron", s);
     }
 }
+
+#[test]
+fn custom_equipment_is_checked() {
+    let text = GOOD.replace(
+        "ruleset: Gurps(),",
+        r#"ruleset: Gurps(
+        weapons: { "sling": (skill: "Sling", damage: "thr", damage_type: "cr",
+                             mode: Ranged(acc: 0, half_damage: 50, max: 30, shots: 1, reload: 2, bulk: -4)) },
+        armor: { "mithril": (dr: 500) },
+    ),"#,
+    );
+    let e = errors(&text);
+    assert_eq!(e.len(), 2, "{e:#?}");
+    assert!(
+        e[0].contains("ruleset.weapons[\"sling\"].mode.half_damage: 1/2D range 50"),
+        "{}",
+        e[0]
+    );
+    assert!(e[0].starts_with("test.ron:5:"), "{}", e[0]);
+    assert!(e[1].contains("DR 500"), "{}", e[1]);
+}

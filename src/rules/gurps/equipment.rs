@@ -3,6 +3,7 @@
 
 use super::tables::{DamageType, thrust_swing};
 use crate::dice::DiceExpr;
+use crate::format::{Path, Problem};
 use serde::{Deserialize, Deserializer, Serialize, de};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -161,6 +162,96 @@ pub struct ArmorSpec {
     pub dr: i32,
 }
 
+impl WeaponSpec {
+    /// Everything wrong with this weapon's numbers (paths relative to the weapon).
+    pub fn problems(&self) -> Vec<Problem> {
+        let here = Path::root();
+        let mut out = Vec::new();
+        let mut check = |path: Path, value: i64, lo: i64, hi: i64, what: &str| {
+            if !(lo..=hi).contains(&value) {
+                out.push(Problem::new(
+                    path,
+                    format!("{what} {value} is out of range: expected {lo} to {hi}"),
+                ));
+            }
+        };
+        check(
+            here.field("min_st"),
+            i64::from(self.min_st),
+            0,
+            50,
+            "minimum ST",
+        );
+        check(
+            here.field("unskilled"),
+            i64::from(self.unskilled),
+            -10,
+            0,
+            "unskilled modifier",
+        );
+        let mode = here.field("mode");
+        match self.mode {
+            WeaponMode::Melee {
+                reach_min,
+                reach_max,
+                parry,
+            } => {
+                check(
+                    mode.field("reach_min"),
+                    i64::from(reach_min),
+                    1,
+                    10,
+                    "reach",
+                );
+                check(
+                    mode.field("reach_max"),
+                    i64::from(reach_max),
+                    i64::from(reach_min.max(1)),
+                    10,
+                    "reach",
+                );
+                if let Some(p) = parry {
+                    check(mode.field("parry"), i64::from(p), -5, 5, "parry modifier");
+                }
+            }
+            WeaponMode::Ranged {
+                acc,
+                half_damage,
+                max,
+                shots,
+                reload,
+                bulk,
+            } => {
+                check(mode.field("acc"), i64::from(acc), 0, 20, "Acc");
+                check(
+                    mode.field("max"),
+                    i64::from(max),
+                    1,
+                    1_000_000,
+                    "maximum range",
+                );
+                check(
+                    mode.field("half_damage"),
+                    i64::from(half_damage),
+                    1,
+                    i64::from(max.max(1)),
+                    "1/2D range",
+                );
+                check(mode.field("shots"), i64::from(shots), 1, 10_000, "shots");
+                check(
+                    mode.field("reload"),
+                    i64::from(reload),
+                    0,
+                    100,
+                    "reload turns",
+                );
+                check(mode.field("bulk"), i64::from(bulk), -20, 0, "Bulk");
+            }
+        }
+        out
+    }
+}
+
 /// Weapons and armor by name (names are matched ignoring case).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -234,7 +325,32 @@ mod tests {
             }
         }
         assert!(c.weapon("Broadsword").is_some());
+        for (name, w) in &c.weapons {
+            assert_eq!(w.problems(), vec![], "{name}");
+        }
         assert!(c.armor("leather armor").is_some());
+    }
+
+    #[test]
+    fn impossible_weapons_are_reported() {
+        let mut w = Catalog::builtin().weapon("longbow").cloned().unwrap();
+        w.mode = WeaponMode::Ranged {
+            acc: 3,
+            half_damage: 300,
+            max: 200,
+            shots: 0,
+            reload: 2,
+            bulk: 2,
+        };
+        let paths: Vec<String> = w.problems().iter().map(|p| p.path.to_string()).collect();
+        assert_eq!(paths, vec!["mode.half_damage", "mode.shots", "mode.bulk"]);
+        let mut w = Catalog::builtin().weapon("spear").cloned().unwrap();
+        w.mode = WeaponMode::Melee {
+            reach_min: 2,
+            reach_max: 1,
+            parry: Some(0),
+        };
+        assert_eq!(w.problems().len(), 1);
     }
 
     #[test]

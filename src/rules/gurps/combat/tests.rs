@@ -1,7 +1,7 @@
 //! Tests of the GURPS combat functions, with the rule texts' numbers.
 
 use super::*;
-use crate::dice::Scripted;
+use crate::dice::{Label, Scripted};
 use crate::rules::gurps::equipment::Catalog;
 use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
 use std::sync::Arc;
@@ -317,4 +317,37 @@ fn best_defense_score_matches_defense_options() {
             }
         }
     }
+}
+
+/// Statistics tier: over many seeded strikes, skill 12 against Dodge 9 hits as often as the
+/// exact chance says: a critical (3 or 4: 4/216) always, otherwise an ordinary success
+/// (156/216) that the Dodge (81/216) fails to stop. Tolerance: 4.5 standard errors.
+#[test]
+fn strike_hit_rate_matches_the_exact_chance() {
+    let mut rng = crate::dice::BattleRng::seeded(2024);
+    let f = fighter(&[], &[]);
+    let n = 40_000;
+    let hits = (0..n)
+        .filter(|_| {
+            let input = StrikeInput {
+                attack: vec![Modifier::new("skill", 12)],
+                defenses: vec![DefenseOption {
+                    kind: DefenseKind::Dodge,
+                    label: Label::Static("Dodge"),
+                    modifiers: vec![Modifier::new("Dodge", 9)],
+                }],
+                double_defense: false,
+                damage: DiceExpr::d6(1, 0),
+                damage_bonus: vec![],
+                damage_type: DamageType::Crushing,
+                half_damage: false,
+                dr: f.sheet.dr,
+            };
+            resolve_strike(&mut rng, input, |_| vec![0]).result.hit()
+        })
+        .count();
+    let p = 4.0 / 216.0 + (156.0 / 216.0) * (1.0 - 81.0 / 216.0);
+    let rate = hits as f64 / n as f64;
+    let tolerance = 4.5 * (p * (1.0 - p) / n as f64).sqrt();
+    assert!((rate - p).abs() < tolerance, "rate {rate} vs exact {p}");
 }
