@@ -352,3 +352,136 @@ fn acting_at_zero_hp_needs_a_ht_roll_but_doing_nothing_does_not() {
     order(&mut s, 0, Maneuver::Attack, Some(1));
     assert_eq!(rolls(&s), 1);
 }
+
+fn with_fighter(s: &mut Session, unit: u32, change: impl Fn(&mut skirmish::rules::gurps::Fighter)) {
+    let mut q = s
+        .world
+        .query::<(&UnitId, &mut skirmish::rules::gurps::Fighter)>();
+    for (id, mut f) in q.iter_mut(&mut s.world) {
+        if id.0 == unit {
+            change(&mut f);
+        }
+    }
+}
+
+fn last_rejection(s: &Session) -> Option<String> {
+    events(s).into_iter().rev().find_map(|e| match e {
+        BattleEvent::Rejected { reason, .. } => Some(reason),
+        _ => None,
+    })
+}
+
+/// gurps-lite-and-socs.txt "INJURY", Stunned: a stunned fighter must Do Nothing, and rolls
+/// HT at the end of its turn to act normally again.
+#[test]
+fn stunned_fighters_do_nothing_and_roll_to_recover() {
+    let mut s = face_to_face();
+    with_fighter(&mut s, 0, |f| f.stunned = true);
+    order(&mut s, 0, Maneuver::Attack, Some(1));
+    assert!(last_rejection(&s).is_some_and(|r| r.contains("stunned")));
+    order(&mut s, 0, Maneuver::DoNothing, None);
+    let recovery = events(&s).into_iter().rev().find_map(|e| match e {
+        BattleEvent::Roll {
+            unit: UnitId(0),
+            purpose,
+            roll,
+            ..
+        } if purpose.contains("recover from stun") => Some(roll),
+        _ => None,
+    });
+    let roll = recovery.expect("a HT roll at the end of the turn");
+    assert_eq!(roll.target, Some(12)); // Ann's HT
+    assert_eq!(fighter(&mut s, 0).stunned, !roll.succeeded());
+}
+
+/// gurps-lite-and-socs.txt "CHANGE POSTURE": lying to standing takes two turns.
+#[test]
+fn getting_up_takes_two_turns() {
+    use skirmish::rules::gurps::posture::Posture;
+    let mut s = face_to_face();
+    with_fighter(&mut s, 0, |f| f.posture = Posture::Lying);
+    order(&mut s, 0, Maneuver::ChangePosture(Posture::Standing), None);
+    assert!(last_rejection(&s).is_some_and(|r| r.contains("before standing")));
+    order(&mut s, 0, Maneuver::ChangePosture(Posture::Kneeling), None);
+    assert_eq!(fighter(&mut s, 0).posture, Posture::Kneeling);
+    s.step();
+    order(&mut s, 1, Maneuver::DoNothing, None);
+    s.step();
+    order(&mut s, 0, Maneuver::ChangePosture(Posture::Standing), None);
+    assert_eq!(fighter(&mut s, 0).posture, Posture::Standing);
+}
+
+/// gurps-lite-and-socs.txt "INJURY", Shock: the penalty from wounds taken since the last
+/// turn applies to attack rolls on the next turn only.
+#[test]
+fn shock_applies_on_the_next_turn_only() {
+    let mut s = face_to_face();
+    order(&mut s, 0, Maneuver::DoNothing, None);
+    with_fighter(&mut s, 1, |f| f.pending_shock = 3);
+    s.step(); // Bob's turn begins: the shock moves to this turn
+    assert_eq!(fighter(&mut s, 1).shock, 3);
+    order(&mut s, 1, Maneuver::Attack, Some(0));
+    let attack = events(&s).into_iter().rev().find_map(|e| match e {
+        BattleEvent::Attack {
+            attacker: UnitId(1),
+            roll,
+            ..
+        } => Some(roll),
+        _ => None,
+    });
+    let roll = attack.expect("Bob attacked");
+    assert!(
+        roll.modifiers
+            .iter()
+            .any(|m| &*m.label == "shock" && m.value == -3),
+        "{roll}"
+    );
+    assert_eq!(roll.target, Some(12 - 3));
+    s.step();
+    order(&mut s, 0, Maneuver::DoNothing, None);
+    s.step(); // Bob's next turn: no shock left (unless Ann wounded him, she did nothing)
+    assert_eq!(fighter(&mut s, 1).shock, 0);
+}
+
+/// gurps-lite-and-socs.txt "KNOCKBACK" on the demo: over a few seeds the ogre's maul
+/// throws a militiaman against the wall and another into his comrade; no two fighters
+/// ever share a hex.
+#[test]
+fn knockback_demo_stops_at_walls_and_fighters() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-knockback.ron");
+    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let (mut wall, mut fighter_hit) = (false, false);
+    for seed in 1..=20 {
+        let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
+        for _ in 0..2000 {
+            if s.outcome().is_some() {
+                break;
+            }
+            s.step();
+            let mut q = s
+                .world
+                .query::<(&skirmish::battle::HexPos, &skirmish::battle::Standing)>();
+            let mut taken: Vec<hexx::Hex> = q
+                .iter(&s.world)
+                .filter(|(_, st)| st.fighting())
+                .map(|(p, _)| p.0)
+                .collect();
+            let n = taken.len();
+            taken.sort_by_key(|h| (h.x, h.y));
+            taken.dedup();
+            assert_eq!(taken.len(), n, "seed {seed}: two fighters on one hex");
+        }
+        for e in events(&s) {
+            if let BattleEvent::Knockback {
+                stopped_by: Some(what),
+                ..
+            } = e
+            {
+                wall |= what == "a wall";
+                fighter_hit |= what == "Joos";
+            }
+        }
+    }
+    assert!(wall && fighter_hit, "wall {wall}, fighter {fighter_hit}");
+}

@@ -72,6 +72,18 @@ pub enum BattleEvent {
         /// Movement points spent.
         cost: u32,
     },
+    /// A unit was thrown back by a blow (knockback), along a path of hexes (its start hex
+    /// first).
+    Knockback {
+        /// Who was thrown.
+        unit: UnitId,
+        /// Distance the blow called for, in the ruleset's units (yards for GURPS).
+        distance: u32,
+        /// Hexes in order, as axial `(q, r)`.
+        path: Vec<(i32, i32)>,
+        /// What stopped it short, if anything ("a wall", a unit's name).
+        stopped_by: Option<String>,
+    },
     /// A roll that is not an attack or damage (HT to stay conscious, a death check, an
     /// initiative tie-break).
     Roll {

@@ -76,6 +76,24 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             let hexes: Vec<String> = path.iter().map(|(q, r)| format!("({q},{r})")).collect();
             writeln!(s, "    moves {} [{cost} MP]", hexes.join(" > "))
         }
+        BattleEvent::Knockback {
+            unit,
+            distance,
+            path,
+            stopped_by,
+        } => {
+            let hexes: Vec<String> = path.iter().map(|(q, r)| format!("({q},{r})")).collect();
+            let _ = write!(
+                s,
+                "    {} is knocked back {distance} yd: {}",
+                name(*unit),
+                hexes.join(" > ")
+            );
+            match stopped_by {
+                Some(what) => writeln!(s, ", stopped by {what}"),
+                None => writeln!(s),
+            }
+        }
         BattleEvent::Roll {
             unit,
             purpose,

@@ -292,6 +292,10 @@ pub fn legal_options(s: &Situation) -> Legal {
     for maneuver in Maneuver::ALL {
         let allowance = maneuver.move_allowance(move_);
         let open = match maneuver {
+            // Stunned: Do Nothing only (gurps-lite-and-socs.txt, "INJURY", Stunned).
+            Maneuver::DoNothing => true,
+            _ if f.stunned => false,
+            Maneuver::ChangePosture(to) => f.posture.can_change_to(to),
             Maneuver::Ready => !reloadable.is_empty(),
             Maneuver::AllOutDefense(AodOption::IncreasedParry) => can_parry,
             m if m.needs_target() => {
@@ -341,6 +345,21 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     let me = s.me();
     let f = me.fighter;
     let maneuver = action.maneuver;
+    if f.stunned && maneuver != Maneuver::DoNothing {
+        return Err("stunned: it can only Do Nothing this turn".into());
+    }
+    if let Maneuver::ChangePosture(to) = maneuver
+        && !f.posture.can_change_to(to)
+    {
+        return Err(if f.posture == to {
+            format!("it is already {to}")
+        } else {
+            format!(
+                "from {} it must kneel, sit or crawl before standing",
+                f.posture
+            )
+        });
+    }
     let allowance = maneuver.move_allowance(current_move(f));
     let (path, cost) = match action.to {
         Some(to) => s.path_to(to, allowance)?,
@@ -419,6 +438,7 @@ mod tests {
             skills: Default::default(),
             weapons: weapons.iter().map(|w| w.to_string()).collect(),
             armor: None,
+            ..Default::default()
         };
         Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
     }

@@ -12,6 +12,7 @@ use super::combat::{
 };
 use super::equipment::WeaponMode;
 use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
+use super::posture::Posture;
 use super::sheet::Guard;
 use super::tables::success_chance;
 use crate::battle::{AiStyle, Policy};
@@ -59,6 +60,9 @@ fn strike_value(
         } else {
             None
         },
+        posture: me.fighter.posture,
+        shock: me.fighter.shock,
+        target_posture: target.fighter.posture,
     };
     let p_hit = success_chance(effective(&attack_modifiers(w, &situation)));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
@@ -188,6 +192,19 @@ impl Policy for GurpsAi {
         let mut enemies: Vec<&UnitView> = s.enemies().collect();
         if enemies.is_empty() {
             return Action::simple(Maneuver::DoNothing);
+        }
+        // Stunned: Do Nothing is all there is. On the ground: get up first (lying goes to
+        // kneeling, then up).
+        if f.stunned {
+            return Action::simple(Maneuver::DoNothing);
+        }
+        if f.posture != Posture::Standing {
+            for to in [Posture::Standing, Posture::Kneeling] {
+                let m = Maneuver::ChangePosture(to);
+                if legal.get(m).is_some() {
+                    return Action::simple(m);
+                }
+            }
         }
         enemies.sort_by_key(|e| (me.pos.unsigned_distance_to(e.pos), e.fighter.hp, e.id));
         let nearest = enemies[0];
@@ -353,6 +370,7 @@ mod tests {
             skills: [(skill.0.to_string(), skill.1)].into_iter().collect(),
             weapons: weapons.iter().map(|w| w.to_string()).collect(),
             armor: None,
+            ..Default::default()
         };
         Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
     }

@@ -3,7 +3,9 @@
 //! these, and write the events.
 
 use super::equipment::WeaponMode;
+use super::injury::STUNNED_DEFENSE;
 use super::maneuver::{AoaOption, AodOption, Maneuver};
+use super::posture::Posture;
 use super::sheet::{Fighter, Guard, Weapon};
 use super::tables::{DamageType, speed_range_modifier};
 use crate::battle::AttackResult;
@@ -24,6 +26,12 @@ pub struct AttackSituation {
     pub aim_turns: u8,
     /// Cover protecting the target from this attacker.
     pub cover: Option<Cover>,
+    /// The attacker's posture.
+    pub posture: Posture,
+    /// The attacker's shock penalty this turn (positive points).
+    pub shock: i32,
+    /// The target's posture.
+    pub target_posture: Posture,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -49,9 +57,31 @@ pub fn aim_bonus(acc: i32, turns: u8) -> i32 {
     }
 }
 
+/// The target-position modifier of a ranged attack: cover, or the target's posture
+/// without cover, and "prone behind minimum cover, head down" −7 when a lying or crawling
+/// target has any cover (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
+/// target's position).
+pub fn target_position_modifier(cover: Option<Cover>, posture: Posture) -> Option<Modifier> {
+    let low = matches!(posture, Posture::Lying | Posture::Crawling);
+    match cover {
+        Some(_) if low => Some(Modifier::new("prone behind cover, head down", -7)),
+        Some(c) => Some(cover_modifier(c)),
+        None => {
+            let v = posture.ranged_target_modifier();
+            let label = if low {
+                "target prone or crawling, no cover"
+            } else {
+                "target crouching, sitting or kneeling, no cover"
+            };
+            (v != 0).then(|| Modifier::new(label, v))
+        }
+    }
+}
+
 /// Every modifier of an attack roll, the base skill first, so that their sum is the
-/// effective skill (gurps-lite-and-socs.txt "Common Skill Modifiers" and "MANEUVERS";
-/// gurps-traveller-gm-screen.txt for range/speed, cover and minimum ST).
+/// effective skill (gurps-lite-and-socs.txt "Common Skill Modifiers", "MANEUVERS",
+/// "POSTURES" and "INJURY" (shock); gurps-traveller-gm-screen.txt for range/speed, cover,
+/// the target's position and minimum ST).
 pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
     let mut mods = Vec::with_capacity(6);
     mods.push(Modifier::named(weapon.skill_name.clone(), weapon.skill));
@@ -84,9 +114,11 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
         if aim != 0 {
             mods.push(Modifier::new("Aim", aim));
         }
-        if let Some(c) = s.cover {
-            mods.push(cover_modifier(c));
-        }
+        mods.extend(target_position_modifier(s.cover, s.target_posture));
+    }
+    mods.extend(s.posture.attack_label());
+    if s.shock > 0 {
+        mods.push(Modifier::new("shock", -s.shock));
     }
     if s.maneuver == Maneuver::MoveAndAttack && !ranged {
         let total: i32 = mods.iter().map(|m| m.value).sum();
@@ -140,19 +172,35 @@ pub fn half_round_up(value: i32) -> i32 {
     (value + 1).div_euclid(2)
 }
 
-/// Current Move: Basic Move, halved (round up) below a third of HP.
+/// Current Move: Basic Move, halved (round up) below a third of HP, then limited by the
+/// posture ([`Posture::move_allowance`]).
 pub fn current_move(f: &Fighter) -> i32 {
-    if reeling(f.hp, f.sheet.hp_max) {
+    let basic = if reeling(f.hp, f.sheet.hp_max) {
         half_round_up(f.sheet.basic_move)
     } else {
         f.sheet.basic_move
-    }
+    };
+    f.posture.move_allowance(basic)
+}
+
+/// Modifiers every active defense of `defender` shares: posture and stun
+/// (gurps-lite-and-socs.txt, "POSTURES" and "INJURY", Stunned).
+fn shared_defense_modifiers(defender: &Fighter) -> impl Iterator<Item = Modifier> {
+    let stunned = defender
+        .stunned
+        .then(|| Modifier::new("stunned", STUNNED_DEFENSE));
+    defender.posture.defense_label().into_iter().chain(stunned)
+}
+
+fn shared_defense_sum(defender: &Fighter) -> i32 {
+    defender.posture.defense_modifier() + if defender.stunned { STUNNED_DEFENSE } else { 0 }
 }
 
 /// The active defenses a defender can try against one attack
 /// (gurps-lite-and-socs.txt: Dodge always; Parry only against melee and with a weapon
 /// that can parry; none after All-Out Attack; All-Out Defense +2; half Dodge below 1/3 HP;
-/// a feint's margin comes off every defense against the feinter's attack).
+/// posture and stun; a feint's margin comes off every defense against the feinter's
+/// attack).
 pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> Vec<DefenseOption> {
     if defender.guard == Guard::None {
         return Vec::new();
@@ -169,6 +217,7 @@ pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> V
     if defender.guard == Guard::IncreasedDodge {
         dodge.push(Modifier::new("All-Out Defense", 2));
     }
+    dodge.extend(shared_defense_modifiers(defender));
     if feint > 0 {
         dodge.push(Modifier::new("feinted", -feint));
     }
@@ -184,6 +233,7 @@ pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> V
             if defender.guard == Guard::IncreasedParry {
                 parry.push(Modifier::new("All-Out Defense", 2));
             }
+            parry.extend(shared_defense_modifiers(defender));
             if feint > 0 {
                 parry.push(Modifier::new("feinted", -feint));
             }
@@ -220,7 +270,7 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
             }
         }
     }
-    Some(best)
+    Some(best + shared_defense_sum(defender))
 }
 
 /// Rolls basic damage: the weapon's dice with labelled bonuses (All-Out Attack (Strong)),

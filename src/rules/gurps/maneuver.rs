@@ -1,6 +1,7 @@
 //! The GURPS maneuvers a fighter can choose on its turn, with their movement allowances
 //! (gurps-lite-and-socs.txt, "MANEUVERS"), and the action a command carries.
 
+use super::posture::Posture;
 use crate::battle::UnitId;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
@@ -49,6 +50,8 @@ pub enum Maneuver {
     Aim,
     /// Reload a ranged weapon (step one hex).
     Ready,
+    /// Change to another posture (no movement).
+    ChangePosture(Posture),
 }
 
 impl Maneuver {
@@ -61,7 +64,7 @@ impl Maneuver {
         let full = move_.max(0) as u32;
         let half = full.div_ceil(2);
         match self {
-            Maneuver::DoNothing => 0,
+            Maneuver::DoNothing | Maneuver::ChangePosture(_) => 0,
             Maneuver::Move | Maneuver::MoveAndAttack => full,
             Maneuver::AllOutAttack(_) | Maneuver::AllOutDefense(AodOption::IncreasedDodge) => half,
             Maneuver::Attack | Maneuver::AllOutDefense(_) | Maneuver::Aim | Maneuver::Ready => {
@@ -89,7 +92,7 @@ impl Maneuver {
     }
 
     /// Every maneuver, for listing.
-    pub const ALL: [Maneuver; 13] = [
+    pub const ALL: [Maneuver; 19] = [
         Maneuver::DoNothing,
         Maneuver::Move,
         Maneuver::Attack,
@@ -103,6 +106,12 @@ impl Maneuver {
         Maneuver::AllOutDefense(AodOption::DoubleDefense),
         Maneuver::Aim,
         Maneuver::Ready,
+        Maneuver::ChangePosture(Posture::Standing),
+        Maneuver::ChangePosture(Posture::Crouching),
+        Maneuver::ChangePosture(Posture::Kneeling),
+        Maneuver::ChangePosture(Posture::Sitting),
+        Maneuver::ChangePosture(Posture::Crawling),
+        Maneuver::ChangePosture(Posture::Lying),
     ];
 
     /// One line on what the maneuver does, for the action panel.
@@ -139,6 +148,22 @@ impl Maneuver {
                 "Step 1 hex, aim a ranged weapon: +Acc, +1 more after 2 turns, +2 after 3"
             }
             Maneuver::Ready => "Step 1 hex, reload a ranged weapon",
+            Maneuver::ChangePosture(Posture::Standing) => "Stand up (from lying, kneel first)",
+            Maneuver::ChangePosture(Posture::Crouching) => {
+                "Crouch: attacks -2, shots at you -2, Move x2/3"
+            }
+            Maneuver::ChangePosture(Posture::Kneeling) => {
+                "Kneel: attacks -2, defenses -2, shots at you -2, Move /3"
+            }
+            Maneuver::ChangePosture(Posture::Sitting) => {
+                "Sit: attacks -2, defenses -2, shots at you -2, no movement"
+            }
+            Maneuver::ChangePosture(Posture::Crawling) => {
+                "Crawl: attacks -4, defenses -3, shots at you -4, Move /3"
+            }
+            Maneuver::ChangePosture(Posture::Lying) => {
+                "Lie down: attacks -4, defenses -3, shots at you -4, 1 hex a turn"
+            }
         }
     }
 }
@@ -163,6 +188,7 @@ impl fmt::Display for Maneuver {
             Maneuver::AllOutDefense(AodOption::DoubleDefense) => "All-Out Defense (Double Defense)",
             Maneuver::Aim => "Aim",
             Maneuver::Ready => "Ready",
+            Maneuver::ChangePosture(p) => return write!(f, "Change Posture ({p})"),
         };
         f.write_str(s)
     }
@@ -219,5 +245,9 @@ mod tests {
             1
         );
         assert_eq!(Maneuver::Attack.move_allowance(0), 0);
+        assert_eq!(
+            Maneuver::ChangePosture(Posture::Kneeling).move_allowance(5),
+            0
+        );
     }
 }

@@ -9,6 +9,8 @@
 //! Parry = 3 + skill / 2 + the weapon's parry modifier ([`parry`]), HP = ST, FP = HT.
 
 use super::equipment::{Catalog, WeaponMode};
+use super::injury::PainThreshold;
+use super::posture::Posture;
 use super::tables::DamageType;
 use crate::battle::UnitId;
 use crate::dice::{DiceExpr, Label};
@@ -57,6 +59,31 @@ pub struct GurpsStats {
     /// Armor by catalog name.
     #[serde(default)]
     pub armor: Option<String>,
+    /// High or Low Pain Threshold (default: neither).
+    #[serde(default)]
+    pub pain_threshold: PainThreshold,
+}
+
+impl Default for GurpsStats {
+    /// An average human: 10 in every attribute, no skills, bare hands, no armor.
+    fn default() -> Self {
+        Self {
+            st: 10,
+            dx: 10,
+            iq: 10,
+            ht: 10,
+            hp: None,
+            fp: None,
+            basic_speed: None,
+            basic_move: None,
+            dodge: None,
+            dr: 0,
+            skills: BTreeMap::new(),
+            weapons: Vec::new(),
+            armor: None,
+            pain_threshold: PainThreshold::Normal,
+        }
+    }
 }
 
 /// A weapon as one fighter wields it: skill level and damage worked out.
@@ -136,6 +163,11 @@ pub struct Sheet {
     pub armor: Option<String>,
     /// Weapons, in the order the stat block lists them.
     pub weapons: Vec<Weapon>,
+    /// High or Low Pain Threshold, or neither.
+    pub pain_threshold: PainThreshold,
+    /// The score used to keep one's feet after knockback, with its name: the best of DX,
+    /// Acrobatics and Judo (gurps-lite-and-socs.txt, "KNOCKBACK").
+    pub keep_feet: (Label, i32),
 }
 
 impl Sheet {
@@ -284,6 +316,17 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
     if !problems.is_empty() {
         return Err(problems);
     }
+    let mut keep_feet = (Label::Static("DX"), stats.dx);
+    for (skill, label) in [("Acrobatics", "Acrobatics"), ("Judo", "Judo")] {
+        if let Some((_, &level)) = stats
+            .skills
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(skill))
+            && level > keep_feet.1
+        {
+            keep_feet = (Label::Static(label), level);
+        }
+    }
     Ok(Sheet {
         st: stats.st,
         dx: stats.dx,
@@ -297,6 +340,8 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
         dr: armor_dr + stats.dr,
         armor: stats.armor.clone(),
         weapons,
+        pain_threshold: stats.pain_threshold,
+        keep_feet,
     })
 }
 
@@ -351,6 +396,14 @@ pub struct Fighter {
     pub guard: Guard,
     /// Yards moved on its last turn: its speed for the range/speed modifier.
     pub moved_yards: u32,
+    /// Body posture.
+    pub posture: Posture,
+    /// Shock penalty (as positive points) on the current turn.
+    pub shock: i32,
+    /// Shock gathered since the fighter's last turn, for its next turn.
+    pub pending_shock: i32,
+    /// Stunned: must Do Nothing, active defenses −4, HT roll at the end of each turn.
+    pub stunned: bool,
 }
 
 impl Fighter {
@@ -370,6 +423,10 @@ impl Fighter {
             aim: None,
             guard: Guard::Normal,
             moved_yards: 0,
+            posture: Posture::Standing,
+            shock: 0,
+            pending_shock: 0,
+            stunned: false,
             sheet,
         }
     }
@@ -403,6 +460,7 @@ mod tests {
             skills: [("Broadsword".to_string(), 14)].into_iter().collect(),
             weapons: vec!["broadsword".into(), "short bow".into()],
             armor: Some("leather armor".into()),
+            ..Default::default()
         }
     }
 

@@ -8,7 +8,12 @@ use super::combat::{
     defense_options, guard_of, resolve_strike,
 };
 use super::equipment::WeaponMode;
+use super::injury::{MAX_SHOCK, is_major_wound, knockdown_modifiers, shock_after};
+use super::knockback::{
+    Stop, causes_knockback, keep_feet_modifiers, knockback_path, knockback_yards,
+};
 use super::maneuver::{Action, AoaOption, Maneuver};
+use super::posture::Posture;
 use super::sheet::{Aim, Fighter, Guard};
 use crate::battle::{
     AiStyle, Autopilot, BattleEvent, CombatLog, Command, Control, Controller, DefenseRecord,
@@ -18,6 +23,7 @@ use crate::dice::{BattleRng, DieRoller, Modifier, quick_contest_margin, success_
 use crate::hexmap::HexMap;
 use bevy::ecs::message::{MessageReader, MessageWriter};
 use bevy::ecs::prelude::{Query, Res, ResMut};
+use hexx::Hex;
 use std::borrow::Cow;
 
 type UnitQuery<'w, 's> = Query<
@@ -110,8 +116,10 @@ pub(super) fn begin_turn(
         .and_then(|e| units.get_mut(e).ok())
         .map(|(_, _, f)| f)
     {
-        // All-Out Attack and All-Out Defense last until the fighter's next turn.
+        // All-Out Attack and All-Out Defense last until the fighter's next turn; shock
+        // from wounds since its last turn applies to this one only.
         f.guard = Guard::Normal;
+        f.shock = std::mem::take(&mut f.pending_shock);
     }
     events.write(BattleEvent::TurnStarted { unit: id });
 }
@@ -306,7 +314,115 @@ pub(super) fn resolve(
         &plan,
         target,
     );
+    recover_from_stun(&mut rng, &mut units, me_entity, active, &mut events);
     end_turn(&mut turn, &roster, &units);
+}
+
+/// At the end of a stunned fighter's turn, the HT roll to act normally again
+/// (gurps-lite-and-socs.txt, "INJURY", Stunned).
+fn recover_from_stun(
+    rng: &mut BattleRng,
+    units: &mut UnitQuery,
+    entity: bevy::ecs::entity::Entity,
+    unit: UnitId,
+    events: &mut MessageWriter<BattleEvent>,
+) {
+    let Ok((_, _, _, _, standing, mut f, _)) = units.get_mut(entity) else {
+        return;
+    };
+    if !f.stunned || !standing.fighting() {
+        return;
+    }
+    let roll = success_roll(rng, vec![Modifier::new("HT", f.sheet.ht)]);
+    let ok = roll.succeeded();
+    if ok {
+        f.stunned = false;
+    }
+    events.write(BattleEvent::Roll {
+        unit,
+        purpose: Cow::Borrowed("HT to recover from stun"),
+        roll,
+        result: Cow::Borrowed(if ok {
+            "recovers: acts normally next turn"
+        } else {
+            "still stunned"
+        }),
+    });
+}
+
+/// Throws `target` back `yards` from a blow struck at `from` along the hex line, stopping
+/// at walls, the map's edge and fighters; then the roll to keep its feet
+/// (gurps-lite-and-socs.txt, "KNOCKBACK").
+#[allow(clippy::too_many_arguments)]
+fn knock_back(
+    rng: &mut BattleRng,
+    map: &HexMap,
+    roster: &Roster,
+    units: &mut UnitQuery,
+    events: &mut MessageWriter<BattleEvent>,
+    target: UnitId,
+    from: Hex,
+    yards: u32,
+) {
+    let Some(entity) = roster.entity(target) else {
+        return;
+    };
+    let Ok(start) = units.get(entity).map(|u| u.2.0) else {
+        return;
+    };
+    let others: Vec<(UnitId, Hex)> = units
+        .iter()
+        .filter(|u| *u.0 != target && u.4.fighting())
+        .map(|u| (*u.0, u.2.0))
+        .collect();
+    let hexes = (yards as f32 / map.scale.max(f32::EPSILON)).floor() as u32;
+    let mut edge = false;
+    let (path, stop) = knockback_path(from, start, hexes, |h| {
+        if !map.contains(h) {
+            edge = true;
+            return Some(Stop::Obstacle);
+        }
+        if map.move_cost(h).is_none() {
+            return Some(Stop::Obstacle);
+        }
+        others
+            .iter()
+            .find(|(_, at)| *at == h)
+            .map(|&(id, _)| Stop::Unit(id))
+    });
+    let stopped_by = stop.map(|s| match s {
+        Stop::Obstacle if edge => "the edge of the map".to_string(),
+        Stop::Obstacle => "a wall".to_string(),
+        Stop::Unit(id) => roster.name(id).to_string(),
+    });
+    events.write(BattleEvent::Knockback {
+        unit: target,
+        distance: yards,
+        path: path.iter().map(|&h| hex_pair(h)).collect(),
+        stopped_by,
+    });
+    let Ok((_, _, mut pos, _, standing, mut f, _)) = units.get_mut(entity) else {
+        return;
+    };
+    pos.0 = *path.last().unwrap_or(&start);
+    if !standing.fighting() || f.posture != Posture::Standing {
+        return;
+    }
+    let (label, score) = f.sheet.keep_feet.clone();
+    let roll = success_roll(
+        rng,
+        keep_feet_modifiers(Modifier::named(label, score), yards),
+    );
+    let ok = roll.succeeded();
+    if !ok {
+        f.posture = Posture::Lying;
+    }
+    events.write(BattleEvent::Roll {
+        unit: target,
+        purpose: Cow::Borrowed("to keep its feet after knockback"),
+        roll,
+        result: Cow::Borrowed(if ok { "stays up" } else { "falls down" }),
+    });
 }
 
 /// Moves the turn on to the next fighter still standing; marks the round over when none is
@@ -413,6 +529,13 @@ fn execute(
         (aim_turns, weapon)
     };
 
+    if let Maneuver::ChangePosture(to) = maneuver
+        && let Ok((_, _, _, _, _, mut f, _)) = units.get_mut(me_entity)
+    {
+        f.posture = to;
+        return;
+    }
+
     // Ready: one more turn of reloading.
     if maneuver == Maneuver::Ready
         && let Some(w) = acc_weapon
@@ -512,6 +635,9 @@ fn execute(
             } else {
                 None
             },
+            posture: me.5.posture,
+            shock: me.5.shock,
+            target_posture: foe.5.posture,
         };
         let mut bonus = Vec::new();
         if maneuver == Maneuver::AllOutAttack(AoaOption::Strong) {
@@ -554,6 +680,7 @@ fn execute(
         let Some((roll, steps, injury)) = outcome.damage else {
             continue;
         };
+        let basic = roll.total;
         let hp_before = foe.5.hp;
         let effect = apply_injury(rng, foe.5.sheet.ht, hp_before, injury, foe.5.sheet.hp_max);
         foe.5.hp = effect.hp_after;
@@ -584,6 +711,48 @@ fn execute(
                 standing: Standing::Dead,
                 cause,
             });
+        } else if injury > 0 && foe.4.fighting() {
+            wound_effects(rng, &mut foe.5, target, injury, events);
+        }
+        if causes_knockback(weapon.damage_type, injury > 0) {
+            let yards = knockback_yards(basic, Some(foe.5.sheet.st), foe.5.sheet.hp_max);
+            if yards > 0 {
+                let from = me.2.0;
+                knock_back(rng, map, roster, units, events, target, from, yards);
+            }
         }
     }
+}
+
+/// Shock for the next turn, and on a major wound the HT roll against knockdown and stun
+/// (gurps-lite-and-socs.txt, "INJURY").
+fn wound_effects(
+    rng: &mut BattleRng,
+    f: &mut Fighter,
+    unit: UnitId,
+    injury: i32,
+    events: &mut MessageWriter<BattleEvent>,
+) {
+    let pain = f.sheet.pain_threshold;
+    f.pending_shock = shock_after(f.pending_shock, injury, 1, MAX_SHOCK, pain);
+    if !is_major_wound(injury, f.sheet.hp_max) {
+        return;
+    }
+    let roll = success_roll(rng, knockdown_modifiers(f.sheet.ht, None, pain));
+    let ok = roll.succeeded();
+    if !ok {
+        f.stunned = true;
+        f.posture = Posture::Lying;
+        f.aim = None;
+    }
+    events.write(BattleEvent::Roll {
+        unit,
+        purpose: Cow::Borrowed("HT against knockdown (major wound)"),
+        roll,
+        result: Cow::Borrowed(if ok {
+            "keeps its feet"
+        } else {
+            "stunned and knocked down"
+        }),
+    });
 }

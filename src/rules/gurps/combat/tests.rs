@@ -21,6 +21,7 @@ fn fighter(skills: &[(&str, i32)], weapons: &[&str]) -> Fighter {
         skills: skills.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
         weapons: weapons.iter().map(|w| w.to_string()).collect(),
         armor: None,
+        ..Default::default()
     };
     Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
 }
@@ -32,6 +33,9 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         target_speed: 0.0,
         aim_turns: 0,
         cover: None,
+        posture: Posture::Standing,
+        shock: 0,
+        target_posture: Posture::Standing,
     }
 }
 
@@ -294,7 +298,14 @@ fn consciousness_roll_modifiers() {
 #[test]
 fn best_defense_score_matches_defense_options() {
     let mut f = fighter(&[("Broadsword", 14)], &["broadsword", "short bow"]);
-    for hp in [11, 4, 3, -2] {
+    for (hp, posture, stunned) in [
+        (11, Posture::Standing, false),
+        (4, Posture::Kneeling, false),
+        (3, Posture::Lying, true),
+        (-2, Posture::Standing, true),
+    ] {
+        f.posture = posture;
+        f.stunned = stunned;
         for guard in [
             Guard::Normal,
             Guard::None,
@@ -350,4 +361,61 @@ fn strike_hit_rate_matches_the_exact_chance() {
     let rate = hits as f64 / n as f64;
     let tolerance = 4.5 * (p * (1.0 - p) / n as f64).sqrt();
     assert!((rate - p).abs() < tolerance, "rate {rate} vs exact {p}");
+}
+
+/// gurps-lite-and-socs.txt "POSTURES" (kneeling −2 defense, lying −3) and "INJURY",
+/// Stunned (active defenses −4), on Dodge 9 and Parry 10.
+#[test]
+fn posture_and_stun_lower_every_defense() {
+    let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    f.posture = Posture::Kneeling;
+    let scores: Vec<i32> = defense_options(&f, false, 0)
+        .iter()
+        .map(|o| o.score())
+        .collect();
+    assert_eq!(scores, vec![7, 8]);
+    f.posture = Posture::Lying;
+    f.stunned = true;
+    let scores: Vec<i32> = defense_options(&f, false, 0)
+        .iter()
+        .map(|o| o.score())
+        .collect();
+    assert_eq!(scores, vec![2, 3]);
+}
+
+/// gurps-lite-and-socs.txt "POSTURES" (attacker kneeling −2, lying −4), "INJURY" (shock);
+/// gurps-traveller-gm-screen.txt "RANGED ATTACK MODIFIERS", target's position (kneeling
+/// without cover −2, prone without cover −4, prone behind cover head down −7).
+#[test]
+fn postures_and_shock_in_attack_rolls() {
+    let f = fighter(&[("Bow", 13)], &["longbow"]);
+    let bow = &f.sheet.weapons[0];
+    let mut s = situation(Maneuver::Attack); // 1 yd: range 0
+    s.posture = Posture::Kneeling;
+    s.shock = 2;
+    assert_eq!(effective(&attack_modifiers(bow, &s)), 13 - 2 - 2);
+    s.posture = Posture::Standing;
+    s.shock = 0;
+    s.target_posture = Posture::Kneeling;
+    assert_eq!(effective(&attack_modifiers(bow, &s)), 11);
+    s.target_posture = Posture::Lying;
+    assert_eq!(effective(&attack_modifiers(bow, &s)), 9);
+    s.cover = Some(Cover::Light);
+    assert_eq!(effective(&attack_modifiers(bow, &s)), 6);
+    s.target_posture = Posture::Standing;
+    assert_eq!(effective(&attack_modifiers(bow, &s)), 11);
+    // melee ignores the target's posture and cover here
+    let g = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    s.target_posture = Posture::Lying;
+    assert_eq!(effective(&attack_modifiers(&g.sheet.weapons[0], &s)), 14);
+}
+
+/// Move follows posture (gurps-traveller-gm-screen.txt "POSITIONS"): Move 6 kneeling is 2.
+#[test]
+fn current_move_follows_posture() {
+    let mut f = fighter(&[], &[]);
+    f.posture = Posture::Kneeling;
+    assert_eq!(current_move(&f), 2);
+    f.posture = Posture::Sitting;
+    assert_eq!(current_move(&f), 0);
 }
