@@ -3,9 +3,9 @@
 //! without being rebuilt (the preview reuses one per thread).
 
 use crate::battle::{
-    self, Autopilot, BattleEvent, BattleStats, BattleStep, CombatLog, Combatant, Command,
-    Controller, Facing, HexPos, Outcome, OutcomeKind, Roster, RosterEntry, Side, Sides, Standing,
-    TurnState, UnitId, UnitTally, VictoryRule,
+    self, Autopilot, BattleEvent, BattleStats, CombatLog, Combatant, Command, Controller, Facing,
+    HexPos, Outcome, OutcomeKind, Roster, RosterEntry, Side, Sides, Standing, TurnState, UnitId,
+    UnitTally, VictoryRule,
 };
 use crate::dice::BattleRng;
 use crate::rules::gurps;
@@ -13,6 +13,7 @@ use crate::scenario::{Prepared, PreparedStats};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::Messages;
 use bevy::ecs::query::With;
+use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::World;
 use serde::Serialize;
 use std::sync::Arc;
@@ -37,8 +38,11 @@ impl Default for SessionOptions {
 
 /// One battle in progress.
 pub struct Session {
-    /// The battle world: units, map, log and the battle-step schedule.
+    /// The battle world: units, map and log.
     pub world: World,
+    /// The battle-step schedule, kept here rather than in the world so that a step runs it
+    /// directly (no lookup and move of the schedule on every step).
+    schedule: Schedule,
     prepared: Arc<Prepared>,
     options: SessionOptions,
     seed: u64,
@@ -67,15 +71,15 @@ impl Session {
         battle::init_resources(&mut world);
         let mut schedule = battle::new_schedule();
         match prepared.file.ruleset {
-            crate::scenario::RulesetSpec::Gurps(_) => {
+            crate::scenario::RulesetSpec::Gurps(ref config) => {
                 gurps::configure(&mut schedule);
-                gurps::init_resources(&mut world);
+                gurps::init_resources(&mut world, config);
             }
         }
-        world.add_schedule(schedule);
         world.insert_resource(prepared.map.clone());
         let mut session = Self {
             world,
+            schedule,
             prepared,
             options,
             seed,
@@ -149,7 +153,7 @@ impl Session {
 
     /// Advances the battle by one step (one turn begun or resolved).
     pub fn step(&mut self) {
-        self.world.run_schedule(BattleStep);
+        self.schedule.run(&mut self.world);
     }
 
     /// The outcome, once decided.

@@ -99,6 +99,7 @@ fn player_commands_are_checked() {
             to: None,
             target: Some(UnitId(1)),
             weapon: Some(0),
+            location: None,
         },
     });
     s.step();
@@ -117,6 +118,7 @@ fn player_commands_are_checked() {
             to: Some(hexx::Hex::new(1, 0)),
             target: None,
             weapon: None,
+            location: None,
         },
     });
     s.step();
@@ -271,6 +273,7 @@ fn order(s: &mut Session, unit: u32, maneuver: Maneuver, target: Option<u32>) {
             to: None,
             target: target.map(UnitId),
             weapon: target.map(|_| 0),
+            location: None,
         },
     });
     s.step();

@@ -132,6 +132,8 @@ pub enum BattleEvent {
         hp_after: i32,
         /// Full hit points.
         hp_max: i32,
+        /// Where the blow landed, if the ruleset has hit locations.
+        location: Option<Cow<'static, str>>,
     },
     /// A unit's standing changed (fell unconscious, died, escaped).
     StatusChanged {

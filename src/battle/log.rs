@@ -135,9 +135,17 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             hp_before,
             hp_after,
             hp_max,
+            location,
             ..
         } => {
-            let _ = write!(s, "    damage: {roll} {damage_type}");
+            match location {
+                Some(at) => {
+                    let _ = write!(s, "    damage to the {at}: {roll} {damage_type}");
+                }
+                None => {
+                    let _ = write!(s, "    damage: {roll} {damage_type}");
+                }
+            }
             for step in steps {
                 let _ = write!(s, ", {} {:+}", step.label, step.value);
             }

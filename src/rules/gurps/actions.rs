@@ -5,6 +5,7 @@
 
 use super::combat::current_move;
 use super::equipment::WeaponMode;
+use super::location::HitLocation;
 use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
 use super::sheet::Fighter;
 use crate::battle::{Standing, UnitId};
@@ -295,7 +296,9 @@ pub fn legal_options(s: &Situation) -> Legal {
             // Stunned: Do Nothing only (gurps-lite-and-socs.txt, "INJURY", Stunned).
             Maneuver::DoNothing => true,
             _ if f.stunned => false,
-            Maneuver::ChangePosture(to) => f.posture.can_change_to(to),
+            Maneuver::ChangePosture(to) => {
+                f.posture.can_change_to(to) && !(f.lame() && to.needs_both_legs())
+            }
             Maneuver::Ready => !reloadable.is_empty(),
             Maneuver::AllOutDefense(AodOption::IncreasedParry) => can_parry,
             m if m.needs_target() => {
@@ -331,6 +334,8 @@ pub struct Plan {
     pub target: Option<usize>,
     /// Weapon index.
     pub weapon: Option<usize>,
+    /// Hit location aimed at.
+    pub location: Option<HitLocation>,
 }
 
 impl Plan {
@@ -347,6 +352,14 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     let maneuver = action.maneuver;
     if f.stunned && maneuver != Maneuver::DoNothing {
         return Err("stunned: it can only Do Nothing this turn".into());
+    }
+    if let Maneuver::ChangePosture(to) = maneuver
+        && f.lame()
+        && to.needs_both_legs()
+    {
+        return Err(format!(
+            "with a crippled leg it cannot take the posture: {to}"
+        ));
     }
     if let Maneuver::ChangePosture(to) = maneuver
         && !f.posture.can_change_to(to)
@@ -401,6 +414,11 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     // Conditions on the maneuver itself. With the checks above, an action that passes is
     // always one that `legal_options` lists (the test `checked_actions_are_listed` holds
     // the two together), so the whole list need not be built again here.
+    if action.location.is_some() && !maneuver.attacks() {
+        return Err(format!(
+            "{maneuver} makes no attack to aim at a hit location"
+        ));
+    }
     if maneuver == Maneuver::AllOutDefense(AodOption::IncreasedParry)
         && !f.sheet.weapons.iter().any(|w| w.parry.is_some())
     {
@@ -412,6 +430,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         cost,
         target,
         weapon,
+        location: action.location,
     })
 }
 
@@ -472,6 +491,7 @@ mod tests {
             to,
             target: target.map(UnitId),
             weapon,
+            location: None,
         }
     }
 

@@ -11,6 +11,7 @@ use super::combat::{
     reeling,
 };
 use super::equipment::WeaponMode;
+use super::location::HitLocation;
 use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
 use super::posture::Posture;
 use super::sheet::Guard;
@@ -34,8 +35,8 @@ pub fn choose_defenses(options: &[DefenseOption]) -> Vec<usize> {
     order
 }
 
-/// Expected injury of one strike by the acting unit with weapon `wi` on `target` from
-/// `from`, using the exact 3d6 chances; `damage_bonus` is added to the mean damage.
+/// Expected injury of one unaimed strike by the acting unit with weapon `wi` on `target`
+/// from `from`, using the exact 3d6 chances; `damage_bonus` is added to the mean damage.
 fn strike_value(
     s: &Situation,
     from: Hex,
@@ -44,6 +45,31 @@ fn strike_value(
     maneuver: Maneuver,
     damage_bonus: f64,
 ) -> f64 {
+    best_location(s, from, wi, target, maneuver, damage_bonus, false).1
+}
+
+/// The AI aims at a location only when its effective skill there is at least this; below
+/// it only the "always hits" rolls of 3 and 4 would land, and those favour any location
+/// with a big multiplier (a policy choice, not a rule).
+const MIN_AIMED_SKILL: i32 = 9;
+
+/// Locations the AI considers aiming at besides an unaimed blow: the ones that pay off
+/// for some damage type (vitals for piercing and impaling, the neck for cutting, the skull
+/// for anything).
+const AIM_AT: [HitLocation; 3] = [HitLocation::Vitals, HitLocation::Neck, HitLocation::Skull];
+
+/// The location to aim a strike at (`None`: unaimed; only unaimed unless `consider_aim`)
+/// that gives the most expected injury, with that expected injury. An unaimed blow is
+/// valued as a torso hit.
+fn best_location(
+    s: &Situation,
+    from: Hex,
+    wi: usize,
+    target: &UnitView,
+    maneuver: Maneuver,
+    damage_bonus: f64,
+    consider_aim: bool,
+) -> (Option<HitLocation>, f64) {
     let me = s.me();
     let w = &me.fighter.sheet.weapons[wi];
     let aim_turns = match me.fighter.aim {
@@ -63,13 +89,35 @@ fn strike_value(
         posture: me.fighter.posture,
         shock: me.fighter.shock,
         target_posture: target.fighter.posture,
+        aimed: None,
+        one_eye: me.fighter.one_eye(),
     };
-    let p_hit = success_chance(effective(&attack_modifiers(w, &situation)));
+    let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
     let p_through = 1.0 - best_defense.map_or(0.0, success_chance);
-    let (num, den) = w.damage_type.wounding_multiplier();
     let mean = (w.damage.mean() + damage_bonus - f64::from(target.fighter.sheet.dr)).max(0.5);
-    p_hit * p_through * mean * f64::from(num) / f64::from(den)
+    let value = |location: HitLocation, skill: i32| {
+        let (num, den) = location.wounding_multiplier(w.damage_type);
+        success_chance(skill) * p_through * mean * f64::from(num) / f64::from(den)
+    };
+    let mut best = (None, value(HitLocation::Torso, skill));
+    if !consider_aim || skill + HitLocation::Vitals.aim_penalty() < MIN_AIMED_SKILL {
+        return best;
+    }
+    let torso = HitLocation::Torso.wounding_multiplier(w.damage_type);
+    for location in AIM_AT {
+        let (num, den) = location.wounding_multiplier(w.damage_type);
+        let aimed_skill = skill + location.aim_penalty();
+        // Only locations that wound more than the torso and that the AI can still hit.
+        if num * torso.1 <= torso.0 * den || aimed_skill < MIN_AIMED_SKILL {
+            continue;
+        }
+        let v = value(location, aimed_skill);
+        if v > best.1 {
+            best = (Some(location), v);
+        }
+    }
+    best
 }
 
 /// Expected injury the enemies could deal the acting unit on their next turns if it keeps
@@ -113,6 +161,7 @@ impl GurpsAi {
             to,
             target: Some(target.id),
             weapon: Some(weapon as u8),
+            location: None,
         }
     }
 
@@ -198,6 +247,12 @@ impl Policy for GurpsAi {
         if f.stunned {
             return Action::simple(Maneuver::DoNothing);
         }
+        if f.disarmed() {
+            let m = Maneuver::AllOutDefense(AodOption::IncreasedDodge);
+            if legal.get(m).is_some() {
+                return Action::simple(m);
+            }
+        }
         if f.posture != Posture::Standing {
             for to in [Posture::Standing, Posture::Kneeling] {
                 let m = Maneuver::ChangePosture(to);
@@ -240,13 +295,8 @@ impl Policy for GurpsAi {
             let normal_threat = threat(s, Guard::Normal);
             let open_threat = threat(s, Guard::None);
             let score = |dealt: f64, taken: f64| dealt / their_hp - risk * taken / my_hp;
-            let mut best = (
-                score(
-                    strike_value(s, from, wi, target, Maneuver::Attack, 0.0),
-                    normal_threat,
-                ),
-                Maneuver::Attack,
-            );
+            let (aim_at, dealt) = best_location(s, from, wi, target, Maneuver::Attack, 0.0, true);
+            let mut best = (score(dealt, normal_threat), Maneuver::Attack, aim_at);
             let candidates = [
                 (AoaOption::Determined, 1.0, 0.0),
                 (AoaOption::Double, 2.0, 0.0),
@@ -262,13 +312,15 @@ impl Policy for GurpsAi {
                 } else {
                     Maneuver::Attack
                 };
-                let dealt = times * strike_value(s, from, wi, target, as_maneuver, bonus);
-                let v = score(dealt, open_threat);
+                let (aim_at, dealt) = best_location(s, from, wi, target, as_maneuver, bonus, true);
+                let v = score(times * dealt, open_threat);
                 if v > best.0 {
-                    best = (v, m);
+                    best = (v, m, aim_at);
                 }
             }
-            return Self::attack(best.1, None, target, wi);
+            let mut action = Self::attack(best.1, None, target, wi);
+            action.location = best.2;
+            return action;
         }
 
         // Shooting from here.
@@ -291,7 +343,9 @@ impl Policy for GurpsAi {
             if acc > 0 && aimed < wanted && legal.get(Maneuver::Aim).is_some() {
                 return Self::attack(Maneuver::Aim, None, target, wi);
             }
-            return Self::attack(Maneuver::Attack, None, target, wi);
+            let mut action = Self::attack(Maneuver::Attack, None, target, wi);
+            action.location = best_location(s, me.pos, wi, target, Maneuver::Attack, 0.0, true).0;
+            return action;
         }
 
         // Reload an empty ranged weapon when nobody is at hand.
@@ -304,6 +358,7 @@ impl Policy for GurpsAi {
                 to: None,
                 target: None,
                 weapon: Some(wi),
+                location: None,
             };
         }
 
@@ -340,6 +395,7 @@ impl Policy for GurpsAi {
             to: Some(dest),
             target: None,
             weapon: None,
+            location: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use super::equipment::WeaponMode;
 use super::injury::STUNNED_DEFENSE;
+use super::location::HitLocation;
 use super::maneuver::{AoaOption, AodOption, Maneuver};
 use super::posture::Posture;
 use super::sheet::{Fighter, Guard, Weapon};
@@ -32,6 +33,10 @@ pub struct AttackSituation {
     pub shock: i32,
     /// The target's posture.
     pub target_posture: Posture,
+    /// The hit location aimed at, if any.
+    pub aimed: Option<HitLocation>,
+    /// The attacker has lost an eye.
+    pub one_eye: bool,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -115,6 +120,16 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
             mods.push(Modifier::new("Aim", aim));
         }
         mods.extend(target_position_modifier(s.cover, s.target_posture));
+    }
+    if let Some(location) = s.aimed
+        && location.aim_penalty() != 0
+    {
+        mods.push(Modifier::new(location.name(), location.aim_penalty()));
+    }
+    if s.one_eye {
+        // gurps-traveller-gm-screen.txt, "MODIFIERS TO ATTACK ROLLS": one eye −1 for
+        // hand-weapon attacks, −3 for ranged attacks.
+        mods.push(Modifier::new("one eye", if ranged { -3 } else { -1 }));
     }
     mods.extend(s.posture.attack_label());
     if s.shock > 0 {
@@ -226,7 +241,7 @@ pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> V
         label: Label::Static("Dodge"),
         modifiers: dodge,
     });
-    if !ranged_attack {
+    if !ranged_attack && !defender.disarmed() {
         for (i, w) in sheet.weapons.iter().enumerate() {
             let Some(score) = w.parry else { continue };
             let mut parry = vec![Modifier::new("Parry", score)];
@@ -262,7 +277,7 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
         dodge += 2;
     }
     let mut best = dodge;
-    if !ranged_attack {
+    if !ranged_attack && !defender.disarmed() {
         let bonus = if guard == Guard::IncreasedParry { 2 } else { 0 };
         for w in &sheet.weapons {
             if let Some(p) = w.parry {
@@ -297,15 +312,19 @@ pub fn roll_damage(
 }
 
 /// From basic damage to injury, step by step (gurps-lite-and-socs.txt "WOUNDING
-/// MODIFIERS"): halve beyond 1/2D (decision: 4e p. B378, damage halved at or beyond the
-/// weapon's 1/2D range), subtract DR, multiply by the wounding multiplier (round down);
-/// any penetrating damage does at least 1 injury (decision: 4e p. B379). Returns each step
-/// as a labelled change and the injury; basic damage plus the steps equals the injury.
+/// MODIFIERS" and "HIT LOCATIONS"): halve beyond 1/2D (decision: 4e p. B378, damage halved
+/// at or beyond the weapon's 1/2D range), subtract DR, multiply by the location's wounding
+/// multiplier (round down); any penetrating damage does at least 1 injury (decision: 4e p.
+/// B379); a limb or extremity takes no more than it needs to be crippled ("excess damage
+/// lost"). Returns each step as a labelled change and the injury; basic damage plus the
+/// steps equals the injury.
 pub fn injury_steps(
     basic: i32,
     dr: i32,
     damage_type: DamageType,
     half_damage: bool,
+    location: HitLocation,
+    hp_max: i32,
 ) -> (Vec<Modifier>, i32) {
     let mut steps = Vec::with_capacity(3);
     let mut damage = basic.max(0);
@@ -320,19 +339,35 @@ pub fn injury_steps(
         damage -= stopped;
     }
     let penetrating = damage;
-    let (num, den) = damage_type.wounding_multiplier();
+    let (num, den) = location.wounding_multiplier(damage_type);
     let mut injury = penetrating * num / den;
     if injury != penetrating {
-        steps.push(Modifier::new(
-            damage_type.multiplier_label(),
-            injury - penetrating,
-        ));
+        let label = if (num, den) == damage_type.wounding_multiplier() {
+            Label::Static(damage_type.multiplier_label())
+        } else {
+            Label::Shared(format!("{location} x{}", multiplier_text(num, den)).into())
+        };
+        steps.push(Modifier::named(label, injury - penetrating));
     }
     if penetrating > 0 && injury == 0 {
         steps.push(Modifier::new("minimum injury", 1));
         injury = 1;
     }
+    if let Some(cap) = location.injury_cap(hp_max)
+        && injury > cap
+    {
+        steps.push(Modifier::new("excess beyond crippling lost", cap - injury));
+        injury = cap;
+    }
     (steps, injury)
+}
+
+fn multiplier_text(num: i32, den: i32) -> String {
+    if den == 1 {
+        num.to_string()
+    } else {
+        format!("{}", f64::from(num) / f64::from(den))
+    }
 }
 
 /// HT modifier for the roll to stay conscious at 0 HP or less: −1 per full multiple of HP
@@ -388,6 +423,12 @@ pub struct StrikeInput {
     pub half_damage: bool,
     /// The target's DR.
     pub dr: i32,
+    /// The target's full HP (for crippling).
+    pub hp_max: i32,
+    /// The location aimed at, if any (its penalty is already in `attack`).
+    pub aimed: Option<HitLocation>,
+    /// Whether unaimed blows roll on the 3d6 location table (else they hit the torso).
+    pub random_location: bool,
 }
 
 /// What a strike did.
@@ -399,6 +440,12 @@ pub struct StrikeOutcome {
     pub defenses: Vec<(Label, RollRecord)>,
     /// How it ended.
     pub result: AttackResult,
+    /// Where the blow landed (on a hit).
+    pub location: HitLocation,
+    /// The 3d6 roll on the location table, for an unaimed hit with random locations.
+    pub location_roll: Option<RollRecord>,
+    /// An aimed attack that missed by 1 and hit the torso instead.
+    pub torso_instead: bool,
     /// On a hit: the damage roll, the steps to injury, and the injury.
     pub damage: Option<(RollRecord, Vec<Modifier>, i32)>,
 }
@@ -415,8 +462,13 @@ pub fn resolve_strike(
     choose: impl FnOnce(&[DefenseOption]) -> Vec<usize>,
 ) -> StrikeOutcome {
     let roll = success_roll(dice, input.attack);
+    // An aimed attack at a location marked * that misses by 1 hits the torso
+    // (gurps-lite-and-socs.txt, "HIT LOCATIONS").
+    let torso_instead = input.aimed.is_some_and(HitLocation::miss_by_one_hits_torso)
+        && roll.margin == Some(-1)
+        && roll.critical.is_none();
     let mut defenses = Vec::new();
-    let result = if !roll.succeeded() {
+    let result = if !roll.succeeded() && !torso_instead {
         AttackResult::Miss
     } else if roll.critical == Some(Critical::Success) {
         AttackResult::CriticalHit
@@ -448,16 +500,36 @@ pub fn resolve_strike(
             AttackResult::Hit
         }
     };
+    let mut location = if torso_instead {
+        HitLocation::Torso
+    } else {
+        input.aimed.unwrap_or_default()
+    };
+    let mut location_roll = None;
+    if result.hit() && input.aimed.is_none() && input.random_location {
+        let r = DiceExpr::d6(3, 0).roll(dice, i32::MIN);
+        location = HitLocation::from_roll(r.total);
+        location_roll = Some(r);
+    }
     let damage = result.hit().then(|| {
         let basic = roll_damage(dice, input.damage, input.damage_bonus, input.damage_type);
-        let (steps, injury) =
-            injury_steps(basic.total, input.dr, input.damage_type, input.half_damage);
+        let (steps, injury) = injury_steps(
+            basic.total,
+            input.dr,
+            input.damage_type,
+            input.half_damage,
+            location,
+            input.hp_max,
+        );
         (basic, steps, injury)
     });
     StrikeOutcome {
         roll,
         defenses,
         result,
+        location,
+        location_roll,
+        torso_instead,
         damage,
     }
 }

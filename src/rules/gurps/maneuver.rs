@@ -1,6 +1,7 @@
 //! The GURPS maneuvers a fighter can choose on its turn, with their movement allowances
 //! (gurps-lite-and-socs.txt, "MANEUVERS"), and the action a command carries.
 
+use super::location::HitLocation;
 use super::posture::Posture;
 use crate::battle::UnitId;
 use hexx::Hex;
@@ -206,6 +207,9 @@ pub struct Action {
     pub target: Option<UnitId>,
     /// Weapon (index into the fighter's weapons) to attack, aim or reload with.
     pub weapon: Option<u8>,
+    /// Hit location aimed at (`None`: an unaimed blow).
+    #[serde(default)]
+    pub location: Option<HitLocation>,
 }
 
 impl Action {
@@ -216,6 +220,7 @@ impl Action {
             to: None,
             target: None,
             weapon: None,
+            location: None,
         }
     }
 }

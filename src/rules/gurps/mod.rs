@@ -20,6 +20,7 @@ pub mod combat;
 pub mod equipment;
 pub mod injury;
 pub mod knockback;
+pub mod location;
 pub mod maneuver;
 pub mod posture;
 pub mod sheet;
@@ -47,6 +48,16 @@ pub struct GurpsConfig {
     /// Extra armor by name.
     #[serde(default)]
     pub armor: std::collections::BTreeMap<String, equipment::ArmorSpec>,
+    /// Where unaimed blows land: `Random` (the 3d6 table, default) or `Torso`.
+    #[serde(default)]
+    pub hit_locations: location::HitLocations,
+}
+
+/// The scenario's GURPS options the systems read during a battle.
+#[derive(bevy::ecs::resource::Resource, Clone, Copy, Debug, Default)]
+pub struct GurpsRules {
+    /// Where unaimed blows land.
+    pub hit_locations: location::HitLocations,
 }
 
 impl GurpsConfig {
@@ -69,7 +80,10 @@ pub fn configure(schedule: &mut Schedule) {
     ));
 }
 
-/// Inserts the resources the GURPS systems need.
-pub fn init_resources(world: &mut World) {
+/// Inserts the resources the GURPS systems need, with the scenario's options.
+pub fn init_resources(world: &mut World, config: &GurpsConfig) {
     world.init_resource::<Messages<Command<Action>>>();
+    world.insert_resource(GurpsRules {
+        hit_locations: config.hit_locations,
+    });
 }

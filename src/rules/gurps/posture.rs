@@ -94,6 +94,12 @@ impl Posture {
         self != to && !(self == Posture::Lying && to == Posture::Standing)
     }
 
+    /// True for the postures a fighter with a crippled leg cannot take: standing and
+    /// crouching (decision: 4e Basic Set p. B420).
+    pub fn needs_both_legs(self) -> bool {
+        matches!(self, Posture::Standing | Posture::Crouching)
+    }
+
     /// The attack modifier as a labelled modifier, if any.
     pub fn attack_label(self) -> Option<Modifier> {
         let v = self.attack_modifier();

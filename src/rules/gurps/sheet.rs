@@ -10,6 +10,7 @@
 
 use super::equipment::{Catalog, WeaponMode};
 use super::injury::PainThreshold;
+use super::location::HitLocation;
 use super::posture::Posture;
 use super::tables::DamageType;
 use crate::battle::UnitId;
@@ -404,6 +405,8 @@ pub struct Fighter {
     pub pending_shock: i32,
     /// Stunned: must Do Nothing, active defenses −4, HT roll at the end of each turn.
     pub stunned: bool,
+    /// Crippled locations (limbs, extremities, an eye), in the order they were crippled.
+    pub crippled: Vec<HitLocation>,
 }
 
 impl Fighter {
@@ -427,12 +430,34 @@ impl Fighter {
             shock: 0,
             pending_shock: 0,
             stunned: false,
+            crippled: Vec::new(),
             sheet,
         }
     }
 
-    /// True if weapon `i` can attack now (melee, or ranged with a shot loaded).
+    /// True if a leg or foot is crippled: the fighter cannot stand (decision: 4e Basic Set
+    /// p. B420, a crippled leg means falling down and staying down without a crutch).
+    pub fn lame(&self) -> bool {
+        self.crippled.iter().any(|l| l.is_leg())
+    }
+
+    /// True if the weapon arm or hand is crippled: its weapons are dropped and cannot be
+    /// used or parried with (decision: every weapon is held in the weapon hand).
+    pub fn disarmed(&self) -> bool {
+        self.crippled.iter().any(|l| l.is_weapon_arm())
+    }
+
+    /// True if an eye has been blinded.
+    pub fn one_eye(&self) -> bool {
+        self.crippled.contains(&HitLocation::Eye)
+    }
+
+    /// True if weapon `i` can attack now (melee, or ranged with a shot loaded; not with a
+    /// crippled weapon arm).
     pub fn can_use(&self, i: usize) -> bool {
+        if self.disarmed() {
+            return false;
+        }
         match self.sheet.weapons.get(i) {
             Some(w) if w.is_ranged() => self.shots.get(i).copied().unwrap_or(0) > 0,
             Some(_) => true,

@@ -1,6 +1,7 @@
 //! The thin GURPS systems: begin a fighter's turn in initiative order, let the AI decide,
 //! and resolve the command by calling the rules functions and writing the events.
 
+use super::GurpsRules;
 use super::actions::{Plan, Situation, UnitView, legal_options, plan};
 use super::ai::{GurpsAi, choose_defenses};
 use super::combat::{
@@ -8,10 +9,11 @@ use super::combat::{
     defense_options, guard_of, resolve_strike,
 };
 use super::equipment::WeaponMode;
-use super::injury::{MAX_SHOCK, is_major_wound, knockdown_modifiers, shock_after};
+use super::injury::{is_major_wound, knockdown_modifiers, shock_after};
 use super::knockback::{
     Stop, causes_knockback, keep_feet_modifiers, knockback_path, knockback_yards,
 };
+use super::location::{HitLocation, HitLocations};
 use super::maneuver::{Action, AoaOption, Maneuver};
 use super::posture::Posture;
 use super::sheet::{Aim, Fighter, Guard};
@@ -211,6 +213,7 @@ pub(super) fn resolve(
     mut rng: ResMut<BattleRng>,
     mut units: UnitQuery,
     log: Res<CombatLog>,
+    rules: Res<GurpsRules>,
     mut events: MessageWriter<BattleEvent>,
 ) {
     let Some(active) = turn.awaiting else {
@@ -298,6 +301,7 @@ pub(super) fn resolve(
                     cost: 0,
                     target: None,
                     weapon: None,
+                    location: None,
                 },
                 None,
             )
@@ -307,6 +311,7 @@ pub(super) fn resolve(
     execute(
         &mut rng,
         &map,
+        *rules,
         &roster,
         &mut units,
         &mut events,
@@ -447,6 +452,7 @@ fn end_turn(turn: &mut TurnState, roster: &Roster, units: &UnitQuery) {
 fn execute(
     rng: &mut BattleRng,
     map: &HexMap,
+    rules: GurpsRules,
     roster: &Roster,
     units: &mut UnitQuery,
     events: &mut MessageWriter<BattleEvent>,
@@ -638,6 +644,8 @@ fn execute(
             posture: me.5.posture,
             shock: me.5.shock,
             target_posture: foe.5.posture,
+            aimed: plan.location,
+            one_eye: me.5.one_eye(),
         };
         let mut bonus = Vec::new();
         if maneuver == Maneuver::AllOutAttack(AoaOption::Strong) {
@@ -656,6 +664,9 @@ fn execute(
             damage_type: weapon.damage_type,
             half_damage,
             dr: foe.5.sheet.dr,
+            hp_max: foe.5.sheet.hp_max,
+            aimed: plan.location,
+            random_location: rules.hit_locations == HitLocations::Random,
         };
         let outcome = resolve_strike(rng, input, choose_defenses);
         if ranged {
@@ -677,6 +688,24 @@ fn execute(
                 .collect(),
             result: outcome.result,
         });
+        let location = outcome.location;
+        if outcome.torso_instead && outcome.result.hit() {
+            events.write(BattleEvent::Note {
+                unit: Some(active),
+                text: format!(
+                    "missed the {} by 1: the blow lands on the torso",
+                    plan.location.unwrap_or_default()
+                ),
+            });
+        }
+        if let Some(roll) = outcome.location_roll {
+            events.write(BattleEvent::Roll {
+                unit: active,
+                purpose: Cow::Borrowed("hit location"),
+                roll,
+                result: Cow::Borrowed(location.name()),
+            });
+        }
         let Some((roll, steps, injury)) = outcome.damage else {
             continue;
         };
@@ -694,6 +723,7 @@ fn execute(
             hp_before,
             hp_after: effect.hp_after,
             hp_max: foe.5.sheet.hp_max,
+            location: Some(Cow::Borrowed(location.name())),
         });
         for (k, roll) in effect.death_checks {
             let survived = roll.succeeded();
@@ -712,7 +742,7 @@ fn execute(
                 cause,
             });
         } else if injury > 0 && foe.4.fighting() {
-            wound_effects(rng, &mut foe.5, target, injury, events);
+            wound_effects(rng, &mut foe.5, target, injury, location, events);
         }
         if causes_knockback(weapon.damage_type, injury > 0) {
             let yards = knockback_yards(basic, Some(foe.5.sheet.st), foe.5.sheet.hp_max);
@@ -724,30 +754,67 @@ fn execute(
     }
 }
 
-/// Shock for the next turn, and on a major wound the HT roll against knockdown and stun
-/// (gurps-lite-and-socs.txt, "INJURY").
+/// Shock for the next turn; crippling; and on a major wound (or any wound to the head or
+/// vitals) the HT roll against knockdown and stun (gurps-lite-and-socs.txt, "INJURY" and
+/// "HIT LOCATIONS").
 fn wound_effects(
     rng: &mut BattleRng,
     f: &mut Fighter,
     unit: UnitId,
     injury: i32,
+    location: HitLocation,
     events: &mut MessageWriter<BattleEvent>,
 ) {
     let pain = f.sheet.pain_threshold;
-    f.pending_shock = shock_after(f.pending_shock, injury, 1, MAX_SHOCK, pain);
-    if !is_major_wound(injury, f.sheet.hp_max) {
+    let (factor, cap) = location.shock_factor_and_cap();
+    f.pending_shock = shock_after(f.pending_shock, injury, factor, cap, pain);
+    let crippled = location.cripples(injury, f.sheet.hp_max) && !f.crippled.contains(&location);
+    if crippled {
+        f.crippled.push(location);
+        let effect = if location.is_leg() {
+            f.posture = Posture::Lying;
+            "falls and cannot stand"
+        } else if location.is_weapon_arm() {
+            f.aim = None;
+            "drops its weapons"
+        } else if location == HitLocation::Eye {
+            "is blinded in one eye"
+        } else {
+            "it is useless"
+        };
+        events.write(BattleEvent::Note {
+            unit: Some(unit),
+            text: format!("{location} crippled: {effect}"),
+        });
+    }
+    let major = crippled || is_major_wound(injury, f.sheet.hp_max);
+    if !major && !location.knockdown_on_any_injury() {
         return;
     }
-    let roll = success_roll(rng, knockdown_modifiers(f.sheet.ht, None, pain));
+    let modifier = (major && location.knockdown_modifier() != 0).then(|| {
+        Modifier::new(
+            match location {
+                HitLocation::Skull | HitLocation::Eye => "major wound to skull or eye",
+                _ => "major wound to face, vitals or groin",
+            },
+            location.knockdown_modifier(),
+        )
+    });
+    let roll = success_roll(rng, knockdown_modifiers(f.sheet.ht, modifier, pain));
     let ok = roll.succeeded();
     if !ok {
         f.stunned = true;
         f.posture = Posture::Lying;
         f.aim = None;
     }
+    let purpose = if major {
+        "HT against knockdown (major wound)"
+    } else {
+        "HT against knockdown (blow to the head or vitals)"
+    };
     events.write(BattleEvent::Roll {
         unit,
-        purpose: Cow::Borrowed("HT against knockdown (major wound)"),
+        purpose: Cow::Borrowed(purpose),
         roll,
         result: Cow::Borrowed(if ok {
             "keeps its feet"

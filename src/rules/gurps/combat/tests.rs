@@ -3,6 +3,7 @@
 use super::*;
 use crate::dice::{Label, Scripted};
 use crate::rules::gurps::equipment::Catalog;
+use crate::rules::gurps::location::HitLocation;
 use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
 use std::sync::Arc;
 
@@ -36,6 +37,8 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         posture: Posture::Standing,
         shock: 0,
         target_posture: Posture::Standing,
+        aimed: None,
+        one_eye: false,
     }
 }
 
@@ -139,17 +142,70 @@ fn current_move_halves_when_reeling() {
 /// gurps-lite-and-socs.txt "WOUNDING MODIFIERS" applied after DR.
 #[test]
 fn injury_from_basic_damage() {
-    let (steps, injury) = injury_steps(8, 2, DamageType::Cutting, false);
+    let (steps, injury) = injury_steps(8, 2, DamageType::Cutting, false, HitLocation::Torso, 20);
     assert_eq!(injury, 9);
     assert_eq!(8 + steps.iter().map(|s| s.value).sum::<i32>(), 9);
-    assert_eq!(injury_steps(7, 0, DamageType::SmallPiercing, false).1, 3);
-    assert_eq!(injury_steps(1, 0, DamageType::SmallPiercing, false).1, 1);
-    assert_eq!(injury_steps(5, 5, DamageType::Impaling, false).1, 0);
-    assert_eq!(injury_steps(6, 1, DamageType::Impaling, false).1, 10);
-    assert_eq!(injury_steps(5, 0, DamageType::HugePiercing, false).1, 10);
-    assert_eq!(injury_steps(5, 1, DamageType::LargePiercing, false).1, 6);
-    assert_eq!(injury_steps(0, 0, DamageType::Crushing, false).1, 0);
-    let (steps, injury) = injury_steps(9, 0, DamageType::Piercing, true);
+    assert_eq!(
+        injury_steps(
+            7,
+            0,
+            DamageType::SmallPiercing,
+            false,
+            HitLocation::Torso,
+            20
+        )
+        .1,
+        3
+    );
+    assert_eq!(
+        injury_steps(
+            1,
+            0,
+            DamageType::SmallPiercing,
+            false,
+            HitLocation::Torso,
+            20
+        )
+        .1,
+        1
+    );
+    assert_eq!(
+        injury_steps(5, 5, DamageType::Impaling, false, HitLocation::Torso, 20).1,
+        0
+    );
+    assert_eq!(
+        injury_steps(6, 1, DamageType::Impaling, false, HitLocation::Torso, 20).1,
+        10
+    );
+    assert_eq!(
+        injury_steps(
+            5,
+            0,
+            DamageType::HugePiercing,
+            false,
+            HitLocation::Torso,
+            20
+        )
+        .1,
+        10
+    );
+    assert_eq!(
+        injury_steps(
+            5,
+            1,
+            DamageType::LargePiercing,
+            false,
+            HitLocation::Torso,
+            20
+        )
+        .1,
+        6
+    );
+    assert_eq!(
+        injury_steps(0, 0, DamageType::Crushing, false, HitLocation::Torso, 20).1,
+        0
+    );
+    let (steps, injury) = injury_steps(9, 0, DamageType::Piercing, true, HitLocation::Torso, 20);
     assert_eq!(injury, 4);
     assert_eq!(steps[0].value, -5);
 }
@@ -190,6 +246,9 @@ fn strike(double: bool) -> StrikeInput {
         damage_type: DamageType::Cutting,
         half_damage: false,
         dr: 1,
+        hp_max: 11,
+        aimed: None,
+        random_location: false,
     }
 }
 
@@ -353,6 +412,9 @@ fn strike_hit_rate_matches_the_exact_chance() {
                 damage_type: DamageType::Crushing,
                 half_damage: false,
                 dr: f.sheet.dr,
+                hp_max: 10,
+                aimed: None,
+                random_location: false,
             };
             resolve_strike(&mut rng, input, |_| vec![0]).result.hit()
         })
@@ -418,4 +480,65 @@ fn current_move_follows_posture() {
     assert_eq!(current_move(&f), 2);
     f.posture = Posture::Sitting;
     assert_eq!(current_move(&f), 0);
+}
+
+/// gurps-lite-and-socs.txt "HIT LOCATIONS": wounding by location after DR, and "Injury >
+/// HP/2 cripples limb (excess damage lost)". HP 10.
+#[test]
+fn injury_by_location() {
+    use HitLocation::*;
+    // skull x4: 5 cr through DR 2 is 3, x4 = 12
+    let (steps, injury) = injury_steps(5, 2, DamageType::Crushing, false, Skull, 10);
+    assert_eq!(injury, 12);
+    assert_eq!(5 + steps.iter().map(|s| s.value).sum::<i32>(), 12);
+    assert!(steps.iter().any(|s| &*s.label == "skull x4"));
+    // an arrow in the arm: impaling x1, and at most 6 (just over HP/2)
+    assert_eq!(
+        injury_steps(4, 0, DamageType::Impaling, false, LeftArm, 10).1,
+        4
+    );
+    let (steps, injury) = injury_steps(12, 0, DamageType::Impaling, false, LeftArm, 10);
+    assert_eq!(injury, 6);
+    assert_eq!(steps.last().map(|s| s.value), Some(-6));
+    // neck: cutting x2; vitals: piercing x3
+    assert_eq!(
+        injury_steps(5, 0, DamageType::Cutting, false, Neck, 10).1,
+        10
+    );
+    assert_eq!(
+        injury_steps(4, 1, DamageType::Piercing, false, Vitals, 30).1,
+        9
+    );
+}
+
+/// "* A miss by 1 hits the torso": skull aimed at effective 8, a roll of 9 hits the torso
+/// (a defense is still allowed); a roll of 10 misses.
+#[test]
+fn aimed_blow_missing_by_one_hits_the_torso() {
+    let mut input = strike(false);
+    input.attack = vec![Modifier::new("Broadsword", 15), Modifier::new("skull", -7)];
+    input.aimed = Some(HitLocation::Skull);
+    // attack 3+3+3 = 9 vs 8, Dodge fails on 6+6+5, damage 4
+    let mut dice = Scripted::new(&[3, 3, 3, 6, 6, 5, 4]);
+    let out = resolve_strike(&mut dice, input.clone(), |_| vec![0]);
+    assert!(out.torso_instead);
+    assert_eq!(out.result, AttackResult::Hit);
+    assert_eq!(out.location, HitLocation::Torso);
+    let mut dice = Scripted::new(&[4, 3, 3]);
+    let out = resolve_strike(&mut dice, input, |_| vec![0]);
+    assert_eq!(out.result, AttackResult::Miss);
+}
+
+/// An unaimed hit with random locations rolls 3d6 on the table: 2+3+3 = 8, the right arm.
+#[test]
+fn random_location_roll() {
+    let mut input = strike(false);
+    input.random_location = true;
+    // attack 2+2+2 hits, Dodge fails 6+6+5, location 2+3+3 = 8, damage 6
+    let mut dice = Scripted::new(&[2, 2, 2, 6, 6, 5, 2, 3, 3, 6]);
+    let out = resolve_strike(&mut dice, input, |_| vec![0]);
+    assert_eq!(out.location, HitLocation::RightArm);
+    assert_eq!(out.location_roll.map(|r| r.total), Some(8));
+    // 1d+2 = 8 cut, DR 1 = 7, x1.5 = 10, capped at HP 11 / 2 + 1 = 6
+    assert_eq!(out.damage.map(|d| d.2), Some(6));
 }
