@@ -100,6 +100,8 @@ fn player_commands_are_checked() {
             target: Some(UnitId(1)),
             weapon: Some(0),
             location: None,
+            deceptive: 0,
+            telegraphic: false,
         },
     });
     s.step();
@@ -119,6 +121,8 @@ fn player_commands_are_checked() {
             target: None,
             weapon: None,
             location: None,
+            deceptive: 0,
+            telegraphic: false,
         },
     });
     s.step();
@@ -274,6 +278,8 @@ fn order(s: &mut Session, unit: u32, maneuver: Maneuver, target: Option<u32>) {
             target: target.map(UnitId),
             weapon: target.map(|_| 0),
             location: None,
+            deceptive: 0,
+            telegraphic: false,
         },
     });
     s.step();
@@ -487,4 +493,48 @@ fn knockback_demo_stops_at_walls_and_fighters() {
         }
     }
     assert!(wall && fighter_hit, "wall {wall}, fighter {fighter_hit}");
+}
+
+/// gurps-lite-and-socs.txt "FEINT": a feint won on one turn counts on the feinter's next
+/// turn only.
+#[test]
+fn a_won_feint_counts_on_the_next_turn_only() {
+    let mut s = face_to_face();
+    with_fighter(&mut s, 0, |f| f.feint_ready = Some((UnitId(1), 3)));
+    order(&mut s, 0, Maneuver::DoNothing, None);
+    s.step();
+    order(&mut s, 1, Maneuver::DoNothing, None);
+    s.step(); // Ann's next turn: the feint is on
+    assert_eq!(fighter(&mut s, 0).feint_on, Some((UnitId(1), 3)));
+    order(&mut s, 0, Maneuver::DoNothing, None);
+    s.step();
+    order(&mut s, 1, Maneuver::DoNothing, None);
+    s.step(); // and gone the turn after
+    assert_eq!(fighter(&mut s, 0).feint_on, None);
+}
+
+/// A Feint maneuver rolls a Quick Contest and makes no attack this turn.
+#[test]
+fn feint_maneuver_is_a_contest_not_an_attack() {
+    let mut s = face_to_face();
+    order(&mut s, 0, Maneuver::Feint, Some(1));
+    let ev = events(&s);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, BattleEvent::Roll { purpose, .. } if purpose.contains("Feint")))
+    );
+    assert!(!ev.iter().any(|e| matches!(e, BattleEvent::Attack { .. })));
+    let won = ev.iter().find_map(|e| match e {
+        BattleEvent::Roll {
+            unit: UnitId(1),
+            result,
+            ..
+        } => Some(result.to_string()),
+        _ => None,
+    });
+    let f = fighter(&mut s, 0);
+    assert_eq!(
+        f.feint_ready.is_some(),
+        won.is_some_and(|r| r.contains("next turn"))
+    );
 }

@@ -3,7 +3,7 @@
 //! the AI chooses from), and the check that turns a concrete [`Action`] into a [`Plan`] or
 //! says why it is illegal ([`plan`]). Player, AI and replay commands all pass this check.
 
-use super::combat::current_move;
+use super::combat::{MIN_DECEPTIVE_SKILL, current_move};
 use super::equipment::WeaponMode;
 use super::location::HitLocation;
 use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
@@ -224,8 +224,28 @@ impl Legal {
 fn weapon_fits(maneuver: Maneuver, ranged: bool) -> bool {
     match maneuver {
         Maneuver::Aim => ranged,
-        Maneuver::AllOutAttack(AoaOption::Double | AoaOption::Strong | AoaOption::Feint) => !ranged,
+        Maneuver::AllOutAttack(AoaOption::Double | AoaOption::Strong | AoaOption::Feint)
+        | Maneuver::CommittedAttack(_)
+        | Maneuver::DefensiveAttack
+        | Maneuver::Evaluate
+        | Maneuver::Feint => !ranged,
         _ => true,
+    }
+}
+
+/// Movement points `maneuver` allows the fighter: its allowance from current Move, +1 for
+/// Move after a turn of running (gurps-lite-and-socs.txt, "MOVE": "+1 hex after a full
+/// turn of running"; decision: a turn whose maneuver was Move counts as running).
+pub fn allowance(f: &Fighter, maneuver: Maneuver) -> u32 {
+    allowance_at(current_move(f), f.ran, maneuver)
+}
+
+fn allowance_at(move_: i32, ran: bool, maneuver: Maneuver) -> u32 {
+    let base = maneuver.move_allowance(move_);
+    if maneuver == Maneuver::Move && ran && move_ > 0 {
+        base + 1
+    } else {
+        base
     }
 }
 
@@ -234,7 +254,6 @@ fn weapon_fits(maneuver: Maneuver, ranged: bool) -> bool {
 pub fn legal_options(s: &Situation) -> Legal {
     let me = s.me();
     let f = me.fighter;
-    let move_ = current_move(f);
     let scale = f64::from(s.map.scale);
     let mut reach = Vec::with_capacity(f.sheet.weapons.len() * s.units.len());
     for (wi, w) in f.sheet.weapons.iter().enumerate() {
@@ -290,8 +309,9 @@ pub fn legal_options(s: &Situation) -> Legal {
     };
     let (melee, ranged) = (nearest(false), nearest(true));
     let mut options = Vec::with_capacity(Maneuver::ALL.len());
+    let move_ = current_move(f);
     for maneuver in Maneuver::ALL {
-        let allowance = maneuver.move_allowance(move_);
+        let allowance = allowance_at(move_, f.ran, maneuver);
         let open = match maneuver {
             // Stunned: Do Nothing only (gurps-lite-and-socs.txt, "INJURY", Stunned).
             Maneuver::DoNothing => true,
@@ -336,6 +356,10 @@ pub struct Plan {
     pub weapon: Option<usize>,
     /// Hit location aimed at.
     pub location: Option<HitLocation>,
+    /// Deceptive Attack levels.
+    pub deceptive: u8,
+    /// Telegraphic Attack.
+    pub telegraphic: bool,
 }
 
 impl Plan {
@@ -373,7 +397,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
             )
         });
     }
-    let allowance = maneuver.move_allowance(current_move(f));
+    let allowance = allowance(f, maneuver);
     let (path, cost) = match action.to {
         Some(to) => s.path_to(to, allowance)?,
         None => (vec![me.pos], 0),
@@ -419,6 +443,23 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
             "{maneuver} makes no attack to aim at a hit location"
         ));
     }
+    if action.deceptive > 0 || action.telegraphic {
+        let melee = weapon
+            .and_then(|w| f.sheet.weapons.get(w))
+            .is_some_and(|w| !w.is_ranged());
+        if !maneuver.attacks() || !melee {
+            return Err("Deceptive and Telegraphic Attack are options of a melee attack".into());
+        }
+    }
+    if action.deceptive > 0
+        && let Some(w) = weapon.and_then(|w| f.sheet.weapons.get(w))
+        && w.skill - 2 * i32::from(action.deceptive) < MIN_DECEPTIVE_SKILL
+    {
+        return Err(format!(
+            "Deceptive Attack {} would bring {} skill {} below {MIN_DECEPTIVE_SKILL}",
+            action.deceptive, w.name, w.skill
+        ));
+    }
     if maneuver == Maneuver::AllOutDefense(AodOption::IncreasedParry)
         && !f.sheet.weapons.iter().any(|w| w.parry.is_some())
     {
@@ -431,6 +472,8 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         target,
         weapon,
         location: action.location,
+        deceptive: action.deceptive,
+        telegraphic: action.telegraphic,
     })
 }
 
@@ -492,6 +535,8 @@ mod tests {
             target: target.map(UnitId),
             weapon,
             location: None,
+            deceptive: 0,
+            telegraphic: false,
         }
     }
 
@@ -711,5 +756,24 @@ mod tests {
                 .unwrap_err()
                 .contains("own side")
         );
+    }
+}
+
+#[cfg(test)]
+mod option_tests {
+    use super::*;
+    use crate::rules::gurps::equipment::Catalog;
+    use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
+    use std::sync::Arc;
+
+    /// gurps-lite-and-socs.txt "MOVE": +1 hex after a full turn of running.
+    #[test]
+    fn running_adds_a_hex_to_move() {
+        let stats = GurpsStats::default(); // Move 5
+        let mut f = Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()));
+        assert_eq!(allowance(&f, Maneuver::Move), 5);
+        f.ran = true;
+        assert_eq!(allowance(&f, Maneuver::Move), 6);
+        assert_eq!(allowance(&f, Maneuver::MoveAndAttack), 5);
     }
 }

@@ -7,12 +7,12 @@
 
 use super::actions::{Legal, Situation, UnitView};
 use super::combat::{
-    AttackSituation, DefenseOption, attack_modifiers, best_defense_score, current_move, effective,
-    reeling,
+    AttackSituation, DefenseOption, MIN_DECEPTIVE_SKILL, attack_modifiers, best_defense_score,
+    current_move, effective, reeling,
 };
 use super::equipment::WeaponMode;
 use super::location::HitLocation;
-use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
+use super::maneuver::{Action, AoaOption, AodOption, CommitOption, Maneuver};
 use super::posture::Posture;
 use super::sheet::Guard;
 use super::tables::success_chance;
@@ -45,7 +45,7 @@ fn strike_value(
     maneuver: Maneuver,
     damage_bonus: f64,
 ) -> f64 {
-    best_location(s, from, wi, target, maneuver, damage_bonus, false).1
+    best_location(s, from, wi, target, maneuver, damage_bonus, 0, false).1
 }
 
 /// The AI aims at a location only when its effective skill there is at least this; below
@@ -53,14 +53,18 @@ fn strike_value(
 /// with a big multiplier (a policy choice, not a rule).
 const MIN_AIMED_SKILL: i32 = 9;
 
+/// Most Deceptive Attack levels the AI considers.
+const MAX_DECEPTIVE: i32 = 3;
+
 /// Locations the AI considers aiming at besides an unaimed blow: the ones that pay off
 /// for some damage type (vitals for piercing and impaling, the neck for cutting, the skull
 /// for anything).
 const AIM_AT: [HitLocation; 3] = [HitLocation::Vitals, HitLocation::Neck, HitLocation::Skull];
 
 /// The location to aim a strike at (`None`: unaimed; only unaimed unless `consider_aim`)
-/// that gives the most expected injury, with that expected injury. An unaimed blow is
-/// valued as a torso hit.
+/// that gives the most expected injury, with that expected injury, for a strike with
+/// `deceptive` levels of Deceptive Attack. An unaimed blow is valued as a torso hit.
+#[allow(clippy::too_many_arguments)]
 fn best_location(
     s: &Situation,
     from: Hex,
@@ -68,6 +72,7 @@ fn best_location(
     target: &UnitView,
     maneuver: Maneuver,
     damage_bonus: f64,
+    deceptive: i32,
     consider_aim: bool,
 ) -> (Option<HitLocation>, f64) {
     let me = s.me();
@@ -91,10 +96,17 @@ fn best_location(
         target_posture: target.fighter.posture,
         aimed: None,
         one_eye: me.fighter.one_eye(),
+        hexes_moved: from.unsigned_distance_to(me.pos),
+        evaluate: match me.fighter.evaluate {
+            Some((t, n)) if t == target.id => i32::from(n),
+            _ => 0,
+        },
+        deceptive,
+        telegraphic: false,
     };
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
-    let p_through = 1.0 - best_defense.map_or(0.0, success_chance);
+    let p_through = 1.0 - best_defense.map_or(0.0, |d| success_chance(d - deceptive));
     let mean = (w.damage.mean() + damage_bonus - f64::from(target.fighter.sheet.dr)).max(0.5);
     let value = |location: HitLocation, skill: i32| {
         let (num, den) = location.wounding_multiplier(w.damage_type);
@@ -162,6 +174,8 @@ impl GurpsAi {
             target: Some(target.id),
             weapon: Some(weapon as u8),
             location: None,
+            deceptive: 0,
+            telegraphic: false,
         }
     }
 
@@ -292,35 +306,94 @@ impl Policy for GurpsAi {
             let their_hp = f64::from(target.fighter.hp.max(1));
             let my_hp = f64::from(f.hp.max(1));
             let from = me.pos;
-            let normal_threat = threat(s, Guard::Normal);
-            let open_threat = threat(s, Guard::None);
             let score = |dealt: f64, taken: f64| dealt / their_hp - risk * taken / my_hp;
-            let (aim_at, dealt) = best_location(s, from, wi, target, Maneuver::Attack, 0.0, true);
-            let mut best = (score(dealt, normal_threat), Maneuver::Attack, aim_at);
-            let candidates = [
-                (AoaOption::Determined, 1.0, 0.0),
-                (AoaOption::Double, 2.0, 0.0),
-                (AoaOption::Strong, 1.0, 2.0),
+            // (maneuver, strikes, damage bonus, Deceptive Attack levels, guard afterwards)
+            let mut candidates = vec![
+                (Maneuver::Attack, 1.0, 0.0, 0, Guard::Normal),
+                (
+                    Maneuver::AllOutAttack(AoaOption::Determined),
+                    1.0,
+                    0.0,
+                    0,
+                    Guard::None,
+                ),
+                (
+                    Maneuver::AllOutAttack(AoaOption::Double),
+                    2.0,
+                    0.0,
+                    0,
+                    Guard::None,
+                ),
+                (
+                    Maneuver::AllOutAttack(AoaOption::Strong),
+                    1.0,
+                    2.0,
+                    0,
+                    Guard::None,
+                ),
+                (
+                    Maneuver::CommittedAttack(CommitOption::Determined),
+                    1.0,
+                    0.0,
+                    0,
+                    Guard::Committed(wi as u8),
+                ),
+                (
+                    Maneuver::CommittedAttack(CommitOption::Strong),
+                    1.0,
+                    1.0,
+                    0,
+                    Guard::Committed(wi as u8),
+                ),
+                (Maneuver::DefensiveAttack, 1.0, -2.0, 0, Guard::Defensive),
             ];
-            for (option, times, bonus) in candidates {
-                let m = Maneuver::AllOutAttack(option);
+            // Each with Deceptive Attack too: −2 to hit per −1 to the foe's defense, skill
+            // at least 10.
+            let skill = f.sheet.weapons[wi].skill;
+            let levels = (1..=MAX_DECEPTIVE)
+                .take_while(|l| skill - 2 * l >= MIN_DECEPTIVE_SKILL)
+                .count() as i32;
+            let plain = candidates.len();
+            for i in 0..plain {
+                for l in 1..=levels {
+                    let (m, times, bonus, _, guard) = candidates[i];
+                    candidates.push((m, times, bonus, l, guard));
+                }
+            }
+            let mut threats: Vec<(Guard, f64)> = Vec::with_capacity(4);
+            let mut best: Option<(f64, Maneuver, Option<HitLocation>, i32)> = None;
+            for (m, times, bonus, levels, guard) in candidates {
                 if legal.get(m).is_none() {
                     continue;
                 }
-                let as_maneuver = if option == AoaOption::Determined {
-                    m
-                } else {
-                    Maneuver::Attack
+                // Double and Strong hit as a plain attack would; Determined adds its bonus.
+                let as_maneuver = match m {
+                    Maneuver::AllOutAttack(AoaOption::Double | AoaOption::Strong) => {
+                        Maneuver::Attack
+                    }
+                    other => other,
                 };
-                let (aim_at, dealt) = best_location(s, from, wi, target, as_maneuver, bonus, true);
-                let v = score(times * dealt, open_threat);
-                if v > best.0 {
-                    best = (v, m, aim_at);
+                let (aim_at, dealt) =
+                    best_location(s, from, wi, target, as_maneuver, bonus, levels, true);
+                let taken = match threats.iter().find(|(g, _)| *g == guard) {
+                    Some(&(_, t)) => t,
+                    None => {
+                        let t = threat(s, guard);
+                        threats.push((guard, t));
+                        t
+                    }
+                };
+                let v = score(times * dealt, taken);
+                if best.is_none_or(|b| v > b.0) {
+                    best = Some((v, m, aim_at, levels));
                 }
             }
-            let mut action = Self::attack(best.1, None, target, wi);
-            action.location = best.2;
-            return action;
+            if let Some((_, m, aim_at, levels)) = best {
+                let mut action = Self::attack(m, None, target, wi);
+                action.location = aim_at;
+                action.deceptive = levels as u8;
+                return action;
+            }
         }
 
         // Shooting from here.
@@ -344,7 +417,8 @@ impl Policy for GurpsAi {
                 return Self::attack(Maneuver::Aim, None, target, wi);
             }
             let mut action = Self::attack(Maneuver::Attack, None, target, wi);
-            action.location = best_location(s, me.pos, wi, target, Maneuver::Attack, 0.0, true).0;
+            action.location =
+                best_location(s, me.pos, wi, target, Maneuver::Attack, 0.0, 0, true).0;
             return action;
         }
 
@@ -359,6 +433,8 @@ impl Policy for GurpsAi {
                 target: None,
                 weapon: Some(wi),
                 location: None,
+                deceptive: 0,
+                telegraphic: false,
             };
         }
 
@@ -382,9 +458,16 @@ impl Policy for GurpsAi {
             return Action::simple(Maneuver::DoNothing);
         };
         // Aggressive skilled fighters Move and Attack when the move ends next to the foe.
-        if !cautious && !shooter && dest.unsigned_distance_to(nearest.pos) == 1 {
+        // (Move may reach one hex further after running; Move and Attack may not.)
+        let attack_reach = legal.get(Maneuver::MoveAndAttack).map(|o| o.allowance);
+        if !cautious
+            && !shooter
+            && dest.unsigned_distance_to(nearest.pos) == 1
+            && let Some(reach) = attack_reach
+            && s.path_to(dest, reach).is_ok()
+        {
             for (wi, w) in f.sheet.weapons.iter().enumerate() {
-                if !w.is_ranged() && w.skill >= 13 && legal.get(Maneuver::MoveAndAttack).is_some() {
+                if !w.is_ranged() && w.skill >= 13 {
                     let action = Self::attack(Maneuver::MoveAndAttack, Some(dest), nearest, wi);
                     return action;
                 }
@@ -396,6 +479,8 @@ impl Policy for GurpsAi {
             target: None,
             weapon: None,
             location: None,
+            deceptive: 0,
+            telegraphic: false,
         }
     }
 }
@@ -484,13 +569,49 @@ mod tests {
                 1,
             ),
         ];
+        // The cautious AI keeps its defenses: a plain or a Defensive Attack.
         let a = decide(&m, &units, AiStyle::Cautious);
-        assert_eq!(a.maneuver, Maneuver::Attack);
+        assert!(
+            matches!(a.maneuver, Maneuver::Attack | Maneuver::DefensiveAttack),
+            "{a:?}"
+        );
         assert_eq!(a.target, Some(UnitId(1)));
         // Two attacks at skill 12 against Parry 9 expect more injury than one at 16, and the
         // aggressive AI accepts the lost defense for it.
         let a = decide(&m, &units, AiStyle::Aggressive);
         assert_eq!(a.maneuver, Maneuver::AllOutAttack(AoaOption::Double));
+    }
+
+    /// A master (skill 18) against a good parry (Broadsword 16: Parry 11) gains more from
+    /// Deceptive Attack (−2 to hit per −1 to the defense) or from aiming at the skull (−7,
+    /// ×4) than from a plain blow, and takes one of them.
+    #[test]
+    fn masters_use_deceptive_attacks() {
+        let m = map();
+        let units = [
+            (fighter(("Broadsword", 18), &["broadsword"]), Hex::ZERO, 0),
+            (
+                fighter(("Broadsword", 16), &["broadsword"]),
+                Hex::new(1, 0),
+                1,
+            ),
+        ];
+        let a = decide(&m, &units, AiStyle::Cautious);
+        assert!(a.deceptive > 0 || a.location.is_some(), "{a:?}");
+        assert!(18 - 2 * i32::from(a.deceptive) >= MIN_DECEPTIVE_SKILL);
+        // With the skull out of reach of its skill (14: 7 after the penalty), Deceptive
+        // Attack is what pays.
+        let units = [
+            (fighter(("Broadsword", 15), &["broadsword"]), Hex::ZERO, 0),
+            (
+                fighter(("Broadsword", 16), &["broadsword"]),
+                Hex::new(1, 0),
+                1,
+            ),
+        ];
+        let a = decide(&m, &units, AiStyle::Cautious);
+        assert_eq!(a.location, None, "{a:?}");
+        assert!(a.deceptive > 0, "{a:?}");
     }
 
     #[test]
@@ -523,7 +644,7 @@ mod tests {
     #[test]
     fn best_defense_first() {
         let f = fighter(("Broadsword", 14), &["broadsword"]);
-        let opts = defense_options(&f, false, 0);
+        let opts = defense_options(&f, false, &[]);
         // Dodge 8, Parry 10
         assert_eq!(choose_defenses(&opts), vec![1, 0]);
     }

@@ -5,7 +5,7 @@
 use super::equipment::WeaponMode;
 use super::injury::STUNNED_DEFENSE;
 use super::location::HitLocation;
-use super::maneuver::{AoaOption, AodOption, Maneuver};
+use super::maneuver::{AoaOption, AodOption, CommitOption, Maneuver};
 use super::posture::Posture;
 use super::sheet::{Fighter, Guard, Weapon};
 use super::tables::{DamageType, speed_range_modifier};
@@ -37,6 +37,14 @@ pub struct AttackSituation {
     pub aimed: Option<HitLocation>,
     /// The attacker has lost an eye.
     pub one_eye: bool,
+    /// Hexes the attacker moved this turn before attacking.
+    pub hexes_moved: u32,
+    /// Evaluate bonus against this target (melee).
+    pub evaluate: i32,
+    /// Deceptive Attack levels (melee).
+    pub deceptive: i32,
+    /// Telegraphic Attack (melee).
+    pub telegraphic: bool,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -108,7 +116,26 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
                 if ranged { 1 } else { 4 },
             ));
         }
+        Maneuver::CommittedAttack(option) if !ranged => {
+            if option == CommitOption::Determined {
+                mods.push(Modifier::new("Committed Attack (Determined)", 2));
+            }
+            if s.hexes_moved >= 2 {
+                mods.push(Modifier::new("Committed Attack: moved 2 hexes", -2));
+            }
+        }
         _ => {}
+    }
+    if !ranged {
+        if s.evaluate > 0 {
+            mods.push(Modifier::new("Evaluate", s.evaluate));
+        }
+        if s.deceptive > 0 {
+            mods.push(Modifier::new("Deceptive Attack", -2 * s.deceptive));
+        }
+        if s.telegraphic {
+            mods.push(Modifier::new("Telegraphic Attack", 4));
+        }
     }
     if let WeaponMode::Ranged { acc, .. } = weapon.mode {
         let rs = speed_range_modifier(s.range_yards + s.target_speed);
@@ -143,6 +170,10 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
     }
     mods
 }
+
+/// Deceptive Attack may not bring effective skill below this (gurps-lite-and-socs.txt,
+/// "ATTACK/DEFENSE OPTIONS": "min. of 10").
+pub const MIN_DECEPTIVE_SKILL: i32 = 10;
 
 /// Sum of modifiers: the effective skill or defense.
 pub fn effective(mods: &[Modifier]) -> i32 {
@@ -214,13 +245,21 @@ fn shared_defense_sum(defender: &Fighter) -> i32 {
 /// The active defenses a defender can try against one attack
 /// (gurps-lite-and-socs.txt: Dodge always; Parry only against melee and with a weapon
 /// that can parry; none after All-Out Attack; All-Out Defense +2; half Dodge below 1/3 HP;
-/// posture and stun; a feint's margin comes off every defense against the feinter's
-/// attack).
-pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> Vec<DefenseOption> {
-    if defender.guard == Guard::None {
+/// posture and stun; Committed Attack −2 and no parry with the weapon it used; Defensive
+/// Attack +1 to Parry). `against` holds what the attack itself does to every defense (a
+/// feint's margin, Deceptive Attack, Telegraphic Attack).
+pub fn defense_options(
+    defender: &Fighter,
+    ranged_attack: bool,
+    against: &[Modifier],
+) -> Vec<DefenseOption> {
+    let guard = defender.guard;
+    if guard == Guard::None {
         return Vec::new();
     }
     let sheet = &defender.sheet;
+    let committed =
+        matches!(guard, Guard::Committed(_)).then(|| Modifier::new("after a Committed Attack", -2));
     let mut options = Vec::with_capacity(2);
     let mut dodge = vec![Modifier::new("Dodge", sheet.dodge)];
     if reeling(defender.hp, sheet.hp_max) {
@@ -229,13 +268,12 @@ pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> V
             half_round_up(sheet.dodge) - sheet.dodge,
         ));
     }
-    if defender.guard == Guard::IncreasedDodge {
+    if guard == Guard::IncreasedDodge {
         dodge.push(Modifier::new("All-Out Defense", 2));
     }
+    dodge.extend(committed.clone());
     dodge.extend(shared_defense_modifiers(defender));
-    if feint > 0 {
-        dodge.push(Modifier::new("feinted", -feint));
-    }
+    dodge.extend_from_slice(against);
     options.push(DefenseOption {
         kind: DefenseKind::Dodge,
         label: Label::Static("Dodge"),
@@ -244,14 +282,18 @@ pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> V
     if !ranged_attack && !defender.disarmed() {
         for (i, w) in sheet.weapons.iter().enumerate() {
             let Some(score) = w.parry else { continue };
+            if guard == Guard::Committed(i as u8) {
+                continue;
+            }
             let mut parry = vec![Modifier::new("Parry", score)];
-            if defender.guard == Guard::IncreasedParry {
-                parry.push(Modifier::new("All-Out Defense", 2));
+            match guard {
+                Guard::IncreasedParry => parry.push(Modifier::new("All-Out Defense", 2)),
+                Guard::Defensive => parry.push(Modifier::new("Defensive Attack", 1)),
+                _ => {}
             }
+            parry.extend(committed.clone());
             parry.extend(shared_defense_modifiers(defender));
-            if feint > 0 {
-                parry.push(Modifier::new("feinted", -feint));
-            }
+            parry.extend_from_slice(against);
             options.push(DefenseOption {
                 kind: DefenseKind::Parry(i as u8),
                 label: w.parry_label.clone(),
@@ -263,7 +305,8 @@ pub fn defense_options(defender: &Fighter, ranged_attack: bool, feint: i32) -> V
 }
 
 /// The best defense score a fighter would have against an attack if its guard were
-/// `guard` (the same numbers as [`defense_options`], without building them; for the AI).
+/// `guard` (the same numbers as [`defense_options`] with nothing `against`, without
+/// building them; for the AI).
 pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool) -> Option<i32> {
     if guard == Guard::None {
         return None;
@@ -278,14 +321,25 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
     }
     let mut best = dodge;
     if !ranged_attack && !defender.disarmed() {
-        let bonus = if guard == Guard::IncreasedParry { 2 } else { 0 };
-        for w in &sheet.weapons {
-            if let Some(p) = w.parry {
+        let bonus = match guard {
+            Guard::IncreasedParry => 2,
+            Guard::Defensive => 1,
+            _ => 0,
+        };
+        for (i, w) in sheet.weapons.iter().enumerate() {
+            if let Some(p) = w.parry
+                && guard != Guard::Committed(i as u8)
+            {
                 best = best.max(p + bonus);
             }
         }
     }
-    Some(best + shared_defense_sum(defender))
+    let committed = if matches!(guard, Guard::Committed(_)) {
+        -2
+    } else {
+        0
+    };
+    Some(best + committed + shared_defense_sum(defender))
 }
 
 /// Rolls basic damage: the weapon's dice with labelled bonuses (All-Out Attack (Strong)),
@@ -393,13 +447,16 @@ pub fn dead_outright(hp: i32, hp_max: i32) -> bool {
     hp <= -5 * hp_max
 }
 
-/// The defense a defender gets from an All-Out Defense option.
-pub fn guard_of(maneuver: Maneuver) -> Guard {
+/// The defenses a fighter keeps until its next turn after `maneuver` with weapon `weapon`
+/// (gurps-lite-and-socs.txt, "MANEUVERS").
+pub fn guard_of(maneuver: Maneuver, weapon: Option<usize>) -> Guard {
     match maneuver {
         Maneuver::AllOutAttack(_) => Guard::None,
         Maneuver::AllOutDefense(AodOption::IncreasedDodge) => Guard::IncreasedDodge,
         Maneuver::AllOutDefense(AodOption::IncreasedParry) => Guard::IncreasedParry,
         Maneuver::AllOutDefense(AodOption::DoubleDefense) => Guard::DoubleDefense,
+        Maneuver::CommittedAttack(_) => Guard::Committed(weapon.unwrap_or(0) as u8),
+        Maneuver::DefensiveAttack => Guard::Defensive,
         _ => Guard::Normal,
     }
 }

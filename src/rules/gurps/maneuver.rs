@@ -32,6 +32,15 @@ pub enum AodOption {
     DoubleDefense,
 }
 
+/// Committed Attack options (gurps-lite-and-socs.txt, "COMMITTED ATTACK").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CommitOption {
+    /// +2 to hit.
+    Determined,
+    /// +1 damage.
+    Strong,
+}
+
 /// A maneuver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Maneuver {
@@ -53,6 +62,17 @@ pub enum Maneuver {
     Ready,
     /// Change to another posture (no movement).
     ChangePosture(Posture),
+    /// A melee attack with a bonus, at −2 to every defense until the next turn.
+    CommittedAttack(CommitOption),
+    /// A careful melee attack: −2 damage, +1 to Parry until the next turn.
+    DefensiveAttack,
+    /// Study a foe: +1 per turn (at most +3) to a later melee attack or feint on it.
+    Evaluate,
+    /// Fake an attack: a Quick Contest whose margin comes off the foe's defenses against
+    /// the fighter's attacks on its next turn.
+    Feint,
+    /// Focus on a mental task (step one hex).
+    Concentrate,
 }
 
 impl Maneuver {
@@ -67,6 +87,11 @@ impl Maneuver {
         match self {
             Maneuver::DoNothing | Maneuver::ChangePosture(_) => 0,
             Maneuver::Move | Maneuver::MoveAndAttack => full,
+            Maneuver::CommittedAttack(_) => full.min(2),
+            Maneuver::DefensiveAttack
+            | Maneuver::Evaluate
+            | Maneuver::Feint
+            | Maneuver::Concentrate => full.min(1),
             Maneuver::AllOutAttack(_) | Maneuver::AllOutDefense(AodOption::IncreasedDodge) => half,
             Maneuver::Attack | Maneuver::AllOutDefense(_) | Maneuver::Aim | Maneuver::Ready => {
                 full.min(1)
@@ -78,13 +103,18 @@ impl Maneuver {
     pub fn attacks(self) -> bool {
         matches!(
             self,
-            Maneuver::Attack | Maneuver::MoveAndAttack | Maneuver::AllOutAttack(_)
+            Maneuver::Attack
+                | Maneuver::MoveAndAttack
+                | Maneuver::AllOutAttack(_)
+                | Maneuver::CommittedAttack(_)
+                | Maneuver::DefensiveAttack
         )
     }
 
-    /// True if the maneuver needs a target.
+    /// True if the maneuver needs a target (and a weapon to reach it with: Evaluate and
+    /// Feint name the melee weapon the fighter means to attack with).
     pub fn needs_target(self) -> bool {
-        self.attacks() || self == Maneuver::Aim
+        self.attacks() || matches!(self, Maneuver::Aim | Maneuver::Evaluate | Maneuver::Feint)
     }
 
     /// True if the maneuver needs a weapon.
@@ -93,7 +123,7 @@ impl Maneuver {
     }
 
     /// Every maneuver, for listing.
-    pub const ALL: [Maneuver; 19] = [
+    pub const ALL: [Maneuver; 25] = [
         Maneuver::DoNothing,
         Maneuver::Move,
         Maneuver::Attack,
@@ -113,6 +143,12 @@ impl Maneuver {
         Maneuver::ChangePosture(Posture::Sitting),
         Maneuver::ChangePosture(Posture::Crawling),
         Maneuver::ChangePosture(Posture::Lying),
+        Maneuver::CommittedAttack(CommitOption::Determined),
+        Maneuver::CommittedAttack(CommitOption::Strong),
+        Maneuver::DefensiveAttack,
+        Maneuver::Evaluate,
+        Maneuver::Feint,
+        Maneuver::Concentrate,
     ];
 
     /// One line on what the maneuver does, for the action panel.
@@ -165,6 +201,16 @@ impl Maneuver {
             Maneuver::ChangePosture(Posture::Lying) => {
                 "Lie down: attacks -4, defenses -3, shots at you -4, 1 hex a turn"
             }
+            Maneuver::CommittedAttack(CommitOption::Determined) => {
+                "Up to 2 hexes (-2 to hit if 2), melee +2 to hit; defenses -2, no parry with it"
+            }
+            Maneuver::CommittedAttack(CommitOption::Strong) => {
+                "Up to 2 hexes (-2 to hit if 2), melee +1 damage; defenses -2, no parry with it"
+            }
+            Maneuver::DefensiveAttack => "Step 1 hex, melee attack at -2 damage; +1 to Parry",
+            Maneuver::Evaluate => "Step 1 hex, study a foe: +1 a turn (max +3) to melee it",
+            Maneuver::Feint => "Step 1 hex, Quick Contest: the margin comes off its defenses",
+            Maneuver::Concentrate => "Step 1 hex, focus on a mental task",
         }
     }
 }
@@ -190,6 +236,12 @@ impl fmt::Display for Maneuver {
             Maneuver::Aim => "Aim",
             Maneuver::Ready => "Ready",
             Maneuver::ChangePosture(p) => return write!(f, "Change Posture ({p})"),
+            Maneuver::CommittedAttack(CommitOption::Determined) => "Committed Attack (Determined)",
+            Maneuver::CommittedAttack(CommitOption::Strong) => "Committed Attack (Strong)",
+            Maneuver::DefensiveAttack => "Defensive Attack",
+            Maneuver::Evaluate => "Evaluate",
+            Maneuver::Feint => "Feint",
+            Maneuver::Concentrate => "Concentrate",
         };
         f.write_str(s)
     }
@@ -210,6 +262,12 @@ pub struct Action {
     /// Hit location aimed at (`None`: an unaimed blow).
     #[serde(default)]
     pub location: Option<HitLocation>,
+    /// Deceptive Attack: levels taken, each −2 to hit and −1 to the foe's defense (melee).
+    #[serde(default)]
+    pub deceptive: u8,
+    /// Telegraphic Attack: +4 to hit, +2 to the foe's defense (melee).
+    #[serde(default)]
+    pub telegraphic: bool,
 }
 
 impl Action {
@@ -221,6 +279,8 @@ impl Action {
             target: None,
             weapon: None,
             location: None,
+            deceptive: 0,
+            telegraphic: false,
         }
     }
 }
@@ -254,5 +314,12 @@ mod tests {
             Maneuver::ChangePosture(Posture::Kneeling).move_allowance(5),
             0
         );
+        // "COMMITTED ATTACK ... Move 2 hexes"; Evaluate and Feint one hex
+        assert_eq!(
+            Maneuver::CommittedAttack(CommitOption::Strong).move_allowance(5),
+            2
+        );
+        assert_eq!(Maneuver::Evaluate.move_allowance(5), 1);
+        assert_eq!(Maneuver::Feint.move_allowance(5), 1);
     }
 }

@@ -1,17 +1,22 @@
 //! GURPS personal combat (ruleset id `gurps`), from gurps-lite-and-socs.txt with the tables
 //! of gurps-traveller-gm-screen.txt that the 4e text lacks (rules/README.md decision 5).
 //!
-//! Implemented: the maneuvers Do Nothing, Move, Attack, Move and Attack, All-Out Attack
-//! (Determined, Double, Strong, Feint), All-Out Defense (Increased Dodge, Increased Parry,
-//! Double Defense), Aim and Ready; melee and ranged attacks with the range/speed modifier
-//! from hex distance, Aim, cover and Bulk; Dodge and Parry; damage dice, damage types with
-//! wounding multipliers, DR; the lost-HP thresholds (half Move and Dodge below 1/3 HP, HT
-//! rolls to stay conscious at 0 HP or less, death checks at each −HP multiple, death at
-//! −5×HP). Postures, hit locations, shock, major wounds, knockback and the critical tables
-//! belong to the full GURPS issue.
+//! Implemented: the maneuvers Do Nothing, Move (+1 after running), Attack, Move and Attack,
+//! All-Out Attack (Determined, Double, Strong, Feint), All-Out Defense (Increased Dodge,
+//! Increased Parry, Double Defense), Committed Attack, Defensive Attack, Aim, Evaluate,
+//! Feint, Ready, Change Posture and Concentrate; Deceptive and Telegraphic Attack; melee and
+//! ranged attacks with the range/speed modifier from hex distance, Aim, cover, posture and
+//! Bulk; Dodge and Parry; damage dice, damage types with wounding multipliers, DR; hit
+//! locations (random table or aimed) with their multipliers, crippling and "miss by 1 hits
+//! the torso"; shock, major wounds, knockdown and stun; knockback on the hex line; the
+//! lost-HP thresholds (half Move and Dodge below 1/3 HP, HT rolls to stay conscious at 0 HP
+//! or less, death checks at each −HP multiple, death at −5×HP). Not yet: Wait, Retreat,
+//! Block, multiple parries, facing arcs, rapid fire, the critical tables, mortal wounds,
+//! extra effort, morale and group combat.
 //!
 //! Layout: [`tables`] and [`equipment`] hold data, [`sheet`] the stat block and fighter,
-//! [`combat`] the resolution functions, [`actions`] legality, [`ai`] the policy, and
+//! [`posture`], [`location`], [`injury`] and [`knockback`] one rule each, [`combat`] the
+//! resolution functions, [`actions`] legality, [`ai`] the policy, and
 //! `systems` the thin ECS systems added by [`configure`].
 
 pub mod actions;
@@ -27,7 +32,7 @@ pub mod sheet;
 mod systems;
 pub mod tables;
 
-pub use maneuver::{Action, AoaOption, AodOption, Maneuver};
+pub use maneuver::{Action, AoaOption, AodOption, CommitOption, Maneuver};
 pub use sheet::{Fighter, GurpsStats, Sheet};
 pub use systems::initiative_order;
 

@@ -376,6 +376,10 @@ pub enum Guard {
     IncreasedParry,
     /// All-Out Defense: two different defenses against one attack.
     DoubleDefense,
+    /// After a Committed Attack with this weapon: −2 to defenses, no parry with it.
+    Committed(u8),
+    /// After a Defensive Attack: +1 to Parry.
+    Defensive,
 }
 
 /// A GURPS fighter in battle: the sheet and everything that changes.
@@ -407,6 +411,14 @@ pub struct Fighter {
     pub stunned: bool,
     /// Crippled locations (limbs, extremities, an eye), in the order they were crippled.
     pub crippled: Vec<HitLocation>,
+    /// Evaluate in progress: the foe studied and the bonus so far (at most +3).
+    pub evaluate: Option<(UnitId, u8)>,
+    /// A won feint (foe, margin) for the fighter's next turn.
+    pub feint_ready: Option<(UnitId, i32)>,
+    /// The won feint that applies on this turn.
+    pub feint_on: Option<(UnitId, i32)>,
+    /// The last maneuver was Move: +1 hex of Move this turn for running on.
+    pub ran: bool,
 }
 
 impl Fighter {
@@ -431,6 +443,10 @@ impl Fighter {
             pending_shock: 0,
             stunned: false,
             crippled: Vec::new(),
+            evaluate: None,
+            feint_ready: None,
+            feint_on: None,
+            ran: false,
             sheet,
         }
     }

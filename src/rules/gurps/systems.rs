@@ -14,7 +14,7 @@ use super::knockback::{
     Stop, causes_knockback, keep_feet_modifiers, knockback_path, knockback_yards,
 };
 use super::location::{HitLocation, HitLocations};
-use super::maneuver::{Action, AoaOption, Maneuver};
+use super::maneuver::{Action, AoaOption, CommitOption, Maneuver};
 use super::posture::Posture;
 use super::sheet::{Aim, Fighter, Guard};
 use crate::battle::{
@@ -122,6 +122,7 @@ pub(super) fn begin_turn(
         // from wounds since its last turn applies to this one only.
         f.guard = Guard::Normal;
         f.shock = std::mem::take(&mut f.pending_shock);
+        f.feint_on = f.feint_ready.take();
     }
     events.write(BattleEvent::TurnStarted { unit: id });
 }
@@ -302,6 +303,8 @@ pub(super) fn resolve(
                     target: None,
                     weapon: None,
                     location: None,
+                    deceptive: 0,
+                    telegraphic: false,
                 },
                 None,
             )
@@ -494,11 +497,24 @@ fn execute(
         .and_then(|e| units.get(e).ok())
         .map(|u| u.2.0);
     let weapon = plan.weapon;
-    let (aim_turns, acc_weapon) = {
+    let (aim_turns, acc_weapon, evaluated) = {
         let Ok((_, _, mut pos, mut facing, _, mut f, _)) = units.get_mut(me_entity) else {
             return;
         };
-        f.guard = guard_of(maneuver);
+        f.guard = guard_of(maneuver, weapon);
+        f.ran = maneuver == Maneuver::Move;
+        // Evaluate builds up on one foe; anything else uses it up (gurps-lite-and-socs.txt,
+        // "EVALUATE": +1 per turn, at most +3).
+        let previous_evaluate = f.evaluate.take();
+        let evaluated = match (previous_evaluate, target) {
+            (Some((t, n)), Some(target)) if t == target => i32::from(n),
+            _ => 0,
+        };
+        if maneuver == Maneuver::Evaluate
+            && let Some(t) = target
+        {
+            f.evaluate = Some((t, (evaluated as u8 + 1).min(3)));
+        }
         let previous_aim = f.aim.take();
         let aim_turns = match (previous_aim, target, weapon) {
             (Some(a), Some(t), Some(w)) if a.target == t && usize::from(a.weapon) == w => a.turns,
@@ -532,7 +548,7 @@ fn execute(
         {
             facing.0 = pos.0.main_direction_to(tp);
         }
-        (aim_turns, weapon)
+        (aim_turns, weapon, evaluated)
     };
 
     if let Maneuver::ChangePosture(to) = maneuver
@@ -569,7 +585,11 @@ fn execute(
         return;
     }
 
-    if !maneuver.attacks() {
+    let is_feint = matches!(
+        maneuver,
+        Maneuver::Feint | Maneuver::AllOutAttack(AoaOption::Feint)
+    );
+    if !maneuver.attacks() && !is_feint {
         return;
     }
     let (Some(target), Some(w)) = (target, weapon) else {
@@ -579,17 +599,23 @@ fn execute(
         return;
     };
 
-    // All-Out Attack (Feint): a Quick Contest first; the margin comes off the defense.
+    // A feint: a Quick Contest whose margin comes off the foe's defenses against this
+    // attack (All-Out Attack (Feint)) or against the fighter's attacks next turn (Feint).
     let mut feint = 0;
-    if maneuver == Maneuver::AllOutAttack(AoaOption::Feint) {
-        let Ok([me, foe]) = units.get_many_mut([me_entity, target_entity]) else {
+    if is_feint {
+        let Ok([mut me, foe]) = units.get_many_mut([me_entity, target_entity]) else {
             return;
         };
         let wpn = &me.5.sheet.weapons[w];
-        let mine = success_roll(
-            rng,
-            vec![Modifier::named(wpn.skill_name.clone(), wpn.skill)],
-        );
+        let mut mods = vec![Modifier::named(wpn.skill_name.clone(), wpn.skill)];
+        if evaluated > 0 {
+            mods.push(Modifier::new("Evaluate", evaluated));
+        }
+        mods.extend(me.5.posture.attack_label());
+        if me.5.shock > 0 {
+            mods.push(Modifier::new("shock", -me.5.shock));
+        }
+        let mine = success_roll(rng, mods);
         let theirs = success_roll(
             rng,
             vec![Modifier::new(
@@ -598,18 +624,38 @@ fn execute(
             )],
         );
         feint = quick_contest_margin(&mine, &theirs).max(0);
+        let next_turn = maneuver == Maneuver::Feint;
         events.write(BattleEvent::Roll {
             unit: active,
             purpose: Cow::Borrowed("Feint (Quick Contest)"),
             roll: mine,
-            result: Cow::Owned(format!("wins by {feint}")),
+            result: Cow::Owned(if feint > 0 {
+                format!("wins by {feint}")
+            } else {
+                "does not win".to_string()
+            }),
         });
         events.write(BattleEvent::Roll {
             unit: target,
             purpose: Cow::Borrowed("resisting the feint"),
             roll: theirs,
-            result: Cow::Owned(format!("defense -{feint} against this attack")),
+            result: Cow::Owned(match (feint, next_turn) {
+                (0, _) => "not fooled".to_string(),
+                (m, false) => format!("defense -{m} against this attack"),
+                (m, true) => format!("defense -{m} against its attacks next turn"),
+            }),
         });
+        if next_turn {
+            me.5.feint_ready = (feint > 0).then_some((target, feint));
+            return;
+        }
+    }
+    // A feint won on the last turn counts against attacks on that foe now.
+    if let Ok(me) = units.get(me_entity)
+        && let Some((t, m)) = me.5.feint_on
+        && t == target
+    {
+        feint = feint.max(m);
     }
 
     let strikes = if maneuver == Maneuver::AllOutAttack(AoaOption::Double) {
@@ -646,10 +692,34 @@ fn execute(
             target_posture: foe.5.posture,
             aimed: plan.location,
             one_eye: me.5.one_eye(),
+            hexes_moved: plan.path.len().saturating_sub(1) as u32,
+            evaluate: evaluated,
+            deceptive: i32::from(plan.deceptive),
+            telegraphic: plan.telegraphic,
         };
         let mut bonus = Vec::new();
-        if maneuver == Maneuver::AllOutAttack(AoaOption::Strong) {
-            bonus.push(Modifier::new("All-Out Attack (Strong)", 2));
+        match maneuver {
+            Maneuver::AllOutAttack(AoaOption::Strong) => {
+                bonus.push(Modifier::new("All-Out Attack (Strong)", 2));
+            }
+            Maneuver::CommittedAttack(CommitOption::Strong) => {
+                bonus.push(Modifier::new("Committed Attack (Strong)", 1));
+            }
+            Maneuver::DefensiveAttack => bonus.push(Modifier::new("Defensive Attack", -2)),
+            _ => {}
+        }
+        let mut against = Vec::with_capacity(2);
+        if feint > 0 {
+            against.push(Modifier::new("feinted", -feint));
+        }
+        if !ranged && plan.deceptive > 0 {
+            against.push(Modifier::new(
+                "Deceptive Attack",
+                -i32::from(plan.deceptive),
+            ));
+        }
+        if !ranged && plan.telegraphic {
+            against.push(Modifier::new("Telegraphic Attack", 2));
         }
         let half_damage = match weapon.mode {
             WeaponMode::Ranged { half_damage, .. } => yards >= f64::from(half_damage),
@@ -657,7 +727,7 @@ fn execute(
         };
         let input = StrikeInput {
             attack: attack_modifiers(weapon, &situation),
-            defenses: defense_options(&foe.5, ranged, feint),
+            defenses: defense_options(&foe.5, ranged, &against),
             double_defense: foe.5.guard == Guard::DoubleDefense,
             damage: weapon.damage,
             damage_bonus: bonus,

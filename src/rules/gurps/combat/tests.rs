@@ -4,6 +4,7 @@ use super::*;
 use crate::dice::{Label, Scripted};
 use crate::rules::gurps::equipment::Catalog;
 use crate::rules::gurps::location::HitLocation;
+use crate::rules::gurps::maneuver::CommitOption;
 use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
 use std::sync::Arc;
 
@@ -39,6 +40,10 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         target_posture: Posture::Standing,
         aimed: None,
         one_eye: false,
+        hexes_moved: 0,
+        evaluate: 0,
+        deceptive: 0,
+        telegraphic: false,
     }
 }
 
@@ -116,19 +121,22 @@ fn st_below_weapon_minimum() {
 fn defenses() {
     let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
     // DX 12 + HT 12 = Basic Speed 6: Dodge 9; Parry 3 + 7 = 10
-    let opts = defense_options(&f, false, 0);
+    let opts = defense_options(&f, false, &[]);
     assert_eq!(opts.len(), 2);
     assert_eq!(opts[0].score(), 9);
     assert_eq!(opts[1].score(), 10);
-    assert_eq!(defense_options(&f, true, 0).len(), 1);
+    assert_eq!(defense_options(&f, true, &[]).len(), 1);
     f.hp = 3; // HP 11: 3 * 3 < 11
-    assert_eq!(defense_options(&f, false, 0)[0].score(), 5);
+    assert_eq!(defense_options(&f, false, &[])[0].score(), 5);
     f.hp = 4;
-    assert_eq!(defense_options(&f, false, 0)[0].score(), 9);
+    assert_eq!(defense_options(&f, false, &[])[0].score(), 9);
     f.guard = Guard::IncreasedParry;
-    assert_eq!(defense_options(&f, false, 2)[1].score(), 10);
+    assert_eq!(
+        defense_options(&f, false, &[Modifier::new("feinted", -2)])[1].score(),
+        10
+    );
     f.guard = Guard::None;
-    assert!(defense_options(&f, false, 0).is_empty());
+    assert!(defense_options(&f, false, &[]).is_empty());
 }
 
 #[test]
@@ -239,7 +247,7 @@ fn strike(double: bool) -> StrikeInput {
     let f = fighter(&[("Broadsword", 14)], &["broadsword"]);
     StrikeInput {
         attack: vec![Modifier::new("Broadsword", 12)],
-        defenses: defense_options(&f, false, 0),
+        defenses: defense_options(&f, false, &[]),
         double_defense: double,
         damage: DiceExpr::d6(1, 2),
         damage_bonus: vec![],
@@ -371,11 +379,13 @@ fn best_defense_score_matches_defense_options() {
             Guard::IncreasedDodge,
             Guard::IncreasedParry,
             Guard::DoubleDefense,
+            Guard::Committed(0),
+            Guard::Defensive,
         ] {
             for ranged in [false, true] {
                 f.hp = hp;
                 f.guard = guard;
-                let full = defense_options(&f, ranged, 0)
+                let full = defense_options(&f, ranged, &[])
                     .iter()
                     .map(|o| o.score())
                     .max();
@@ -431,14 +441,14 @@ fn strike_hit_rate_matches_the_exact_chance() {
 fn posture_and_stun_lower_every_defense() {
     let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
     f.posture = Posture::Kneeling;
-    let scores: Vec<i32> = defense_options(&f, false, 0)
+    let scores: Vec<i32> = defense_options(&f, false, &[])
         .iter()
         .map(|o| o.score())
         .collect();
     assert_eq!(scores, vec![7, 8]);
     f.posture = Posture::Lying;
     f.stunned = true;
-    let scores: Vec<i32> = defense_options(&f, false, 0)
+    let scores: Vec<i32> = defense_options(&f, false, &[])
         .iter()
         .map(|o| o.score())
         .collect();
@@ -541,4 +551,49 @@ fn random_location_roll() {
     assert_eq!(out.location_roll.map(|r| r.total), Some(8));
     // 1d+2 = 8 cut, DR 1 = 7, x1.5 = 10, capped at HP 11 / 2 + 1 = 6
     assert_eq!(out.damage.map(|d| d.2), Some(6));
+}
+
+/// gurps-lite-and-socs.txt "MANEUVERS": Committed Attack +2 melee (−2 to hit after moving
+/// 2 hexes); Evaluate +1 per turn; "ATTACK/DEFENSE OPTIONS": Deceptive Attack −2 per level,
+/// Telegraphic Attack +4.
+#[test]
+fn attack_options_in_the_roll() {
+    let f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    let sword = &f.sheet.weapons[0];
+    let mut s = situation(Maneuver::CommittedAttack(CommitOption::Determined));
+    assert_eq!(effective(&attack_modifiers(sword, &s)), 16);
+    s.hexes_moved = 2;
+    assert_eq!(effective(&attack_modifiers(sword, &s)), 14);
+    let mut s = situation(Maneuver::Attack);
+    s.evaluate = 3;
+    s.deceptive = 2;
+    assert_eq!(effective(&attack_modifiers(sword, &s)), 14 + 3 - 4);
+    s.telegraphic = true;
+    assert_eq!(effective(&attack_modifiers(sword, &s)), 14 + 3 - 4 + 4);
+    // none of these apply to a bow
+    let b = fighter(&[("Bow", 13)], &["longbow"]);
+    assert_eq!(effective(&attack_modifiers(&b.sheet.weapons[0], &s)), 13);
+}
+
+/// Committed Attack: −2 to defenses and no parry with the weapon used; Defensive Attack: +1
+/// to Parry; a feint's margin and Deceptive Attack come off every defense.
+#[test]
+fn defenses_after_committed_and_defensive_attacks() {
+    let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    f.guard = Guard::Committed(0);
+    let opts = defense_options(&f, false, &[]);
+    assert_eq!(opts.len(), 1);
+    assert_eq!(opts[0].score(), 9 - 2);
+    f.guard = Guard::Defensive;
+    let opts = defense_options(&f, false, &[]);
+    assert_eq!(opts[1].score(), 11);
+    assert_eq!(opts[0].score(), 9);
+    f.guard = Guard::Normal;
+    let against = [
+        Modifier::new("feinted", -3),
+        Modifier::new("Deceptive Attack", -1),
+    ];
+    let opts = defense_options(&f, false, &against);
+    assert_eq!(opts[0].score(), 5);
+    assert_eq!(opts[1].score(), 6);
 }
