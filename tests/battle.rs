@@ -538,3 +538,64 @@ fn feint_maneuver_is_a_contest_not_an_attack() {
         won.is_some_and(|r| r.contains("next turn"))
     );
 }
+
+/// Facing: an attack from behind allows no active defense; from the side, defenses are at
+/// −2 (gurps-traveller-gm-screen.txt, "MODIFIERS TO ACTIVE DEFENSE ROLLS": side attack).
+#[test]
+fn attacks_from_behind_and_the_side() {
+    use skirmish::battle::Facing;
+    for (turn_bob, expect) in [(3u8, "back"), (2u8, "side")] {
+        let mut found = false;
+        for seed in 0..40 {
+            let prepared = Arc::new(scenario::parse("f.ron", FACE_TO_FACE).expect("valid"));
+            let mut s = Session::new(
+                prepared,
+                seed,
+                SessionOptions {
+                    keep_log: true,
+                    autopilot: false,
+                },
+            );
+            s.step();
+            // Bob (at (1, 0)) faces Ann (at (0, 0)); turn him away.
+            let mut q = s.world.query::<(&UnitId, &mut Facing)>();
+            for (id, mut f) in q.iter_mut(&mut s.world) {
+                if id.0 == 1 {
+                    f.0 = f.0.rotate_cw(turn_bob);
+                }
+            }
+            order(&mut s, 0, Maneuver::Attack, Some(1));
+            let attack = events(&s).into_iter().find_map(|e| match e {
+                BattleEvent::Attack {
+                    roll,
+                    defenses,
+                    result,
+                    ..
+                } => Some((roll, defenses, result)),
+                _ => None,
+            });
+            let Some((roll, defenses, _)) = attack else {
+                continue;
+            };
+            if !roll.succeeded() || roll.critical.is_some() {
+                continue;
+            }
+            if expect == "back" {
+                assert!(defenses.is_empty(), "seed {seed}: defended from behind");
+            } else {
+                let d = defenses.first().expect("a defense roll from the side");
+                assert!(
+                    d.roll
+                        .modifiers
+                        .iter()
+                        .any(|m| &*m.label == "attack from the side" && m.value == -2),
+                    "{}",
+                    d.roll
+                );
+            }
+            found = true;
+            break;
+        }
+        assert!(found, "no ordinary hit in 40 seeds ({expect})");
+    }
+}

@@ -23,6 +23,7 @@ pub mod actions;
 pub mod ai;
 pub mod combat;
 pub mod equipment;
+pub mod facing;
 pub mod injury;
 pub mod knockback;
 pub mod location;

@@ -9,6 +9,7 @@ use super::combat::{
     defense_options, guard_of, resolve_strike,
 };
 use super::equipment::WeaponMode;
+use super::facing::{Arc, arc_of, side_attack};
 use super::injury::{is_major_wound, knockdown_modifiers, shock_after};
 use super::knockback::{
     Stop, causes_knockback, keep_feet_modifiers, knockback_path, knockback_yards,
@@ -709,6 +710,10 @@ fn execute(
             _ => {}
         }
         let mut against = Vec::with_capacity(2);
+        let arc = arc_of(foe.2.0, foe.3.0, me.2.0);
+        if arc == Arc::Side {
+            against.push(side_attack());
+        }
         if feint > 0 {
             against.push(Modifier::new("feinted", -feint));
         }
@@ -727,7 +732,11 @@ fn execute(
         };
         let input = StrikeInput {
             attack: attack_modifiers(weapon, &situation),
-            defenses: defense_options(&foe.5, ranged, &against),
+            defenses: if arc == Arc::Back {
+                Vec::new()
+            } else {
+                defense_options(&foe.5, ranged, &against)
+            },
             double_defense: foe.5.guard == Guard::DoubleDefense,
             damage: weapon.damage,
             damage_bonus: bonus,
