@@ -188,7 +188,12 @@ fn ai_stays_within_the_rules_in_every_scenario() {
             let injury: i64 = ev
                 .iter()
                 .map(|e| match e {
-                    BattleEvent::Damage { injury, .. } => i64::from(*injury),
+                    // Damage dealt by someone; critical misses hurt their makers with none.
+                    BattleEvent::Damage {
+                        injury,
+                        attacker: Some(_),
+                        ..
+                    } => i64::from(*injury),
                     _ => 0,
                 })
                 .sum();
@@ -598,4 +603,24 @@ fn attacks_from_behind_and_the_side() {
         }
         assert!(found, "no ordinary hit in 40 seeds ({expect})");
     }
+}
+
+/// gurps-traveller-gm-screen.txt "CRITICAL MISSES" 9-11 (decision: one Ready picks the
+/// weapon up): a dropped weapon cannot attack until a Ready maneuver readies it.
+#[test]
+fn a_dropped_weapon_must_be_readied() {
+    use skirmish::rules::gurps::criticals::WeaponState;
+    let mut s = face_to_face();
+    with_fighter(&mut s, 0, |f| f.weapon_state[0] = WeaponState::Unready);
+    order(&mut s, 0, Maneuver::Attack, Some(1));
+    assert!(last_rejection(&s).is_some_and(|r| r.contains("not ready")));
+    s.world.write_message(Command {
+        unit: UnitId(0),
+        action: Action {
+            weapon: Some(0),
+            ..Action::simple(Maneuver::Ready)
+        },
+    });
+    s.step();
+    assert_eq!(fighter(&mut s, 0).weapon_state[0], WeaponState::Ready);
 }

@@ -4,6 +4,7 @@
 //! says why it is illegal ([`plan`]). Player, AI and replay commands all pass this check.
 
 use super::combat::{MIN_DECEPTIVE_SKILL, current_move};
+use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
 use super::location::HitLocation;
 use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
@@ -132,7 +133,19 @@ impl<'a> Situation<'a> {
             return Err(format!("no weapon number {weapon}"));
         };
         if !me.fighter.can_use(weapon) {
-            return Err(format!("{} is not loaded", w.name));
+            let f = me.fighter;
+            return Err(if f.disarmed() {
+                "its weapon arm is crippled".to_string()
+            } else {
+                match f.weapon_state.get(weapon) {
+                    Some(WeaponState::Unready) => {
+                        format!("{} is not ready: Ready it first", w.name)
+                    }
+                    Some(WeaponState::Jammed) => format!("{} is jammed: Ready it to clear", w.name),
+                    Some(WeaponState::Gone) => format!("{} is broken or lost", w.name),
+                    _ => format!("{} is not loaded", w.name),
+                }
+            });
         }
         let hexes = from.unsigned_distance_to(target.pos);
         match w.mode {
@@ -289,13 +302,9 @@ pub fn legal_options(s: &Situation) -> Legal {
             });
         }
     }
-    let reloadable: Vec<u8> = f
-        .sheet
-        .weapons
-        .iter()
-        .enumerate()
-        .filter(|(wi, w)| w.capacity().is_some_and(|cap| f.shots[*wi] < cap))
-        .map(|(wi, _)| wi as u8)
+    let reloadable: Vec<u8> = (0..f.sheet.weapons.len())
+        .filter(|&wi| f.can_ready(wi))
+        .map(|wi| wi as u8)
         .collect();
     let can_parry = f.sheet.weapons.iter().any(|w| w.parry.is_some());
     // Least movement any melee and any ranged strike needs.
@@ -313,9 +322,10 @@ pub fn legal_options(s: &Situation) -> Legal {
     for maneuver in Maneuver::ALL {
         let allowance = allowance_at(move_, f.ran, maneuver);
         let open = match maneuver {
-            // Stunned: Do Nothing only (gurps-lite-and-socs.txt, "INJURY", Stunned).
+            // Stunned, or off balance after a head blow: Do Nothing only
+            // (gurps-lite-and-socs.txt, "INJURY", Stunned).
             Maneuver::DoNothing => true,
-            _ if f.stunned => false,
+            _ if f.stunned || f.lose_turn => false,
             Maneuver::ChangePosture(to) => {
                 f.posture.can_change_to(to) && !(f.lame() && to.needs_both_legs())
             }
@@ -377,6 +387,9 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     if f.stunned && maneuver != Maneuver::DoNothing {
         return Err("stunned: it can only Do Nothing this turn".into());
     }
+    if f.lose_turn && maneuver != Maneuver::DoNothing {
+        return Err("off balance from a head blow: it can only Do Nothing this turn".into());
+    }
     if let Maneuver::ChangePosture(to) = maneuver
         && f.lame()
         && to.needs_both_legs()
@@ -413,12 +426,12 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
             if !weapon_fits(maneuver, spec.is_ranged()) {
                 return Err(format!("{maneuver} cannot be done with {}", spec.name));
             }
-            if maneuver == Maneuver::Ready {
-                match spec.capacity() {
-                    Some(cap) if f.shots[w] < cap => {}
-                    Some(_) => return Err(format!("{} is already loaded", spec.name)),
-                    None => return Err(format!("{} needs no reloading", spec.name)),
-                }
+            if maneuver == Maneuver::Ready && !f.can_ready(w) {
+                return Err(match f.weapon_state[w] {
+                    WeaponState::Gone => format!("{} is broken or lost", spec.name),
+                    _ if spec.capacity().is_some() => format!("{} is ready and loaded", spec.name),
+                    _ => format!("{} is ready", spec.name),
+                });
             }
             Some(w)
         }

@@ -10,6 +10,7 @@ use super::combat::{
     AttackSituation, DefenseOption, MIN_DECEPTIVE_SKILL, attack_modifiers, best_defense_score,
     current_move, effective, reeling,
 };
+use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
 use super::location::HitLocation;
 use super::maneuver::{Action, AoaOption, AodOption, CommitOption, Maneuver};
@@ -103,6 +104,7 @@ fn best_location(
         },
         deceptive,
         telegraphic: false,
+        impairment: me.fighter.impairment,
     };
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
@@ -260,6 +262,18 @@ impl Policy for GurpsAi {
         // kneeling, then up).
         if f.stunned {
             return Action::simple(Maneuver::DoNothing);
+        }
+        // A dropped or jammed weapon is readied before anything else.
+        if legal.get(Maneuver::Ready).is_some()
+            && let Some(&wi) = legal
+                .reloadable()
+                .iter()
+                .find(|&&wi| f.weapon_state[usize::from(wi)] != WeaponState::Ready)
+        {
+            return Action {
+                weapon: Some(wi),
+                ..Action::simple(Maneuver::Ready)
+            };
         }
         if f.disarmed() {
             let m = Maneuver::AllOutDefense(AodOption::IncreasedDodge);

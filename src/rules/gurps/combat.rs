@@ -2,6 +2,7 @@
 //! injury, and the lost-HP thresholds. No ECS types; the systems gather the numbers, call
 //! these, and write the events.
 
+use super::criticals::{CriticalHit, HeadBlow, Times, critical_head_blow, critical_hit, is_head};
 use super::equipment::WeaponMode;
 use super::injury::STUNNED_DEFENSE;
 use super::location::HitLocation;
@@ -45,6 +46,8 @@ pub struct AttackSituation {
     pub deceptive: i32,
     /// Telegraphic Attack (melee).
     pub telegraphic: bool,
+    /// A lasting penalty to the attacker's attack rolls, with its cause.
+    pub impairment: Option<(&'static str, i32)>,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -158,6 +161,9 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
         // hand-weapon attacks, −3 for ranged attacks.
         mods.push(Modifier::new("one eye", if ranged { -3 } else { -1 }));
     }
+    if let Some((why, penalty)) = s.impairment {
+        mods.push(Modifier::new(why, penalty));
+    }
     mods.extend(s.posture.attack_label());
     if s.shock > 0 {
         mods.push(Modifier::new("shock", -s.shock));
@@ -235,12 +241,31 @@ fn shared_defense_modifiers(defender: &Fighter) -> impl Iterator<Item = Modifier
     let stunned = defender
         .stunned
         .then(|| Modifier::new("stunned", STUNNED_DEFENSE));
-    defender.posture.defense_label().into_iter().chain(stunned)
+    let off_balance = defender
+        .off_balance
+        .then(|| Modifier::new("off balance", OFF_BALANCE_DEFENSE));
+    defender
+        .posture
+        .defense_label()
+        .into_iter()
+        .chain(stunned)
+        .chain(off_balance)
 }
 
 fn shared_defense_sum(defender: &Fighter) -> i32 {
-    defender.posture.defense_modifier() + if defender.stunned { STUNNED_DEFENSE } else { 0 }
+    defender.posture.defense_modifier()
+        + if defender.stunned { STUNNED_DEFENSE } else { 0 }
+        + if defender.off_balance {
+            OFF_BALANCE_DEFENSE
+        } else {
+            0
+        }
 }
+
+/// Defenses after losing one's balance or guard on a critical miss
+/// (gurps-traveller-gm-screen.txt, "CRITICAL MISSES" 7 and 13: "all your active defenses
+/// are at −2 until your next turn").
+pub const OFF_BALANCE_DEFENSE: i32 = -2;
 
 /// The active defenses a defender can try against one attack
 /// (gurps-lite-and-socs.txt: Dodge always; Parry only against melee and with a weapon
@@ -282,7 +307,7 @@ pub fn defense_options(
     if !ranged_attack && !defender.disarmed() {
         for (i, w) in sheet.weapons.iter().enumerate() {
             let Some(score) = w.parry else { continue };
-            if guard == Guard::Committed(i as u8) {
+            if guard == Guard::Committed(i as u8) || !defender.ready(i) {
                 continue;
             }
             let mut parry = vec![Modifier::new("Parry", score)];
@@ -329,6 +354,7 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
         for (i, w) in sheet.weapons.iter().enumerate() {
             if let Some(p) = w.parry
                 && guard != Guard::Committed(i as u8)
+                && defender.ready(i)
             {
                 best = best.max(p + bonus);
             }
@@ -495,6 +521,8 @@ pub struct StrikeOutcome {
     pub roll: RollRecord,
     /// Defense rolls in order, with the defense's name.
     pub defenses: Vec<(Label, RollRecord)>,
+    /// Which defense each of `defenses` was.
+    pub defense_kinds: Vec<DefenseKind>,
     /// How it ended.
     pub result: AttackResult,
     /// Where the blow landed (on a hit).
@@ -503,8 +531,19 @@ pub struct StrikeOutcome {
     pub location_roll: Option<RollRecord>,
     /// An aimed attack that missed by 1 and hit the torso instead.
     pub torso_instead: bool,
+    /// On a critical hit: the 3d6 roll on the critical hit or head blow table and its row.
+    pub critical: Option<(RollRecord, CriticalRow)>,
     /// On a hit: the damage roll, the steps to injury, and the injury.
     pub damage: Option<(RollRecord, Vec<Modifier>, i32)>,
+}
+
+/// The row a critical hit rolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CriticalRow {
+    /// A row of the critical hit table.
+    Hit(CriticalHit),
+    /// A row of the critical head blow table.
+    Head(HeadBlow),
 }
 
 /// Resolves one strike: the attack roll; on a critical hit no defense; otherwise the
@@ -525,6 +564,7 @@ pub fn resolve_strike(
         && roll.margin == Some(-1)
         && roll.critical.is_none();
     let mut defenses = Vec::new();
+    let mut defense_kinds = Vec::new();
     let result = if !roll.succeeded() && !torso_instead {
         AttackResult::Miss
     } else if roll.critical == Some(Critical::Success) {
@@ -548,6 +588,7 @@ pub fn resolve_strike(
             }
             used.push(option.kind);
             let r = success_roll(dice, option.modifiers.clone());
+            defense_kinds.push(option.kind);
             defended = r.succeeded();
             defenses.push((option.label.clone(), r));
         }
@@ -568,25 +609,73 @@ pub fn resolve_strike(
         location = HitLocation::from_roll(r.total);
         location_roll = Some(r);
     }
+    // A critical hit rolls on its table (gurps-traveller-gm-screen.txt, "CRITICAL HITS";
+    // "CRITICAL HEAD BLOWS" for the skull, face and eyes).
+    let critical = (result == AttackResult::CriticalHit).then(|| {
+        let r = DiceExpr::d6(3, 0).roll(dice, i32::MIN);
+        let row = if is_head(location) {
+            CriticalRow::Head(critical_head_blow(r.total))
+        } else {
+            CriticalRow::Hit(critical_hit(r.total, location))
+        };
+        (r, row)
+    });
     let damage = result.hit().then(|| {
-        let basic = roll_damage(dice, input.damage, input.damage_bonus, input.damage_type);
-        let (steps, injury) = injury_steps(
+        let mut basic = roll_damage(dice, input.damage, input.damage_bonus, input.damage_type);
+        let mut dr = input.dr;
+        let mut scar = None;
+        match critical.as_ref().map(|c| c.1) {
+            Some(CriticalRow::Hit(hit)) => {
+                let extra = match hit.times {
+                    Times::Normal => 0,
+                    Times::Double => basic.total,
+                    Times::Triple => 2 * basic.total,
+                };
+                if extra != 0 {
+                    let label = if hit.times == Times::Double {
+                        "critical hit: double damage"
+                    } else {
+                        "critical hit: triple damage"
+                    };
+                    basic.modifiers.push(Modifier::new(label, extra));
+                    basic.total += extra;
+                }
+                if hit.ignore_dr {
+                    dr = 0;
+                }
+            }
+            Some(CriticalRow::Head(HeadBlow::Scar(n)))
+                if input.damage_type != DamageType::Crushing =>
+            {
+                scar = Some(n);
+            }
+            _ => {}
+        }
+        let (mut steps, mut injury) = injury_steps(
             basic.total,
-            input.dr,
+            dr,
             input.damage_type,
             input.half_damage,
             location,
             input.hp_max,
         );
+        if let Some(n) = scar
+            && injury != n
+        {
+            steps.push(Modifier::new("critical head blow: only a scar", n - injury));
+            injury = n;
+        }
         (basic, steps, injury)
     });
     StrikeOutcome {
         roll,
         defenses,
+        defense_kinds,
         result,
         location,
         location_roll,
         torso_instead,
+        critical,
         damage,
     }
 }

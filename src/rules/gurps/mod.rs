@@ -22,6 +22,7 @@
 pub mod actions;
 pub mod ai;
 pub mod combat;
+pub mod criticals;
 pub mod equipment;
 pub mod facing;
 pub mod injury;

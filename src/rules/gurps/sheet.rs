@@ -8,6 +8,7 @@
 //! Move = Basic Speed rounded down, Dodge = Basic Speed rounded down + 3 ([`dodge`]),
 //! Parry = 3 + skill / 2 + the weapon's parry modifier ([`parry`]), HP = ST, FP = HT.
 
+use super::criticals::WeaponState;
 use super::equipment::{Catalog, WeaponMode};
 use super::injury::PainThreshold;
 use super::location::HitLocation;
@@ -100,6 +101,8 @@ pub struct Weapon {
     pub skill: i32,
     /// Points of ST short of the weapon's minimum (0 if none).
     pub st_short: i32,
+    /// The wielder's ST minus the weapon's minimum ST (negative when short).
+    pub st_margin: i32,
     /// Damage dice for this wielder.
     pub damage: DiceExpr,
     /// Damage type.
@@ -305,6 +308,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
             skill_name: spec.skill.as_str().into(),
             skill,
             st_short: (spec.min_st - stats.st).max(0),
+            st_margin: stats.st - spec.min_st,
             damage: spec.damage.for_st(stats.st),
             damage_type: spec.damage_type,
             mode: spec.mode.clone(),
@@ -419,6 +423,16 @@ pub struct Fighter {
     pub feint_on: Option<(UnitId, i32)>,
     /// The last maneuver was Move: +1 hex of Move this turn for running on.
     pub ran: bool,
+    /// Condition of each weapon.
+    pub weapon_state: Vec<WeaponState>,
+    /// Limbs crippled for a while ("funny-bone" criticals), with the turns left.
+    pub numb: Vec<(HitLocation, u8)>,
+    /// A lasting penalty to attack rolls (head-blow blinding), with its cause.
+    pub impairment: Option<(&'static str, i32)>,
+    /// Knocked off balance by a head blow: may defend but must Do Nothing on its next turn.
+    pub lose_turn: bool,
+    /// Off balance or guard down after a critical miss: defenses −2 until its next turn.
+    pub off_balance: bool,
 }
 
 impl Fighter {
@@ -447,6 +461,11 @@ impl Fighter {
             feint_ready: None,
             feint_on: None,
             ran: false,
+            weapon_state: vec![WeaponState::Ready; sheet.weapons.len()],
+            numb: Vec::new(),
+            impairment: None,
+            lose_turn: false,
+            off_balance: false,
             sheet,
         }
     }
@@ -454,13 +473,31 @@ impl Fighter {
     /// True if a leg or foot is crippled: the fighter cannot stand (decision: 4e Basic Set
     /// p. B420, a crippled leg means falling down and staying down without a crutch).
     pub fn lame(&self) -> bool {
-        self.crippled.iter().any(|l| l.is_leg())
+        self.crippled.iter().any(|l| l.is_leg()) || self.numb.iter().any(|(l, _)| l.is_leg())
     }
 
     /// True if the weapon arm or hand is crippled: its weapons are dropped and cannot be
     /// used or parried with (decision: every weapon is held in the weapon hand).
     pub fn disarmed(&self) -> bool {
         self.crippled.iter().any(|l| l.is_weapon_arm())
+            || self.numb.iter().any(|(l, _)| l.is_weapon_arm())
+    }
+
+    /// True if weapon `i` is in hand and ready.
+    pub fn ready(&self, i: usize) -> bool {
+        self.weapon_state.get(i) == Some(&WeaponState::Ready)
+    }
+
+    /// True if a Ready maneuver can do something for weapon `i`: reload it, ready it after
+    /// a drop, or clear a jam.
+    pub fn can_ready(&self, i: usize) -> bool {
+        match self.weapon_state.get(i) {
+            Some(WeaponState::Unready | WeaponState::Jammed) => !self.disarmed(),
+            Some(WeaponState::Ready) => self.sheet.weapons[i]
+                .capacity()
+                .is_some_and(|cap| self.shots.get(i).copied().unwrap_or(0) < cap),
+            _ => false,
+        }
     }
 
     /// True if an eye has been blinded.
@@ -471,7 +508,7 @@ impl Fighter {
     /// True if weapon `i` can attack now (melee, or ranged with a shot loaded; not with a
     /// crippled weapon arm).
     pub fn can_use(&self, i: usize) -> bool {
-        if self.disarmed() {
+        if self.disarmed() || !self.ready(i) {
             return false;
         }
         match self.sheet.weapons.get(i) {

@@ -6,7 +6,11 @@ use super::actions::{Plan, Situation, UnitView, legal_options, plan};
 use super::ai::{GurpsAi, choose_defenses};
 use super::combat::{
     AttackSituation, StrikeInput, apply_injury, attack_modifiers, consciousness_roll,
-    defense_options, guard_of, resolve_strike,
+    defense_options, guard_of, injury_steps, resolve_strike, roll_damage,
+};
+use super::combat::{CriticalRow, DefenseKind};
+use super::criticals::{
+    CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,
 };
 use super::equipment::WeaponMode;
 use super::facing::{Arc, arc_of, side_attack};
@@ -18,11 +22,14 @@ use super::location::{HitLocation, HitLocations};
 use super::maneuver::{Action, AoaOption, CommitOption, Maneuver};
 use super::posture::Posture;
 use super::sheet::{Aim, Fighter, Guard};
+use super::tables::DamageType;
 use crate::battle::{
     AiStyle, Autopilot, BattleEvent, CombatLog, Command, Control, Controller, DefenseRecord,
     Facing, HexPos, Outcome, Policy, Roster, Side, Standing, TurnState, UnitId, hex_pair,
 };
-use crate::dice::{BattleRng, DieRoller, Modifier, quick_contest_margin, success_roll};
+use crate::dice::{
+    BattleRng, Critical, DiceExpr, DieRoller, Modifier, quick_contest_margin, success_roll,
+};
 use crate::hexmap::HexMap;
 use bevy::ecs::message::{MessageReader, MessageWriter};
 use bevy::ecs::prelude::{Query, Res, ResMut};
@@ -124,6 +131,17 @@ pub(super) fn begin_turn(
         f.guard = Guard::Normal;
         f.shock = std::mem::take(&mut f.pending_shock);
         f.feint_on = f.feint_ready.take();
+        f.off_balance = false;
+        for (_, turns) in f.numb.iter_mut() {
+            *turns = turns.saturating_sub(1);
+        }
+        if f.numb.iter().any(|(_, t)| *t == 0) {
+            f.numb.retain(|(_, t)| *t > 0);
+            events.write(BattleEvent::Note {
+                unit: Some(id),
+                text: "a numbed limb works again".into(),
+            });
+        }
     }
     events.write(BattleEvent::TurnStarted { unit: id });
 }
@@ -339,6 +357,8 @@ fn recover_from_stun(
     let Ok((_, _, _, _, standing, mut f, _)) = units.get_mut(entity) else {
         return;
     };
+    // A head blow's lost turn is over once the turn is.
+    f.lose_turn = false;
     if !f.stunned || !standing.fighting() {
         return;
     }
@@ -564,6 +584,41 @@ fn execute(
         && let Some(w) = acc_weapon
         && let Ok((_, _, _, _, _, mut f, _)) = units.get_mut(me_entity)
     {
+        let name = f.sheet.weapons[w].name.clone();
+        match f.weapon_state[w] {
+            WeaponState::Unready => {
+                f.weapon_state[w] = WeaponState::Ready;
+                events.write(BattleEvent::Note {
+                    unit: Some(active),
+                    text: format!("{name} is ready again"),
+                });
+                return;
+            }
+            WeaponState::Jammed => {
+                // Clearing a jam: a skill roll at −4 (gurps-traveller-gm-screen.txt,
+                // "FIREARM CRITICAL MISSES" 9-11).
+                let wpn = &f.sheet.weapons[w];
+                let roll = success_roll(
+                    rng,
+                    vec![
+                        Modifier::named(wpn.skill_name.clone(), wpn.skill),
+                        Modifier::new("clearing a jam", -4),
+                    ],
+                );
+                let ok = roll.succeeded();
+                if ok {
+                    f.weapon_state[w] = WeaponState::Ready;
+                }
+                events.write(BattleEvent::Roll {
+                    unit: active,
+                    purpose: Cow::Borrowed("to clear the jam"),
+                    roll,
+                    result: Cow::Borrowed(if ok { "cleared" } else { "still jammed" }),
+                });
+                return;
+            }
+            WeaponState::Ready | WeaponState::Gone => {}
+        }
         let (name, capacity, reload) = {
             let spec = &f.sheet.weapons[w];
             match spec.mode {
@@ -697,6 +752,7 @@ fn execute(
             evaluate: evaluated,
             deceptive: i32::from(plan.deceptive),
             telegraphic: plan.telegraphic,
+            impairment: me.5.impairment,
         };
         let mut bonus = Vec::new();
         match maneuver {
@@ -755,6 +811,22 @@ fn execute(
             // Defending spoils aim (gurps-traveller-gm-screen.txt, MANEUVERS: Aim).
             foe.5.aim = None;
         }
+        // Critical misses, and criticals on defense rolls (gurps-traveller-gm-screen.txt,
+        // "CRITICAL SUCCESS AND FAILURE ON DEFENSE ROLLS").
+        let mut attacker_fumbles =
+            outcome.roll.critical == Some(Critical::Failure) && !outcome.result.hit();
+        let mut defender_fumbles = None;
+        let mut defender_falls = false;
+        for (kind, (_, r)) in outcome.defense_kinds.iter().zip(&outcome.defenses) {
+            match (r.critical, kind) {
+                (Some(Critical::Success), _) if !ranged => attacker_fumbles = true,
+                (Some(Critical::Failure), DefenseKind::Dodge) => defender_falls = true,
+                (Some(Critical::Failure), DefenseKind::Parry(i)) => {
+                    defender_fumbles = Some(usize::from(*i));
+                }
+                _ => {}
+            }
+        }
         events.write(BattleEvent::Attack {
             attacker: active,
             target,
@@ -785,6 +857,47 @@ fn execute(
                 result: Cow::Borrowed(location.name()),
             });
         }
+        let mut stumble = None;
+        if attacker_fumbles {
+            let foe_at = foe.2.0;
+            let mut me_parts = (&mut *me.2, &mut *me.3, &mut *me.4, &mut *me.5);
+            if mishap(rng, &mut me_parts, active, w, events) {
+                stumble = Some((me_entity, me.2.0, foe_at));
+            }
+        }
+        if defender_falls && foe.5.posture == Posture::Standing {
+            foe.5.posture = Posture::Lying;
+            events.write(BattleEvent::Note {
+                unit: Some(target),
+                text: "critical failure on the Dodge: loses its footing and falls".into(),
+            });
+        }
+        if let Some(i) = defender_fumbles {
+            let me_at = me.2.0;
+            let mut foe_parts = (&mut *foe.2, &mut *foe.3, &mut *foe.4, &mut *foe.5);
+            if mishap(rng, &mut foe_parts, target, i, events) {
+                stumble = Some((target_entity, foe.2.0, me_at));
+            }
+        }
+        let critical_row = outcome.critical.as_ref().map(|c| c.1);
+        if let Some((critical_roll, row)) = outcome.critical {
+            events.write(BattleEvent::Roll {
+                unit: active,
+                purpose: Cow::Borrowed(match row {
+                    CriticalRow::Hit(_) => "critical hit table",
+                    CriticalRow::Head(_) => "critical head blow table",
+                }),
+                roll: critical_roll,
+                result: Cow::Owned(describe_critical(row)),
+            });
+        }
+        if let Some((entity, from, past)) = stumble {
+            let who = if entity == me_entity { active } else { target };
+            stumble_past(map, units, entity, from, past, events, who);
+        }
+        let Ok([me, mut foe]) = units.get_many_mut([me_entity, target_entity]) else {
+            return;
+        };
         let Some((roll, steps, injury)) = outcome.damage else {
             continue;
         };
@@ -822,6 +935,11 @@ fn execute(
             });
         } else if injury > 0 && foe.4.fighting() {
             wound_effects(rng, &mut foe.5, target, injury, location, events);
+        }
+        if let Some(row) = critical_row
+            && foe.4.fighting()
+        {
+            critical_effects(row, location, &mut foe.4, &mut foe.5, target, events);
         }
         if causes_knockback(weapon.damage_type, injury > 0) {
             let yards = knockback_yards(basic, Some(foe.5.sheet.st), foe.5.sheet.hp_max);
@@ -901,4 +1019,364 @@ fn wound_effects(
             "stunned and knocked down"
         }),
     });
+}
+
+/// Words for a critical table row in the log.
+fn describe_critical(row: CriticalRow) -> String {
+    match row {
+        CriticalRow::Hit(hit) => describe_hit(hit),
+        CriticalRow::Head(head) => match head {
+            HeadBlow::Killed => "killed instantly".into(),
+            HeadBlow::KnockedOut => "knocked out".into(),
+            HeadBlow::Blinded => "blinded and stunned: -10 to attacks for the battle".into(),
+            HeadBlow::OneEye => "blinded in one eye and stunned: -2 to attacks".into(),
+            HeadBlow::OffBalance => "knocked off balance: can only defend next turn".into(),
+            HeadBlow::Normal => "normal head-blow damage".into(),
+            HeadBlow::Scar(n) => format!("a scar: cutting or impaling does only {n} injury"),
+            HeadBlow::DropWeapon => "flinches and drops its weapon".into(),
+            HeadBlow::Stunned => "stunned".into(),
+        },
+    }
+}
+
+fn describe_hit(hit: CriticalHit) -> String {
+    let mut parts = Vec::new();
+    match hit.times {
+        Times::Normal => {}
+        Times::Double => parts.push("double damage"),
+        Times::Triple => parts.push("triple damage"),
+    }
+    if hit.ignore_dr {
+        parts.push("bypasses all armor");
+    }
+    if hit.knockout {
+        parts.push("knocked out");
+    }
+    if hit.stun {
+        parts.push("stunned");
+    }
+    match hit.cripple {
+        Some(true) => parts.push("the limb is numbed (crippled for 6 turns)"),
+        Some(false) => parts.push("the limb is crippled"),
+        None => {}
+    }
+    if hit.drop_weapon {
+        parts.push("drops its weapon");
+    }
+    if parts.is_empty() {
+        "normal damage".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Turns of a "funny-bone" crippling (decision, see [`super::criticals`]).
+const NUMB_TURNS: u8 = 6;
+
+/// What a critical hit or head blow does besides damage, to a victim still in the fight.
+fn critical_effects(
+    row: CriticalRow,
+    location: HitLocation,
+    standing: &mut Standing,
+    f: &mut Fighter,
+    unit: UnitId,
+    events: &mut MessageWriter<BattleEvent>,
+) {
+    let mut knocked_out = false;
+    let mut dead = false;
+    match row {
+        CriticalRow::Hit(hit) => {
+            knocked_out = hit.knockout;
+            if hit.stun {
+                f.stunned = true;
+            }
+            match hit.cripple {
+                Some(true) if !f.crippled.contains(&location) => {
+                    f.numb.push((location, NUMB_TURNS));
+                    if location.is_leg() {
+                        f.posture = Posture::Lying;
+                    }
+                }
+                Some(false) if !f.crippled.contains(&location) => {
+                    f.crippled.push(location);
+                    if location.is_leg() {
+                        f.posture = Posture::Lying;
+                    }
+                }
+                _ => {}
+            }
+            if hit.drop_weapon {
+                drop_weapon(f);
+            }
+        }
+        CriticalRow::Head(head) => match head {
+            HeadBlow::Killed => dead = true,
+            HeadBlow::KnockedOut => knocked_out = true,
+            HeadBlow::Blinded => {
+                f.stunned = true;
+                f.impairment = Some(("blinded (critical head blow)", -10));
+            }
+            HeadBlow::OneEye => {
+                f.stunned = true;
+                f.impairment = Some(("blinded in one eye (critical head blow)", -2));
+            }
+            HeadBlow::OffBalance => f.lose_turn = true,
+            HeadBlow::DropWeapon => drop_weapon(f),
+            HeadBlow::Stunned => f.stunned = true,
+            HeadBlow::Normal | HeadBlow::Scar(_) => {}
+        },
+    }
+    if dead || knocked_out {
+        let new = if dead {
+            Standing::Dead
+        } else {
+            Standing::Unconscious
+        };
+        *standing = new;
+        events.write(BattleEvent::StatusChanged {
+            unit,
+            standing: new,
+            cause: Cow::Borrowed(if dead {
+                "critical head blow"
+            } else {
+                "knocked out by a critical hit"
+            }),
+        });
+    }
+}
+
+/// The victim lets go of the weapon it would use first.
+fn drop_weapon(f: &mut Fighter) {
+    if let Some(i) = (0..f.weapon_state.len()).find(|&i| f.ready(i)) {
+        f.weapon_state[i] = WeaponState::Unready;
+    }
+}
+
+type Parts<'a> = (
+    &'a mut HexPos,
+    &'a mut Facing,
+    &'a mut Standing,
+    &'a mut Fighter,
+);
+
+/// Rolls on the critical miss table of weapon `w` and applies the row to the one who
+/// fumbled (gurps-traveller-gm-screen.txt, "CRITICAL MISSES", "UNARMED CRITICAL MISSES",
+/// "FIREARM CRITICAL MISSES"). Returns true when it stumbles past its foe (moved by the
+/// caller, which can see the other fighters).
+fn mishap(
+    rng: &mut BattleRng,
+    parts: &mut Parts,
+    unit: UnitId,
+    w: usize,
+    events: &mut MessageWriter<BattleEvent>,
+) -> bool {
+    let (_, _, standing, f) = parts;
+    let Some(spec) = f.sheet.weapons.get(w) else {
+        return false;
+    };
+    let (table, damage_type, ranged, damage) = (
+        MissTable::for_skill(&spec.skill_name),
+        spec.damage_type,
+        spec.is_ranged(),
+        spec.damage,
+    );
+    let st_margin = spec.st_margin;
+    let mut roll = DiceExpr::d6(3, 0).roll(rng, i32::MIN);
+    let mut row = critical_miss(table, roll.total, rng.roll_die(6));
+    if row.rerolls(damage_type, ranged) {
+        let again = DiceExpr::d6(3, 0).roll(rng, i32::MIN);
+        let second = critical_miss(table, again.total, rng.roll_die(6));
+        // A resistant weapon breaks only on a second "breaks" and is dropped otherwise; a
+        // second roll after "hit yourself" counts whatever it says.
+        row = match (row, second) {
+            (Mishap::Breaks, Mishap::Breaks) => Mishap::Breaks,
+            (Mishap::Breaks, _) => Mishap::Drops,
+            (_, other) => other,
+        };
+        roll = again;
+    }
+    let row = row.adjusted(damage_type, ranged, st_margin);
+    events.write(BattleEvent::Roll {
+        unit,
+        purpose: Cow::Borrowed(match table {
+            MissTable::Weapon => "critical miss table",
+            MissTable::Unarmed => "unarmed critical miss table",
+            MissTable::Firearm => "firearm critical miss table",
+        }),
+        roll,
+        result: Cow::Borrowed(row.describe()),
+    });
+    let mut self_harm: Option<(DiceExpr, bool, DamageType, HitLocation, bool)> = None;
+    let mut stumbles = false;
+    match row {
+        Mishap::Breaks | Mishap::FliesAway => f.weapon_state[w] = WeaponState::Gone,
+        Mishap::Unready | Mishap::Drops => f.weapon_state[w] = WeaponState::Unready,
+        Mishap::Jams => f.weapon_state[w] = WeaponState::Jammed,
+        Mishap::OffBalance | Mishap::GuardDown => f.off_balance = true,
+        Mishap::StrainedShoulder => {
+            if !f.crippled.contains(&HitLocation::RightArm) {
+                f.crippled.push(HitLocation::RightArm);
+            }
+        }
+        Mishap::FallsDown | Mishap::KnockedDown => f.posture = Posture::Lying,
+        Mishap::Dud => {}
+        Mishap::KnocksSelfOut => {
+            **standing = Standing::Unconscious;
+            events.write(BattleEvent::StatusChanged {
+                unit,
+                standing: Standing::Unconscious,
+                cause: Cow::Borrowed("knocked itself out (critical miss)"),
+            });
+        }
+        Mishap::HitsSelf { location, half } => {
+            self_harm = Some((damage, half, damage_type, location, false));
+        }
+        Mishap::HitsObject { half } => {
+            self_harm = Some((damage, half, damage_type, HitLocation::Hand, false));
+        }
+        Mishap::CripplesHand => {
+            let injury = f.sheet.hp_max / 3 + 1;
+            self_harm = Some((
+                DiceExpr::d6(0, injury),
+                false,
+                DamageType::Crushing,
+                HitLocation::Hand,
+                true,
+            ));
+        }
+        Mishap::PullsMuscle => {
+            f.off_balance = true;
+            self_harm = Some((
+                DiceExpr::d6(1, -3),
+                false,
+                DamageType::Crushing,
+                HitLocation::RightArm,
+                true,
+            ));
+        }
+        Mishap::Explodes => {
+            f.weapon_state[w] = WeaponState::Gone;
+            self_harm = Some((
+                damage,
+                false,
+                DamageType::Crushing,
+                HitLocation::Torso,
+                false,
+            ));
+        }
+        Mishap::Stumbles => stumbles = true,
+        Mishap::Trips => {
+            let (label, score) = f.sheet.keep_feet.clone();
+            let r = success_roll(rng, vec![Modifier::named(label, score)]);
+            let ok = r.succeeded();
+            if !ok {
+                f.posture = Posture::Lying;
+            }
+            events.write(BattleEvent::Roll {
+                unit,
+                purpose: Cow::Borrowed("to keep its feet after tripping"),
+                roll: r,
+                result: Cow::Borrowed(if ok { "stays up" } else { "falls down" }),
+            });
+        }
+    }
+    if let Some((dice, half, damage_type, location, ignore_dr)) = self_harm {
+        hurt_self(
+            rng,
+            standing,
+            f,
+            unit,
+            (dice, half, damage_type, location, ignore_dr),
+            events,
+        );
+    }
+    stumbles
+}
+
+/// Damage a fighter does to itself on a critical miss: rolled, halved if asked, through
+/// its own DR (unless ignored) at `location`.
+fn hurt_self(
+    rng: &mut BattleRng,
+    standing: &mut Standing,
+    f: &mut Fighter,
+    unit: UnitId,
+    (dice, half, damage_type, location, ignore_dr): (DiceExpr, bool, DamageType, HitLocation, bool),
+    events: &mut MessageWriter<BattleEvent>,
+) {
+    let mut roll = roll_damage(rng, dice, Vec::new(), damage_type);
+    if half {
+        let halved = roll.total / 2;
+        roll.modifiers
+            .push(Modifier::new("half damage", halved - roll.total));
+        roll.total = halved;
+    }
+    let dr = if ignore_dr { 0 } else { f.sheet.dr };
+    let (steps, injury) =
+        injury_steps(roll.total, dr, damage_type, false, location, f.sheet.hp_max);
+    let hp_before = f.hp;
+    let effect = apply_injury(rng, f.sheet.ht, hp_before, injury, f.sheet.hp_max);
+    f.hp = effect.hp_after;
+    events.write(BattleEvent::Damage {
+        attacker: None,
+        target: unit,
+        roll,
+        damage_type: Cow::Borrowed(damage_type.abbrev()),
+        steps,
+        injury,
+        hp_before,
+        hp_after: effect.hp_after,
+        hp_max: f.sheet.hp_max,
+        location: Some(Cow::Borrowed(location.name())),
+    });
+    for (k, roll) in effect.death_checks {
+        let survived = roll.succeeded();
+        events.write(BattleEvent::Roll {
+            unit,
+            purpose: Cow::Owned(format!("HT to survive at -{k} x HP")),
+            roll,
+            result: Cow::Borrowed(if survived { "survives" } else { "dies" }),
+        });
+    }
+    if let Some(cause) = effect.died {
+        *standing = Standing::Dead;
+        events.write(BattleEvent::StatusChanged {
+            unit,
+            standing: Standing::Dead,
+            cause,
+        });
+    } else if injury > 0 && standing.fighting() {
+        wound_effects(rng, f, unit, injury, location, events);
+    }
+}
+
+/// "You stumble forward. Advance 1 hex past your opponent and end the turn facing away
+/// from him" (gurps-traveller-gm-screen.txt, "UNARMED CRITICAL MISSES" 7 and 14): to the
+/// hex beyond the foe on the line from the fighter, if it is open; facing away from the foe
+/// either way.
+fn stumble_past(
+    map: &HexMap,
+    units: &mut UnitQuery,
+    entity: bevy::ecs::entity::Entity,
+    from: Hex,
+    foe: Hex,
+    events: &mut MessageWriter<BattleEvent>,
+    unit: UnitId,
+) {
+    let beyond = foe + (foe - from);
+    let open =
+        map.move_cost(beyond).is_some() && !units.iter().any(|u| u.2.0 == beyond && u.4.fighting());
+    let Ok((_, _, mut pos, mut facing, _, _, _)) = units.get_mut(entity) else {
+        return;
+    };
+    if open && from.unsigned_distance_to(foe) == 1 {
+        pos.0 = beyond;
+        events.write(BattleEvent::Moved {
+            unit,
+            path: vec![hex_pair(from), hex_pair(beyond)],
+            cost: 0,
+        });
+    }
+    if pos.0 != foe {
+        facing.0 = foe.main_direction_to(pos.0);
+    }
 }

@@ -44,6 +44,7 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         evaluate: 0,
         deceptive: 0,
         telegraphic: false,
+        impairment: None,
     }
 }
 
@@ -263,13 +264,49 @@ fn strike(double: bool) -> StrikeInput {
 /// "Critical hit: Target gets no active defense": 3 or 4 skips the defense roll.
 #[test]
 fn critical_hit_allows_no_defense() {
-    let mut dice = Scripted::new(&[1, 1, 2, 5]);
+    // attack 1+1+2 = 4; critical hit table 3+3+4 = 10 (normal damage); damage 5 + 2
+    let mut dice = Scripted::new(&[1, 1, 2, 3, 3, 4, 5]);
     let out = resolve_strike(&mut dice, strike(false), |_| panic!("no defense on a crit"));
     assert_eq!(out.result, AttackResult::CriticalHit);
+    assert_eq!(
+        out.critical.as_ref().map(|c| c.1),
+        Some(CriticalRow::Hit(
+            crate::rules::gurps::criticals::critical_hit(10, HitLocation::Torso)
+        ))
+    );
     let (roll, _, injury) = out.damage.unwrap();
     assert_eq!(roll.total, 7);
     assert_eq!(injury, 9); // (7 − 1) × 1.5
     assert_eq!(dice.remaining(), 0);
+}
+
+/// gurps-traveller-gm-screen.txt "CRITICAL HITS": 6 doubles the basic damage roll, 4
+/// bypasses all armor; "CRITICAL HEAD BLOWS" 12: a cutting blow only scars (1 injury).
+#[test]
+fn critical_hit_rows_change_the_damage() {
+    // table 1+2+3 = 6: double; damage 5 + 2 = 7, x2 = 14, DR 1, x1.5 = 19
+    let mut dice = Scripted::new(&[1, 1, 2, 1, 2, 3, 5]);
+    let (roll, _, injury) = resolve_strike(&mut dice, strike(false), |_| vec![])
+        .damage
+        .unwrap();
+    assert_eq!(roll.total, 14);
+    assert_eq!(injury, 19);
+    // table 1+1+2 = 4: no DR; 7 x1.5 = 10
+    let mut dice = Scripted::new(&[1, 1, 2, 1, 1, 2, 5]);
+    let (_, _, injury) = resolve_strike(&mut dice, strike(false), |_| vec![])
+        .damage
+        .unwrap();
+    assert_eq!(injury, 10);
+    // aimed at the face: head blow table 4+4+4 = 12, a scar
+    let mut input = strike(false);
+    input.aimed = Some(HitLocation::Face);
+    let mut dice = Scripted::new(&[1, 1, 2, 4, 4, 4, 5]);
+    let out = resolve_strike(&mut dice, input, |_| vec![]);
+    assert_eq!(
+        out.critical.as_ref().map(|c| c.1),
+        Some(CriticalRow::Head(HeadBlow::Scar(1)))
+    );
+    assert_eq!(out.damage.map(|d| d.2), Some(1));
 }
 
 #[test]
