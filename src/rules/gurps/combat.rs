@@ -689,34 +689,44 @@ pub struct InjuryEffect {
     pub death_checks: Vec<(i32, RollRecord)>,
     /// Why the fighter died, if it did.
     pub died: Option<Cow<'static, str>>,
+    /// The fighter is newly mortally wounded: it failed a roll to avoid death by 1 or 2.
+    pub mortal: bool,
 }
 
 /// Applies `injury` to a fighter at `hp` of `hp_max` with health `ht`: death outright at
-/// −5×HP, otherwise a HT roll for each multiple of −HP crossed, the first failure killing
-/// (gurps-lite-and-socs.txt, "LOST HIT POINTS"; mortal wounds come with the full injury
-/// rules).
+/// −5×HP, otherwise a HT roll for each multiple of −HP crossed (gurps-lite-and-socs.txt,
+/// "LOST HIT POINTS"). A failure by 1 or 2 is a mortal wound instead of death
+/// (gurps-lite-and-socs.txt, "INJURY", Mortal Wounds), unless the fighter is `mortal`
+/// already: then, as for any other failure, it dies.
 pub fn apply_injury(
     dice: &mut impl DieRoller,
     ht: i32,
     hp: i32,
     injury: i32,
     hp_max: i32,
+    mortal: bool,
 ) -> InjuryEffect {
     let hp_after = hp - injury;
     let mut effect = InjuryEffect {
         hp_after,
         death_checks: Vec::new(),
         died: None,
+        mortal: false,
     };
     if dead_outright(hp_after, hp_max) {
         effect.died = Some(Cow::Borrowed("reached -5 x HP"));
         return effect;
     }
+    let mut mortal = mortal;
     for k in death_checks_crossed(hp, hp_after, hp_max) {
         let roll = success_roll(dice, vec![Modifier::new("HT", ht)]);
         let failed = !roll.succeeded();
+        let near_miss = matches!(roll.margin, Some(-2..=-1)) && roll.critical.is_none();
         effect.death_checks.push((k, roll));
-        if failed {
+        if failed && near_miss && !mortal {
+            mortal = true;
+            effect.mortal = true;
+        } else if failed {
             effect.died = Some(Cow::Owned(format!("failed the HT roll at -{k} x HP")));
             break;
         }

@@ -433,6 +433,8 @@ pub struct Fighter {
     pub lose_turn: bool,
     /// Off balance or guard down after a critical miss: defenses −2 until its next turn.
     pub off_balance: bool,
+    /// Mortally wounded: out of the fight; any further failed roll against death kills.
+    pub mortal: bool,
 }
 
 impl Fighter {
@@ -466,6 +468,7 @@ impl Fighter {
             impairment: None,
             lose_turn: false,
             off_balance: false,
+            mortal: false,
             sheet,
         }
     }

@@ -5,7 +5,7 @@ use super::GurpsRules;
 use super::actions::{Plan, Situation, UnitView, legal_options, plan};
 use super::ai::{GurpsAi, choose_defenses};
 use super::combat::{
-    AttackSituation, StrikeInput, apply_injury, attack_modifiers, consciousness_roll,
+    AttackSituation, InjuryEffect, StrikeInput, apply_injury, attack_modifiers, consciousness_roll,
     defense_options, guard_of, injury_steps, resolve_strike, roll_damage,
 };
 use super::combat::{CriticalRow, DefenseKind};
@@ -903,7 +903,14 @@ fn execute(
         };
         let basic = roll.total;
         let hp_before = foe.5.hp;
-        let effect = apply_injury(rng, foe.5.sheet.ht, hp_before, injury, foe.5.sheet.hp_max);
+        let effect = apply_injury(
+            rng,
+            foe.5.sheet.ht,
+            hp_before,
+            injury,
+            foe.5.sheet.hp_max,
+            foe.5.mortal,
+        );
         foe.5.hp = effect.hp_after;
         events.write(BattleEvent::Damage {
             attacker: Some(active),
@@ -917,23 +924,9 @@ fn execute(
             hp_max: foe.5.sheet.hp_max,
             location: Some(Cow::Borrowed(location.name())),
         });
-        for (k, roll) in effect.death_checks {
-            let survived = roll.succeeded();
-            events.write(BattleEvent::Roll {
-                unit: target,
-                purpose: Cow::Owned(format!("HT to survive at -{k} x HP")),
-                roll,
-                result: Cow::Borrowed(if survived { "survives" } else { "dies" }),
-            });
-        }
-        if let Some(cause) = effect.died {
-            *foe.4 = Standing::Dead;
-            events.write(BattleEvent::StatusChanged {
-                unit: target,
-                standing: Standing::Dead,
-                cause,
-            });
-        } else if injury > 0 && foe.4.fighting() {
+        let died = effect.died.is_some();
+        report_death_checks(effect, &mut foe.4, &mut foe.5, target, events);
+        if !died && injury > 0 && foe.4.fighting() {
             wound_effects(rng, &mut foe.5, target, injury, location, events);
         }
         if let Some(row) = critical_row
@@ -1314,7 +1307,7 @@ fn hurt_self(
     let (steps, injury) =
         injury_steps(roll.total, dr, damage_type, false, location, f.sheet.hp_max);
     let hp_before = f.hp;
-    let effect = apply_injury(rng, f.sheet.ht, hp_before, injury, f.sheet.hp_max);
+    let effect = apply_injury(rng, f.sheet.ht, hp_before, injury, f.sheet.hp_max, f.mortal);
     f.hp = effect.hp_after;
     events.write(BattleEvent::Damage {
         attacker: None,
@@ -1328,23 +1321,9 @@ fn hurt_self(
         hp_max: f.sheet.hp_max,
         location: Some(Cow::Borrowed(location.name())),
     });
-    for (k, roll) in effect.death_checks {
-        let survived = roll.succeeded();
-        events.write(BattleEvent::Roll {
-            unit,
-            purpose: Cow::Owned(format!("HT to survive at -{k} x HP")),
-            roll,
-            result: Cow::Borrowed(if survived { "survives" } else { "dies" }),
-        });
-    }
-    if let Some(cause) = effect.died {
-        *standing = Standing::Dead;
-        events.write(BattleEvent::StatusChanged {
-            unit,
-            standing: Standing::Dead,
-            cause,
-        });
-    } else if injury > 0 && standing.fighting() {
+    let died = effect.died.is_some();
+    report_death_checks(effect, standing, f, unit, events);
+    if !died && injury > 0 && standing.fighting() {
         wound_effects(rng, f, unit, injury, location, events);
     }
 }
@@ -1378,5 +1357,51 @@ fn stumble_past(
     }
     if pos.0 != foe {
         facing.0 = foe.main_direction_to(pos.0);
+    }
+}
+
+/// Logs the rolls against death of an injury and applies their result: death, or a mortal
+/// wound that takes the fighter out of the fight (gurps-lite-and-socs.txt, "LOST HIT
+/// POINTS" and "INJURY", Mortal Wounds).
+fn report_death_checks(
+    effect: InjuryEffect,
+    standing: &mut Standing,
+    f: &mut Fighter,
+    unit: UnitId,
+    events: &mut MessageWriter<BattleEvent>,
+) {
+    let last = effect.death_checks.len();
+    for (i, (k, roll)) in effect.death_checks.into_iter().enumerate() {
+        let result = if roll.succeeded() {
+            "survives"
+        } else if effect.died.is_some() && i + 1 == last {
+            "dies"
+        } else {
+            "mortally wounded"
+        };
+        events.write(BattleEvent::Roll {
+            unit,
+            purpose: Cow::Owned(format!("HT to survive at -{k} x HP")),
+            roll,
+            result: Cow::Borrowed(result),
+        });
+    }
+    if let Some(cause) = effect.died {
+        *standing = Standing::Dead;
+        events.write(BattleEvent::StatusChanged {
+            unit,
+            standing: Standing::Dead,
+            cause,
+        });
+    } else if effect.mortal {
+        f.mortal = true;
+        if standing.fighting() {
+            *standing = Standing::Unconscious;
+            events.write(BattleEvent::StatusChanged {
+                unit,
+                standing: Standing::Unconscious,
+                cause: Cow::Borrowed("mortally wounded: failed the roll against death by 1 or 2"),
+            });
+        }
     }
 }

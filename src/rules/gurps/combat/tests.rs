@@ -377,17 +377,43 @@ fn damage_minimum_and_bonus() {
 /// 11 fails and kills. At −5×HP death needs no roll.
 #[test]
 fn injury_effects() {
-    let e = apply_injury(&mut Scripted::new(&[4, 4, 4]), 11, 3, 14, 10);
+    // HT 11: 14 fails by 3 and kills
+    let e = apply_injury(&mut Scripted::new(&[5, 5, 4]), 11, 3, 14, 10, false);
     assert_eq!(e.hp_after, -11);
     assert_eq!(e.death_checks.len(), 1);
     assert!(e.died.is_some());
-    let e = apply_injury(&mut Scripted::new(&[3, 3, 4]), 11, 3, 14, 10);
-    assert!(e.died.is_none());
-    let e = apply_injury(&mut Scripted::new(&[]), 11, 3, 60, 10);
+    let e = apply_injury(&mut Scripted::new(&[3, 3, 4]), 11, 3, 14, 10, false);
+    assert!(e.died.is_none() && !e.mortal);
+    let e = apply_injury(&mut Scripted::new(&[]), 11, 3, 60, 10, false);
     assert_eq!(e.died.as_deref(), Some("reached -5 x HP"));
-    let e = apply_injury(&mut Scripted::new(&[]), 11, 3, 5, 10);
+    let e = apply_injury(&mut Scripted::new(&[]), 11, 3, 5, 10, false);
     assert_eq!(e.hp_after, -2);
     assert!(e.death_checks.is_empty() && e.died.is_none());
+}
+
+/// gurps-lite-and-socs.txt "INJURY", Mortal Wounds: failing the roll to avoid death by 1
+/// or 2 is a mortal wound; failing any further roll kills.
+#[test]
+fn mortal_wounds() {
+    // HT 11: 12 and 13 fail by 1 and 2
+    let e = apply_injury(&mut Scripted::new(&[4, 4, 4]), 11, 3, 14, 10, false);
+    assert!(e.mortal && e.died.is_none());
+    let e = apply_injury(&mut Scripted::new(&[4, 4, 5]), 11, 3, 14, 10, false);
+    assert!(e.mortal && e.died.is_none());
+    // already mortally wounded: a failure by 1 kills
+    let e = apply_injury(&mut Scripted::new(&[4, 4, 4]), 11, 3, 14, 10, true);
+    assert!(e.died.is_some());
+    // two multiples at once: mortal on the first, dead on a second failure
+    let e = apply_injury(
+        &mut Scripted::new(&[4, 4, 4, 6, 6, 2]),
+        11,
+        3,
+        24,
+        10,
+        false,
+    );
+    assert!(e.died.is_some());
+    assert_eq!(e.death_checks.len(), 2);
 }
 
 #[test]
