@@ -7,8 +7,8 @@
 
 use super::actions::{Legal, Situation, UnitView};
 use super::combat::{
-    AttackSituation, DefenseOption, MIN_DECEPTIVE_SKILL, attack_modifiers, best_defense_score,
-    current_move, effective, reeling,
+    AttackSituation, DefenseOption, DefenseStep, MIN_DECEPTIVE_SKILL, attack_modifiers,
+    best_defense_score, current_move, effective, reeling,
 };
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
@@ -28,10 +28,13 @@ pub struct GurpsAi {
 }
 
 /// Orders a defender's open defenses best first (highest score; Dodge before Parry on a
-/// tie, since Dodge works against everything). This is how AI-controlled and, until the GUI
-/// asks, player-controlled defenders defend.
-pub fn choose_defenses(options: &[DefenseOption]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..options.len()).collect();
+/// tie, since Dodge works against everything). A retreat is taken whenever it is open (it
+/// only adds); Dodge and Drop only when `desperate` (lying down costs two turns to get up).
+/// This is how AI-controlled and, until the GUI asks, player-controlled defenders defend.
+pub fn choose_defenses(options: &[DefenseOption], desperate: bool) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..options.len())
+        .filter(|&i| desperate || options[i].step != DefenseStep::Drop)
+        .collect();
     order.sort_by_key(|&i| (-options[i].score(), i));
     order
 }
@@ -660,6 +663,6 @@ mod tests {
         let f = fighter(("Broadsword", 14), &["broadsword"]);
         let opts = defense_options(&f, false, &[]);
         // Dodge 8, Parry 10
-        assert_eq!(choose_defenses(&opts), vec![1, 0]);
+        assert_eq!(choose_defenses(&opts, false), vec![1, 0]);
     }
 }

@@ -204,6 +204,91 @@ pub struct DefenseOption {
     pub label: Label,
     /// Its modifiers; their sum is the defense roll's target.
     pub modifiers: Vec<Modifier>,
+    /// Whether the defender also retreats or drops prone with it.
+    pub step: DefenseStep,
+}
+
+/// A move made with an active defense (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DefenseStep {
+    /// No move.
+    #[default]
+    Stand,
+    /// Retreat one hex away from a melee attacker.
+    Retreat,
+    /// Dodge and Drop: fall prone against a ranged attack.
+    Drop,
+}
+
+/// Skills whose parry gains the full +3 from a retreat (gurps-lite-and-socs.txt,
+/// "ATTACK/DEFENSE OPTIONS": Boxing, Judo, Karate or fencing parries).
+const FULL_RETREAT_PARRY: [&str; 7] = [
+    "Boxing",
+    "Judo",
+    "Karate",
+    "Rapier",
+    "Saber",
+    "Smallsword",
+    "Main-Gauche",
+];
+
+/// Adds to `options` the same defenses with a retreat (once between the defender's turns,
+/// against melee: +3 to Dodge and to Boxing, Judo, Karate or fencing parries, +1 to other
+/// defenses) and Dodge and Drop (once, against ranged attacks: +3 to Dodge, falling prone)
+/// (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"). `can_retreat` says whether there is
+/// a hex to retreat to; a stunned defender, or one after a Committed Attack, cannot retreat
+/// ("INJURY", Stunned; "COMMITTED ATTACK").
+pub fn with_retreat_and_drop(
+    defender: &Fighter,
+    mut options: Vec<DefenseOption>,
+    ranged_attack: bool,
+    can_retreat: bool,
+) -> Vec<DefenseOption> {
+    if defender.retreated || options.is_empty() {
+        return options;
+    }
+    let n = options.len();
+    if !ranged_attack
+        && can_retreat
+        && !defender.stunned
+        && !matches!(defender.guard, Guard::Committed(_))
+    {
+        for i in 0..n {
+            let o = &options[i];
+            let full = match o.kind {
+                DefenseKind::Dodge => true,
+                DefenseKind::Parry(w) => {
+                    defender.sheet.weapons.get(usize::from(w)).is_some_and(|w| {
+                        FULL_RETREAT_PARRY
+                            .iter()
+                            .any(|s| w.skill_name.eq_ignore_ascii_case(s))
+                    })
+                }
+            };
+            let mut modifiers = o.modifiers.clone();
+            modifiers.push(Modifier::new("retreating", if full { 3 } else { 1 }));
+            options.push(DefenseOption {
+                kind: o.kind,
+                label: Label::Shared(format!("{}, retreating", o.label).into()),
+                modifiers,
+                step: DefenseStep::Retreat,
+            });
+        }
+    }
+    if ranged_attack
+        && defender.posture != Posture::Lying
+        && let Some(dodge) = options.iter().find(|o| o.kind == DefenseKind::Dodge)
+    {
+        let mut modifiers = dodge.modifiers.clone();
+        modifiers.push(Modifier::new("Dodge and Drop", 3));
+        options.push(DefenseOption {
+            kind: DefenseKind::Dodge,
+            label: Label::Static("Dodge and Drop"),
+            modifiers,
+            step: DefenseStep::Drop,
+        });
+    }
+    options
 }
 
 impl DefenseOption {
@@ -303,6 +388,7 @@ pub fn defense_options(
         kind: DefenseKind::Dodge,
         label: Label::Static("Dodge"),
         modifiers: dodge,
+        step: DefenseStep::Stand,
     });
     if !ranged_attack && !defender.disarmed() {
         for (i, w) in sheet.weapons.iter().enumerate() {
@@ -323,6 +409,7 @@ pub fn defense_options(
                 kind: DefenseKind::Parry(i as u8),
                 label: w.parry_label.clone(),
                 modifiers: parry,
+                step: DefenseStep::Stand,
             });
         }
     }
@@ -523,6 +610,8 @@ pub struct StrikeOutcome {
     pub defenses: Vec<(Label, RollRecord)>,
     /// Which defense each of `defenses` was.
     pub defense_kinds: Vec<DefenseKind>,
+    /// The retreat or drop that went with the defenses, if any.
+    pub defense_step: DefenseStep,
     /// How it ended.
     pub result: AttackResult,
     /// Where the blow landed (on a hit).
@@ -565,6 +654,7 @@ pub fn resolve_strike(
         && roll.critical.is_none();
     let mut defenses = Vec::new();
     let mut defense_kinds = Vec::new();
+    let mut defense_step = DefenseStep::Stand;
     let result = if !roll.succeeded() && !torso_instead {
         AttackResult::Miss
     } else if roll.critical == Some(Critical::Success) {
@@ -589,6 +679,9 @@ pub fn resolve_strike(
             used.push(option.kind);
             let r = success_roll(dice, option.modifiers.clone());
             defense_kinds.push(option.kind);
+            if option.step != DefenseStep::Stand {
+                defense_step = option.step;
+            }
             defended = r.succeeded();
             defenses.push((option.label.clone(), r));
         }
@@ -671,6 +764,7 @@ pub fn resolve_strike(
         roll,
         defenses,
         defense_kinds,
+        defense_step,
         result,
         location,
         location_roll,

@@ -11,7 +11,9 @@
 //! - a jammed firearm is cleared by a Ready maneuver with a skill roll at −4;
 //! - a "funny-bone" crippling lasts six of the victim's turns;
 //! - head-blow blinding and its DX penalty become a lasting penalty to the victim's attack
-//!   rolls (−2 for one eye, −10 for both).
+//!   rolls (−2 for one eye, −10 for both);
+//! - a critical hit's or head blow's effects beyond damage (knockout, death, stun,
+//!   crippling, dropped weapon) need a blow that did at least 1 injury.
 
 use super::location::HitLocation;
 use super::tables::DamageType;

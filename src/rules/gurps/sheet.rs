@@ -435,6 +435,8 @@ pub struct Fighter {
     pub off_balance: bool,
     /// Mortally wounded: out of the fight; any further failed roll against death kills.
     pub mortal: bool,
+    /// Has retreated or dropped since its last turn (once between turns).
+    pub retreated: bool,
 }
 
 impl Fighter {
@@ -469,6 +471,7 @@ impl Fighter {
             lose_turn: false,
             off_balance: false,
             mortal: false,
+            retreated: false,
             sheet,
         }
     }

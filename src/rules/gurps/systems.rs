@@ -8,7 +8,7 @@ use super::combat::{
     AttackSituation, InjuryEffect, StrikeInput, apply_injury, attack_modifiers, consciousness_roll,
     defense_options, guard_of, injury_steps, resolve_strike, roll_damage,
 };
-use super::combat::{CriticalRow, DefenseKind};
+use super::combat::{CriticalRow, DefenseKind, DefenseStep, reeling, with_retreat_and_drop};
 use super::criticals::{
     CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,
 };
@@ -132,6 +132,7 @@ pub(super) fn begin_turn(
         f.shock = std::mem::take(&mut f.pending_shock);
         f.feint_on = f.feint_ready.take();
         f.off_balance = false;
+        f.retreated = false;
         for (_, turns) in f.numb.iter_mut() {
             *turns = turns.saturating_sub(1);
         }
@@ -720,6 +721,7 @@ fn execute(
         1
     };
     for _ in 0..strikes {
+        let retreat_to = retreat_hex(map, units, me_entity, target_entity);
         let Ok([mut me, mut foe]) = units.get_many_mut([me_entity, target_entity]) else {
             return;
         };
@@ -791,7 +793,12 @@ fn execute(
             defenses: if arc == Arc::Back {
                 Vec::new()
             } else {
-                defense_options(&foe.5, ranged, &against)
+                with_retreat_and_drop(
+                    &foe.5,
+                    defense_options(&foe.5, ranged, &against),
+                    ranged,
+                    retreat_to.is_some(),
+                )
             },
             double_defense: foe.5.guard == Guard::DoubleDefense,
             damage: weapon.damage,
@@ -803,7 +810,26 @@ fn execute(
             aimed: plan.location,
             random_location: rules.hit_locations == HitLocations::Random,
         };
-        let outcome = resolve_strike(rng, input, choose_defenses);
+        let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
+        let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate));
+        match outcome.defense_step {
+            DefenseStep::Stand => {}
+            DefenseStep::Retreat => {
+                if let Some(to) = retreat_to {
+                    events.write(BattleEvent::Moved {
+                        unit: target,
+                        path: vec![hex_pair(foe.2.0), hex_pair(to)],
+                        cost: 0,
+                    });
+                    foe.2.0 = to;
+                }
+                foe.5.retreated = true;
+            }
+            DefenseStep::Drop => {
+                foe.5.posture = Posture::Lying;
+                foe.5.retreated = true;
+            }
+        }
         if ranged {
             me.5.shots[w] = me.5.shots[w].saturating_sub(1);
         }
@@ -929,8 +955,11 @@ fn execute(
         if !died && injury > 0 && foe.4.fighting() {
             wound_effects(rng, &mut foe.5, target, injury, location, events);
         }
+        // Decision: a critical row's effects need a blow that got through (at least 1
+        // injury); the texts do not say what an unhurt victim suffers.
         if let Some(row) = critical_row
             && foe.4.fighting()
+            && injury > 0
         {
             critical_effects(row, location, &mut foe.4, &mut foe.5, target, events);
         }
@@ -1404,4 +1433,33 @@ fn report_death_checks(
             });
         }
     }
+}
+
+/// The hex a defender at `defender` could retreat to from a melee attacker: an open
+/// neighbour one hex further from the attacker, the one straight away first
+/// (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS", Retreat). `None` if there is none.
+fn retreat_hex(
+    map: &HexMap,
+    units: &UnitQuery,
+    attacker: bevy::ecs::entity::Entity,
+    defender: bevy::ecs::entity::Entity,
+) -> Option<Hex> {
+    let from = units.get(attacker).ok()?.2.0;
+    let at = units.get(defender).ok()?.2.0;
+    let d = from.unsigned_distance_to(at);
+    let straight = at + (at - from);
+    let mut best: Option<(u32, Hex)> = None;
+    for n in at.all_neighbors() {
+        if from.unsigned_distance_to(n) <= d || map.move_cost(n).is_none() {
+            continue;
+        }
+        if units.iter().any(|u| u.2.0 == n && u.4.fighting()) {
+            continue;
+        }
+        let key = n.unsigned_distance_to(straight);
+        if best.is_none_or(|(k, _)| key < k) {
+            best = Some((key, n));
+        }
+    }
+    best.map(|(_, h)| h)
 }

@@ -478,6 +478,7 @@ fn strike_hit_rate_matches_the_exact_chance() {
                     kind: DefenseKind::Dodge,
                     label: Label::Static("Dodge"),
                     modifiers: vec![Modifier::new("Dodge", 9)],
+                    step: DefenseStep::Stand,
                 }],
                 double_defense: false,
                 damage: DiceExpr::d6(1, 0),
@@ -659,4 +660,58 @@ fn defenses_after_committed_and_defensive_attacks() {
     let opts = defense_options(&f, false, &against);
     assert_eq!(opts[0].score(), 5);
     assert_eq!(opts[1].score(), 6);
+}
+
+/// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS": Retreat +3 to Dodge, +1 to a
+/// broadsword parry, once; none when stunned or after a Committed Attack; Dodge and Drop +3
+/// against ranged attacks.
+#[test]
+fn retreat_and_dodge_and_drop() {
+    let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    let opts = with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true);
+    let scores: Vec<(i32, DefenseStep)> = opts.iter().map(|o| (o.score(), o.step)).collect();
+    assert_eq!(
+        scores,
+        vec![
+            (9, DefenseStep::Stand),
+            (10, DefenseStep::Stand),
+            (12, DefenseStep::Retreat),
+            (11, DefenseStep::Retreat)
+        ]
+    );
+    // no hex to go to, or already retreated: no retreat
+    assert_eq!(
+        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, false).len(),
+        2
+    );
+    f.retreated = true;
+    assert_eq!(
+        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true).len(),
+        2
+    );
+    f.retreated = false;
+    f.stunned = true;
+    assert_eq!(
+        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true).len(),
+        2
+    );
+    f.stunned = false;
+    f.guard = Guard::Committed(0);
+    assert_eq!(
+        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true).len(),
+        1
+    );
+    f.guard = Guard::Normal;
+    let opts = with_retreat_and_drop(&f, defense_options(&f, true, &[]), true, true);
+    assert_eq!(opts.len(), 2);
+    assert_eq!((opts[1].score(), opts[1].step), (12, DefenseStep::Drop));
+    // the AI drops prone only when desperate
+    assert_eq!(
+        crate::rules::gurps::ai::choose_defenses(&opts, false),
+        vec![0]
+    );
+    assert_eq!(
+        crate::rules::gurps::ai::choose_defenses(&opts, true),
+        vec![1, 0]
+    );
 }
