@@ -73,7 +73,7 @@ impl Session {
         match prepared.file.ruleset {
             crate::scenario::RulesetSpec::Gurps(ref config) => {
                 gurps::configure(&mut schedule);
-                gurps::init_resources(&mut world, config);
+                gurps::init_resources(&mut world, config, &prepared.sides);
             }
         }
         world.insert_resource(prepared.map.clone());
@@ -120,6 +120,11 @@ impl Session {
             entries: Vec::new(),
         });
         world.insert_resource(BattleStats::new(self.prepared.units.len()));
+        match self.prepared.file.ruleset {
+            crate::scenario::RulesetSpec::Gurps(_) => {
+                gurps::reset_resources(world, self.prepared.sides.len());
+            }
+        }
         world.resource_mut::<Messages<BattleEvent>>().clear();
         if let Some(mut m) = world.get_resource_mut::<Messages<Command<gurps::Action>>>() {
             m.clear();
@@ -218,6 +223,7 @@ impl Session {
                     Standing::Unconscious => "unconscious",
                     Standing::Dead => "dead",
                     Standing::Escaped => "escaped",
+                    Standing::Surrendered => "surrendered",
                 };
                 let hp = fighter.map_or(String::new(), |f| {
                     format!(", {}/{} HP", f.hp, f.sheet.hp_max)

@@ -624,3 +624,49 @@ fn a_dropped_weapon_must_be_readied() {
     s.step();
     assert_eq!(fighter(&mut s, 0).weapon_state[0], WeaponState::Ready);
 }
+
+/// gurps-lite-and-socs.txt "MORALE CHECKS" on the demo: the bandits check morale after
+/// losses, a "Good" or better reaction breaks them, broken bandits attack no more and run
+/// for the edge, where they leave the battle.
+#[test]
+fn morale_demo_breaks_and_flees() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-morale.ron");
+    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let (mut broke, mut fled) = (0, 0);
+    for seed in 1..=10 {
+        let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
+        s.run();
+        let mut broken = false;
+        for e in events(&s) {
+            match e {
+                BattleEvent::Roll {
+                    purpose, result, ..
+                } if purpose.starts_with("morale check") => {
+                    let good = ["Good", "Very Good", "Excellent"]
+                        .iter()
+                        .any(|r| result.starts_with(&format!("{r}:")));
+                    assert_eq!(good, result.contains("break"), "{result}");
+                    broken |= good;
+                }
+                BattleEvent::Attack { attacker, .. } if broken => {
+                    assert!(attacker.0 < 3, "seed {seed}: a broken bandit attacked");
+                }
+                BattleEvent::StatusChanged {
+                    unit,
+                    standing: Standing::Escaped,
+                    ..
+                } => {
+                    assert!(broken && unit.0 >= 3);
+                    fled += 1;
+                }
+                _ => {}
+            }
+        }
+        broke += usize::from(broken);
+    }
+    assert!(
+        broke >= 5,
+        "only {broke} of 10 battles saw the bandits break"
+    );
+    assert!(fled > 0);
+}

@@ -165,6 +165,7 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
                 Standing::Unconscious => "is out: unconscious",
                 Standing::Dead => "is dead",
                 Standing::Escaped => "has left the battle",
+                Standing::Surrendered => "surrenders",
             };
             writeln!(s, "    {} {what} ({cause})", name(*unit))
         }

@@ -70,6 +70,8 @@ pub enum Standing {
     Dead,
     /// Left the battle (escaped or fled).
     Escaped,
+    /// Gave up the fight.
+    Surrendered,
 }
 
 impl Standing {

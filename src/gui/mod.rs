@@ -337,6 +337,7 @@ fn standing_word(s: Standing) -> &'static str {
         Standing::Unconscious => "unconscious",
         Standing::Dead => "dead",
         Standing::Escaped => "escaped",
+        Standing::Surrendered => "surrendered",
     }
 }
 

@@ -306,6 +306,11 @@ impl HexMap {
             .filter_map(|(i, c)| c.map(|t| (self.hex_at(i), t)))
     }
 
+    /// True for a hex on the map with a neighbour off it: a fleeing unit leaves from here.
+    pub fn is_edge(&self, hex: Hex) -> bool {
+        self.contains(hex) && hex.all_neighbors().iter().any(|&n| !self.contains(n))
+    }
+
     /// Movement points to enter `hex`, `None` if it is off the map or blocked.
     pub fn move_cost(&self, hex: Hex) -> Option<u32> {
         self.terrain(hex).and_then(Terrain::move_cost)

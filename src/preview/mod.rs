@@ -88,7 +88,7 @@ impl Totals {
             }
             if s.fighting() {
                 u.fighting += 1;
-            } else if s != Standing::Escaped
+            } else if !matches!(s, Standing::Escaped | Standing::Surrendered)
                 && let Some(c) = unit_sides
                     .get(i)
                     .and_then(|&side| self.casualties.get_mut(usize::from(side)))

@@ -294,6 +294,22 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
                     message: p.message,
                 }));
             }
+            for (id, _) in &config.morale {
+                let path = base.field("morale").key(id);
+                match file.sides.iter().find(|s| &s.id == id) {
+                    None => problems.push(Problem::new(
+                        path,
+                        format!("morale for unknown side `{id}`: expected one of the side ids"),
+                    )),
+                    Some(side) if side.control == Control::Player => problems.push(Problem::new(
+                        path,
+                        format!(
+                            "side `{id}` is played by a player: morale checks are for AI sides"
+                        ),
+                    )),
+                    Some(_) => {}
+                }
+            }
             for (name, armor) in &config.armor {
                 if !(0..=100).contains(&armor.dr) {
                     problems.push(Problem::new(

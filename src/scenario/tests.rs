@@ -224,3 +224,21 @@ fn custom_equipment_is_checked() {
     assert!(e[0].starts_with("test.ron:5:"), "{}", e[0]);
     assert!(e[1].contains("DR 500"), "{}", e[1]);
 }
+
+/// Morale settings name an existing AI side.
+#[test]
+fn morale_needs_an_ai_side() {
+    let text = r#"(
+        name: "m",
+        ruleset: Gurps(morale: { "red": (), "green": (response: Surrender) }),
+        map: ( shape: Hexagon(radius: 3) ),
+        sides: [ (id: "red", control: Player), (id: "blue", control: Ai(Aggressive)) ],
+        units: [
+            (name: "A", side: "red", at: (0, 0), stats: Gurps(st: 10, dx: 10, iq: 10, ht: 10)),
+            (name: "B", side: "blue", at: (1, 0), stats: Gurps(st: 10, dx: 10, iq: 10, ht: 10)),
+        ],
+    )"#;
+    let err = parse("m.ron", text).unwrap_err().to_string();
+    assert!(err.contains("unknown side `green`"), "{err}");
+    assert!(err.contains("played by a player"), "{err}");
+}

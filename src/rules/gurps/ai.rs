@@ -248,6 +248,59 @@ impl GurpsAi {
     }
 }
 
+impl GurpsAi {
+    /// A broken fighter runs for the map's edge: the edge hex that is near and far from
+    /// the foes (it leaves the battle when it starts a turn there).
+    fn flee(&self, s: &Situation, legal: &Legal) -> Action {
+        let Some(mv) = legal.get(Maneuver::Move) else {
+            return Action::simple(Maneuver::DoNothing);
+        };
+        let me = s.me();
+        let foes: Vec<Hex> = s.enemies().map(|e| e.pos).collect();
+        let score = |h: Hex| {
+            let near = foes
+                .iter()
+                .map(|f| f.unsigned_distance_to(h))
+                .min()
+                .unwrap_or(0);
+            (
+                me.pos.unsigned_distance_to(h) as i64 - 2 * i64::from(near),
+                h.x,
+                h.y,
+            )
+        };
+        let goal = s
+            .map
+            .hexes()
+            .filter(|&(h, t)| t.move_cost().is_some() && s.map.is_edge(h) && !s.occupied(h))
+            .map(|(h, _)| h)
+            .min_by_key(|&h| score(h));
+        let Some(goal) = goal else {
+            return Action::simple(Maneuver::DoNothing);
+        };
+        let Some(path) = s.map.path(me.pos, goal, |h| s.enter_cost(h)) else {
+            return Action::simple(Maneuver::DoNothing);
+        };
+        let mut spent = 0;
+        let mut dest = None;
+        for &h in path.iter().skip(1) {
+            let Some(c) = s.map.move_cost(h) else { break };
+            spent += c;
+            if spent > mv.allowance {
+                break;
+            }
+            dest = Some(h);
+        }
+        match dest {
+            Some(to) => Action {
+                to: Some(to),
+                ..Action::simple(Maneuver::Move)
+            },
+            None => Action::simple(Maneuver::DoNothing),
+        }
+    }
+}
+
 impl Policy for GurpsAi {
     type Situation<'a> = Situation<'a>;
     type Legal = Legal;
@@ -265,6 +318,9 @@ impl Policy for GurpsAi {
         // kneeling, then up).
         if f.stunned {
             return Action::simple(Maneuver::DoNothing);
+        }
+        if f.fleeing {
+            return self.flee(s, legal);
         }
         // A dropped or jammed weapon is readied before anything else.
         if legal.get(Maneuver::Ready).is_some()

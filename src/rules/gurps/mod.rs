@@ -29,6 +29,7 @@ pub mod injury;
 pub mod knockback;
 pub mod location;
 pub mod maneuver;
+pub mod morale;
 pub mod posture;
 pub mod sheet;
 mod systems;
@@ -58,13 +59,27 @@ pub struct GurpsConfig {
     /// Where unaimed blows land: `Random` (the 3d6 table, default) or `Torso`.
     #[serde(default)]
     pub hit_locations: location::HitLocations,
+    /// Morale checks for AI sides, by side id.
+    #[serde(default)]
+    pub morale: std::collections::BTreeMap<String, morale::MoraleSpec>,
 }
 
 /// The scenario's GURPS options the systems read during a battle.
-#[derive(bevy::ecs::resource::Resource, Clone, Copy, Debug, Default)]
+#[derive(bevy::ecs::resource::Resource, Clone, Debug, Default)]
 pub struct GurpsRules {
     /// Where unaimed blows land.
     pub hit_locations: location::HitLocations,
+    /// Morale settings by side index (`None`: the side never checks).
+    pub morale: Vec<Option<morale::MoraleSpec>>,
+}
+
+/// Morale bookkeeping of one battle, by side index.
+#[derive(bevy::ecs::resource::Resource, Clone, Debug, Default)]
+pub struct MoraleState {
+    /// Fighters lost as of the side's last check.
+    pub losses_seen: Vec<u32>,
+    /// The side has broken.
+    pub broken: Vec<bool>,
 }
 
 impl GurpsConfig {
@@ -87,10 +102,24 @@ pub fn configure(schedule: &mut Schedule) {
     ));
 }
 
-/// Inserts the resources the GURPS systems need, with the scenario's options.
-pub fn init_resources(world: &mut World, config: &GurpsConfig) {
+/// Inserts the resources the GURPS systems need, with the scenario's options (`sides`:
+/// the side ids in order).
+pub fn init_resources(world: &mut World, config: &GurpsConfig, sides: &[crate::battle::SideInfo]) {
     world.init_resource::<Messages<Command<Action>>>();
     world.insert_resource(GurpsRules {
         hit_locations: config.hit_locations,
+        morale: sides
+            .iter()
+            .map(|s| config.morale.get(&s.id).copied())
+            .collect(),
+    });
+    reset_resources(world, sides.len());
+}
+
+/// Resets the per-battle GURPS state for a new battle with `sides` sides.
+pub fn reset_resources(world: &mut World, sides: usize) {
+    world.insert_resource(MoraleState {
+        losses_seen: vec![0; sides],
+        broken: vec![false; sides],
     });
 }

@@ -437,6 +437,8 @@ pub struct Fighter {
     pub mortal: bool,
     /// Has retreated or dropped since its last turn (once between turns).
     pub retreated: bool,
+    /// Its side's morale broke: it runs for the map's edge.
+    pub fleeing: bool,
 }
 
 impl Fighter {
@@ -472,6 +474,7 @@ impl Fighter {
             off_balance: false,
             mortal: false,
             retreated: false,
+            fleeing: false,
             sheet,
         }
     }

@@ -1,7 +1,6 @@
 //! The thin GURPS systems: begin a fighter's turn in initiative order, let the AI decide,
 //! and resolve the command by calling the rules functions and writing the events.
 
-use super::GurpsRules;
 use super::actions::{Plan, Situation, UnitView, legal_options, plan};
 use super::ai::{GurpsAi, choose_defenses};
 use super::combat::{
@@ -20,12 +19,14 @@ use super::knockback::{
 };
 use super::location::{HitLocation, HitLocations};
 use super::maneuver::{Action, AoaOption, CommitOption, Maneuver};
+use super::morale::{MoraleResponse, Reaction, morale_modifiers};
 use super::posture::Posture;
 use super::sheet::{Aim, Fighter, Guard};
 use super::tables::DamageType;
+use super::{GurpsRules, MoraleState};
 use crate::battle::{
     AiStyle, Autopilot, BattleEvent, CombatLog, Command, Control, Controller, DefenseRecord,
-    Facing, HexPos, Outcome, Policy, Roster, Side, Standing, TurnState, UnitId, hex_pair,
+    Facing, HexPos, Outcome, Policy, Roster, Side, Sides, Standing, TurnState, UnitId, hex_pair,
 };
 use crate::dice::{
     BattleRng, Critical, DiceExpr, DieRoller, Modifier, quick_contest_margin, success_roll,
@@ -72,12 +73,17 @@ pub fn initiative_order(dice: &mut impl DieRoller, units: &mut [(UnitId, i32, i3
 }
 
 /// Starts the next fighter's turn (and a new round when the order runs out).
+#[allow(clippy::too_many_arguments)] // a bevy system: each parameter is one world access
 pub(super) fn begin_turn(
     mut turn: ResMut<TurnState>,
     outcome: Res<Outcome>,
     mut rng: ResMut<BattleRng>,
     roster: Res<Roster>,
-    mut units: Query<(&UnitId, &Standing, &mut Fighter)>,
+    sides: Res<Sides>,
+    map: Res<HexMap>,
+    rules: Res<GurpsRules>,
+    mut morale: ResMut<MoraleState>,
+    mut units: Query<(&UnitId, &mut Standing, &mut Fighter, &HexPos)>,
     mut events: MessageWriter<BattleEvent>,
 ) {
     if outcome.0.is_some() || turn.awaiting.is_some() {
@@ -86,7 +92,7 @@ pub(super) fn begin_turn(
     if turn.round == 0 {
         let mut order: Vec<(UnitId, i32, i32)> = units
             .iter()
-            .map(|(id, _, f)| (*id, f.sheet.speed_quarters, f.sheet.dx))
+            .map(|(id, _, f, _)| (*id, f.sheet.speed_quarters, f.sheet.dx))
             .collect();
         initiative_order(&mut *rng, &mut order);
         let names: Vec<String> = order
@@ -106,25 +112,55 @@ pub(super) fn begin_turn(
         turn.cursor = 0;
         turn.round_over = false;
         events.write(BattleEvent::RoundStarted { round: turn.round });
+        if rules.morale.iter().any(Option::is_some) {
+            morale_checks(
+                &mut rng,
+                &rules,
+                &mut morale,
+                &roster,
+                &sides,
+                &mut units,
+                &mut events,
+            );
+        }
     }
-    let fighting = |id: UnitId| {
-        roster
-            .entity(id)
-            .and_then(|e| units.get(e).ok())
-            .is_some_and(|(_, s, _)| s.fighting())
-    };
-    while turn.cursor < turn.order.len() && !fighting(turn.order[turn.cursor]) {
-        turn.cursor += 1;
-    }
-    let Some(&id) = turn.order.get(turn.cursor) else {
-        turn.round_over = true;
-        return;
+    let id = loop {
+        while turn.cursor < turn.order.len() {
+            let fighting = roster
+                .entity(turn.order[turn.cursor])
+                .and_then(|e| units.get(e).ok())
+                .is_some_and(|u| u.1.fighting());
+            if fighting {
+                break;
+            }
+            turn.cursor += 1;
+        }
+        let Some(&id) = turn.order.get(turn.cursor) else {
+            turn.round_over = true;
+            return;
+        };
+        // A fleeing fighter that has reached the map's edge leaves the battle.
+        if let Some(e) = roster.entity(id)
+            && let Ok((_, mut standing, f, pos)) = units.get_mut(e)
+            && f.fleeing
+            && map.is_edge(pos.0)
+        {
+            *standing = Standing::Escaped;
+            events.write(BattleEvent::StatusChanged {
+                unit: id,
+                standing: Standing::Escaped,
+                cause: Cow::Borrowed("fled the field"),
+            });
+            turn.cursor += 1;
+            continue;
+        }
+        break id;
     };
     turn.awaiting = Some(id);
     if let Some(mut f) = roster
         .entity(id)
         .and_then(|e| units.get_mut(e).ok())
-        .map(|(_, _, f)| f)
+        .map(|u| u.2)
     {
         // All-Out Attack and All-Out Defense last until the fighter's next turn; shock
         // from wounds since its last turn applies to this one only.
@@ -145,6 +181,88 @@ pub(super) fn begin_turn(
         }
     }
     events.write(BattleEvent::TurnStarted { unit: id });
+}
+
+/// At the start of a round, each side with a morale setting that has lost fighters since
+/// its last check makes a morale check: a reaction roll, "Good" or better breaks it
+/// (gurps-lite-and-socs.txt, "MORALE CHECKS"; the timing is decided in [`super::morale`]).
+fn morale_checks(
+    rng: &mut BattleRng,
+    rules: &GurpsRules,
+    state: &mut MoraleState,
+    roster: &Roster,
+    sides: &Sides,
+    units: &mut Query<(&UnitId, &mut Standing, &mut Fighter, &HexPos)>,
+    events: &mut MessageWriter<BattleEvent>,
+) {
+    for (side, spec) in rules.morale.iter().enumerate() {
+        let Some(spec) = spec else { continue };
+        if state.broken.get(side).copied().unwrap_or(true) {
+            continue;
+        }
+        let side_of = |id: &UnitId| roster.units.get(id.0 as usize).map_or(u8::MAX, |u| u.side);
+        let (mut losses, mut own, mut foes) = (0u32, 0.0, 0.0);
+        let mut leader: Option<UnitId> = None;
+        for (id, standing, f, _) in units.iter() {
+            let mine = usize::from(side_of(id)) == side;
+            if standing.fighting() {
+                let share = f64::from(f.hp.max(0)) / f64::from(f.sheet.hp_max.max(1));
+                if mine {
+                    own += share;
+                    leader = Some(leader.map_or(*id, |l| l.min(*id)));
+                } else {
+                    foes += share;
+                }
+            } else if mine {
+                losses += 1;
+            }
+        }
+        let Some(leader) = leader else { continue };
+        if losses <= state.losses_seen[side] {
+            continue;
+        }
+        state.losses_seen[side] = losses;
+        let mut roll = DiceExpr::d6(3, 0).roll(rng, i32::MIN);
+        for m in morale_modifiers(spec, own, foes) {
+            roll.total += m.value;
+            roll.modifiers.push(m);
+        }
+        let reaction = Reaction::of(roll.total);
+        let breaks = reaction.breaks();
+        let side_name = sides.0.get(side).map_or("?", |s| s.name.as_str());
+        events.write(BattleEvent::Roll {
+            unit: leader,
+            purpose: Cow::Owned(format!("morale check for {side_name} (reaction roll)")),
+            roll,
+            result: Cow::Owned(match (breaks, spec.response) {
+                (false, _) => format!("{}: they fight on", reaction.name()),
+                (true, MoraleResponse::Flee) => format!("{}: they break and flee", reaction.name()),
+                (true, MoraleResponse::Surrender) => {
+                    format!("{}: they break and surrender", reaction.name())
+                }
+            }),
+        });
+        if !breaks {
+            continue;
+        }
+        state.broken[side] = true;
+        for (id, mut standing, mut f, _) in units.iter_mut() {
+            if usize::from(side_of(id)) != side || !standing.fighting() {
+                continue;
+            }
+            match spec.response {
+                MoraleResponse::Flee => f.fleeing = true,
+                MoraleResponse::Surrender => {
+                    *standing = Standing::Surrendered;
+                    events.write(BattleEvent::StatusChanged {
+                        unit: *id,
+                        standing: Standing::Surrendered,
+                        cause: Cow::Borrowed("morale broke"),
+                    });
+                }
+            }
+        }
+    }
 }
 
 /// Builds the situation for unit `me` from the query, units in [`UnitId`] order.
@@ -334,7 +452,7 @@ pub(super) fn resolve(
     execute(
         &mut rng,
         &map,
-        *rules,
+        &rules,
         &roster,
         &mut units,
         &mut events,
@@ -477,7 +595,7 @@ fn end_turn(turn: &mut TurnState, roster: &Roster, units: &UnitQuery) {
 fn execute(
     rng: &mut BattleRng,
     map: &HexMap,
-    rules: GurpsRules,
+    rules: &GurpsRules,
     roster: &Roster,
     units: &mut UnitQuery,
     events: &mut MessageWriter<BattleEvent>,
