@@ -294,7 +294,7 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
                     message: p.message,
                 }));
             }
-            for (id, _) in &config.morale {
+            for id in config.morale.keys() {
                 let path = base.field("morale").key(id);
                 match file.sides.iter().find(|s| &s.id == id) {
                     None => problems.push(Problem::new(
