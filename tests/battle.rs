@@ -102,6 +102,7 @@ fn player_commands_are_checked() {
             location: None,
             deceptive: 0,
             telegraphic: false,
+            shots: None,
         },
     });
     s.step();
@@ -123,6 +124,7 @@ fn player_commands_are_checked() {
             location: None,
             deceptive: 0,
             telegraphic: false,
+            shots: None,
         },
     });
     s.step();
@@ -285,6 +287,7 @@ fn order(s: &mut Session, unit: u32, maneuver: Maneuver, target: Option<u32>) {
             location: None,
             deceptive: 0,
             telegraphic: false,
+            shots: None,
         },
     });
     s.step();

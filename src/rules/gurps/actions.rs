@@ -370,6 +370,8 @@ pub struct Plan {
     pub deceptive: u8,
     /// Telegraphic Attack.
     pub telegraphic: bool,
+    /// Shots fired (1 for a blow or a single shot).
+    pub shots: u32,
 }
 
 impl Plan {
@@ -478,6 +480,23 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     {
         return Err(format!("{maneuver} needs a weapon that can parry"));
     }
+    // Rapid fire: up to the weapon's rate of fire and the shots loaded.
+    let mut shots = 1;
+    if maneuver.attacks()
+        && let Some(w) = weapon.and_then(|w| f.sheet.weapons.get(w))
+        && w.is_ranged()
+    {
+        let most = w.rof_rcl().0.min(f.shots[weapon.unwrap_or(0)]).max(1);
+        shots = action.shots.unwrap_or(most);
+        if shots == 0 || shots > most {
+            return Err(format!(
+                "{} can fire 1 to {most} shots now; {shots} asked",
+                w.name
+            ));
+        }
+    } else if action.shots.is_some_and(|n| n != 1) {
+        return Err("only a ranged attack fires several shots".into());
+    }
     Ok(Plan {
         maneuver,
         path,
@@ -487,6 +506,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         location: action.location,
         deceptive: action.deceptive,
         telegraphic: action.telegraphic,
+        shots,
     })
 }
 
@@ -550,6 +570,7 @@ mod tests {
             location: None,
             deceptive: 0,
             telegraphic: false,
+            shots: None,
         }
     }
 

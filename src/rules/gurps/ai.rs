@@ -108,14 +108,26 @@ fn best_location(
         deceptive,
         telegraphic: false,
         impairment: me.fighter.impairment,
+        shots: if w.is_ranged() {
+            w.rof_rcl().0.min(me.fighter.shots[wi]).max(1)
+        } else {
+            1
+        },
     };
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
     let p_through = 1.0 - best_defense.map_or(0.0, |d| success_chance(d - deceptive));
     let mean = (w.damage.mean() + damage_bonus - f64::from(target.fighter.sheet.dr)).max(0.5);
+    // Rapid fire: about one more hit per recoil of margin over an average roll (a policy
+    // estimate, not a rule).
+    let (_, rcl) = w.rof_rcl();
+    let expected_hits = |skill: i32| {
+        (1.0 + (f64::from(skill) - 10.5).max(0.0) / f64::from(rcl)).min(f64::from(situation.shots))
+    };
     let value = |location: HitLocation, skill: i32| {
         let (num, den) = location.wounding_multiplier(w.damage_type);
         success_chance(skill) * p_through * mean * f64::from(num) / f64::from(den)
+            * expected_hits(skill)
     };
     let mut best = (None, value(HitLocation::Torso, skill));
     if !consider_aim || skill + HitLocation::Vitals.aim_penalty() < MIN_AIMED_SKILL {
@@ -181,6 +193,7 @@ impl GurpsAi {
             location: None,
             deceptive: 0,
             telegraphic: false,
+            shots: None,
         }
     }
 
@@ -508,6 +521,7 @@ impl Policy for GurpsAi {
                 location: None,
                 deceptive: 0,
                 telegraphic: false,
+                shots: None,
             };
         }
 
@@ -554,6 +568,7 @@ impl Policy for GurpsAi {
             location: None,
             deceptive: 0,
             telegraphic: false,
+            shots: None,
         }
     }
 }

@@ -48,6 +48,8 @@ pub struct AttackSituation {
     pub telegraphic: bool,
     /// A lasting penalty to the attacker's attack rolls, with its cause.
     pub impairment: Option<(&'static str, i32)>,
+    /// Shots fired in this attack (1 for a single shot or a blow).
+    pub shots: u32,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -150,6 +152,10 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
             mods.push(Modifier::new("Aim", aim));
         }
         mods.extend(target_position_modifier(s.cover, s.target_posture));
+        let rf = rapid_fire_bonus(s.shots);
+        if rf != 0 {
+            mods.push(Modifier::new("rapid fire", rf));
+        }
     }
     if let Some(location) = s.aimed
         && location.aim_penalty() != 0
@@ -180,6 +186,37 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
 /// Deceptive Attack may not bring effective skill below this (gurps-lite-and-socs.txt,
 /// "ATTACK/DEFENSE OPTIONS": "min. of 10").
 pub const MIN_DECEPTIVE_SKILL: i32 = 10;
+
+/// The rapid fire bonus for `shots` fired in one attack (gurps-lite-and-socs.txt, "RAPID
+/// FIRE": +1 for 5-8 shots, +2 for 9-12, +3 for 13-16, +4 for 17-24, +5 for 25-49, +6 for
+/// 50-99, +7 for 100-199, +8 for 200-299 and +1 per further 100).
+pub fn rapid_fire_bonus(shots: u32) -> i32 {
+    match shots {
+        0..=4 => 0,
+        5..=8 => 1,
+        9..=12 => 2,
+        13..=16 => 3,
+        17..=24 => 4,
+        25..=49 => 5,
+        50..=99 => 6,
+        _ => 6 + (shots / 100) as i32,
+    }
+}
+
+/// Hits a rapid-fire attack that succeeded by `margin` lands: one, plus one per full
+/// multiple of the weapon's recoil in the margin, at most the shots fired (decision: 4e
+/// Basic Set p. B373; the quick reference gives only the bonus).
+pub fn rapid_fire_hits(shots: u32, recoil: u32, margin: i32) -> u32 {
+    (1 + margin.max(0) as u32 / recoil.max(1)).min(shots.max(1))
+}
+
+/// Hits a successful defense avoids against a rapid-fire attack: one, plus one per point
+/// of margin (gurps-lite-and-socs.txt, "GROUP COMBAT": "the rule for rapid-fire: a
+/// successful defense roll avoids one hit, plus additional hits equal to margin of
+/// success").
+pub fn hits_avoided(margin: i32) -> u32 {
+    1 + margin.max(0) as u32
+}
 
 /// Sum of modifiers: the effective skill or defense.
 pub fn effective(mods: &[Modifier]) -> i32 {
@@ -599,6 +636,10 @@ pub struct StrikeInput {
     pub aimed: Option<HitLocation>,
     /// Whether unaimed blows roll on the 3d6 location table (else they hit the torso).
     pub random_location: bool,
+    /// Shots fired (1 for a single shot or a blow).
+    pub shots: u32,
+    /// The weapon's recoil.
+    pub recoil: u32,
 }
 
 /// What a strike did.
@@ -624,6 +665,21 @@ pub struct StrikeOutcome {
     pub critical: Option<(RollRecord, CriticalRow)>,
     /// On a hit: the damage roll, the steps to injury, and the injury.
     pub damage: Option<(RollRecord, Vec<Modifier>, i32)>,
+    /// Hits of a rapid-fire attack beyond the first that got through, in order.
+    pub extra_hits: Vec<ExtraHit>,
+    /// Hits the attack landed before defenses, and how many the defenses avoided.
+    pub hits: (u32, u32),
+}
+
+/// A further hit of a rapid-fire attack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExtraHit {
+    /// Where it landed.
+    pub location: HitLocation,
+    /// The location roll, if random.
+    pub location_roll: Option<RollRecord>,
+    /// Damage roll, steps and injury.
+    pub damage: (RollRecord, Vec<Modifier>, i32),
 }
 
 /// The row a critical hit rolled.
@@ -655,6 +711,10 @@ pub fn resolve_strike(
     let mut defenses = Vec::new();
     let mut defense_kinds = Vec::new();
     let mut defense_step = DefenseStep::Stand;
+    let mut hits = (1u32, 0u32);
+    if input.shots > 1 && roll.succeeded() {
+        hits.0 = rapid_fire_hits(input.shots, input.recoil, roll.margin.unwrap_or(0));
+    }
     let result = if !roll.succeeded() && !torso_instead {
         AttackResult::Miss
     } else if roll.critical == Some(Critical::Success) {
@@ -682,7 +742,10 @@ pub fn resolve_strike(
             if option.step != DefenseStep::Stand {
                 defense_step = option.step;
             }
-            defended = r.succeeded();
+            if r.succeeded() {
+                hits.1 = (hits.1 + hits_avoided(r.margin.unwrap_or(0))).min(hits.0);
+            }
+            defended = hits.1 >= hits.0;
             defenses.push((option.label.clone(), r));
         }
         if defended {
@@ -760,6 +823,34 @@ pub fn resolve_strike(
         }
         (basic, steps, injury)
     });
+    // Further hits of a rapid-fire attack: each its own location and damage, no critical
+    // table (decision: the table applies to the first hit).
+    let mut extra_hits = Vec::new();
+    if result.hit() {
+        for _ in 1..hits.0.saturating_sub(hits.1) {
+            let mut location = input.aimed.unwrap_or_default();
+            let mut location_roll = None;
+            if input.aimed.is_none() && input.random_location {
+                let r = DiceExpr::d6(3, 0).roll(dice, i32::MIN);
+                location = HitLocation::from_roll(r.total);
+                location_roll = Some(r);
+            }
+            let basic = roll_damage(dice, input.damage, Vec::new(), input.damage_type);
+            let (steps, injury) = injury_steps(
+                basic.total,
+                input.dr,
+                input.damage_type,
+                input.half_damage,
+                location,
+                input.hp_max,
+            );
+            extra_hits.push(ExtraHit {
+                location,
+                location_roll,
+                damage: (basic, steps, injury),
+            });
+        }
+    }
     StrikeOutcome {
         roll,
         defenses,
@@ -771,6 +862,8 @@ pub fn resolve_strike(
         torso_instead,
         critical,
         damage,
+        extra_hits,
+        hits,
     }
 }
 

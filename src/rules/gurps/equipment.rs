@@ -121,6 +121,13 @@ pub enum WeaponMode {
         reload: u32,
         /// Bulk (a negative number): the Move and Attack penalty if worse than −2.
         bulk: i32,
+        /// Rate of fire: most shots in one attack (default 1).
+        #[serde(default = "one")]
+        rof: u32,
+        /// Recoil: each full multiple of it in the margin of success adds a hit of a
+        /// rapid-fire attack (default 1).
+        #[serde(default = "one")]
+        rcl: u32,
     },
 }
 
@@ -221,7 +228,11 @@ impl WeaponSpec {
                 shots,
                 reload,
                 bulk,
+                rof,
+                rcl,
             } => {
+                check(mode.field("rof"), i64::from(rof), 1, 1000, "RoF");
+                check(mode.field("rcl"), i64::from(rcl), 1, 20, "Rcl");
                 check(mode.field("acc"), i64::from(acc), 0, 20, "Acc");
                 check(
                     mode.field("max"),
@@ -341,9 +352,14 @@ mod tests {
             shots: 0,
             reload: 2,
             bulk: 2,
+            rof: 0,
+            rcl: 1,
         };
         let paths: Vec<String> = w.problems().iter().map(|p| p.path.to_string()).collect();
-        assert_eq!(paths, vec!["mode.half_damage", "mode.shots", "mode.bulk"]);
+        assert_eq!(
+            paths,
+            vec!["mode.rof", "mode.half_damage", "mode.shots", "mode.bulk"]
+        );
         let mut w = Catalog::builtin().weapon("spear").cloned().unwrap();
         w.mode = WeaponMode::Melee {
             reach_min: 2,

@@ -268,6 +268,10 @@ pub struct Action {
     /// Telegraphic Attack: +4 to hit, +2 to the foe's defense (melee).
     #[serde(default)]
     pub telegraphic: bool,
+    /// Shots to fire with a rapid-fire weapon (`None`: its full rate of fire, as far as
+    /// the load allows).
+    #[serde(default)]
+    pub shots: Option<u32>,
 }
 
 impl Action {
@@ -281,6 +285,7 @@ impl Action {
             location: None,
             deceptive: 0,
             telegraphic: false,
+            shots: None,
         }
     }
 }

@@ -127,6 +127,14 @@ impl Weapon {
         }
     }
 
+    /// Rate of fire and recoil (1 and 1 for melee weapons).
+    pub fn rof_rcl(&self) -> (u32, u32) {
+        match self.mode {
+            WeaponMode::Ranged { rof, rcl, .. } => (rof.max(1), rcl.max(1)),
+            WeaponMode::Melee { .. } => (1, 1),
+        }
+    }
+
     /// Reach in hexes (melee) or maximum range in yards (ranged).
     pub fn reach(&self) -> (u32, u32) {
         match self.mode {

@@ -443,6 +443,7 @@ pub(super) fn resolve(
                     location: None,
                     deceptive: 0,
                     telegraphic: false,
+                    shots: 1,
                 },
                 None,
             )
@@ -873,6 +874,7 @@ fn execute(
             deceptive: i32::from(plan.deceptive),
             telegraphic: plan.telegraphic,
             impairment: me.5.impairment,
+            shots: plan.shots,
         };
         let mut bonus = Vec::new();
         match maneuver {
@@ -927,6 +929,8 @@ fn execute(
             hp_max: foe.5.sheet.hp_max,
             aimed: plan.location,
             random_location: rules.hit_locations == HitLocations::Random,
+            shots: plan.shots,
+            recoil: weapon.rof_rcl().1,
         };
         let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
         let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate));
@@ -949,7 +953,7 @@ fn execute(
             }
         }
         if ranged {
-            me.5.shots[w] = me.5.shots[w].saturating_sub(1);
+            me.5.shots[w] = me.5.shots[w].saturating_sub(plan.shots);
         }
         if !outcome.defenses.is_empty() {
             // Defending spoils aim (gurps-traveller-gm-screen.txt, MANEUVERS: Aim).
@@ -1039,54 +1043,136 @@ fn execute(
             let who = if entity == me_entity { active } else { target };
             stumble_past(map, units, entity, from, past, events, who);
         }
-        let Ok([me, mut foe]) = units.get_many_mut([me_entity, target_entity]) else {
-            return;
-        };
-        let Some((roll, steps, injury)) = outcome.damage else {
+        if plan.shots > 1 && outcome.result.hit() {
+            let (landed, avoided) = outcome.hits;
+            events.write(BattleEvent::Note {
+                unit: Some(active),
+                text: format!(
+                    "rapid fire: {landed} of {} shots hit, {avoided} avoided",
+                    plan.shots
+                ),
+            });
+        }
+        let Some(first) = outcome.damage else {
             continue;
         };
-        let basic = roll.total;
-        let hp_before = foe.5.hp;
-        let effect = apply_injury(
-            rng,
-            foe.5.sheet.ht,
-            hp_before,
-            injury,
-            foe.5.sheet.hp_max,
-            foe.5.mortal,
-        );
-        foe.5.hp = effect.hp_after;
-        events.write(BattleEvent::Damage {
-            attacker: Some(active),
+        let hit = LandedHit {
+            attacker: active,
+            attacker_entity: me_entity,
             target,
-            roll,
-            damage_type: Cow::Borrowed(weapon.damage_type.abbrev()),
-            steps,
-            injury,
-            hp_before,
-            hp_after: effect.hp_after,
-            hp_max: foe.5.sheet.hp_max,
-            location: Some(Cow::Borrowed(location.name())),
-        });
-        let died = effect.died.is_some();
-        report_death_checks(effect, &mut foe.4, &mut foe.5, target, events);
-        if !died && injury > 0 && foe.4.fighting() {
-            wound_effects(rng, &mut foe.5, target, injury, location, events);
-        }
-        // Decision: a critical row's effects need a blow that got through (at least 1
-        // injury); the texts do not say what an unhurt victim suffers.
-        if let Some(row) = critical_row
-            && foe.4.fighting()
-            && injury > 0
-        {
-            critical_effects(row, location, &mut foe.4, &mut foe.5, target, events);
-        }
-        if causes_knockback(weapon.damage_type, injury > 0) {
-            let yards = knockback_yards(basic, Some(foe.5.sheet.st), foe.5.sheet.hp_max);
-            if yards > 0 {
-                let from = me.2.0;
-                knock_back(rng, map, roster, units, events, target, from, yards);
+            target_entity,
+            damage_type: weapon.damage_type,
+        };
+        land_hit(
+            rng,
+            map,
+            roster,
+            units,
+            events,
+            &hit,
+            location,
+            first,
+            critical_row,
+        );
+        for extra in outcome.extra_hits {
+            let standing = roster
+                .entity(target)
+                .and_then(|e| units.get(e).ok())
+                .map(|u| *u.4);
+            if standing == Some(Standing::Dead) {
+                break;
             }
+            if let Some(roll) = extra.location_roll {
+                events.write(BattleEvent::Roll {
+                    unit: active,
+                    purpose: Cow::Borrowed("hit location"),
+                    roll,
+                    result: Cow::Borrowed(extra.location.name()),
+                });
+            }
+            land_hit(
+                rng,
+                map,
+                roster,
+                units,
+                events,
+                &hit,
+                extra.location,
+                extra.damage,
+                None,
+            );
+        }
+    }
+}
+
+/// Who hit whom with what, for [`land_hit`].
+struct LandedHit {
+    attacker: UnitId,
+    attacker_entity: bevy::ecs::entity::Entity,
+    target: UnitId,
+    target_entity: bevy::ecs::entity::Entity,
+    damage_type: DamageType,
+}
+
+/// One hit landing: injury and the rolls against death, the wound's effects, a critical
+/// row's effects, and knockback.
+#[allow(clippy::too_many_arguments)]
+fn land_hit(
+    rng: &mut BattleRng,
+    map: &HexMap,
+    roster: &Roster,
+    units: &mut UnitQuery,
+    events: &mut MessageWriter<BattleEvent>,
+    hit: &LandedHit,
+    location: HitLocation,
+    (roll, steps, injury): (crate::dice::RollRecord, Vec<Modifier>, i32),
+    critical_row: Option<CriticalRow>,
+) {
+    let target = hit.target;
+    let Ok([me, mut foe]) = units.get_many_mut([hit.attacker_entity, hit.target_entity]) else {
+        return;
+    };
+    let basic = roll.total;
+    let hp_before = foe.5.hp;
+    let effect = apply_injury(
+        rng,
+        foe.5.sheet.ht,
+        hp_before,
+        injury,
+        foe.5.sheet.hp_max,
+        foe.5.mortal,
+    );
+    foe.5.hp = effect.hp_after;
+    events.write(BattleEvent::Damage {
+        attacker: Some(hit.attacker),
+        target,
+        roll,
+        damage_type: Cow::Borrowed(hit.damage_type.abbrev()),
+        steps,
+        injury,
+        hp_before,
+        hp_after: effect.hp_after,
+        hp_max: foe.5.sheet.hp_max,
+        location: Some(Cow::Borrowed(location.name())),
+    });
+    let died = effect.died.is_some();
+    report_death_checks(effect, &mut foe.4, &mut foe.5, target, events);
+    if !died && injury > 0 && foe.4.fighting() {
+        wound_effects(rng, &mut foe.5, target, injury, location, events);
+    }
+    // Decision: a critical row's effects need a blow that got through (at least 1
+    // injury); the texts do not say what an unhurt victim suffers.
+    if let Some(row) = critical_row
+        && foe.4.fighting()
+        && injury > 0
+    {
+        critical_effects(row, location, &mut foe.4, &mut foe.5, target, events);
+    }
+    if causes_knockback(hit.damage_type, injury > 0) {
+        let yards = knockback_yards(basic, Some(foe.5.sheet.st), foe.5.sheet.hp_max);
+        if yards > 0 {
+            let from = me.2.0;
+            knock_back(rng, map, roster, units, events, target, from, yards);
         }
     }
 }

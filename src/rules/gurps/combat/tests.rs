@@ -45,6 +45,7 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         deceptive: 0,
         telegraphic: false,
         impairment: None,
+        shots: 1,
     }
 }
 
@@ -258,6 +259,8 @@ fn strike(double: bool) -> StrikeInput {
         hp_max: 11,
         aimed: None,
         random_location: false,
+        shots: 1,
+        recoil: 1,
     }
 }
 
@@ -489,6 +492,8 @@ fn strike_hit_rate_matches_the_exact_chance() {
                 hp_max: 10,
                 aimed: None,
                 random_location: false,
+                shots: 1,
+                recoil: 1,
             };
             resolve_strike(&mut rng, input, |_| vec![0]).result.hit()
         })
@@ -714,4 +719,62 @@ fn retreat_and_dodge_and_drop() {
         crate::rules::gurps::ai::choose_defenses(&opts, true),
         vec![1, 0]
     );
+}
+
+/// gurps-lite-and-socs.txt "RAPID FIRE": +1 for 5-8 shots ... +6 for 50-99, +7 for
+/// 100-199, +9 for 300-399.
+#[test]
+fn rapid_fire_bonus_table() {
+    let table = [
+        (1, 0),
+        (4, 0),
+        (5, 1),
+        (8, 1),
+        (9, 2),
+        (12, 2),
+        (13, 3),
+        (16, 3),
+        (17, 4),
+        (24, 4),
+        (25, 5),
+        (49, 5),
+        (50, 6),
+        (99, 6),
+        (100, 7),
+        (199, 7),
+        (200, 8),
+        (300, 9),
+    ];
+    for (shots, bonus) in table {
+        assert_eq!(rapid_fire_bonus(shots), bonus, "{shots}");
+    }
+}
+
+/// Hits by recoil (one plus one per full Rcl of margin, at most the shots) and hits a
+/// defense avoids (one plus its margin, "GROUP COMBAT").
+#[test]
+fn rapid_fire_hits_and_defense() {
+    assert_eq!(rapid_fire_hits(12, 2, 0), 1);
+    assert_eq!(rapid_fire_hits(12, 2, 5), 3);
+    assert_eq!(rapid_fire_hits(3, 2, 9), 3);
+    assert_eq!(hits_avoided(0), 1);
+    assert_eq!(hits_avoided(2), 3);
+    // 12 shots at skill 12 (+2 rapid fire in the modifiers already): roll 3+2+2 = 7,
+    // margin 5, Rcl 2: 3 hits; Dodge 9 rolled 4+2+2 = 8 (margin 1) avoids 2; one hit.
+    let mut input = strike(false);
+    input.attack = vec![Modifier::new("Guns", 12)];
+    input.shots = 12;
+    input.recoil = 2;
+    input.damage = DiceExpr::d6(1, 0);
+    let mut dice = Scripted::new(&[3, 2, 2, 4, 2, 2, 6]);
+    let out = resolve_strike(&mut dice, input.clone(), |_| vec![0]);
+    assert_eq!(out.hits, (3, 2));
+    assert_eq!(out.result, AttackResult::Hit);
+    assert!(out.extra_hits.is_empty());
+    // the same attack undefended: three hits, two of them extra
+    let mut dice = Scripted::new(&[3, 2, 2, 6, 5, 4]);
+    let out = resolve_strike(&mut dice, input, |_| vec![]);
+    assert_eq!(out.hits, (3, 0));
+    assert_eq!(out.extra_hits.len(), 2);
+    assert_eq!(out.extra_hits[1].damage.0.total, 4);
 }
