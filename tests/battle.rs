@@ -103,6 +103,7 @@ fn player_commands_are_checked() {
             deceptive: 0,
             telegraphic: false,
             shots: None,
+            effort: Default::default(),
         },
     });
     s.step();
@@ -125,6 +126,7 @@ fn player_commands_are_checked() {
             deceptive: 0,
             telegraphic: false,
             shots: None,
+            effort: Default::default(),
         },
     });
     s.step();
@@ -288,6 +290,7 @@ fn order(s: &mut Session, unit: u32, maneuver: Maneuver, target: Option<u32>) {
             deceptive: 0,
             telegraphic: false,
             shots: None,
+            effort: Default::default(),
         },
     });
     s.step();

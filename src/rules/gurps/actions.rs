@@ -7,7 +7,7 @@ use super::combat::{MIN_DECEPTIVE_SKILL, current_move};
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
 use super::location::HitLocation;
-use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
+use super::maneuver::{Action, AoaOption, AodOption, Effort, Maneuver};
 use super::sheet::Fighter;
 use crate::battle::{Standing, UnitId};
 use crate::hexmap::HexMap;
@@ -37,6 +37,8 @@ pub struct Situation<'a> {
     pub units: Vec<UnitView<'a>>,
     /// Index in `units` of the unit acting.
     pub me: usize,
+    /// The scenario allows extra effort.
+    pub extra_effort: bool,
 }
 
 impl<'a> Situation<'a> {
@@ -372,6 +374,10 @@ pub struct Plan {
     pub telegraphic: bool,
     /// Shots fired (1 for a blow or a single shot).
     pub shots: u32,
+    /// Rapid Strike and extra effort.
+    pub effort: Effort,
+    /// The second Rapid Strike's target (index into the situation's units).
+    pub second_target: Option<usize>,
 }
 
 impl Plan {
@@ -497,6 +503,44 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     } else if action.shots.is_some_and(|n| n != 1) {
         return Err("only a ranged attack fires several shots".into());
     }
+    // Rapid Strike and extra effort (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS").
+    let effort = action.effort;
+    let melee = weapon
+        .and_then(|w| f.sheet.weapons.get(w))
+        .is_some_and(|w| !w.is_ranged());
+    if effort.extra() && !s.extra_effort {
+        return Err("this scenario does not use the extra-effort rules".into());
+    }
+    if (effort.rapid_strike || effort.second_target.is_some())
+        && !(maneuver == Maneuver::Attack && melee)
+    {
+        return Err("Rapid Strike replaces the melee attack of an Attack maneuver".into());
+    }
+    if effort.second_target.is_some() && !effort.rapid_strike {
+        return Err("a second target needs a Rapid Strike".into());
+    }
+    if effort.flurry && !effort.rapid_strike {
+        return Err("Flurry of Blows goes with a Rapid Strike".into());
+    }
+    if effort.mighty_blow && !(maneuver.attacks() && melee) {
+        return Err("Mighty Blow is for a melee attack".into());
+    }
+    if effort.mighty_blow && matches!(maneuver, Maneuver::AllOutAttack(_)) {
+        return Err("Mighty Blow gives the All-Out Attack damage bonus without one".into());
+    }
+    if effort.heroic_charge && maneuver != Maneuver::MoveAndAttack {
+        return Err("Heroic Charge goes with a Move and Attack".into());
+    }
+    let second_target = match effort.second_target {
+        Some(id) => {
+            let Some(ti) = s.units.iter().position(|u| u.id == id) else {
+                return Err(format!("no unit {}", id.0));
+            };
+            s.can_strike(end, &s.units[ti], weapon.unwrap_or(0))?;
+            Some(ti)
+        }
+        None => None,
+    };
     Ok(Plan {
         maneuver,
         path,
@@ -507,6 +551,8 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         deceptive: action.deceptive,
         telegraphic: action.telegraphic,
         shots,
+        effort,
+        second_target,
     })
 }
 
@@ -553,6 +599,7 @@ mod tests {
                 })
                 .collect(),
             me: 0,
+            extra_effort: true,
         }
     }
 
@@ -571,6 +618,7 @@ mod tests {
             deceptive: 0,
             telegraphic: false,
             shots: None,
+            effort: Default::default(),
         }
     }
 
@@ -809,5 +857,108 @@ mod option_tests {
         f.ran = true;
         assert_eq!(allowance(&f, Maneuver::Move), 6);
         assert_eq!(allowance(&f, Maneuver::MoveAndAttack), 5);
+    }
+}
+
+#[cfg(test)]
+mod effort_tests {
+    use super::*;
+    use crate::hexmap::{MapShape, Orientation};
+    use crate::rules::gurps::equipment::Catalog;
+    use crate::rules::gurps::maneuver::Effort;
+    use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
+    use std::sync::Arc;
+
+    fn fighter() -> Fighter {
+        let stats = GurpsStats {
+            skills: [("Broadsword".to_string(), 14)].into_iter().collect(),
+            weapons: vec!["broadsword".into()],
+            ..Default::default()
+        };
+        Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
+    }
+
+    /// The options' own conditions (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"), and
+    /// the scenario switch for the FP-paid ones.
+    #[test]
+    fn extra_effort_is_checked() {
+        let map = HexMap::new(
+            MapShape::Hexagon { radius: 4 },
+            Orientation::Pointy,
+            1.0,
+            "yd",
+        );
+        let (a, b, c) = (fighter(), fighter(), fighter());
+        let mut s = Situation {
+            map: &map,
+            units: vec![
+                UnitView {
+                    id: UnitId(0),
+                    side: 0,
+                    pos: Hex::ZERO,
+                    standing: Standing::Fighting,
+                    fighter: &a,
+                },
+                UnitView {
+                    id: UnitId(1),
+                    side: 1,
+                    pos: Hex::new(1, 0),
+                    standing: Standing::Fighting,
+                    fighter: &b,
+                },
+                UnitView {
+                    id: UnitId(2),
+                    side: 1,
+                    pos: Hex::new(0, 1),
+                    standing: Standing::Fighting,
+                    fighter: &c,
+                },
+            ],
+            me: 0,
+            extra_effort: false,
+        };
+        let with = |maneuver, effort: Effort| Action {
+            target: Some(UnitId(1)),
+            weapon: Some(0),
+            effort,
+            ..Action::simple(maneuver)
+        };
+        let rapid = Effort {
+            rapid_strike: true,
+            second_target: Some(UnitId(2)),
+            ..Effort::default()
+        };
+        let p = plan(&s, &with(Maneuver::Attack, rapid)).unwrap();
+        assert_eq!(p.second_target, Some(2));
+        assert!(plan(&s, &with(Maneuver::DefensiveAttack, rapid)).is_err());
+        let mighty = Effort {
+            mighty_blow: true,
+            ..Effort::default()
+        };
+        let err = plan(&s, &with(Maneuver::Attack, mighty)).unwrap_err();
+        assert!(err.contains("extra-effort"), "{err}");
+        s.extra_effort = true;
+        assert!(plan(&s, &with(Maneuver::Attack, mighty)).is_ok());
+        let flurry = Effort {
+            flurry: true,
+            ..Effort::default()
+        };
+        assert!(plan(&s, &with(Maneuver::Attack, flurry)).is_err());
+        let heroic = Effort {
+            heroic_charge: true,
+            ..Effort::default()
+        };
+        assert!(plan(&s, &with(Maneuver::Attack, heroic)).is_err());
+        assert!(plan(&s, &with(Maneuver::MoveAndAttack, heroic)).is_ok());
+        assert_eq!(
+            Effort {
+                rapid_strike: true,
+                flurry: true,
+                mighty_blow: true,
+                ..Effort::default()
+            }
+            .fp_cost(),
+            3
+        );
     }
 }

@@ -13,7 +13,7 @@ use super::combat::{
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
 use super::location::HitLocation;
-use super::maneuver::{Action, AoaOption, AodOption, CommitOption, Maneuver};
+use super::maneuver::{Action, AoaOption, AodOption, CommitOption, Effort, Maneuver};
 use super::posture::Posture;
 use super::sheet::Guard;
 use super::tables::success_chance;
@@ -29,11 +29,13 @@ pub struct GurpsAi {
 
 /// Orders a defender's open defenses best first (highest score; Dodge before Parry on a
 /// tie, since Dodge works against everything). A retreat is taken whenever it is open (it
-/// only adds); Dodge and Drop only when `desperate` (lying down costs two turns to get up).
-/// This is how AI-controlled and, until the GUI asks, player-controlled defenders defend.
-pub fn choose_defenses(options: &[DefenseOption], desperate: bool) -> Vec<usize> {
+/// only adds); Dodge and Drop only when `desperate` (lying down costs two turns to get up);
+/// Feverish Defense only with `spare_fp` (more than two thirds of FP left). This is how
+/// AI-controlled and, until the GUI asks, player-controlled defenders defend.
+pub fn choose_defenses(options: &[DefenseOption], desperate: bool, spare_fp: bool) -> Vec<usize> {
     let mut order: Vec<usize> = (0..options.len())
         .filter(|&i| desperate || options[i].step != DefenseStep::Drop)
+        .filter(|&i| spare_fp || !options[i].feverish)
         .collect();
     order.sort_by_key(|&i| (-options[i].score(), i));
     order
@@ -49,7 +51,17 @@ fn strike_value(
     maneuver: Maneuver,
     damage_bonus: f64,
 ) -> f64 {
-    best_location(s, from, wi, target, maneuver, damage_bonus, 0, false).1
+    best_location(
+        s,
+        from,
+        wi,
+        target,
+        maneuver,
+        damage_bonus,
+        StrikeExtras::default(),
+        false,
+    )
+    .1
 }
 
 /// The AI aims at a location only when its effective skill there is at least this; below
@@ -65,9 +77,18 @@ const MAX_DECEPTIVE: i32 = 3;
 /// for anything).
 const AIM_AT: [HitLocation; 3] = [HitLocation::Vitals, HitLocation::Neck, HitLocation::Skull];
 
+/// Attack options that change a strike's odds, for [`best_location`].
+#[derive(Clone, Copy, Debug, Default)]
+struct StrikeExtras {
+    /// Deceptive Attack levels.
+    deceptive: i32,
+    /// A Rapid Strike (`Some(true)`: with Flurry of Blows).
+    rapid: Option<bool>,
+}
+
 /// The location to aim a strike at (`None`: unaimed; only unaimed unless `consider_aim`)
-/// that gives the most expected injury, with that expected injury, for a strike with
-/// `deceptive` levels of Deceptive Attack. An unaimed blow is valued as a torso hit.
+/// that gives the most expected injury, with that expected injury, for a strike with the
+/// given extras. An unaimed blow is valued as a torso hit.
 #[allow(clippy::too_many_arguments)]
 fn best_location(
     s: &Situation,
@@ -76,9 +97,10 @@ fn best_location(
     target: &UnitView,
     maneuver: Maneuver,
     damage_bonus: f64,
-    deceptive: i32,
+    extras: StrikeExtras,
     consider_aim: bool,
 ) -> (Option<HitLocation>, f64) {
+    let deceptive = extras.deceptive;
     let me = s.me();
     let w = &me.fighter.sheet.weapons[wi];
     let aim_turns = match me.fighter.aim {
@@ -113,6 +135,8 @@ fn best_location(
         } else {
             1
         },
+        rapid_strike: extras.rapid,
+        heroic_charge: false,
     };
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
@@ -194,6 +218,7 @@ impl GurpsAi {
             deceptive: 0,
             telegraphic: false,
             shots: None,
+            effort: Default::default(),
         }
     }
 
@@ -393,15 +418,18 @@ impl Policy for GurpsAi {
             let my_hp = f64::from(f.hp.max(1));
             let from = me.pos;
             let score = |dealt: f64, taken: f64| dealt / their_hp - risk * taken / my_hp;
-            // (maneuver, strikes, damage bonus, Deceptive Attack levels, guard afterwards)
+            // (maneuver, strikes, damage bonus, Deceptive Attack levels, guard afterwards,
+            // Rapid Strike and extra effort)
+            let plain = Effort::default();
             let mut candidates = vec![
-                (Maneuver::Attack, 1.0, 0.0, 0, Guard::Normal),
+                (Maneuver::Attack, 1.0, 0.0, 0, Guard::Normal, plain),
                 (
                     Maneuver::AllOutAttack(AoaOption::Determined),
                     1.0,
                     0.0,
                     0,
                     Guard::None,
+                    plain,
                 ),
                 (
                     Maneuver::AllOutAttack(AoaOption::Double),
@@ -409,6 +437,7 @@ impl Policy for GurpsAi {
                     0.0,
                     0,
                     Guard::None,
+                    plain,
                 ),
                 (
                     Maneuver::AllOutAttack(AoaOption::Strong),
@@ -416,6 +445,7 @@ impl Policy for GurpsAi {
                     2.0,
                     0,
                     Guard::None,
+                    plain,
                 ),
                 (
                     Maneuver::CommittedAttack(CommitOption::Determined),
@@ -423,6 +453,7 @@ impl Policy for GurpsAi {
                     0.0,
                     0,
                     Guard::Committed(wi as u8),
+                    plain,
                 ),
                 (
                     Maneuver::CommittedAttack(CommitOption::Strong),
@@ -430,25 +461,71 @@ impl Policy for GurpsAi {
                     1.0,
                     0,
                     Guard::Committed(wi as u8),
+                    plain,
                 ),
-                (Maneuver::DefensiveAttack, 1.0, -2.0, 0, Guard::Defensive),
+                (
+                    Maneuver::DefensiveAttack,
+                    1.0,
+                    -2.0,
+                    0,
+                    Guard::Defensive,
+                    plain,
+                ),
+                (
+                    Maneuver::Attack,
+                    2.0,
+                    0.0,
+                    0,
+                    Guard::Normal,
+                    Effort {
+                        rapid_strike: true,
+                        ..plain
+                    },
+                ),
             ];
+            // Extra effort while FP are to spare (more than two thirds left): Mighty Blow on
+            // the plain attack, Flurry of Blows on the Rapid Strike.
+            if s.extra_effort && f.fp * 3 > f.sheet.fp_max * 2 {
+                candidates.push((
+                    Maneuver::Attack,
+                    1.0,
+                    2.0,
+                    0,
+                    Guard::Normal,
+                    Effort {
+                        mighty_blow: true,
+                        ..plain
+                    },
+                ));
+                candidates.push((
+                    Maneuver::Attack,
+                    2.0,
+                    0.0,
+                    0,
+                    Guard::Normal,
+                    Effort {
+                        rapid_strike: true,
+                        flurry: true,
+                        ..plain
+                    },
+                ));
+            }
             // Each with Deceptive Attack too: −2 to hit per −1 to the foe's defense, skill
             // at least 10.
             let skill = f.sheet.weapons[wi].skill;
             let levels = (1..=MAX_DECEPTIVE)
                 .take_while(|l| skill - 2 * l >= MIN_DECEPTIVE_SKILL)
                 .count() as i32;
-            let plain = candidates.len();
-            for i in 0..plain {
+            let first = candidates.len();
+            for i in 0..first {
                 for l in 1..=levels {
-                    let (m, times, bonus, _, guard) = candidates[i];
-                    candidates.push((m, times, bonus, l, guard));
+                    let (m, times, bonus, _, guard, effort) = candidates[i];
+                    candidates.push((m, times, bonus, l, guard, effort));
                 }
             }
             let mut threats: Vec<(Guard, f64)> = Vec::with_capacity(4);
-            let mut best: Option<(f64, Maneuver, Option<HitLocation>, i32)> = None;
-            for (m, times, bonus, levels, guard) in candidates {
+            let mut best: Option<(f64, Maneuver, Option<HitLocation>, i32, Effort)> = None;
+            for (m, times, bonus, levels, guard, effort) in candidates {
                 if legal.get(m).is_none() {
                     continue;
                 }
@@ -459,8 +536,20 @@ impl Policy for GurpsAi {
                     }
                     other => other,
                 };
-                let (aim_at, dealt) =
-                    best_location(s, from, wi, target, as_maneuver, bonus, levels, true);
+                let rapid = effort.rapid_strike.then_some(effort.flurry);
+                let (aim_at, dealt) = best_location(
+                    s,
+                    from,
+                    wi,
+                    target,
+                    as_maneuver,
+                    bonus,
+                    StrikeExtras {
+                        deceptive: levels,
+                        rapid,
+                    },
+                    true,
+                );
                 let taken = match threats.iter().find(|(g, _)| *g == guard) {
                     Some(&(_, t)) => t,
                     None => {
@@ -471,13 +560,14 @@ impl Policy for GurpsAi {
                 };
                 let v = score(times * dealt, taken);
                 if best.is_none_or(|b| v > b.0) {
-                    best = Some((v, m, aim_at, levels));
+                    best = Some((v, m, aim_at, levels, effort));
                 }
             }
-            if let Some((_, m, aim_at, levels)) = best {
+            if let Some((_, m, aim_at, levels, effort)) = best {
                 let mut action = Self::attack(m, None, target, wi);
                 action.location = aim_at;
                 action.deceptive = levels as u8;
+                action.effort = effort;
                 return action;
             }
         }
@@ -503,8 +593,17 @@ impl Policy for GurpsAi {
                 return Self::attack(Maneuver::Aim, None, target, wi);
             }
             let mut action = Self::attack(Maneuver::Attack, None, target, wi);
-            action.location =
-                best_location(s, me.pos, wi, target, Maneuver::Attack, 0.0, 0, true).0;
+            action.location = best_location(
+                s,
+                me.pos,
+                wi,
+                target,
+                Maneuver::Attack,
+                0.0,
+                StrikeExtras::default(),
+                true,
+            )
+            .0;
             return action;
         }
 
@@ -522,6 +621,7 @@ impl Policy for GurpsAi {
                 deceptive: 0,
                 telegraphic: false,
                 shots: None,
+                effort: Default::default(),
             };
         }
 
@@ -555,7 +655,9 @@ impl Policy for GurpsAi {
         {
             for (wi, w) in f.sheet.weapons.iter().enumerate() {
                 if !w.is_ranged() && w.skill >= 13 {
-                    let action = Self::attack(Maneuver::MoveAndAttack, Some(dest), nearest, wi);
+                    let mut action = Self::attack(Maneuver::MoveAndAttack, Some(dest), nearest, wi);
+                    // Heroic Charge while FP are to spare (extra effort).
+                    action.effort.heroic_charge = s.extra_effort && f.fp * 3 > f.sheet.fp_max * 2;
                     return action;
                 }
             }
@@ -569,6 +671,7 @@ impl Policy for GurpsAi {
             deceptive: 0,
             telegraphic: false,
             shots: None,
+            effort: Default::default(),
         }
     }
 }
@@ -619,6 +722,7 @@ mod tests {
                 })
                 .collect(),
             me: 0,
+            extra_effort: false,
         };
         let legal = legal_options(&s);
         let action = GurpsAi { style }.choose(&s, &legal);
@@ -734,6 +838,6 @@ mod tests {
         let f = fighter(("Broadsword", 14), &["broadsword"]);
         let opts = defense_options(&f, false, &[]);
         // Dodge 8, Parry 10
-        assert_eq!(choose_defenses(&opts, false), vec![1, 0]);
+        assert_eq!(choose_defenses(&opts, false, false), vec![1, 0]);
     }
 }

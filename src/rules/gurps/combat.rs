@@ -4,6 +4,7 @@
 
 use super::criticals::{CriticalHit, HeadBlow, Times, critical_head_blow, critical_hit, is_head};
 use super::equipment::WeaponMode;
+use super::fatigue::tired;
 use super::injury::STUNNED_DEFENSE;
 use super::location::HitLocation;
 use super::maneuver::{AoaOption, AodOption, CommitOption, Maneuver};
@@ -50,6 +51,10 @@ pub struct AttackSituation {
     pub impairment: Option<(&'static str, i32)>,
     /// Shots fired in this attack (1 for a single shot or a blow).
     pub shots: u32,
+    /// A Rapid Strike: `Some(true)` with Flurry of Blows.
+    pub rapid_strike: Option<bool>,
+    /// Heroic Charge: no Move and Attack penalty or cap.
+    pub heroic_charge: bool,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -108,6 +113,7 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
     }
     let ranged = weapon.is_ranged();
     match s.maneuver {
+        Maneuver::MoveAndAttack if s.heroic_charge => {}
         Maneuver::MoveAndAttack => {
             let penalty = match weapon.mode {
                 WeaponMode::Ranged { bulk, .. } => bulk.min(-2),
@@ -174,7 +180,12 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
     if s.shock > 0 {
         mods.push(Modifier::new("shock", -s.shock));
     }
-    if s.maneuver == Maneuver::MoveAndAttack && !ranged {
+    match s.rapid_strike {
+        Some(false) => mods.push(Modifier::new("Rapid Strike", -6)),
+        Some(true) => mods.push(Modifier::new("Rapid Strike (Flurry of Blows)", -3)),
+        None => {}
+    }
+    if s.maneuver == Maneuver::MoveAndAttack && !ranged && !s.heroic_charge {
         let total: i32 = mods.iter().map(|m| m.value).sum();
         if total > 9 {
             mods.push(Modifier::new("Move and Attack: at most 9", 9 - total));
@@ -243,6 +254,8 @@ pub struct DefenseOption {
     pub modifiers: Vec<Modifier>,
     /// Whether the defender also retreats or drops prone with it.
     pub step: DefenseStep,
+    /// Feverish Defense: +2 for 1 FP (extra effort).
+    pub feverish: bool,
 }
 
 /// A move made with an active defense (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS").
@@ -309,6 +322,7 @@ pub fn with_retreat_and_drop(
                 label: Label::Shared(format!("{}, retreating", o.label).into()),
                 modifiers,
                 step: DefenseStep::Retreat,
+                feverish: false,
             });
         }
     }
@@ -323,6 +337,33 @@ pub fn with_retreat_and_drop(
             label: Label::Static("Dodge and Drop"),
             modifiers,
             step: DefenseStep::Drop,
+            feverish: false,
+        });
+    }
+    options
+}
+
+/// Adds Feverish Defense to every option when the scenario uses extra effort: +2 for 1 FP
+/// (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"; not after an All-Out Attack, which
+/// leaves no defense at all).
+pub fn with_feverish(
+    defender: &Fighter,
+    mut options: Vec<DefenseOption>,
+    extra_effort: bool,
+) -> Vec<DefenseOption> {
+    if !extra_effort || defender.guard == Guard::None {
+        return options;
+    }
+    for i in 0..options.len() {
+        let o = &options[i];
+        let mut modifiers = o.modifiers.clone();
+        modifiers.push(Modifier::new("Feverish Defense", 2));
+        options.push(DefenseOption {
+            kind: o.kind,
+            label: Label::Shared(format!("{}, feverish", o.label).into()),
+            modifiers,
+            step: o.step,
+            feverish: true,
         });
     }
     options
@@ -349,12 +390,36 @@ pub fn half_round_up(value: i32) -> i32 {
 /// Current Move: Basic Move, halved (round up) below a third of HP, then limited by the
 /// posture ([`Posture::move_allowance`]).
 pub fn current_move(f: &Fighter) -> i32 {
-    let basic = if reeling(f.hp, f.sheet.hp_max) {
-        half_round_up(f.sheet.basic_move)
-    } else {
-        f.sheet.basic_move
-    };
+    let mut basic = f.sheet.basic_move;
+    if reeling(f.hp, f.sheet.hp_max) {
+        basic = half_round_up(basic);
+    }
+    if tired(f.fp, f.sheet.fp_max) {
+        basic = half_round_up(basic);
+    }
     f.posture.move_allowance(basic)
+}
+
+/// Dodge after the halvings for low HP and low FP (gurps-lite-and-socs.txt, "LOST HIT
+/// POINTS" and "LOST FATIGUE POINTS"), as modifiers after the base score.
+fn dodge_modifiers(f: &Fighter) -> Vec<Modifier> {
+    let sheet = &f.sheet;
+    let mut dodge = vec![Modifier::new("Dodge", sheet.dodge)];
+    let mut now = sheet.dodge;
+    if reeling(f.hp, sheet.hp_max) {
+        dodge.push(Modifier::new(
+            "below 1/3 HP: half Dodge",
+            half_round_up(now) - now,
+        ));
+        now = half_round_up(now);
+    }
+    if tired(f.fp, sheet.fp_max) {
+        dodge.push(Modifier::new(
+            "below 1/3 FP: half Dodge",
+            half_round_up(now) - now,
+        ));
+    }
+    dodge
 }
 
 /// Modifiers every active defense of `defender` shares: posture and stun
@@ -408,13 +473,7 @@ pub fn defense_options(
     let committed =
         matches!(guard, Guard::Committed(_)).then(|| Modifier::new("after a Committed Attack", -2));
     let mut options = Vec::with_capacity(2);
-    let mut dodge = vec![Modifier::new("Dodge", sheet.dodge)];
-    if reeling(defender.hp, sheet.hp_max) {
-        dodge.push(Modifier::new(
-            "below 1/3 HP: half Dodge",
-            half_round_up(sheet.dodge) - sheet.dodge,
-        ));
-    }
+    let mut dodge = dodge_modifiers(defender);
     if guard == Guard::IncreasedDodge {
         dodge.push(Modifier::new("All-Out Defense", 2));
     }
@@ -426,6 +485,7 @@ pub fn defense_options(
         label: Label::Static("Dodge"),
         modifiers: dodge,
         step: DefenseStep::Stand,
+        feverish: false,
     });
     if !ranged_attack && !defender.disarmed() {
         for (i, w) in sheet.weapons.iter().enumerate() {
@@ -447,6 +507,7 @@ pub fn defense_options(
                 label: w.parry_label.clone(),
                 modifiers: parry,
                 step: DefenseStep::Stand,
+                feverish: false,
             });
         }
     }
@@ -461,10 +522,7 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
         return None;
     }
     let sheet = &defender.sheet;
-    let mut dodge = sheet.dodge;
-    if reeling(defender.hp, sheet.hp_max) {
-        dodge = half_round_up(dodge);
-    }
+    let mut dodge = effective(&dodge_modifiers(defender));
     if guard == Guard::IncreasedDodge {
         dodge += 2;
     }
@@ -653,6 +711,8 @@ pub struct StrikeOutcome {
     pub defense_kinds: Vec<DefenseKind>,
     /// The retreat or drop that went with the defenses, if any.
     pub defense_step: DefenseStep,
+    /// A Feverish Defense was used (1 FP to pay).
+    pub defense_feverish: bool,
     /// How it ended.
     pub result: AttackResult,
     /// Where the blow landed (on a hit).
@@ -711,6 +771,7 @@ pub fn resolve_strike(
     let mut defenses = Vec::new();
     let mut defense_kinds = Vec::new();
     let mut defense_step = DefenseStep::Stand;
+    let mut defense_feverish = false;
     let mut hits = (1u32, 0u32);
     if input.shots > 1 && roll.succeeded() {
         hits.0 = rapid_fire_hits(input.shots, input.recoil, roll.margin.unwrap_or(0));
@@ -742,6 +803,7 @@ pub fn resolve_strike(
             if option.step != DefenseStep::Stand {
                 defense_step = option.step;
             }
+            defense_feverish |= option.feverish;
             if r.succeeded() {
                 hits.1 = (hits.1 + hits_avoided(r.margin.unwrap_or(0))).min(hits.0);
             }
@@ -856,6 +918,7 @@ pub fn resolve_strike(
         defenses,
         defense_kinds,
         defense_step,
+        defense_feverish,
         result,
         location,
         location_roll,

@@ -247,6 +247,66 @@ impl fmt::Display for Maneuver {
     }
 }
 
+/// Rapid Strike and the optional extra-effort rules chosen for an attack
+/// (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Effort {
+    /// Rapid Strike: two melee attacks at −6 each in place of one.
+    #[serde(default)]
+    pub rapid_strike: bool,
+    /// The second Rapid Strike's target (`None`: the same foe).
+    #[serde(default)]
+    pub second_target: Option<UnitId>,
+    /// Flurry of Blows: the Rapid Strike penalty halved to −3 for 2 FP.
+    #[serde(default)]
+    pub flurry: bool,
+    /// Mighty Blow: +2 melee damage for 1 FP.
+    #[serde(default)]
+    pub mighty_blow: bool,
+    /// Heroic Charge: no Move and Attack penalty or skill cap, for 1 FP.
+    #[serde(default)]
+    pub heroic_charge: bool,
+}
+
+impl Effort {
+    /// FP the chosen extra effort costs.
+    pub fn fp_cost(&self) -> i32 {
+        use super::fatigue::cost;
+        let mut c = 0;
+        if self.flurry {
+            c += cost::FLURRY;
+        }
+        if self.mighty_blow {
+            c += cost::MIGHTY_BLOW;
+        }
+        if self.heroic_charge {
+            c += cost::HEROIC_CHARGE;
+        }
+        c
+    }
+
+    /// The FP-paid options chosen, by name.
+    pub fn names(&self) -> String {
+        let mut v = Vec::new();
+        if self.flurry {
+            v.push("Flurry of Blows");
+        }
+        if self.mighty_blow {
+            v.push("Mighty Blow");
+        }
+        if self.heroic_charge {
+            v.push("Heroic Charge");
+        }
+        v.join(", ")
+    }
+
+    /// True when any FP-paid option is chosen.
+    pub fn extra(&self) -> bool {
+        self.flurry || self.mighty_blow || self.heroic_charge
+    }
+}
+
 /// What a GURPS command asks for: a maneuver, where to move first (if anywhere), and the
 /// target and weapon it needs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -272,6 +332,9 @@ pub struct Action {
     /// the load allows).
     #[serde(default)]
     pub shots: Option<u32>,
+    /// Rapid Strike and extra effort.
+    #[serde(default)]
+    pub effort: Effort,
 }
 
 impl Action {
@@ -286,6 +349,7 @@ impl Action {
             deceptive: 0,
             telegraphic: false,
             shots: None,
+            effort: Effort::default(),
         }
     }
 }

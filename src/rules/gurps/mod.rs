@@ -25,6 +25,7 @@ pub mod combat;
 pub mod criticals;
 pub mod equipment;
 pub mod facing;
+pub mod fatigue;
 pub mod injury;
 pub mod knockback;
 pub mod location;
@@ -62,6 +63,10 @@ pub struct GurpsConfig {
     /// Morale checks for AI sides, by side id.
     #[serde(default)]
     pub morale: std::collections::BTreeMap<String, morale::MoraleSpec>,
+    /// The optional extra-effort rules (Flurry of Blows, Mighty Blow, Heroic Charge,
+    /// Feverish Defense), paid in FP.
+    #[serde(default)]
+    pub extra_effort: bool,
 }
 
 /// The scenario's GURPS options the systems read during a battle.
@@ -71,6 +76,8 @@ pub struct GurpsRules {
     pub hit_locations: location::HitLocations,
     /// Morale settings by side index (`None`: the side never checks).
     pub morale: Vec<Option<morale::MoraleSpec>>,
+    /// Extra effort is allowed.
+    pub extra_effort: bool,
 }
 
 /// Morale bookkeeping of one battle, by side index.
@@ -112,6 +119,7 @@ pub fn init_resources(world: &mut World, config: &GurpsConfig, sides: &[crate::b
             .iter()
             .map(|s| config.morale.get(&s.id).copied())
             .collect(),
+        extra_effort: config.extra_effort,
     });
     reset_resources(world, sides.len());
 }

@@ -7,12 +7,15 @@ use super::combat::{
     AttackSituation, InjuryEffect, StrikeInput, apply_injury, attack_modifiers, consciousness_roll,
     defense_options, guard_of, injury_steps, resolve_strike, roll_damage,
 };
-use super::combat::{CriticalRow, DefenseKind, DefenseStep, reeling, with_retreat_and_drop};
+use super::combat::{
+    CriticalRow, DefenseKind, DefenseStep, reeling, with_feverish, with_retreat_and_drop,
+};
 use super::criticals::{
     CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,
 };
 use super::equipment::WeaponMode;
 use super::facing::{Arc, arc_of, side_attack};
+use super::fatigue::{cost, spend_fatigue, will_roll_to_act};
 use super::injury::{is_major_wound, knockdown_modifiers, shock_after};
 use super::knockback::{
     Stop, causes_knockback, keep_feet_modifiers, knockback_path, knockback_yards,
@@ -270,6 +273,7 @@ fn situation<'a>(
     map: &'a HexMap,
     views: &mut Vec<UnitView<'a>>,
     me: UnitId,
+    extra_effort: bool,
 ) -> Option<Situation<'a>> {
     views.sort_by_key(|v| v.id);
     let me = views.iter().position(|v| v.id == me)?;
@@ -277,6 +281,7 @@ fn situation<'a>(
         map,
         units: std::mem::take(views),
         me,
+        extra_effort,
     })
 }
 
@@ -285,6 +290,7 @@ pub(super) fn decide(
     turn: Res<TurnState>,
     autopilot: Res<Autopilot>,
     map: Res<HexMap>,
+    rules: Res<GurpsRules>,
     units: Query<(&UnitId, &Side, &HexPos, &Standing, &Fighter, &Controller)>,
     mut commands: MessageWriter<Command<Action>>,
 ) {
@@ -308,7 +314,7 @@ pub(super) fn decide(
         });
     }
     let Some(style) = style else { return };
-    let Some(s) = situation(&map, &mut views, active) else {
+    let Some(s) = situation(&map, &mut views, active, rules.extra_effort) else {
         return;
     };
     let legal = legal_options(&s);
@@ -395,7 +401,7 @@ pub(super) fn resolve(
                 fighter,
             })
             .collect();
-        situation(&map, &mut views, active).map(|s| {
+        situation(&map, &mut views, active, rules.extra_effort).map(|s| {
             // Words only when someone will read them (previews keep no log).
             let text = if log.keep {
                 describe(&s, &action, &roster)
@@ -444,6 +450,8 @@ pub(super) fn resolve(
                     deceptive: 0,
                     telegraphic: false,
                     shots: 1,
+                    effort: Default::default(),
+                    second_target: None,
                 },
                 None,
             )
@@ -627,6 +635,32 @@ fn execute(
                 unit: active,
                 standing: Standing::Unconscious,
                 cause: Cow::Borrowed("failed HT roll at 0 HP or less"),
+            });
+            return;
+        }
+    }
+
+    // At 0 FP or less, any maneuver but Do Nothing needs a Will roll (Will = IQ, see
+    // `fatigue`), or the fighter is incapacitated (gurps-lite-and-socs.txt, "LOST FATIGUE
+    // POINTS").
+    if maneuver != Maneuver::DoNothing
+        && let Ok((_, _, _, _, mut standing, f, _)) = units.get_mut(me_entity)
+        && will_roll_to_act(f.fp)
+    {
+        let roll = success_roll(rng, vec![Modifier::new("Will (IQ)", f.sheet.iq)]);
+        let ok = roll.succeeded();
+        events.write(BattleEvent::Roll {
+            unit: active,
+            purpose: Cow::Borrowed("Will to act at 0 FP or less"),
+            roll,
+            result: Cow::Borrowed(if ok { "pushes on" } else { "collapses" }),
+        });
+        if !ok {
+            *standing = Standing::Unconscious;
+            events.write(BattleEvent::StatusChanged {
+                unit: active,
+                standing: Standing::Unconscious,
+                cause: Cow::Borrowed("incapacitated by fatigue"),
             });
             return;
         }
@@ -834,18 +868,38 @@ fn execute(
         feint = feint.max(m);
     }
 
-    let strikes = if maneuver == Maneuver::AllOutAttack(AoaOption::Double) {
-        2
-    } else {
-        1
-    };
-    for _ in 0..strikes {
+    // Extra effort is paid up front (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS").
+    let fp_cost = plan.effort.fp_cost();
+    if fp_cost > 0
+        && !pay_fatigue(
+            rng,
+            units,
+            me_entity,
+            active,
+            (fp_cost, &plan.effort.names()),
+            events,
+        )
+    {
+        return;
+    }
+    // Who is struck: twice the same foe for All-Out Attack (Double); a Rapid Strike's two
+    // blows may go to two foes.
+    let mut targets = vec![target];
+    if maneuver == Maneuver::AllOutAttack(AoaOption::Double) {
+        targets.push(target);
+    } else if plan.effort.rapid_strike {
+        targets.push(plan.effort.second_target.unwrap_or(target));
+    }
+    for target in targets {
+        let Some(target_entity) = roster.entity(target) else {
+            break;
+        };
         let retreat_to = retreat_hex(map, units, me_entity, target_entity);
         let Ok([mut me, mut foe]) = units.get_many_mut([me_entity, target_entity]) else {
             return;
         };
         if !foe.4.fighting() {
-            break;
+            continue;
         }
         if !me.5.can_use(w) {
             break;
@@ -875,6 +929,8 @@ fn execute(
             telegraphic: plan.telegraphic,
             impairment: me.5.impairment,
             shots: plan.shots,
+            rapid_strike: plan.effort.rapid_strike.then_some(plan.effort.flurry),
+            heroic_charge: plan.effort.heroic_charge,
         };
         let mut bonus = Vec::new();
         match maneuver {
@@ -886,6 +942,9 @@ fn execute(
             }
             Maneuver::DefensiveAttack => bonus.push(Modifier::new("Defensive Attack", -2)),
             _ => {}
+        }
+        if plan.effort.mighty_blow {
+            bonus.push(Modifier::new("Mighty Blow", 2));
         }
         let mut against = Vec::with_capacity(2);
         let arc = arc_of(foe.2.0, foe.3.0, me.2.0);
@@ -913,11 +972,15 @@ fn execute(
             defenses: if arc == Arc::Back {
                 Vec::new()
             } else {
-                with_retreat_and_drop(
+                with_feverish(
                     &foe.5,
-                    defense_options(&foe.5, ranged, &against),
-                    ranged,
-                    retreat_to.is_some(),
+                    with_retreat_and_drop(
+                        &foe.5,
+                        defense_options(&foe.5, ranged, &against),
+                        ranged,
+                        retreat_to.is_some(),
+                    ),
+                    rules.extra_effort,
                 )
             },
             double_defense: foe.5.guard == Guard::DoubleDefense,
@@ -933,7 +996,8 @@ fn execute(
             recoil: weapon.rof_rcl().1,
         };
         let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
-        let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate));
+        let spare_fp = foe.5.fp * 3 > foe.5.sheet.fp_max * 2;
+        let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, spare_fp));
         match outcome.defense_step {
             DefenseStep::Stand => {}
             DefenseStep::Retreat => {
@@ -963,6 +1027,12 @@ fn execute(
         // "CRITICAL SUCCESS AND FAILURE ON DEFENSE ROLLS").
         let mut attacker_fumbles =
             outcome.roll.critical == Some(Critical::Failure) && !outcome.result.hit();
+        let effort_fumble = plan.effort.extra() && outcome.roll.critical == Some(Critical::Failure);
+        let feverish_fumble = outcome.defense_feverish
+            && outcome
+                .defenses
+                .iter()
+                .any(|(_, r)| r.critical == Some(Critical::Failure));
         let mut defender_fumbles = None;
         let mut defender_falls = false;
         for (kind, (_, r)) in outcome.defense_kinds.iter().zip(&outcome.defenses) {
@@ -1006,6 +1076,14 @@ fn execute(
             });
         }
         let mut stumble = None;
+        // "A critical failure on these rolls causes an additional 1 HP of injury to arm or
+        // leg, no DR" (gurps-lite-and-socs.txt, the extra-effort options).
+        if effort_fumble {
+            strain(rng, &mut me.4, &mut me.5, active, events);
+        }
+        if feverish_fumble {
+            strain(rng, &mut foe.4, &mut foe.5, target, events);
+        }
         if attacker_fumbles {
             let foe_at = foe.2.0;
             let mut me_parts = (&mut *me.2, &mut *me.3, &mut *me.4, &mut *me.5);
@@ -1038,6 +1116,16 @@ fn execute(
                 roll: critical_roll,
                 result: Cow::Owned(describe_critical(row)),
             });
+        }
+        if outcome.defense_feverish {
+            pay_fatigue(
+                rng,
+                units,
+                target_entity,
+                target,
+                (cost::FEVERISH_DEFENSE, "Feverish Defense"),
+                events,
+            );
         }
         if let Some((entity, from, past)) = stumble {
             let who = if entity == me_entity { active } else { target };
@@ -1666,4 +1754,89 @@ fn retreat_hex(
         }
     }
     best.map(|(_, h)| h)
+}
+
+/// Pays `fp` fatigue for extra effort (gurps-lite-and-socs.txt, "LOST FATIGUE POINTS": at 0
+/// FP or less each FP lost costs 1 HP too; at −1×FP the fighter falls unconscious). Returns
+/// false if the fighter is out of the fight afterwards.
+fn pay_fatigue(
+    rng: &mut BattleRng,
+    units: &mut UnitQuery,
+    entity: bevy::ecs::entity::Entity,
+    unit: UnitId,
+    (fp, what): (i32, &str),
+    events: &mut MessageWriter<BattleEvent>,
+) -> bool {
+    let Ok((_, _, _, _, mut standing, mut f, _)) = units.get_mut(entity) else {
+        return false;
+    };
+    let before = f.fp;
+    let spent = spend_fatigue(f.fp, f.sheet.fp_max, fp);
+    f.fp = spent.fp_after;
+    let mut text = format!(
+        "spends {fp} FP on {what}: FP {before} -> {} of {}",
+        spent.fp_after, f.sheet.fp_max
+    );
+    if spent.hp_lost > 0 {
+        text.push_str(&format!(" and {} HP", spent.hp_lost));
+    }
+    events.write(BattleEvent::Note {
+        unit: Some(unit),
+        text,
+    });
+    if spent.hp_lost > 0 {
+        let effect = apply_injury(
+            rng,
+            f.sheet.ht,
+            f.hp,
+            spent.hp_lost,
+            f.sheet.hp_max,
+            f.mortal,
+        );
+        f.hp = effect.hp_after;
+        report_death_checks(effect, &mut standing, &mut f, unit, events);
+    }
+    if spent.unconscious && standing.fighting() {
+        *standing = Standing::Unconscious;
+        events.write(BattleEvent::StatusChanged {
+            unit,
+            standing: Standing::Unconscious,
+            cause: Cow::Borrowed("fatigue reached -1 x FP"),
+        });
+    }
+    standing.fighting()
+}
+
+/// 1 HP of injury to an arm or a leg, no DR: the price of a critical failure with extra
+/// effort (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS").
+fn strain(
+    rng: &mut BattleRng,
+    standing: &mut Standing,
+    f: &mut Fighter,
+    unit: UnitId,
+    events: &mut MessageWriter<BattleEvent>,
+) {
+    let location = if rng.roll_die(2) == 1 {
+        HitLocation::LeftArm
+    } else {
+        HitLocation::LeftLeg
+    };
+    events.write(BattleEvent::Note {
+        unit: Some(unit),
+        text: "critical failure with extra effort: a strained limb".into(),
+    });
+    hurt_self(
+        rng,
+        standing,
+        f,
+        unit,
+        (
+            DiceExpr::d6(0, 1),
+            false,
+            DamageType::Crushing,
+            location,
+            true,
+        ),
+        events,
+    );
 }

@@ -46,6 +46,8 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         telegraphic: false,
         impairment: None,
         shots: 1,
+        rapid_strike: None,
+        heroic_charge: false,
     }
 }
 
@@ -482,6 +484,7 @@ fn strike_hit_rate_matches_the_exact_chance() {
                     label: Label::Static("Dodge"),
                     modifiers: vec![Modifier::new("Dodge", 9)],
                     step: DefenseStep::Stand,
+                    feverish: false,
                 }],
                 double_defense: false,
                 damage: DiceExpr::d6(1, 0),
@@ -712,11 +715,11 @@ fn retreat_and_dodge_and_drop() {
     assert_eq!((opts[1].score(), opts[1].step), (12, DefenseStep::Drop));
     // the AI drops prone only when desperate
     assert_eq!(
-        crate::rules::gurps::ai::choose_defenses(&opts, false),
+        crate::rules::gurps::ai::choose_defenses(&opts, false, false),
         vec![0]
     );
     assert_eq!(
-        crate::rules::gurps::ai::choose_defenses(&opts, true),
+        crate::rules::gurps::ai::choose_defenses(&opts, true, false),
         vec![1, 0]
     );
 }
@@ -777,4 +780,36 @@ fn rapid_fire_hits_and_defense() {
     assert_eq!(out.hits, (3, 0));
     assert_eq!(out.extra_hits.len(), 2);
     assert_eq!(out.extra_hits[1].damage.0.total, 4);
+}
+
+/// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS": Rapid Strike −6 each, −3 with Flurry
+/// of Blows; Heroic Charge ignores the Move and Attack penalty and cap.
+#[test]
+fn rapid_strike_and_heroic_charge() {
+    let f = fighter(&[("Broadsword", 15)], &["broadsword"]);
+    let sword = &f.sheet.weapons[0];
+    let mut s = situation(Maneuver::Attack);
+    s.rapid_strike = Some(false);
+    assert_eq!(effective(&attack_modifiers(sword, &s)), 9);
+    s.rapid_strike = Some(true);
+    assert_eq!(effective(&attack_modifiers(sword, &s)), 12);
+    let mut s = situation(Maneuver::MoveAndAttack);
+    assert_eq!(effective(&attack_modifiers(sword, &s)), 9);
+    s.heroic_charge = true;
+    assert_eq!(effective(&attack_modifiers(sword, &s)), 15);
+}
+
+/// gurps-lite-and-socs.txt "LOST FATIGUE POINTS": below 1/3 FP, half Move and Dodge
+/// (round up); with low HP as well, both halvings apply.
+#[test]
+fn low_fatigue_halves_move_and_dodge() {
+    let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    // HT 12: FP 12; Move 6, Dodge 9
+    f.fp = 3;
+    assert_eq!(current_move(&f), 3);
+    assert_eq!(defense_options(&f, false, &[])[0].score(), 5);
+    f.hp = 3; // HP 11: below a third too
+    assert_eq!(current_move(&f), 2);
+    assert_eq!(defense_options(&f, false, &[])[0].score(), 3);
+    assert_eq!(best_defense_score(&f, Guard::Normal, true), Some(3));
 }
