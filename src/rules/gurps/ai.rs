@@ -137,6 +137,8 @@ fn best_location(
         },
         rapid_strike: extras.rapid,
         heroic_charge: false,
+        target_sm: target.fighter.sheet.sm,
+        intervening: 0,
     };
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());

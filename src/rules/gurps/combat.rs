@@ -55,6 +55,10 @@ pub struct AttackSituation {
     pub rapid_strike: Option<bool>,
     /// Heroic Charge: no Move and Attack penalty or cap.
     pub heroic_charge: bool,
+    /// The target's Size Modifier.
+    pub target_sm: i32,
+    /// Fighters standing between the attacker and the target (ranged attacks).
+    pub intervening: u32,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -158,6 +162,17 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
             mods.push(Modifier::new("Aim", aim));
         }
         mods.extend(target_position_modifier(s.cover, s.target_posture));
+        // gurps-traveller-gm-screen.txt: "RANGED WEAPON ATTACKS" (2), size of target;
+        // "RANGED ATTACK MODIFIERS", behind someone else −4 per intervening figure.
+        if s.target_sm != 0 {
+            mods.push(Modifier::new("target's size", s.target_sm));
+        }
+        if s.intervening > 0 {
+            mods.push(Modifier::new(
+                "behind someone else",
+                -4 * s.intervening as i32,
+            ));
+        }
         let rf = rapid_fire_bonus(s.shots);
         if rf != 0 {
             mods.push(Modifier::new("rapid fire", rf));

@@ -64,6 +64,10 @@ pub struct GurpsStats {
     /// High or Low Pain Threshold (default: neither).
     #[serde(default)]
     pub pain_threshold: PainThreshold,
+    /// Size Modifier (a man is 0; gurps-traveller-gm-screen.txt, "SIZE AND SPEED/RANGE
+    /// TABLE", second column): added to ranged attacks on this fighter.
+    #[serde(default)]
+    pub sm: i32,
 }
 
 impl Default for GurpsStats {
@@ -84,6 +88,7 @@ impl Default for GurpsStats {
             weapons: Vec::new(),
             armor: None,
             pain_threshold: PainThreshold::Normal,
+            sm: 0,
         }
     }
 }
@@ -177,6 +182,8 @@ pub struct Sheet {
     pub weapons: Vec<Weapon>,
     /// High or Low Pain Threshold, or neither.
     pub pain_threshold: PainThreshold,
+    /// Size Modifier.
+    pub sm: i32,
     /// The score used to keep one's feet after knockback, with its name: the best of DX,
     /// Acrobatics and Judo (gurps-lite-and-socs.txt, "KNOCKBACK").
     pub keep_feet: (Label, i32),
@@ -245,6 +252,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
         check("dodge", d, 1, 30, "Dodge");
     }
     check("dr", stats.dr, 0, 100, "DR");
+    check("sm", stats.sm, -15, 15, "Size Modifier");
     let speed_quarters = match stats.basic_speed {
         Some(s) => {
             let q = s * 4.0;
@@ -354,6 +362,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
         armor: stats.armor.clone(),
         weapons,
         pain_threshold: stats.pain_threshold,
+        sm: stats.sm,
         keep_feet,
     })
 }

@@ -895,6 +895,7 @@ fn execute(
             break;
         };
         let retreat_to = retreat_hex(map, units, me_entity, target_entity);
+        let intervening = figures_between(map, units, me_entity, target_entity);
         let Ok([mut me, mut foe]) = units.get_many_mut([me_entity, target_entity]) else {
             return;
         };
@@ -931,6 +932,8 @@ fn execute(
             shots: plan.shots,
             rapid_strike: plan.effort.rapid_strike.then_some(plan.effort.flurry),
             heroic_charge: plan.effort.heroic_charge,
+            target_sm: foe.5.sheet.sm,
+            intervening: if ranged { intervening } else { 0 },
         };
         let mut bonus = Vec::new();
         match maneuver {
@@ -1839,4 +1842,24 @@ fn strain(
         ),
         events,
     );
+}
+
+/// Fighters standing on the hex line strictly between an attacker and its target.
+fn figures_between(
+    map: &HexMap,
+    units: &UnitQuery,
+    attacker: bevy::ecs::entity::Entity,
+    target: bevy::ecs::entity::Entity,
+) -> u32 {
+    let (Ok(a), Ok(t)) = (units.get(attacker), units.get(target)) else {
+        return 0;
+    };
+    let (from, to) = (a.2.0, t.2.0);
+    if from.unsigned_distance_to(to) < 2 {
+        return 0;
+    }
+    map.line(from, to)
+        .filter(|&h| h != from && h != to)
+        .filter(|&h| units.iter().any(|u| u.2.0 == h && u.4.fighting()))
+        .count() as u32
 }

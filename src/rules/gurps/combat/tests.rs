@@ -48,6 +48,8 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         shots: 1,
         rapid_strike: None,
         heroic_charge: false,
+        target_sm: 0,
+        intervening: 0,
     }
 }
 
@@ -812,4 +814,20 @@ fn low_fatigue_halves_move_and_dodge() {
     assert_eq!(current_move(&f), 2);
     assert_eq!(defense_options(&f, false, &[])[0].score(), 3);
     assert_eq!(best_defense_score(&f, Guard::Normal, true), Some(3));
+}
+
+/// gurps-traveller-gm-screen.txt: the target's Size Modifier, and −4 per figure between
+/// shooter and target; neither counts in melee.
+#[test]
+fn size_and_intervening_figures() {
+    let b = fighter(&[("Bow", 13)], &["longbow"]);
+    let mut s = situation(Maneuver::Attack);
+    s.target_sm = 2;
+    s.intervening = 1;
+    assert_eq!(
+        effective(&attack_modifiers(&b.sheet.weapons[0], &s)),
+        13 + 2 - 4
+    );
+    let g = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    assert_eq!(effective(&attack_modifiers(&g.sheet.weapons[0], &s)), 14);
 }
