@@ -72,9 +72,14 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
         BattleEvent::RoundStarted { round } => writeln!(s, "Round {round}"),
         BattleEvent::TurnStarted { .. } => Ok(()),
         BattleEvent::ActionChosen { unit, action } => writeln!(s, "  {}: {action}", name(*unit)),
-        BattleEvent::Moved { path, cost, .. } => {
+        BattleEvent::Moved { unit, path, cost } => {
             let hexes: Vec<String> = path.iter().map(|(q, r)| format!("({q},{r})")).collect();
-            writeln!(s, "    moves {} [{cost} MP]", hexes.join(" > "))
+            writeln!(
+                s,
+                "    {} moves {} [{cost} MP]",
+                name(*unit),
+                hexes.join(" > ")
+            )
         }
         BattleEvent::Knockback {
             unit,
@@ -170,7 +175,10 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             writeln!(s, "    {} {what} ({cause})", name(*unit))
         }
         BattleEvent::Note { unit: None, text } => writeln!(s, "{text}"),
-        BattleEvent::Note { text, .. } => writeln!(s, "    {text}"),
+        BattleEvent::Note {
+            unit: Some(unit),
+            text,
+        } => writeln!(s, "    {} - {text}", name(*unit)),
         BattleEvent::Rejected { unit, reason } => {
             writeln!(s, "    {}'s command refused: {reason}", name(*unit))
         }

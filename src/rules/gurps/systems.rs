@@ -998,6 +998,7 @@ fn execute(
             shots: plan.shots,
             recoil: weapon.rof_rcl().1,
         };
+        let mut retreat_move = None;
         let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
         let spare_fp = foe.5.fp * 3 > foe.5.sheet.fp_max * 2;
         let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, spare_fp));
@@ -1005,11 +1006,7 @@ fn execute(
             DefenseStep::Stand => {}
             DefenseStep::Retreat => {
                 if let Some(to) = retreat_to {
-                    events.write(BattleEvent::Moved {
-                        unit: target,
-                        path: vec![hex_pair(foe.2.0), hex_pair(to)],
-                        cost: 0,
-                    });
+                    retreat_move = Some((foe.2.0, to));
                     foe.2.0 = to;
                 }
                 foe.5.retreated = true;
@@ -1060,6 +1057,13 @@ fn execute(
                 .collect(),
             result: outcome.result,
         });
+        if let Some((from, to)) = retreat_move {
+            events.write(BattleEvent::Moved {
+                unit: target,
+                path: vec![hex_pair(from), hex_pair(to)],
+                cost: 0,
+            });
+        }
         let location = outcome.location;
         if outcome.torso_instead && outcome.result.hit() {
             events.write(BattleEvent::Note {
