@@ -310,6 +310,14 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
                     Some(_) => {}
                 }
             }
+            for (name, shield) in &config.shields {
+                if !(0..=10).contains(&shield.db) {
+                    problems.push(Problem::new(
+                        base.field("shields").key(name).field("db"),
+                        format!("DB {} is out of range: expected 0 to 10", shield.db),
+                    ));
+                }
+            }
             for (name, armor) in &config.armor {
                 if !(0..=100).contains(&armor.dr) {
                     problems.push(Problem::new(

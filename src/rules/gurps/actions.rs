@@ -331,7 +331,7 @@ pub fn legal_options(s: &Situation) -> Legal {
             Maneuver::ChangePosture(to) => {
                 f.posture.can_change_to(to) && !(f.lame() && to.needs_both_legs())
             }
-            Maneuver::Ready => !reloadable.is_empty(),
+            Maneuver::Ready => !reloadable.is_empty() || !f.shield_ready,
             Maneuver::AllOutDefense(AodOption::IncreasedParry) => can_parry,
             m if m.needs_target() => {
                 (weapon_fits(m, false) && melee <= allowance)
@@ -425,6 +425,8 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     };
     let end = *path.last().unwrap_or(&me.pos);
     let weapon = match (maneuver.needs_weapon(), action.weapon) {
+        // Ready without a weapon takes up a dropped shield.
+        (true, None) if maneuver == Maneuver::Ready && !f.shield_ready => None,
         (true, None) => return Err(format!("{maneuver} needs a weapon")),
         (true, Some(w)) => {
             let w = usize::from(w);

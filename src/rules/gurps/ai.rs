@@ -139,6 +139,7 @@ fn best_location(
         heroic_charge: false,
         target_sm: target.fighter.sheet.sm,
         intervening: 0,
+        large_shield: me.fighter.sheet.shield.as_ref().is_some_and(|s| s.large),
     };
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
@@ -373,6 +374,9 @@ impl Policy for GurpsAi {
                 weapon: Some(wi),
                 ..Action::simple(Maneuver::Ready)
             };
+        }
+        if !f.shield_ready && legal.get(Maneuver::Ready).is_some() {
+            return Action::simple(Maneuver::Ready);
         }
         if f.disarmed() {
             let m = Maneuver::AllOutDefense(AodOption::IncreasedDodge);

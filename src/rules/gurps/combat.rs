@@ -59,6 +59,8 @@ pub struct AttackSituation {
     pub target_sm: i32,
     /// Fighters standing between the attacker and the target (ranged attacks).
     pub intervening: u32,
+    /// The attacker carries a large shield (−2 to its attacks).
+    pub large_shield: bool,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -188,6 +190,10 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
         // hand-weapon attacks, −3 for ranged attacks.
         mods.push(Modifier::new("one eye", if ranged { -3 } else { -1 }));
     }
+    if s.large_shield {
+        // gurps-traveller-gm-screen.txt, "MODIFIERS TO ATTACK ROLLS": shield −2 if large.
+        mods.push(Modifier::new("large shield", -2));
+    }
     if let Some((why, penalty)) = s.impairment {
         mods.push(Modifier::new(why, penalty));
     }
@@ -256,6 +262,8 @@ pub enum DefenseKind {
     Dodge,
     /// Parry with the weapon at this index.
     Parry(u8),
+    /// Block with the shield.
+    Block,
 }
 
 /// An active defense open to a defender, with its modifiers (base first).
@@ -329,6 +337,7 @@ pub fn with_retreat_and_drop(
                             .any(|s| w.skill_name.eq_ignore_ascii_case(s))
                     })
                 }
+                DefenseKind::Block => false,
             };
             let mut modifiers = o.modifiers.clone();
             modifiers.push(Modifier::new("retreating", if full { 3 } else { 1 }));
@@ -355,6 +364,58 @@ pub fn with_retreat_and_drop(
             feverish: false,
         });
     }
+    options
+}
+
+/// Adds what a shield does to a defender's options (gurps-traveller-gm-screen.txt, the
+/// defense modifier list; decisions from the 4e Basic Set p. B374-375): its Defense Bonus on
+/// every defense against an attack from the front; Block (3 + Shield/2 + DB) against melee
+/// and muscle-powered missiles, not `firearm` shots; a large shield's −1 to parries; the
+/// Defensive Attack's +1 to Block. `against` holds what the attack does to every defense
+/// (as for [`defense_options`]). Nothing without a ready shield or after an All-Out Attack.
+pub fn with_shield(
+    defender: &Fighter,
+    mut options: Vec<DefenseOption>,
+    front: bool,
+    firearm: bool,
+    against: &[Modifier],
+) -> Vec<DefenseOption> {
+    let Some(shield) = defender.sheet.shield.as_ref() else {
+        return options;
+    };
+    if !defender.shield_ready || defender.guard == Guard::None {
+        return options;
+    }
+    for o in options.iter_mut() {
+        if front && shield.db != 0 {
+            o.modifiers
+                .push(Modifier::named(format!("{} DB", shield.name), shield.db));
+        }
+        if shield.large && matches!(o.kind, DefenseKind::Parry(_)) {
+            o.modifiers
+                .push(Modifier::new("parrying with a large shield", -1));
+        }
+    }
+    if firearm {
+        return options;
+    }
+    // Block already counts the DB; from the side the shield still blocks.
+    let mut block = vec![Modifier::new("Block", shield.block)];
+    if defender.guard == Guard::Defensive {
+        block.push(Modifier::new("Defensive Attack", 1));
+    }
+    if matches!(defender.guard, Guard::Committed(_)) {
+        block.push(Modifier::new("after a Committed Attack", -2));
+    }
+    block.extend(shared_defense_modifiers(defender));
+    block.extend_from_slice(against);
+    options.push(DefenseOption {
+        kind: DefenseKind::Block,
+        label: Label::Shared(format!("Block ({})", shield.name).into()),
+        modifiers: block,
+        step: DefenseStep::Stand,
+        feverish: false,
+    });
     options
 }
 
@@ -529,9 +590,10 @@ pub fn defense_options(
     options
 }
 
-/// The best defense score a fighter would have against an attack if its guard were
-/// `guard` (the same numbers as [`defense_options`] with nothing `against`, without
-/// building them; for the AI).
+/// The best defense score a fighter would have against an attack from the front if its
+/// guard were `guard` (the same numbers as [`defense_options`] and [`with_shield`] with
+/// nothing `against`, a ranged attack counting as a firearm, without building them; for
+/// the AI).
 pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool) -> Option<i32> {
     if guard == Guard::None {
         return None;
@@ -541,13 +603,16 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
     if guard == Guard::IncreasedDodge {
         dodge += 2;
     }
-    let mut best = dodge;
+    let shield = sheet.shield.as_ref().filter(|_| defender.shield_ready);
+    let db = shield.map_or(0, |s| s.db);
+    let mut best = dodge + db;
     if !ranged_attack && !defender.disarmed() {
         let bonus = match guard {
             Guard::IncreasedParry => 2,
             Guard::Defensive => 1,
             _ => 0,
-        };
+        } + db
+            - i32::from(shield.is_some_and(|s| s.large));
         for (i, w) in sheet.weapons.iter().enumerate() {
             if let Some(p) = w.parry
                 && guard != Guard::Committed(i as u8)
@@ -556,6 +621,12 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
                 best = best.max(p + bonus);
             }
         }
+    }
+    if let Some(s) = shield
+        && !ranged_attack
+    {
+        let defensive = i32::from(guard == Guard::Defensive);
+        best = best.max(s.block + defensive);
     }
     let committed = if matches!(guard, Guard::Committed(_)) {
         -2
@@ -808,7 +879,11 @@ pub fn resolve_strike(
                 continue;
             };
             // Double Defense: the second must be a different kind of defense.
-            let family = |k: DefenseKind| matches!(k, DefenseKind::Dodge);
+            let family = |k: DefenseKind| match k {
+                DefenseKind::Dodge => 0,
+                DefenseKind::Parry(_) => 1,
+                DefenseKind::Block => 2,
+            };
             if used.iter().any(|&u| family(u) == family(option.kind)) {
                 continue;
             }

@@ -169,6 +169,18 @@ pub struct ArmorSpec {
     pub dr: i32,
 }
 
+/// A shield in the catalog.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShieldSpec {
+    /// Defense Bonus, added to every active defense against attacks from the front.
+    pub db: i32,
+    /// A large shield: −2 to the bearer's attacks, −1 to its parries
+    /// (gurps-traveller-gm-screen.txt, attack and defense modifier lists).
+    #[serde(default)]
+    pub large: bool,
+}
+
 impl WeaponSpec {
     /// Everything wrong with this weapon's numbers (paths relative to the weapon).
     pub fn problems(&self) -> Vec<Problem> {
@@ -273,6 +285,9 @@ pub struct Catalog {
     /// Armor by name.
     #[serde(default)]
     pub armor: BTreeMap<String, ArmorSpec>,
+    /// Shields by name.
+    #[serde(default)]
+    pub shields: BTreeMap<String, ShieldSpec>,
 }
 
 impl Catalog {
@@ -296,7 +311,17 @@ impl Catalog {
         for (name, a) in &extra.armor {
             out.armor.insert(name.to_lowercase(), a.clone());
         }
+        for (name, sh) in &extra.shields {
+            out.shields.insert(name.to_lowercase(), sh.clone());
+        }
         out
+    }
+
+    /// A shield by name, ignoring case.
+    pub fn shield(&self, name: &str) -> Option<&ShieldSpec> {
+        self.shields
+            .get(name)
+            .or_else(|| self.shields.get(&name.to_lowercase()))
     }
 
     /// A weapon by name, ignoring case.

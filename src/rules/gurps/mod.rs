@@ -57,6 +57,9 @@ pub struct GurpsConfig {
     /// Extra armor by name.
     #[serde(default)]
     pub armor: std::collections::BTreeMap<String, equipment::ArmorSpec>,
+    /// Extra shields by name.
+    #[serde(default)]
+    pub shields: std::collections::BTreeMap<String, equipment::ShieldSpec>,
     /// Where unaimed blows land: `Random` (the 3d6 table, default) or `Torso`.
     #[serde(default)]
     pub hit_locations: location::HitLocations,
@@ -95,6 +98,7 @@ impl GurpsConfig {
         equipment::Catalog::builtin().extended(&equipment::Catalog {
             weapons: self.weapons.clone(),
             armor: self.armor.clone(),
+            shields: self.shields.clone(),
         })
     }
 }

@@ -68,6 +68,9 @@ pub struct GurpsStats {
     /// TABLE", second column): added to ranged attacks on this fighter.
     #[serde(default)]
     pub sm: i32,
+    /// A shield by catalog name.
+    #[serde(default)]
+    pub shield: Option<String>,
 }
 
 impl Default for GurpsStats {
@@ -89,6 +92,7 @@ impl Default for GurpsStats {
             armor: None,
             pain_threshold: PainThreshold::Normal,
             sm: 0,
+            shield: None,
         }
     }
 }
@@ -184,6 +188,8 @@ pub struct Sheet {
     pub pain_threshold: PainThreshold,
     /// Size Modifier.
     pub sm: i32,
+    /// The shield carried, if any.
+    pub shield: Option<Shield>,
     /// The score used to keep one's feet after knockback, with its name: the best of DX,
     /// Acrobatics and Judo (gurps-lite-and-socs.txt, "KNOCKBACK").
     pub keep_feet: (Label, i32),
@@ -220,6 +226,25 @@ pub fn dodge(speed_quarters: i32) -> i32 {
 /// B327, 3 + half the skill rounded down).
 pub fn parry(skill: i32, modifier: i32) -> i32 {
     3 + skill.div_euclid(2) + modifier
+}
+
+/// Block from the Shield skill and the shield's Defense Bonus (decision: 4e Basic Set p.
+/// B324 and B375, 3 + half the skill rounded down, plus DB; the skill defaults to DX − 4).
+pub fn block(skill: i32, db: i32) -> i32 {
+    3 + skill.div_euclid(2) + db
+}
+
+/// A shield as one fighter carries it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shield {
+    /// Catalog name.
+    pub name: Label,
+    /// Defense Bonus.
+    pub db: i32,
+    /// A large shield.
+    pub large: bool,
+    /// Block score (DB included).
+    pub block: i32,
 }
 
 /// Resolves a stat block against a catalog, or lists everything wrong with it (paths are
@@ -292,6 +317,34 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
         },
         None => 0,
     };
+    let shield = match &stats.shield {
+        Some(name) => match catalog.shield(name) {
+            Some(spec) => {
+                let skill = stats
+                    .skills
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case("Shield"))
+                    .map_or(stats.dx - 4, |(_, &v)| v);
+                Some(Shield {
+                    name: name.clone().into(),
+                    db: spec.db,
+                    large: spec.large,
+                    block: block(skill, spec.db),
+                })
+            }
+            None => {
+                problems.push(Problem::new(
+                    here.field("shield"),
+                    format!(
+                        "unknown shield `{name}`: expected one of {}",
+                        list(catalog.shields.keys())
+                    ),
+                ));
+                None
+            }
+        },
+        None => None,
+    };
     let names: Vec<String> = if stats.weapons.is_empty() {
         vec!["punch".to_string()]
     } else {
@@ -363,6 +416,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
         weapons,
         pain_threshold: stats.pain_threshold,
         sm: stats.sm,
+        shield,
         keep_feet,
     })
 }
@@ -456,6 +510,8 @@ pub struct Fighter {
     pub retreated: bool,
     /// Its side's morale broke: it runs for the map's edge.
     pub fleeing: bool,
+    /// The shield is in hand (a critical failure on a block unreadies it).
+    pub shield_ready: bool,
 }
 
 impl Fighter {
@@ -492,6 +548,7 @@ impl Fighter {
             mortal: false,
             retreated: false,
             fleeing: false,
+            shield_ready: true,
             sheet,
         }
     }
@@ -625,6 +682,23 @@ mod tests {
         );
         assert!(problems[1].message.contains("HP -3"));
         assert!(problems[5].message.contains("unknown weapon `laser sword`"));
+    }
+
+    /// Block = 3 + Shield/2 + DB (decision: 4e); Shield defaults to DX − 4; unknown shields
+    /// are reported.
+    #[test]
+    fn shields_and_block() {
+        let mut s = stats();
+        s.shield = Some("medium shield".into());
+        let sheet = resolve_sheet(&s, Catalog::builtin()).unwrap();
+        let shield = sheet.shield.unwrap();
+        assert_eq!((shield.db, shield.block), (2, 3 + 9 / 2 + 2));
+        s.skills.insert("Shield".into(), 14);
+        let sheet = resolve_sheet(&s, Catalog::builtin()).unwrap();
+        assert_eq!(sheet.shield.map(|s| s.block), Some(12));
+        s.shield = Some("tower of pride".into());
+        let problems = resolve_sheet(&s, Catalog::builtin()).unwrap_err();
+        assert!(problems[0].message.contains("unknown shield"));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use super::combat::{
 };
 use super::combat::{
     CriticalRow, DefenseKind, DefenseStep, reeling, with_feverish, with_retreat_and_drop,
+    with_shield,
 };
 use super::criticals::{
     CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,
@@ -733,6 +734,19 @@ fn execute(
         return;
     }
 
+    // Ready with no weapon named: take the shield in hand again.
+    if maneuver == Maneuver::Ready
+        && acc_weapon.is_none()
+        && let Ok((_, _, _, _, _, mut f, _)) = units.get_mut(me_entity)
+    {
+        f.shield_ready = true;
+        events.write(BattleEvent::Note {
+            unit: Some(active),
+            text: "readies its shield".into(),
+        });
+        return;
+    }
+
     // Ready: one more turn of reloading.
     if maneuver == Maneuver::Ready
         && let Some(w) = acc_weapon
@@ -934,6 +948,7 @@ fn execute(
             heroic_charge: plan.effort.heroic_charge,
             target_sm: foe.5.sheet.sm,
             intervening: if ranged { intervening } else { 0 },
+            large_shield: me.5.sheet.shield.as_ref().is_some_and(|s| s.large),
         };
         let mut bonus = Vec::new();
         match maneuver {
@@ -979,7 +994,13 @@ fn execute(
                     &foe.5,
                     with_retreat_and_drop(
                         &foe.5,
-                        defense_options(&foe.5, ranged, &against),
+                        with_shield(
+                            &foe.5,
+                            defense_options(&foe.5, ranged, &against),
+                            arc == Arc::Front,
+                            MissTable::for_skill(&weapon.skill_name) == MissTable::Firearm,
+                            &against,
+                        ),
                         ranged,
                         retreat_to.is_some(),
                     ),
@@ -1035,6 +1056,7 @@ fn execute(
                 .any(|(_, r)| r.critical == Some(Critical::Failure));
         let mut defender_fumbles = None;
         let mut defender_falls = false;
+        let mut shield_lost = false;
         for (kind, (_, r)) in outcome.defense_kinds.iter().zip(&outcome.defenses) {
             match (r.critical, kind) {
                 (Some(Critical::Success), _) if !ranged => attacker_fumbles = true,
@@ -1042,6 +1064,7 @@ fn execute(
                 (Some(Critical::Failure), DefenseKind::Parry(i)) => {
                     defender_fumbles = Some(usize::from(*i));
                 }
+                (Some(Critical::Failure), DefenseKind::Block) => shield_lost = true,
                 _ => {}
             }
         }
@@ -1097,6 +1120,15 @@ fn execute(
             if mishap(rng, &mut me_parts, active, w, events) {
                 stumble = Some((me_entity, me.2.0, foe_at));
             }
+        }
+        if shield_lost {
+            // gurps-traveller-gm-screen.txt, "CRITICAL SUCCESS AND FAILURE ON DEFENSE
+            // ROLLS": a critical failure on a block unreadies the shield.
+            foe.5.shield_ready = false;
+            events.write(BattleEvent::Note {
+                unit: Some(target),
+                text: "critical failure on the Block: loses its grip on the shield".into(),
+            });
         }
         if defender_falls && foe.5.posture == Posture::Standing {
             foe.5.posture = Posture::Lying;

@@ -50,6 +50,7 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         heroic_charge: false,
         target_sm: 0,
         intervening: 0,
+        large_shield: false,
     }
 }
 
@@ -434,36 +435,47 @@ fn consciousness_roll_modifiers() {
 /// The AI's quick defense score agrees with the full list of defenses.
 #[test]
 fn best_defense_score_matches_defense_options() {
-    let mut f = fighter(&[("Broadsword", 14)], &["broadsword", "short bow"]);
-    for (hp, posture, stunned) in [
-        (11, Posture::Standing, false),
-        (4, Posture::Kneeling, false),
-        (3, Posture::Lying, true),
-        (-2, Posture::Standing, true),
-    ] {
-        f.posture = posture;
-        f.stunned = stunned;
-        for guard in [
-            Guard::Normal,
-            Guard::None,
-            Guard::IncreasedDodge,
-            Guard::IncreasedParry,
-            Guard::DoubleDefense,
-            Guard::Committed(0),
-            Guard::Defensive,
+    let plain = fighter(&[("Broadsword", 14)], &["broadsword", "short bow"]);
+    let mut shielded = plain.clone();
+    let mut sheet = (*shielded.sheet).clone();
+    sheet.shield = Some(crate::rules::gurps::sheet::Shield {
+        name: Label::Static("large shield"),
+        db: 3,
+        large: true,
+        block: 12,
+    });
+    shielded.sheet = Arc::new(sheet);
+    for mut f in [plain, shielded] {
+        for (hp, posture, stunned) in [
+            (11, Posture::Standing, false),
+            (4, Posture::Kneeling, false),
+            (3, Posture::Lying, true),
+            (-2, Posture::Standing, true),
         ] {
-            for ranged in [false, true] {
-                f.hp = hp;
-                f.guard = guard;
-                let full = defense_options(&f, ranged, &[])
-                    .iter()
-                    .map(|o| o.score())
-                    .max();
-                assert_eq!(
-                    best_defense_score(&f, guard, ranged),
-                    full,
-                    "{hp} {guard:?} {ranged}"
-                );
+            f.posture = posture;
+            f.stunned = stunned;
+            for guard in [
+                Guard::Normal,
+                Guard::None,
+                Guard::IncreasedDodge,
+                Guard::IncreasedParry,
+                Guard::DoubleDefense,
+                Guard::Committed(0),
+                Guard::Defensive,
+            ] {
+                for ranged in [false, true] {
+                    f.hp = hp;
+                    f.guard = guard;
+                    let full = with_shield(&f, defense_options(&f, ranged, &[]), true, ranged, &[])
+                        .iter()
+                        .map(|o| o.score())
+                        .max();
+                    assert_eq!(
+                        best_defense_score(&f, guard, ranged),
+                        full,
+                        "{hp} {guard:?} {ranged}"
+                    );
+                }
             }
         }
     }
@@ -830,4 +842,38 @@ fn size_and_intervening_figures() {
     );
     let g = fighter(&[("Broadsword", 14)], &["broadsword"]);
     assert_eq!(effective(&attack_modifiers(&g.sheet.weapons[0], &s)), 14);
+}
+
+/// A shield (4e decisions in `with_shield`): DB on every defense from the front, Block
+/// (here 3 + 12/2 + 2 = 11), no block against firearms, −1 to parries with a large shield.
+#[test]
+fn shields_add_db_and_block() {
+    let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    let mut sheet = (*f.sheet).clone();
+    sheet.shield = Some(crate::rules::gurps::sheet::Shield {
+        name: Label::Static("medium shield"),
+        db: 2,
+        large: false,
+        block: crate::rules::gurps::sheet::block(12, 2),
+    });
+    f.sheet = Arc::new(sheet);
+    let opts = with_shield(&f, defense_options(&f, false, &[]), true, false, &[]);
+    let scores: Vec<i32> = opts.iter().map(|o| o.score()).collect();
+    assert_eq!(scores, vec![9 + 2, 10 + 2, 11]);
+    assert_eq!(opts[2].kind, DefenseKind::Block);
+    // from the side: no DB, but the block stays
+    let opts = with_shield(&f, defense_options(&f, false, &[]), false, false, &[]);
+    assert_eq!(
+        opts.iter().map(|o| o.score()).collect::<Vec<_>>(),
+        vec![9, 10, 11]
+    );
+    // against a firearm: DB on the dodge, no block
+    let opts = with_shield(&f, defense_options(&f, true, &[]), true, true, &[]);
+    assert_eq!(opts.iter().map(|o| o.score()).collect::<Vec<_>>(), vec![11]);
+    // shield not in hand: nothing
+    f.shield_ready = false;
+    assert_eq!(
+        with_shield(&f, defense_options(&f, false, &[]), true, false, &[]).len(),
+        2
+    );
 }
