@@ -104,6 +104,7 @@ fn player_commands_are_checked() {
             telegraphic: false,
             shots: None,
             effort: Default::default(),
+            brace: false,
         },
     });
     s.step();
@@ -127,6 +128,7 @@ fn player_commands_are_checked() {
             telegraphic: false,
             shots: None,
             effort: Default::default(),
+            brace: false,
         },
     });
     s.step();
@@ -291,6 +293,7 @@ fn order(s: &mut Session, unit: u32, maneuver: Maneuver, target: Option<u32>) {
             telegraphic: false,
             shots: None,
             effort: Default::default(),
+            brace: false,
         },
     });
     s.step();

@@ -378,6 +378,8 @@ pub struct Plan {
     pub effort: Effort,
     /// The second Rapid Strike's target (index into the situation's units).
     pub second_target: Option<usize>,
+    /// A braced Aim.
+    pub brace: bool,
 }
 
 impl Plan {
@@ -530,6 +532,12 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     if effort.mighty_blow && matches!(maneuver, Maneuver::AllOutAttack(_)) {
         return Err("Mighty Blow gives the All-Out Attack damage bonus without one".into());
     }
+    if action.brace && maneuver != Maneuver::Aim {
+        return Err("only Aim can be braced".into());
+    }
+    if action.brace && path.len() > 1 {
+        return Err("a braced Aim allows no step".into());
+    }
     if effort.heroic_charge && maneuver != Maneuver::MoveAndAttack {
         return Err("Heroic Charge goes with a Move and Attack".into());
     }
@@ -555,6 +563,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         shots,
         effort,
         second_target,
+        brace: action.brace,
     })
 }
 
@@ -621,6 +630,7 @@ mod tests {
             telegraphic: false,
             shots: None,
             effort: Default::default(),
+            brace: false,
         }
     }
 

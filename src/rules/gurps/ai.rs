@@ -103,11 +103,12 @@ fn best_location(
     let deceptive = extras.deceptive;
     let me = s.me();
     let w = &me.fighter.sheet.weapons[wi];
-    let aim_turns = match me.fighter.aim {
-        Some(a) if a.target == target.id && usize::from(a.weapon) == wi => a.turns,
-        _ => 0,
+    let (aim_turns, braced) = match me.fighter.aim {
+        Some(a) if a.target == target.id && usize::from(a.weapon) == wi => (a.turns, a.braced),
+        _ => (0, false),
     };
     let situation = AttackSituation {
+        braced,
         maneuver,
         range_yards: s.yards(from, target.pos),
         target_speed: f64::from(target.fighter.moved_yards),
@@ -222,6 +223,7 @@ impl GurpsAi {
             telegraphic: false,
             shots: None,
             effort: Default::default(),
+            brace: false,
         }
     }
 
@@ -596,7 +598,10 @@ impl Policy for GurpsAi {
                 (true, false) => 3,
             };
             if acc > 0 && aimed < wanted && legal.get(Maneuver::Aim).is_some() {
-                return Self::attack(Maneuver::Aim, None, target, wi);
+                // Aiming in place: braced.
+                let mut action = Self::attack(Maneuver::Aim, None, target, wi);
+                action.brace = true;
+                return action;
             }
             let mut action = Self::attack(Maneuver::Attack, None, target, wi);
             action.location = best_location(
@@ -628,6 +633,7 @@ impl Policy for GurpsAi {
                 telegraphic: false,
                 shots: None,
                 effort: Default::default(),
+                brace: false,
             };
         }
 
@@ -678,6 +684,7 @@ impl Policy for GurpsAi {
             telegraphic: false,
             shots: None,
             effort: Default::default(),
+            brace: false,
         }
     }
 }

@@ -27,6 +27,8 @@ pub struct AttackSituation {
     pub target_speed: f64,
     /// Turns the attacker has aimed this weapon at this target (0: none).
     pub aim_turns: u8,
+    /// Every turn of that aim was braced.
+    pub braced: bool,
     /// Cover protecting the target from this attacker.
     pub cover: Option<Cover>,
     /// The attacker's posture.
@@ -162,6 +164,9 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
         let aim = aim_bonus(acc, s.aim_turns);
         if aim != 0 {
             mods.push(Modifier::new("Aim", aim));
+        }
+        if s.aim_turns > 0 && s.braced {
+            mods.push(Modifier::new("braced", 1));
         }
         mods.extend(target_position_modifier(s.cover, s.target_posture));
         // gurps-traveller-gm-screen.txt: "RANGED WEAPON ATTACKS" (2), size of target;

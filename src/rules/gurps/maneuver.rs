@@ -335,6 +335,9 @@ pub struct Action {
     /// Rapid Strike and extra effort.
     #[serde(default)]
     pub effort: Effort,
+    /// Aim braced: no step this turn, +1 to the aimed shot if every turn of aim was braced.
+    #[serde(default)]
+    pub brace: bool,
 }
 
 impl Action {
@@ -350,6 +353,7 @@ impl Action {
             telegraphic: false,
             shots: None,
             effort: Effort::default(),
+            brace: false,
         }
     }
 }

@@ -435,6 +435,8 @@ pub struct Aim {
     pub weapon: u8,
     /// Consecutive turns of Aim so far.
     pub turns: u8,
+    /// Every turn of it braced (no movement): +1 (decision: 4e Basic Set p. B364).
+    pub braced: bool,
 }
 
 /// The defenses a fighter has until its next turn, set by its last maneuver.
@@ -512,6 +514,9 @@ pub struct Fighter {
     pub fleeing: bool,
     /// The shield is in hand (a critical failure on a block unreadies it).
     pub shield_ready: bool,
+    /// Made a Move and Attack this turn: −2 on rolls to avoid falling until its next turn
+    /// (gurps-lite-and-socs.txt, "MOVE AND ATTACK").
+    pub unsteady: bool,
 }
 
 impl Fighter {
@@ -549,6 +554,7 @@ impl Fighter {
             retreated: false,
             fleeing: false,
             shield_ready: true,
+            unsteady: false,
             sheet,
         }
     }

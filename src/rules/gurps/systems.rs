@@ -453,6 +453,7 @@ pub(super) fn resolve(
                     shots: 1,
                     effort: Default::default(),
                     second_target: None,
+                    brace: false,
                 },
                 None,
             )
@@ -567,10 +568,11 @@ fn knock_back(
         return;
     }
     let (label, score) = f.sheet.keep_feet.clone();
-    let roll = success_roll(
-        rng,
-        keep_feet_modifiers(Modifier::named(label, score), yards),
-    );
+    let mut mods = keep_feet_modifiers(Modifier::named(label, score), yards);
+    if f.unsteady {
+        mods.push(Modifier::new("after a Move and Attack", -2));
+    }
+    let roll = success_roll(rng, mods);
     let ok = roll.succeeded();
     if !ok {
         f.posture = Posture::Lying;
@@ -673,12 +675,13 @@ fn execute(
         .and_then(|e| units.get(e).ok())
         .map(|u| u.2.0);
     let weapon = plan.weapon;
-    let (aim_turns, acc_weapon, evaluated) = {
+    let (aim_turns, acc_weapon, evaluated, braced) = {
         let Ok((_, _, mut pos, mut facing, _, mut f, _)) = units.get_mut(me_entity) else {
             return;
         };
         f.guard = guard_of(maneuver, weapon);
         f.ran = maneuver == Maneuver::Move;
+        f.unsteady = maneuver == Maneuver::MoveAndAttack;
         // Evaluate builds up on one foe; anything else uses it up (gurps-lite-and-socs.txt,
         // "EVALUATE": +1 per turn, at most +3).
         let previous_evaluate = f.evaluate.take();
@@ -692,9 +695,11 @@ fn execute(
             f.evaluate = Some((t, (evaluated as u8 + 1).min(3)));
         }
         let previous_aim = f.aim.take();
-        let aim_turns = match (previous_aim, target, weapon) {
-            (Some(a), Some(t), Some(w)) if a.target == t && usize::from(a.weapon) == w => a.turns,
-            _ => 0,
+        let (aim_turns, braced) = match (previous_aim, target, weapon) {
+            (Some(a), Some(t), Some(w)) if a.target == t && usize::from(a.weapon) == w => {
+                (a.turns, a.braced)
+            }
+            _ => (0, true),
         };
         if maneuver == Maneuver::Aim
             && let (Some(t), Some(w)) = (target, weapon)
@@ -703,6 +708,7 @@ fn execute(
                 target: t,
                 weapon: w as u8,
                 turns: aim_turns.saturating_add(1),
+                braced: braced && plan.brace,
             });
         }
         if plan.path.len() > 1 {
@@ -724,7 +730,7 @@ fn execute(
         {
             facing.0 = pos.0.main_direction_to(tp);
         }
-        (aim_turns, weapon, evaluated)
+        (aim_turns, weapon, evaluated, braced && aim_turns > 0)
     };
 
     if let Maneuver::ChangePosture(to) = maneuver
@@ -944,6 +950,7 @@ fn execute(
             telegraphic: plan.telegraphic,
             impairment: me.5.impairment,
             shots: plan.shots,
+            braced,
             rapid_strike: plan.effort.rapid_strike.then_some(plan.effort.flurry),
             heroic_charge: plan.effort.heroic_charge,
             target_sm: foe.5.sheet.sm,
@@ -1620,7 +1627,11 @@ fn mishap(
         Mishap::Stumbles => stumbles = true,
         Mishap::Trips => {
             let (label, score) = f.sheet.keep_feet.clone();
-            let r = success_roll(rng, vec![Modifier::named(label, score)]);
+            let mut mods = vec![Modifier::named(label, score)];
+            if f.unsteady {
+                mods.push(Modifier::new("after a Move and Attack", -2));
+            }
+            let r = success_roll(rng, mods);
             let ok = r.succeeded();
             if !ok {
                 f.posture = Posture::Lying;

@@ -34,6 +34,7 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         range_yards: 1.0,
         target_speed: 0.0,
         aim_turns: 0,
+        braced: false,
         cover: None,
         posture: Posture::Standing,
         shock: 0,
@@ -876,4 +877,19 @@ fn shields_add_db_and_block() {
         with_shield(&f, defense_options(&f, false, &[]), true, false, &[]).len(),
         2
     );
+}
+
+/// Aim braced (decision: 4e Basic Set p. B364): +1 on top of the Aim bonus.
+#[test]
+fn braced_aim() {
+    let f = fighter(&[("Bow", 13)], &["longbow"]); // Acc 3
+    let mut s = situation(Maneuver::Attack);
+    s.aim_turns = 1;
+    s.braced = true;
+    assert_eq!(
+        effective(&attack_modifiers(&f.sheet.weapons[0], &s)),
+        13 + 3 + 1
+    );
+    s.aim_turns = 0;
+    assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[0], &s)), 13);
 }
