@@ -99,12 +99,7 @@ fn player_commands_are_checked() {
             to: None,
             target: Some(UnitId(1)),
             weapon: Some(0),
-            location: None,
-            deceptive: 0,
-            telegraphic: false,
-            shots: None,
-            effort: Default::default(),
-            brace: false,
+            ..Action::simple(Maneuver::DoNothing)
         },
     });
     s.step();
@@ -123,12 +118,7 @@ fn player_commands_are_checked() {
             to: Some(hexx::Hex::new(1, 0)),
             target: None,
             weapon: None,
-            location: None,
-            deceptive: 0,
-            telegraphic: false,
-            shots: None,
-            effort: Default::default(),
-            brace: false,
+            ..Action::simple(Maneuver::DoNothing)
         },
     });
     s.step();
@@ -288,12 +278,7 @@ fn order(s: &mut Session, unit: u32, maneuver: Maneuver, target: Option<u32>) {
             to: None,
             target: target.map(UnitId),
             weapon: target.map(|_| 0),
-            location: None,
-            deceptive: 0,
-            telegraphic: false,
-            shots: None,
-            effort: Default::default(),
-            brace: false,
+            ..Action::simple(Maneuver::DoNothing)
         },
     });
     s.step();

@@ -625,12 +625,7 @@ mod tests {
             to,
             target: target.map(UnitId),
             weapon,
-            location: None,
-            deceptive: 0,
-            telegraphic: false,
-            shots: None,
-            effort: Default::default(),
-            brace: false,
+            ..Action::simple(Maneuver::DoNothing)
         }
     }
 

@@ -218,12 +218,7 @@ impl GurpsAi {
             to,
             target: Some(target.id),
             weapon: Some(weapon as u8),
-            location: None,
-            deceptive: 0,
-            telegraphic: false,
-            shots: None,
-            effort: Default::default(),
-            brace: false,
+            ..Action::simple(Maneuver::DoNothing)
         }
     }
 
@@ -628,12 +623,7 @@ impl Policy for GurpsAi {
                 to: None,
                 target: None,
                 weapon: Some(wi),
-                location: None,
-                deceptive: 0,
-                telegraphic: false,
-                shots: None,
-                effort: Default::default(),
-                brace: false,
+                ..Action::simple(Maneuver::DoNothing)
             };
         }
 
@@ -679,12 +669,7 @@ impl Policy for GurpsAi {
             to: Some(dest),
             target: None,
             weapon: None,
-            location: None,
-            deceptive: 0,
-            telegraphic: false,
-            shots: None,
-            effort: Default::default(),
-            brace: false,
+            ..Action::simple(Maneuver::DoNothing)
         }
     }
 }

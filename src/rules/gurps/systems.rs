@@ -620,52 +620,32 @@ fn execute(
     };
     let maneuver = plan.maneuver;
 
-    // At 0 HP or less, any maneuver but Do Nothing needs a HT roll to stay conscious.
+    // At 0 HP or less, any maneuver but Do Nothing needs a HT roll to stay conscious
+    // ("LOST HIT POINTS"); at 0 FP or less a Will roll (Will = IQ, see `fatigue`) or the
+    // fighter is incapacitated (gurps-lite-and-socs.txt, "LOST FATIGUE POINTS").
     if maneuver != Maneuver::DoNothing
         && let Ok((_, _, _, _, mut standing, f, _)) = units.get_mut(me_entity)
-        && let Some(roll) = consciousness_roll(rng, f.sheet.ht, f.hp, f.sheet.hp_max)
     {
-        let ok = roll.succeeded();
-        events.write(BattleEvent::Roll {
-            unit: active,
-            purpose: Cow::Borrowed("HT to stay conscious at 0 HP or less"),
-            roll,
-            result: Cow::Borrowed(if ok { "stays conscious" } else { "passes out" }),
-        });
-        if !ok {
-            *standing = Standing::Unconscious;
-            events.write(BattleEvent::StatusChanged {
-                unit: active,
-                standing: Standing::Unconscious,
-                cause: Cow::Borrowed("failed HT roll at 0 HP or less"),
-            });
-            return;
+        if let Some(roll) = consciousness_roll(rng, f.sheet.ht, f.hp, f.sheet.hp_max) {
+            let check = ActingCheck {
+                purpose: "HT to stay conscious at 0 HP or less",
+                words: ("stays conscious", "passes out"),
+                cause: "failed HT roll at 0 HP or less",
+            };
+            if !check.passes(roll, &mut standing, active, events) {
+                return;
+            }
         }
-    }
-
-    // At 0 FP or less, any maneuver but Do Nothing needs a Will roll (Will = IQ, see
-    // `fatigue`), or the fighter is incapacitated (gurps-lite-and-socs.txt, "LOST FATIGUE
-    // POINTS").
-    if maneuver != Maneuver::DoNothing
-        && let Ok((_, _, _, _, mut standing, f, _)) = units.get_mut(me_entity)
-        && will_roll_to_act(f.fp)
-    {
-        let roll = success_roll(rng, vec![Modifier::new("Will (IQ)", f.sheet.iq)]);
-        let ok = roll.succeeded();
-        events.write(BattleEvent::Roll {
-            unit: active,
-            purpose: Cow::Borrowed("Will to act at 0 FP or less"),
-            roll,
-            result: Cow::Borrowed(if ok { "pushes on" } else { "collapses" }),
-        });
-        if !ok {
-            *standing = Standing::Unconscious;
-            events.write(BattleEvent::StatusChanged {
-                unit: active,
-                standing: Standing::Unconscious,
-                cause: Cow::Borrowed("incapacitated by fatigue"),
-            });
-            return;
+        if will_roll_to_act(f.fp) {
+            let roll = success_roll(rng, vec![Modifier::new("Will (IQ)", f.sheet.iq)]);
+            let check = ActingCheck {
+                purpose: "Will to act at 0 FP or less",
+                words: ("pushes on", "collapses"),
+                cause: "incapacitated by fatigue",
+            };
+            if !check.passes(roll, &mut standing, active, events) {
+                return;
+            }
         }
     }
 
@@ -1909,4 +1889,39 @@ fn figures_between(
         .filter(|&h| h != from && h != to)
         .filter(|&h| units.iter().any(|u| u.2.0 == h && u.4.fighting()))
         .count() as u32
+}
+
+/// A roll a fighter must make to act at all, with its words for the log.
+struct ActingCheck {
+    purpose: &'static str,
+    words: (&'static str, &'static str),
+    cause: &'static str,
+}
+
+impl ActingCheck {
+    /// Logs the roll; on a failure the fighter drops out of the fight. True if it acts.
+    fn passes(
+        &self,
+        roll: crate::dice::RollRecord,
+        standing: &mut Standing,
+        unit: UnitId,
+        events: &mut MessageWriter<BattleEvent>,
+    ) -> bool {
+        let ok = roll.succeeded();
+        events.write(BattleEvent::Roll {
+            unit,
+            purpose: Cow::Borrowed(self.purpose),
+            roll,
+            result: Cow::Borrowed(if ok { self.words.0 } else { self.words.1 }),
+        });
+        if !ok {
+            *standing = Standing::Unconscious;
+            events.write(BattleEvent::StatusChanged {
+                unit,
+                standing: Standing::Unconscious,
+                cause: Cow::Borrowed(self.cause),
+            });
+        }
+        ok
+    }
 }
