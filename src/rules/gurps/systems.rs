@@ -568,7 +568,29 @@ fn knock_back(
         return;
     }
     let (label, score) = f.sheet.keep_feet.clone();
-    let mut mods = keep_feet_modifiers(Modifier::named(label, score), yards);
+    let base = Modifier::named(label, score);
+    keep_feet(
+        rng,
+        &mut f,
+        target,
+        (base, yards),
+        "after knockback",
+        events,
+    );
+}
+
+/// The roll to stay on one's feet against `base` (gurps-lite-and-socs.txt, "KNOCKBACK":
+/// −1 per yard of knockback after the first; "MOVE AND ATTACK": −2 until the fighter's next
+/// turn); a failure means falling down.
+fn keep_feet(
+    rng: &mut BattleRng,
+    f: &mut Fighter,
+    unit: UnitId,
+    (base, yards): (Modifier, u32),
+    after: &'static str,
+    events: &mut MessageWriter<BattleEvent>,
+) {
+    let mut mods = keep_feet_modifiers(base, yards);
     if f.unsteady {
         mods.push(Modifier::new("after a Move and Attack", -2));
     }
@@ -578,8 +600,8 @@ fn knock_back(
         f.posture = Posture::Lying;
     }
     events.write(BattleEvent::Roll {
-        unit: target,
-        purpose: Cow::Borrowed("to keep its feet after knockback"),
+        unit,
+        purpose: Cow::Owned(format!("to keep its feet {after}")),
         roll,
         result: Cow::Borrowed(if ok { "stays up" } else { "falls down" }),
     });
@@ -1606,22 +1628,9 @@ fn mishap(
         }
         Mishap::Stumbles => stumbles = true,
         Mishap::Trips => {
-            let (label, score) = f.sheet.keep_feet.clone();
-            let mut mods = vec![Modifier::named(label, score)];
-            if f.unsteady {
-                mods.push(Modifier::new("after a Move and Attack", -2));
-            }
-            let r = success_roll(rng, mods);
-            let ok = r.succeeded();
-            if !ok {
-                f.posture = Posture::Lying;
-            }
-            events.write(BattleEvent::Roll {
-                unit,
-                purpose: Cow::Borrowed("to keep its feet after tripping"),
-                roll: r,
-                result: Cow::Borrowed(if ok { "stays up" } else { "falls down" }),
-            });
+            // "Make a DX roll to avoid falling down."
+            let dx = Modifier::new("DX", f.sheet.dx);
+            keep_feet(rng, f, unit, (dx, 0), "after tripping", events);
         }
     }
     if let Some((dice, half, damage_type, location, ignore_dr)) = self_harm {
