@@ -664,3 +664,62 @@ fn morale_demo_breaks_and_flees() {
     );
     assert!(fled > 0);
 }
+
+const APART: &str = r#"(
+    name: "Apart",
+    ruleset: Gurps(),
+    map: ( shape: Hexagon(radius: 5) ),
+    sides: [ (id: "a", control: Player), (id: "b", control: Player) ],
+    units: [
+        (name: "Ann", side: "a", at: (0, 0),
+         stats: Gurps(st: 10, dx: 14, iq: 10, ht: 12, skills: { "Shortsword": 14 }, weapons: ["shortsword"])),
+        (name: "Bob", side: "b", at: (3, 0),
+         stats: Gurps(st: 12, dx: 10, iq: 10, ht: 10, skills: { "Broadsword": 12 }, weapons: ["broadsword"])),
+    ],
+)"#;
+
+/// gurps-lite-and-socs.txt "WAIT": a fighter holding its action attacks the foe that steps
+/// into its reach, before that foe's own attack; the Wait then is spent.
+#[test]
+fn wait_strikes_the_foe_that_comes_in_reach() {
+    let prepared = Arc::new(scenario::parse("apart.ron", APART).expect("valid"));
+    let mut s = Session::new(
+        prepared,
+        3,
+        SessionOptions {
+            keep_log: true,
+            autopilot: false,
+        },
+    );
+    s.step(); // Ann's turn
+    s.world.write_message(Command {
+        unit: UnitId(0),
+        action: Action {
+            weapon: Some(0),
+            ..Action::simple(Maneuver::Wait)
+        },
+    });
+    s.step();
+    assert_eq!(fighter(&mut s, 0).waiting, Some(0));
+    s.step(); // Bob's turn: Move and Attack into reach
+    s.world.write_message(Command {
+        unit: UnitId(1),
+        action: Action {
+            to: Some(hexx::Hex::new(1, 0)),
+            target: Some(UnitId(0)),
+            weapon: Some(0),
+            ..Action::simple(Maneuver::MoveAndAttack)
+        },
+    });
+    s.step();
+    let ev = events(&s);
+    let first_attack = ev.iter().find_map(|e| match e {
+        BattleEvent::Attack { attacker, .. } => Some(*attacker),
+        _ => None,
+    });
+    assert_eq!(first_attack, Some(UnitId(0)), "Ann strikes first");
+    assert!(ev.iter().any(
+        |e| matches!(e, BattleEvent::Note { text, .. } if text.contains("Wait is triggered"))
+    ));
+    assert_eq!(fighter(&mut s, 0).waiting, None);
+}

@@ -332,6 +332,7 @@ pub fn legal_options(s: &Situation) -> Legal {
                 f.posture.can_change_to(to) && !(f.lame() && to.needs_both_legs())
             }
             Maneuver::Ready => !reloadable.is_empty() || !f.shield_ready,
+            Maneuver::Wait => (0..f.sheet.weapons.len()).any(|w| f.can_use(w)),
             Maneuver::AllOutDefense(AodOption::IncreasedParry) => can_parry,
             m if m.needs_target() => {
                 (weapon_fits(m, false) && melee <= allowance)
@@ -380,6 +381,9 @@ pub struct Plan {
     pub second_target: Option<usize>,
     /// A braced Aim.
     pub brace: bool,
+    /// Opportunity fire from a Wait: −8 for watching more than ten hexes
+    /// (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS", opportunity fire).
+    pub opportunity_fire: bool,
 }
 
 impl Plan {
@@ -437,6 +441,9 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
             };
             if !weapon_fits(maneuver, spec.is_ranged()) {
                 return Err(format!("{maneuver} cannot be done with {}", spec.name));
+            }
+            if maneuver == Maneuver::Wait && !f.can_use(w) {
+                return Err(format!("{} cannot attack now", spec.name));
             }
             if maneuver == Maneuver::Ready && !f.can_ready(w) {
                 return Err(match f.weapon_state[w] {
@@ -564,6 +571,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         effort,
         second_target,
         brace: action.brace,
+        opportunity_fire: false,
     })
 }
 

@@ -141,6 +141,7 @@ fn best_location(
         target_sm: target.fighter.sheet.sm,
         intervening: 0,
         large_shield: me.fighter.sheet.shield.as_ref().is_some_and(|s| s.large),
+        opportunity_fire: false,
     };
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
@@ -627,6 +628,22 @@ impl Policy for GurpsAi {
             };
         }
 
+        // A cautious melee fighter lets a foe that can reach it come to it: Wait, but not
+        // twice running (two waiting fighters would otherwise stare at each other).
+        if cautious
+            && threatened
+            && !f.waited
+            && nearest.fighter.waiting.is_none()
+            && legal.get(Maneuver::Wait).is_some()
+            && let Some(wi) = (0..f.sheet.weapons.len())
+                .find(|&w| !f.sheet.weapons[w].is_ranged() && f.can_use(w))
+        {
+            return Action {
+                weapon: Some(wi as u8),
+                ..Action::simple(Maneuver::Wait)
+            };
+        }
+
         // Close in: melee fighters to the nearest foe; shooters until a shot opens up.
         let Some(move_option) = legal.get(Maneuver::Move) else {
             return Action::simple(Maneuver::DoNothing);
@@ -770,6 +787,36 @@ mod tests {
         // aggressive AI accepts the lost defense for it.
         let a = decide(&m, &units, AiStyle::Aggressive);
         assert_eq!(a.maneuver, Maneuver::AllOutAttack(AoaOption::Double));
+    }
+
+    /// A cautious swordsman with a foe on its way lets it come: Wait (and not twice running).
+    #[test]
+    fn cautious_fighters_wait_for_the_foe() {
+        let m = map();
+        let mut me = fighter(("Broadsword", 12), &["broadsword"]);
+        let units = [
+            (me.clone(), Hex::ZERO, 0),
+            (
+                fighter(("Broadsword", 12), &["broadsword"]),
+                Hex::new(4, 0),
+                1,
+            ),
+        ];
+        let a = decide(&m, &units, AiStyle::Cautious);
+        assert_eq!((a.maneuver, a.weapon), (Maneuver::Wait, Some(0)));
+        me.waited = true;
+        let units = [
+            (me, Hex::ZERO, 0),
+            (
+                fighter(("Broadsword", 12), &["broadsword"]),
+                Hex::new(4, 0),
+                1,
+            ),
+        ];
+        assert_ne!(
+            decide(&m, &units, AiStyle::Cautious).maneuver,
+            Maneuver::Wait
+        );
     }
 
     /// A master (skill 18) against a good parry (Broadsword 16: Parry 11) gains more from

@@ -63,6 +63,8 @@ pub struct AttackSituation {
     pub intervening: u32,
     /// The attacker carries a large shield (−2 to its attacks).
     pub large_shield: bool,
+    /// Opportunity fire from a Wait over more than ten hexes.
+    pub opportunity_fire: bool,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -179,6 +181,11 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
                 "behind someone else",
                 -4 * s.intervening as i32,
             ));
+        }
+        if s.opportunity_fire {
+            // gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS": more than ten
+            // hexes being watched −8.
+            mods.push(Modifier::new("opportunity fire", -8));
         }
         let rf = rapid_fire_bonus(s.shots);
         if rf != 0 {

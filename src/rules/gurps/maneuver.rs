@@ -73,6 +73,9 @@ pub enum Maneuver {
     Feint,
     /// Focus on a mental task (step one hex).
     Concentrate,
+    /// Hold the action: attack with the named weapon as soon as a foe comes into its reach
+    /// (melee) or moves in its sight and range (ranged: opportunity fire).
+    Wait,
 }
 
 impl Maneuver {
@@ -85,7 +88,7 @@ impl Maneuver {
         let full = move_.max(0) as u32;
         let half = full.div_ceil(2);
         match self {
-            Maneuver::DoNothing | Maneuver::ChangePosture(_) => 0,
+            Maneuver::DoNothing | Maneuver::ChangePosture(_) | Maneuver::Wait => 0,
             Maneuver::Move | Maneuver::MoveAndAttack => full,
             Maneuver::CommittedAttack(_) => full.min(2),
             Maneuver::DefensiveAttack
@@ -119,11 +122,11 @@ impl Maneuver {
 
     /// True if the maneuver needs a weapon.
     pub fn needs_weapon(self) -> bool {
-        self.needs_target() || self == Maneuver::Ready
+        self.needs_target() || matches!(self, Maneuver::Ready | Maneuver::Wait)
     }
 
     /// Every maneuver, for listing.
-    pub const ALL: [Maneuver; 25] = [
+    pub const ALL: [Maneuver; 26] = [
         Maneuver::DoNothing,
         Maneuver::Move,
         Maneuver::Attack,
@@ -149,6 +152,7 @@ impl Maneuver {
         Maneuver::Evaluate,
         Maneuver::Feint,
         Maneuver::Concentrate,
+        Maneuver::Wait,
     ];
 
     /// One line on what the maneuver does, for the action panel.
@@ -211,6 +215,9 @@ impl Maneuver {
             Maneuver::Evaluate => "Step 1 hex, study a foe: +1 a turn (max +3) to melee it",
             Maneuver::Feint => "Step 1 hex, Quick Contest: the margin comes off its defenses",
             Maneuver::Concentrate => "Step 1 hex, focus on a mental task",
+            Maneuver::Wait => {
+                "Hold still; attack the first foe to come into reach (or opportunity fire, -8)"
+            }
         }
     }
 }
@@ -242,6 +249,7 @@ impl fmt::Display for Maneuver {
             Maneuver::Evaluate => "Evaluate",
             Maneuver::Feint => "Feint",
             Maneuver::Concentrate => "Concentrate",
+            Maneuver::Wait => "Wait",
         };
         f.write_str(s)
     }

@@ -1,18 +1,16 @@
 //! GURPS personal combat (ruleset id `gurps`), from gurps-lite-and-socs.txt with the tables
 //! of gurps-traveller-gm-screen.txt that the 4e text lacks (rules/README.md decision 5).
 //!
-//! Implemented: the maneuvers Do Nothing, Move (+1 after running), Attack, Move and Attack,
-//! All-Out Attack (Determined, Double, Strong, Feint), All-Out Defense (Increased Dodge,
-//! Increased Parry, Double Defense), Committed Attack, Defensive Attack, Aim, Evaluate,
-//! Feint, Ready, Change Posture and Concentrate; Deceptive and Telegraphic Attack; melee and
-//! ranged attacks with the range/speed modifier from hex distance, Aim, cover, posture and
-//! Bulk; Dodge and Parry; damage dice, damage types with wounding multipliers, DR; hit
-//! locations (random table or aimed) with their multipliers, crippling and "miss by 1 hits
-//! the torso"; shock, major wounds, knockdown and stun; knockback on the hex line; the
-//! lost-HP thresholds (half Move and Dodge below 1/3 HP, HT rolls to stay conscious at 0 HP
-//! or less, death checks at each −HP multiple, death at −5×HP). Not yet: Wait, Retreat,
-//! Block, multiple parries, facing arcs, rapid fire, the critical tables, mortal wounds,
-//! extra effort, morale and group combat.
+//! Implemented: every maneuver of the quick reference (Do Nothing, Move with the running
+//! bonus, Attack, Move and Attack, All-Out Attack and All-Out Defense with their options,
+//! Committed and Defensive Attack, Aim (braced), Evaluate, Feint, Ready, Change Posture,
+//! Concentrate, Wait with opportunity fire); Deceptive and Telegraphic Attack, Rapid Strike
+//! and the extra-effort options; melee and ranged attacks with range/speed, Aim, cover,
+//! posture, size, intervening figures, rapid fire and Bulk; Dodge, Parry and Block with
+//! Retreat, Dodge and Drop and facing; hit locations with crippling; shock, major wounds,
+//! knockdown and stun; knockback on the hex line; the critical tables; lost HP and FP with
+//! mortal wounds; morale checks. Not yet: Dual-Weapon Attack, multiple-parry penalties,
+//! group combat, armor chinks and weapons as targets, facing changes costing movement.
 //!
 //! Layout: [`tables`] and [`equipment`] hold data, [`sheet`] the stat block and fighter,
 //! [`posture`], [`location`], [`injury`] and [`knockback`] one rule each, [`combat`] the

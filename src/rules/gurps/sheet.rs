@@ -517,6 +517,10 @@ pub struct Fighter {
     /// Made a Move and Attack this turn: −2 on rolls to avoid falling until its next turn
     /// (gurps-lite-and-socs.txt, "MOVE AND ATTACK").
     pub unsteady: bool,
+    /// Waiting to attack with this weapon (gurps-lite-and-socs.txt, "WAIT").
+    pub waiting: Option<u8>,
+    /// Its last maneuver was Wait.
+    pub waited: bool,
 }
 
 impl Fighter {
@@ -555,6 +559,8 @@ impl Fighter {
             fleeing: false,
             shield_ready: true,
             unsteady: false,
+            waiting: None,
+            waited: false,
             sheet,
         }
     }

@@ -173,6 +173,8 @@ pub(super) fn begin_turn(
         f.feint_on = f.feint_ready.take();
         f.off_balance = false;
         f.retreated = false;
+        // An unused Wait ends when the fighter's next turn comes.
+        f.waiting = None;
         for (_, turns) in f.numb.iter_mut() {
             *turns = turns.saturating_sub(1);
         }
@@ -454,6 +456,7 @@ pub(super) fn resolve(
                     effort: Default::default(),
                     second_target: None,
                     brace: false,
+                    opportunity_fire: false,
                 },
                 None,
             )
@@ -677,12 +680,24 @@ fn execute(
         .and_then(|e| units.get(e).ok())
         .map(|u| u.2.0);
     let weapon = plan.weapon;
+    // Fighters of other sides on Wait may interrupt this move.
+    let my_side = units.get(me_entity).map(|u| u.1.0).unwrap_or(u8::MAX);
+    let watched = plan.path.len() > 1
+        && units
+            .iter()
+            .any(|u| u.1.0 != my_side && u.4.fighting() && u.5.waiting.is_some());
     let (aim_turns, acc_weapon, evaluated, braced) = {
         let Ok((_, _, mut pos, mut facing, _, mut f, _)) = units.get_mut(me_entity) else {
             return;
         };
         f.guard = guard_of(maneuver, weapon);
         f.ran = maneuver == Maneuver::Move;
+        f.waited = maneuver == Maneuver::Wait;
+        f.waiting = if maneuver == Maneuver::Wait {
+            weapon.map(|w| w as u8)
+        } else {
+            None
+        };
         f.unsteady = maneuver == Maneuver::MoveAndAttack;
         // Evaluate builds up on one foe; anything else uses it up (gurps-lite-and-socs.txt,
         // "EVALUATE": +1 per turn, at most +3).
@@ -713,7 +728,7 @@ fn execute(
                 braced: braced && plan.brace,
             });
         }
-        if plan.path.len() > 1 {
+        if plan.path.len() > 1 && !watched {
             let end = plan.end();
             let before = plan.path[plan.path.len() - 2];
             if let Some(dir) = before.neighbor_direction(end) {
@@ -734,6 +749,20 @@ fn execute(
         }
         (aim_turns, weapon, evaluated, braced && aim_turns > 0)
     };
+    if watched && !move_past_waiters(rng, map, rules, roster, units, events, active, plan) {
+        events.write(BattleEvent::Note {
+            unit: Some(active),
+            text: "its move is cut short".into(),
+        });
+        return;
+    }
+    if watched
+        && let Some(tp) = target_pos
+        && let Ok(mut me) = units.get_mut(me_entity)
+        && tp != me.2.0
+    {
+        me.3.0 = me.2.0.main_direction_to(tp);
+    }
 
     if let Maneuver::ChangePosture(to) = maneuver
         && let Ok((_, _, _, _, _, mut f, _)) = units.get_mut(me_entity)
@@ -958,6 +987,7 @@ fn execute(
             target_sm: foe.5.sheet.sm,
             intervening: if ranged { intervening } else { 0 },
             large_shield: me.5.sheet.shield.as_ref().is_some_and(|s| s.large),
+            opportunity_fire: plan.opportunity_fire,
         };
         let mut bonus = Vec::new();
         match maneuver {
@@ -1933,4 +1963,140 @@ impl ActingCheck {
         }
         ok
     }
+}
+
+/// Walks `plan`'s path hex by hex while foes are on Wait: the first waiting foe whose
+/// weapon can reach the mover (melee) or see and reach it (ranged) attacks at once, with an
+/// Attack maneuver (gurps-lite-and-socs.txt, "WAIT"; a ranged one is opportunity fire at −8,
+/// gurps-traveller-gm-screen.txt). The mover goes on if it is still fighting, on its feet
+/// and where it was; otherwise its move ends there. Returns true if the whole path was
+/// walked.
+#[allow(clippy::too_many_arguments)]
+fn move_past_waiters(
+    rng: &mut BattleRng,
+    map: &HexMap,
+    rules: &GurpsRules,
+    roster: &Roster,
+    units: &mut UnitQuery,
+    events: &mut MessageWriter<BattleEvent>,
+    mover: UnitId,
+    plan: &Plan,
+) -> bool {
+    let Some(entity) = roster.entity(mover) else {
+        return false;
+    };
+    let path = &plan.path;
+    let mut walked_from = 0;
+    for i in 1..path.len() {
+        let here = path[i];
+        let Ok(mut me) = units.get_mut(entity) else {
+            return false;
+        };
+        me.2.0 = here;
+        if let Some(dir) = path[i - 1].neighbor_direction(here) {
+            me.3.0 = dir;
+        }
+        let side = me.1.0;
+        let mut trigger: Option<(UnitId, usize, bool, Hex)> = None;
+        for u in units.iter() {
+            if u.1.0 == side || !u.4.fighting() {
+                continue;
+            }
+            let Some(w) = u.5.waiting.map(usize::from) else {
+                continue;
+            };
+            if !u.5.can_use(w) || trigger.is_some_and(|t| t.0 < *u.0) {
+                continue;
+            }
+            let Some(weapon) = u.5.sheet.weapons.get(w) else {
+                continue;
+            };
+            let hexes = u.2.0.unsigned_distance_to(here);
+            let in_reach = match weapon.mode {
+                WeaponMode::Melee {
+                    reach_min,
+                    reach_max,
+                    ..
+                } => (reach_min..=reach_max).contains(&hexes),
+                WeaponMode::Ranged { max, .. } => {
+                    f64::from(hexes) * f64::from(map.scale) <= f64::from(max)
+                        && map.line_of_sight(u.2.0, here)
+                }
+            };
+            if in_reach {
+                trigger = Some((*u.0, w, weapon.is_ranged(), u.2.0));
+            }
+        }
+        let Some((waiter, w, ranged, at)) = trigger else {
+            continue;
+        };
+        events.write(BattleEvent::Moved {
+            unit: mover,
+            path: path[walked_from..=i].iter().map(|&h| hex_pair(h)).collect(),
+            cost: 0,
+        });
+        walked_from = i;
+        let Some(waiter_entity) = roster.entity(waiter) else {
+            continue;
+        };
+        let shots = match units.get_mut(waiter_entity) {
+            Ok(mut u) => {
+                u.5.waiting = None;
+                if ranged {
+                    u.5.sheet.weapons[w].rof_rcl().0.min(u.5.shots[w]).max(1)
+                } else {
+                    1
+                }
+            }
+            Err(_) => continue,
+        };
+        events.write(BattleEvent::Note {
+            unit: Some(waiter),
+            text: if ranged {
+                "its Wait is triggered: opportunity fire".into()
+            } else {
+                "its Wait is triggered".into()
+            },
+        });
+        let attack = Plan {
+            maneuver: Maneuver::Attack,
+            path: vec![at],
+            cost: 0,
+            target: None,
+            weapon: Some(w),
+            location: None,
+            deceptive: 0,
+            telegraphic: false,
+            shots,
+            effort: Default::default(),
+            second_target: None,
+            brace: false,
+            opportunity_fire: ranged,
+        };
+        execute(
+            rng,
+            map,
+            rules,
+            roster,
+            units,
+            events,
+            waiter,
+            &attack,
+            Some(mover),
+        );
+        let still_going = units.get(entity).is_ok_and(|m| {
+            m.4.fighting() && m.2.0 == here && m.5.posture == Posture::Standing && !m.5.stunned
+        });
+        if !still_going {
+            return false;
+        }
+    }
+    if walked_from + 1 < path.len() {
+        events.write(BattleEvent::Moved {
+            unit: mover,
+            path: path[walked_from..].iter().map(|&h| hex_pair(h)).collect(),
+            cost: if walked_from == 0 { plan.cost } else { 0 },
+        });
+    }
+    true
 }

@@ -52,6 +52,7 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         target_sm: 0,
         intervening: 0,
         large_shield: false,
+        opportunity_fire: false,
     }
 }
 
