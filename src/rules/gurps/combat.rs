@@ -408,7 +408,7 @@ pub fn with_shield(
                 .push(Modifier::new("parrying with a large shield", -1));
         }
     }
-    if firearm {
+    if firearm || defender.blocked >= blocks_allowed(defender.guard) {
         return options;
     }
     // Block already counts the DB; from the side the shield still blocks.
@@ -537,6 +537,20 @@ fn shared_defense_sum(defender: &Fighter) -> i32 {
         }
 }
 
+/// Each parry with a weapon after the first since the defender's last turn (decision: 4e
+/// Basic Set p. B376; the texts only cap parries under All-Out Defense).
+pub const REPEATED_PARRY: i32 = -4;
+
+/// Blocks a fighter can make between its turns: one, or two under All-Out Defense
+/// (gurps-traveller-gm-screen.txt, "All-Out Defense ... no more than 2 parries per weapon,
+/// and 2 blocks"; decision: one otherwise, 4e Basic Set p. B375).
+pub fn blocks_allowed(guard: Guard) -> u8 {
+    match guard {
+        Guard::IncreasedDodge | Guard::IncreasedParry | Guard::DoubleDefense => 2,
+        _ => 1,
+    }
+}
+
 /// Defenses after losing one's balance or guard on a critical miss
 /// (gurps-traveller-gm-screen.txt, "CRITICAL MISSES" 7 and 13: "all your active defenses
 /// are at −2 until your next turn").
@@ -582,6 +596,13 @@ pub fn defense_options(
                 continue;
             }
             let mut parry = vec![Modifier::new("Parry", score)];
+            let before = defender.parried.get(i).copied().unwrap_or(0);
+            if before > 0 {
+                parry.push(Modifier::new(
+                    "parried before this turn",
+                    REPEATED_PARRY * i32::from(before),
+                ));
+            }
             match guard {
                 Guard::IncreasedParry => parry.push(Modifier::new("All-Out Defense", 2)),
                 Guard::Defensive => parry.push(Modifier::new("Defensive Attack", 1)),
@@ -630,12 +651,14 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
                 && guard != Guard::Committed(i as u8)
                 && defender.ready(i)
             {
-                best = best.max(p + bonus);
+                let before = defender.parried.get(i).copied().unwrap_or(0);
+                best = best.max(p + bonus + REPEATED_PARRY * i32::from(before));
             }
         }
     }
     if let Some(s) = shield
         && !ranged_attack
+        && defender.blocked < blocks_allowed(guard)
     {
         let defensive = i32::from(guard == Guard::Defensive);
         best = best.max(s.block + defensive);

@@ -521,6 +521,10 @@ pub struct Fighter {
     pub waiting: Option<u8>,
     /// Its last maneuver was Wait.
     pub waited: bool,
+    /// Parries made with each weapon since its last turn.
+    pub parried: Vec<u8>,
+    /// Blocks made since its last turn.
+    pub blocked: u8,
 }
 
 impl Fighter {
@@ -561,6 +565,8 @@ impl Fighter {
             unsteady: false,
             waiting: None,
             waited: false,
+            parried: vec![0; sheet.weapons.len()],
+            blocked: 0,
             sheet,
         }
     }

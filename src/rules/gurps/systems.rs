@@ -173,6 +173,8 @@ pub(super) fn begin_turn(
         f.feint_on = f.feint_ready.take();
         f.off_balance = false;
         f.retreated = false;
+        f.parried.iter_mut().for_each(|n| *n = 0);
+        f.blocked = 0;
         // An unused Wait ends when the fighter's next turn comes.
         f.waiting = None;
         for (_, turns) in f.numb.iter_mut() {
@@ -1062,6 +1064,17 @@ fn execute(
         let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
         let spare_fp = foe.5.fp * 3 > foe.5.sheet.fp_max * 2;
         let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, spare_fp));
+        for kind in &outcome.defense_kinds {
+            match *kind {
+                DefenseKind::Parry(i) => {
+                    if let Some(n) = foe.5.parried.get_mut(usize::from(i)) {
+                        *n = n.saturating_add(1);
+                    }
+                }
+                DefenseKind::Block => foe.5.blocked = foe.5.blocked.saturating_add(1),
+                DefenseKind::Dodge => {}
+            }
+        }
         match outcome.defense_step {
             DefenseStep::Stand => {}
             DefenseStep::Retreat => {

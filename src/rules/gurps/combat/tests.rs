@@ -894,3 +894,26 @@ fn braced_aim() {
     s.aim_turns = 0;
     assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[0], &s)), 13);
 }
+
+/// Repeated parries (decision: 4e, −4 for each after the first with the same weapon) and
+/// blocks (one between turns, two under All-Out Defense: gurps-traveller-gm-screen.txt).
+#[test]
+fn repeated_parries_and_blocks() {
+    let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    f.parried[0] = 2;
+    assert_eq!(defense_options(&f, false, &[])[1].score(), 10 - 8);
+    let mut sheet = (*f.sheet).clone();
+    sheet.shield = Some(crate::rules::gurps::sheet::Shield {
+        name: Label::Static("small shield"),
+        db: 1,
+        large: false,
+        block: 10,
+    });
+    f.sheet = Arc::new(sheet);
+    f.blocked = 1;
+    let n = |f: &Fighter| with_shield(f, defense_options(f, false, &[]), true, false, &[]).len();
+    assert_eq!(n(&f), 2);
+    f.guard = Guard::DoubleDefense;
+    assert_eq!(n(&f), 3);
+    assert_eq!(blocks_allowed(Guard::Normal), 1);
+}
