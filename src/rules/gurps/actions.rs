@@ -9,6 +9,7 @@ use super::equipment::WeaponMode;
 use super::location::HitLocation;
 use super::maneuver::{Action, AoaOption, AodOption, Effort, Maneuver};
 use super::sheet::Fighter;
+use super::tables::DamageType;
 use crate::battle::{Standing, UnitId};
 use crate::hexmap::HexMap;
 use hexx::Hex;
@@ -384,6 +385,8 @@ pub struct Plan {
     /// Opportunity fire from a Wait: −8 for watching more than ten hexes
     /// (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS", opportunity fire).
     pub opportunity_fire: bool,
+    /// Aimed at a chink in the armor.
+    pub chink: bool,
 }
 
 impl Plan {
@@ -539,6 +542,22 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     if effort.mighty_blow && matches!(maneuver, Maneuver::AllOutAttack(_)) {
         return Err("Mighty Blow gives the All-Out Attack damage bonus without one".into());
     }
+    if action.chink {
+        let piercing = weapon
+            .and_then(|w| f.sheet.weapons.get(w))
+            .is_some_and(|w| {
+                matches!(
+                    w.damage_type,
+                    DamageType::Piercing
+                        | DamageType::LargePiercing
+                        | DamageType::HugePiercing
+                        | DamageType::Impaling
+                )
+            });
+        if !maneuver.attacks() || !piercing {
+            return Err("only a piercing or impaling attack can aim at a chink in armor".into());
+        }
+    }
     if action.brace && maneuver != Maneuver::Aim {
         return Err("only Aim can be braced".into());
     }
@@ -572,6 +591,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         second_target,
         brace: action.brace,
         opportunity_fire: false,
+        chink: action.chink,
     })
 }
 

@@ -142,6 +142,7 @@ fn best_location(
         intervening: 0,
         large_shield: me.fighter.sheet.shield.as_ref().is_some_and(|s| s.large),
         opportunity_fire: false,
+        chink: false,
     };
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());

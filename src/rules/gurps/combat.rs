@@ -65,6 +65,8 @@ pub struct AttackSituation {
     pub large_shield: bool,
     /// Opportunity fire from a Wait over more than ten hexes.
     pub opportunity_fire: bool,
+    /// Aimed at a chink in the armor at the location.
+    pub chink: bool,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -192,7 +194,19 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
             mods.push(Modifier::new("rapid fire", rf));
         }
     }
-    if let Some(location) = s.aimed
+    if s.chink {
+        // gurps-lite-and-socs.txt, "HIT LOCATIONS": chink in torso armor −8, in non-torso
+        // armor −10 (decision: in place of the location's own penalty).
+        let torso = s.aimed.unwrap_or_default() == HitLocation::Torso;
+        mods.push(Modifier::new(
+            if torso {
+                "chink in torso armor"
+            } else {
+                "chink in non-torso armor"
+            },
+            if torso { -8 } else { -10 },
+        ));
+    } else if let Some(location) = s.aimed
         && location.aim_penalty() != 0
     {
         mods.push(Modifier::new(location.name(), location.aim_penalty()));
@@ -819,6 +833,8 @@ pub struct StrikeInput {
     pub shots: u32,
     /// The weapon's recoil.
     pub recoil: u32,
+    /// Aimed at a chink in the armor: DR halved at the location on a hit.
+    pub chink: bool,
 }
 
 /// What a strike did.
@@ -965,7 +981,8 @@ pub fn resolve_strike(
     });
     let damage = result.hit().then(|| {
         let mut basic = roll_damage(dice, input.damage, input.damage_bonus, input.damage_type);
-        let mut dr = input.dr;
+        // gurps-lite-and-socs.txt, "HIT LOCATIONS", Armor Chinks: DR halved (round down).
+        let mut dr = if input.chink { input.dr / 2 } else { input.dr };
         let mut scar = None;
         match critical.as_ref().map(|c| c.1) {
             Some(CriticalRow::Hit(hit)) => {
@@ -1025,7 +1042,7 @@ pub fn resolve_strike(
             let basic = roll_damage(dice, input.damage, Vec::new(), input.damage_type);
             let (steps, injury) = injury_steps(
                 basic.total,
-                input.dr,
+                if input.chink { input.dr / 2 } else { input.dr },
                 input.damage_type,
                 input.half_damage,
                 location,

@@ -346,6 +346,10 @@ pub struct Action {
     /// Aim braced: no step this turn, +1 to the aimed shot if every turn of aim was braced.
     #[serde(default)]
     pub brace: bool,
+    /// Aim at a chink in the armor at the location (piercing and impaling attacks): −8 on
+    /// the torso, −10 elsewhere, DR halved there.
+    #[serde(default)]
+    pub chink: bool,
 }
 
 impl Action {
@@ -362,6 +366,7 @@ impl Action {
             shots: None,
             effort: Effort::default(),
             brace: false,
+            chink: false,
         }
     }
 }

@@ -459,6 +459,7 @@ pub(super) fn resolve(
                     second_target: None,
                     brace: false,
                     opportunity_fire: false,
+                    chink: false,
                 },
                 None,
             )
@@ -990,6 +991,7 @@ fn execute(
             intervening: if ranged { intervening } else { 0 },
             large_shield: me.5.sheet.shield.as_ref().is_some_and(|s| s.large),
             opportunity_fire: plan.opportunity_fire,
+            chink: plan.chink,
         };
         let mut bonus = Vec::new();
         match maneuver {
@@ -1059,6 +1061,7 @@ fn execute(
             random_location: rules.hit_locations == HitLocations::Random,
             shots: plan.shots,
             recoil: weapon.rof_rcl().1,
+            chink: plan.chink,
         };
         let mut retreat_move = None;
         let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
@@ -2085,6 +2088,7 @@ fn move_past_waiters(
             second_target: None,
             brace: false,
             opportunity_fire: ranged,
+            chink: false,
         };
         execute(
             rng,

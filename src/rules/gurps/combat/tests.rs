@@ -53,6 +53,7 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         intervening: 0,
         large_shield: false,
         opportunity_fire: false,
+        chink: false,
     }
 }
 
@@ -268,6 +269,7 @@ fn strike(double: bool) -> StrikeInput {
         random_location: false,
         shots: 1,
         recoil: 1,
+        chink: false,
     }
 }
 
@@ -513,6 +515,7 @@ fn strike_hit_rate_matches_the_exact_chance() {
                 random_location: false,
                 shots: 1,
                 recoil: 1,
+                chink: false,
             };
             resolve_strike(&mut rng, input, |_| vec![0]).result.hit()
         })
@@ -916,4 +919,26 @@ fn repeated_parries_and_blocks() {
     f.guard = Guard::DoubleDefense;
     assert_eq!(n(&f), 3);
     assert_eq!(blocks_allowed(Guard::Normal), 1);
+}
+
+/// gurps-lite-and-socs.txt "HIT LOCATIONS", Armor Chinks: −8 on the torso, −10 elsewhere;
+/// a hit halves DR at the location.
+#[test]
+fn armor_chinks() {
+    let f = fighter(&[("Spear", 14)], &["spear"]);
+    let spear = &f.sheet.weapons[0];
+    let mut s = situation(Maneuver::Attack);
+    s.chink = true;
+    assert_eq!(effective(&attack_modifiers(spear, &s)), 6);
+    s.aimed = Some(HitLocation::LeftArm);
+    assert_eq!(effective(&attack_modifiers(spear, &s)), 4);
+    // 6 impaling against DR 5 halved to 2: 4 x2 = 8 (not 1 x2 = 2)
+    let mut input = strike(false);
+    input.damage = DiceExpr::d6(1, 0);
+    input.damage_type = DamageType::Impaling;
+    input.dr = 5;
+    input.chink = true;
+    let mut dice = Scripted::new(&[3, 3, 3, 6]);
+    let out = resolve_strike(&mut dice, input, |_| vec![]);
+    assert_eq!(out.damage.map(|d| d.2), Some(8));
 }
