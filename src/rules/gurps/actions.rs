@@ -530,8 +530,36 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     {
         return Err("Rapid Strike replaces the melee attack of an Attack maneuver".into());
     }
-    if effort.second_target.is_some() && !effort.rapid_strike {
-        return Err("a second target needs a Rapid Strike".into());
+    if effort.second_target.is_some() && !effort.rapid_strike && effort.dual_weapon.is_none() {
+        return Err("a second target needs a Rapid Strike or a Dual-Weapon Attack".into());
+    }
+    // Dual-Weapon Attack (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"): two
+    // one-handed weapons, no shield, in place of an Attack's one attack.
+    if let Some(second) = effort.dual_weapon {
+        let second = usize::from(second);
+        let first = weapon.and_then(|w| f.sheet.weapons.get(w));
+        let other = f.sheet.weapons.get(second);
+        let (Some(first), Some(other)) = (first, other) else {
+            return Err(format!("no weapon number {second}"));
+        };
+        if maneuver != Maneuver::Attack || effort.rapid_strike {
+            return Err(
+                "a Dual-Weapon Attack replaces the one attack of an Attack maneuver".into(),
+            );
+        }
+        if weapon == Some(second) {
+            return Err("a Dual-Weapon Attack needs two different weapons".into());
+        }
+        if first.hands != 1 || other.hands != 1 || f.sheet.shield.is_some() {
+            return Err("a Dual-Weapon Attack needs two one-handed weapons and no shield".into());
+        }
+        if !f.can_use(second) {
+            return Err(format!("{} cannot attack now", other.name));
+        }
+        let target2 = effort.second_target.or(action.target);
+        if let Some(ti) = target2.and_then(|id| s.units.iter().position(|u| u.id == id)) {
+            s.can_strike(end, &s.units[ti], second)?;
+        }
     }
     if effort.flurry && !effort.rapid_strike {
         return Err("Flurry of Blows goes with a Rapid Strike".into());
@@ -572,7 +600,8 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
             let Some(ti) = s.units.iter().position(|u| u.id == id) else {
                 return Err(format!("no unit {}", id.0));
             };
-            s.can_strike(end, &s.units[ti], weapon.unwrap_or(0))?;
+            let w2 = effort.dual_weapon.map_or(weapon.unwrap_or(0), usize::from);
+            s.can_strike(end, &s.units[ti], w2)?;
             Some(ti)
         }
         None => None,
@@ -985,6 +1014,21 @@ mod effort_tests {
         };
         assert!(plan(&s, &with(Maneuver::Attack, heroic)).is_err());
         assert!(plan(&s, &with(Maneuver::MoveAndAttack, heroic)).is_ok());
+        // Dual-Weapon Attack needs a second, different, one-handed weapon
+        let dual = Effort {
+            dual_weapon: Some(0),
+            ..Effort::default()
+        };
+        let err = plan(&s, &with(Maneuver::Attack, dual)).unwrap_err();
+        assert!(err.contains("two different weapons"), "{err}");
+        let dual = Effort {
+            dual_weapon: Some(1),
+            ..Effort::default()
+        };
+        assert!(
+            plan(&s, &with(Maneuver::Attack, dual)).is_err(),
+            "no second weapon"
+        );
         assert_eq!(
             Effort {
                 rapid_strike: true,
@@ -995,5 +1039,74 @@ mod effort_tests {
             .fp_cost(),
             3
         );
+    }
+}
+
+#[cfg(test)]
+mod dual_tests {
+    use super::*;
+    use crate::hexmap::{MapShape, Orientation};
+    use crate::rules::gurps::equipment::Catalog;
+    use crate::rules::gurps::maneuver::Effort;
+    use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
+    use std::sync::Arc;
+
+    fn fighter(weapons: &[&str]) -> Fighter {
+        let stats = GurpsStats {
+            weapons: weapons.iter().map(|w| w.to_string()).collect(),
+            ..Default::default()
+        };
+        Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
+    }
+
+    /// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS", Dual-Weapon Attack: two weapons
+    /// (decision: one-handed ones, and no shield), in place of one attack, on one or two foes.
+    #[test]
+    fn dual_weapon_needs_two_one_handed_weapons() {
+        let map = HexMap::new(
+            MapShape::Hexagon { radius: 4 },
+            Orientation::Pointy,
+            1.0,
+            "yd",
+        );
+        let foe = fighter(&[]);
+        let check = |me: &Fighter| {
+            let s = Situation {
+                map: &map,
+                units: vec![
+                    UnitView {
+                        id: UnitId(0),
+                        side: 0,
+                        pos: Hex::ZERO,
+                        standing: Standing::Fighting,
+                        fighter: me,
+                    },
+                    UnitView {
+                        id: UnitId(1),
+                        side: 1,
+                        pos: Hex::new(1, 0),
+                        standing: Standing::Fighting,
+                        fighter: &foe,
+                    },
+                ],
+                me: 0,
+                extra_effort: false,
+            };
+            plan(
+                &s,
+                &Action {
+                    target: Some(UnitId(1)),
+                    weapon: Some(0),
+                    effort: Effort {
+                        dual_weapon: Some(1),
+                        ..Effort::default()
+                    },
+                    ..Action::simple(Maneuver::Attack)
+                },
+            )
+        };
+        assert!(check(&fighter(&["shortsword", "large knife"])).is_ok());
+        let err = check(&fighter(&["shortsword", "greatsword"])).unwrap_err();
+        assert!(err.contains("one-handed"), "{err}");
     }
 }

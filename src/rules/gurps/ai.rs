@@ -84,6 +84,8 @@ struct StrikeExtras {
     deceptive: i32,
     /// A Rapid Strike (`Some(true)`: with Flurry of Blows).
     rapid: Option<bool>,
+    /// One of a Dual-Weapon Attack's strikes (`Some(true)`: the off hand).
+    dual: Option<bool>,
 }
 
 /// The location to aim a strike at (`None`: unaimed; only unaimed unless `consider_aim`)
@@ -143,6 +145,7 @@ fn best_location(
         large_shield: me.fighter.sheet.shield.as_ref().is_some_and(|s| s.large),
         opportunity_fire: false,
         chink: false,
+        dual_weapon: extras.dual,
     };
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
@@ -552,6 +555,7 @@ impl Policy for GurpsAi {
                     StrikeExtras {
                         deceptive: levels,
                         rapid,
+                        dual: None,
                     },
                     true,
                 );
@@ -566,6 +570,37 @@ impl Policy for GurpsAi {
                 let v = score(times * dealt, taken);
                 if best.is_none_or(|b| v > b.0) {
                     best = Some((v, m, aim_at, levels, effort));
+                }
+            }
+            // A Dual-Weapon Attack with a second one-handed melee weapon, both on this foe.
+            if f.sheet.shield.is_none()
+                && f.sheet.weapons[wi].hands == 1
+                && legal.get(Maneuver::Attack).is_some()
+                && let Some(second) = (0..f.sheet.weapons.len()).find(|&w2| {
+                    w2 != wi
+                        && f.sheet.weapons[w2].hands == 1
+                        && !f.sheet.weapons[w2].is_ranged()
+                        && f.can_use(w2)
+                        && s.can_strike(from, target, w2).is_ok()
+                })
+            {
+                let one = |w: usize, off: bool| {
+                    let extras = StrikeExtras {
+                        dual: Some(off),
+                        ..StrikeExtras::default()
+                    };
+                    best_location(s, from, w, target, Maneuver::Attack, 0.0, extras, false).1
+                };
+                let dealt = one(wi, false) + one(second, true);
+                let taken = match threats.iter().find(|(g, _)| *g == Guard::Normal) {
+                    Some(&(_, t)) => t,
+                    None => threat(s, Guard::Normal),
+                };
+                let v = score(dealt, taken);
+                if best.is_none_or(|b| v > b.0) {
+                    let mut action = Self::attack(Maneuver::Attack, None, target, wi);
+                    action.effort.dual_weapon = Some(second as u8);
+                    return action;
                 }
             }
             if let Some((_, m, aim_at, levels, effort)) = best {

@@ -67,6 +67,8 @@ pub struct AttackSituation {
     pub opportunity_fire: bool,
     /// Aimed at a chink in the armor at the location.
     pub chink: bool,
+    /// One of a Dual-Weapon Attack's two attacks: `Some(true)` with the off hand.
+    pub dual_weapon: Option<bool>,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -226,6 +228,12 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
     mods.extend(s.posture.attack_label());
     if s.shock > 0 {
         mods.push(Modifier::new("shock", -s.shock));
+    }
+    if let Some(off_hand) = s.dual_weapon {
+        mods.push(Modifier::new("Dual-Weapon Attack", -4));
+        if off_hand {
+            mods.push(Modifier::new("off hand", -4));
+        }
     }
     match s.rapid_strike {
         Some(false) => mods.push(Modifier::new("Rapid Strike", -6)),

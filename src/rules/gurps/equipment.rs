@@ -159,6 +159,10 @@ pub struct WeaponSpec {
     pub min_st: i32,
     /// Melee or ranged, with the mode's numbers.
     pub mode: WeaponMode,
+    /// Hands needed: 1 (default) or 2. Only one-handed weapons can be used two at once
+    /// (Dual-Weapon Attack).
+    #[serde(default = "one")]
+    pub hands: u32,
 }
 
 /// One suit of armor.
@@ -201,6 +205,7 @@ impl WeaponSpec {
             50,
             "minimum ST",
         );
+        check(here.field("hands"), i64::from(self.hands), 1, 2, "hands");
         check(
             here.field("unskilled"),
             i64::from(self.unskilled),

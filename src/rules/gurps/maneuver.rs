@@ -275,6 +275,10 @@ pub struct Effort {
     /// Heroic Charge: no Move and Attack penalty or skill cap, for 1 FP.
     #[serde(default)]
     pub heroic_charge: bool,
+    /// Dual-Weapon Attack: a second attack with this other one-handed weapon (the off hand),
+    /// at `second_target` or the same foe; both at −4, the off hand −4 more.
+    #[serde(default)]
+    pub dual_weapon: Option<u8>,
 }
 
 impl Effort {

@@ -120,6 +120,8 @@ pub struct Weapon {
     pub mode: WeaponMode,
     /// Parry score with this weapon, if it can parry.
     pub parry: Option<i32>,
+    /// Hands it needs.
+    pub hands: u32,
 }
 
 impl Weapon {
@@ -382,6 +384,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
             damage_type: spec.damage_type,
             mode: spec.mode.clone(),
             parry: parry_score,
+            hands: spec.hands,
         });
     }
     if weapons.len() > usize::from(u8::MAX) {

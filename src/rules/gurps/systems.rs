@@ -936,15 +936,23 @@ fn execute(
     {
         return;
     }
-    // Who is struck: twice the same foe for All-Out Attack (Double); a Rapid Strike's two
-    // blows may go to two foes.
-    let mut targets = vec![target];
+    // Who is struck with what: twice the same foe for All-Out Attack (Double); a Rapid
+    // Strike's two blows, or a Dual-Weapon Attack's two weapons, may go to two foes.
+    let mut strikes: Vec<(UnitId, usize, Option<bool>)> = vec![(target, w, None)];
     if maneuver == Maneuver::AllOutAttack(AoaOption::Double) {
-        targets.push(target);
+        strikes.push((target, w, None));
     } else if plan.effort.rapid_strike {
-        targets.push(plan.effort.second_target.unwrap_or(target));
+        strikes.push((plan.effort.second_target.unwrap_or(target), w, None));
+    } else if let Some(second) = plan.effort.dual_weapon {
+        let other = plan.effort.second_target.unwrap_or(target);
+        strikes = vec![
+            (target, w, Some(false)),
+            (other, usize::from(second), Some(true)),
+        ];
     }
-    for target in targets {
+    // "Foe defends at −1 if he is the target of both attacks."
+    let dual_same_foe = plan.effort.dual_weapon.is_some() && strikes[0].0 == strikes[1].0;
+    for (target, w, dual) in strikes {
         let Some(target_entity) = roster.entity(target) else {
             break;
         };
@@ -992,6 +1000,7 @@ fn execute(
             large_shield: me.5.sheet.shield.as_ref().is_some_and(|s| s.large),
             opportunity_fire: plan.opportunity_fire,
             chink: plan.chink,
+            dual_weapon: dual,
         };
         let mut bonus = Vec::new();
         match maneuver {
@@ -1008,6 +1017,9 @@ fn execute(
             bonus.push(Modifier::new("Mighty Blow", 2));
         }
         let mut against = Vec::with_capacity(2);
+        if dual_same_foe {
+            against.push(Modifier::new("target of both Dual-Weapon attacks", -1));
+        }
         let arc = arc_of(foe.2.0, foe.3.0, me.2.0);
         if arc == Arc::Side {
             against.push(side_attack());

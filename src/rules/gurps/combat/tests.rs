@@ -54,6 +54,7 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         large_shield: false,
         opportunity_fire: false,
         chink: false,
+        dual_weapon: None,
     }
 }
 
@@ -941,4 +942,19 @@ fn armor_chinks() {
     let mut dice = Scripted::new(&[3, 3, 3, 6]);
     let out = resolve_strike(&mut dice, input, |_| vec![]);
     assert_eq!(out.damage.map(|d| d.2), Some(8));
+}
+
+/// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS": Dual-Weapon Attack, each at −4, the
+/// off hand at the usual −4 more.
+#[test]
+fn dual_weapon_attack() {
+    let f = fighter(
+        &[("Shortsword", 14), ("Knife", 13)],
+        &["shortsword", "large knife"],
+    );
+    let mut s = situation(Maneuver::Attack);
+    s.dual_weapon = Some(false);
+    assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[0], &s)), 10);
+    s.dual_weapon = Some(true);
+    assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[1], &s)), 5);
 }
