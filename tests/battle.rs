@@ -723,3 +723,48 @@ fn wait_strikes_the_foe_that_comes_in_reach() {
     ));
     assert_eq!(fighter(&mut s, 0).waiting, None);
 }
+
+/// A disarm (gurps-lite-and-socs.txt, "HIT LOCATIONS", Weapon: −4 for a reach-1 weapon, −2
+/// more to disarm): the attack roll carries the penalty; a hit does no damage but starts a
+/// Quick Contest for the weapon.
+#[test]
+fn disarm_attempts() {
+    let mut checked = 0;
+    for seed in 0..30 {
+        let prepared = Arc::new(scenario::parse("f.ron", FACE_TO_FACE).expect("valid"));
+        let mut s = Session::new(
+            prepared,
+            seed,
+            SessionOptions {
+                keep_log: true,
+                autopilot: false,
+            },
+        );
+        s.step();
+        s.world.write_message(Command {
+            unit: UnitId(0),
+            action: Action {
+                target: Some(UnitId(1)),
+                weapon: Some(0),
+                disarm: true,
+                ..Action::simple(Maneuver::Attack)
+            },
+        });
+        s.step();
+        let ev = events(&s);
+        let Some((roll, result)) = ev.iter().find_map(|e| match e {
+            BattleEvent::Attack { roll, result, .. } => Some((roll.clone(), *result)),
+            _ => None,
+        }) else {
+            panic!("no attack: {ev:?}");
+        };
+        assert!(roll.modifiers.iter().any(|m| m.value == -6), "{roll}");
+        assert!(!ev.iter().any(|e| matches!(e, BattleEvent::Damage { .. })));
+        let contest = ev
+            .iter()
+            .any(|e| matches!(e, BattleEvent::Roll { purpose, .. } if purpose.contains("disarm")));
+        assert_eq!(contest, result.hit());
+        checked += usize::from(contest);
+    }
+    assert!(checked > 0);
+}

@@ -6,7 +6,7 @@
 use super::combat::{MIN_DECEPTIVE_SKILL, current_move};
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
-use super::location::HitLocation;
+use super::location::{HitLocation, weapon_target_penalty};
 use super::maneuver::{Action, AoaOption, AodOption, Effort, Maneuver};
 use super::sheet::Fighter;
 use super::tables::DamageType;
@@ -387,6 +387,8 @@ pub struct Plan {
     pub opportunity_fire: bool,
     /// Aimed at a chink in the armor.
     pub chink: bool,
+    /// A disarm: the penalty to strike the foe's weapon, with the extra −2.
+    pub disarm: Option<i32>,
 }
 
 impl Plan {
@@ -586,6 +588,26 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
             return Err("only a piercing or impaling attack can aim at a chink in armor".into());
         }
     }
+    // A disarm strikes the weapon the foe holds (its first ready one).
+    let mut disarm = None;
+    if action.disarm {
+        let melee = weapon
+            .and_then(|w| f.sheet.weapons.get(w))
+            .is_some_and(|w| !w.is_ranged());
+        if !maneuver.attacks() || !melee || action.location.is_some() || action.chink {
+            return Err("a disarm is a melee attack at the foe's weapon and nothing else".into());
+        }
+        let foe = target.map(|t| s.units[t].fighter);
+        let held = foe.and_then(|foe| {
+            (0..foe.sheet.weapons.len())
+                .find(|&i| foe.ready(i))
+                .map(|i| &foe.sheet.weapons[i])
+        });
+        let Some(held) = held else {
+            return Err("the target holds no weapon to strike at".into());
+        };
+        disarm = Some(weapon_target_penalty(held, true));
+    }
     if action.brace && maneuver != Maneuver::Aim {
         return Err("only Aim can be braced".into());
     }
@@ -621,6 +643,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         brace: action.brace,
         opportunity_fire: false,
         chink: action.chink,
+        disarm,
     })
 }
 

@@ -146,6 +146,7 @@ fn best_location(
         opportunity_fire: false,
         chink: false,
         dual_weapon: extras.dual,
+        disarm: None,
     };
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());

@@ -69,6 +69,8 @@ pub struct AttackSituation {
     pub chink: bool,
     /// One of a Dual-Weapon Attack's two attacks: `Some(true)` with the off hand.
     pub dual_weapon: Option<bool>,
+    /// A disarm: the penalty to strike the foe's weapon (−2 for the disarm included).
+    pub disarm: Option<i32>,
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -196,7 +198,9 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
             mods.push(Modifier::new("rapid fire", rf));
         }
     }
-    if s.chink {
+    if let Some(penalty) = s.disarm {
+        mods.push(Modifier::new("at the weapon, to disarm", penalty));
+    } else if s.chink {
         // gurps-lite-and-socs.txt, "HIT LOCATIONS": chink in torso armor −8, in non-torso
         // armor −10 (decision: in place of the location's own penalty).
         let torso = s.aimed.unwrap_or_default() == HitLocation::Torso;
@@ -843,6 +847,8 @@ pub struct StrikeInput {
     pub recoil: u32,
     /// Aimed at a chink in the armor: DR halved at the location on a hit.
     pub chink: bool,
+    /// A disarm: a hit does no damage (the caller settles the contest for the weapon).
+    pub disarm: bool,
 }
 
 /// What a strike did.
@@ -971,14 +977,14 @@ pub fn resolve_strike(
         input.aimed.unwrap_or_default()
     };
     let mut location_roll = None;
-    if result.hit() && input.aimed.is_none() && input.random_location {
+    if result.hit() && input.aimed.is_none() && input.random_location && !input.disarm {
         let r = DiceExpr::d6(3, 0).roll(dice, i32::MIN);
         location = HitLocation::from_roll(r.total);
         location_roll = Some(r);
     }
     // A critical hit rolls on its table (gurps-traveller-gm-screen.txt, "CRITICAL HITS";
     // "CRITICAL HEAD BLOWS" for the skull, face and eyes).
-    let critical = (result == AttackResult::CriticalHit).then(|| {
+    let critical = (result == AttackResult::CriticalHit && !input.disarm).then(|| {
         let r = DiceExpr::d6(3, 0).roll(dice, i32::MIN);
         let row = if is_head(location) {
             CriticalRow::Head(critical_head_blow(r.total))
@@ -987,7 +993,7 @@ pub fn resolve_strike(
         };
         (r, row)
     });
-    let damage = result.hit().then(|| {
+    let damage = (result.hit() && !input.disarm).then(|| {
         let mut basic = roll_damage(dice, input.damage, input.damage_bonus, input.damage_type);
         // gurps-lite-and-socs.txt, "HIT LOCATIONS", Armor Chinks: DR halved (round down).
         let mut dr = if input.chink { input.dr / 2 } else { input.dr };
@@ -1038,7 +1044,7 @@ pub fn resolve_strike(
     // Further hits of a rapid-fire attack: each its own location and damage, no critical
     // table (decision: the table applies to the first hit).
     let mut extra_hits = Vec::new();
-    if result.hit() {
+    if result.hit() && !input.disarm {
         for _ in 1..hits.0.saturating_sub(hits.1) {
             let mut location = input.aimed.unwrap_or_default();
             let mut location_roll = None;

@@ -354,6 +354,10 @@ pub struct Action {
     /// the torso, −10 elsewhere, DR halved there.
     #[serde(default)]
     pub chink: bool,
+    /// Strike at the foe's weapon to knock it from its hand (melee): the weapon's penalty
+    /// and −2 more; a hit means a Quick Contest of weapon skills instead of damage.
+    #[serde(default)]
+    pub disarm: bool,
 }
 
 impl Action {
@@ -371,6 +375,7 @@ impl Action {
             effort: Effort::default(),
             brace: false,
             chink: false,
+            disarm: false,
         }
     }
 }

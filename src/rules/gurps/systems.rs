@@ -460,6 +460,7 @@ pub(super) fn resolve(
                     brace: false,
                     opportunity_fire: false,
                     chink: false,
+                    disarm: None,
                 },
                 None,
             )
@@ -1001,6 +1002,7 @@ fn execute(
             opportunity_fire: plan.opportunity_fire,
             chink: plan.chink,
             dual_weapon: dual,
+            disarm: plan.disarm,
         };
         let mut bonus = Vec::new();
         match maneuver {
@@ -1074,6 +1076,7 @@ fn execute(
             shots: plan.shots,
             recoil: weapon.rof_rcl().1,
             chink: plan.chink,
+            disarm: plan.disarm.is_some(),
         };
         let mut retreat_move = None;
         let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
@@ -1155,6 +1158,9 @@ fn execute(
             });
         }
         let location = outcome.location;
+        if plan.disarm.is_some() && outcome.result.hit() {
+            disarm_contest(rng, &me.5, &mut foe.5, active, target, w, events);
+        }
         if outcome.torso_instead && outcome.result.hit() {
             events.write(BattleEvent::Note {
                 unit: Some(active),
@@ -2101,6 +2107,7 @@ fn move_past_waiters(
             brace: false,
             opportunity_fire: ranged,
             chink: false,
+            disarm: None,
         };
         execute(
             rng,
@@ -2128,4 +2135,51 @@ fn move_past_waiters(
         });
     }
     true
+}
+
+/// A disarm that hit: a Quick Contest of the attacker's weapon skill against the skill
+/// with the weapon the foe holds; if the attacker wins, the weapon is knocked from its hand
+/// (decision: 4e Basic Set p. B401; the quick reference refers to it without the rule).
+fn disarm_contest(
+    rng: &mut BattleRng,
+    me: &Fighter,
+    foe: &mut Fighter,
+    unit: UnitId,
+    target: UnitId,
+    w: usize,
+    events: &mut MessageWriter<BattleEvent>,
+) {
+    let Some(held) = (0..foe.sheet.weapons.len()).find(|&i| foe.ready(i)) else {
+        return;
+    };
+    let mine = &me.sheet.weapons[w];
+    let theirs = &foe.sheet.weapons[held];
+    let a = success_roll(
+        rng,
+        vec![Modifier::named(mine.skill_name.clone(), mine.skill)],
+    );
+    let b = success_roll(
+        rng,
+        vec![Modifier::named(theirs.skill_name.clone(), theirs.skill)],
+    );
+    let won = quick_contest_margin(&a, &b) > 0;
+    events.write(BattleEvent::Roll {
+        unit,
+        purpose: Cow::Borrowed("disarm (Quick Contest)"),
+        roll: a,
+        result: Cow::Borrowed(if won { "wins" } else { "does not win" }),
+    });
+    events.write(BattleEvent::Roll {
+        unit: target,
+        purpose: Cow::Owned(format!("to keep hold of {}", theirs.name)),
+        roll: b,
+        result: Cow::Borrowed(if won {
+            "the weapon is knocked away"
+        } else {
+            "keeps it"
+        }),
+    });
+    if won {
+        foe.weapon_state[held] = WeaponState::Unready;
+    }
 }

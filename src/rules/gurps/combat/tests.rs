@@ -55,6 +55,7 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         opportunity_fire: false,
         chink: false,
         dual_weapon: None,
+        disarm: None,
     }
 }
 
@@ -271,6 +272,7 @@ fn strike(double: bool) -> StrikeInput {
         shots: 1,
         recoil: 1,
         chink: false,
+        disarm: false,
     }
 }
 
@@ -517,6 +519,7 @@ fn strike_hit_rate_matches_the_exact_chance() {
                 shots: 1,
                 recoil: 1,
                 chink: false,
+                disarm: false,
             };
             resolve_strike(&mut rng, input, |_| vec![0]).result.hit()
         })
