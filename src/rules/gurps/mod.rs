@@ -9,8 +9,8 @@
 //! posture, size, intervening figures, rapid fire and Bulk; Dodge, Parry and Block with
 //! Retreat, Dodge and Drop and facing; hit locations with crippling; shock, major wounds,
 //! knockdown and stun; knockback on the hex line; the critical tables; lost HP and FP with
-//! mortal wounds; morale checks; armor chinks; Dual-Weapon Attack; repeated parries. Not
-//! yet: group combat, weapons as targets, facing changes costing movement, shooting into
+//! mortal wounds; morale checks; armor chinks; disarms; Dual-Weapon Attack; repeated parries. Not
+//! yet: group combat, facing changes costing movement, shooting into
 //! close combat.
 //!
 //! Layout: [`tables`] and [`equipment`] hold data, [`sheet`] the stat block and fighter,
