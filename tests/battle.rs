@@ -768,3 +768,73 @@ fn disarm_attempts() {
     }
     assert!(checked > 0);
 }
+
+const CROWDED: &str = r#"(
+    name: "Crowded",
+    ruleset: Gurps(),
+    map: ( shape: Hexagon(radius: 6) ),
+    sides: [ (id: "a", control: Player), (id: "b", control: Player) ],
+    units: [
+        (name: "Ann", side: "a", at: (0, 0),
+         stats: Gurps(st: 10, dx: 12, iq: 10, ht: 10, skills: { "Bow": 12 }, weapons: ["short bow"])),
+        (name: "Bob", side: "b", at: (4, 0),
+         stats: Gurps(st: 10, dx: 10, iq: 10, ht: 10)),
+        (name: "Cid", side: "a", at: (2, 0),
+         stats: Gurps(st: 10, dx: 10, iq: 10, ht: 10)),
+    ],
+)"#;
+
+/// gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS": −4 per figure in the way, and
+/// a missed shot rolls again against the figure in the way at most 9.
+#[test]
+fn missed_shots_may_hit_the_figure_in_the_way() {
+    let mut strays = 0;
+    for seed in 0..40 {
+        let prepared = Arc::new(scenario::parse("c.ron", CROWDED).expect("valid"));
+        let mut s = Session::new(
+            prepared,
+            seed,
+            SessionOptions {
+                keep_log: true,
+                autopilot: false,
+            },
+        );
+        s.step();
+        if s.world.resource::<TurnState>().awaiting != Some(UnitId(0)) {
+            continue;
+        }
+        order(&mut s, 0, Maneuver::Attack, Some(1));
+        let attacks: Vec<_> = events(&s)
+            .into_iter()
+            .filter_map(|e| match e {
+                BattleEvent::Attack {
+                    target,
+                    roll,
+                    result,
+                    ..
+                } => Some((target, roll, result)),
+                _ => None,
+            })
+            .collect();
+        let Some((first_target, first_roll, first_result)) = attacks.first().cloned() else {
+            continue;
+        };
+        assert_eq!(first_target, UnitId(1));
+        assert!(
+            first_roll
+                .modifiers
+                .iter()
+                .any(|m| &*m.label == "behind someone else" && m.value == -4)
+        );
+        let missed = first_result == skirmish::battle::AttackResult::Miss
+            && first_roll.critical != Some(skirmish::dice::Critical::Failure);
+        assert_eq!(attacks.len(), if missed { 2 } else { 1 });
+        if missed {
+            let (t, r, _) = &attacks[1];
+            assert_eq!(*t, UnitId(2));
+            assert!(r.target.is_some_and(|v| v <= 9));
+            strays += 1;
+        }
+    }
+    assert!(strays > 0);
+}

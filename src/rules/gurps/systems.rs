@@ -1118,6 +1118,10 @@ fn execute(
         // "CRITICAL SUCCESS AND FAILURE ON DEFENSE ROLLS").
         let mut attacker_fumbles =
             outcome.roll.critical == Some(Critical::Failure) && !outcome.result.hit();
+        // A shot that misses may hit someone in the way or beside the target.
+        let stray =
+            (ranged && outcome.result == crate::battle::AttackResult::Miss && !attacker_fumbles)
+                .then(|| outcome.roll.target.unwrap_or(0));
         let effort_fumble = plan.effort.extra() && outcome.roll.critical == Some(Critical::Failure);
         let feverish_fumble = outcome.defense_feverish
             && outcome
@@ -1242,6 +1246,18 @@ fn execute(
         if let Some((entity, from, past)) = stumble {
             let who = if entity == me_entity { active } else { target };
             stumble_past(map, units, entity, from, past, events, who);
+        }
+        if let Some(skill) = stray
+            && let Some(bystander) = wrong_target(map, units, me_entity, target_entity)
+        {
+            let shooter = StrayShot {
+                attacker: active,
+                attacker_entity: me_entity,
+                weapon: w,
+                skill,
+                random_location: rules.hit_locations == HitLocations::Random,
+            };
+            stray_shot(rng, map, roster, units, events, &shooter, bystander);
         }
         if plan.shots > 1 && outcome.result.hit() {
             let (landed, avoided) = outcome.hits;
@@ -2182,4 +2198,135 @@ fn disarm_contest(
     if won {
         foe.weapon_state[held] = WeaponState::Unready;
     }
+}
+
+/// Who a missed shot may hit instead: the first fighter standing between shooter and
+/// target, else a fighter beside the target (in close combat with it), the lowest unit id
+/// first.
+fn wrong_target(
+    map: &HexMap,
+    units: &UnitQuery,
+    shooter: bevy::ecs::entity::Entity,
+    target: bevy::ecs::entity::Entity,
+) -> Option<UnitId> {
+    let (from, to) = (units.get(shooter).ok()?.2.0, units.get(target).ok()?.2.0);
+    let at = |h: Hex| {
+        units
+            .iter()
+            .filter(|u| u.2.0 == h && u.4.fighting())
+            .map(|u| *u.0)
+            .min()
+    };
+    if let Some(id) = map
+        .line(from, to)
+        .filter(|&h| h != from && h != to)
+        .find_map(at)
+    {
+        return Some(id);
+    }
+    units
+        .iter()
+        .filter(|u| {
+            u.4.fighting() && u.2.0 != to && u.2.0 != from && u.2.0.unsigned_distance_to(to) == 1
+        })
+        .map(|u| *u.0)
+        .min()
+}
+
+/// The shooter of a stray shot.
+struct StrayShot {
+    attacker: UnitId,
+    attacker_entity: bevy::ecs::entity::Entity,
+    weapon: usize,
+    skill: i32,
+    random_location: bool,
+}
+
+/// A missed shot rolled again against `bystander` (gurps-traveller-gm-screen.txt, "RANGED
+/// ATTACK MODIFIERS": rolling to hit the wrong target, normal roll, at most 9). The
+/// bystander defends as usual; a hit lands as any other.
+fn stray_shot(
+    rng: &mut BattleRng,
+    map: &HexMap,
+    roster: &Roster,
+    units: &mut UnitQuery,
+    events: &mut MessageWriter<BattleEvent>,
+    shot: &StrayShot,
+    bystander: UnitId,
+) {
+    let Some(b_entity) = roster.entity(bystander) else {
+        return;
+    };
+    let Ok([me, by]) = units.get_many([shot.attacker_entity, b_entity]) else {
+        return;
+    };
+    let weapon = me.5.sheet.weapons[shot.weapon].clone();
+    let yards = f64::from(me.2.0.unsigned_distance_to(by.2.0)) * f64::from(map.scale);
+    let half_damage = match weapon.mode {
+        WeaponMode::Ranged { half_damage, .. } => yards >= f64::from(half_damage),
+        WeaponMode::Melee { .. } => false,
+    };
+    let input = StrikeInput {
+        attack: vec![Modifier::new(
+            "wrong target: the attack roll, at most 9",
+            shot.skill.min(9),
+        )],
+        defenses: defense_options(by.5, true, &[]),
+        double_defense: by.5.guard == Guard::DoubleDefense,
+        damage: weapon.damage,
+        damage_bonus: Vec::new(),
+        damage_type: weapon.damage_type,
+        half_damage,
+        dr: by.5.sheet.dr,
+        hp_max: by.5.sheet.hp_max,
+        aimed: None,
+        random_location: shot.random_location,
+        shots: 1,
+        recoil: 1,
+        chink: false,
+        disarm: false,
+    };
+    let desperate = reeling(by.5.hp, by.5.sheet.hp_max);
+    let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, false));
+    events.write(BattleEvent::Attack {
+        attacker: shot.attacker,
+        target: bystander,
+        weapon: weapon.name.clone(),
+        roll: outcome.roll,
+        defenses: outcome
+            .defenses
+            .into_iter()
+            .map(|(defense, roll)| DefenseRecord { defense, roll })
+            .collect(),
+        result: outcome.result,
+    });
+    if let Some(roll) = outcome.location_roll {
+        events.write(BattleEvent::Roll {
+            unit: shot.attacker,
+            purpose: Cow::Borrowed("hit location"),
+            roll,
+            result: Cow::Borrowed(outcome.location.name()),
+        });
+    }
+    let Some(first) = outcome.damage else {
+        return;
+    };
+    let hit = LandedHit {
+        attacker: shot.attacker,
+        attacker_entity: shot.attacker_entity,
+        target: bystander,
+        target_entity: b_entity,
+        damage_type: weapon.damage_type,
+    };
+    land_hit(
+        rng,
+        map,
+        roster,
+        units,
+        events,
+        &hit,
+        outcome.location,
+        first,
+        None,
+    );
 }
