@@ -9,8 +9,8 @@
 //! posture, size, intervening figures, rapid fire and Bulk; Dodge, Parry and Block with
 //! Retreat, Dodge and Drop and facing; hit locations with crippling; shock, major wounds,
 //! knockdown and stun; knockback on the hex line; the critical tables; lost HP and FP with
-//! mortal wounds; morale checks; armor chinks; disarms; Dual-Weapon Attack; repeated parries. Not
-//! yet: group combat, facing changes costing movement.
+//! mortal wounds; morale checks; armor chinks; disarms; Dual-Weapon Attack; repeated
+//! parries; stray shots. Not yet: group combat, facing changes costing movement.
 //!
 //! Layout: [`tables`] and [`equipment`] hold data, [`sheet`] the stat block and fighter,
 //! [`posture`], [`location`], [`injury`] and [`knockback`] one rule each, [`combat`] the
