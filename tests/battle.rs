@@ -838,3 +838,68 @@ fn missed_shots_may_hit_the_figure_in_the_way() {
     }
     assert!(strays > 0);
 }
+
+/// gurps-lite-and-socs.txt "GROUP COMBAT" on the mooks demo: one roll for the thugs who can
+/// reach the same hero, the group bonus for their number, never more blows landing than
+/// attackers; everyone who joined has spent its turn for the round.
+#[test]
+fn mooks_attack_as_a_group() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-mooks.ron");
+    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let mut groups = 0;
+    for seed in 1..=5 {
+        let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
+        s.run();
+        let ev = events(&s);
+        let names: Vec<String> = s.roster().units.iter().map(|u| u.name.clone()).collect();
+        let mut acted: Vec<(u32, UnitId)> = Vec::new();
+        let mut joined: Vec<(u32, UnitId)> = Vec::new();
+        let mut round = 0;
+        for e in &ev {
+            match e {
+                BattleEvent::RoundStarted { round: r } => round = *r,
+                BattleEvent::Attack { weapon, roll, .. }
+                    if weapon.starts_with("a group attack") =>
+                {
+                    groups += 1;
+                    let n = weapon.matches(',').count() + 1;
+                    let inner = weapon
+                        .trim_start_matches("a group attack (")
+                        .trim_end_matches(')');
+                    for name in inner.split(", ") {
+                        let id = names.iter().position(|n| n == name).expect("a unit");
+                        joined.push((round, UnitId(id as u32)));
+                    }
+                    let bonus = roll
+                        .modifiers
+                        .iter()
+                        .find(|m| m.label.starts_with("group of"))
+                        .map_or(0, |m| m.value);
+                    let want = match n {
+                        1 => 0,
+                        2..=4 => 2,
+                        5 | 6 => 4,
+                        7 | 8 => 6,
+                        _ => 8,
+                    };
+                    assert_eq!(bonus, want, "{weapon}: {roll}");
+                }
+                BattleEvent::Note { text, .. } if text.starts_with("group attack:") => {
+                    let words: Vec<&str> = text.split_whitespace().collect();
+                    let landed: usize = words[2].parse().expect("a number");
+                    let of: usize = words[4].parse().expect("a number");
+                    assert!(landed <= of, "{text}");
+                }
+                BattleEvent::TurnStarted { unit } => {
+                    assert!(
+                        !acted.contains(&(round, *unit)) && !joined.contains(&(round, *unit)),
+                        "{unit:?} acted twice in round {round}"
+                    );
+                    acted.push((round, *unit));
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(groups > 0);
+}

@@ -294,6 +294,14 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
                     message: p.message,
                 }));
             }
+            for (i, id) in config.groups.iter().enumerate() {
+                if !file.sides.iter().any(|s| &s.id == id) {
+                    problems.push(Problem::new(
+                        base.field("groups").index(i),
+                        format!("unknown side `{id}`: expected one of the side ids"),
+                    ));
+                }
+            }
             for id in config.morale.keys() {
                 let path = base.field("morale").key(id);
                 match file.sides.iter().find(|s| &s.id == id) {

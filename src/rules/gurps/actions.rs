@@ -3,7 +3,7 @@
 //! the AI chooses from), and the check that turns a concrete [`Action`] into a [`Plan`] or
 //! says why it is illegal ([`plan`]). Player, AI and replay commands all pass this check.
 
-use super::combat::{MIN_DECEPTIVE_SKILL, current_move};
+use super::combat::{MAX_GROUP, MIN_DECEPTIVE_SKILL, current_move};
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
 use super::location::{HitLocation, weapon_target_penalty};
@@ -40,6 +40,35 @@ pub struct Situation<'a> {
     pub me: usize,
     /// The scenario allows extra effort.
     pub extra_effort: bool,
+    /// The acting unit's side fights as a group (group combat for mooks).
+    pub grouped: bool,
+}
+
+impl Situation<'_> {
+    /// The members of the acting unit's side who can join a group attack on `target` from
+    /// where they stand, each with the first weapon that reaches: the acting unit first,
+    /// then by unit id, at most [`MAX_GROUP`] (gurps-lite-and-socs.txt, "GROUP COMBAT").
+    /// Members who already joined one this round are left out.
+    pub fn group_for(&self, target: &UnitView) -> Vec<(usize, u8)> {
+        let me = self.me();
+        let mut out = Vec::new();
+        let order = std::iter::once(self.me).chain((0..self.units.len()).filter(|&i| i != self.me));
+        for i in order {
+            let u = &self.units[i];
+            if u.side != me.side || !u.standing.fighting() || u.fighter.spent {
+                continue;
+            }
+            let weapon = (0..u.fighter.sheet.weapons.len())
+                .find(|&w| self.can_strike_as(u, u.pos, target, w).is_ok());
+            if let Some(w) = weapon {
+                out.push((i, w as u8));
+            }
+            if out.len() == MAX_GROUP {
+                break;
+            }
+        }
+        out
+    }
 }
 
 impl<'a> Situation<'a> {
@@ -125,7 +154,18 @@ impl<'a> Situation<'a> {
     /// Whether the acting unit, standing at `from`, can strike `target` with weapon
     /// `weapon` (aiming counts as a strike for range and sight).
     pub fn can_strike(&self, from: Hex, target: &UnitView, weapon: usize) -> Result<(), String> {
-        let me = self.me();
+        self.can_strike_as(self.me(), from, target, weapon)
+    }
+
+    /// Whether `me` (any unit), standing at `from`, can strike `target` with weapon
+    /// `weapon`.
+    pub fn can_strike_as(
+        &self,
+        me: &UnitView,
+        from: Hex,
+        target: &UnitView,
+        weapon: usize,
+    ) -> Result<(), String> {
         if target.side == me.side {
             return Err("cannot attack a unit of its own side".into());
         }
@@ -389,6 +429,9 @@ pub struct Plan {
     pub chink: bool,
     /// A disarm: the penalty to strike the foe's weapon, with the extra −2.
     pub disarm: Option<i32>,
+    /// A group attack: the members striking (index into the situation's units) with their
+    /// weapons, the acting unit first.
+    pub group: Vec<(usize, u8)>,
 }
 
 impl Plan {
@@ -588,6 +631,24 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
             return Err("only a piercing or impaling attack can aim at a chink in armor".into());
         }
     }
+    // A group attack (gurps-lite-and-socs.txt, "GROUP COMBAT"): every member who can
+    // strike the foe from where it stands joins, the acting unit among them.
+    let mut group = Vec::new();
+    if action.group {
+        if !s.grouped {
+            return Err("this side does not fight as a group".into());
+        }
+        if maneuver != Maneuver::Attack || path.len() > 1 {
+            return Err("a group attack is an Attack made where the group stands".into());
+        }
+        let Some(t) = target else {
+            return Err("a group attack needs a target".into());
+        };
+        group = s.group_for(&s.units[t]);
+        if group.first().map(|g| g.0) != Some(s.me) {
+            return Err("the acting fighter cannot strike that foe".into());
+        }
+    }
     // A disarm strikes the weapon the foe holds (its first ready one).
     let mut disarm = None;
     if action.disarm {
@@ -644,6 +705,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         opportunity_fire: false,
         chink: action.chink,
         disarm,
+        group,
     })
 }
 
@@ -691,6 +753,7 @@ mod tests {
                 .collect(),
             me: 0,
             extra_effort: true,
+            grouped: false,
         }
     }
 
@@ -911,7 +974,8 @@ mod tests {
         assert!(legal.get(Maneuver::Ready).is_none());
         assert!(legal.get(Maneuver::Attack).is_some());
         let strikes: Vec<_> = legal.strikes(Maneuver::Attack).collect();
-        assert_eq!(strikes, vec![(UnitId(1), 0)]); // not the friend
+        // the sword and the fist everyone has; not the friend
+        assert_eq!(strikes, vec![(UnitId(1), 0), (UnitId(1), 1)]);
         assert_eq!(legal.get(Maneuver::Move).unwrap().allowance, 5);
         assert!(
             legal
@@ -1003,6 +1067,7 @@ mod effort_tests {
             ],
             me: 0,
             extra_effort: false,
+            grouped: false,
         };
         let with = |maneuver, effort: Effort| Action {
             target: Some(UnitId(1)),
@@ -1045,13 +1110,19 @@ mod effort_tests {
         let err = plan(&s, &with(Maneuver::Attack, dual)).unwrap_err();
         assert!(err.contains("two different weapons"), "{err}");
         let dual = Effort {
-            dual_weapon: Some(1),
+            dual_weapon: Some(5),
             ..Effort::default()
         };
         assert!(
             plan(&s, &with(Maneuver::Attack, dual)).is_err(),
-            "no second weapon"
+            "no such weapon"
         );
+        // a sword and the bare fist everyone has
+        let dual = Effort {
+            dual_weapon: Some(1),
+            ..Effort::default()
+        };
+        assert!(plan(&s, &with(Maneuver::Attack, dual)).is_ok());
         assert_eq!(
             Effort {
                 rapid_strike: true,
@@ -1114,6 +1185,7 @@ mod dual_tests {
                 ],
                 me: 0,
                 extra_effort: false,
+                grouped: false,
             };
             plan(
                 &s,

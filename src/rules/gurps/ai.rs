@@ -17,7 +17,7 @@ use super::maneuver::{Action, AoaOption, AodOption, CommitOption, Effort, Maneuv
 use super::posture::Posture;
 use super::sheet::Guard;
 use super::tables::success_chance;
-use crate::battle::{AiStyle, Policy};
+use crate::battle::{AiStyle, Policy, UnitId};
 use hexx::Hex;
 
 /// The default GURPS AI in one of the [`AiStyle`]s.
@@ -381,7 +381,7 @@ impl Policy for GurpsAi {
         if !f.shield_ready && legal.get(Maneuver::Ready).is_some() {
             return Action::simple(Maneuver::Ready);
         }
-        if f.disarmed() {
+        if f.disarmed() && !(0..f.sheet.weapons.len()).any(|w| f.can_use(w)) {
             let m = Maneuver::AllOutDefense(AodOption::IncreasedDodge);
             if legal.get(m).is_some() {
                 return Action::simple(m);
@@ -405,6 +405,30 @@ impl Policy for GurpsAi {
         let threatened = enemies
             .iter()
             .any(|e| me.pos.unsigned_distance_to(e.pos) <= current_move(e.fighter) as u32 + 1);
+
+        // A side that fights as a group strikes together at the foe most of it can reach
+        // (gurps-lite-and-socs.txt, "GROUP COMBAT"), when at least two can.
+        if s.grouped && legal.get(Maneuver::Attack).is_some() {
+            let mut best: Option<(usize, i32, UnitId, u8)> = None;
+            for e in &enemies {
+                let g = s.group_for(e);
+                if g.len() < 2 || g[0].0 != s.me {
+                    continue;
+                }
+                let key = (g.len(), -e.fighter.hp);
+                if best.is_none_or(|b| key > (b.0, b.1)) {
+                    best = Some((g.len(), -e.fighter.hp, e.id, g[0].1));
+                }
+            }
+            if let Some((_, _, target, weapon)) = best {
+                return Action {
+                    target: Some(target),
+                    weapon: Some(weapon),
+                    group: true,
+                    ..Action::simple(Maneuver::Attack)
+                };
+            }
+        }
 
         // Badly hurt and cautious, with a foe at hand: All-Out Defense.
         if cautious && reeling(f.hp, f.sheet.hp_max) && adjacent > 0 {
@@ -710,7 +734,7 @@ impl Policy for GurpsAi {
             && s.path_to(dest, reach).is_ok()
         {
             for (wi, w) in f.sheet.weapons.iter().enumerate() {
-                if !w.is_ranged() && w.skill >= 13 {
+                if !w.is_ranged() && w.skill >= 13 && f.can_use(wi) {
                     let mut action = Self::attack(Maneuver::MoveAndAttack, Some(dest), nearest, wi);
                     // Heroic Charge while FP are to spare (extra effort).
                     action.effort.heroic_charge = s.extra_effort && f.fp * 3 > f.sheet.fp_max * 2;
@@ -775,6 +799,7 @@ mod tests {
                 .collect(),
             me: 0,
             extra_effort: false,
+            grouped: false,
         };
         let legal = legal_options(&s);
         let action = GurpsAi { style }.choose(&s, &legal);

@@ -288,6 +288,22 @@ pub fn hits_avoided(margin: i32) -> u32 {
     1 + margin.max(0) as u32
 }
 
+/// The group combat bonus for `attackers` striking together (gurps-lite-and-socs.txt,
+/// "GROUP COMBAT": +2 for 2-4 attackers, +4 for 5-6, +6 for 7-8, +8 for 9-10).
+pub fn group_bonus(attackers: usize) -> i32 {
+    match attackers {
+        0 | 1 => 0,
+        2..=4 => 2,
+        5 | 6 => 4,
+        7 | 8 => 6,
+        _ => 8,
+    }
+}
+
+/// Most fighters in one group attack (gurps-lite-and-socs.txt, "GROUP COMBAT": "a group of
+/// up to 10").
+pub const MAX_GROUP: usize = 10;
+
 /// Sum of modifiers: the effective skill or defense.
 pub fn effective(mods: &[Modifier]) -> i32 {
     mods.iter().map(|m| m.value).sum()
@@ -849,6 +865,9 @@ pub struct StrikeInput {
     pub chink: bool,
     /// A disarm: a hit does no damage (the caller settles the contest for the weapon).
     pub disarm: bool,
+    /// Damage of the further hits, when they come from other weapons (a group attack):
+    /// hit `i` (from 1) uses entry `i − 1`; empty: all hits use `damage`.
+    pub extra_damage: Vec<(DiceExpr, DamageType)>,
 }
 
 /// What a strike did.
@@ -1045,7 +1064,12 @@ pub fn resolve_strike(
     // table (decision: the table applies to the first hit).
     let mut extra_hits = Vec::new();
     if result.hit() && !input.disarm {
-        for _ in 1..hits.0.saturating_sub(hits.1) {
+        for i in 1..hits.0.saturating_sub(hits.1) {
+            let (dice_expr, damage_type) = input
+                .extra_damage
+                .get(i as usize - 1)
+                .copied()
+                .unwrap_or((input.damage, input.damage_type));
             let mut location = input.aimed.unwrap_or_default();
             let mut location_roll = None;
             if input.aimed.is_none() && input.random_location {
@@ -1053,11 +1077,11 @@ pub fn resolve_strike(
                 location = HitLocation::from_roll(r.total);
                 location_roll = Some(r);
             }
-            let basic = roll_damage(dice, input.damage, Vec::new(), input.damage_type);
+            let basic = roll_damage(dice, dice_expr, Vec::new(), damage_type);
             let (steps, injury) = injury_steps(
                 basic.total,
                 if input.chink { input.dr / 2 } else { input.dr },
-                input.damage_type,
+                damage_type,
                 input.half_damage,
                 location,
                 input.hp_max,

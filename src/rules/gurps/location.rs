@@ -377,7 +377,7 @@ mod tests {
             .iter()
             .map(|w| weapon_target_penalty(w, false))
             .collect();
-        assert_eq!(p, vec![-4, -3, -5, -3, -3]);
+        assert_eq!(p, vec![-4, -3, -5, -3, -3, -4]); // the last: bare hands
         assert_eq!(weapon_target_penalty(&sheet.weapons[0], true), -6);
     }
 

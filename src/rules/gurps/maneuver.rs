@@ -358,6 +358,10 @@ pub struct Action {
     /// and −2 more; a hit means a Quick Contest of weapon skills instead of damage.
     #[serde(default)]
     pub disarm: bool,
+    /// A group attack: every member of a side that fights as a group who can strike the
+    /// target from where it stands joins in one roll.
+    #[serde(default)]
+    pub group: bool,
 }
 
 impl Action {
@@ -376,6 +380,7 @@ impl Action {
             brace: false,
             chink: false,
             disarm: false,
+            group: false,
         }
     }
 }

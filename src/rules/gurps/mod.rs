@@ -10,7 +10,8 @@
 //! Retreat, Dodge and Drop and facing; hit locations with crippling; shock, major wounds,
 //! knockdown and stun; knockback on the hex line; the critical tables; lost HP and FP with
 //! mortal wounds; morale checks; armor chinks; disarms; Dual-Weapon Attack; repeated
-//! parries; stray shots. Not yet: group combat, facing changes costing movement.
+//! parries; stray shots; group combat for mooks. Not yet: facing changes costing
+//! movement.
 //!
 //! Layout: [`tables`] and [`equipment`] hold data, [`sheet`] the stat block and fighter,
 //! [`posture`], [`location`], [`injury`] and [`knockback`] one rule each, [`combat`] the
@@ -68,6 +69,9 @@ pub struct GurpsConfig {
     /// Feverish Defense), paid in FP.
     #[serde(default)]
     pub extra_effort: bool,
+    /// Sides (by id) whose fighters use the group combat rules for mooks.
+    #[serde(default)]
+    pub groups: Vec<String>,
 }
 
 /// The scenario's GURPS options the systems read during a battle.
@@ -79,6 +83,8 @@ pub struct GurpsRules {
     pub morale: Vec<Option<morale::MoraleSpec>>,
     /// Extra effort is allowed.
     pub extra_effort: bool,
+    /// Sides (by index) that fight as groups.
+    pub groups: Vec<bool>,
 }
 
 /// Morale bookkeeping of one battle, by side index.
@@ -122,6 +128,10 @@ pub fn init_resources(world: &mut World, config: &GurpsConfig, sides: &[crate::b
             .map(|s| config.morale.get(&s.id).copied())
             .collect(),
         extra_effort: config.extra_effort,
+        groups: sides
+            .iter()
+            .map(|s| config.groups.contains(&s.id))
+            .collect(),
     });
     reset_resources(world, sides.len());
 }

@@ -347,11 +347,16 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
         },
         None => None,
     };
-    let names: Vec<String> = if stats.weapons.is_empty() {
-        vec!["punch".to_string()]
-    } else {
-        stats.weapons.clone()
-    };
+    // Everyone can punch: bare hands come after the listed weapons (decision: so that a
+    // fighter who loses its weapons still fights, as anyone can in GURPS). Added this way,
+    // they do not parry: an unarmed parry against weapons is a poor defense the AI should
+    // not pick over a Dodge.
+    let mut names: Vec<String> = stats.weapons.clone();
+    let implicit_punch =
+        !names.iter().any(|n| n.eq_ignore_ascii_case("punch")) && catalog.weapon("punch").is_some();
+    if implicit_punch {
+        names.push("punch".to_string());
+    }
     let mut weapons = Vec::new();
     for (i, name) in names.iter().enumerate() {
         let Some(spec) = catalog.weapon(name) else {
@@ -369,8 +374,9 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(&spec.skill))
             .map_or(stats.dx + spec.unskilled, |(_, &v)| v);
+        let implicit = implicit_punch && i + 1 == names.len();
         let parry_score = match spec.mode {
-            WeaponMode::Melee { parry: Some(m), .. } => Some(parry(skill, m)),
+            WeaponMode::Melee { parry: Some(m), .. } if !implicit => Some(parry(skill, m)),
             _ => None,
         };
         weapons.push(Weapon {
@@ -528,6 +534,8 @@ pub struct Fighter {
     pub parried: Vec<u8>,
     /// Blocks made since its last turn.
     pub blocked: u8,
+    /// Joined a group attack this round: its own turn is spent.
+    pub spent: bool,
 }
 
 impl Fighter {
@@ -570,6 +578,7 @@ impl Fighter {
             waited: false,
             parried: vec![0; sheet.weapons.len()],
             blocked: 0,
+            spent: false,
             sheet,
         }
     }
@@ -609,10 +618,21 @@ impl Fighter {
         self.crippled.contains(&HitLocation::Eye)
     }
 
-    /// True if weapon `i` can attack now (melee, or ranged with a shot loaded; not with a
-    /// crippled weapon arm).
+    /// True if weapon `i` can attack now (ready; melee, or ranged with a shot loaded; with a
+    /// crippled weapon arm only bare hands).
     pub fn can_use(&self, i: usize) -> bool {
-        if self.disarmed() || !self.ready(i) {
+        if !self.ready(i) {
+            return false;
+        }
+        // With the weapon arm crippled only bare hands (the other fist, a kick) still work.
+        if self.disarmed()
+            && self.sheet.weapons.get(i).is_none_or(|w| {
+                !matches!(
+                    w.skill_name.to_ascii_lowercase().as_str(),
+                    "brawling" | "boxing" | "karate"
+                )
+            })
+        {
             return false;
         }
         match self.sheet.weapons.get(i) {

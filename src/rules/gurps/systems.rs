@@ -11,6 +11,7 @@ use super::combat::{
     CriticalRow, DefenseKind, DefenseStep, reeling, with_feverish, with_retreat_and_drop,
     with_shield,
 };
+use super::combat::{effective, group_bonus};
 use super::criticals::{
     CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,
 };
@@ -32,6 +33,7 @@ use crate::battle::{
     AiStyle, Autopilot, BattleEvent, CombatLog, Command, Control, Controller, DefenseRecord,
     Facing, HexPos, Outcome, Policy, Roster, Side, Sides, Standing, TurnState, UnitId, hex_pair,
 };
+use crate::dice::Label;
 use crate::dice::{
     BattleRng, Critical, DiceExpr, DieRoller, Modifier, quick_contest_margin, success_roll,
 };
@@ -116,6 +118,9 @@ pub(super) fn begin_turn(
         turn.cursor = 0;
         turn.round_over = false;
         events.write(BattleEvent::RoundStarted { round: turn.round });
+        for (_, _, mut f, _) in units.iter_mut() {
+            f.spent = false;
+        }
         if rules.morale.iter().any(Option::is_some) {
             morale_checks(
                 &mut rng,
@@ -130,10 +135,11 @@ pub(super) fn begin_turn(
     }
     let id = loop {
         while turn.cursor < turn.order.len() {
+            // Fighters who joined a group attack this round have had their turn.
             let fighting = roster
                 .entity(turn.order[turn.cursor])
                 .and_then(|e| units.get(e).ok())
-                .is_some_and(|u| u.1.fighting());
+                .is_some_and(|u| u.1.fighting() && !u.2.spent);
             if fighting {
                 break;
             }
@@ -278,15 +284,17 @@ fn situation<'a>(
     map: &'a HexMap,
     views: &mut Vec<UnitView<'a>>,
     me: UnitId,
-    extra_effort: bool,
+    rules: &GurpsRules,
 ) -> Option<Situation<'a>> {
     views.sort_by_key(|v| v.id);
     let me = views.iter().position(|v| v.id == me)?;
+    let side = usize::from(views[me].side);
     Some(Situation {
         map,
         units: std::mem::take(views),
         me,
-        extra_effort,
+        extra_effort: rules.extra_effort,
+        grouped: rules.groups.get(side).copied().unwrap_or(false),
     })
 }
 
@@ -319,7 +327,7 @@ pub(super) fn decide(
         });
     }
     let Some(style) = style else { return };
-    let Some(s) = situation(&map, &mut views, active, rules.extra_effort) else {
+    let Some(s) = situation(&map, &mut views, active, &rules) else {
         return;
     };
     let legal = legal_options(&s);
@@ -406,7 +414,7 @@ pub(super) fn resolve(
                 fighter,
             })
             .collect();
-        situation(&map, &mut views, active, rules.extra_effort).map(|s| {
+        situation(&map, &mut views, active, &rules).map(|s| {
             // Words only when someone will read them (previews keep no log).
             let text = if log.keep {
                 describe(&s, &action, &roster)
@@ -461,6 +469,7 @@ pub(super) fn resolve(
                     opportunity_fire: false,
                     chink: false,
                     disarm: None,
+                    group: Vec::new(),
                 },
                 None,
             )
@@ -923,6 +932,11 @@ fn execute(
         feint = feint.max(m);
     }
 
+    if !plan.group.is_empty() {
+        group_attack(rng, map, rules, roster, units, events, plan, Some(target));
+        return;
+    }
+
     // Extra effort is paid up front (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS").
     let fp_cost = plan.effort.fp_cost();
     if fp_cost > 0
@@ -1077,6 +1091,7 @@ fn execute(
             recoil: weapon.rof_rcl().1,
             chink: plan.chink,
             disarm: plan.disarm.is_some(),
+            extra_damage: Vec::new(),
         };
         let mut retreat_move = None;
         let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
@@ -2124,6 +2139,7 @@ fn move_past_waiters(
             opportunity_fire: ranged,
             chink: false,
             disarm: None,
+            group: Vec::new(),
         };
         execute(
             rng,
@@ -2285,6 +2301,7 @@ fn stray_shot(
         recoil: 1,
         chink: false,
         disarm: false,
+        extra_damage: Vec::new(),
     };
     let desperate = reeling(by.5.hp, by.5.sheet.hp_max);
     let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, false));
@@ -2329,4 +2346,219 @@ fn stray_shot(
         first,
         None,
     );
+}
+
+/// A group attack (gurps-lite-and-socs.txt, "GROUP COMBAT"): one roll against the average
+/// effective skill of the members striking, plus the group bonus; one hit and one more per
+/// 2 points of margin, at most one per attacker; the target defends as against rapid fire
+/// (a success avoids one hit plus one per point of margin). Each hit is one attacker's
+/// blow, in order; every member who struck has spent its turn for the round.
+#[allow(clippy::too_many_arguments)]
+fn group_attack(
+    rng: &mut BattleRng,
+    map: &HexMap,
+    rules: &GurpsRules,
+    roster: &Roster,
+    units: &mut UnitQuery,
+    events: &mut MessageWriter<BattleEvent>,
+    plan: &Plan,
+    target: Option<UnitId>,
+) {
+    let Some(target) = target else { return };
+    let Some(target_entity) = roster.entity(target) else {
+        return;
+    };
+    let Ok(foe) = units.get(target_entity) else {
+        return;
+    };
+    let (foe_pos, foe_facing, foe_speed, foe_posture) =
+        (foe.2.0, foe.3.0, foe.5.moved_yards, foe.5.posture);
+    // Units are in UnitId order in the situation the plan was made from, so index = id.
+    let members: Vec<(UnitId, usize)> = plan
+        .group
+        .iter()
+        .map(|&(i, w)| (UnitId(i as u32), usize::from(w)))
+        .collect();
+    let mut skills = Vec::with_capacity(members.len());
+    let mut blows = Vec::with_capacity(members.len());
+    let mut first_pos = foe_pos;
+    for &(id, w) in &members {
+        let Some(e) = roster.entity(id) else { continue };
+        let Ok(mut u) = units.get_mut(e) else {
+            continue;
+        };
+        u.5.spent = true;
+        let weapon = u.5.sheet.weapons[w].clone();
+        let situation = AttackSituation {
+            maneuver: Maneuver::Attack,
+            range_yards: f64::from(u.2.0.unsigned_distance_to(foe_pos)) * f64::from(map.scale),
+            target_speed: f64::from(foe_speed),
+            aim_turns: 0,
+            braced: false,
+            cover: if weapon.is_ranged() {
+                map.cover_between(u.2.0, foe_pos)
+            } else {
+                None
+            },
+            posture: u.5.posture,
+            shock: u.5.shock,
+            target_posture: foe_posture,
+            aimed: None,
+            one_eye: u.5.one_eye(),
+            hexes_moved: 0,
+            evaluate: 0,
+            deceptive: 0,
+            telegraphic: false,
+            impairment: u.5.impairment,
+            shots: 1,
+            rapid_strike: None,
+            heroic_charge: false,
+            target_sm: 0,
+            intervening: 0,
+            large_shield: u.5.sheet.shield.as_ref().is_some_and(|s| s.large),
+            opportunity_fire: false,
+            chink: false,
+            dual_weapon: None,
+            disarm: None,
+        };
+        skills.push(effective(&attack_modifiers(&weapon, &situation)));
+        if blows.is_empty() {
+            first_pos = u.2.0;
+        }
+        blows.push((id, e, weapon));
+    }
+    let n = blows.len();
+    if n == 0 {
+        return;
+    }
+    let average = (skills.iter().sum::<i32>()).div_euclid(n as i32);
+    let mut attack = vec![Modifier::named(
+        format!("average effective skill of {n} attackers"),
+        average,
+    )];
+    let bonus = group_bonus(n);
+    if bonus != 0 {
+        attack.push(Modifier::named(format!("group of {n}"), bonus));
+    }
+    let Ok(foe) = units.get(target_entity) else {
+        return;
+    };
+    let first = &blows[0].2;
+    let ranged = first.is_ranged();
+    let arc = arc_of(foe_pos, foe_facing, first_pos);
+    let defenses = if arc == Arc::Back {
+        Vec::new()
+    } else {
+        with_shield(
+            foe.5,
+            defense_options(foe.5, ranged, &[]),
+            arc == Arc::Front,
+            MissTable::for_skill(&first.skill_name) == MissTable::Firearm,
+            &[],
+        )
+    };
+    let input = StrikeInput {
+        attack,
+        defenses,
+        double_defense: foe.5.guard == Guard::DoubleDefense,
+        damage: first.damage,
+        damage_bonus: Vec::new(),
+        damage_type: first.damage_type,
+        half_damage: false,
+        dr: foe.5.sheet.dr,
+        hp_max: foe.5.sheet.hp_max,
+        aimed: None,
+        random_location: rules.hit_locations == HitLocations::Random,
+        shots: n as u32,
+        recoil: 2,
+        chink: false,
+        disarm: false,
+        extra_damage: blows[1..]
+            .iter()
+            .map(|(_, _, w)| (w.damage, w.damage_type))
+            .collect(),
+    };
+    let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
+    let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, false));
+    let names: Vec<&str> = blows.iter().map(|(id, _, _)| roster.name(*id)).collect();
+    events.write(BattleEvent::Attack {
+        attacker: blows[0].0,
+        target,
+        weapon: Label::Shared(format!("a group attack ({})", names.join(", ")).into()),
+        roll: outcome.roll,
+        defenses: outcome
+            .defenses
+            .into_iter()
+            .map(|(defense, roll)| DefenseRecord { defense, roll })
+            .collect(),
+        result: outcome.result,
+    });
+    if outcome.result.hit() {
+        let (landed, avoided) = outcome.hits;
+        events.write(BattleEvent::Note {
+            unit: Some(blows[0].0),
+            text: format!("group attack: {landed} of {n} blows land, {avoided} avoided"),
+        });
+    }
+    if let Some(roll) = outcome.location_roll {
+        events.write(BattleEvent::Roll {
+            unit: blows[0].0,
+            purpose: Cow::Borrowed("hit location"),
+            roll,
+            result: Cow::Borrowed(outcome.location.name()),
+        });
+    }
+    let Some(first_hit) = outcome.damage else {
+        return;
+    };
+    let critical_row = outcome.critical.map(|c| c.1);
+    let landing = |k: usize| {
+        let (id, e, w) = &blows[k.min(n - 1)];
+        LandedHit {
+            attacker: *id,
+            attacker_entity: *e,
+            target,
+            target_entity,
+            damage_type: w.damage_type,
+        }
+    };
+    land_hit(
+        rng,
+        map,
+        roster,
+        units,
+        events,
+        &landing(0),
+        outcome.location,
+        first_hit,
+        critical_row,
+    );
+    for (k, extra) in outcome.extra_hits.into_iter().enumerate() {
+        if roster
+            .entity(target)
+            .and_then(|e| units.get(e).ok())
+            .is_some_and(|u| *u.4 == Standing::Dead)
+        {
+            break;
+        }
+        if let Some(roll) = extra.location_roll {
+            events.write(BattleEvent::Roll {
+                unit: blows[(k + 1).min(n - 1)].0,
+                purpose: Cow::Borrowed("hit location"),
+                roll,
+                result: Cow::Borrowed(extra.location.name()),
+            });
+        }
+        land_hit(
+            rng,
+            map,
+            roster,
+            units,
+            events,
+            &landing(k + 1),
+            extra.location,
+            extra.damage,
+            None,
+        );
+    }
 }

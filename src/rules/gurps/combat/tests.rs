@@ -273,6 +273,7 @@ fn strike(double: bool) -> StrikeInput {
         recoil: 1,
         chink: false,
         disarm: false,
+        extra_damage: Vec::new(),
     }
 }
 
@@ -520,6 +521,7 @@ fn strike_hit_rate_matches_the_exact_chance() {
                 recoil: 1,
                 chink: false,
                 disarm: false,
+                extra_damage: Vec::new(),
             };
             resolve_strike(&mut rng, input, |_| vec![0]).result.hit()
         })
@@ -960,4 +962,14 @@ fn dual_weapon_attack() {
     assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[0], &s)), 10);
     s.dual_weapon = Some(true);
     assert_eq!(effective(&attack_modifiers(&f.sheet.weapons[1], &s)), 5);
+}
+
+/// gurps-lite-and-socs.txt "GROUP COMBAT": +2 for 2-4 attackers, +4 for 5-6, +6 for 7-8, +8
+/// for 9-10; extra hits are half the margin (the rapid-fire machinery with recoil 2).
+#[test]
+fn group_combat_numbers() {
+    let b: Vec<i32> = (1..=10).map(group_bonus).collect();
+    assert_eq!(b, vec![0, 2, 2, 2, 4, 4, 6, 6, 8, 8]);
+    assert_eq!(rapid_fire_hits(5, 2, 5), 3); // margin 5: 2 extra attacks connect
+    assert_eq!(rapid_fire_hits(2, 2, 9), 2); // never more than the attackers
 }
