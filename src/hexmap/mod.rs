@@ -421,6 +421,148 @@ impl HexMap {
         None
     }
 
+    /// The cheapest walk from `from`, facing `facing`, to `to` when facing matters
+    /// (gurps-traveller-gm-screen.txt, "MANEUVERS" table, Move: forward costs the hex's
+    /// cost, a side or back step one more, a change of facing 1 per hexside). A step to any
+    /// but the faced hex side is either a side or back step that keeps the facing, or turns
+    /// to face it first; both are searched. Returns the hexes (both ends included) and the
+    /// cost of each step.
+    pub fn path_facing(
+        &self,
+        from: Hex,
+        facing: EdgeDirection,
+        to: Hex,
+        enter: impl Fn(Hex) -> Option<u32>,
+    ) -> Option<(Vec<Hex>, Vec<u32>)> {
+        let (Some(start), Some(goal)) = (self.index(from), self.index(to)) else {
+            return None;
+        };
+        if self.cells[start].is_none() || self.cells[goal].is_none() {
+            return None;
+        }
+        enter(to)?;
+        if from == to {
+            return Some((vec![from], Vec::new()));
+        }
+        if let Some(walk) = Self::two_legs(from, facing, to, &enter) {
+            return Some(walk);
+        }
+        self.search_facing(start, goal, facing, enter)
+    }
+
+    /// The A* search of [`HexMap::path_facing`] over (hex, facing) states.
+    fn search_facing(
+        &self,
+        start: usize,
+        goal: usize,
+        facing: EdgeDirection,
+        enter: impl Fn(Hex) -> Option<u32>,
+    ) -> Option<(Vec<Hex>, Vec<u32>)> {
+        let (from, to) = (self.hex_at(start), self.hex_at(goal));
+        let state = |cell: usize, f: EdgeDirection| cell * 6 + usize::from(f.index());
+        // An admissible estimate: the distance, plus 1 when the goal is off the ray straight
+        // ahead (some side step or turn must come).
+        let estimate = |at: Hex, f: EdgeDirection| {
+            let d = at.unsigned_distance_to(to);
+            if d == 0 || at + f * d as i32 == to {
+                d
+            } else {
+                d + 1
+            }
+        };
+        let n = self.cells.len() * 6;
+        let mut best = vec![u32::MAX; n];
+        let mut came_from = vec![(usize::MAX, 0u32); n];
+        let mut open = BinaryHeap::new();
+        let s0 = state(start, facing);
+        best[s0] = 0;
+        open.push(Reverse((estimate(from, facing), 0u32, s0)));
+        while let Some(Reverse((_, cost, st))) = open.pop() {
+            let (cell, f) = (st / 6, EdgeDirection::ALL_DIRECTIONS[st % 6]);
+            if cell == goal {
+                let mut hexes = vec![to];
+                let mut costs = Vec::new();
+                let mut at = st;
+                while at != s0 {
+                    let (prev, step) = came_from[at];
+                    costs.push(step);
+                    hexes.push(self.hex_at(prev / 6));
+                    at = prev;
+                }
+                hexes.reverse();
+                costs.reverse();
+                return Some((hexes, costs));
+            }
+            if cost > best[st] {
+                continue;
+            }
+            let here = self.hex_at(cell);
+            for dir in EdgeDirection::ALL_DIRECTIONS {
+                let next = here + dir;
+                let Some(j) = self.index(next) else { continue };
+                if self.cells[j].is_none() {
+                    continue;
+                }
+                let Some(t) = enter(next) else { continue };
+                let turns = {
+                    let d = (6 + i32::from(dir.index()) - i32::from(f.index())) % 6;
+                    d.min(6 - d) as u32
+                };
+                // Forward; or a side/back step keeping the facing; or turn, then forward.
+                let moves = [(if turns == 0 { t } else { t + 1 }, f), (t + turns, dir)];
+                let count = if turns == 0 { 1 } else { 2 };
+                for &(step, new_facing) in &moves[..count] {
+                    let total = cost + step;
+                    let ns = state(j, new_facing);
+                    if total < best[ns] {
+                        best[ns] = total;
+                        came_from[ns] = (st, step);
+                        open.push(Reverse((total + estimate(next, new_facing), total, ns)));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// A cheapest walk found without a search, when there is one of the cheapest kind: the
+    /// goal straight ahead (cost = distance), or reached by going straight ahead and then,
+    /// after one turn of one hexside, straight on (cost = distance + 1), over hexes that
+    /// all cost 1. No walk to a goal off the ray ahead costs less than distance + 1.
+    fn two_legs(
+        from: Hex,
+        facing: EdgeDirection,
+        to: Hex,
+        enter: &impl Fn(Hex) -> Option<u32>,
+    ) -> Option<(Vec<Hex>, Vec<u32>)> {
+        let d = from.unsigned_distance_to(to) as i32;
+        let ahead = facing;
+        let (left, right) = (facing.rotate_ccw(1), facing.rotate_cw(1));
+        // from + a·ahead + b·side = to, a + b = d
+        let legs = (0..=d).find_map(|a| {
+            let rest = to - (from + ahead * a);
+            [left, right]
+                .into_iter()
+                .find(|&side| rest == side * (d - a))
+                .map(|side| (a, side))
+        })?;
+        let (a, side) = legs;
+        let mut hexes = Vec::with_capacity(d as usize + 1);
+        let mut steps = Vec::with_capacity(d as usize);
+        hexes.push(from);
+        let mut at = from;
+        for i in 0..d {
+            at = if i < a { at + ahead } else { at + side };
+            if enter(at) != Some(1) {
+                return None;
+            }
+            // the first step after the turn pays for the turn
+            steps.push(if i == a && a < d { 2 } else { 1 });
+            hexes.push(at);
+        }
+        Some((hexes, steps))
+    }
+
     fn hex_at(&self, i: usize) -> Hex {
         let i = i as i32;
         Hex::new(self.min.x + i % self.width, self.min.y + i / self.width)
@@ -554,6 +696,49 @@ mod tests {
 
     /// The dense A* finds paths exactly as cheap as hexx's `a_star` on a cluttered map,
     /// and none where hexx finds none.
+    /// gurps-traveller-gm-screen.txt, Move: forward 1, side or back 2, turning 1 per
+    /// hexside. Facing east on open ground: 3 hexes east cost 3; 2 hexes west cost 4 (back
+    /// steps, or turning round for 3 and walking 2: 5); one hex to the north-east costs 2.
+    #[test]
+    fn walking_with_facing() {
+        let map = HexMap::new(
+            MapShape::Hexagon { radius: 6 },
+            Orientation::Pointy,
+            1.0,
+            "yd",
+        );
+        let east = Hex::ZERO.main_direction_to(Hex::new(1, 0));
+        let open = |h: Hex| map.move_cost(h);
+        let cost = |to: Hex| {
+            map.path_facing(Hex::ZERO, east, to, open)
+                .map(|(_, c)| c.iter().sum::<u32>())
+        };
+        assert_eq!(cost(Hex::new(3, 0)), Some(3));
+        assert_eq!(cost(Hex::new(-2, 0)), Some(4));
+        assert_eq!(cost(Hex::new(1, -1)), Some(2));
+        // six hexes west: turning round (3) and walking (6) beats six back steps (12)
+        assert_eq!(cost(Hex::new(-6, 0)), Some(9));
+        let (path, steps) = map
+            .path_facing(Hex::ZERO, east, Hex::new(3, 0), open)
+            .unwrap();
+        assert_eq!(path.len(), steps.len() + 1);
+        assert_eq!(cost(Hex::ZERO), Some(0));
+        // the shortcut finds walks exactly as cheap as the search
+        for to in hexx::shapes::hexagon(Hex::ZERO, 4) {
+            for f in EdgeDirection::ALL_DIRECTIONS {
+                if let Some((_, fast)) = HexMap::two_legs(Hex::ZERO, f, to, &open) {
+                    let (s, g) = (map.index(Hex::ZERO).unwrap(), map.index(to).unwrap());
+                    let (_, slow) = map.search_facing(s, g, f, open).unwrap();
+                    assert_eq!(
+                        fast.iter().sum::<u32>(),
+                        slow.iter().sum::<u32>(),
+                        "{to:?} {f:?}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn path_costs_match_hexx_a_star() {
         let mut map = HexMap::new(

@@ -12,7 +12,7 @@ use super::sheet::Fighter;
 use super::tables::DamageType;
 use crate::battle::{Standing, UnitId};
 use crate::hexmap::HexMap;
-use hexx::Hex;
+use hexx::{EdgeDirection, Hex};
 
 /// One unit as the rules see it when deciding or checking an action.
 #[derive(Clone, Copy, Debug)]
@@ -27,6 +27,8 @@ pub struct UnitView<'a> {
     pub standing: Standing,
     /// The fighter's sheet and state.
     pub fighter: &'a Fighter,
+    /// The hex side it faces.
+    pub facing: EdgeDirection,
 }
 
 /// The battle as seen by the unit whose turn it is.
@@ -133,15 +135,10 @@ impl<'a> Situation<'a> {
                 to.x, to.y
             ));
         }
-        let path = self
-            .map
-            .path(from, to, |h| self.enter_cost(h))
+        let (path, steps) = self
+            .walk(to, allowance, |h| self.enter_cost(h))
             .ok_or_else(|| format!("no way through to ({}, {})", to.x, to.y))?;
-        let cost = path
-            .iter()
-            .skip(1)
-            .filter_map(|&h| self.map.move_cost(h))
-            .sum();
+        let cost = steps.iter().sum();
         if cost > allowance {
             return Err(format!(
                 "reaching ({}, {}) costs {cost} movement points; this maneuver allows {allowance}",
@@ -149,6 +146,30 @@ impl<'a> Situation<'a> {
             ));
         }
         Ok((path, cost))
+    }
+
+    /// The acting unit's cheapest walk to `to` and the cost of each step. A maneuver that
+    /// allows only a step (1 point) steps in any direction at the hex's cost; longer moves
+    /// pay for facing: side and back steps and turns cost extra
+    /// (gurps-traveller-gm-screen.txt, "MANEUVERS" table: "Step and ..." facing any; Move:
+    /// forward 1, side or back 2, change facing 1 per hexside).
+    pub fn walk(
+        &self,
+        to: Hex,
+        allowance: u32,
+        enter: impl Fn(Hex) -> Option<u32>,
+    ) -> Option<(Vec<Hex>, Vec<u32>)> {
+        let me = self.me();
+        if allowance <= 1 {
+            let path = self.map.path(me.pos, to, &enter)?;
+            let steps = path
+                .iter()
+                .skip(1)
+                .map(|&h| enter(h).unwrap_or(0))
+                .collect();
+            return Some((path, steps));
+        }
+        self.map.path_facing(me.pos, me.facing, to, enter)
     }
 
     /// Whether the acting unit, standing at `from`, can strike `target` with weapon
@@ -749,6 +770,7 @@ mod tests {
                     pos: *pos,
                     standing: Standing::Fighting,
                     fighter: f,
+                    facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
                 })
                 .collect(),
             me: 0,
@@ -812,8 +834,11 @@ mod tests {
             "yd",
         );
         map.set_terrain(Hex::new(0, 1), Terrain::Blocked);
+        // Running (+1 Move): going round the foe costs 6 with the turns it takes.
+        let mut runner = fighter(&["broadsword"]);
+        runner.ran = true;
         let units = [
-            (fighter(&["broadsword"]), Hex::ZERO, 0),
+            (runner, Hex::ZERO, 0),
             (fighter(&["broadsword"]), Hex::new(2, 0), 1),
         ];
         let s = situation(&map, &units);
@@ -1049,6 +1074,7 @@ mod effort_tests {
                     pos: Hex::ZERO,
                     standing: Standing::Fighting,
                     fighter: &a,
+                    facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
                 },
                 UnitView {
                     id: UnitId(1),
@@ -1056,6 +1082,7 @@ mod effort_tests {
                     pos: Hex::new(1, 0),
                     standing: Standing::Fighting,
                     fighter: &b,
+                    facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
                 },
                 UnitView {
                     id: UnitId(2),
@@ -1063,6 +1090,7 @@ mod effort_tests {
                     pos: Hex::new(0, 1),
                     standing: Standing::Fighting,
                     fighter: &c,
+                    facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
                 },
             ],
             me: 0,
@@ -1174,6 +1202,7 @@ mod dual_tests {
                         pos: Hex::ZERO,
                         standing: Standing::Fighting,
                         fighter: me,
+                        facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
                     },
                     UnitView {
                         id: UnitId(1),
@@ -1181,6 +1210,7 @@ mod dual_tests {
                         pos: Hex::new(1, 0),
                         standing: Standing::Fighting,
                         fighter: &foe,
+                        facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
                     },
                 ],
                 me: 0,

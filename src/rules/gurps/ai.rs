@@ -265,8 +265,8 @@ impl GurpsAi {
         allowance: u32,
         stop: impl Fn(Hex) -> bool,
     ) -> Option<Hex> {
-        let from = s.me().pos;
-        let path = s.map.path(from, goal, |h| {
+        // The walk pays for facing as the move will (see `Situation::walk`).
+        let (path, steps) = s.walk(goal, allowance, |h| {
             if h == goal {
                 s.map.move_cost(h)
             } else {
@@ -275,11 +275,11 @@ impl GurpsAi {
         })?;
         let mut spent = 0;
         let mut best = None;
-        for &h in path.iter().skip(1) {
+        for (&h, &step) in path.iter().skip(1).zip(&steps) {
             if h == goal {
                 break;
             }
-            spent += s.map.move_cost(h)?;
+            spent += step;
             if spent > allowance {
                 break;
             }
@@ -322,13 +322,12 @@ impl GurpsAi {
         let Some(goal) = goal else {
             return Action::simple(Maneuver::DoNothing);
         };
-        let Some(path) = s.map.path(me.pos, goal, |h| s.enter_cost(h)) else {
+        let Some((path, steps)) = s.walk(goal, mv.allowance, |h| s.enter_cost(h)) else {
             return Action::simple(Maneuver::DoNothing);
         };
         let mut spent = 0;
         let mut dest = None;
-        for &h in path.iter().skip(1) {
-            let Some(c) = s.map.move_cost(h) else { break };
+        for (&h, &c) in path.iter().skip(1).zip(&steps) {
             spent += c;
             if spent > mv.allowance {
                 break;
@@ -795,6 +794,7 @@ mod tests {
                     pos: *pos,
                     standing: Standing::Fighting,
                     fighter: f,
+                    facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
                 })
                 .collect(),
             me: 0,

@@ -10,8 +10,8 @@
 //! Retreat, Dodge and Drop and facing; hit locations with crippling; shock, major wounds,
 //! knockdown and stun; knockback on the hex line; the critical tables; lost HP and FP with
 //! mortal wounds; morale checks; armor chinks; disarms; Dual-Weapon Attack; repeated
-//! parries; stray shots; group combat for mooks. Not yet: facing changes costing
-//! movement.
+//! parries; stray shots; group combat for mooks; facing costs on longer moves (side and
+//! back steps and turns).
 //!
 //! Layout: [`tables`] and [`equipment`] hold data, [`sheet`] the stat block and fighter,
 //! [`posture`], [`location`], [`injury`] and [`knockback`] one rule each, [`combat`] the

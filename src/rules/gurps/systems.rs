@@ -304,13 +304,21 @@ pub(super) fn decide(
     autopilot: Res<Autopilot>,
     map: Res<HexMap>,
     rules: Res<GurpsRules>,
-    units: Query<(&UnitId, &Side, &HexPos, &Standing, &Fighter, &Controller)>,
+    units: Query<(
+        &UnitId,
+        &Side,
+        &HexPos,
+        &Standing,
+        &Fighter,
+        &Controller,
+        &Facing,
+    )>,
     mut commands: MessageWriter<Command<Action>>,
 ) {
     let Some(active) = turn.awaiting else { return };
     let mut style = None;
     let mut views = Vec::with_capacity(units.iter().len());
-    for (id, side, pos, standing, fighter, controller) in &units {
+    for (id, side, pos, standing, fighter, controller, facing) in &units {
         if *id == active {
             style = match controller.0 {
                 Control::Ai(style) => Some(style),
@@ -324,6 +332,7 @@ pub(super) fn decide(
             pos: pos.0,
             standing: *standing,
             fighter,
+            facing: facing.0,
         });
     }
     let Some(style) = style else { return };
@@ -406,12 +415,13 @@ pub(super) fn resolve(
     let checked = {
         let mut views: Vec<UnitView> = units
             .iter()
-            .map(|(id, side, pos, _, standing, fighter, _)| UnitView {
+            .map(|(id, side, pos, facing, standing, fighter, _)| UnitView {
                 id: *id,
                 side: side.0,
                 pos: pos.0,
                 standing: *standing,
                 fighter,
+                facing: facing.0,
             })
             .collect();
         situation(&map, &mut views, active, &rules).map(|s| {
