@@ -976,7 +976,8 @@ fn execute(
         ];
     }
     // "Foe defends at −1 if he is the target of both attacks."
-    let dual_same_foe = plan.effort.dual_weapon.is_some() && strikes[0].0 == strikes[1].0;
+    let dual_same_foe =
+        plan.effort.dual_weapon.is_some() && strikes.get(1).is_some_and(|s| s.0 == strikes[0].0);
     for (target, w, dual) in strikes {
         let Some(target_entity) = roster.entity(target) else {
             break;
