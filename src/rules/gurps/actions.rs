@@ -314,7 +314,7 @@ fn weapon_fits(maneuver: Maneuver, ranged: bool) -> bool {
 /// Move after a turn of running (gurps-lite-and-socs.txt, "MOVE": "+1 hex after a full
 /// turn of running"; decision: a turn whose maneuver was Move counts as running).
 pub fn allowance(f: &Fighter, maneuver: Maneuver) -> u32 {
-    allowance_at(current_move(f), f.ran, maneuver)
+    allowance_at(current_move(f), f.ran(), maneuver)
 }
 
 fn allowance_at(move_: i32, ran: bool, maneuver: Maneuver) -> u32 {
@@ -384,7 +384,7 @@ pub fn legal_options(s: &Situation) -> Legal {
     let mut options = Vec::with_capacity(Maneuver::ALL.len());
     let move_ = current_move(f);
     for maneuver in Maneuver::ALL {
-        let allowance = allowance_at(move_, f.ran, maneuver);
+        let allowance = allowance_at(move_, f.ran(), maneuver);
         let open = match maneuver {
             // Stunned, or off balance after a head blow: Do Nothing only
             // (gurps-lite-and-socs.txt, "INJURY", Stunned).
@@ -836,7 +836,7 @@ mod tests {
         map.set_terrain(Hex::new(0, 1), Terrain::Blocked);
         // Running (+1 Move): going round the foe costs 6 with the turns it takes.
         let mut runner = fighter(&["broadsword"]);
-        runner.ran = true;
+        runner.last_maneuver = Some(Maneuver::Move);
         let units = [
             (runner, Hex::ZERO, 0),
             (fighter(&["broadsword"]), Hex::new(2, 0), 1),
@@ -1030,7 +1030,7 @@ mod option_tests {
         let stats = GurpsStats::default(); // Move 5
         let mut f = Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()));
         assert_eq!(allowance(&f, Maneuver::Move), 5);
-        f.ran = true;
+        f.last_maneuver = Some(Maneuver::Move);
         assert_eq!(allowance(&f, Maneuver::Move), 6);
         assert_eq!(allowance(&f, Maneuver::MoveAndAttack), 5);
     }

@@ -692,7 +692,7 @@ impl Policy for GurpsAi {
         // twice running (two waiting fighters would otherwise stare at each other).
         if cautious
             && threatened
-            && !f.waited
+            && !f.waited()
             && nearest.fighter.waiting.is_none()
             && legal.get(Maneuver::Wait).is_some()
             && let Some(wi) = (0..f.sheet.weapons.len())
@@ -866,7 +866,7 @@ mod tests {
         ];
         let a = decide(&m, &units, AiStyle::Cautious);
         assert_eq!((a.maneuver, a.weapon), (Maneuver::Wait, Some(0)));
-        me.waited = true;
+        me.last_maneuver = Some(Maneuver::Wait);
         let units = [
             (me, Hex::ZERO, 0),
             (

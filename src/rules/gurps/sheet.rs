@@ -12,6 +12,7 @@ use super::criticals::WeaponState;
 use super::equipment::{Catalog, WeaponMode};
 use super::injury::PainThreshold;
 use super::location::HitLocation;
+use super::maneuver::Maneuver;
 use super::posture::Posture;
 use super::tables::DamageType;
 use crate::battle::UnitId;
@@ -503,8 +504,9 @@ pub struct Fighter {
     pub feint_ready: Option<(UnitId, i32)>,
     /// The won feint that applies on this turn.
     pub feint_on: Option<(UnitId, i32)>,
-    /// The last maneuver was Move: +1 hex of Move this turn for running on.
-    pub ran: bool,
+    /// The maneuver of its last turn (running, a Move and Attack's unsteadiness and a
+    /// spent Wait are read from it).
+    pub last_maneuver: Option<Maneuver>,
     /// Condition of each weapon.
     pub weapon_state: Vec<WeaponState>,
     /// Limbs crippled for a while ("funny-bone" criticals), with the turns left.
@@ -523,13 +525,8 @@ pub struct Fighter {
     pub fleeing: bool,
     /// The shield is in hand (a critical failure on a block unreadies it).
     pub shield_ready: bool,
-    /// Made a Move and Attack this turn: −2 on rolls to avoid falling until its next turn
-    /// (gurps-lite-and-socs.txt, "MOVE AND ATTACK").
-    pub unsteady: bool,
     /// Waiting to attack with this weapon (gurps-lite-and-socs.txt, "WAIT").
     pub waiting: Option<u8>,
-    /// Its last maneuver was Wait.
-    pub waited: bool,
     /// Parries made with each weapon since its last turn.
     pub parried: Vec<u8>,
     /// Blocks made since its last turn.
@@ -563,7 +560,7 @@ impl Fighter {
             evaluate: None,
             feint_ready: None,
             feint_on: None,
-            ran: false,
+            last_maneuver: None,
             weapon_state: vec![WeaponState::Ready; sheet.weapons.len()],
             numb: Vec::new(),
             impairment: None,
@@ -573,14 +570,29 @@ impl Fighter {
             retreated: false,
             fleeing: false,
             shield_ready: true,
-            unsteady: false,
             waiting: None,
-            waited: false,
             parried: vec![0; sheet.weapons.len()],
             blocked: 0,
             spent: false,
             sheet,
         }
+    }
+
+    /// The last maneuver was Move: +1 hex of Move this turn for running on
+    /// (gurps-lite-and-socs.txt, "MOVE").
+    pub fn ran(&self) -> bool {
+        self.last_maneuver == Some(Maneuver::Move)
+    }
+
+    /// Made a Move and Attack on its last turn: −2 on rolls to avoid falling until its next
+    /// turn (gurps-lite-and-socs.txt, "MOVE AND ATTACK").
+    pub fn unsteady(&self) -> bool {
+        self.last_maneuver == Some(Maneuver::MoveAndAttack)
+    }
+
+    /// Its last maneuver was Wait.
+    pub fn waited(&self) -> bool {
+        self.last_maneuver == Some(Maneuver::Wait)
     }
 
     /// True if a leg or foot is crippled: the fighter cannot stand (decision: 4e Basic Set

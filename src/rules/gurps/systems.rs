@@ -11,7 +11,7 @@ use super::combat::{
     CriticalRow, DefenseKind, DefenseStep, reeling, with_feverish, with_retreat_and_drop,
     with_shield,
 };
-use super::combat::{effective, group_bonus};
+use super::combat::{ExtraHit, effective, group_bonus};
 use super::criticals::{
     CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,
 };
@@ -617,7 +617,7 @@ fn keep_feet(
     events: &mut MessageWriter<BattleEvent>,
 ) {
     let mut mods = keep_feet_modifiers(base, yards);
-    if f.unsteady {
+    if f.unsteady() {
         mods.push(Modifier::new("after a Move and Attack", -2));
     }
     let roll = success_roll(rng, mods);
@@ -714,14 +714,12 @@ fn execute(
             return;
         };
         f.guard = guard_of(maneuver, weapon);
-        f.ran = maneuver == Maneuver::Move;
-        f.waited = maneuver == Maneuver::Wait;
+        f.last_maneuver = Some(maneuver);
         f.waiting = if maneuver == Maneuver::Wait {
             weapon.map(|w| w as u8)
         } else {
             None
         };
-        f.unsteady = maneuver == Maneuver::MoveAndAttack;
         // Evaluate builds up on one foe; anything else uses it up (gurps-lite-and-socs.txt,
         // "EVALUATE": +1 per turn, at most +3).
         let previous_evaluate = f.evaluate.take();
@@ -982,8 +980,15 @@ fn execute(
         let Some(target_entity) = roster.entity(target) else {
             break;
         };
-        let retreat_to = retreat_hex(map, units, me_entity, target_entity);
-        let intervening = figures_between(map, units, me_entity, target_entity);
+        // A retreat is only against melee; only shots pass people in the way.
+        let shooting = units
+            .get(me_entity)
+            .is_ok_and(|u| u.5.sheet.weapons[w].is_ranged());
+        let (retreat_to, intervening) = if shooting {
+            (None, figures_between(map, units, me_entity, target_entity))
+        } else {
+            (retreat_hex(map, units, me_entity, target_entity), 0)
+        };
         let Ok([mut me, mut foe]) = units.get_many_mut([me_entity, target_entity]) else {
             return;
         };
@@ -1168,18 +1173,13 @@ fn execute(
                 _ => {}
             }
         }
-        events.write(BattleEvent::Attack {
-            attacker: active,
-            target,
-            weapon: weapon.name.clone(),
-            roll: outcome.roll,
-            defenses: outcome
-                .defenses
-                .into_iter()
-                .map(|(defense, roll)| DefenseRecord { defense, roll })
-                .collect(),
-            result: outcome.result,
-        });
+        report_attack(
+            events,
+            (active, target, weapon.name.clone()),
+            outcome.roll,
+            outcome.defenses,
+            outcome.result,
+        );
         if let Some((from, to)) = retreat_move {
             events.write(BattleEvent::Moved {
                 unit: target,
@@ -1200,14 +1200,7 @@ fn execute(
                 ),
             });
         }
-        if let Some(roll) = outcome.location_roll {
-            events.write(BattleEvent::Roll {
-                unit: active,
-                purpose: Cow::Borrowed("hit location"),
-                roll,
-                result: Cow::Borrowed(location.name()),
-            });
-        }
+        report_location(events, active, outcome.location_roll, location);
         let mut stumble = None;
         // "A critical failure on these rolls causes an additional 1 HP of injury to arm or
         // leg, no DR" (gurps-lite-and-socs.txt, the extra-effort options).
@@ -1316,38 +1309,14 @@ fn execute(
             first,
             critical_row,
         );
-        for extra in outcome.extra_hits {
-            let standing = roster
-                .entity(target)
-                .and_then(|e| units.get(e).ok())
-                .map(|u| *u.4);
-            if standing == Some(Standing::Dead) {
-                break;
-            }
-            if let Some(roll) = extra.location_roll {
-                events.write(BattleEvent::Roll {
-                    unit: active,
-                    purpose: Cow::Borrowed("hit location"),
-                    roll,
-                    result: Cow::Borrowed(extra.location.name()),
-                });
-            }
-            land_hit(
-                rng,
-                map,
-                roster,
-                units,
-                events,
-                &hit,
-                extra.location,
-                extra.damage,
-                None,
-            );
-        }
+        land_extra_hits(rng, map, roster, units, events, outcome.extra_hits, |_| {
+            hit.clone()
+        });
     }
 }
 
 /// Who hit whom with what, for [`land_hit`].
+#[derive(Clone)]
 struct LandedHit {
     attacker: UnitId,
     attacker_entity: bevy::ecs::entity::Entity,
@@ -2316,26 +2285,19 @@ fn stray_shot(
     };
     let desperate = reeling(by.5.hp, by.5.sheet.hp_max);
     let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, false));
-    events.write(BattleEvent::Attack {
-        attacker: shot.attacker,
-        target: bystander,
-        weapon: weapon.name.clone(),
-        roll: outcome.roll,
-        defenses: outcome
-            .defenses
-            .into_iter()
-            .map(|(defense, roll)| DefenseRecord { defense, roll })
-            .collect(),
-        result: outcome.result,
-    });
-    if let Some(roll) = outcome.location_roll {
-        events.write(BattleEvent::Roll {
-            unit: shot.attacker,
-            purpose: Cow::Borrowed("hit location"),
-            roll,
-            result: Cow::Borrowed(outcome.location.name()),
-        });
-    }
+    report_attack(
+        events,
+        (shot.attacker, bystander, weapon.name.clone()),
+        outcome.roll,
+        outcome.defenses,
+        outcome.result,
+    );
+    report_location(
+        events,
+        shot.attacker,
+        outcome.location_roll,
+        outcome.location,
+    );
     let Some(first) = outcome.damage else {
         return;
     };
@@ -2492,18 +2454,14 @@ fn group_attack(
     let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
     let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, false));
     let names: Vec<&str> = blows.iter().map(|(id, _, _)| roster.name(*id)).collect();
-    events.write(BattleEvent::Attack {
-        attacker: blows[0].0,
-        target,
-        weapon: Label::Shared(format!("a group attack ({})", names.join(", ")).into()),
-        roll: outcome.roll,
-        defenses: outcome
-            .defenses
-            .into_iter()
-            .map(|(defense, roll)| DefenseRecord { defense, roll })
-            .collect(),
-        result: outcome.result,
-    });
+    let label = Label::Shared(format!("a group attack ({})", names.join(", ")).into());
+    report_attack(
+        events,
+        (blows[0].0, target, label),
+        outcome.roll,
+        outcome.defenses,
+        outcome.result,
+    );
     if outcome.result.hit() {
         let (landed, avoided) = outcome.hits;
         events.write(BattleEvent::Note {
@@ -2511,14 +2469,7 @@ fn group_attack(
             text: format!("group attack: {landed} of {n} blows land, {avoided} avoided"),
         });
     }
-    if let Some(roll) = outcome.location_roll {
-        events.write(BattleEvent::Roll {
-            unit: blows[0].0,
-            purpose: Cow::Borrowed("hit location"),
-            roll,
-            result: Cow::Borrowed(outcome.location.name()),
-        });
-    }
+    report_location(events, blows[0].0, outcome.location_roll, outcome.location);
     let Some(first_hit) = outcome.damage else {
         return;
     };
@@ -2544,29 +2495,75 @@ fn group_attack(
         first_hit,
         critical_row,
     );
-    for (k, extra) in outcome.extra_hits.into_iter().enumerate() {
-        if roster
-            .entity(target)
+    land_extra_hits(rng, map, roster, units, events, outcome.extra_hits, landing);
+}
+
+/// Logs an attack: (attacker, target, weapon), the roll, the defense rolls and the result.
+fn report_attack(
+    events: &mut MessageWriter<BattleEvent>,
+    (attacker, target, weapon): (UnitId, UnitId, Label),
+    roll: crate::dice::RollRecord,
+    defenses: Vec<(Label, crate::dice::RollRecord)>,
+    result: crate::battle::AttackResult,
+) {
+    events.write(BattleEvent::Attack {
+        attacker,
+        target,
+        weapon,
+        roll,
+        defenses: defenses
+            .into_iter()
+            .map(|(defense, roll)| DefenseRecord { defense, roll })
+            .collect(),
+        result,
+    });
+}
+
+/// Logs the roll on the hit location table, when there was one.
+fn report_location(
+    events: &mut MessageWriter<BattleEvent>,
+    unit: UnitId,
+    roll: Option<crate::dice::RollRecord>,
+    location: HitLocation,
+) {
+    if let Some(roll) = roll {
+        events.write(BattleEvent::Roll {
+            unit,
+            purpose: Cow::Borrowed("hit location"),
+            roll,
+            result: Cow::Borrowed(location.name()),
+        });
+    }
+}
+
+/// Lands the further hits of a rapid-fire or group attack in order, each with its location
+/// roll, until the target is dead; `who(k)` says whose blow hit `k` (from 1) is.
+fn land_extra_hits(
+    rng: &mut BattleRng,
+    map: &HexMap,
+    roster: &Roster,
+    units: &mut UnitQuery,
+    events: &mut MessageWriter<BattleEvent>,
+    extra_hits: Vec<ExtraHit>,
+    who: impl Fn(usize) -> LandedHit,
+) {
+    for (k, extra) in extra_hits.into_iter().enumerate() {
+        let hit = who(k + 1);
+        let dead = roster
+            .entity(hit.target)
             .and_then(|e| units.get(e).ok())
-            .is_some_and(|u| *u.4 == Standing::Dead)
-        {
+            .is_some_and(|u| *u.4 == Standing::Dead);
+        if dead {
             break;
         }
-        if let Some(roll) = extra.location_roll {
-            events.write(BattleEvent::Roll {
-                unit: blows[(k + 1).min(n - 1)].0,
-                purpose: Cow::Borrowed("hit location"),
-                roll,
-                result: Cow::Borrowed(extra.location.name()),
-            });
-        }
+        report_location(events, hit.attacker, extra.location_roll, extra.location);
         land_hit(
             rng,
             map,
             roster,
             units,
             events,
-            &landing(k + 1),
+            &hit,
             extra.location,
             extra.damage,
             None,
