@@ -257,16 +257,22 @@ const FACE_TO_FACE: &str = r#"(
 )"#;
 
 fn face_to_face() -> Session {
-    let prepared = Arc::new(scenario::parse("f.ron", FACE_TO_FACE).expect("valid"));
+    by_hand(FACE_TO_FACE, 5) // round 1, Ann's turn
+}
+
+/// A battle of `text` with dice seeded by `seed`, played by hand (no autopilot), its first
+/// turn begun.
+fn by_hand(text: &str, seed: u64) -> Session {
+    let prepared = Arc::new(scenario::parse("test.ron", text).expect("valid"));
     let mut s = Session::new(
         prepared,
-        5,
+        seed,
         SessionOptions {
             keep_log: true,
             autopilot: false,
         },
     );
-    s.step(); // round 1, Ann's turn
+    s.step();
     s
 }
 
@@ -546,16 +552,7 @@ fn attacks_from_behind_and_the_side() {
     for (turn_bob, expect) in [(3u8, "back"), (2u8, "side")] {
         let mut found = false;
         for seed in 0..40 {
-            let prepared = Arc::new(scenario::parse("f.ron", FACE_TO_FACE).expect("valid"));
-            let mut s = Session::new(
-                prepared,
-                seed,
-                SessionOptions {
-                    keep_log: true,
-                    autopilot: false,
-                },
-            );
-            s.step();
+            let mut s = by_hand(FACE_TO_FACE, seed);
             // Bob (at (1, 0)) faces Ann (at (0, 0)); turn him away.
             let mut q = s.world.query::<(&UnitId, &mut Facing)>();
             for (id, mut f) in q.iter_mut(&mut s.world) {
@@ -682,16 +679,7 @@ const APART: &str = r#"(
 /// into its reach, before that foe's own attack; the Wait then is spent.
 #[test]
 fn wait_strikes_the_foe_that_comes_in_reach() {
-    let prepared = Arc::new(scenario::parse("apart.ron", APART).expect("valid"));
-    let mut s = Session::new(
-        prepared,
-        3,
-        SessionOptions {
-            keep_log: true,
-            autopilot: false,
-        },
-    );
-    s.step(); // Ann's turn
+    let mut s = by_hand(APART, 3);
     s.world.write_message(Command {
         unit: UnitId(0),
         action: Action {
@@ -731,16 +719,7 @@ fn wait_strikes_the_foe_that_comes_in_reach() {
 fn disarm_attempts() {
     let mut checked = 0;
     for seed in 0..30 {
-        let prepared = Arc::new(scenario::parse("f.ron", FACE_TO_FACE).expect("valid"));
-        let mut s = Session::new(
-            prepared,
-            seed,
-            SessionOptions {
-                keep_log: true,
-                autopilot: false,
-            },
-        );
-        s.step();
+        let mut s = by_hand(FACE_TO_FACE, seed);
         s.world.write_message(Command {
             unit: UnitId(0),
             action: Action {
@@ -790,16 +769,7 @@ const CROWDED: &str = r#"(
 fn missed_shots_may_hit_the_figure_in_the_way() {
     let mut strays = 0;
     for seed in 0..40 {
-        let prepared = Arc::new(scenario::parse("c.ron", CROWDED).expect("valid"));
-        let mut s = Session::new(
-            prepared,
-            seed,
-            SessionOptions {
-                keep_log: true,
-                autopilot: false,
-            },
-        );
-        s.step();
+        let mut s = by_hand(CROWDED, seed);
         if s.world.resource::<TurnState>().awaiting != Some(UnitId(0)) {
             continue;
         }

@@ -735,6 +735,7 @@ mod tests {
     use super::*;
     use crate::hexmap::{MapShape, Orientation, Terrain};
     use crate::rules::gurps::equipment::Catalog;
+    use crate::rules::gurps::maneuver::Effort;
     use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
     use std::sync::Arc;
 
@@ -742,17 +743,8 @@ mod tests {
         let stats = GurpsStats {
             st: 11,
             dx: 12,
-            iq: 10,
             ht: 11,
-            hp: None,
-            fp: None,
-            basic_speed: None,
-            basic_move: None,
-            dodge: None,
-            dr: 0,
-            skills: Default::default(),
             weapons: weapons.iter().map(|w| w.to_string()).collect(),
-            armor: None,
             ..Default::default()
         };
         Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
@@ -1015,43 +1007,15 @@ mod tests {
                 .contains("own side")
         );
     }
-}
-
-#[cfg(test)]
-mod option_tests {
-    use super::*;
-    use crate::rules::gurps::equipment::Catalog;
-    use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
-    use std::sync::Arc;
 
     /// gurps-lite-and-socs.txt "MOVE": +1 hex after a full turn of running.
     #[test]
     fn running_adds_a_hex_to_move() {
-        let stats = GurpsStats::default(); // Move 5
-        let mut f = Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()));
+        let mut f = fighter(&[]); // Move 5
         assert_eq!(allowance(&f, Maneuver::Move), 5);
         f.last_maneuver = Some(Maneuver::Move);
         assert_eq!(allowance(&f, Maneuver::Move), 6);
         assert_eq!(allowance(&f, Maneuver::MoveAndAttack), 5);
-    }
-}
-
-#[cfg(test)]
-mod effort_tests {
-    use super::*;
-    use crate::hexmap::{MapShape, Orientation};
-    use crate::rules::gurps::equipment::Catalog;
-    use crate::rules::gurps::maneuver::Effort;
-    use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
-    use std::sync::Arc;
-
-    fn fighter() -> Fighter {
-        let stats = GurpsStats {
-            skills: [("Broadsword".to_string(), 14)].into_iter().collect(),
-            weapons: vec!["broadsword".into()],
-            ..Default::default()
-        };
-        Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
     }
 
     /// The options' own conditions (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"), and
@@ -1064,39 +1028,13 @@ mod effort_tests {
             1.0,
             "yd",
         );
-        let (a, b, c) = (fighter(), fighter(), fighter());
-        let mut s = Situation {
-            map: &map,
-            units: vec![
-                UnitView {
-                    id: UnitId(0),
-                    side: 0,
-                    pos: Hex::ZERO,
-                    standing: Standing::Fighting,
-                    fighter: &a,
-                    facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
-                },
-                UnitView {
-                    id: UnitId(1),
-                    side: 1,
-                    pos: Hex::new(1, 0),
-                    standing: Standing::Fighting,
-                    fighter: &b,
-                    facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
-                },
-                UnitView {
-                    id: UnitId(2),
-                    side: 1,
-                    pos: Hex::new(0, 1),
-                    standing: Standing::Fighting,
-                    fighter: &c,
-                    facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
-                },
-            ],
-            me: 0,
-            extra_effort: false,
-            grouped: false,
-        };
+        let units = [
+            (fighter(&["broadsword"]), Hex::ZERO, 0),
+            (fighter(&["broadsword"]), Hex::new(1, 0), 1),
+            (fighter(&["broadsword"]), Hex::new(0, 1), 1),
+        ];
+        let mut s = situation(&map, &units);
+        s.extra_effort = false;
         let with = |maneuver, effort: Effort| Action {
             target: Some(UnitId(1)),
             weapon: Some(0),
@@ -1162,24 +1100,6 @@ mod effort_tests {
             3
         );
     }
-}
-
-#[cfg(test)]
-mod dual_tests {
-    use super::*;
-    use crate::hexmap::{MapShape, Orientation};
-    use crate::rules::gurps::equipment::Catalog;
-    use crate::rules::gurps::maneuver::Effort;
-    use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
-    use std::sync::Arc;
-
-    fn fighter(weapons: &[&str]) -> Fighter {
-        let stats = GurpsStats {
-            weapons: weapons.iter().map(|w| w.to_string()).collect(),
-            ..Default::default()
-        };
-        Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
-    }
 
     /// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS", Dual-Weapon Attack: two weapons
     /// (decision: one-handed ones, and no shield), in place of one attack, on one or two foes.
@@ -1191,32 +1111,12 @@ mod dual_tests {
             1.0,
             "yd",
         );
-        let foe = fighter(&[]);
-        let check = |me: &Fighter| {
-            let s = Situation {
-                map: &map,
-                units: vec![
-                    UnitView {
-                        id: UnitId(0),
-                        side: 0,
-                        pos: Hex::ZERO,
-                        standing: Standing::Fighting,
-                        fighter: me,
-                        facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
-                    },
-                    UnitView {
-                        id: UnitId(1),
-                        side: 1,
-                        pos: Hex::new(1, 0),
-                        standing: Standing::Fighting,
-                        fighter: &foe,
-                        facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
-                    },
-                ],
-                me: 0,
-                extra_effort: false,
-                grouped: false,
-            };
+        let check = |weapons: &[&str]| {
+            let units = [
+                (fighter(weapons), Hex::ZERO, 0),
+                (fighter(&[]), Hex::new(1, 0), 1),
+            ];
+            let s = situation(&map, &units);
             plan(
                 &s,
                 &Action {
@@ -1230,8 +1130,8 @@ mod dual_tests {
                 },
             )
         };
-        assert!(check(&fighter(&["shortsword", "large knife"])).is_ok());
-        let err = check(&fighter(&["shortsword", "greatsword"])).unwrap_err();
+        assert!(check(&["shortsword", "large knife"]).is_ok());
+        let err = check(&["shortsword", "greatsword"]).unwrap_err();
         assert!(err.contains("one-handed"), "{err}");
     }
 }

@@ -766,17 +766,9 @@ mod tests {
         let stats = GurpsStats {
             st: 11,
             dx: 12,
-            iq: 10,
             ht: 11,
-            hp: None,
-            fp: None,
-            basic_speed: None,
-            basic_move: None,
-            dodge: None,
-            dr: 0,
             skills: [(skill.0.to_string(), skill.1)].into_iter().collect(),
             weapons: weapons.iter().map(|w| w.to_string()).collect(),
-            armor: None,
             ..Default::default()
         };
         Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))

@@ -12,17 +12,9 @@ fn fighter(skills: &[(&str, i32)], weapons: &[&str]) -> Fighter {
     let stats = GurpsStats {
         st: 11,
         dx: 12,
-        iq: 10,
         ht: 12,
-        hp: None,
-        fp: None,
-        basic_speed: None,
-        basic_move: None,
-        dodge: None,
-        dr: 0,
         skills: skills.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
         weapons: weapons.iter().map(|w| w.to_string()).collect(),
-        armor: None,
         ..Default::default()
     };
     Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
