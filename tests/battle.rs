@@ -498,6 +498,11 @@ fn knockback_demo_stops_at_walls_and_fighters() {
         }
     }
     assert!(wall && fighter_hit, "wall {wall}, fighter {fighter_hit}");
+    // The seed the README and the scenario file name shows both in one battle.
+    let mut s = Session::new(prepared, 84, SessionOptions::default());
+    s.run();
+    let log = s.log_text();
+    assert!(log.contains("stopped by a wall") && log.contains("stopped by Joos"));
 }
 
 /// gurps-lite-and-socs.txt "FEINT": a feint won on one turn counts on the feinter's next
@@ -660,6 +665,10 @@ fn morale_demo_breaks_and_flees() {
         "only {broke} of 10 battles saw the bandits break"
     );
     assert!(fled > 0);
+    // The seed the README and the scenario file name shows a break.
+    let mut s = Session::new(prepared, 2, SessionOptions::default());
+    s.run();
+    assert!(s.log_text().contains("they break and flee"));
 }
 
 const APART: &str = r#"(
@@ -872,4 +881,68 @@ fn mooks_attack_as_a_group() {
         }
     }
     assert!(groups > 0);
+}
+
+const LONG_MOVE: &str = r#"(
+    name: "Long move",
+    ruleset: Gurps(),
+    map: ( shape: Hexagon(radius: 5) ),
+    sides: [ (id: "a", control: Player), (id: "b", control: Player) ],
+    units: [
+        (name: "Ann", side: "a", at: (-3, 0), facing: East,
+         stats: Gurps(st: 10, dx: 14, iq: 10, ht: 12, skills: { "Shortsword": 14 }, weapons: ["shortsword"])),
+        (name: "Bob", side: "b", at: (0, 1), facing: East,
+         stats: Gurps(st: 12, dx: 10, iq: 10, ht: 10, skills: { "Broadsword": 12 }, weapons: ["broadsword"])),
+    ],
+)"#;
+
+/// gurps-traveller-gm-screen.txt, "MANEUVERS" table, facing change at the end of a move:
+/// Ann (Move 6) runs east and strikes Bob, who ends up two hex sides from her way. After
+/// 4 points (more than half her Move) she turns one hex side only; after 2 points (the
+/// same end, her foe placed so) she faces him.
+#[test]
+fn a_long_move_limits_the_turn_at_its_end() {
+    use skirmish::battle::{Facing, HexPos};
+    use skirmish::rules::gurps::combat::current_move;
+    for (to, spent) in [(hexx::Hex::new(1, 0), 4u32), (hexx::Hex::new(-1, 0), 2)] {
+        let text = LONG_MOVE.replace("at: (0, 1)", &format!("at: ({}, 1)", to.x - 1));
+        let mut s = by_hand(&text, 5);
+        assert_eq!(
+            s.world.resource::<skirmish::battle::TurnState>().awaiting,
+            Some(UnitId(0))
+        );
+        assert_eq!(current_move(&fighter(&mut s, 0)), 6);
+        s.world.write_message(Command {
+            unit: UnitId(0),
+            action: Action {
+                maneuver: Maneuver::MoveAndAttack,
+                to: Some(to),
+                target: Some(UnitId(1)),
+                weapon: Some(0),
+                ..Action::simple(Maneuver::DoNothing)
+            },
+        });
+        s.step();
+        assert_eq!(last_rejection(&s), None);
+        let mut q = s.world.query::<(&UnitId, &HexPos, &Facing)>();
+        let (pos, facing) = q
+            .iter(&s.world)
+            .find(|(id, _, _)| id.0 == 0)
+            .map(|(_, p, f)| (p.0, f.0))
+            .expect("Ann");
+        assert_eq!(pos, to);
+        let east = hexx::Hex::ZERO.main_direction_to(hexx::Hex::new(1, 0));
+        let toward_bob = to.main_direction_to(hexx::Hex::new(to.x - 1, 1));
+        assert_eq!(pos.unsigned_distance_to(hexx::Hex::new(-3, 0)), spent);
+        if spent * 2 > 6 {
+            // one hex side from her way, on the side of her foe
+            let between = [east.clockwise(), east.counter_clockwise()]
+                .into_iter()
+                .find(|d| d.clockwise() == toward_bob || d.counter_clockwise() == toward_bob);
+            assert_ne!(toward_bob, east);
+            assert_eq!(Some(facing), between);
+        } else {
+            assert_eq!(facing, toward_bob);
+        }
+    }
 }

@@ -43,6 +43,39 @@ impl DiceExpr {
         self.count as f64 * (self.sides as f64 + 1.0) / 2.0 + self.add as f64
     }
 
+    /// Every result with its exact probability, smallest first (before any minimum).
+    pub fn distribution(&self) -> Vec<(i32, f64)> {
+        let low = self.min_value();
+        let chances = |chances: &[f64]| {
+            chances
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (low + i as i32, *p))
+                .collect()
+        };
+        match D6_SUMS.get(self.count as usize) {
+            Some(table) if self.sides == 6 => chances(table),
+            _ => chances(&sum_chances(self.count, self.sides)),
+        }
+    }
+
+    /// The mean of what the result exceeds `threshold` by (0 when it does not): what gets
+    /// through a barrier of `threshold`, on average.
+    pub fn mean_excess(&self, threshold: i32) -> f64 {
+        let low = self.min_value();
+        let excess = |chances: &[f64]| {
+            chances
+                .iter()
+                .enumerate()
+                .map(|(i, p)| f64::from((low + i as i32 - threshold).max(0)) * p)
+                .sum()
+        };
+        match D6_SUMS.get(self.count as usize) {
+            Some(table) if self.sides == 6 => excess(table),
+            _ => excess(&sum_chances(self.count, self.sides)),
+        }
+    }
+
     /// This expression with `extra` more added.
     pub fn plus(self, extra: i32) -> Self {
         Self {
@@ -79,6 +112,27 @@ impl DiceExpr {
         }
     }
 }
+
+/// Chances of each sum of `count` dice of `sides` faces, from the smallest sum up.
+fn sum_chances(count: u32, sides: u32) -> Vec<f64> {
+    let sides = sides.max(1) as usize;
+    let mut ways = vec![1.0f64];
+    for _ in 0..count {
+        let mut next = vec![0.0; ways.len() + sides - 1];
+        for (sum, w) in ways.iter().enumerate() {
+            for slot in &mut next[sum..sum + sides] {
+                *slot += w;
+            }
+        }
+        ways = next;
+    }
+    let total: f64 = ways.iter().sum();
+    ways.iter().map(|w| w / total).collect()
+}
+
+/// [`sum_chances`] of 0 to 12 six-sided dice, computed once (the AI asks for them often).
+static D6_SUMS: std::sync::LazyLock<Vec<Vec<f64>>> =
+    std::sync::LazyLock::new(|| (0..=12).map(|n| sum_chances(n, 6)).collect());
 
 impl fmt::Display for DiceExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

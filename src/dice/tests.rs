@@ -319,3 +319,20 @@ fn quick_contest_margins() {
     assert_eq!(quick_contest_margin(&win, &also), 3);
     assert_eq!(quick_contest_margin(&lose, &win), 0);
 }
+
+/// Exact distributions: 3d6 has 27 ways of 216 to make 10 and 1 to make 18; 1d+1 through
+/// a barrier of 4 gets 1, 2 or 3 through on a 4, 5 or 6: (1 + 2 + 3) / 6 = 1.
+#[test]
+fn distributions_and_mean_excess_are_exact() {
+    let d = DiceExpr::d6(3, 0).distribution();
+    assert_eq!(d.len(), 16);
+    assert_eq!(d[0].0, 3);
+    assert!(
+        (d.iter().find(|(v, _)| *v == 10).map(|x| x.1).unwrap_or(0.0) - 27.0 / 216.0).abs() < 1e-12
+    );
+    assert!((d[15].1 - 1.0 / 216.0).abs() < 1e-12);
+    assert!((d.iter().map(|x| x.1).sum::<f64>() - 1.0).abs() < 1e-12);
+    assert!((DiceExpr::d6(1, 1).mean_excess(4) - 1.0).abs() < 1e-12);
+    assert!((DiceExpr::d6(2, 0).mean_excess(0) - 7.0).abs() < 1e-12);
+    assert_eq!(DiceExpr::d6(1, 0).mean_excess(6), 0.0);
+}

@@ -9,7 +9,6 @@ use super::equipment::WeaponMode;
 use super::location::{HitLocation, weapon_target_penalty};
 use super::maneuver::{Action, AoaOption, AodOption, Effort, Maneuver};
 use super::sheet::Fighter;
-use super::tables::DamageType;
 use crate::battle::{Standing, UnitId};
 use crate::hexmap::HexMap;
 use hexx::{EdgeDirection, Hex};
@@ -639,15 +638,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     if action.chink {
         let piercing = weapon
             .and_then(|w| f.sheet.weapons.get(w))
-            .is_some_and(|w| {
-                matches!(
-                    w.damage_type,
-                    DamageType::Piercing
-                        | DamageType::LargePiercing
-                        | DamageType::HugePiercing
-                        | DamageType::Impaling
-                )
-            });
+            .is_some_and(|w| w.damage_type.finds_chinks());
         if !maneuver.attacks() || !piercing {
             return Err("only a piercing or impaling attack can aim at a chink in armor".into());
         }

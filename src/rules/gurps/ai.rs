@@ -61,7 +61,7 @@ fn strike_value(
         StrikeExtras::default(),
         false,
     )
-    .1
+    .value
 }
 
 /// The AI aims at a location only when its effective skill there is at least this; below
@@ -101,7 +101,7 @@ fn best_location(
     damage_bonus: f64,
     extras: StrikeExtras,
     consider_aim: bool,
-) -> (Option<HitLocation>, f64) {
+) -> Aimed {
     let deceptive = extras.deceptive;
     let me = s.me();
     let w = &me.fighter.sheet.weapons[wi];
@@ -151,19 +151,35 @@ fn best_location(
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
     let p_through = 1.0 - best_defense.map_or(0.0, |d| success_chance(d - deceptive));
-    let mean = (w.damage.mean() + damage_bonus - f64::from(target.fighter.sheet.dr)).max(0.5);
+    let dr = target.fighter.sheet.dr;
+    // Expected damage through DR from the exact distribution of the weapon's dice (with a
+    // fractional bonus split between the two nearest whole numbers).
+    let whole = damage_bonus.floor();
+    let part = damage_bonus - whole;
+    let mean_through = |dr: i32| {
+        let over = dr - whole as i32;
+        (1.0 - part) * w.damage.mean_excess(over) + part * w.damage.mean_excess(over - 1)
+    };
     // Rapid fire: about one more hit per recoil of margin over an average roll (a policy
     // estimate, not a rule).
     let (_, rcl) = w.rof_rcl();
     let expected_hits = |skill: i32| {
         (1.0 + (f64::from(skill) - 10.5).max(0.0) / f64::from(rcl)).min(f64::from(situation.shots))
     };
-    let value = |location: HitLocation, skill: i32| {
+    let value = |location: HitLocation, skill: i32, dr: i32| {
         let (num, den) = location.wounding_multiplier(w.damage_type);
-        success_chance(skill) * p_through * mean * f64::from(num) / f64::from(den)
+        success_chance(skill)
+            * p_through
+            * mean_through(dr + location.natural_dr())
+            * f64::from(num)
+            / f64::from(den)
             * expected_hits(skill)
     };
-    let mut best = (None, value(HitLocation::Torso, skill));
+    let mut best = Aimed {
+        location: None,
+        chink: false,
+        value: value(HitLocation::Torso, skill, dr),
+    };
     if !consider_aim || skill + HitLocation::Vitals.aim_penalty() < MIN_AIMED_SKILL {
         return best;
     }
@@ -175,12 +191,46 @@ fn best_location(
         if num * torso.1 <= torso.0 * den || aimed_skill < MIN_AIMED_SKILL {
             continue;
         }
-        let v = value(location, aimed_skill);
-        if v > best.1 {
-            best = (Some(location), v);
+        let v = value(location, aimed_skill, dr);
+        if v > best.value {
+            best = Aimed {
+                location: Some(location),
+                chink: false,
+                value: v,
+            };
+        }
+    }
+    // A chink in the armor of the torso (−8) or the vitals (−10), DR halved
+    // (gurps-lite-and-socs.txt, "HIT LOCATIONS", armor chinks): piercing and impaling
+    // blows only, and worth it only against real armor.
+    if w.damage_type.finds_chinks() && dr >= 2 && deceptive == 0 && extras.dual.is_none() {
+        for (location, penalty) in [(HitLocation::Torso, -8), (HitLocation::Vitals, -10)] {
+            let aimed_skill = skill + penalty;
+            if aimed_skill < MIN_AIMED_SKILL {
+                continue;
+            }
+            let v = value(location, aimed_skill, dr / 2);
+            if v > best.value {
+                best = Aimed {
+                    location: (location != HitLocation::Torso).then_some(location),
+                    chink: true,
+                    value: v,
+                };
+            }
         }
     }
     best
+}
+
+/// Where [`best_location`] aims and the expected injury.
+#[derive(Clone, Copy, Debug)]
+struct Aimed {
+    /// Location aimed at (`None`: unaimed, or the torso for a chink).
+    location: Option<HitLocation>,
+    /// At a chink in the armor there.
+    chink: bool,
+    /// Expected injury.
+    value: f64,
 }
 
 /// Expected injury the enemies could deal the acting unit on their next turns if it keeps
@@ -556,7 +606,7 @@ impl Policy for GurpsAi {
                 }
             }
             let mut threats: Vec<(Guard, f64)> = Vec::with_capacity(4);
-            let mut best: Option<(f64, Maneuver, Option<HitLocation>, i32, Effort)> = None;
+            let mut best: Option<(f64, Maneuver, Aimed, i32, Effort)> = None;
             for (m, times, bonus, levels, guard, effort) in candidates {
                 if legal.get(m).is_none() {
                     continue;
@@ -569,7 +619,7 @@ impl Policy for GurpsAi {
                     other => other,
                 };
                 let rapid = effort.rapid_strike.then_some(effort.flurry);
-                let (aim_at, dealt) = best_location(
+                let aimed = best_location(
                     s,
                     from,
                     wi,
@@ -591,9 +641,9 @@ impl Policy for GurpsAi {
                         t
                     }
                 };
-                let v = score(times * dealt, taken);
+                let v = score(times * aimed.value, taken);
                 if best.is_none_or(|b| v > b.0) {
-                    best = Some((v, m, aim_at, levels, effort));
+                    best = Some((v, m, aimed, levels, effort));
                 }
             }
             // A Dual-Weapon Attack with a second one-handed melee weapon, both on this foe.
@@ -613,7 +663,7 @@ impl Policy for GurpsAi {
                         dual: Some(off),
                         ..StrikeExtras::default()
                     };
-                    best_location(s, from, w, target, Maneuver::Attack, 0.0, extras, false).1
+                    best_location(s, from, w, target, Maneuver::Attack, 0.0, extras, false).value
                 };
                 let dealt = one(wi, false) + one(second, true);
                 let taken = match threats.iter().find(|(g, _)| *g == Guard::Normal) {
@@ -627,9 +677,10 @@ impl Policy for GurpsAi {
                     return action;
                 }
             }
-            if let Some((_, m, aim_at, levels, effort)) = best {
+            if let Some((_, m, aimed, levels, effort)) = best {
                 let mut action = Self::attack(m, None, target, wi);
-                action.location = aim_at;
+                action.location = aimed.location;
+                action.chink = aimed.chink;
                 action.deceptive = levels as u8;
                 action.effort = effort;
                 return action;
@@ -660,7 +711,7 @@ impl Policy for GurpsAi {
                 return action;
             }
             let mut action = Self::attack(Maneuver::Attack, None, target, wi);
-            action.location = best_location(
+            let aimed = best_location(
                 s,
                 me.pos,
                 wi,
@@ -669,8 +720,9 @@ impl Policy for GurpsAi {
                 0.0,
                 StrikeExtras::default(),
                 true,
-            )
-            .0;
+            );
+            action.location = aimed.location;
+            action.chink = aimed.chink;
             return action;
         }
 
@@ -876,6 +928,43 @@ mod tests {
     /// A master (skill 18) against a good parry (Broadsword 16: Parry 11) gains more from
     /// Deceptive Attack (−2 to hit per −1 to the defense) or from aiming at the skull (−7,
     /// ×4) than from a plain blow, and takes one of them.
+    /// gurps-lite-and-socs.txt, "HIT LOCATIONS", armor chinks (−8 torso, −10 elsewhere, DR
+    /// halved): a master spearman (skill 20, 1d+1 impaling) facing plate (DR 6) aims at a
+    /// chink, where his blows get through; against an unarmored foe he does not.
+    #[test]
+    fn masters_aim_at_chinks_in_heavy_armor() {
+        let m = map();
+        let mut knight = GurpsStats {
+            st: 11,
+            dx: 10,
+            ht: 11,
+            skills: [("Broadsword".to_string(), 10)].into_iter().collect(),
+            weapons: vec!["broadsword".into()],
+            armor: Some("plate armor".into()),
+            ..Default::default()
+        };
+        let armored = Fighter::new(Arc::new(
+            resolve_sheet(&knight, Catalog::builtin()).unwrap(),
+        ));
+        assert_eq!(armored.sheet.dr, 6);
+        let units = [
+            (fighter(("Spear", 20), &["spear"]), Hex::ZERO, 0),
+            (armored, Hex::new(1, 0), 1),
+        ];
+        let a = decide(&m, &units, AiStyle::Cautious);
+        assert!(a.chink, "{a:?}");
+        knight.armor = None;
+        let bare = Fighter::new(Arc::new(
+            resolve_sheet(&knight, Catalog::builtin()).unwrap(),
+        ));
+        let units = [
+            (fighter(("Spear", 20), &["spear"]), Hex::ZERO, 0),
+            (bare, Hex::new(1, 0), 1),
+        ];
+        let a = decide(&m, &units, AiStyle::Cautious);
+        assert!(!a.chink, "{a:?}");
+    }
+
     #[test]
     fn masters_use_deceptive_attacks() {
         let m = map();

@@ -738,7 +738,8 @@ pub fn roll_damage(
 
 /// From basic damage to injury, step by step (gurps-lite-and-socs.txt "WOUNDING
 /// MODIFIERS" and "HIT LOCATIONS"): halve beyond 1/2D (decision: 4e p. B378, damage halved
-/// at or beyond the weapon's 1/2D range), subtract DR, multiply by the location's wounding
+/// at or beyond the weapon's 1/2D range), subtract DR (the armor's, then the skull's own,
+/// [`HitLocation::natural_dr`]), multiply by the location's wounding
 /// multiplier (round down); any penetrating damage does at least 1 injury (decision: 4e p.
 /// B379); a limb or extremity takes no more than it needs to be crippled ("excess damage
 /// lost"). Returns each step as a labelled change and the injury; basic damage plus the
@@ -761,6 +762,15 @@ pub fn injury_steps(
     if dr > 0 && damage > 0 {
         let stopped = dr.min(damage);
         steps.push(Modifier::new("DR", -stopped));
+        damage -= stopped;
+    }
+    let natural = location.natural_dr();
+    if natural > 0 && damage > 0 {
+        let stopped = natural.min(damage);
+        steps.push(Modifier::named(
+            Label::Shared(format!("{location} DR").into()),
+            -stopped,
+        ));
         damage -= stopped;
     }
     let penetrating = damage;

@@ -48,6 +48,16 @@ pub enum Limb {
 }
 
 impl HitLocation {
+    /// DR the body itself gives at the location, on top of armor: the skull's 2
+    /// (gurps-traveller-gm-screen.txt, "BRAIN (3-4)": "Skull provides DR 2"; one of the
+    /// detailed hit location rules decision 5 takes from that screen).
+    pub fn natural_dr(self) -> i32 {
+        match self {
+            HitLocation::Skull => 2,
+            _ => 0,
+        }
+    }
+
     /// Every location, torso first.
     pub const ALL: [HitLocation; 13] = [
         HitLocation::Torso,

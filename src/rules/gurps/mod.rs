@@ -11,7 +11,7 @@
 //! knockdown and stun; knockback on the hex line; the critical tables; lost HP and FP with
 //! mortal wounds; morale checks; armor chinks; disarms; Dual-Weapon Attack; repeated
 //! parries; stray shots; group combat for mooks; facing costs on longer moves (side and
-//! back steps and turns).
+//! back steps and turns) and the facing limit at the end of a move of more than half Move.
 //!
 //! Layout: [`tables`] and [`equipment`] hold data, [`sheet`] the stat block and fighter,
 //! [`posture`], [`location`], [`injury`] and [`knockback`] one rule each, [`combat`] the

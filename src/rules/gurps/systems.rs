@@ -11,12 +11,12 @@ use super::combat::{
     CriticalRow, DefenseKind, DefenseStep, reeling, with_feverish, with_retreat_and_drop,
     with_shield,
 };
-use super::combat::{ExtraHit, effective, group_bonus};
+use super::combat::{ExtraHit, current_move, effective, group_bonus};
 use super::criticals::{
     CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,
 };
 use super::equipment::WeaponMode;
-use super::facing::{Arc, arc_of, side_attack};
+use super::facing::{Arc, arc_of, end_of_move_facing, side_attack};
 use super::fatigue::{cost, spend_fatigue, will_roll_to_act};
 use super::injury::{is_major_wound, knockdown_modifiers, shock_after};
 use super::knockback::{
@@ -766,7 +766,13 @@ fn execute(
         if let Some(tp) = target_pos
             && tp != pos.0
         {
-            facing.0 = pos.0.main_direction_to(tp);
+            let wanted = pos.0.main_direction_to(tp);
+            facing.0 = if plan.path.len() > 1 && !watched {
+                let move_ = u32::try_from(current_move(&f)).unwrap_or(0);
+                end_of_move_facing(facing.0, wanted, plan.cost, move_)
+            } else {
+                wanted
+            };
         }
         (aim_turns, weapon, evaluated, braced && aim_turns > 0)
     };
@@ -782,7 +788,9 @@ fn execute(
         && let Ok(mut me) = units.get_mut(me_entity)
         && tp != me.2.0
     {
-        me.3.0 = me.2.0.main_direction_to(tp);
+        let wanted = me.2.0.main_direction_to(tp);
+        let move_ = u32::try_from(current_move(&me.5)).unwrap_or(0);
+        me.3.0 = end_of_move_facing(me.3.0, wanted, plan.cost, move_);
     }
 
     if let Maneuver::ChangePosture(to) = maneuver

@@ -28,6 +28,18 @@ pub enum DamageType {
 }
 
 impl DamageType {
+    /// Piercing or impaling: the damage types that can aim at a chink in armor
+    /// (gurps-lite-and-socs.txt, "HIT LOCATIONS", armor chinks).
+    pub fn finds_chinks(self) -> bool {
+        matches!(
+            self,
+            DamageType::Piercing
+                | DamageType::LargePiercing
+                | DamageType::HugePiercing
+                | DamageType::Impaling
+        )
+    }
+
     /// The abbreviation the rules use.
     pub fn abbrev(self) -> &'static str {
         match self {

@@ -586,11 +586,22 @@ fn current_move_follows_posture() {
 #[test]
 fn injury_by_location() {
     use HitLocation::*;
-    // skull x4: 5 cr through DR 2 is 3, x4 = 12
-    let (steps, injury) = injury_steps(5, 2, DamageType::Crushing, false, Skull, 10);
+    // skull x4 behind the skull's own DR 2 (gurps-traveller-gm-screen.txt, "BRAIN (3-4)"):
+    // 7 cr through armor DR 2 and skull DR 2 is 3, x4 = 12
+    let (steps, injury) = injury_steps(7, 2, DamageType::Crushing, false, Skull, 10);
     assert_eq!(injury, 12);
-    assert_eq!(5 + steps.iter().map(|s| s.value).sum::<i32>(), 12);
+    assert_eq!(7 + steps.iter().map(|s| s.value).sum::<i32>(), 12);
     assert!(steps.iter().any(|s| &*s.label == "skull x4"));
+    assert!(
+        steps
+            .iter()
+            .any(|s| &*s.label == "skull DR" && s.value == -2)
+    );
+    // unarmored, 2 crushing bounce off the skull
+    assert_eq!(
+        injury_steps(2, 0, DamageType::Crushing, false, Skull, 10).1,
+        0
+    );
     // an arrow in the arm: impaling x1, and at most 6 (just over HP/2)
     assert_eq!(
         injury_steps(4, 0, DamageType::Impaling, false, LeftArm, 10).1,
