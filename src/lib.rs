@@ -2,7 +2,8 @@
 //! a hexx hex map.
 //!
 //! Layers, lowest first (a lower layer never uses a higher one): [`dice`], [`hexmap`],
-//! [`battle`], [`rules`], [`scenario`], [`session`], [`preview`], then the command line and
+//! [`battle`], [`rules`], [`scenario`], [`session`], [`play`] (an interactive battle that
+//! records its decisions: undo, save, load, replay), [`preview`], then the command line and
 //! (feature `gui`) the window.
 
 pub mod battle;
@@ -11,6 +12,7 @@ pub mod format;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod hexmap;
+pub mod play;
 pub mod preview;
 pub mod rules;
 pub mod scenario;

@@ -1,8 +1,9 @@
 //! The `skirmish` command line: open the window (default), or check, run and preview
-//! scenario files headless. See README.md for the reference.
+//! scenario files and replay saved battles headless. See README.md for the reference.
 
 use clap::{Parser, Subcommand};
 use skirmish::battle::{DrawReason, OutcomeKind};
+use skirmish::play::Play;
 use skirmish::preview::{PreviewConfig, run_preview};
 use skirmish::scenario::{self, Prepared, ScenarioErrors};
 use skirmish::session::{Session, SessionOptions};
@@ -13,31 +14,57 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// Skirmish: a tactical combat simulator for tabletop role-playing rules.
+///
+/// Without a command it opens the window (the options below apply to it).
 #[derive(Parser, Debug)]
 #[command(name = "skirmish", version, about, long_about = None)]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    window: WindowArgs,
+}
+
+/// How to open the window.
+#[derive(clap::Args, Debug, Default, Clone)]
+#[cfg_attr(not(feature = "gui"), allow(dead_code))]
+struct WindowArgs {
+    /// Scenario file to open (default: scenarios/gurps-duel.ron).
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<PathBuf>,
+    /// Saved battle to open instead of a scenario (see docs/save-format.md).
+    #[arg(long, value_name = "SAVE", conflicts_with = "scenario")]
+    load: Option<PathBuf>,
+    /// Dice seed (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Save a PNG of the window to this path after --frames frames, then exit.
+    #[arg(long, value_name = "PATH")]
+    screenshot: Option<PathBuf>,
+    /// Frames to render before the screenshot or the frame statistics.
+    #[arg(long, default_value_t = 30)]
+    frames: u32,
+    /// Battle steps to play before the window opens (the AI decides for every side), to
+    /// show a battle in progress.
+    #[arg(long, default_value_t = 0)]
+    steps: u32,
+    /// Let the AI play every side, as a demonstration.
+    #[arg(long)]
+    autoplay: bool,
+    /// Print frame-time statistics after --frames frames and exit (a benchmark).
+    #[arg(long)]
+    frame_stats: bool,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Open the window on a scenario (the default when no command is given).
+    /// Open the window (the default when no command is given).
     Gui {
-        /// Scenario file to open (default: scenarios/gurps-duel.ron).
+        /// Scenario file to open (same as --scenario).
         file: Option<PathBuf>,
-        /// Dice seed (default: from the clock).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Save a PNG of the window to this path after --frames frames, then exit.
-        #[arg(long)]
-        screenshot: Option<PathBuf>,
-        /// Frames to render before the screenshot.
-        #[arg(long, default_value_t = 30)]
-        frames: u32,
-        /// Battle steps to play before showing the window (to show a battle in progress).
-        #[arg(long, default_value_t = 0)]
-        steps: u32,
+        #[command(flatten)]
+        window: WindowArgs,
     },
     /// Check scenario files and report every problem with file, line and column.
     Check {
@@ -55,6 +82,18 @@ enum Command {
         /// Print JSON (events, outcome, final state) instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// Replay a saved battle (its seed and recorded player decisions) and print its log
+    /// and state like `run`.
+    Replay {
+        /// Save file (RON, docs/save-format.md).
+        file: PathBuf,
+        /// Print JSON (events, outcome, final state) instead of text.
+        #[arg(long)]
+        json: bool,
+        /// After the recorded decisions, let the AI play every side to the end.
+        #[arg(long)]
+        finish: bool,
     },
     /// Fight many battles headless and report win rates, battle length, casualties and
     /// what each combatant did.
@@ -146,12 +185,49 @@ fn run(file: &Path, seed: Option<u64>, json: bool) -> ExitCode {
         Err(code) => return code,
     };
     let seed = seed.unwrap_or_else(clock_seed);
-    let mut session = Session::new(prepared.clone(), seed, SessionOptions::default());
-    let outcome = session.run();
+    let mut session = Session::new(prepared, seed, SessionOptions::default());
+    session.run();
+    print_battle(&mut session, file, json, serde_json::Map::new())
+}
+
+fn replay(file: &Path, json: bool, finish: bool) -> ExitCode {
+    let mut play = match Play::load(file) {
+        Ok(play) => play,
+        Err(e) => {
+            eprint!("{}", e.render(std::io::stderr().is_terminal()));
+            let n = e.count();
+            eprintln!("error: {n} problem{} found", if n == 1 { "" } else { "s" });
+            return ExitCode::from(1);
+        }
+    };
+    if finish {
+        play.finish_by_ai();
+    }
+    let scenario = play.recording().scenario.clone();
+    let mut extra = serde_json::Map::new();
+    extra.insert("save".into(), file.display().to_string().into());
+    extra.insert(
+        "decisions".into(),
+        serde_json::to_value(&play.recording().decisions).unwrap_or_default(),
+    );
+    print_battle(play.session_mut(), &scenario, json, extra)
+}
+
+/// Prints a battle as it stands, as `run` does: the sides, the log and the outcome with
+/// each unit's state, or with `json` all that as JSON (with `extra` keys added).
+fn print_battle(
+    session: &mut Session,
+    file: &Path,
+    json: bool,
+    extra: serde_json::Map<String, serde_json::Value>,
+) -> ExitCode {
+    let prepared = session.prepared().clone();
+    let seed = session.seed();
+    let outcome = session.outcome();
     let round = session.round();
     let mut out = std::io::stdout().lock();
     let written = if json {
-        let doc = serde_json::json!({
+        let mut doc = serde_json::json!({
             "scenario": prepared.name,
             "file": file.display().to_string(),
             "ruleset": prepared.ruleset,
@@ -164,6 +240,9 @@ fn run(file: &Path, seed: Option<u64>, json: bool) -> ExitCode {
             "rounds": round,
             "final": session.unit_lines(),
         });
+        if let Some(map) = doc.as_object_mut() {
+            map.extend(extra);
+        }
         match serde_json::to_string_pretty(&doc) {
             Ok(text) => writeln!(out, "{text}"),
             Err(e) => {
@@ -266,17 +345,6 @@ fn preview(
     }
 }
 
-/// What the `gui` command was asked for (unused in a build without the window).
-#[derive(Debug, Default)]
-#[cfg_attr(not(feature = "gui"), allow(dead_code))]
-struct GuiArgs {
-    file: Option<PathBuf>,
-    seed: Option<u64>,
-    screenshot: Option<PathBuf>,
-    frames: u32,
-    steps: u32,
-}
-
 /// The scenario the window opens when none is named, as shipped (used when the file is not
 /// found from the working directory).
 #[cfg(feature = "gui")]
@@ -286,28 +354,45 @@ const DEFAULT_SCENARIO: (&str, &str) = (
 );
 
 #[cfg(feature = "gui")]
-fn gui(args: GuiArgs) -> ExitCode {
-    let loaded = match args.file {
-        Some(path) => scenario::load(&path),
-        None if Path::new(DEFAULT_SCENARIO.0).exists() => {
-            scenario::load(Path::new(DEFAULT_SCENARIO.0))
-        }
-        None => scenario::parse(DEFAULT_SCENARIO.0, DEFAULT_SCENARIO.1),
+fn gui(args: WindowArgs, started: std::time::Instant) -> ExitCode {
+    let options = skirmish::gui::GuiOptions {
+        screenshot: args.screenshot,
+        frames: args.frames,
+        steps: args.steps,
+        frame_stats: args.frame_stats,
+        autoplay: args.autoplay,
+        started: Some(started),
+    };
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    if let Some(save) = args.load {
+        return match skirmish::play::Play::load(&save) {
+            Ok(play) => skirmish::gui::run_play(play, options),
+            Err(e) => {
+                eprint!("{}", e.render(std::io::stderr().is_terminal()));
+                ExitCode::from(1)
+            }
+        };
+    }
+    let (loaded, path) = match args.scenario {
+        Some(path) => (scenario::load(&path), path),
+        None if Path::new(DEFAULT_SCENARIO.0).exists() => (
+            scenario::load(Path::new(DEFAULT_SCENARIO.0)),
+            PathBuf::from(DEFAULT_SCENARIO.0),
+        ),
+        None => (
+            scenario::parse(DEFAULT_SCENARIO.0, DEFAULT_SCENARIO.1),
+            PathBuf::from(DEFAULT_SCENARIO.0),
+        ),
     };
     let prepared = match loaded {
         Ok(p) => Arc::new(p),
         Err(e) => return report_errors(&e),
     };
-    let options = skirmish::gui::GuiOptions {
-        screenshot: args.screenshot,
-        frames: args.frames,
-        steps: args.steps,
-    };
-    skirmish::gui::run_with(prepared, args.seed.unwrap_or_else(clock_seed), options)
+    skirmish::gui::run_with(prepared, path, seed, options)
 }
 
 #[cfg(not(feature = "gui"))]
-fn gui(_args: GuiArgs) -> ExitCode {
+fn gui(_args: WindowArgs, _started: std::time::Instant) -> ExitCode {
     eprintln!(
         "error: this build has no window (built without the `gui` feature); use `skirmish check`, `run` or `preview`, or see `skirmish --help`"
     );
@@ -315,27 +400,19 @@ fn gui(_args: GuiArgs) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    let started = std::time::Instant::now();
     let cli = Cli::parse();
     match cli.command {
-        None => gui(GuiArgs {
-            frames: 30,
-            ..GuiArgs::default()
-        }),
-        Some(Command::Gui {
-            file,
-            seed,
-            screenshot,
-            frames,
-            steps,
-        }) => gui(GuiArgs {
-            file,
-            seed,
-            screenshot,
-            frames,
-            steps,
-        }),
+        None => gui(cli.window, started),
+        Some(Command::Gui { file, mut window }) => {
+            if window.scenario.is_none() {
+                window.scenario = file;
+            }
+            gui(window, started)
+        }
         Some(Command::Check { files }) => check(&files),
         Some(Command::Run { file, seed, json }) => run(&file, seed, json),
+        Some(Command::Replay { file, json, finish }) => replay(&file, json, finish),
         Some(Command::Preview {
             file,
             runs,

@@ -156,6 +156,19 @@ impl Session {
         world.insert_resource(roster);
     }
 
+    /// Lets the AI play the player sides too (on), or makes them wait for commands (off),
+    /// from the next step on.
+    pub fn set_autopilot(&mut self, on: bool) {
+        self.options.autopilot = on;
+        self.world.insert_resource(Autopilot(on));
+    }
+
+    /// Replaces the dice with a fresh generator seeded by `seed`, leaving the battle as it
+    /// stands: a preview of the current situation fights it on with other dice.
+    pub fn reseed_dice(&mut self, seed: u64) {
+        self.world.insert_resource(BattleRng::seeded(seed));
+    }
+
     /// Advances the battle by one step (one turn begun or resolved).
     pub fn step(&mut self) {
         self.schedule.run(&mut self.world);

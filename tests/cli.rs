@@ -1,6 +1,7 @@
-//! End-to-end tests of the `skirmish` command line: `check`, `run` and `preview` on the
-//! shipped scenarios, and clean, located errors for every malformed file in
-//! tests/malformed (each file's first line says what the error must contain).
+//! End-to-end tests of the `skirmish` command line: `check`, `run`, `preview` and `replay`
+//! on the shipped scenarios, and clean, located errors for every malformed file in
+//! tests/malformed and tests/malformed-saves (each file's first line says what the error
+//! must contain).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -176,5 +177,167 @@ fn bad_arguments_are_usage_errors() {
     let out = skirmish(&["run"]);
     assert_eq!(out.status.code(), Some(2));
     let out = skirmish(&["preview", "scenarios/gurps-duel.ron", "--runs", "lots"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// A fresh directory under the system's temporary directory, unique to this test.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("skirmish-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    dir
+}
+
+/// A duel fought partly by hand: three player turns (one refused command on the way), and
+/// a fourth left to the AI, saved to `file`. Returns the live battle.
+fn live_duel(file: &Path) -> skirmish::play::Play {
+    use skirmish::battle::UnitId;
+    use skirmish::play::{Advance, Play};
+    use skirmish::rules::gurps::{Action, Maneuver};
+    // Relative, as a user would name it: the tests and the binary run from the crate root.
+    let scenario = PathBuf::from("scenarios/gurps-duel.ron");
+    let prepared = skirmish::scenario::load(&scenario).unwrap_or_else(|e| panic!("{e}"));
+    let mut play = Play::new(std::sync::Arc::new(prepared), scenario, 21);
+    let turn = |play: &mut Play| loop {
+        match play.advance() {
+            Advance::AwaitingPlayer(unit) => return unit,
+            Advance::Stepped => {}
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(turn(&mut play), UnitId(0));
+    let far = play.decide(Action {
+        target: Some(UnitId(1)),
+        weapon: Some(0),
+        ..Action::simple(Maneuver::Attack)
+    });
+    assert!(far.is_err());
+    play.decide(Action {
+        to: Some(hexx::Hex::new(-1, 0)),
+        ..Action::simple(Maneuver::Move)
+    })
+    .expect("a short move");
+    for _ in 0..2 {
+        turn(&mut play);
+        play.decide_by_ai().expect("the AI decides");
+    }
+    turn(&mut play);
+    play.decide(Action::simple(Maneuver::AllOutDefense(
+        skirmish::rules::gurps::AodOption::IncreasedDodge,
+    )))
+    .expect("All-Out Defense");
+    turn(&mut play);
+    assert_eq!(play.recording().decisions.len(), 4);
+    play.save(file).expect("saved");
+    play
+}
+
+#[test]
+fn replay_prints_the_log_of_the_live_battle() {
+    let dir = temp_dir("replay");
+    let file = dir.join("duel.ron");
+    let mut live = live_duel(&file);
+    let name = file.display().to_string();
+
+    let out = skirmish(&["replay", &name]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut expected = "Duel at the ford (gurps), seed 21\n\
+                        Sir Aldric (red): Aldric\n\
+                        The Black Knight (blue): Black Knight\n"
+        .to_string();
+    expected.push_str(&live.session().log_text());
+    expected.push_str("\nOutcome: unfinished\n");
+    for line in live.session_mut().unit_lines() {
+        expected.push_str(&format!("  {line}\n"));
+    }
+    assert_eq!(text(&out.stdout), expected);
+    assert!(!expected.contains("command refused"));
+
+    let json = skirmish(&["replay", &name, "--json"]);
+    assert!(json.status.success(), "{}", text(&json.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).expect("valid JSON");
+    assert_eq!(doc["seed"], 21);
+    assert_eq!(doc["outcome"], serde_json::Value::Null);
+    assert_eq!(doc["outcome_text"], "unfinished");
+    assert_eq!(doc["save"], name);
+    assert_eq!(doc["decisions"].as_array().map(Vec::len), Some(4));
+    assert_eq!(
+        doc["events"].as_array().map(Vec::len),
+        Some(live.session().log().entries.len())
+    );
+
+    let finished = skirmish(&["replay", &name, "--finish"]);
+    assert!(finished.status.success(), "{}", text(&finished.stderr));
+    let finished = text(&finished.stdout);
+    let live_log = live.session().log_text();
+    assert!(
+        finished.contains(&live_log),
+        "the recorded part comes first"
+    );
+    assert!(finished.len() > expected.len());
+    assert!(!finished.contains("Outcome: unfinished"), "{finished}");
+    assert!(finished.contains(" wins in round ") || finished.contains("draw in round"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// With no decisions recorded, `replay --finish` is the headless battle of the same seed.
+#[test]
+fn replay_finish_of_an_empty_recording_is_the_run() {
+    let dir = temp_dir("empty");
+    let file = dir.join("empty.ron");
+    std::fs::write(&file, "(scenario: \"scenarios/gurps-duel.ron\", seed: 7)").expect("written");
+    let name = file.display().to_string();
+    let replay = skirmish(&["replay", &name, "--finish"]);
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    let run = skirmish(&["run", "scenarios/gurps-duel.ron", "--seed", "7"]);
+    assert_eq!(text(&replay.stdout), text(&run.stdout));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn replay_reports_every_malformed_save_with_its_location() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/malformed-saves");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/malformed-saves exists") {
+        let path = entry.expect("readable entry").path();
+        let source = std::fs::read_to_string(&path).expect("readable file");
+        let expect = source
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("// expect: "))
+            .unwrap_or_else(|| panic!("{} has no expect line", path.display()));
+        let name = path.display().to_string();
+        let out = skirmish(&["replay", &name]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+        assert!(out.stdout.is_empty(), "{name}");
+        let wanted = format!("{name}:{expect}");
+        assert!(
+            err.contains(&wanted),
+            "{name}: expected `{wanted}` in:\n{err}"
+        );
+        seen += 1;
+    }
+    assert!(seen >= 8);
+
+    // The scenario's own problems are shown too.
+    let bad = skirmish(&["replay", "tests/malformed-saves/bad-scenario.ron"]);
+    let err = text(&bad.stderr);
+    assert!(
+        err.contains("tests/malformed/unknown-field.ron:9:23: Unexpected field named `colour`"),
+        "{err}"
+    );
+    assert!(err.contains("error: 2 problems found"), "{err}");
+
+    let missing = skirmish(&["replay", "tests/malformed-saves/no-such-save.ron"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("no-such-save.ron: cannot read the file"));
+}
+
+#[test]
+fn replay_usage_errors() {
+    assert_eq!(skirmish(&["replay"]).status.code(), Some(2));
+    let out = skirmish(&["replay", "tests/malformed-saves/syntax.ron", "--seed", "3"]);
     assert_eq!(out.status.code(), Some(2));
 }

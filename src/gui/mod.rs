@@ -1,65 +1,236 @@
-//! The desktop window (cargo feature `gui`): the hex map with its terrain, unit tokens
-//! coloured by side with a facing marker and a health bar, and an egui panel to step or play
-//! the battle and read the log.
+//! The desktop window (cargo feature `gui`): the hex map with terrain, unit tokens and
+//! overlays ([`map`]), and egui panels ([`panels`]) for the turn tracker, unit sheets, the
+//! actions of the unit whose turn it is with an odds preview, the combat log with every
+//! roll, battle previews, and the scenario menu (open, restart, save, load, undo, replay).
 //!
-//! The battle itself lives in a [`Session`] kept as a resource: the window draws what the
-//! session's world holds and asks it to step. Nothing here decides a rule.
+//! The battle lives in a [`Play`] kept in the [`Game`] resource: the window draws what its
+//! world holds, sends the player's decisions to it and steps it for the AI at a watchable
+//! pace. Nothing here decides a rule: actions are checked by the ruleset's `plan`, odds
+//! come from the ruleset's odds code, the AI is the ruleset's policy.
 
-use crate::battle::{HexPos, Roster, Side, Standing, TurnState, UnitId};
-use crate::hexmap::{Cover, HexMap, Terrain};
-use crate::rules::gurps::Fighter;
+pub mod draft;
+mod map;
+mod panels;
+
+use crate::battle::{TurnState, UnitId};
+use crate::play::{Advance, Play};
+use crate::rules::gurps::Maneuver;
+use crate::rules::gurps::actions::{Legal, Plan, legal_options};
+use crate::rules::gurps::odds::{Odds, estimate};
+use crate::rules::gurps::snapshot::Snapshot;
 use crate::scenario::Prepared;
-use crate::session::{Session, SessionOptions};
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::WindowResolution;
-use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
-use hexx::{HexLayout, HexOrientation};
+use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
+use draft::Draft;
+use hexx::Hex;
+use map::{AnimationCursor, MapViewport, Pointer, Token};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// How the window is opened.
 #[derive(Clone, Debug, Default)]
 pub struct GuiOptions {
     /// Save a PNG of the window after `frames` frames, then exit.
     pub screenshot: Option<PathBuf>,
-    /// Frames to render before the screenshot.
+    /// Frames to render before the screenshot (or before exiting with `frame_stats`).
     pub frames: u32,
-    /// Battle steps to play before the screenshot (to show a battle in progress).
+    /// Battle steps to play before the window opens (to show a battle in progress).
     pub steps: u32,
+    /// Print frame-time statistics after `frames` frames and exit (a benchmark).
+    pub frame_stats: bool,
+    /// Let the AI play every side, as a demonstration.
+    pub autoplay: bool,
+    /// When the process started, for the time to the first drawn frame.
+    pub started: Option<Instant>,
 }
 
-/// The battle shown in the window.
+/// Side colours, in side order.
+pub const SIDE_COLOURS: [Color; 6] = [
+    Color::srgb(0.85, 0.25, 0.2),
+    Color::srgb(0.2, 0.45, 0.9),
+    Color::srgb(0.25, 0.7, 0.3),
+    Color::srgb(0.9, 0.75, 0.2),
+    Color::srgb(0.65, 0.35, 0.8),
+    Color::srgb(0.2, 0.75, 0.75),
+];
+
+/// The path to a hovered hex and what it costs.
+#[derive(Clone, Debug, Default)]
+pub struct Hover {
+    /// The hexes, the unit's own first (empty when there is no way).
+    pub path: Vec<Hex>,
+    /// Movement points.
+    pub cost: u32,
+    /// Within the chosen maneuver's movement.
+    pub reachable: bool,
+    /// What the pointer shows: cost, or why not.
+    pub note: String,
+    /// For a hovered foe: whether the acting unit sees it.
+    pub sight: Option<bool>,
+}
+
+/// The hexes the acting unit can reach with the drafted maneuver, and their cost.
+#[derive(Clone, Debug, Default)]
+pub struct ReachCache {
+    key: Option<(UnitId, Maneuver, usize)>,
+    /// Reachable hexes with their cost.
+    pub hexes: Vec<(Hex, u32)>,
+}
+
+/// Which overlays are on.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct Toggles {
+    /// Hex coordinates.
+    pub coordinates: bool,
+    /// Reachable hexes of the acting unit.
+    pub reachable: bool,
+    /// Range rings of the selected unit's first weapon.
+    pub ranges: bool,
+}
+
+impl Default for Toggles {
+    fn default() -> Self {
+        Self {
+            coordinates: false,
+            reachable: true,
+            ranges: true,
+        }
+    }
+}
+
+/// The battle in the window and everything the player is doing with it.
 #[derive(Resource)]
-struct Battle {
-    session: Session,
-    playing: bool,
-    /// Battle steps per second while playing.
-    speed: f32,
+pub struct Game {
+    /// The battle.
+    pub play: Play,
+    /// The scenario file it came from.
+    pub scenario_path: PathBuf,
+    /// The map and tokens must be drawn again (another scenario).
+    pub rebuild: bool,
+    /// AI turns play on by themselves.
+    pub playing: bool,
+    /// AI steps per second.
+    pub speed: f32,
     since_step: f32,
+    /// Play one AI step now.
+    pub step_once: bool,
+    /// Let the AI play the player's sides too (a demonstration).
+    pub autoplay: bool,
+    /// The unit whose sheet is shown.
+    pub selected: Option<UnitId>,
+    /// The action being put together for the awaited unit.
+    pub draft: Option<Draft>,
+    /// The draft's legal maneuvers.
+    pub legal: Option<Legal>,
+    /// The draft's plan when legal.
+    pub planned: Option<Plan>,
+    /// Why the draft is not legal.
+    pub draft_error: Option<String>,
+    /// The draft's odds.
+    pub odds: Option<Odds>,
+    /// The path to the hovered hex.
+    pub hover: Option<Hover>,
+    hover_key: Option<(Hex, Maneuver, usize)>,
+    draft_key: Option<(Draft, usize)>,
+    /// Reachable hexes.
+    pub reach: ReachCache,
+    /// The last thing said to the player.
+    pub status: String,
+    /// An error to show in a window (bad file...).
+    pub error: Option<String>,
 }
 
-/// Hex layout in window pixels.
-#[derive(Resource, Clone)]
-struct Layout(HexLayout);
+impl Game {
+    /// A game of `play`, from `path`.
+    pub fn new(play: Play, path: PathBuf) -> Self {
+        Self {
+            play,
+            scenario_path: path,
+            rebuild: true,
+            playing: true,
+            speed: 3.0,
+            since_step: 0.0,
+            step_once: false,
+            autoplay: false,
+            selected: None,
+            draft: None,
+            legal: None,
+            planned: None,
+            draft_error: None,
+            odds: None,
+            hover: None,
+            hover_key: None,
+            draft_key: None,
+            reach: ReachCache::default(),
+            status: String::new(),
+            error: None,
+        }
+    }
 
-/// A unit's token on the map.
-#[derive(Component)]
-struct Token(UnitId);
+    /// Replaces the battle (another scenario, a loaded save) and redraws.
+    pub fn replace(&mut self, play: Play, path: PathBuf) {
+        self.play = play;
+        self.scenario_path = path;
+        self.rebuild = true;
+        self.forget_draft();
+        self.selected = None;
+    }
 
-/// The coloured body of a token.
-#[derive(Component)]
-struct TokenBody;
+    /// Drops the draft and everything computed from it.
+    pub fn forget_draft(&mut self) {
+        self.draft = None;
+        self.legal = None;
+        self.planned = None;
+        self.draft_error = None;
+        self.odds = None;
+        self.hover = None;
+        self.hover_key = None;
+        self.draft_key = None;
+        self.reach = ReachCache::default();
+    }
 
-/// The facing marker of a token.
-#[derive(Component)]
-struct FacingMarker;
+    /// Sends the draft as the awaited unit's decision.
+    pub fn confirm(&mut self) {
+        let Some(draft) = self.draft.clone() else {
+            return;
+        };
+        match self.play.decide(draft.action) {
+            Ok(()) => {
+                self.status = "done".into();
+                self.forget_draft();
+            }
+            Err(e) => self.status = format!("not allowed: {e}"),
+        }
+    }
 
-/// The health bar of a token.
-#[derive(Component)]
-struct HealthBar;
+    /// Takes back the last decision.
+    pub fn undo(&mut self) {
+        if self.play.undo() {
+            self.status = "took back the last decision".into();
+        } else {
+            self.status = "nothing to undo".into();
+        }
+        self.forget_draft();
+    }
+
+    fn log_len(&self) -> usize {
+        self.play.session().log().entries.len()
+    }
+}
+
+/// Frame times for `--frame-stats`.
+#[derive(Resource, Default)]
+struct FrameStats {
+    enabled: bool,
+    times: Vec<f32>,
+    first_frame: Option<f64>,
+    started: Option<Instant>,
+}
 
 #[derive(Resource, Default)]
 struct ScreenshotPlan {
@@ -69,363 +240,363 @@ struct ScreenshotPlan {
     taken_at: Option<u32>,
 }
 
-const PANEL_WIDTH: f32 = 340.0;
-const WINDOW: (u32, u32) = (1280, 720);
-
-/// Side colours, in side order.
-const SIDE_COLOURS: [Color; 6] = [
-    Color::srgb(0.85, 0.25, 0.2),
-    Color::srgb(0.2, 0.45, 0.9),
-    Color::srgb(0.25, 0.7, 0.3),
-    Color::srgb(0.9, 0.75, 0.2),
-    Color::srgb(0.65, 0.35, 0.8),
-    Color::srgb(0.2, 0.75, 0.75),
-];
-
-fn terrain_colour(t: Terrain) -> Color {
-    match t {
-        Terrain::Open => Color::srgb(0.42, 0.52, 0.33),
-        Terrain::Difficult => Color::srgb(0.55, 0.45, 0.28),
-        Terrain::Blocked => Color::srgb(0.22, 0.22, 0.24),
-        Terrain::Cover(Cover::Light) => Color::srgb(0.3, 0.45, 0.22),
-        Terrain::Cover(Cover::Half) => Color::srgb(0.5, 0.5, 0.46),
-        Terrain::Cover(Cover::Heavy) => Color::srgb(0.38, 0.38, 0.36),
-    }
-}
-
-/// A hex layout that fits `map` into the part of the window left of the panel.
-fn fit_layout(map: &HexMap) -> HexLayout {
-    let orientation = match map.orientation() {
-        crate::hexmap::Orientation::Pointy => HexOrientation::Pointy,
-        crate::hexmap::Orientation::Flat => HexOrientation::Flat,
-    };
-    let mut unit = HexLayout::new(orientation);
-    // hexx names directions with y growing south; the window's y grows north.
-    unit.invert_y();
-    let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
-    for (hex, _) in map.hexes() {
-        let p = unit.hex_to_world_pos(hex);
-        lo = lo.min(p);
-        hi = hi.max(p);
-    }
-    let extent = (hi - lo) + Vec2::splat(2.2);
-    let area = Vec2::new(WINDOW.0 as f32 - PANEL_WIDTH - 20.0, WINDOW.1 as f32 - 20.0);
-    let size = (area.x / extent.x).min(area.y / extent.y).clamp(4.0, 60.0);
-    let centre = (lo + hi) / 2.0 * size;
-    let mut layout = HexLayout::new(orientation).with_hex_size(size);
-    layout.invert_y();
-    // Centre the map in the area left of the panel.
-    layout.origin = Vec2::new(-PANEL_WIDTH / 2.0, 0.0) - centre;
-    layout
-}
-
 /// Opens the window on `prepared` and runs until it is closed.
-pub fn run(prepared: Arc<Prepared>, seed: u64) -> ExitCode {
-    run_with(prepared, seed, GuiOptions::default())
+pub fn run(prepared: Arc<Prepared>, path: PathBuf, seed: u64) -> ExitCode {
+    run_with(prepared, path, seed, GuiOptions::default())
 }
 
 /// Opens the window with `options` (e.g. to take a screenshot and exit).
-pub fn run_with(prepared: Arc<Prepared>, seed: u64, options: GuiOptions) -> ExitCode {
-    let mut session = Session::new(prepared.clone(), seed, SessionOptions::default());
+pub fn run_with(
+    prepared: Arc<Prepared>,
+    path: PathBuf,
+    seed: u64,
+    options: GuiOptions,
+) -> ExitCode {
+    let mut play = Play::new(prepared, path, seed);
     for _ in 0..options.steps {
-        if session.outcome().is_some() {
+        if play.awaiting_player().is_some() {
+            // The AI decides for the player too; the decision is recorded like any other.
+            if play.decide_by_ai().is_err() {
+                break;
+            }
+        } else if matches!(play.advance(), Advance::Over(_) | Advance::ReplayFailed(_)) {
             break;
         }
-        session.step();
     }
-    let layout = fit_layout(&prepared.map);
-    let title = format!("Skirmish - {}", prepared.name);
+    run_play(play, options)
+}
+
+/// Opens the window on a battle already under way (e.g. a loaded save).
+pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
+    let title = format!("Skirmish - {}", play.session().prepared().name);
+    let path = play.scenario_path().to_path_buf();
+    let mut game = Game::new(play, path);
+    game.autoplay = options.autoplay;
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title,
-            resolution: WindowResolution::new(WINDOW.0, WINDOW.1),
+            resolution: WindowResolution::new(1280, 720),
             ..default()
         }),
         ..default()
     }))
     .add_plugins(EguiPlugin::default())
     .insert_resource(ClearColor(Color::srgb(0.1, 0.11, 0.12)))
-    .insert_resource(Battle {
-        session,
-        playing: false,
-        speed: 4.0,
-        since_step: 0.0,
-    })
-    .insert_resource(Layout(layout))
-    .insert_resource(ScreenshotPlan {
-        path: options.screenshot,
-        frames: options.frames.max(1),
+    .insert_resource(game)
+    .init_resource::<Toggles>()
+    .init_resource::<Pointer>()
+    .init_resource::<MapViewport>()
+    .init_resource::<AnimationCursor>()
+    .init_resource::<panels::PanelState>()
+    .insert_resource(FrameStats {
+        enabled: options.frame_stats,
+        started: options.started,
         ..default()
     })
-    .add_systems(Startup, (spawn_camera, spawn_map, spawn_tokens))
-    .add_systems(Update, (play, sync_tokens, screenshot).chain())
-    .add_systems(EguiPrimaryContextPass, panel);
+    .insert_resource(ScreenshotPlan {
+        path: options.screenshot,
+        frames: if options.frame_stats && options.frames == 0 {
+            300
+        } else {
+            options.frames.max(1)
+        },
+        ..default()
+    })
+    .add_systems(Startup, map::spawn_camera)
+    .add_systems(
+        Update,
+        (
+            map::spawn_scene,
+            map::track_pointer,
+            map::camera_control,
+            input,
+            advance,
+            refresh_draft,
+            map::queue_walks,
+            map::sync_tokens,
+            map::show_coordinates,
+            map::draw_overlays,
+            frame_stats,
+            screenshot,
+        )
+            .chain(),
+    )
+    .add_systems(EguiPrimaryContextPass, panels::panels);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
     }
 }
 
-fn spawn_camera(mut commands: Commands) {
-    commands.spawn(Camera2d);
-}
-
-fn spawn_map(
-    mut commands: Commands,
-    battle: Res<Battle>,
-    layout: Res<Layout>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
+/// Mouse and keyboard on the map: left click picks a target or a destination for the
+/// acting unit, or selects a unit; right click cancels the move; Enter confirms, Escape
+/// starts the draft over, Space pauses or resumes the AI, N steps it, Ctrl+Z undoes.
+fn input(
+    mut game: ResMut<Game>,
+    pointer: Res<Pointer>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    egui_input: Res<bevy_egui::input::EguiWantsInput>,
 ) {
-    let layout = &layout.0;
-    let size = layout.scale.x.abs();
-    let map = &battle.session.prepared().map;
-    let hexagon = meshes.add(RegularPolygon::new(size * 0.96, 6));
-    let rotation = match layout.orientation {
-        HexOrientation::Pointy => Quat::IDENTITY,
-        HexOrientation::Flat => Quat::from_rotation_z(std::f32::consts::FRAC_PI_6),
-    };
-    let mut palette: Vec<(Terrain, Handle<ColorMaterial>)> = Vec::new();
-    for (hex, terrain) in map.hexes() {
-        let material = match palette.iter().find(|(t, _)| *t == terrain) {
-            Some((_, m)) => m.clone(),
-            None => {
-                let m = materials.add(terrain_colour(terrain));
-                palette.push((terrain, m.clone()));
-                m
+    let game = &mut *game;
+    if !egui_input.wants_keyboard_input() {
+        if keys.just_pressed(KeyCode::Space) {
+            game.playing = !game.playing;
+        }
+        if keys.just_pressed(KeyCode::KeyN) {
+            game.step_once = true;
+        }
+        if keys.just_pressed(KeyCode::Enter) {
+            game.confirm();
+        }
+        if keys.just_pressed(KeyCode::Escape) {
+            game.forget_draft();
+        }
+        let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+        if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+            game.undo();
+        }
+    }
+    let Some(hex) = pointer.hex else { return };
+    if buttons.just_pressed(MouseButton::Left) {
+        let clicked = unit_at(game, hex);
+        if let Some(draft) = game.draft.as_mut()
+            && let Some(legal) = game.legal.as_ref()
+        {
+            let unit = draft.unit;
+            if let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, unit) {
+                let s = snapshot.situation();
+                let note = draft.click(&s, legal, hex);
+                game.status = note;
             }
-        };
-        let p = layout.hex_to_world_pos(hex);
-        commands.spawn((
-            Mesh2d(hexagon.clone()),
-            MeshMaterial2d(material),
-            Transform::from_xyz(p.x, p.y, 0.0).with_rotation(rotation),
-        ));
+        }
+        if let Some(u) = clicked {
+            game.selected = Some(u);
+        }
+    }
+    if buttons.just_pressed(MouseButton::Right)
+        && let Some(draft) = game.draft.as_mut()
+        && !buttons.pressed(MouseButton::Middle)
+    {
+        draft.action.to = None;
     }
 }
 
-fn spawn_tokens(
-    mut commands: Commands,
-    battle: Res<Battle>,
-    layout: Res<Layout>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
-) {
-    let size = layout.0.scale.x.abs();
-    let body = meshes.add(Circle::new(size * 0.62));
-    let marker = meshes.add(Triangle2d::new(
-        Vec2::new(size * 0.95, 0.0),
-        Vec2::new(size * 0.55, size * 0.28),
-        Vec2::new(size * 0.55, -size * 0.28),
-    ));
-    let bar = meshes.add(Rectangle::new(size * 1.2, size * 0.16));
-    let white = materials.add(Color::srgb(0.95, 0.95, 0.9));
-    let green = materials.add(Color::srgb(0.3, 0.85, 0.35));
-    let roster = battle.session.roster();
-    for (i, entry) in roster.units.iter().enumerate() {
-        let colour = SIDE_COLOURS[usize::from(entry.side) % SIDE_COLOURS.len()];
-        commands
-            .spawn((
-                Token(UnitId(i as u32)),
-                Transform::default(),
-                Visibility::default(),
-            ))
-            .with_children(|t| {
-                t.spawn((
-                    TokenBody,
-                    Mesh2d(body.clone()),
-                    MeshMaterial2d(materials.add(colour)),
-                    Transform::from_xyz(0.0, 0.0, 1.0),
-                ));
-                t.spawn((
-                    FacingMarker,
-                    Mesh2d(marker.clone()),
-                    MeshMaterial2d(white.clone()),
-                    Transform::from_xyz(0.0, 0.0, 1.5),
-                ));
-                t.spawn((
-                    HealthBar,
-                    Mesh2d(bar.clone()),
-                    MeshMaterial2d(green.clone()),
-                    Transform::from_xyz(0.0, -size * 0.85, 1.6),
-                ));
-                t.spawn((
-                    Text2d::new(entry.name.clone()),
-                    TextFont {
-                        font_size: FontSize::Px((size * 0.42).clamp(9.0, 16.0)),
-                        ..default()
-                    },
-                    TextColor(Color::WHITE),
-                    Transform::from_xyz(0.0, size * 0.95, 2.0),
-                ));
-            });
-    }
+/// The living unit standing on `hex`, or any unit there.
+fn unit_at(game: &mut Game, hex: Hex) -> Option<UnitId> {
+    use crate::battle::{HexPos, Standing};
+    let world = &mut game.play.session_mut().world;
+    let mut q = world.query::<(&UnitId, &HexPos, &Standing)>();
+    let mut found: Vec<(UnitId, bool)> = q
+        .iter(world)
+        .filter(|(_, p, _)| p.0 == hex)
+        .map(|(id, _, s)| (*id, s.fighting()))
+        .collect();
+    found.sort_by_key(|(id, fighting)| (!*fighting, *id));
+    found.first().map(|(id, _)| *id)
 }
 
-/// Steps the battle while playing.
-fn play(mut battle: ResMut<Battle>, time: Res<Time>) {
-    if !battle.playing || battle.session.outcome().is_some() {
+/// Steps the battle for the AI at the chosen pace, after the tokens finish walking; stops
+/// at the player's turns.
+fn advance(mut game: ResMut<Game>, time: Res<Time>, tokens: Query<&Token>) {
+    let game = &mut *game;
+    if game.play.session().outcome().is_some() {
         return;
     }
-    battle.since_step += time.delta_secs();
-    let interval = 1.0 / battle.speed.max(0.1);
-    while battle.since_step >= interval {
-        battle.since_step -= interval;
-        battle.session.step();
-        if battle.session.outcome().is_some() {
-            battle.playing = false;
+    if game.play.awaiting_player().is_some() && game.autoplay && game.play.replay_remaining() == 0 {
+        if map::walking(&tokens) {
+            return;
+        }
+        game.since_step += time.delta_secs();
+        if game.playing && game.since_step >= 1.0 / game.speed.max(0.1) {
+            game.since_step = 0.0;
+            if let Err(e) = game.play.decide_by_ai() {
+                game.status = e;
+            }
+        }
+        return;
+    }
+    if let Some(unit) = game.play.awaiting_player()
+        && game.play.replay_remaining() == 0
+    {
+        if game.draft.as_ref().is_none_or(|d| d.unit != unit) {
+            game.forget_draft();
+            if let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, unit) {
+                let s = snapshot.situation();
+                let legal = legal_options(&s);
+                game.draft = Some(Draft::new(&s, &legal));
+                game.legal = Some(legal);
+                game.selected = Some(unit);
+                game.status = format!("{}'s turn", game.play.session().roster().name(unit));
+            }
+        }
+        return;
+    }
+    if map::walking(&tokens) {
+        return;
+    }
+    let step_now = std::mem::take(&mut game.step_once);
+    if !game.playing && !step_now {
+        return;
+    }
+    game.since_step += time.delta_secs();
+    let interval = 1.0 / game.speed.max(0.1);
+    if !step_now && game.since_step < interval {
+        return;
+    }
+    game.since_step = 0.0;
+    // Step until something is logged (a turn begun and resolved), the player is asked, or
+    // the battle ends.
+    let before = game.log_len();
+    for _ in 0..64 {
+        match game.play.advance() {
+            Advance::Over(_) | Advance::AwaitingPlayer(_) => break,
+            Advance::ReplayFailed(e) => {
+                game.error = Some(format!("the replay stops: {e}"));
+                game.playing = false;
+                break;
+            }
+            Advance::Stepped | Advance::Replayed { .. } => {}
+        }
+        if game.log_len() > before
+            && game
+                .play
+                .session()
+                .world
+                .resource::<TurnState>()
+                .awaiting
+                .is_none()
+        {
             break;
         }
     }
 }
 
-/// Places each token where its unit stands, turned to its facing, with its health bar.
-#[allow(clippy::type_complexity)]
-fn sync_tokens(
-    mut battle: ResMut<Battle>,
-    layout: Res<Layout>,
-    mut tokens: Query<(&Token, &mut Transform, &Children)>,
-    mut markers: Query<&mut Transform, (With<FacingMarker>, Without<Token>)>,
-    mut bars: Query<&mut Transform, (With<HealthBar>, Without<Token>, Without<FacingMarker>)>,
-    mut bodies: Query<&mut Visibility, With<TokenBody>>,
-) {
-    let world = &mut battle.session.world;
-    let mut q = world.query::<(
-        &UnitId,
-        &HexPos,
-        &crate::battle::Facing,
-        &Standing,
-        Option<&Fighter>,
-    )>();
-    let state: Vec<(UnitId, Vec2, Vec2, Standing, f32)> = q
-        .iter(world)
-        .map(|(id, pos, facing, standing, fighter)| {
-            let p = layout.0.hex_to_world_pos(pos.0);
-            let dir = facing.0.world_unit_vector(&layout.0);
-            let health = fighter.map_or(1.0, |f| {
-                (f.hp.max(0) as f32 / f.sheet.hp_max.max(1) as f32).clamp(0.0, 1.0)
-            });
-            (*id, p, dir, *standing, health)
-        })
-        .collect();
-    for (token, mut transform, children) in &mut tokens {
-        let Some(&(_, p, dir, standing, health)) = state.iter().find(|s| s.0 == token.0) else {
-            continue;
-        };
-        transform.translation = Vec3::new(p.x, p.y, if standing.fighting() { 3.0 } else { 2.0 });
-        for child in children.iter() {
-            if let Ok(mut m) = markers.get_mut(child) {
-                m.rotation = Quat::from_rotation_z(dir.y.atan2(dir.x));
-                m.scale = Vec3::splat(if standing.fighting() { 1.0 } else { 0.0 });
+/// Keeps the draft's check, odds, reachable hexes and the hovered path up to date.
+fn refresh_draft(mut game: ResMut<Game>, pointer: Res<Pointer>) {
+    let game = &mut *game;
+    let Some(draft) = game.draft.clone() else {
+        game.hover = None;
+        return;
+    };
+    let log_len = game.log_len();
+    let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, draft.unit) else {
+        return;
+    };
+    let s = snapshot.situation();
+    let maneuver = draft.action.maneuver;
+    let allowance = game
+        .legal
+        .as_ref()
+        .and_then(|l| l.get(maneuver))
+        .map_or(0, |o| o.allowance);
+    if game.draft_key.as_ref() != Some(&(draft.clone(), log_len)) {
+        game.draft_key = Some((draft.clone(), log_len));
+        match draft.check(&s) {
+            Ok(plan) => {
+                game.planned = Some(plan);
+                game.draft_error = None;
             }
-            if let Ok(mut b) = bars.get_mut(child) {
-                b.scale = Vec3::new(health.max(0.001), 1.0, 1.0);
-            }
-            if let Ok(mut v) = bodies.get_mut(child) {
-                *v = Visibility::Visible;
+            Err(e) => {
+                game.planned = None;
+                game.draft_error = Some(e);
             }
         }
-        // Fallen units shrink and lie under the living.
-        transform.scale = Vec3::splat(if standing.fighting() { 1.0 } else { 0.6 });
+        game.odds = if maneuver.attacks() {
+            estimate(&s, &draft.action).ok()
+        } else {
+            None
+        };
     }
-}
-
-fn standing_word(s: Standing) -> &'static str {
-    match s {
-        Standing::Fighting => "fighting",
-        Standing::Unconscious => "unconscious",
-        Standing::Dead => "dead",
-        Standing::Escaped => "escaped",
-        Standing::Surrendered => "surrendered",
+    let key = (draft.unit, maneuver, log_len);
+    if game.reach.key != Some(key) {
+        game.reach.key = Some(key);
+        game.reach.hexes = draft::reachable(&s, allowance);
     }
-}
-
-/// The side panel: turn, controls, units and the latest log lines.
-fn panel(mut contexts: EguiContexts, mut battle: ResMut<Battle>) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let battle = &mut *battle;
-    let name = battle.session.prepared().name.clone();
-    let (round, awaiting) = {
-        let t = battle.session.world.resource::<TurnState>();
-        (t.round, t.awaiting)
+    let Some(hex) = pointer.hex else {
+        game.hover = None;
+        game.hover_key = None;
+        return;
     };
-    let outcome = battle.session.outcome();
-    let roster: Roster = battle.session.roster().clone();
-    let sides = battle.session.sides().clone();
-    let mut q = battle
-        .session
-        .world
-        .query::<(&UnitId, &Side, &Standing, Option<&Fighter>)>();
-    let mut units: Vec<(UnitId, u8, Standing, String)> = q
-        .iter(&battle.session.world)
-        .map(|(id, side, st, f)| {
-            let hp = f.map_or(String::new(), |f| format!("{}/{} HP", f.hp, f.sheet.hp_max));
-            (*id, side.0, *st, hp)
-        })
-        .collect();
-    units.sort_by_key(|u| u.0);
-    let log = battle.session.log_text();
-    egui::Window::new(name)
-        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0])
-        .default_width(PANEL_WIDTH - 24.0)
-        .resizable(false)
-        .collapsible(false)
-        .show(ctx, |ui| {
-            ui.label(format!(
-                "Round {round}{}",
-                awaiting.map_or(String::new(), |u| format!(" - {}'s turn", roster.name(u)))
-            ));
-            if let Some(o) = outcome {
-                let text = match o {
-                    crate::battle::OutcomeKind::Victory { side } => format!(
-                        "{} wins",
-                        sides
-                            .0
-                            .get(usize::from(side))
-                            .map_or("?", |s| s.name.as_str())
-                    ),
-                    crate::battle::OutcomeKind::Draw { .. } => "Draw".to_string(),
-                };
-                ui.strong(text);
+    if game.hover_key == Some((hex, maneuver, log_len)) {
+        return;
+    }
+    game.hover_key = Some((hex, maneuver, log_len));
+    let me = s.me();
+    let foe = s
+        .units
+        .iter()
+        .find(|u| u.pos == hex && u.side != me.side && u.standing.fighting());
+    let mut hover = Hover::default();
+    if let Some(foe) = foe {
+        let from = game
+            .planned
+            .as_ref()
+            .and_then(|p| p.path.last().copied())
+            .unwrap_or(me.pos);
+        let sight = s.map.line_of_sight(from, foe.pos);
+        hover.sight = Some(sight);
+        hover.note = format!(
+            "{}: {} hexes{}",
+            game.play.session().roster().name(foe.id),
+            from.unsigned_distance_to(foe.pos),
+            if sight { "" } else { ", no line of sight" }
+        );
+    } else if hex != me.pos {
+        match s.path_to(hex, allowance.max(1)) {
+            Ok((path, cost)) if allowance > 0 => {
+                hover.note = format!("{cost} MP of {allowance}");
+                hover.path = path;
+                hover.cost = cost;
+                hover.reachable = true;
             }
-            ui.horizontal(|ui| {
-                if ui.button("Step").clicked() && outcome.is_none() {
-                    battle.session.step();
+            Ok(_) => hover.note = format!("{maneuver} allows no movement"),
+            Err(e) => {
+                // Show the whole way even when it is too long.
+                if let Ok((path, cost)) = s.path_to(hex, 999) {
+                    hover.path = path;
+                    hover.cost = cost;
+                    hover.note = format!("{cost} MP: beyond {allowance}");
+                } else {
+                    hover.note = e;
                 }
-                let label = if battle.playing { "Pause" } else { "Play" };
-                if ui.button(label).clicked() {
-                    battle.playing = !battle.playing;
-                }
-                if ui.button("Restart").clicked() {
-                    let seed = battle.session.seed().wrapping_add(1);
-                    battle.session.reset(seed);
-                    battle.playing = false;
-                }
-            });
-            ui.add(egui::Slider::new(&mut battle.speed, 0.5..=30.0).text("steps/s"));
-            ui.separator();
-            for (id, side, st, hp) in &units {
-                let colour = SIDE_COLOURS[usize::from(*side) % SIDE_COLOURS.len()].to_srgba();
-                let c = egui::Color32::from_rgb(
-                    (colour.red * 255.0) as u8,
-                    (colour.green * 255.0) as u8,
-                    (colour.blue * 255.0) as u8,
-                );
-                ui.horizontal(|ui| {
-                    ui.colored_label(c, roster.name(*id));
-                    ui.label(format!("{} {hp}", standing_word(*st)));
-                });
             }
-            ui.separator();
-            egui::ScrollArea::vertical()
-                .max_height(300.0)
-                .stick_to_bottom(true)
-                .show(ui, |ui| {
-                    ui.monospace(&log);
-                });
-        });
-    Ok(())
+        }
+    }
+    game.hover = Some(hover);
+}
+
+/// Prints frame-time statistics and exits after the planned number of frames.
+fn frame_stats(
+    mut stats: ResMut<FrameStats>,
+    time: Res<Time>,
+    plan: Res<ScreenshotPlan>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if !stats.enabled {
+        return;
+    }
+    if stats.first_frame.is_none() {
+        stats.first_frame = stats.started.map(|s| s.elapsed().as_secs_f64());
+    }
+    stats.times.push(time.delta_secs());
+    if stats.times.len() as u32 >= plan.frames + 10 {
+        // The first ten frames (start-up, shader compilation) are left out.
+        let mut t: Vec<f32> = stats.times[10..].to_vec();
+        t.sort_by(f32::total_cmp);
+        let mean = t.iter().sum::<f32>() / t.len() as f32;
+        let p95 = t[((t.len() as f32 * 0.95) as usize).min(t.len() - 1)];
+        println!(
+            "frames: {}, mean {:.2} ms, p95 {:.2} ms, max {:.2} ms; first frame {:.2} s after start",
+            t.len(),
+            mean * 1000.0,
+            p95 * 1000.0,
+            t[t.len() - 1] * 1000.0,
+            stats.first_frame.unwrap_or(0.0)
+        );
+        exit.write(AppExit::Success);
+    }
 }
 
 /// Takes the screenshot asked for on the command line, then exits.

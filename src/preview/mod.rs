@@ -33,6 +33,8 @@ struct Totals {
     /// Battles by length in rounds (index = rounds), so memory does not grow with runs.
     rounds: Vec<u64>,
     casualties: Vec<u64>,
+    /// Per side, battles by the number of that side's casualties (index = casualties).
+    casualty_counts: Vec<Vec<u64>>,
     units: Vec<UnitTotals>,
 }
 
@@ -50,6 +52,7 @@ impl Totals {
         Self {
             wins: vec![0; sides],
             casualties: vec![0; sides],
+            casualty_counts: vec![Vec::new(); sides],
             units: vec![UnitTotals::default(); units],
             ..Default::default()
         }
@@ -77,6 +80,7 @@ impl Totals {
             self.rounds.resize(r + 1, 0);
         }
         self.rounds[r] += 1;
+        let mut fallen = vec![0usize; self.casualties.len()];
         for (i, u) in self.units.iter_mut().enumerate() {
             let t = tallies.get(i).copied().unwrap_or_default();
             u.attacks += u64::from(t.attacks);
@@ -94,7 +98,19 @@ impl Totals {
                     .and_then(|&side| self.casualties.get_mut(usize::from(side)))
             {
                 *c += 1;
+                if let Some(f) = unit_sides
+                    .get(i)
+                    .and_then(|&side| fallen.get_mut(usize::from(side)))
+                {
+                    *f += 1;
+                }
             }
+        }
+        for (counts, n) in self.casualty_counts.iter_mut().zip(fallen) {
+            if counts.len() <= n {
+                counts.resize(n + 1, 0);
+            }
+            counts[n] += 1;
         }
     }
 
@@ -112,6 +128,14 @@ impl Totals {
         }
         for (a, b) in self.rounds.iter_mut().zip(other.rounds) {
             *a += b;
+        }
+        for (mine, theirs) in self.casualty_counts.iter_mut().zip(other.casualty_counts) {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), 0);
+            }
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
         }
         for (a, b) in self.units.iter_mut().zip(other.units) {
             a.attacks += b.attacks;
@@ -175,6 +199,9 @@ pub struct SideReport {
     pub units: usize,
     /// Mean number of its units dead or unconscious at the end.
     pub casualties_mean: f64,
+    /// Battles by the number of its units dead or unconscious at the end (index =
+    /// casualties).
+    pub casualties_histogram: Vec<u64>,
 }
 
 /// Distribution of battle lengths in rounds.
@@ -190,6 +217,8 @@ pub struct RoundStats {
     pub p90: u32,
     /// Longest.
     pub max: u32,
+    /// Battles by length (index = rounds).
+    pub histogram: Vec<u64>,
 }
 
 /// One combatant's results, as means per battle.
@@ -264,7 +293,27 @@ pub fn run_preview(
     progress: &(dyn Fn(u64) + Sync),
     cancel: &AtomicBool,
 ) -> PreviewReport {
-    let start = std::time::Instant::now();
+    run_preview_from(
+        prepared,
+        config,
+        &|session, seed| session.reset(seed),
+        progress,
+        cancel,
+    )
+}
+
+/// Like [`run_preview`], but each battle starts where `start` puts it: `start` gets a
+/// session and the battle's seed and must leave the session ready to run with the AI
+/// playing every side (e.g. replay the decisions of a battle in progress, then reseed the
+/// dice). [`run_preview`] starts each battle from the scenario.
+pub fn run_preview_from(
+    prepared: Arc<Prepared>,
+    config: PreviewConfig,
+    start: &(dyn Fn(&mut Session, u64) + Sync),
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+) -> PreviewReport {
+    let began = std::time::Instant::now();
     let threads = config.threads.max(1);
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
@@ -292,7 +341,7 @@ pub fn run_preview(
                         if i >= config.runs {
                             break;
                         }
-                        session.reset(derive_seed(config.seed, i));
+                        start(&mut session, derive_seed(config.seed, i));
                         let outcome = session.run();
                         let rounds = session.round();
                         let standing = session.standings();
@@ -318,7 +367,7 @@ pub fn run_preview(
         config,
         threads,
         totals,
-        start.elapsed().as_secs_f64(),
+        began.elapsed().as_secs_f64(),
         cancel.load(Ordering::Relaxed),
     )
 }
@@ -344,6 +393,7 @@ fn report(
         p50: percentile(&totals.rounds, 0.50),
         p90: percentile(&totals.rounds, 0.90),
         max: totals.rounds.iter().rposition(|&n| n > 0).unwrap_or(0) as u32,
+        histogram: totals.rounds.clone(),
     };
     let sides = prepared
         .sides
@@ -359,6 +409,7 @@ fn report(
                 .filter(|u| usize::from(u.side) == i)
                 .count(),
             casualties_mean: per(totals.casualties[i] as f64),
+            casualties_histogram: totals.casualty_counts[i].clone(),
         })
         .collect();
     let units = prepared
@@ -507,5 +558,44 @@ mod tests {
         h[20] = 10;
         assert_eq!(percentile(&h, 0.9), 3);
         assert_eq!(percentile(&h, 0.91), 20);
+    }
+
+    /// The histograms add up: every battle counted once by its length and once per side by
+    /// its casualties, whose mean is the reported mean; a preview started mid-battle by a
+    /// `start` function fights from there (here: from a battle already over, every battle
+    /// ends in the same round).
+    #[test]
+    fn histograms_and_previews_from_a_given_start() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-duel.ron");
+        let prepared = Arc::new(crate::scenario::load(&path).expect("shipped scenario"));
+        let config = PreviewConfig {
+            runs: 200,
+            seed: 3,
+            threads: 2,
+        };
+        let never = AtomicBool::new(false);
+        let r = run_preview(prepared.clone(), config, &|_| {}, &never);
+        assert_eq!(r.rounds.histogram.iter().sum::<u64>(), 200);
+        for side in &r.sides {
+            assert_eq!(side.casualties_histogram.iter().sum::<u64>(), 200);
+            let mean = side
+                .casualties_histogram
+                .iter()
+                .enumerate()
+                .map(|(n, &c)| n as f64 * c as f64)
+                .sum::<f64>()
+                / 200.0;
+            assert!((mean - side.casualties_mean).abs() < 1e-9);
+        }
+        let finished = |s: &mut Session, _seed: u64| {
+            s.reset(11);
+            s.run();
+        };
+        let r = run_preview_from(prepared.clone(), config, &finished, &|_| {}, &never);
+        let mut one = Session::new(prepared, 11, SessionOptions::default());
+        one.run();
+        assert_eq!(r.rounds.histogram.iter().filter(|&&n| n > 0).count(), 1);
+        assert_eq!(r.rounds.histogram[one.round() as usize], 200);
     }
 }

@@ -3,10 +3,11 @@
 //! the AI chooses from), and the check that turns a concrete [`Action`] into a [`Plan`] or
 //! says why it is illegal ([`plan`]). Player, AI and replay commands all pass this check.
 
+use super::GurpsRules;
 use super::combat::{MAX_GROUP, MIN_DECEPTIVE_SKILL, current_move};
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
-use super::location::{HitLocation, weapon_target_penalty};
+use super::location::{HitLocation, HitLocations, weapon_target_penalty};
 use super::maneuver::{Action, AoaOption, AodOption, Effort, Maneuver};
 use super::sheet::Fighter;
 use crate::battle::{Standing, UnitId};
@@ -18,6 +19,8 @@ use hexx::{EdgeDirection, Hex};
 pub struct UnitView<'a> {
     /// Identity.
     pub id: UnitId,
+    /// Display name (from the roster; empty when unknown).
+    pub name: &'a str,
     /// Side index.
     pub side: u8,
     /// Position.
@@ -43,6 +46,44 @@ pub struct Situation<'a> {
     pub extra_effort: bool,
     /// The acting unit's side fights as a group (group combat for mooks).
     pub grouped: bool,
+    /// Where unaimed blows land (the scenario's setting).
+    pub hit_locations: HitLocations,
+}
+
+impl<'a> Situation<'a> {
+    /// The battle as seen by unit `me`, with the scenario's `rules`: `units` are put in
+    /// [`UnitId`] order; `None` if `me` is not among them. The systems and
+    /// [`Snapshot`](super::snapshot::Snapshot) build every situation with this.
+    pub fn new(
+        map: &'a HexMap,
+        mut units: Vec<UnitView<'a>>,
+        me: UnitId,
+        rules: &GurpsRules,
+    ) -> Option<Self> {
+        units.sort_by_key(|v| v.id);
+        let me = units.iter().position(|v| v.id == me)?;
+        Some(Self::ordered(map, units, me, rules))
+    }
+
+    /// The battle as seen by `units[me]`, `units` being in [`UnitId`] order already (an
+    /// index out of range is clamped; callers pass one they found).
+    pub(super) fn ordered(
+        map: &'a HexMap,
+        units: Vec<UnitView<'a>>,
+        me: usize,
+        rules: &GurpsRules,
+    ) -> Self {
+        let me = me.min(units.len().saturating_sub(1));
+        let side = units.get(me).map_or(0, |u| usize::from(u.side));
+        Situation {
+            map,
+            units,
+            me,
+            extra_effort: rules.extra_effort,
+            grouped: rules.groups.get(side).copied().unwrap_or(false),
+            hit_locations: rules.hit_locations,
+        }
+    }
 }
 
 impl Situation<'_> {
@@ -454,10 +495,92 @@ pub struct Plan {
     pub group: Vec<(usize, u8)>,
 }
 
+/// One attack roll of a plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlannedStrike {
+    /// At the second target of a Rapid Strike or a Dual-Weapon Attack (the first target
+    /// when the plan names none).
+    pub second_target: bool,
+    /// Weapon index.
+    pub weapon: usize,
+    /// One of a Dual-Weapon Attack's two attacks: `Some(true)` with the off hand.
+    pub dual: Option<bool>,
+}
+
 impl Plan {
+    /// A plan of `maneuver` made where the unit stands at `at`, with no target, weapon or
+    /// option (one shot).
+    pub fn simple(maneuver: Maneuver, at: Hex) -> Self {
+        Plan {
+            maneuver,
+            path: vec![at],
+            cost: 0,
+            target: None,
+            weapon: None,
+            location: None,
+            deceptive: 0,
+            telegraphic: false,
+            shots: 1,
+            effort: Effort::default(),
+            second_target: None,
+            brace: false,
+            opportunity_fire: false,
+            chink: false,
+            disarm: None,
+            group: Vec::new(),
+        }
+    }
+
     /// Where the unit ends its movement.
     pub fn end(&self) -> Hex {
         *self.path.last().unwrap_or(&Hex::ZERO)
+    }
+
+    /// The attack rolls an attacking plan makes, in order: two for All-Out Attack (Double)
+    /// on the same foe, two for a Rapid Strike and for a Dual-Weapon Attack (the second
+    /// may go to a second foe), otherwise one (gurps-lite-and-socs.txt, "ALL-OUT ATTACK"
+    /// and "ATTACK/DEFENSE OPTIONS"). None without a weapon.
+    pub fn strikes(&self) -> Vec<PlannedStrike> {
+        let Some(weapon) = self.weapon else {
+            return Vec::new();
+        };
+        let first = PlannedStrike {
+            second_target: false,
+            weapon,
+            dual: None,
+        };
+        if self.maneuver == Maneuver::AllOutAttack(AoaOption::Double) {
+            vec![first, first]
+        } else if self.effort.rapid_strike {
+            vec![
+                first,
+                PlannedStrike {
+                    second_target: true,
+                    ..first
+                },
+            ]
+        } else if let Some(second) = self.effort.dual_weapon {
+            vec![
+                PlannedStrike {
+                    dual: Some(false),
+                    ..first
+                },
+                PlannedStrike {
+                    second_target: true,
+                    weapon: usize::from(second),
+                    dual: Some(true),
+                },
+            ]
+        } else {
+            vec![first]
+        }
+    }
+
+    /// A Dual-Weapon Attack whose two attacks both go to `target` (the first target): "Foe
+    /// defends at −1 if he is the target of both attacks" (gurps-lite-and-socs.txt,
+    /// "ATTACK/DEFENSE OPTIONS").
+    pub fn dual_same_foe(&self, target: UnitId) -> bool {
+        self.effort.dual_weapon.is_some() && self.effort.second_target.is_none_or(|t| t == target)
     }
 }
 
@@ -749,6 +872,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, (f, pos, side))| UnitView {
                     id: UnitId(i as u32),
+                    name: "",
                     side: *side,
                     pos: *pos,
                     standing: Standing::Fighting,
@@ -759,6 +883,7 @@ mod tests {
             me: 0,
             extra_effort: true,
             grouped: false,
+            hit_locations: Default::default(),
         }
     }
 

@@ -5,17 +5,17 @@
 //!
 //! The policy is deterministic (it rolls no dice): the same situation gives the same choice.
 
-use super::actions::{Legal, Situation, UnitView};
+use super::actions::{Legal, Plan, Situation, UnitView};
 use super::combat::{
-    AttackSituation, DefenseOption, DefenseStep, MIN_DECEPTIVE_SKILL, attack_modifiers,
-    best_defense_score, current_move, effective, reeling,
+    DefenseOption, DefenseStep, MIN_DECEPTIVE_SKILL, StrikeMoment, attack_modifiers,
+    attack_situation, best_defense_score, current_move, effective, reeling,
 };
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
 use super::location::HitLocation;
 use super::maneuver::{Action, AoaOption, AodOption, CommitOption, Effort, Maneuver};
 use super::posture::Posture;
-use super::sheet::Guard;
+use super::sheet::{Fighter, Guard};
 use super::tables::success_chance;
 use crate::battle::{AiStyle, Policy, UnitId};
 use hexx::Hex;
@@ -41,11 +41,19 @@ pub fn choose_defenses(options: &[DefenseOption], desperate: bool, spare_fp: boo
     order
 }
 
+/// How `defender` orders its open defenses against an attack: [`choose_defenses`],
+/// desperate below a third of its HP, with FP to spare above two thirds of its FP.
+pub fn defender_choice(defender: &Fighter, options: &[DefenseOption]) -> Vec<usize> {
+    let desperate = reeling(defender.hp, defender.sheet.hp_max);
+    let spare_fp = defender.fp * 3 > defender.sheet.fp_max * 2;
+    choose_defenses(options, desperate, spare_fp)
+}
+
 /// Expected injury of one unaimed strike by the acting unit with weapon `wi` on `target`
-/// from `from`, using the exact 3d6 chances; `damage_bonus` is added to the mean damage.
+/// from where it stands, using the exact 3d6 chances; `damage_bonus` is added to the mean
+/// damage.
 fn strike_value(
     s: &Situation,
-    from: Hex,
     wi: usize,
     target: &UnitView,
     maneuver: Maneuver,
@@ -53,7 +61,6 @@ fn strike_value(
 ) -> f64 {
     best_location(
         s,
-        from,
         wi,
         target,
         maneuver,
@@ -91,10 +98,8 @@ struct StrikeExtras {
 /// The location to aim a strike at (`None`: unaimed; only unaimed unless `consider_aim`)
 /// that gives the most expected injury, with that expected injury, for a strike with the
 /// given extras. An unaimed blow is valued as a torso hit.
-#[allow(clippy::too_many_arguments)]
 fn best_location(
     s: &Situation,
-    from: Hex,
     wi: usize,
     target: &UnitView,
     maneuver: Maneuver,
@@ -105,49 +110,32 @@ fn best_location(
     let deceptive = extras.deceptive;
     let me = s.me();
     let w = &me.fighter.sheet.weapons[wi];
-    let (aim_turns, braced) = match me.fighter.aim {
-        Some(a) if a.target == target.id && usize::from(a.weapon) == wi => (a.turns, a.braced),
-        _ => (0, false),
-    };
-    let situation = AttackSituation {
-        braced,
-        maneuver,
-        range_yards: s.yards(from, target.pos),
-        target_speed: f64::from(target.fighter.moved_yards),
-        aim_turns,
-        cover: if w.is_ranged() {
-            s.map.cover_between(from, target.pos)
-        } else {
-            None
-        },
-        posture: me.fighter.posture,
-        shock: me.fighter.shock,
-        target_posture: target.fighter.posture,
-        aimed: None,
-        one_eye: me.fighter.one_eye(),
-        hexes_moved: from.unsigned_distance_to(me.pos),
-        evaluate: match me.fighter.evaluate {
-            Some((t, n)) if t == target.id => i32::from(n),
-            _ => 0,
-        },
-        deceptive,
-        telegraphic: false,
-        impairment: me.fighter.impairment,
+    // The strike as a plan made where the unit stands, so that its modifiers come from the
+    // same function the resolution uses (nobody counted in the way: a policy shortcut).
+    let plan = Plan {
+        weapon: Some(wi),
+        deceptive: deceptive.clamp(0, i32::from(u8::MAX)) as u8,
         shots: if w.is_ranged() {
             w.rof_rcl().0.min(me.fighter.shots[wi]).max(1)
         } else {
             1
         },
-        rapid_strike: extras.rapid,
-        heroic_charge: false,
-        target_sm: target.fighter.sheet.sm,
-        intervening: 0,
-        large_shield: me.fighter.sheet.shield.as_ref().is_some_and(|s| s.large),
-        opportunity_fire: false,
-        chink: false,
-        dual_weapon: extras.dual,
-        disarm: None,
+        effort: Effort {
+            rapid_strike: extras.rapid.is_some(),
+            flurry: extras.rapid == Some(true),
+            ..Effort::default()
+        },
+        ..Plan::simple(maneuver, me.pos)
     };
+    let situation = attack_situation(
+        s.map,
+        &plan,
+        (me.fighter, me.pos),
+        (target.fighter, target.pos),
+        w,
+        extras.dual,
+        StrikeMoment::before_turn(me.fighter, Some(target.id), Some(wi)),
+    );
     let skill = effective(&attack_modifiers(w, &situation));
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
     let p_through = 1.0 - best_defense.map_or(0.0, |d| success_chance(d - deceptive));
@@ -297,8 +285,8 @@ impl GurpsAi {
             if s.can_strike(from, target, wi).is_err() {
                 continue;
             }
-            let v = strike_value(s, from, wi, target, maneuver, 0.0)
-                / f64::from(target.fighter.hp.max(1));
+            let v =
+                strike_value(s, wi, target, maneuver, 0.0) / f64::from(target.fighter.hp.max(1));
             if best.is_none_or(|(bv, bt, _)| v > bv || (v == bv && target.id < bt.id)) {
                 best = Some((v, target, wi));
             }
@@ -621,7 +609,6 @@ impl Policy for GurpsAi {
                 let rapid = effort.rapid_strike.then_some(effort.flurry);
                 let aimed = best_location(
                     s,
-                    from,
                     wi,
                     target,
                     as_maneuver,
@@ -663,7 +650,7 @@ impl Policy for GurpsAi {
                         dual: Some(off),
                         ..StrikeExtras::default()
                     };
-                    best_location(s, from, w, target, Maneuver::Attack, 0.0, extras, false).value
+                    best_location(s, w, target, Maneuver::Attack, 0.0, extras, false).value
                 };
                 let dealt = one(wi, false) + one(second, true);
                 let taken = match threats.iter().find(|(g, _)| *g == Guard::Normal) {
@@ -713,7 +700,6 @@ impl Policy for GurpsAi {
             let mut action = Self::attack(Maneuver::Attack, None, target, wi);
             let aimed = best_location(
                 s,
-                me.pos,
                 wi,
                 target,
                 Maneuver::Attack,
@@ -834,6 +820,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, (f, pos, side))| UnitView {
                     id: UnitId(i as u32),
+                    name: "",
                     side: *side,
                     pos: *pos,
                     standing: Standing::Fighting,
@@ -844,6 +831,7 @@ mod tests {
             me: 0,
             extra_effort: false,
             grouped: false,
+            hit_locations: Default::default(),
         };
         let legal = legal_options(&s);
         let action = GurpsAi { style }.choose(&s, &legal);

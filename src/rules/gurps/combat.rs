@@ -2,8 +2,12 @@
 //! injury, and the lost-HP thresholds. No ECS types; the systems gather the numbers, call
 //! these, and write the events.
 
-use super::criticals::{CriticalHit, HeadBlow, Times, critical_head_blow, critical_hit, is_head};
+use super::actions::Plan;
+use super::criticals::{
+    CriticalHit, HeadBlow, MissTable, Times, critical_head_blow, critical_hit, is_head,
+};
 use super::equipment::WeaponMode;
+use super::facing::{Arc, side_attack};
 use super::fatigue::tired;
 use super::injury::STUNNED_DEFENSE;
 use super::location::HitLocation;
@@ -11,9 +15,10 @@ use super::maneuver::{AoaOption, AodOption, CommitOption, Maneuver};
 use super::posture::Posture;
 use super::sheet::{Fighter, Guard, Weapon};
 use super::tables::{DamageType, speed_range_modifier};
-use crate::battle::AttackResult;
+use crate::battle::{AttackResult, UnitId};
 use crate::dice::{Critical, DiceExpr, DieRoller, Label, Modifier, RollRecord, success_roll};
-use crate::hexmap::Cover;
+use crate::hexmap::{Cover, HexMap};
+use hexx::Hex;
 use std::borrow::Cow;
 
 /// What an attack's modifiers depend on besides the weapon.
@@ -71,6 +76,239 @@ pub struct AttackSituation {
     pub dual_weapon: Option<bool>,
     /// A disarm: the penalty to strike the foe's weapon (−2 for the disarm included).
     pub disarm: Option<i32>,
+}
+
+/// What an attack's modifiers and the foe's defenses take from the moment the attack is
+/// made rather than from its [`Plan`]: the Aim and Evaluate the attacker has built up, a
+/// feint it has won, and the figures standing in the way of a shot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StrikeMoment {
+    /// Turns the attacker has aimed this weapon at this target (0: none).
+    pub aim_turns: u8,
+    /// Every turn of that aim was braced.
+    pub braced: bool,
+    /// Evaluate bonus against this target.
+    pub evaluate: i32,
+    /// Margin of a won feint, off the target's defenses.
+    pub feint: i32,
+    /// Fighters standing between the attacker and the target (counted for shots only; see
+    /// [`figures_between`]).
+    pub intervening: u32,
+}
+
+impl StrikeMoment {
+    /// The moment as the attacker's turn starts, attacking `target` with `weapon`: its Aim
+    /// counts if it was at that target with that weapon, its Evaluate and a feint won on its
+    /// last turn if on that target (gurps-lite-and-socs.txt, "MANEUVERS": Aim, Evaluate,
+    /// Feint). Nobody counted in the way: the caller adds [`figures_between`].
+    pub fn before_turn(attacker: &Fighter, target: Option<UnitId>, weapon: Option<usize>) -> Self {
+        let (aim_turns, braced) = match (attacker.aim, target, weapon) {
+            (Some(a), Some(t), Some(w)) if a.target == t && usize::from(a.weapon) == w => {
+                (a.turns, a.braced && a.turns > 0)
+            }
+            _ => (0, false),
+        };
+        let on_target = |on: Option<(UnitId, i32)>| match (on, target) {
+            (Some((t, n)), Some(target)) if t == target => n,
+            _ => 0,
+        };
+        StrikeMoment {
+            aim_turns,
+            braced,
+            evaluate: on_target(attacker.evaluate.map(|(t, n)| (t, i32::from(n)))),
+            feint: on_target(attacker.feint_on),
+            intervening: 0,
+        }
+    }
+}
+
+/// The situation of one strike of `plan`, by `attacker` standing at its hex (after the
+/// plan's move) on `target` at its hex, with `weapon`; `dual` says which hand of a
+/// Dual-Weapon Attack. This is the one place an [`AttackSituation`] is made from a plan:
+/// the resolution, the AI's estimates and the odds preview all call it, so they cannot
+/// drift apart.
+pub fn attack_situation(
+    map: &HexMap,
+    plan: &Plan,
+    (attacker, from): (&Fighter, Hex),
+    (target, at): (&Fighter, Hex),
+    weapon: &Weapon,
+    dual: Option<bool>,
+    moment: StrikeMoment,
+) -> AttackSituation {
+    let ranged = weapon.is_ranged();
+    AttackSituation {
+        maneuver: plan.maneuver,
+        range_yards: f64::from(from.unsigned_distance_to(at)) * f64::from(map.scale),
+        target_speed: f64::from(target.moved_yards),
+        aim_turns: moment.aim_turns,
+        braced: moment.braced,
+        cover: if ranged {
+            map.cover_between(from, at)
+        } else {
+            None
+        },
+        posture: attacker.posture,
+        shock: attacker.shock,
+        target_posture: target.posture,
+        aimed: plan.location,
+        one_eye: attacker.one_eye(),
+        hexes_moved: plan.path.len().saturating_sub(1) as u32,
+        evaluate: moment.evaluate,
+        deceptive: i32::from(plan.deceptive),
+        telegraphic: plan.telegraphic,
+        impairment: attacker.impairment,
+        shots: plan.shots,
+        rapid_strike: plan.effort.rapid_strike.then_some(plan.effort.flurry),
+        heroic_charge: plan.effort.heroic_charge,
+        target_sm: target.sheet.sm,
+        intervening: if ranged { moment.intervening } else { 0 },
+        large_shield: attacker.sheet.shield.as_ref().is_some_and(|s| s.large),
+        opportunity_fire: plan.opportunity_fire,
+        chink: plan.chink,
+        dual_weapon: dual,
+        disarm: plan.disarm,
+    }
+}
+
+/// The labelled bonuses to a plan's damage (gurps-lite-and-socs.txt, "MANEUVERS": All-Out
+/// Attack (Strong) +2, Committed Attack (Strong) +1, Defensive Attack −2; "ATTACK/DEFENSE
+/// OPTIONS": Mighty Blow +2).
+pub fn damage_bonus(plan: &Plan) -> Vec<Modifier> {
+    let mut bonus = Vec::new();
+    match plan.maneuver {
+        Maneuver::AllOutAttack(AoaOption::Strong) => {
+            bonus.push(Modifier::new("All-Out Attack (Strong)", 2));
+        }
+        Maneuver::CommittedAttack(CommitOption::Strong) => {
+            bonus.push(Modifier::new("Committed Attack (Strong)", 1));
+        }
+        Maneuver::DefensiveAttack => bonus.push(Modifier::new("Defensive Attack", -2)),
+        _ => {}
+    }
+    if plan.effort.mighty_blow {
+        bonus.push(Modifier::new("Mighty Blow", 2));
+    }
+    bonus
+}
+
+/// What one strike of `plan` does to every defense against it: −1 as the target of both
+/// Dual-Weapon attacks, −2 from the side, a won feint's margin, −1 per level of Deceptive
+/// Attack and +2 for a Telegraphic Attack (melee) (gurps-lite-and-socs.txt, "ATTACK/DEFENSE
+/// OPTIONS" and "FEINT"; gurps-traveller-gm-screen.txt, "MODIFIERS TO ACTIVE DEFENSE
+/// ROLLS").
+pub fn defense_against(
+    plan: &Plan,
+    ranged: bool,
+    arc: Arc,
+    dual_same_foe: bool,
+    feint: i32,
+) -> Vec<Modifier> {
+    let mut against = Vec::with_capacity(2);
+    if dual_same_foe {
+        against.push(Modifier::new("target of both Dual-Weapon attacks", -1));
+    }
+    if arc == Arc::Side {
+        against.push(side_attack());
+    }
+    if feint > 0 {
+        against.push(Modifier::new("feinted", -feint));
+    }
+    if !ranged && plan.deceptive > 0 {
+        against.push(Modifier::new(
+            "Deceptive Attack",
+            -i32::from(plan.deceptive),
+        ));
+    }
+    if !ranged && plan.telegraphic {
+        against.push(Modifier::new("Telegraphic Attack", 2));
+    }
+    against
+}
+
+/// Every defense `defender` may choose from against a strike with `weapon` from `arc`:
+/// none from behind; otherwise [`defense_options`] with the shield ([`with_shield`]: its DB
+/// from the front, no Block against firearms), the retreat (when `can_retreat`) and Dodge
+/// and Drop ([`with_retreat_and_drop`]) and Feverish Defense when the scenario uses extra
+/// effort ([`with_feverish`]). `against` is from [`defense_against`].
+pub fn defenses_against(
+    defender: &Fighter,
+    weapon: &Weapon,
+    arc: Arc,
+    against: &[Modifier],
+    can_retreat: bool,
+    extra_effort: bool,
+) -> Vec<DefenseOption> {
+    if arc == Arc::Back {
+        return Vec::new();
+    }
+    let ranged = weapon.is_ranged();
+    with_feverish(
+        defender,
+        with_retreat_and_drop(
+            defender,
+            with_shield(
+                defender,
+                defense_options(defender, ranged, against),
+                arc == Arc::Front,
+                MissTable::for_skill(&weapon.skill_name) == MissTable::Firearm,
+                against,
+            ),
+            ranged,
+            can_retreat,
+        ),
+        extra_effort,
+    )
+}
+
+/// How many hexes strictly between `from` and `to`, on the hex line, hold a fighter
+/// (`occupied`): the figures a shot must pass (gurps-traveller-gm-screen.txt, "RANGED
+/// ATTACK MODIFIERS", behind someone else).
+pub fn figures_between(map: &HexMap, from: Hex, to: Hex, occupied: impl Fn(Hex) -> bool) -> u32 {
+    if from.unsigned_distance_to(to) < 2 {
+        return 0;
+    }
+    map.line(from, to)
+        .filter(|&h| h != from && h != to)
+        .filter(|&h| occupied(h))
+        .count() as u32
+}
+
+/// The hex a defender at `at` could retreat to from a melee attacker at `from`: an open
+/// neighbour (passable, not `occupied` by a fighter) one hex further from the attacker, the
+/// one straight away first (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS", Retreat).
+/// `None` if there is none.
+pub fn retreat_hex(
+    map: &HexMap,
+    from: Hex,
+    at: Hex,
+    occupied: impl Fn(Hex) -> bool,
+) -> Option<Hex> {
+    let d = from.unsigned_distance_to(at);
+    let straight = at + (at - from);
+    let mut best: Option<(u32, Hex)> = None;
+    for n in at.all_neighbors() {
+        if from.unsigned_distance_to(n) <= d || map.move_cost(n).is_none() {
+            continue;
+        }
+        if occupied(n) {
+            continue;
+        }
+        let key = n.unsigned_distance_to(straight);
+        if best.is_none_or(|(k, _)| key < k) {
+            best = Some((key, n));
+        }
+    }
+    best.map(|(_, h)| h)
+}
+
+/// Whether a shot with `weapon` at `yards` is at or beyond its 1/2D range: damage halved
+/// (decision: 4e p. B378). Never for melee weapons.
+pub fn beyond_half_damage(weapon: &Weapon, yards: f64) -> bool {
+    match weapon.mode {
+        WeaponMode::Ranged { half_damage, .. } => yards >= f64::from(half_damage),
+        WeaponMode::Melee { .. } => false,
+    }
 }
 
 /// The cover modifier to hit (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS",
@@ -298,6 +536,87 @@ pub fn group_bonus(attackers: usize) -> i32 {
         7 | 8 => 6,
         _ => 8,
     }
+}
+
+/// The situation of one member's blow in a group attack on a foe at `at` moving at
+/// `target_speed` yards a second in `target_posture`: a plain Attack from where the member
+/// stands, with none of the attack options (gurps-lite-and-socs.txt, "GROUP COMBAT").
+pub fn group_member_situation(
+    map: &HexMap,
+    (member, from): (&Fighter, Hex),
+    weapon: &Weapon,
+    at: Hex,
+    target_speed: u32,
+    target_posture: Posture,
+) -> AttackSituation {
+    AttackSituation {
+        maneuver: Maneuver::Attack,
+        range_yards: f64::from(from.unsigned_distance_to(at)) * f64::from(map.scale),
+        target_speed: f64::from(target_speed),
+        aim_turns: 0,
+        braced: false,
+        cover: if weapon.is_ranged() {
+            map.cover_between(from, at)
+        } else {
+            None
+        },
+        posture: member.posture,
+        shock: member.shock,
+        target_posture,
+        aimed: None,
+        one_eye: member.one_eye(),
+        hexes_moved: 0,
+        evaluate: 0,
+        deceptive: 0,
+        telegraphic: false,
+        impairment: member.impairment,
+        shots: 1,
+        rapid_strike: None,
+        heroic_charge: false,
+        target_sm: 0,
+        intervening: 0,
+        large_shield: member.sheet.shield.as_ref().is_some_and(|s| s.large),
+        opportunity_fire: false,
+        chink: false,
+        dual_weapon: None,
+        disarm: None,
+    }
+}
+
+/// The one roll of a group attack: the average (rounded down) of the members' effective
+/// skills, plus the group bonus (gurps-lite-and-socs.txt, "GROUP COMBAT"). Empty without
+/// members.
+pub fn group_attack_modifiers(skills: &[i32]) -> Vec<Modifier> {
+    let n = skills.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let average = (skills.iter().sum::<i32>()).div_euclid(n as i32);
+    let mut attack = vec![Modifier::named(
+        format!("average effective skill of {n} attackers"),
+        average,
+    )];
+    let bonus = group_bonus(n);
+    if bonus != 0 {
+        attack.push(Modifier::named(format!("group of {n}"), bonus));
+    }
+    attack
+}
+
+/// The defenses against a group attack whose first blow is with `weapon` from `arc`: none
+/// from behind, otherwise [`defense_options`] with the shield, nothing against them (no
+/// retreat: the group's blows come as one).
+pub fn group_defenses(defender: &Fighter, weapon: &Weapon, arc: Arc) -> Vec<DefenseOption> {
+    if arc == Arc::Back {
+        return Vec::new();
+    }
+    with_shield(
+        defender,
+        defense_options(defender, weapon.is_ranged(), &[]),
+        arc == Arc::Front,
+        MissTable::for_skill(&weapon.skill_name) == MissTable::Firearm,
+        &[],
+    )
 }
 
 /// Most fighters in one group attack (gurps-lite-and-socs.txt, "GROUP COMBAT": "a group of

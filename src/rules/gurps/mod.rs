@@ -15,8 +15,9 @@
 //!
 //! Layout: [`tables`] and [`equipment`] hold data, [`sheet`] the stat block and fighter,
 //! [`posture`], [`location`], [`injury`] and [`knockback`] one rule each, [`combat`] the
-//! resolution functions, [`actions`] legality, [`ai`] the policy, and
-//! `systems` the thin ECS systems added by [`configure`].
+//! resolution functions, [`actions`] legality, [`ai`] the policy, [`odds`] the odds
+//! preview of a planned action, [`snapshot`] an owned copy of the battle for the window,
+//! and `systems` the thin ECS systems added by [`configure`].
 
 pub mod actions;
 pub mod ai;
@@ -30,13 +31,17 @@ pub mod knockback;
 pub mod location;
 pub mod maneuver;
 pub mod morale;
+pub mod odds;
 pub mod posture;
 pub mod sheet;
+pub mod snapshot;
 mod systems;
 pub mod tables;
 
 pub use maneuver::{Action, AoaOption, AodOption, CommitOption, Maneuver};
+pub use odds::{Odds, estimate};
 pub use sheet::{Fighter, GurpsStats, Sheet};
+pub use snapshot::Snapshot;
 pub use systems::initiative_order;
 
 use crate::battle::{BattleSet, Command, flush_messages};

@@ -2,28 +2,26 @@
 //! and resolve the command by calling the rules functions and writing the events.
 
 use super::actions::{Plan, Situation, UnitView, legal_options, plan};
-use super::ai::{GurpsAi, choose_defenses};
+use super::ai::{GurpsAi, choose_defenses, defender_choice};
 use super::combat::{
-    AttackSituation, InjuryEffect, StrikeInput, apply_injury, attack_modifiers, consciousness_roll,
-    defense_options, guard_of, injury_steps, resolve_strike, roll_damage,
+    CriticalRow, DefenseKind, DefenseStep, ExtraHit, InjuryEffect, StrikeInput, StrikeMoment,
+    apply_injury, attack_modifiers, attack_situation, beyond_half_damage, consciousness_roll,
+    current_move, damage_bonus, defense_against, defense_options, defenses_against, effective,
+    group_attack_modifiers, group_defenses, group_member_situation, guard_of, injury_steps,
+    reeling, resolve_strike, roll_damage,
 };
-use super::combat::{
-    CriticalRow, DefenseKind, DefenseStep, reeling, with_feverish, with_retreat_and_drop,
-    with_shield,
-};
-use super::combat::{ExtraHit, current_move, effective, group_bonus};
 use super::criticals::{
     CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,
 };
 use super::equipment::WeaponMode;
-use super::facing::{Arc, arc_of, end_of_move_facing, side_attack};
+use super::facing::{arc_of, end_of_move_facing};
 use super::fatigue::{cost, spend_fatigue, will_roll_to_act};
 use super::injury::{is_major_wound, knockdown_modifiers, shock_after};
 use super::knockback::{
     Stop, causes_knockback, keep_feet_modifiers, knockback_path, knockback_yards,
 };
 use super::location::{HitLocation, HitLocations};
-use super::maneuver::{Action, AoaOption, CommitOption, Maneuver};
+use super::maneuver::{Action, AoaOption, Maneuver};
 use super::morale::{MoraleResponse, Reaction, morale_modifiers};
 use super::posture::Posture;
 use super::sheet::{Aim, Fighter, Guard};
@@ -279,31 +277,14 @@ fn morale_checks(
     }
 }
 
-/// Builds the situation for unit `me` from the query, units in [`UnitId`] order.
-fn situation<'a>(
-    map: &'a HexMap,
-    views: &mut Vec<UnitView<'a>>,
-    me: UnitId,
-    rules: &GurpsRules,
-) -> Option<Situation<'a>> {
-    views.sort_by_key(|v| v.id);
-    let me = views.iter().position(|v| v.id == me)?;
-    let side = usize::from(views[me].side);
-    Some(Situation {
-        map,
-        units: std::mem::take(views),
-        me,
-        extra_effort: rules.extra_effort,
-        grouped: rules.groups.get(side).copied().unwrap_or(false),
-    })
-}
-
 /// The AI's decision for the fighter whose turn it is, when the AI plays it.
+#[allow(clippy::too_many_arguments)] // a bevy system: each parameter is one world access
 pub(super) fn decide(
     turn: Res<TurnState>,
     autopilot: Res<Autopilot>,
     map: Res<HexMap>,
     rules: Res<GurpsRules>,
+    roster: Res<Roster>,
     units: Query<(
         &UnitId,
         &Side,
@@ -328,6 +309,7 @@ pub(super) fn decide(
         }
         views.push(UnitView {
             id: *id,
+            name: roster.name(*id),
             side: side.0,
             pos: pos.0,
             standing: *standing,
@@ -336,7 +318,7 @@ pub(super) fn decide(
         });
     }
     let Some(style) = style else { return };
-    let Some(s) = situation(&map, &mut views, active, &rules) else {
+    let Some(s) = Situation::new(&map, views, active, &rules) else {
         return;
     };
     let legal = legal_options(&s);
@@ -413,10 +395,11 @@ pub(super) fn resolve(
 
     // Check the command against the rules.
     let checked = {
-        let mut views: Vec<UnitView> = units
+        let views: Vec<UnitView> = units
             .iter()
             .map(|(id, side, pos, facing, standing, fighter, _)| UnitView {
                 id: *id,
+                name: roster.name(*id),
                 side: side.0,
                 pos: pos.0,
                 standing: *standing,
@@ -424,7 +407,7 @@ pub(super) fn resolve(
                 facing: facing.0,
             })
             .collect();
-        situation(&map, &mut views, active, &rules).map(|s| {
+        Situation::new(&map, views, active, &rules).map(|s| {
             // Words only when someone will read them (previews keep no log).
             let text = if log.keep {
                 describe(&s, &action, &roster)
@@ -462,27 +445,7 @@ pub(super) fn resolve(
                 action: "Do Nothing (its command was refused)".into(),
             });
             let pos = units.get(me_entity).map(|u| u.2.0).unwrap_or_default();
-            (
-                Plan {
-                    maneuver: Maneuver::DoNothing,
-                    path: vec![pos],
-                    cost: 0,
-                    target: None,
-                    weapon: None,
-                    location: None,
-                    deceptive: 0,
-                    telegraphic: false,
-                    shots: 1,
-                    effort: Default::default(),
-                    second_target: None,
-                    brace: false,
-                    opportunity_fire: false,
-                    chink: false,
-                    disarm: None,
-                    group: Vec::new(),
-                },
-                None,
-            )
+            (Plan::simple(Maneuver::DoNothing, pos), None)
         }
     };
 
@@ -709,10 +672,12 @@ fn execute(
         && units
             .iter()
             .any(|u| u.1.0 != my_side && u.4.fighting() && u.5.waiting.is_some());
-    let (aim_turns, acc_weapon, evaluated, braced) = {
+    let (moment, acc_weapon) = {
         let Ok((_, _, mut pos, mut facing, _, mut f, _)) = units.get_mut(me_entity) else {
             return;
         };
+        // The Aim, Evaluate and won feint this attack uses, as the turn starts.
+        let moment = StrikeMoment::before_turn(&f, target, weapon);
         f.guard = guard_of(maneuver, weapon);
         f.last_maneuver = Some(maneuver);
         f.waiting = if maneuver == Maneuver::Wait {
@@ -722,31 +687,22 @@ fn execute(
         };
         // Evaluate builds up on one foe; anything else uses it up (gurps-lite-and-socs.txt,
         // "EVALUATE": +1 per turn, at most +3).
-        let previous_evaluate = f.evaluate.take();
-        let evaluated = match (previous_evaluate, target) {
-            (Some((t, n)), Some(target)) if t == target => i32::from(n),
-            _ => 0,
-        };
+        f.evaluate = None;
         if maneuver == Maneuver::Evaluate
             && let Some(t) = target
         {
-            f.evaluate = Some((t, (evaluated as u8 + 1).min(3)));
+            f.evaluate = Some((t, (moment.evaluate as u8 + 1).min(3)));
         }
-        let previous_aim = f.aim.take();
-        let (aim_turns, braced) = match (previous_aim, target, weapon) {
-            (Some(a), Some(t), Some(w)) if a.target == t && usize::from(a.weapon) == w => {
-                (a.turns, a.braced)
-            }
-            _ => (0, true),
-        };
+        // Aim builds up on one target with one weapon, braced while every turn of it is.
+        f.aim = None;
         if maneuver == Maneuver::Aim
             && let (Some(t), Some(w)) = (target, weapon)
         {
             f.aim = Some(Aim {
                 target: t,
                 weapon: w as u8,
-                turns: aim_turns.saturating_add(1),
-                braced: braced && plan.brace,
+                turns: moment.aim_turns.saturating_add(1),
+                braced: (moment.aim_turns == 0 || moment.braced) && plan.brace,
             });
         }
         if plan.path.len() > 1 && !watched {
@@ -774,7 +730,7 @@ fn execute(
                 wanted
             };
         }
-        (aim_turns, weapon, evaluated, braced && aim_turns > 0)
+        (moment, weapon)
     };
     if watched && !move_past_waiters(rng, map, rules, roster, units, events, active, plan) {
         events.write(BattleEvent::Note {
@@ -898,8 +854,8 @@ fn execute(
         };
         let wpn = &me.5.sheet.weapons[w];
         let mut mods = vec![Modifier::named(wpn.skill_name.clone(), wpn.skill)];
-        if evaluated > 0 {
-            mods.push(Modifier::new("Evaluate", evaluated));
+        if moment.evaluate > 0 {
+            mods.push(Modifier::new("Evaluate", moment.evaluate));
         }
         mods.extend(me.5.posture.attack_label());
         if me.5.shock > 0 {
@@ -941,12 +897,7 @@ fn execute(
         }
     }
     // A feint won on the last turn counts against attacks on that foe now.
-    if let Ok(me) = units.get(me_entity)
-        && let Some((t, m)) = me.5.feint_on
-        && t == target
-    {
-        feint = feint.max(m);
-    }
+    feint = feint.max(moment.feint);
 
     if !plan.group.is_empty() {
         group_attack(rng, map, rules, roster, units, events, plan, Some(target));
@@ -969,22 +920,15 @@ fn execute(
     }
     // Who is struck with what: twice the same foe for All-Out Attack (Double); a Rapid
     // Strike's two blows, or a Dual-Weapon Attack's two weapons, may go to two foes.
-    let mut strikes: Vec<(UnitId, usize, Option<bool>)> = vec![(target, w, None)];
-    if maneuver == Maneuver::AllOutAttack(AoaOption::Double) {
-        strikes.push((target, w, None));
-    } else if plan.effort.rapid_strike {
-        strikes.push((plan.effort.second_target.unwrap_or(target), w, None));
-    } else if let Some(second) = plan.effort.dual_weapon {
-        let other = plan.effort.second_target.unwrap_or(target);
-        strikes = vec![
-            (target, w, Some(false)),
-            (other, usize::from(second), Some(true)),
-        ];
-    }
-    // "Foe defends at −1 if he is the target of both attacks."
-    let dual_same_foe =
-        plan.effort.dual_weapon.is_some() && strikes.get(1).is_some_and(|s| s.0 == strikes[0].0);
-    for (target, w, dual) in strikes {
+    let dual_same_foe = plan.dual_same_foe(target);
+    let first_target = target;
+    for strike in plan.strikes() {
+        let (w, dual) = (strike.weapon, strike.dual);
+        let target = if strike.second_target {
+            plan.effort.second_target.unwrap_or(first_target)
+        } else {
+            first_target
+        };
         let Some(target_entity) = roster.entity(target) else {
             break;
         };
@@ -1010,98 +954,32 @@ fn execute(
         let weapon = &sheet.weapons[w];
         let ranged = weapon.is_ranged();
         let yards = f64::from(me.2.0.unsigned_distance_to(foe.2.0)) * f64::from(map.scale);
-        let situation = AttackSituation {
-            maneuver,
-            range_yards: yards,
-            target_speed: f64::from(foe.5.moved_yards),
-            aim_turns,
-            cover: if ranged {
-                map.cover_between(me.2.0, foe.2.0)
-            } else {
-                None
+        let situation = attack_situation(
+            map,
+            plan,
+            (&me.5, me.2.0),
+            (&foe.5, foe.2.0),
+            weapon,
+            dual,
+            StrikeMoment {
+                intervening,
+                ..moment
             },
-            posture: me.5.posture,
-            shock: me.5.shock,
-            target_posture: foe.5.posture,
-            aimed: plan.location,
-            one_eye: me.5.one_eye(),
-            hexes_moved: plan.path.len().saturating_sub(1) as u32,
-            evaluate: evaluated,
-            deceptive: i32::from(plan.deceptive),
-            telegraphic: plan.telegraphic,
-            impairment: me.5.impairment,
-            shots: plan.shots,
-            braced,
-            rapid_strike: plan.effort.rapid_strike.then_some(plan.effort.flurry),
-            heroic_charge: plan.effort.heroic_charge,
-            target_sm: foe.5.sheet.sm,
-            intervening: if ranged { intervening } else { 0 },
-            large_shield: me.5.sheet.shield.as_ref().is_some_and(|s| s.large),
-            opportunity_fire: plan.opportunity_fire,
-            chink: plan.chink,
-            dual_weapon: dual,
-            disarm: plan.disarm,
-        };
-        let mut bonus = Vec::new();
-        match maneuver {
-            Maneuver::AllOutAttack(AoaOption::Strong) => {
-                bonus.push(Modifier::new("All-Out Attack (Strong)", 2));
-            }
-            Maneuver::CommittedAttack(CommitOption::Strong) => {
-                bonus.push(Modifier::new("Committed Attack (Strong)", 1));
-            }
-            Maneuver::DefensiveAttack => bonus.push(Modifier::new("Defensive Attack", -2)),
-            _ => {}
-        }
-        if plan.effort.mighty_blow {
-            bonus.push(Modifier::new("Mighty Blow", 2));
-        }
-        let mut against = Vec::with_capacity(2);
-        if dual_same_foe {
-            against.push(Modifier::new("target of both Dual-Weapon attacks", -1));
-        }
+        );
+        let bonus = damage_bonus(plan);
         let arc = arc_of(foe.2.0, foe.3.0, me.2.0);
-        if arc == Arc::Side {
-            against.push(side_attack());
-        }
-        if feint > 0 {
-            against.push(Modifier::new("feinted", -feint));
-        }
-        if !ranged && plan.deceptive > 0 {
-            against.push(Modifier::new(
-                "Deceptive Attack",
-                -i32::from(plan.deceptive),
-            ));
-        }
-        if !ranged && plan.telegraphic {
-            against.push(Modifier::new("Telegraphic Attack", 2));
-        }
-        let half_damage = match weapon.mode {
-            WeaponMode::Ranged { half_damage, .. } => yards >= f64::from(half_damage),
-            WeaponMode::Melee { .. } => false,
-        };
+        let against = defense_against(plan, ranged, arc, dual_same_foe, feint);
+        let half_damage = beyond_half_damage(weapon, yards);
         let input = StrikeInput {
             attack: attack_modifiers(weapon, &situation),
-            defenses: if arc == Arc::Back {
-                Vec::new()
-            } else {
-                with_feverish(
-                    &foe.5,
-                    with_retreat_and_drop(
-                        &foe.5,
-                        with_shield(
-                            &foe.5,
-                            defense_options(&foe.5, ranged, &against),
-                            arc == Arc::Front,
-                            MissTable::for_skill(&weapon.skill_name) == MissTable::Firearm,
-                            &against,
-                        ),
-                        ranged,
-                        retreat_to.is_some(),
-                    ),
-                    rules.extra_effort,
-                )
-            },
+            defenses: defenses_against(
+                &foe.5,
+                weapon,
+                arc,
+                &against,
+                retreat_to.is_some(),
+                rules.extra_effort,
+            ),
             double_defense: foe.5.guard == Guard::DoubleDefense,
             damage: weapon.damage,
             damage_bonus: bonus,
@@ -1118,9 +996,7 @@ fn execute(
             extra_damage: Vec::new(),
         };
         let mut retreat_move = None;
-        let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
-        let spare_fp = foe.5.fp * 3 > foe.5.sheet.fp_max * 2;
-        let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, spare_fp));
+        let outcome = resolve_strike(rng, input, |o| defender_choice(&foe.5, o));
         for kind in &outcome.defense_kinds {
             match *kind {
                 DefenseKind::Parry(i) => {
@@ -1849,9 +1725,8 @@ fn report_death_checks(
     }
 }
 
-/// The hex a defender at `defender` could retreat to from a melee attacker: an open
-/// neighbour one hex further from the attacker, the one straight away first
-/// (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS", Retreat). `None` if there is none.
+/// The hex the fighter `defender` could retreat to from the melee attacker `attacker`
+/// ([`combat::retreat_hex`](super::combat::retreat_hex) with the fighters in the query).
 fn retreat_hex(
     map: &HexMap,
     units: &UnitQuery,
@@ -1860,22 +1735,9 @@ fn retreat_hex(
 ) -> Option<Hex> {
     let from = units.get(attacker).ok()?.2.0;
     let at = units.get(defender).ok()?.2.0;
-    let d = from.unsigned_distance_to(at);
-    let straight = at + (at - from);
-    let mut best: Option<(u32, Hex)> = None;
-    for n in at.all_neighbors() {
-        if from.unsigned_distance_to(n) <= d || map.move_cost(n).is_none() {
-            continue;
-        }
-        if units.iter().any(|u| u.2.0 == n && u.4.fighting()) {
-            continue;
-        }
-        let key = n.unsigned_distance_to(straight);
-        if best.is_none_or(|(k, _)| key < k) {
-            best = Some((key, n));
-        }
-    }
-    best.map(|(_, h)| h)
+    super::combat::retreat_hex(map, from, at, |n| {
+        units.iter().any(|u| u.2.0 == n && u.4.fighting())
+    })
 }
 
 /// Pays `fp` fatigue for extra effort (gurps-lite-and-socs.txt, "LOST FATIGUE POINTS": at 0
@@ -1963,7 +1825,9 @@ fn strain(
     );
 }
 
-/// Fighters standing on the hex line strictly between an attacker and its target.
+/// Fighters standing on the hex line strictly between an attacker and its target
+/// ([`combat::figures_between`](super::combat::figures_between) with the fighters in the
+/// query).
 fn figures_between(
     map: &HexMap,
     units: &UnitQuery,
@@ -1973,14 +1837,9 @@ fn figures_between(
     let (Ok(a), Ok(t)) = (units.get(attacker), units.get(target)) else {
         return 0;
     };
-    let (from, to) = (a.2.0, t.2.0);
-    if from.unsigned_distance_to(to) < 2 {
-        return 0;
-    }
-    map.line(from, to)
-        .filter(|&h| h != from && h != to)
-        .filter(|&h| units.iter().any(|u| u.2.0 == h && u.4.fighting()))
-        .count() as u32
+    super::combat::figures_between(map, a.2.0, t.2.0, |h| {
+        units.iter().any(|u| u.2.0 == h && u.4.fighting())
+    })
 }
 
 /// A roll a fighter must make to act at all, with its words for the log.
@@ -2112,22 +1971,10 @@ fn move_past_waiters(
             },
         });
         let attack = Plan {
-            maneuver: Maneuver::Attack,
-            path: vec![at],
-            cost: 0,
-            target: None,
             weapon: Some(w),
-            location: None,
-            deceptive: 0,
-            telegraphic: false,
             shots,
-            effort: Default::default(),
-            second_target: None,
-            brace: false,
             opportunity_fire: ranged,
-            chink: false,
-            disarm: None,
-            group: Vec::new(),
+            ..Plan::simple(Maneuver::Attack, at)
         };
         execute(
             rng,
@@ -2266,10 +2113,7 @@ fn stray_shot(
     };
     let weapon = me.5.sheet.weapons[shot.weapon].clone();
     let yards = f64::from(me.2.0.unsigned_distance_to(by.2.0)) * f64::from(map.scale);
-    let half_damage = match weapon.mode {
-        WeaponMode::Ranged { half_damage, .. } => yards >= f64::from(half_damage),
-        WeaponMode::Melee { .. } => false,
-    };
+    let half_damage = beyond_half_damage(&weapon, yards);
     let input = StrikeInput {
         attack: vec![Modifier::new(
             "wrong target: the attack roll, at most 9",
@@ -2370,38 +2214,8 @@ fn group_attack(
         };
         u.5.spent = true;
         let weapon = u.5.sheet.weapons[w].clone();
-        let situation = AttackSituation {
-            maneuver: Maneuver::Attack,
-            range_yards: f64::from(u.2.0.unsigned_distance_to(foe_pos)) * f64::from(map.scale),
-            target_speed: f64::from(foe_speed),
-            aim_turns: 0,
-            braced: false,
-            cover: if weapon.is_ranged() {
-                map.cover_between(u.2.0, foe_pos)
-            } else {
-                None
-            },
-            posture: u.5.posture,
-            shock: u.5.shock,
-            target_posture: foe_posture,
-            aimed: None,
-            one_eye: u.5.one_eye(),
-            hexes_moved: 0,
-            evaluate: 0,
-            deceptive: 0,
-            telegraphic: false,
-            impairment: u.5.impairment,
-            shots: 1,
-            rapid_strike: None,
-            heroic_charge: false,
-            target_sm: 0,
-            intervening: 0,
-            large_shield: u.5.sheet.shield.as_ref().is_some_and(|s| s.large),
-            opportunity_fire: false,
-            chink: false,
-            dual_weapon: None,
-            disarm: None,
-        };
+        let situation =
+            group_member_situation(map, (&u.5, u.2.0), &weapon, foe_pos, foe_speed, foe_posture);
         skills.push(effective(&attack_modifiers(&weapon, &situation)));
         if blows.is_empty() {
             first_pos = u.2.0;
@@ -2412,32 +2226,13 @@ fn group_attack(
     if n == 0 {
         return;
     }
-    let average = (skills.iter().sum::<i32>()).div_euclid(n as i32);
-    let mut attack = vec![Modifier::named(
-        format!("average effective skill of {n} attackers"),
-        average,
-    )];
-    let bonus = group_bonus(n);
-    if bonus != 0 {
-        attack.push(Modifier::named(format!("group of {n}"), bonus));
-    }
+    let attack = group_attack_modifiers(&skills);
     let Ok(foe) = units.get(target_entity) else {
         return;
     };
     let first = &blows[0].2;
-    let ranged = first.is_ranged();
     let arc = arc_of(foe_pos, foe_facing, first_pos);
-    let defenses = if arc == Arc::Back {
-        Vec::new()
-    } else {
-        with_shield(
-            foe.5,
-            defense_options(foe.5, ranged, &[]),
-            arc == Arc::Front,
-            MissTable::for_skill(&first.skill_name) == MissTable::Firearm,
-            &[],
-        )
-    };
+    let defenses = group_defenses(foe.5, first, arc);
     let input = StrikeInput {
         attack,
         defenses,

@@ -1,0 +1,313 @@
+//! The action the player is putting together for the unit whose turn it is: the maneuver
+//! chosen in the action panel, and the target and destination picked on the map. Nothing
+//! here decides a rule: every choice is checked by the ruleset's own `plan`, and the odds
+//! come from the ruleset's own odds code.
+
+use crate::battle::UnitId;
+use crate::rules::gurps::Maneuver;
+use crate::rules::gurps::actions::{Legal, Plan, Situation, plan};
+use crate::rules::gurps::maneuver::Action;
+use hexx::Hex;
+
+/// The action being built for the awaited unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Draft {
+    /// Whose action it is.
+    pub unit: UnitId,
+    /// The action as chosen so far.
+    pub action: Action,
+}
+
+impl Draft {
+    /// A first proposal for the acting unit of `s`: an Attack on the first foe within
+    /// reach, else a Move, else Do Nothing.
+    pub fn new(s: &Situation, legal: &Legal) -> Self {
+        let mut draft = Self {
+            unit: s.me().id,
+            action: Action::simple(Maneuver::DoNothing),
+        };
+        let first = if legal.strikes(Maneuver::Attack).next().is_some() {
+            Maneuver::Attack
+        } else if legal.get(Maneuver::Move).is_some() {
+            Maneuver::Move
+        } else {
+            Maneuver::DoNothing
+        };
+        draft.set_maneuver(first, s, legal);
+        draft
+    }
+
+    /// Switches to `maneuver`, keeping the destination, and the target and weapon when they
+    /// still fit; otherwise the first strike the maneuver allows.
+    pub fn set_maneuver(&mut self, maneuver: Maneuver, s: &Situation, legal: &Legal) {
+        let old = std::mem::replace(&mut self.action, Action::simple(maneuver));
+        self.action.to = old.to;
+        if maneuver.needs_target() {
+            let strikes: Vec<(UnitId, u8)> = legal.strikes(maneuver).collect();
+            let keep = strikes
+                .iter()
+                .find(|(t, w)| Some(*t) == old.target && Some(*w) == old.weapon)
+                .or_else(|| strikes.iter().find(|(t, _)| Some(*t) == old.target))
+                .or_else(|| strikes.first())
+                .copied();
+            if let Some((t, w)) = keep {
+                self.action.target = Some(t);
+                self.action.weapon = Some(w);
+            }
+        } else if maneuver == Maneuver::Ready {
+            self.action.weapon = legal.reloadable().first().copied();
+        } else if maneuver == Maneuver::Wait {
+            let f = s.me().fighter;
+            self.action.weapon = (0..f.sheet.weapons.len())
+                .find(|&w| f.can_use(w))
+                .map(|w| w as u8);
+        }
+        if legal.get(maneuver).is_none_or(|o| o.allowance == 0) {
+            self.action.to = None;
+        }
+    }
+
+    /// What a click on `hex` does: on a foe, makes it the target (moving into reach when
+    /// the maneuver allows and the foe is out of reach); on the acting unit's own hex,
+    /// cancels the move; on another hex, moves there if the maneuver allows. Returns a
+    /// short note for the status line.
+    pub fn click(&mut self, s: &Situation, legal: &Legal, hex: Hex) -> String {
+        let me = s.me();
+        if let Some(foe) = s
+            .units
+            .iter()
+            .find(|u| u.pos == hex && u.side != me.side && u.standing.fighting())
+        {
+            let id = foe.id;
+            let mut maneuver = self.action.maneuver;
+            if !maneuver.needs_target() {
+                // Pick the first attack that can reach this foe.
+                if let Some(m) = [
+                    Maneuver::Attack,
+                    Maneuver::MoveAndAttack,
+                    Maneuver::Aim,
+                    Maneuver::Evaluate,
+                ]
+                .into_iter()
+                .find(|m| legal.strikes(*m).any(|(t, _)| t == id))
+                {
+                    maneuver = m;
+                }
+                self.set_maneuver(maneuver, s, legal);
+            }
+            let Some((_, weapon)) = legal
+                .strikes(maneuver)
+                .find(|(t, w)| *t == id && Some(*w) == self.action.weapon)
+                .or_else(|| legal.strikes(maneuver).find(|(t, _)| *t == id))
+            else {
+                return format!("{maneuver} cannot reach that foe this turn");
+            };
+            self.action.target = Some(id);
+            self.action.weapon = Some(weapon);
+            if plan(s, &self.action).is_err() {
+                self.approach(s, legal);
+            }
+            return match plan(s, &self.action) {
+                Ok(_) => "target chosen".into(),
+                Err(e) => e,
+            };
+        }
+        if hex == me.pos {
+            self.action.to = None;
+            return "staying put".into();
+        }
+        let allowance = legal.get(self.action.maneuver).map_or(0, |o| o.allowance);
+        if allowance == 0 {
+            return format!("{} allows no movement", self.action.maneuver);
+        }
+        match s.path_to(hex, allowance) {
+            Ok((_, cost)) => {
+                self.action.to = Some(hex);
+                format!("move to ({}, {}) for {cost} MP", hex.x, hex.y)
+            }
+            Err(e) => e,
+        }
+    }
+
+    /// Picks the cheapest destination within the maneuver's movement from which the
+    /// chosen target can be struck, if the target is out of reach from where the unit
+    /// would stand.
+    pub fn approach(&mut self, s: &Situation, legal: &Legal) {
+        let (Some(target), Some(weapon)) = (self.action.target, self.action.weapon) else {
+            return;
+        };
+        let Some(foe) = s.unit(target) else { return };
+        let allowance = legal.get(self.action.maneuver).map_or(0, |o| o.allowance);
+        let me = s.me();
+        let mut best: Option<(u32, u32, Hex)> = None;
+        for (hex, _) in s.map.hexes() {
+            if hex.unsigned_distance_to(me.pos) > allowance {
+                continue;
+            }
+            if s.can_strike(hex, foe, usize::from(weapon)).is_err() {
+                continue;
+            }
+            let Ok((_, cost)) = s.path_to(hex, allowance) else {
+                continue;
+            };
+            let key = (cost, hex.unsigned_distance_to(foe.pos), hex);
+            if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
+                best = Some(key);
+            }
+        }
+        if let Some((_, _, hex)) = best {
+            self.action.to = (hex != me.pos).then_some(hex);
+        }
+    }
+
+    /// The ruleset's check of the action: its plan, or why it is not allowed.
+    pub fn check(&self, s: &Situation) -> Result<Plan, String> {
+        plan(s, &self.action)
+    }
+}
+
+/// Every hex the acting unit of `s` can reach within `allowance` movement points, with its
+/// cost (by the ruleset's own path search, facing costs included).
+pub fn reachable(s: &Situation, allowance: u32) -> Vec<(Hex, u32)> {
+    if allowance == 0 {
+        return Vec::new();
+    }
+    let from = s.me().pos;
+    from.range(allowance)
+        .filter(|&h| h != from && s.map.contains(h))
+        .filter_map(|h| s.path_to(h, allowance).ok().map(|(_, cost)| (h, cost)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    //! The window's play driven without a window: the same calls the map clicks and the
+    //! action panel make, on the shipped duel.
+    use super::*;
+    use crate::battle::{BattleEvent, HexPos};
+    use crate::play::{Advance, Play};
+    use crate::rules::gurps::actions::legal_options;
+    use crate::rules::gurps::snapshot::Snapshot;
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    /// Advances the AI until the player is asked (or the battle ends).
+    fn to_player(play: &mut Play) -> Option<UnitId> {
+        for _ in 0..10_000 {
+            match play.advance() {
+                Advance::AwaitingPlayer(u) => return Some(u),
+                Advance::Over(_) => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn draft_for(play: &mut Play, unit: UnitId) -> (Snapshot, Legal, Draft) {
+        let snapshot = Snapshot::take(&mut play.session_mut().world, unit).expect("unit");
+        let legal = legal_options(&snapshot.situation());
+        let draft = Draft::new(&snapshot.situation(), &legal);
+        (snapshot, legal, draft)
+    }
+
+    fn pos(play: &Play, unit: UnitId) -> Hex {
+        let s = play.session();
+        let e = s.roster().entity(unit).expect("unit");
+        s.world.get::<HexPos>(e).expect("position").0
+    }
+
+    /// Select, move, attack and undo as a player of the duel would: click a hex towards
+    /// the Black Knight and confirm (Aldric walks there); when he is near, click the
+    /// knight (the draft becomes an attack on him, moving into reach if needed) and
+    /// confirm (the log has Aldric's attack); undo brings the log back to before it.
+    #[test]
+    fn a_player_moves_attacks_and_undoes_through_the_drafts() {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-duel.ron");
+        let prepared = Arc::new(crate::scenario::load(&path).expect("shipped scenario"));
+        let mut play = Play::new(prepared, path, 7);
+        let aldric = UnitId(0);
+        let knight = UnitId(1);
+        assert_eq!(to_player(&mut play), Some(aldric));
+        // A first click on an open hex one step towards the knight.
+        let (snapshot, legal, mut draft) = draft_for(&mut play, aldric);
+        let s = snapshot.situation();
+        let start = pos(&play, aldric);
+        let foe = pos(&play, knight);
+        let toward = start.main_direction_to(foe);
+        let step = start.neighbor(toward);
+        draft.set_maneuver(Maneuver::Move, &s, &legal);
+        let note = draft.click(&s, &legal, step);
+        assert!(note.contains("MP"), "{note}");
+        assert_eq!(draft.action.to, Some(step));
+        assert!(draft.check(&s).is_ok());
+        play.decide(draft.action.clone()).expect("a legal move");
+        assert_eq!(pos(&play, aldric), step);
+        let moved = play
+            .session()
+            .log()
+            .entries
+            .iter()
+            .any(|e| matches!(&e.event, BattleEvent::Moved { unit, .. } if *unit == aldric));
+        assert!(moved);
+        // Close in until the knight can be struck, then click him.
+        let mut attacked = false;
+        for _ in 0..20 {
+            let Some(unit) = to_player(&mut play) else {
+                break;
+            };
+            assert_eq!(unit, aldric);
+            let (snapshot, legal, mut draft) = draft_for(&mut play, aldric);
+            let s = snapshot.situation();
+            let before = play.session().log_text();
+            let foe = pos(&play, knight);
+            draft.click(&s, &legal, foe);
+            if draft.action.target == Some(knight) && draft.check(&s).is_ok() {
+                assert!(draft.action.maneuver.attacks() || draft.action.maneuver == Maneuver::Aim);
+                play.decide(draft.action.clone()).expect("legal attack");
+                let attack = play.session().log().entries.iter().any(|e| {
+                    matches!(&e.event, BattleEvent::Attack { attacker, target, .. }
+                        if *attacker == aldric && *target == knight)
+                });
+                assert!(attack, "no attack in the log");
+                assert!(play.undo());
+                assert_eq!(play.session().log_text(), before);
+                attacked = true;
+                break;
+            }
+            // Otherwise walk towards him (or do what the rules still allow, when stunned).
+            let (snapshot, legal, mut draft) = draft_for(&mut play, aldric);
+            let s = snapshot.situation();
+            if legal.get(Maneuver::Move).is_none() {
+                play.decide(draft.action.clone())
+                    .expect("the first legal option");
+                continue;
+            }
+            draft.set_maneuver(Maneuver::Move, &s, &legal);
+            let me = pos(&play, aldric);
+            let next = me.neighbor(me.main_direction_to(foe));
+            draft.click(&s, &legal, next);
+            play.decide(draft.action.clone()).expect("a legal move");
+        }
+        assert!(attacked, "never came within reach of the knight");
+    }
+
+    /// The reachable hexes are exactly those the ruleset's path search allows within the
+    /// maneuver's movement: none for Do Nothing, and for a Move each within its cost.
+    #[test]
+    fn reachable_hexes_follow_the_path_search() {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-duel.ron");
+        let prepared = Arc::new(crate::scenario::load(&path).expect("shipped scenario"));
+        let mut play = Play::new(prepared, path, 7);
+        let unit = to_player(&mut play).expect("player turn");
+        let (snapshot, legal, _) = draft_for(&mut play, unit);
+        let s = snapshot.situation();
+        assert!(reachable(&s, 0).is_empty());
+        let allowance = legal.get(Maneuver::Move).expect("Move is legal").allowance;
+        let hexes = reachable(&s, allowance);
+        assert!(!hexes.is_empty());
+        for (hex, cost) in &hexes {
+            assert!(*cost <= allowance);
+            assert_eq!(s.path_to(*hex, allowance).map(|p| p.1), Ok(*cost));
+        }
+    }
+}

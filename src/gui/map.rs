@@ -1,0 +1,677 @@
+//! The map view: hexes with their terrain, unit tokens (side colour, facing marker, name,
+//! health bar) that walk along their paths instead of jumping, the camera (drag or arrow
+//! keys to pan, wheel to zoom, fit to the map), the hex under the pointer, and the
+//! overlays drawn with gizmos: the path to the hovered hex, the hexes the acting unit can
+//! reach, range rings of the selected unit's weapon and the line of sight to a target.
+//!
+//! Animation only moves what is drawn: the battle has already moved the unit.
+
+use super::{Game, SIDE_COLOURS, Toggles};
+use crate::battle::{BattleEvent, Facing, HexPos, Standing, UnitId};
+use crate::hexmap::{Cover, HexMap, Terrain};
+use crate::rules::gurps::Fighter;
+use crate::rules::gurps::equipment::WeaponMode;
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
+use bevy::prelude::*;
+use hexx::{Hex, HexLayout, HexOrientation};
+use std::collections::VecDeque;
+
+/// Size of a hex in world units (the camera zooms; the layout never changes).
+pub const HEX_SIZE: f32 = 32.0;
+
+/// Hexes per second a token walks.
+const WALK_SPEED: f32 = 6.0;
+
+/// The hex layout of the map being shown.
+#[derive(Resource, Clone)]
+pub struct MapLayout(pub HexLayout);
+
+impl MapLayout {
+    /// The layout for `map`, centred on the origin.
+    pub fn for_map(map: &HexMap) -> Self {
+        let orientation = match map.orientation() {
+            crate::hexmap::Orientation::Pointy => HexOrientation::Pointy,
+            crate::hexmap::Orientation::Flat => HexOrientation::Flat,
+        };
+        let mut layout = HexLayout::new(orientation).with_hex_size(HEX_SIZE);
+        // hexx names directions with y growing south; the window's y grows north.
+        layout.invert_y();
+        Self(layout)
+    }
+
+    /// Centre of `hex` in world units.
+    pub fn pos(&self, hex: Hex) -> Vec2 {
+        self.0.hex_to_world_pos(hex)
+    }
+}
+
+/// Where the pointer is.
+#[derive(Resource, Default, Clone, Copy, Debug)]
+pub struct Pointer {
+    /// The map hex under it, if any (and not over a panel).
+    pub hex: Option<Hex>,
+    /// Its position in the window, in logical pixels.
+    pub screen: Option<Vec2>,
+}
+
+/// The part of the window the panels leave to the map, in logical pixels (left, top,
+/// width, height), kept by the panel system.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct MapViewport {
+    /// Top left corner.
+    pub min: Vec2,
+    /// Size.
+    pub size: Vec2,
+    /// Fit the camera to the map on the next frame.
+    pub fit: bool,
+    /// The pointer is over a panel or window (or egui is dragging), not the map.
+    pub pointer_over_ui: bool,
+    /// The panels have been laid out at least once (`min` and `size` are real).
+    pub measured: bool,
+}
+
+impl Default for MapViewport {
+    fn default() -> Self {
+        Self {
+            min: Vec2::ZERO,
+            size: Vec2::new(1280.0, 720.0),
+            fit: true,
+            pointer_over_ui: false,
+            measured: false,
+        }
+    }
+}
+
+/// Everything drawn for a scenario's map and units (despawned when another is opened).
+#[derive(Component)]
+pub struct MapEntity;
+
+/// A unit's token and where it is drawn.
+#[derive(Component)]
+pub struct Token {
+    /// The unit.
+    pub unit: UnitId,
+    /// Where it is drawn now.
+    pub shown: Vec2,
+    /// Points still to walk through.
+    pub queue: VecDeque<Vec2>,
+}
+
+/// The coloured disc of a token.
+#[derive(Component)]
+pub struct TokenBody {
+    alive: Handle<ColorMaterial>,
+    fallen: Handle<ColorMaterial>,
+}
+
+/// The facing marker of a token.
+#[derive(Component)]
+pub struct FacingMarker;
+
+/// The health bar of a token.
+#[derive(Component)]
+pub struct HealthBar;
+
+/// A hex coordinate label (shown when coordinates are on).
+#[derive(Component)]
+pub struct CoordLabel;
+
+/// How far the animation has read the combat log.
+#[derive(Resource, Default)]
+pub struct AnimationCursor {
+    seen: usize,
+}
+
+/// Colour of a terrain, as the legend shows it.
+pub fn terrain_colour(t: Terrain) -> Color {
+    match t {
+        Terrain::Open => Color::srgb(0.42, 0.52, 0.33),
+        Terrain::Difficult => Color::srgb(0.58, 0.46, 0.26),
+        Terrain::Blocked => Color::srgb(0.2, 0.2, 0.22),
+        Terrain::Cover(Cover::Light) => Color::srgb(0.24, 0.42, 0.2),
+        Terrain::Cover(Cover::Half) => Color::srgb(0.55, 0.55, 0.5),
+        Terrain::Cover(Cover::Heavy) => Color::srgb(0.4, 0.38, 0.36),
+    }
+}
+
+/// The words for a terrain, as the legend shows them.
+pub fn terrain_name(t: Terrain) -> &'static str {
+    match t {
+        Terrain::Open => "open",
+        Terrain::Difficult => "difficult (2 MP)",
+        Terrain::Blocked => "blocked",
+        Terrain::Cover(Cover::Light) => "light cover",
+        Terrain::Cover(Cover::Half) => "half cover",
+        Terrain::Cover(Cover::Heavy) => "heavy cover",
+    }
+}
+
+/// The 2D camera.
+pub fn spawn_camera(mut commands: Commands) {
+    commands.spawn(Camera2d);
+}
+
+/// Draws the map and the tokens of the battle in `game` (again when a scenario is opened).
+pub fn spawn_scene(
+    mut commands: Commands,
+    mut game: ResMut<Game>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    old: Query<Entity, With<MapEntity>>,
+    mut viewport: ResMut<MapViewport>,
+    mut cursor: ResMut<AnimationCursor>,
+) {
+    if !game.rebuild {
+        return;
+    }
+    game.rebuild = false;
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let session = game.play.session();
+    let map = &session.prepared().map;
+    let layout = MapLayout::for_map(map);
+    commands.insert_resource(layout.clone());
+    viewport.fit = true;
+    cursor.seen = session.log().entries.len();
+    let hexagon = meshes.add(RegularPolygon::new(HEX_SIZE * 0.97, 6));
+    let rotation = match layout.0.orientation {
+        HexOrientation::Pointy => Quat::IDENTITY,
+        HexOrientation::Flat => Quat::from_rotation_z(std::f32::consts::FRAC_PI_6),
+    };
+    let mut palette: Vec<(Terrain, Handle<ColorMaterial>)> = Vec::new();
+    for (hex, terrain) in map.hexes() {
+        let material = match palette.iter().find(|(t, _)| *t == terrain) {
+            Some((_, m)) => m.clone(),
+            None => {
+                let m = materials.add(terrain_colour(terrain));
+                palette.push((terrain, m.clone()));
+                m
+            }
+        };
+        let p = layout.pos(hex);
+        commands.spawn((
+            MapEntity,
+            Mesh2d(hexagon.clone()),
+            MeshMaterial2d(material),
+            Transform::from_xyz(p.x, p.y, 0.0).with_rotation(rotation),
+        ));
+        commands.spawn((
+            MapEntity,
+            CoordLabel,
+            Text2d::new(format!("{},{}", hex.x, hex.y)),
+            TextFont {
+                font_size: FontSize::Px(9.0),
+                ..default()
+            },
+            TextColor(Color::srgba(1.0, 1.0, 1.0, 0.55)),
+            Transform::from_xyz(p.x, p.y - HEX_SIZE * 0.55, 0.5),
+            Visibility::Hidden,
+        ));
+    }
+    let size = HEX_SIZE;
+    let body = meshes.add(Circle::new(size * 0.62));
+    let marker = meshes.add(Triangle2d::new(
+        Vec2::new(size * 0.95, 0.0),
+        Vec2::new(size * 0.55, size * 0.28),
+        Vec2::new(size * 0.55, -size * 0.28),
+    ));
+    let bar = meshes.add(Rectangle::new(size * 1.2, size * 0.16));
+    let white = materials.add(Color::srgb(0.95, 0.95, 0.9));
+    let green = materials.add(Color::srgb(0.3, 0.85, 0.35));
+    let fallen = materials.add(Color::srgba(0.35, 0.35, 0.35, 0.8));
+    for (i, entry) in session.roster().units.iter().enumerate() {
+        let colour = SIDE_COLOURS[usize::from(entry.side) % SIDE_COLOURS.len()];
+        let id = UnitId(i as u32);
+        let at = session
+            .world
+            .get::<HexPos>(entry.entity)
+            .map_or(Vec2::ZERO, |p| layout.pos(p.0));
+        commands
+            .spawn((
+                MapEntity,
+                Token {
+                    unit: id,
+                    shown: at,
+                    queue: VecDeque::new(),
+                },
+                Transform::from_xyz(at.x, at.y, 3.0),
+                Visibility::default(),
+            ))
+            .with_children(|t| {
+                t.spawn((
+                    TokenBody {
+                        alive: materials.add(colour),
+                        fallen: fallen.clone(),
+                    },
+                    Mesh2d(body.clone()),
+                    MeshMaterial2d(materials.add(colour)),
+                    Transform::from_xyz(0.0, 0.0, 1.0),
+                ));
+                t.spawn((
+                    FacingMarker,
+                    Mesh2d(marker.clone()),
+                    MeshMaterial2d(white.clone()),
+                    Transform::from_xyz(0.0, 0.0, 1.5),
+                ));
+                t.spawn((
+                    HealthBar,
+                    Mesh2d(bar.clone()),
+                    MeshMaterial2d(green.clone()),
+                    Transform::from_xyz(0.0, -size * 0.85, 1.6),
+                ));
+                t.spawn((
+                    Text2d::new(entry.name.clone()),
+                    TextFont {
+                        font_size: FontSize::Px(13.0),
+                        ..default()
+                    },
+                    TextColor(Color::WHITE),
+                    Transform::from_xyz(0.0, size * 0.95, 2.0),
+                ));
+            });
+    }
+}
+
+/// Shows or hides the hex coordinates.
+pub fn show_coordinates(
+    toggles: Res<Toggles>,
+    mut labels: Query<&mut Visibility, With<CoordLabel>>,
+) {
+    if !toggles.is_changed() {
+        return;
+    }
+    let v = if toggles.coordinates {
+        Visibility::Visible
+    } else {
+        Visibility::Hidden
+    };
+    for mut vis in &mut labels {
+        *vis = v;
+    }
+}
+
+/// Queues the paths of new moves and knockbacks for the tokens to walk.
+pub fn queue_walks(
+    game: Res<Game>,
+    layout: Option<Res<MapLayout>>,
+    mut cursor: ResMut<AnimationCursor>,
+    mut tokens: Query<&mut Token>,
+) {
+    let Some(layout) = layout else { return };
+    let entries = &game.play.session().log().entries;
+    if cursor.seen > entries.len() {
+        // The battle went back (undo, restart): snap instead of walking.
+        cursor.seen = entries.len();
+        for mut t in &mut tokens {
+            t.queue.clear();
+        }
+        return;
+    }
+    for entry in &entries[cursor.seen..] {
+        let (unit, path) = match &entry.event {
+            BattleEvent::Moved { unit, path, .. } => (*unit, path),
+            BattleEvent::Knockback { unit, path, .. } => (*unit, path),
+            _ => continue,
+        };
+        if let Some(mut t) = tokens.iter_mut().find(|t| t.unit == unit) {
+            for &(q, r) in path.iter().skip(1) {
+                t.queue.push_back(layout.pos(Hex::new(q, r)));
+            }
+        }
+    }
+    cursor.seen = entries.len();
+}
+
+/// Places each token: walking along its queued path, or where its unit stands; turned to
+/// its facing, with its health bar; fallen units grey, small and under the living.
+#[allow(clippy::type_complexity)]
+pub fn sync_tokens(
+    game: Res<Game>,
+    layout: Option<Res<MapLayout>>,
+    time: Res<Time>,
+    mut tokens: Query<(&mut Token, &mut Transform, &Children)>,
+    mut markers: Query<&mut Transform, (With<FacingMarker>, Without<Token>)>,
+    mut bars: Query<&mut Transform, (With<HealthBar>, Without<Token>, Without<FacingMarker>)>,
+    mut bodies: Query<(&TokenBody, &mut MeshMaterial2d<ColorMaterial>)>,
+) {
+    let Some(layout) = layout else { return };
+    let session = game.play.session();
+    let roster = session.roster();
+    let step = WALK_SPEED * HEX_SIZE * 1.732 * time.delta_secs();
+    for (mut token, mut transform, children) in &mut tokens {
+        let Some(entity) = roster.entity(token.unit) else {
+            continue;
+        };
+        let world = &session.world;
+        let (Some(pos), Some(facing), Some(standing)) = (
+            world.get::<HexPos>(entity),
+            world.get::<Facing>(entity),
+            world.get::<Standing>(entity),
+        ) else {
+            continue;
+        };
+        let health = world.get::<Fighter>(entity).map_or(1.0, |f| {
+            (f.hp.max(0) as f32 / f.sheet.hp_max.max(1) as f32).clamp(0.0, 1.0)
+        });
+        let target = layout.pos(pos.0);
+        // Walk towards the next queued point; snap when nothing is queued.
+        let mut budget = step;
+        while budget > 0.0 {
+            let Some(&next) = token.queue.front() else {
+                break;
+            };
+            let d = next - token.shown;
+            if d.length() <= budget {
+                token.shown = next;
+                budget -= d.length();
+                token.queue.pop_front();
+            } else {
+                token.shown += d.normalize_or_zero() * budget;
+                budget = 0.0;
+            }
+        }
+        if token.queue.is_empty() {
+            let d = target - token.shown;
+            // Close enough, or far off (undo, restart): snap.
+            if d.length() <= step.max(0.01) || d.length() > HEX_SIZE * 12.0 {
+                token.shown = target;
+            } else {
+                token.shown += d.normalize_or_zero() * step;
+            }
+        }
+        let fighting = standing.fighting();
+        transform.translation = Vec3::new(
+            token.shown.x,
+            token.shown.y,
+            if fighting { 3.0 } else { 2.0 },
+        );
+        transform.scale = Vec3::splat(if fighting { 1.0 } else { 0.7 });
+        let dir = facing.0.world_unit_vector(&layout.0);
+        for child in children.iter() {
+            if let Ok(mut m) = markers.get_mut(child) {
+                m.rotation = Quat::from_rotation_z(dir.y.atan2(dir.x));
+                m.scale = Vec3::splat(if fighting { 1.0 } else { 0.0 });
+            }
+            if let Ok(mut b) = bars.get_mut(child) {
+                b.scale = Vec3::new(health.max(0.001), 1.0, 1.0);
+            }
+            if let Ok((body, mut material)) = bodies.get_mut(child) {
+                let want = if fighting { &body.alive } else { &body.fallen };
+                if material.0 != *want {
+                    material.0 = want.clone();
+                }
+            }
+        }
+    }
+}
+
+/// True while some token is still walking (the AI waits for it before the next step).
+pub fn walking(tokens: &Query<&Token>) -> bool {
+    tokens.iter().any(|t| !t.queue.is_empty())
+}
+
+/// Pan with a drag of the left, right or middle button (or the arrow keys and WASD), zoom
+/// with the wheel (or + and -), fit to the map with F or when asked.
+#[allow(clippy::too_many_arguments)]
+pub fn camera_control(
+    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    pointer: Res<Pointer>,
+    mut viewport: ResMut<MapViewport>,
+    game: Res<Game>,
+    layout: Option<Res<MapLayout>>,
+    windows: Query<&Window>,
+    egui_input: Res<bevy_egui::input::EguiWantsInput>,
+    time: Res<Time>,
+) {
+    let Ok((mut transform, mut projection)) = camera.single_mut() else {
+        return;
+    };
+    let Projection::Orthographic(ortho) = &mut *projection else {
+        return;
+    };
+    let Ok(window) = windows.single() else { return };
+    let window_size = Vec2::new(window.width(), window.height());
+    if (viewport.fit || (keys.just_pressed(KeyCode::KeyF) && !egui_input.wants_keyboard_input()))
+        && viewport.measured
+        && let Some(layout) = layout.as_ref()
+    {
+        viewport.fit = false;
+        let map = &game.play.session().prepared().map;
+        let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
+        for (hex, _) in map.hexes() {
+            let p = layout.pos(hex);
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+        let extent = (hi - lo) + Vec2::splat(HEX_SIZE * 2.4);
+        let view = viewport.size.max(Vec2::splat(50.0));
+        let scale = (extent.x / view.x).max(extent.y / view.y).max(0.05);
+        ortho.scale = scale;
+        // Put the map's centre at the viewport's centre.
+        let view_centre = viewport.min + view / 2.0;
+        let offset = (view_centre - window_size / 2.0) * Vec2::new(1.0, -1.0) * scale;
+        let centre = (lo + hi) / 2.0;
+        transform.translation.x = centre.x - offset.x;
+        transform.translation.y = centre.y - offset.y;
+        return;
+    }
+    let over_map = pointer.screen.is_some() && !viewport.pointer_over_ui;
+    if over_map
+        && buttons.any_pressed([MouseButton::Middle, MouseButton::Right])
+        && motion.delta != Vec2::ZERO
+    {
+        transform.translation.x -= motion.delta.x * ortho.scale;
+        transform.translation.y += motion.delta.y * ortho.scale;
+    }
+    if !egui_input.wants_keyboard_input() {
+        let mut pan = Vec2::ZERO;
+        if keys.any_pressed([KeyCode::ArrowLeft, KeyCode::KeyA]) {
+            pan.x -= 1.0;
+        }
+        if keys.any_pressed([KeyCode::ArrowRight, KeyCode::KeyD]) {
+            pan.x += 1.0;
+        }
+        if keys.any_pressed([KeyCode::ArrowUp, KeyCode::KeyW]) {
+            pan.y += 1.0;
+        }
+        if keys.any_pressed([KeyCode::ArrowDown, KeyCode::KeyS]) {
+            pan.y -= 1.0;
+        }
+        let speed = 600.0 * ortho.scale * time.delta_secs();
+        transform.translation.x += pan.x * speed;
+        transform.translation.y += pan.y * speed;
+        let mut zoom = 0.0;
+        if keys.just_pressed(KeyCode::Equal) || keys.just_pressed(KeyCode::NumpadAdd) {
+            zoom -= 1.0;
+        }
+        if keys.just_pressed(KeyCode::Minus) || keys.just_pressed(KeyCode::NumpadSubtract) {
+            zoom += 1.0;
+        }
+        if zoom != 0.0 {
+            ortho.scale = (ortho.scale * 1.2f32.powf(zoom)).clamp(0.05, 20.0);
+        }
+    }
+    if over_map && scroll.delta.y != 0.0 {
+        let factor = 1.1f32.powf(-scroll.delta.y.signum());
+        // Zoom around the pointer.
+        if let Some(screen) = pointer.screen {
+            let before = screen_to_world(screen, window_size, &transform, ortho.scale);
+            ortho.scale = (ortho.scale * factor).clamp(0.05, 20.0);
+            let after = screen_to_world(screen, window_size, &transform, ortho.scale);
+            transform.translation.x += before.x - after.x;
+            transform.translation.y += before.y - after.y;
+        }
+    }
+}
+
+/// World position under a window point for a 2D camera at `camera` with `scale`.
+fn screen_to_world(screen: Vec2, window: Vec2, camera: &Transform, scale: f32) -> Vec2 {
+    let centred = (screen - window / 2.0) * Vec2::new(1.0, -1.0) * scale;
+    camera.translation.truncate() + centred
+}
+
+/// Finds the hex under the pointer (none while it is over a panel).
+pub fn track_pointer(
+    windows: Query<&Window>,
+    camera: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+    layout: Option<Res<MapLayout>>,
+    game: Res<Game>,
+    viewport: Res<MapViewport>,
+    mut pointer: ResMut<Pointer>,
+) {
+    *pointer = Pointer::default();
+    let (Ok(window), Ok((camera, at)), Some(layout)) = (windows.single(), camera.single(), layout)
+    else {
+        return;
+    };
+    let Some(screen) = window.cursor_position() else {
+        return;
+    };
+    if viewport.pointer_over_ui {
+        return;
+    }
+    pointer.screen = Some(screen);
+    let Ok(world) = camera.viewport_to_world_2d(at, screen) else {
+        return;
+    };
+    let hex = layout.0.world_pos_to_hex(world);
+    if game.play.session().prepared().map.contains(hex) {
+        pointer.hex = Some(hex);
+    }
+}
+
+/// The overlays: hovered hex, selected unit, the acting unit's reachable hexes, the path to
+/// the hovered hex and the planned destination, range rings and the line of sight.
+pub fn draw_overlays(
+    mut gizmos: Gizmos,
+    game: Res<Game>,
+    layout: Option<Res<MapLayout>>,
+    pointer: Res<Pointer>,
+    toggles: Res<Toggles>,
+) {
+    let Some(layout) = layout else { return };
+    let session = game.play.session();
+    let map = &session.prepared().map;
+    let ring = |gizmos: &mut Gizmos, hex: Hex, colour: Color, scale: f32| {
+        let corners = layout.0.hex_corners(hex);
+        let centre = layout.pos(hex);
+        for i in 0..6 {
+            let a = centre + (corners[i] - centre) * scale;
+            let b = centre + (corners[(i + 1) % 6] - centre) * scale;
+            gizmos.line_2d(a, b, colour);
+        }
+    };
+    if toggles.reachable {
+        for &(hex, _) in &game.reach.hexes {
+            ring(&mut gizmos, hex, Color::srgba(0.55, 0.85, 1.0, 0.55), 0.8);
+        }
+    }
+    if let Some(hex) = pointer.hex {
+        ring(&mut gizmos, hex, Color::srgb(1.0, 1.0, 1.0), 0.95);
+    }
+    let unit_hex = |id: UnitId| {
+        session
+            .roster()
+            .entity(id)
+            .and_then(|e| session.world.get::<HexPos>(e))
+            .map(|p| p.0)
+    };
+    if let Some(sel) = game.selected
+        && let Some(hex) = unit_hex(sel)
+    {
+        gizmos.circle_2d(layout.pos(hex), HEX_SIZE * 0.8, Color::srgb(1.0, 0.95, 0.3));
+        if toggles.ranges
+            && let Some(entity) = session.roster().entity(sel)
+            && let Some(f) = session.world.get::<Fighter>(entity)
+        {
+            let per_hex = HEX_SIZE * 3f32.sqrt();
+            // The weapon chosen for the turn, else the first.
+            let chosen = game
+                .draft
+                .as_ref()
+                .filter(|d| d.unit == sel)
+                .and_then(|d| d.action.weapon)
+                .map_or(0, usize::from);
+            if let Some(w) = f.sheet.weapons.get(chosen).or(f.sheet.weapons.first()) {
+                match w.mode {
+                    WeaponMode::Ranged {
+                        half_damage, max, ..
+                    } => {
+                        let yards_per_hex = map.scale.max(0.001);
+                        gizmos.circle_2d(
+                            layout.pos(hex),
+                            half_damage as f32 / yards_per_hex * per_hex,
+                            Color::srgba(1.0, 0.8, 0.3, 0.7),
+                        );
+                        gizmos.circle_2d(
+                            layout.pos(hex),
+                            max as f32 / yards_per_hex * per_hex,
+                            Color::srgba(1.0, 0.45, 0.3, 0.7),
+                        );
+                    }
+                    WeaponMode::Melee { reach_max, .. } => {
+                        for h in hex.range(reach_max) {
+                            if h != hex && map.contains(h) {
+                                ring(&mut gizmos, h, Color::srgba(1.0, 0.6, 0.2, 0.6), 0.6);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The planned move and the hovered path.
+    if let Some(draft) = &game.draft {
+        let colour_path = |gizmos: &mut Gizmos, path: &[Hex], colour: Color| {
+            for pair in path.windows(2) {
+                gizmos.line_2d(layout.pos(pair[0]), layout.pos(pair[1]), colour);
+            }
+        };
+        if let Some(plan) = &game.planned {
+            colour_path(&mut gizmos, &plan.path, Color::srgb(0.3, 0.9, 1.0));
+            if let Some(&end) = plan.path.last() {
+                gizmos.circle_2d(layout.pos(end), HEX_SIZE * 0.45, Color::srgb(0.3, 0.9, 1.0));
+            }
+        }
+        if let Some(hover) = &game.hover {
+            colour_path(
+                &mut gizmos,
+                &hover.path,
+                if hover.reachable {
+                    Color::srgba(1.0, 1.0, 1.0, 0.8)
+                } else {
+                    Color::srgba(1.0, 0.3, 0.3, 0.8)
+                },
+            );
+            if let Some(sight) = hover.sight {
+                let from = unit_hex(draft.unit).unwrap_or_default();
+                if let Some(to) = pointer.hex {
+                    gizmos.line_2d(
+                        layout.pos(from),
+                        layout.pos(to),
+                        if sight {
+                            Color::srgb(0.4, 1.0, 0.4)
+                        } else {
+                            Color::srgb(1.0, 0.25, 0.25)
+                        },
+                    );
+                }
+            }
+        }
+        if let Some(t) = draft.action.target
+            && let (Some(a), Some(b)) = (unit_hex(draft.unit), unit_hex(t))
+        {
+            let from = game
+                .planned
+                .as_ref()
+                .and_then(|p| p.path.last().copied())
+                .unwrap_or(a);
+            gizmos.arrow_2d(layout.pos(from), layout.pos(b), Color::srgb(1.0, 0.3, 0.2));
+        }
+    }
+}

@@ -1,0 +1,1077 @@
+//! The egui panels: the top bar (scenario menu, save and load, undo, AI pace, overlays),
+//! the turn tracker and unit sheet on the left, the actions of the unit whose turn it is
+//! (with the odds preview) on the right, the combat log at the bottom (every roll opens
+//! to its dice and labelled modifiers; filters; copy as text), and the battle preview
+//! window (many headless battles from the current situation, with win rates and
+//! histograms of rounds and casualties).
+
+use super::map::{MapViewport, Pointer, terrain_colour, terrain_name};
+use super::{Game, SIDE_COLOURS, Toggles};
+use crate::battle::{
+    BattleEvent, OutcomeKind, Roster, Sides, Standing, TurnState, UnitId, format_event,
+};
+use crate::dice::RollRecord;
+use crate::hexmap::{Cover, Terrain};
+use crate::play::Play;
+use crate::preview::{PreviewConfig, PreviewReport, run_preview_from};
+use crate::rules::gurps::Fighter;
+use crate::rules::gurps::Maneuver;
+use crate::rules::gurps::combat::current_move;
+use crate::rules::gurps::location::HitLocation;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Kinds of log entries, for the filter.
+const KINDS: [&str; 6] = ["moves", "attacks", "damage", "rolls", "status", "notes"];
+
+/// State of the panels between frames.
+#[derive(Resource)]
+pub struct PanelState {
+    open_path: String,
+    save_path: String,
+    seed_text: String,
+    scenarios: Vec<PathBuf>,
+    log_unit: Option<UnitId>,
+    log_kinds: [bool; 6],
+    log_lines: LogLines,
+    log_selected: Option<usize>,
+    show_preview: bool,
+    preview_runs: u64,
+    preview_from_now: bool,
+    job: Option<PreviewJob>,
+    report: Option<PreviewReport>,
+}
+
+impl Default for PanelState {
+    fn default() -> Self {
+        let mut scenarios: Vec<PathBuf> = std::fs::read_dir("scenarios")
+            .map(|dir| {
+                dir.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        scenarios.sort();
+        Self {
+            open_path: String::new(),
+            save_path: "battle.save.ron".into(),
+            seed_text: String::new(),
+            scenarios,
+            log_unit: None,
+            log_kinds: [true; 6],
+            log_lines: LogLines::default(),
+            log_selected: None,
+            show_preview: false,
+            preview_runs: 1000,
+            preview_from_now: true,
+            job: None,
+            report: None,
+        }
+    }
+}
+
+/// A preview running on other threads.
+struct PreviewJob {
+    runs: u64,
+    done: Arc<AtomicU64>,
+    cancel: Arc<AtomicBool>,
+    result: Arc<Mutex<Option<PreviewReport>>>,
+}
+
+fn side_colour(side: u8) -> egui::Color32 {
+    let c = SIDE_COLOURS[usize::from(side) % SIDE_COLOURS.len()].to_srgba();
+    egui::Color32::from_rgb(
+        (c.red * 255.0) as u8,
+        (c.green * 255.0) as u8,
+        (c.blue * 255.0) as u8,
+    )
+}
+
+fn colour32(c: Color) -> egui::Color32 {
+    let c = c.to_srgba();
+    egui::Color32::from_rgb(
+        (c.red * 255.0) as u8,
+        (c.green * 255.0) as u8,
+        (c.blue * 255.0) as u8,
+    )
+}
+
+fn standing_word(s: Standing) -> &'static str {
+    match s {
+        Standing::Fighting => "fighting",
+        Standing::Unconscious => "unconscious",
+        Standing::Dead => "dead",
+        Standing::Escaped => "escaped",
+        Standing::Surrendered => "surrendered",
+    }
+}
+
+fn outcome_text(o: OutcomeKind, sides: &Sides) -> String {
+    match o {
+        OutcomeKind::Victory { side } => format!(
+            "{} wins",
+            sides
+                .0
+                .get(usize::from(side))
+                .map_or("?", |s| s.name.as_str())
+        ),
+        OutcomeKind::Draw { .. } => "Draw".to_string(),
+    }
+}
+
+/// Every panel, each frame; records the part of the window left to the map.
+#[allow(clippy::too_many_arguments)]
+pub fn panels(
+    mut contexts: EguiContexts,
+    mut game: ResMut<Game>,
+    mut state: ResMut<PanelState>,
+    mut toggles: ResMut<Toggles>,
+    mut viewport: ResMut<MapViewport>,
+    pointer: Res<Pointer>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let ctx = &ctx;
+    let game = &mut *game;
+    let state = &mut *state;
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    top_bar(&mut root, game, state, &mut toggles, &mut viewport);
+    egui::Panel::left("tracker")
+        .default_size(250.0)
+        .resizable(true)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                tracker(ui, game);
+                ui.separator();
+                sheet(ui, game);
+                ui.separator();
+                legend(ui, game);
+            });
+        });
+    egui::Panel::right("actions")
+        .default_size(320.0)
+        .resizable(true)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| actions(ui, game));
+        });
+    egui::Panel::bottom("log")
+        .default_size(190.0)
+        .resizable(true)
+        .show(&mut root, |ui| log_panel(ui, game, state));
+    let rect = root.available_rect_before_wrap();
+    viewport.min = Vec2::new(rect.min.x, rect.min.y);
+    viewport.size = Vec2::new(rect.width(), rect.height());
+    viewport.measured = true;
+    // The pointer is over the map only inside that rectangle and outside every window.
+    viewport.pointer_over_ui = ctx.pointer_hover_pos().is_none_or(|p| {
+        !rect.contains(p)
+            || ctx
+                .layer_id_at(p)
+                .is_some_and(|l| l.order != egui::Order::Background)
+    }) || ctx.egui_is_using_pointer();
+    if state.show_preview {
+        preview_window(ctx, game, state);
+    }
+    if let Some(error) = game.error.clone() {
+        let mut open = true;
+        egui::Window::new("Problem")
+            .open(&mut open)
+            .default_width(560.0)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| ui.monospace(&error));
+            });
+        if !open {
+            game.error = None;
+        }
+    }
+    // The pointer note: path cost or distance, next to the pointer.
+    if let (Some(hover), Some(screen)) = (&game.hover, pointer.screen)
+        && !hover.note.is_empty()
+    {
+        egui::Area::new(egui::Id::new("hover-note"))
+            .fixed_pos(egui::pos2(screen.x + 16.0, screen.y + 12.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(&hover.note));
+            });
+    }
+    Ok(())
+}
+
+/// Opens a scenario file in place of the current battle, or shows why it cannot.
+fn open_scenario(game: &mut Game, path: &Path) {
+    match crate::scenario::load(path) {
+        Ok(p) => {
+            let seed = game.play.session().seed();
+            let play = Play::new(Arc::new(p), path.to_path_buf(), seed);
+            game.replace(play, path.to_path_buf());
+            game.status = format!("opened {}", path.display());
+        }
+        Err(e) => game.error = Some(e.render(false)),
+    }
+}
+
+fn top_bar(
+    root: &mut egui::Ui,
+    game: &mut Game,
+    state: &mut PanelState,
+    toggles: &mut Toggles,
+    viewport: &mut MapViewport,
+) {
+    egui::Panel::top("menu").show(root, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.menu_button("Scenario", |ui| {
+                for path in state.scenarios.clone() {
+                    if ui.button(path.display().to_string()).clicked() {
+                        open_scenario(game, &path);
+                        ui.close();
+                    }
+                }
+                ui.separator();
+                ui.horizontal(|ui| {
+                    ui.label("File:");
+                    ui.text_edit_singleline(&mut state.open_path);
+                    if ui.button("Open").clicked() {
+                        let path = PathBuf::from(state.open_path.trim());
+                        open_scenario(game, &path);
+                        ui.close();
+                    }
+                });
+            });
+            if ui
+                .button("Restart")
+                .on_hover_text("The same battle again, same dice")
+                .clicked()
+            {
+                let seed = game.play.session().seed();
+                game.play.restart(seed);
+                game.forget_draft();
+                game.rebuild = true;
+            }
+            if ui
+                .button("New dice")
+                .on_hover_text("Start over with a new seed (or the one typed here)")
+                .clicked()
+            {
+                let seed = state
+                    .seed_text
+                    .trim()
+                    .parse()
+                    .unwrap_or_else(|_| game.play.session().seed().wrapping_add(1));
+                game.play.restart(seed);
+                game.forget_draft();
+                game.rebuild = true;
+            }
+            ui.add(
+                egui::TextEdit::singleline(&mut state.seed_text)
+                    .hint_text("seed")
+                    .desired_width(60.0),
+            );
+            if ui
+                .button("Undo")
+                .on_hover_text("Take back your last decision (Ctrl+Z)")
+                .clicked()
+            {
+                game.undo();
+            }
+            ui.separator();
+            ui.add(egui::TextEdit::singleline(&mut state.save_path).desired_width(130.0));
+            if ui.button("Save").clicked() {
+                let path = PathBuf::from(state.save_path.trim());
+                match game.play.save(&path) {
+                    Ok(()) => game.status = format!("saved to {}", path.display()),
+                    Err(e) => game.error = Some(e.to_string()),
+                }
+            }
+            if ui.button("Load").clicked() {
+                let path = PathBuf::from(state.save_path.trim());
+                match Play::load(&path) {
+                    Ok(play) => {
+                        let scenario = play.scenario_path().to_path_buf();
+                        game.replace(play, scenario);
+                        game.status = format!("loaded {}", path.display());
+                    }
+                    Err(e) => game.error = Some(e.render(false)),
+                }
+            }
+            if ui
+                .button("Replay")
+                .on_hover_text("Play the saved battle's decisions back as a demonstration")
+                .clicked()
+            {
+                let path = PathBuf::from(state.save_path.trim());
+                match Play::load_for_replay(&path) {
+                    Ok(play) => {
+                        let scenario = play.scenario_path().to_path_buf();
+                        game.replace(play, scenario);
+                        game.playing = true;
+                        game.status = format!("replaying {}", path.display());
+                    }
+                    Err(e) => game.error = Some(e.render(false)),
+                }
+            }
+            ui.separator();
+            let label = if game.playing { "Pause" } else { "Play" };
+            if ui
+                .button(label)
+                .on_hover_text("AI turns play by themselves (Space)")
+                .clicked()
+            {
+                game.playing = !game.playing;
+            }
+            if ui.button("Step").on_hover_text("One AI turn (N)").clicked() {
+                game.step_once = true;
+            }
+            ui.add(
+                egui::Slider::new(&mut game.speed, 0.5..=20.0)
+                    .text("turns/s")
+                    .logarithmic(true),
+            );
+            if ui
+                .checkbox(&mut game.autoplay, "AI plays all")
+                .on_hover_text("A demonstration: the AI plays your sides too")
+                .changed()
+            {
+                game.forget_draft();
+            }
+            ui.separator();
+            ui.toggle_value(&mut state.show_preview, "Preview odds");
+            ui.menu_button("View", |ui| {
+                ui.checkbox(&mut toggles.coordinates, "Hex coordinates");
+                ui.checkbox(&mut toggles.reachable, "Reachable hexes");
+                ui.checkbox(&mut toggles.ranges, "Range rings / reach");
+                if ui.button("Fit map (F)").clicked() {
+                    viewport.fit = true;
+                    ui.close();
+                }
+            });
+            if !game.status.is_empty() {
+                ui.separator();
+                ui.label(&game.status);
+            }
+        });
+    });
+}
+
+/// Round, phase, order of play and whose turn it is; every unit with its state.
+fn tracker(ui: &mut egui::Ui, game: &mut Game) {
+    let session = game.play.session();
+    let turn = session.world.resource::<TurnState>().clone();
+    let roster: Roster = session.roster().clone();
+    let sides = session.sides().clone();
+    ui.heading(&session.prepared().name);
+    ui.label(format!(
+        "Round {}, phase: {}, seed {}",
+        turn.round,
+        if turn.phase.is_empty() {
+            "-"
+        } else {
+            turn.phase
+        },
+        session.seed()
+    ));
+    if let Some(o) = session.outcome() {
+        ui.strong(outcome_text(o, &sides));
+    } else if let Some(u) = turn.awaiting {
+        let who = if game.play.awaiting_player() == Some(u) && !game.autoplay {
+            "your turn"
+        } else {
+            "AI"
+        };
+        ui.label(format!("Now: {} ({who})", roster.name(u)));
+    }
+    ui.label("Order of play:");
+    let mut select = None;
+    let row = ui.spacing().interact_size.y;
+    egui::ScrollArea::vertical()
+        .id_salt("order")
+        .max_height(260.0)
+        .show_rows(ui, row, turn.order.len(), |ui, range| {
+            for i in range {
+                let id = turn.order[i];
+                let Some(entry) = roster.units.get(id.0 as usize) else {
+                    continue;
+                };
+                let world = &session.world;
+                let standing = world
+                    .get::<Standing>(entry.entity)
+                    .copied()
+                    .unwrap_or(Standing::Dead);
+                let hp = world
+                    .get::<Fighter>(entry.entity)
+                    .map_or(String::new(), |f| format!("{}/{} HP", f.hp, f.sheet.hp_max));
+                ui.horizontal(|ui| {
+                    let now =
+                        Some(id) == turn.awaiting || (i == turn.cursor && turn.awaiting.is_none());
+                    ui.monospace(if now { ">" } else { " " });
+                    let name = egui::RichText::new(&entry.name).color(side_colour(entry.side));
+                    let name = if standing.fighting() {
+                        name
+                    } else {
+                        name.strikethrough()
+                    };
+                    if ui
+                        .selectable_label(game.selected == Some(id), name)
+                        .clicked()
+                    {
+                        select = Some(id);
+                    }
+                    ui.label(format!("{} {hp}", standing_word(standing)));
+                });
+            }
+        });
+    if let Some(id) = select {
+        game.selected = Some(id);
+    }
+}
+
+/// The sheet of the selected unit.
+fn sheet(ui: &mut egui::Ui, game: &mut Game) {
+    let Some(id) = game.selected else {
+        ui.label("Click a unit to see its sheet.");
+        return;
+    };
+    let session = game.play.session();
+    let roster = session.roster();
+    let Some(entity) = roster.entity(id) else {
+        return;
+    };
+    let Some(f) = session.world.get::<Fighter>(entity) else {
+        return;
+    };
+    let sh = &f.sheet;
+    ui.heading(roster.name(id));
+    egui::Grid::new("attributes").striped(true).show(ui, |ui| {
+        ui.label(format!("ST {}", sh.st));
+        ui.label(format!("DX {}", sh.dx));
+        ui.label(format!("IQ {}", sh.iq));
+        ui.label(format!("HT {}", sh.ht));
+        ui.end_row();
+        ui.label(format!("HP {}/{}", f.hp, sh.hp_max));
+        ui.label(format!("FP {}/{}", f.fp, sh.fp_max));
+        ui.label(format!("Speed {}", f64::from(sh.speed_quarters) / 4.0));
+        ui.label(format!("Move {}/{}", current_move(f), sh.basic_move));
+        ui.end_row();
+        ui.label(format!("Dodge {}", sh.dodge));
+        ui.label(format!("DR {}", sh.dr));
+        ui.label(format!("SM {}", sh.sm));
+        ui.label(format!("posture: {}", f.posture));
+        ui.end_row();
+    });
+    ui.label("Weapons:");
+    for (i, w) in sh.weapons.iter().enumerate() {
+        let state = match f.weapon_state.get(i) {
+            Some(s) => format!("{s:?}"),
+            None => String::new(),
+        };
+        ui.label(format!(
+            "  {} ({}) skill {}, {} {}{}{} [{state}]",
+            w.name,
+            w.skill_name,
+            w.skill,
+            w.damage,
+            w.damage_type.abbrev(),
+            w.parry.map_or(String::new(), |p| format!(", parry {p}")),
+            if w.is_ranged() {
+                format!(", {} shots left", f.shots.get(i).copied().unwrap_or(0))
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if let Some(shield) = &sh.shield {
+        ui.label(format!("Shield: {} (DB {})", shield.name, shield.db));
+    }
+    let mut conditions = Vec::new();
+    if f.stunned {
+        conditions.push("stunned".to_string());
+    }
+    if f.shock > 0 {
+        conditions.push(format!("shock -{}", f.shock));
+    }
+    for loc in &f.crippled {
+        conditions.push(format!("crippled {loc}"));
+    }
+    if f.mortal {
+        conditions.push("mortally wounded".into());
+    }
+    if f.fleeing {
+        conditions.push("fleeing".into());
+    }
+    if f.lose_turn {
+        conditions.push("off balance".into());
+    }
+    if let Some(aim) = &f.aim {
+        conditions.push(format!("aiming ({} turns)", aim.turns));
+    }
+    if let Some((_, n)) = f.evaluate {
+        conditions.push(format!("evaluating +{n}"));
+    }
+    ui.label(format!(
+        "Conditions: {}",
+        if conditions.is_empty() {
+            "none".to_string()
+        } else {
+            conditions.join(", ")
+        }
+    ));
+}
+
+/// Terrain colours and the hex scale.
+fn legend(ui: &mut egui::Ui, game: &Game) {
+    let map = &game.play.session().prepared().map;
+    ui.label(format!("1 hex = {} {}", map.scale, map.unit));
+    for t in [
+        Terrain::Open,
+        Terrain::Difficult,
+        Terrain::Cover(Cover::Light),
+        Terrain::Cover(Cover::Half),
+        Terrain::Cover(Cover::Heavy),
+        Terrain::Blocked,
+    ] {
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            ui.painter()
+                .rect_filled(rect, 2.0, colour32(terrain_colour(t)));
+            ui.label(terrain_name(t));
+        });
+    }
+    ui.small("Drag with the right button or use the arrow keys to pan; wheel to zoom; F fits.");
+}
+
+/// The legal actions of the unit whose turn it is, its choices, the odds and Confirm.
+fn actions(ui: &mut egui::Ui, game: &mut Game) {
+    ui.heading("Actions");
+    let (Some(draft), Some(legal)) = (game.draft.clone(), game.legal.clone()) else {
+        if game.play.session().outcome().is_some() {
+            ui.label("The battle is over. Restart or open another scenario.");
+        } else if game.autoplay {
+            ui.label("The AI plays every side (untick \"AI plays all\" to take over).");
+        } else {
+            ui.label("The AI is acting. Your units act when their turn comes.");
+        }
+        return;
+    };
+    let session = game.play.session();
+    let roster = session.roster().clone();
+    let unit = draft.unit;
+    ui.strong(format!("{}'s turn", roster.name(unit)));
+    let Some(entity) = roster.entity(unit) else {
+        return;
+    };
+    let Some(fighter) = session.world.get::<Fighter>(entity).cloned() else {
+        return;
+    };
+    let mut chosen = None;
+    egui::ScrollArea::vertical()
+        .id_salt("maneuvers")
+        .max_height(230.0)
+        .show(ui, |ui| {
+            for option in &legal.options {
+                let m = option.maneuver;
+                let text = format!("{m} (move {})", option.allowance);
+                if ui
+                    .selectable_label(draft.action.maneuver == m, text)
+                    .on_hover_text(m.effect())
+                    .clicked()
+                {
+                    chosen = Some(m);
+                }
+                if draft.action.maneuver == m {
+                    ui.small(m.effect());
+                }
+            }
+        });
+    let mut changed = draft.clone();
+    if let Some(m) = chosen
+        && let Some(snapshot) =
+            crate::rules::gurps::snapshot::Snapshot::take(&mut game.play.session_mut().world, unit)
+    {
+        changed.set_maneuver(m, &snapshot.situation(), &legal);
+    }
+    ui.separator();
+    let m = changed.action.maneuver;
+    if m.needs_target() {
+        let strikes: Vec<(UnitId, u8)> = legal.strikes(m).collect();
+        let target_name = changed
+            .action
+            .target
+            .map_or("(click a foe on the map)".to_string(), |t| {
+                roster.name(t).to_string()
+            });
+        egui::ComboBox::from_label("target")
+            .selected_text(target_name)
+            .show_ui(ui, |ui| {
+                let mut seen = Vec::new();
+                for (t, _) in &strikes {
+                    if seen.contains(t) {
+                        continue;
+                    }
+                    seen.push(*t);
+                    ui.selectable_value(&mut changed.action.target, Some(*t), roster.name(*t));
+                }
+            });
+    }
+    if m.needs_weapon() {
+        let weapon_name = changed
+            .action
+            .weapon
+            .and_then(|w| fighter.sheet.weapons.get(usize::from(w)))
+            .map_or("-".to_string(), |w| w.name.to_string());
+        egui::ComboBox::from_label("weapon")
+            .selected_text(weapon_name)
+            .show_ui(ui, |ui| {
+                for (i, w) in fighter.sheet.weapons.iter().enumerate() {
+                    ui.selectable_value(&mut changed.action.weapon, Some(i as u8), &*w.name);
+                }
+            });
+    }
+    if m.attacks() {
+        let location = changed.action.location.map_or("unaimed".to_string(), |l| {
+            format!("{l} ({})", l.aim_penalty())
+        });
+        egui::ComboBox::from_label("aim at")
+            .selected_text(location)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut changed.action.location, None, "unaimed");
+                for l in HitLocation::ALL {
+                    if l == HitLocation::Torso {
+                        continue;
+                    }
+                    ui.selectable_value(
+                        &mut changed.action.location,
+                        Some(l),
+                        format!("{l} ({})", l.aim_penalty()),
+                    );
+                }
+            });
+        let melee = changed
+            .action
+            .weapon
+            .and_then(|w| fighter.sheet.weapons.get(usize::from(w)))
+            .is_some_and(|w| !w.is_ranged());
+        if melee {
+            ui.add(
+                egui::Slider::new(&mut changed.action.deceptive, 0..=4)
+                    .text("Deceptive Attack levels"),
+            );
+            ui.checkbox(
+                &mut changed.action.telegraphic,
+                "Telegraphic Attack (+4, foe +2)",
+            );
+            ui.checkbox(&mut changed.action.disarm, "Strike at the weapon to disarm");
+            ui.checkbox(
+                &mut changed.action.effort.rapid_strike,
+                "Rapid Strike (two blows, -6 each)",
+            );
+        }
+        ui.checkbox(&mut changed.action.chink, "Aim at a chink in the armor");
+    }
+    if m == Maneuver::Aim {
+        ui.checkbox(&mut changed.action.brace, "Brace (no step)");
+    }
+    ui.label(match changed.action.to {
+        Some(to) => format!("Move to ({}, {}) - right click to stay", to.x, to.y),
+        None => "Staying put - click a hex to move".to_string(),
+    });
+    if changed != draft {
+        game.draft = Some(changed);
+    }
+    ui.separator();
+    match (&game.planned, &game.draft_error) {
+        (Some(plan), _) => {
+            ui.label(format!("Legal: {} MP of movement", plan.cost));
+        }
+        (None, Some(e)) => {
+            ui.colored_label(egui::Color32::from_rgb(255, 120, 100), e);
+        }
+        _ => {}
+    }
+    if let Some(odds) = &game.odds {
+        ui.label("Odds:");
+        ui.monospace(odds.summary());
+        for strike in &odds.strikes {
+            egui::CollapsingHeader::new(format!(
+                "{} with {}: skill {}",
+                strike.target_name, strike.weapon, strike.effective
+            ))
+            .id_salt(("odds", &strike.target_name, &strike.weapon))
+            .show(ui, |ui| {
+                for m in &strike.modifiers {
+                    ui.monospace(format!("{:+3}  {}", m.value, m.label));
+                }
+            });
+        }
+    }
+    let ok = game.planned.is_some();
+    if ui
+        .add_enabled(ok, egui::Button::new("Confirm (Enter)"))
+        .clicked()
+    {
+        game.confirm();
+    }
+}
+
+/// The kind of a log entry, an index into [`KINDS`].
+fn kind_of(event: &BattleEvent) -> usize {
+    match event {
+        BattleEvent::Moved { .. } | BattleEvent::Knockback { .. } => 0,
+        BattleEvent::Attack { .. } | BattleEvent::ActionChosen { .. } => 1,
+        BattleEvent::Damage { .. } => 2,
+        BattleEvent::Roll { .. } => 3,
+        BattleEvent::StatusChanged { .. } | BattleEvent::BattleEnded { .. } => 4,
+        _ => 5,
+    }
+}
+
+/// The units an event is about.
+fn units_of(event: &BattleEvent) -> Vec<UnitId> {
+    match event {
+        BattleEvent::TurnStarted { unit }
+        | BattleEvent::ActionChosen { unit, .. }
+        | BattleEvent::Moved { unit, .. }
+        | BattleEvent::Knockback { unit, .. }
+        | BattleEvent::Roll { unit, .. }
+        | BattleEvent::StatusChanged { unit, .. }
+        | BattleEvent::Rejected { unit, .. } => vec![*unit],
+        BattleEvent::Attack {
+            attacker, target, ..
+        } => vec![*attacker, *target],
+        BattleEvent::Damage {
+            attacker, target, ..
+        } => attacker.iter().copied().chain([*target]).collect(),
+        BattleEvent::Note { unit, .. } => unit.iter().copied().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The rolls in an event, each with what it was for.
+fn rolls_of(event: &BattleEvent) -> Vec<(String, &RollRecord)> {
+    match event {
+        BattleEvent::Attack { roll, defenses, .. } => {
+            let mut v = vec![("attack".to_string(), roll)];
+            v.extend(defenses.iter().map(|d| (format!("{}", d.defense), &d.roll)));
+            v
+        }
+        BattleEvent::Damage { roll, .. } => vec![("damage".to_string(), roll)],
+        BattleEvent::Roll { purpose, roll, .. } => vec![(purpose.to_string(), roll)],
+        _ => Vec::new(),
+    }
+}
+
+fn roll_details(ui: &mut egui::Ui, what: &str, roll: &RollRecord) {
+    ui.label(egui::RichText::new(what).strong());
+    ui.monospace(format!(
+        "{} rolled {:?} = {}",
+        roll.dice, roll.faces, roll.total
+    ));
+    for m in &roll.modifiers {
+        ui.monospace(format!("  {:+3}  {}", m.value, m.label));
+    }
+    if let Some(target) = roll.target {
+        ui.monospace(format!(
+            "  target {target}, margin {}{}",
+            roll.margin.map_or("-".to_string(), |m| format!("{m:+}")),
+            roll.critical
+                .map_or(String::new(), |c| format!(", critical {c:?}"))
+        ));
+    }
+}
+
+/// The log's lines as shown with the current filter, built incrementally.
+#[derive(Default)]
+pub struct LogLines {
+    /// (entry index, line text).
+    lines: Vec<(usize, String)>,
+    /// Entries read so far.
+    read: usize,
+    /// The filter the lines were built with.
+    filter: Option<(Option<UnitId>, [bool; 6])>,
+}
+
+fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
+    let session = game.play.session();
+    let roster = session.roster().clone();
+    let sides = session.sides().clone();
+    let entries = &session.log().entries;
+    let filter = (state.log_unit, state.log_kinds);
+    let cache = &mut state.log_lines;
+    if cache.filter != Some(filter) || cache.read > entries.len() {
+        *cache = LogLines {
+            filter: Some(filter),
+            ..LogLines::default()
+        };
+    }
+    for (i, e) in entries.iter().enumerate().skip(cache.read) {
+        if !filter.1[kind_of(&e.event)] {
+            continue;
+        }
+        if filter.0.is_some_and(|u| !units_of(&e.event).contains(&u)) {
+            continue;
+        }
+        let text = format_event(&e.event, &roster, &sides);
+        for line in text.lines() {
+            cache.lines.push((i, line.to_string()));
+        }
+    }
+    cache.read = entries.len();
+    ui.horizontal(|ui| {
+        ui.strong("Combat log");
+        egui::ComboBox::from_id_salt("log-unit")
+            .selected_text(state.log_unit.map_or("all units", |u| roster.name(u)))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut state.log_unit, None, "all units");
+                for (i, u) in roster.units.iter().enumerate() {
+                    ui.selectable_value(&mut state.log_unit, Some(UnitId(i as u32)), &u.name);
+                }
+            });
+        for (i, k) in KINDS.iter().enumerate() {
+            ui.checkbox(&mut state.log_kinds[i], *k);
+        }
+        if ui.button("Copy as text").clicked() {
+            let mut text = String::new();
+            for (_, line) in &state.log_lines.lines {
+                text.push_str(line);
+                text.push('\n');
+            }
+            ui.ctx().copy_text(text);
+            game.status = "log copied".into();
+        }
+    });
+    let lines = &state.log_lines.lines;
+    let row = ui.text_style_height(&egui::TextStyle::Monospace);
+    let selected = state.log_selected;
+    let mut clicked = None;
+    ui.columns(2, |columns| {
+        egui::ScrollArea::both()
+            .id_salt("log-lines")
+            .stick_to_bottom(true)
+            .auto_shrink([false, false])
+            .show_rows(&mut columns[0], row, lines.len(), |ui, range| {
+                for (entry, line) in &lines[range] {
+                    let rolls = entries
+                        .get(*entry)
+                        .is_some_and(|e| !rolls_of(&e.event).is_empty());
+                    let text = egui::RichText::new(line).monospace();
+                    let text = if rolls { text.underline() } else { text };
+                    let r = ui
+                        .add(egui::Button::selectable(selected == Some(*entry), text).frame(false))
+                        .on_hover_text(if rolls {
+                            "Click to see the dice and modifiers"
+                        } else {
+                            ""
+                        });
+                    if r.clicked() {
+                        clicked = Some(*entry);
+                    }
+                }
+            });
+        let ui = &mut columns[1];
+        egui::ScrollArea::vertical()
+            .id_salt("log-details")
+            .auto_shrink([false, false])
+            .show(ui, |ui| match selected.and_then(|i| entries.get(i)) {
+                Some(e) => {
+                    ui.label(format!("Round {}", e.round));
+                    let rolls = rolls_of(&e.event);
+                    if rolls.is_empty() {
+                        ui.monospace(format_event(&e.event, &roster, &sides));
+                    }
+                    for (what, roll) in rolls {
+                        roll_details(ui, &what, roll);
+                    }
+                }
+                None => {
+                    ui.label("Click an underlined line to open its rolls: dice, labelled modifiers, target and margin.");
+                }
+            });
+    });
+    if let Some(i) = clicked {
+        state.log_selected = Some(i);
+    }
+}
+
+/// Starts a preview of `runs` battles on other threads.
+fn start_preview(game: &Game, state: &mut PanelState) {
+    let prepared = game.play.session().prepared().clone();
+    let done = Arc::new(AtomicU64::new(0));
+    let cancel = Arc::new(AtomicBool::new(false));
+    let result = Arc::new(Mutex::new(None));
+    let runs = state.preview_runs.max(1);
+    let start = state
+        .preview_from_now
+        .then(|| game.play.recording().clone());
+    let seed = game.play.session().seed().wrapping_mul(31).wrapping_add(7);
+    let job = PreviewJob {
+        runs,
+        done: done.clone(),
+        cancel: cancel.clone(),
+        result: result.clone(),
+    };
+    std::thread::spawn(move || {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let config = PreviewConfig {
+            runs,
+            seed,
+            threads,
+        };
+        let progress = |n| done.store(n, Ordering::Relaxed);
+        let report = match start {
+            Some(recording) => run_preview_from(
+                prepared,
+                config,
+                &|session, seed| crate::play::continue_from(session, &recording, seed),
+                &progress,
+                &cancel,
+            ),
+            None => run_preview_from(
+                prepared,
+                config,
+                &|session, seed| session.reset(seed),
+                &progress,
+                &cancel,
+            ),
+        };
+        if let Ok(mut slot) = result.lock() {
+            *slot = Some(report);
+        }
+    });
+    state.job = Some(job);
+    state.report = None;
+}
+
+fn histogram(ui: &mut egui::Ui, title: &str, counts: &[u64], colour: egui::Color32) {
+    ui.label(title);
+    let total: u64 = counts.iter().sum();
+    let (rect, _) = ui.allocate_exact_size(
+        egui::vec2(ui.available_width().min(420.0), 90.0),
+        egui::Sense::hover(),
+    );
+    let painter = ui.painter_at(rect);
+    painter.rect_stroke(
+        rect,
+        0.0,
+        egui::Stroke::new(1.0, egui::Color32::GRAY),
+        egui::StrokeKind::Inside,
+    );
+    let Some(max) = counts.iter().copied().max().filter(|&m| m > 0) else {
+        return;
+    };
+    let n = counts.len().max(1) as f32;
+    let w = rect.width() / n;
+    for (i, &c) in counts.iter().enumerate() {
+        let h = rect.height() * c as f32 / max as f32;
+        let x = rect.min.x + i as f32 * w;
+        painter.rect_filled(
+            egui::Rect::from_min_max(
+                egui::pos2(x + 0.5, rect.max.y - h),
+                egui::pos2(x + w - 0.5, rect.max.y),
+            ),
+            0.0,
+            colour,
+        );
+    }
+    ui.small(format!(
+        "0 to {} (bars: battles, {} in all)",
+        counts.len().saturating_sub(1),
+        total
+    ));
+}
+
+fn preview_window(ctx: &egui::Context, game: &mut Game, state: &mut PanelState) {
+    let mut open = true;
+    egui::Window::new("Battle preview")
+        .open(&mut open)
+        .default_width(460.0)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.label("Battles:");
+                ui.add(egui::DragValue::new(&mut state.preview_runs).range(10..=100_000));
+                ui.checkbox(&mut state.preview_from_now, "from the current situation");
+            });
+            let running = state.job.is_some();
+            ui.horizontal(|ui| {
+                if ui.add_enabled(!running, egui::Button::new("Run")).clicked() {
+                    start_preview(game, state);
+                }
+                if let Some(job) = &state.job
+                    && ui.button("Cancel").clicked()
+                {
+                    job.cancel.store(true, Ordering::Relaxed);
+                }
+            });
+            if let Some(job) = &state.job {
+                let done = job.done.load(Ordering::Relaxed);
+                ui.add(
+                    egui::ProgressBar::new(done as f32 / job.runs as f32)
+                        .text(format!("{done} of {} battles", job.runs)),
+                );
+                ctx.request_repaint();
+                let finished = job.result.lock().ok().and_then(|mut r| r.take());
+                if let Some(report) = finished {
+                    state.report = Some(report);
+                    state.job = None;
+                }
+            }
+            if let Some(r) = &state.report {
+                ui.separator();
+                ui.label(format!(
+                    "{} battles{} in {:.2} s",
+                    r.runs,
+                    if r.cancelled { " (cancelled)" } else { "" },
+                    r.seconds
+                ));
+                egui::Grid::new("rates").striped(true).show(ui, |ui| {
+                    for (i, side) in r.sides.iter().enumerate() {
+                        ui.colored_label(side_colour(i as u8), &side.name);
+                        ui.label(format!(
+                            "wins {:.1}% ({:.1}% to {:.1}%)",
+                            side.wins.rate * 100.0,
+                            side.wins.low * 100.0,
+                            side.wins.high * 100.0
+                        ));
+                        ui.label(format!(
+                            "casualties {:.2} of {}",
+                            side.casualties_mean, side.units
+                        ));
+                        ui.end_row();
+                    }
+                    ui.label("draws");
+                    ui.label(format!("{:.1}%", r.draws.rate * 100.0));
+                    ui.end_row();
+                });
+                ui.label(format!(
+                    "Rounds: mean {:.1}, median {}, 90% within {}",
+                    r.rounds.mean, r.rounds.p50, r.rounds.p90
+                ));
+                histogram(
+                    ui,
+                    "Battle length (rounds)",
+                    &r.rounds.histogram,
+                    egui::Color32::from_rgb(120, 170, 230),
+                );
+                for (i, side) in r.sides.iter().enumerate() {
+                    histogram(
+                        ui,
+                        &format!("{} casualties", side.name),
+                        &side.casualties_histogram,
+                        side_colour(i as u8),
+                    );
+                }
+            }
+        });
+    if !open {
+        if let Some(job) = &state.job {
+            job.cancel.store(true, Ordering::Relaxed);
+        }
+        state.show_preview = false;
+    }
+}
