@@ -26,7 +26,13 @@ impl Draft {
             unit: s.me().id,
             action: Action::simple(Maneuver::DoNothing),
         };
-        let first = if legal.strikes(Maneuver::Attack).next().is_some() {
+        let can_attack = legal.strikes(Maneuver::Attack).any(|(t, w)| {
+            let mut a = Action::simple(Maneuver::Attack);
+            a.target = Some(t);
+            a.weapon = Some(w);
+            plan(s, &a).is_ok()
+        });
+        let first = if can_attack {
             Maneuver::Attack
         } else if legal.get(Maneuver::Move).is_some() {
             Maneuver::Move
@@ -44,10 +50,19 @@ impl Draft {
         self.action.to = old.to;
         if maneuver.needs_target() {
             let strikes: Vec<(UnitId, u8)> = legal.strikes(maneuver).collect();
+            // The strike chosen before if it still fits; else the first the rules allow
+            // from here (in sight, in reach); else the first listed.
+            let allowed = |&&(t, w): &&(UnitId, u8)| {
+                let mut a = self.action.clone();
+                a.target = Some(t);
+                a.weapon = Some(w);
+                plan(s, &a).is_ok()
+            };
             let keep = strikes
                 .iter()
                 .find(|(t, w)| Some(*t) == old.target && Some(*w) == old.weapon)
                 .or_else(|| strikes.iter().find(|(t, _)| Some(*t) == old.target))
+                .or_else(|| strikes.iter().find(allowed))
                 .or_else(|| strikes.first())
                 .copied();
             if let Some((t, w)) = keep {

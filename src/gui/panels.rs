@@ -856,6 +856,8 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
             .stick_to_bottom(true)
             .auto_shrink([false, false])
             .show_rows(&mut columns[0], row, lines.len(), |ui, range| {
+                // One row per line: long lines scroll sideways instead of wrapping.
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 for (entry, line) in &lines[range] {
                     let rolls = entries
                         .get(*entry)
