@@ -30,7 +30,7 @@ use crate::rules::gurps;
 use crate::scenario::{self, Prepared, RulesetSpec, ScenarioError, ScenarioErrors};
 use crate::session::{Session, SessionOptions};
 use bevy::ecs::message::Messages;
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
+use miette::Diagnostic;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::fmt;
@@ -673,20 +673,7 @@ impl LoadError {
     /// Each problem with the source line it points at, for a terminal (`color`) or a log;
     /// the save file's first, then the scenario's.
     pub fn render(&self, color: bool) -> String {
-        let theme = if color {
-            GraphicalTheme::unicode()
-        } else {
-            GraphicalTheme::unicode_nocolor()
-        };
-        // No wrapping: the `file:line:col: message` line must stay whole for tools and tests.
-        let handler = GraphicalReportHandler::new_themed(theme).with_width(10_000);
-        let mut out = String::new();
-        for e in &self.save {
-            if handler.render_report(&mut out, e).is_err() {
-                out.push_str(&e.to_string());
-            }
-            out.push('\n');
-        }
+        let mut out = crate::scenario::render_diagnostics(&self.save, color);
         if let Some(scenario) = &self.scenario {
             out.push_str(&scenario.render(color));
         }

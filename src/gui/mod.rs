@@ -481,11 +481,22 @@ fn refresh_draft(mut game: ResMut<Game>, pointer: Res<Pointer>) {
         return;
     };
     let log_len = game.log_len();
+    let maneuver = draft.action.maneuver;
+    // Nothing changed since the last frame: no snapshot (it copies the map and every unit).
+    let hover_same = match pointer.hex {
+        Some(hex) => game.hover_key == Some((hex, maneuver, log_len)),
+        None => game.hover.is_none(),
+    };
+    if hover_same
+        && game.draft_key.as_ref() == Some(&(draft.clone(), log_len))
+        && game.reach.key == Some((draft.unit, maneuver, log_len))
+    {
+        return;
+    }
     let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, draft.unit) else {
         return;
     };
     let s = snapshot.situation();
-    let maneuver = draft.action.maneuver;
     let allowance = game
         .legal
         .as_ref()

@@ -104,22 +104,28 @@ impl ScenarioErrors {
 
     /// Each problem with the source line it points at, for a terminal (`color`) or a log.
     pub fn render(&self, color: bool) -> String {
-        let theme = if color {
-            GraphicalTheme::unicode()
-        } else {
-            GraphicalTheme::unicode_nocolor()
-        };
-        // No wrapping: the `file:line:col: message` line must stay whole for tools and tests.
-        let handler = GraphicalReportHandler::new_themed(theme).with_width(10_000);
-        let mut out = String::new();
-        for e in &self.errors {
-            if handler.render_report(&mut out, e).is_err() {
-                out.push_str(&e.to_string());
-            }
-            out.push('\n');
-        }
-        out
+        render_diagnostics(&self.errors, color)
     }
+}
+
+/// Each diagnostic with the source line it points at, one after the other, for a terminal
+/// (`color`) or a log.
+pub fn render_diagnostics<D: miette::Diagnostic>(errors: &[D], color: bool) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    // No wrapping: the `file:line:col: message` line must stay whole for tools and tests.
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(10_000);
+    let mut out = String::new();
+    for e in errors {
+        if handler.render_report(&mut out, e).is_err() {
+            out.push_str(&e.to_string());
+        }
+        out.push('\n');
+    }
+    out
 }
 
 impl fmt::Display for ScenarioErrors {

@@ -8,7 +8,7 @@
 mod error;
 pub mod locate;
 
-pub use error::{ScenarioError, ScenarioErrors};
+pub use error::{ScenarioError, ScenarioErrors, render_diagnostics};
 
 use crate::battle::{Control, SideInfo, VictoryRule};
 use crate::format::{Path, Problem, ron_options};
