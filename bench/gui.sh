@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-bin=target/release/skirmish
+bin="${CARGO_TARGET_DIR:-target}/release/skirmish"
 run() {
     if [ -z "${DISPLAY:-}" ]; then
         xvfb-run -a -s '-screen 0 1280x720x24' "$bin" "$@"

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-bin=target/release/skirmish
+bin="${CARGO_TARGET_DIR:-target}/release/skirmish"
 args=(preview scenarios/gurps-skirmish-3v3.ron --runs 10000 --seed 1)
 if command -v hyperfine >/dev/null 2>&1; then
     hyperfine --warmup 1 --runs 5 "$bin ${args[*]}"

@@ -13,6 +13,7 @@ use crate::rules::gurps::Fighter;
 use crate::rules::gurps::equipment::WeaponMode;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
+use bevy::render::view::Msaa;
 use hexx::{Hex, HexLayout, HexOrientation};
 use std::collections::VecDeque;
 
@@ -146,9 +147,39 @@ pub fn terrain_name(t: Terrain) -> &'static str {
     }
 }
 
-/// The 2D camera.
+/// The whole map as one mesh: every hex a fan of four triangles in its terrain's colour
+/// (vertex colours), shrunk a little so the gaps between hexes show the grid. One draw for
+/// the map instead of one per hex keeps a 60 x 60 map cheap to render.
+pub fn map_mesh(map: &HexMap, layout: &MapLayout) -> Mesh {
+    let mut positions: Vec<[f32; 3]> = Vec::new();
+    let mut colours: Vec<[f32; 4]> = Vec::new();
+    let mut indices: Vec<u32> = Vec::new();
+    for (hex, terrain) in map.hexes() {
+        let centre = layout.pos(hex);
+        let colour = terrain_colour(terrain).to_linear().to_f32_array();
+        let first = positions.len() as u32;
+        for corner in layout.0.hex_corners(hex) {
+            let p = centre + (corner - centre) * 0.97;
+            positions.push([p.x, p.y, 0.0]);
+            colours.push(colour);
+        }
+        for k in 1..5 {
+            indices.extend([first, first + k, first + k + 1]);
+        }
+    }
+    Mesh::new(
+        bevy::mesh::PrimitiveTopology::TriangleList,
+        bevy::asset::RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colours)
+    .with_inserted_indices(bevy::mesh::Indices::U32(indices))
+}
+
+/// The 2D camera. Multisampling is off: with software rendering it doubled the frame time
+/// (README, "Window speed").
 pub fn spawn_camera(mut commands: Commands) {
-    commands.spawn(Camera2d);
+    commands.spawn((Camera2d, Msaa::Off));
 }
 
 /// Draws the map and the tokens of the battle in `game` (again when a scenario is opened).
@@ -174,28 +205,14 @@ pub fn spawn_scene(
     commands.insert_resource(layout.clone());
     viewport.fit = true;
     cursor.seen = session.log().entries.len();
-    let hexagon = meshes.add(RegularPolygon::new(HEX_SIZE * 0.97, 6));
-    let rotation = match layout.0.orientation {
-        HexOrientation::Pointy => Quat::IDENTITY,
-        HexOrientation::Flat => Quat::from_rotation_z(std::f32::consts::FRAC_PI_6),
-    };
-    let mut palette: Vec<(Terrain, Handle<ColorMaterial>)> = Vec::new();
-    for (hex, terrain) in map.hexes() {
-        let material = match palette.iter().find(|(t, _)| *t == terrain) {
-            Some((_, m)) => m.clone(),
-            None => {
-                let m = materials.add(terrain_colour(terrain));
-                palette.push((terrain, m.clone()));
-                m
-            }
-        };
+    commands.spawn((
+        MapEntity,
+        Mesh2d(meshes.add(map_mesh(map, &layout))),
+        MeshMaterial2d(materials.add(Color::WHITE)),
+        Transform::default(),
+    ));
+    for (hex, _) in map.hexes() {
         let p = layout.pos(hex);
-        commands.spawn((
-            MapEntity,
-            Mesh2d(hexagon.clone()),
-            MeshMaterial2d(material),
-            Transform::from_xyz(p.x, p.y, 0.0).with_rotation(rotation),
-        ));
         commands.spawn((
             MapEntity,
             CoordLabel,
