@@ -26,7 +26,7 @@ use crate::battle::{
 };
 use crate::dice::BattleRng;
 use crate::format::{Path as FilePath, Problem, ron_options};
-use crate::rules::gurps;
+use crate::rules::{gurps, starship_d12};
 use crate::scenario::{self, Prepared, RulesetSpec, ScenarioError, ScenarioErrors};
 use crate::session::{Session, SessionOptions};
 use bevy::ecs::message::Messages;
@@ -64,6 +64,8 @@ pub struct Recording {
 pub enum Decision {
     /// A GURPS command: the unit and its maneuver, target and options.
     Gurps(Command<gurps::Action>),
+    /// A starship-d12 command: the ship and its range move, shot or pass.
+    StarshipD12(Command<starship_d12::Action>),
 }
 
 impl Decision {
@@ -71,8 +73,52 @@ impl Decision {
     pub fn unit(&self) -> UnitId {
         match self {
             Decision::Gurps(c) => c.unit,
+            Decision::StarshipD12(c) => c.unit,
         }
     }
+
+    /// Sends the decision to a battle world of `ruleset`; an error when the decision is of
+    /// another ruleset.
+    fn send(
+        &self,
+        world: &mut bevy::ecs::world::World,
+        ruleset: &RulesetSpec,
+    ) -> Result<(), String> {
+        match (self, ruleset) {
+            (Decision::Gurps(command), RulesetSpec::Gurps(_)) => {
+                world.write_message(command.clone());
+            }
+            (Decision::StarshipD12(command), RulesetSpec::StarshipD12(_)) => {
+                world.write_message(command.clone());
+            }
+            (_, ruleset) => {
+                return Err(format!(
+                    "the decision is for another ruleset than the scenario's ({})",
+                    ruleset.id()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The command the AI wrote for `unit` in one step of `session` under autopilot, if any.
+fn ai_command<A: Clone + Send + Sync + 'static>(
+    session: &mut Session,
+    unit: UnitId,
+) -> Option<Command<A>> {
+    let world = &mut session.world;
+    let mut cursor = world
+        .resource::<Messages<Command<A>>>()
+        .get_cursor_current();
+    world.insert_resource(Autopilot(true));
+    session.step();
+    let world = &mut session.world;
+    world.insert_resource(Autopilot(false));
+    cursor
+        .read(world.resource::<Messages<Command<A>>>())
+        .find(|c| c.unit == unit)
+        .cloned()
 }
 
 impl Recording {
@@ -377,6 +423,14 @@ impl Play {
         self.apply(Decision::Gurps(Command { unit, action }))
     }
 
+    /// The player's decision for the ship the battle waits for (starship-d12), as
+    /// [`Play::decide`].
+    pub fn decide_ship(&mut self, action: starship_d12::Action) -> Result<(), String> {
+        self.script.clear();
+        let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
+        self.apply(Decision::StarshipD12(Command { unit, action }))
+    }
+
     /// Takes back the last player decision: the battle starts over from its seed, every
     /// earlier decision is replayed, and the AI plays until that player's turn comes again.
     /// Returns false (and changes nothing) when no decision has been made.
@@ -434,20 +488,9 @@ impl Play {
         let before = self.session.log().entries.len();
         let prepared = self.session.prepared().clone();
         let chosen = match &prepared.file.ruleset {
-            RulesetSpec::Gurps(_) => {
-                let world = &mut self.session.world;
-                let mut cursor = world
-                    .resource::<Messages<Command<gurps::Action>>>()
-                    .get_cursor_current();
-                world.insert_resource(Autopilot(true));
-                self.session.step();
-                let world = &mut self.session.world;
-                world.insert_resource(Autopilot(false));
-                cursor
-                    .read(world.resource::<Messages<Command<gurps::Action>>>())
-                    .find(|c| c.unit == unit)
-                    .cloned()
-                    .map(Decision::Gurps)
+            RulesetSpec::Gurps(_) => ai_command(&mut self.session, unit).map(Decision::Gurps),
+            RulesetSpec::StarshipD12(_) => {
+                ai_command(&mut self.session, unit).map(Decision::StarshipD12)
             }
         };
         let refused = self.session.log().entries[before..]
@@ -503,11 +546,8 @@ impl Play {
             });
         }
         let before = self.session.log().entries.len();
-        match (&decision, &self.session.prepared().file.ruleset) {
-            (Decision::Gurps(command), RulesetSpec::Gurps(_)) => {
-                self.session.world.write_message(command.clone());
-            }
-        }
+        let prepared = self.session.prepared().clone();
+        decision.send(&mut self.session.world, &prepared.file.ruleset)?;
         self.session.step();
         let mut refused = None;
         let mut chosen = false;
@@ -583,10 +623,12 @@ pub fn continue_from(session: &mut Session, recording: &Recording, seed: u64) {
         {
             break;
         }
-        match (decision, &session.prepared().file.ruleset) {
-            (Decision::Gurps(command), RulesetSpec::Gurps(_)) => {
-                session.world.write_message(command.clone());
-            }
+        let prepared = session.prepared().clone();
+        if decision
+            .send(&mut session.world, &prepared.file.ruleset)
+            .is_err()
+        {
+            break;
         }
         session.step();
         // An accepted decision ends the unit's turn; a refused one leaves it waiting.
@@ -757,10 +799,14 @@ mod tests {
         let r = Recording::parse("short.ron", text).expect("parses");
         assert_eq!(r.seed, 3);
         assert_eq!(r.decisions.len(), 2);
-        let Decision::Gurps(aim) = &r.decisions[1];
+        let Decision::Gurps(aim) = &r.decisions[1] else {
+            panic!("a GURPS decision")
+        };
         assert_eq!(aim.action.target, Some(UnitId(1)));
         assert_eq!(r.decisions[0].unit(), UnitId(0));
-        let Decision::Gurps(c) = &r.decisions[0];
+        let Decision::Gurps(c) = &r.decisions[0] else {
+            panic!("a GURPS decision")
+        };
         assert_eq!(c.action.to, Some(hexx::Hex::new(1, -2)));
         assert_eq!(c.action.deceptive, 0);
         let empty = Recording::parse("e.ron", r#"(scenario: "duel.ron", seed: 1)"#);

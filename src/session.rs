@@ -4,11 +4,11 @@
 
 use crate::battle::{
     self, Autopilot, BattleEvent, BattleStats, CombatLog, Combatant, Command, Controller, Facing,
-    HexPos, Outcome, OutcomeKind, Roster, RosterEntry, Side, Sides, Standing, TurnState, UnitId,
-    UnitTally, VictoryRule,
+    HexPos, Outcome, OutcomeKind, Roster, RosterEntry, Ship, Side, Sides, Standing, TurnState,
+    UnitId, UnitTally, VictoryRule,
 };
 use crate::dice::BattleRng;
-use crate::rules::gurps;
+use crate::rules::{gurps, starship_d12};
 use crate::scenario::{Prepared, PreparedStats};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::Messages;
@@ -75,6 +75,10 @@ impl Session {
                 gurps::configure(&mut schedule);
                 gurps::init_resources(&mut world, config, &prepared.sides);
             }
+            crate::scenario::RulesetSpec::StarshipD12(_) => {
+                starship_d12::configure(&mut schedule);
+                starship_d12::init_resources(&mut world, &prepared);
+            }
         }
         world.insert_resource(prepared.map.clone());
         let mut session = Self {
@@ -124,9 +128,15 @@ impl Session {
             crate::scenario::RulesetSpec::Gurps(_) => {
                 gurps::reset_resources(world, self.prepared.sides.len());
             }
+            crate::scenario::RulesetSpec::StarshipD12(_) => {
+                starship_d12::reset_resources(world, &self.prepared);
+            }
         }
         world.resource_mut::<Messages<BattleEvent>>().clear();
         if let Some(mut m) = world.get_resource_mut::<Messages<Command<gurps::Action>>>() {
+            m.clear();
+        }
+        if let Some(mut m) = world.get_resource_mut::<Messages<Command<starship_d12::Action>>>() {
             m.clear();
         }
         let mut roster = Roster::default();
@@ -140,11 +150,13 @@ impl Session {
                 Facing(unit.facing),
                 Standing::Fighting,
                 Controller(control),
-                Combatant,
             ));
             match &unit.stats {
                 PreparedStats::Gurps(sheet) => {
-                    entity.insert(gurps::Fighter::new(sheet.clone()));
+                    entity.insert((Combatant, gurps::Fighter::new(sheet.clone())));
+                }
+                PreparedStats::StarshipD12(_) => {
+                    entity.insert(Ship);
                 }
             }
             roster.units.push(RosterEntry {
@@ -225,6 +237,8 @@ impl Session {
     /// A one-line state of each unit ("Aldric: fighting, 7/12 HP at (1, 0)"), in unit order.
     pub fn unit_lines(&mut self) -> Vec<String> {
         let roster = self.roster().clone();
+        let fleet = self.world.get_resource::<starship_d12::Fleet>().cloned();
+        let fleet = fleet.as_ref();
         let mut q = self
             .world
             .query::<(&UnitId, &Standing, &HexPos, Option<&gurps::Fighter>)>();
@@ -238,9 +252,11 @@ impl Session {
                     Standing::Escaped => "escaped",
                     Standing::Surrendered => "surrendered",
                 };
-                let hp = fighter.map_or(String::new(), |f| {
-                    format!(", {}/{} HP", f.hp, f.sheet.hp_max)
-                });
+                let hp = match (fighter, fleet) {
+                    (Some(f), _) => format!(", {}/{} HP", f.hp, f.sheet.hp_max),
+                    (None, Some(fleet)) => fleet.ship_line(*id),
+                    (None, None) => String::new(),
+                };
                 (
                     *id,
                     format!(

@@ -33,6 +33,8 @@ struct Totals {
     /// Battles by length in rounds (index = rounds), so memory does not grow with runs.
     rounds: Vec<u64>,
     casualties: Vec<u64>,
+    /// Per side, units that escaped (or fled), summed over battles.
+    escapes: Vec<u64>,
     /// Per side, battles by the number of that side's casualties (index = casualties).
     casualty_counts: Vec<Vec<u64>>,
     units: Vec<UnitTotals>,
@@ -52,6 +54,7 @@ impl Totals {
         Self {
             wins: vec![0; sides],
             casualties: vec![0; sides],
+            escapes: vec![0; sides],
             casualty_counts: vec![Vec::new(); sides],
             units: vec![UnitTotals::default(); units],
             ..Default::default()
@@ -90,6 +93,13 @@ impl Totals {
             if s != Standing::Dead {
                 u.alive += 1;
             }
+            if s == Standing::Escaped
+                && let Some(e) = unit_sides
+                    .get(i)
+                    .and_then(|&side| self.escapes.get_mut(usize::from(side)))
+            {
+                *e += 1;
+            }
             if s.fighting() {
                 u.fighting += 1;
             } else if !matches!(s, Standing::Escaped | Standing::Surrendered)
@@ -121,6 +131,9 @@ impl Totals {
             *a += b;
         }
         for (a, b) in self.casualties.iter_mut().zip(other.casualties) {
+            *a += b;
+        }
+        for (a, b) in self.escapes.iter_mut().zip(other.escapes) {
             *a += b;
         }
         if self.rounds.len() < other.rounds.len() {
@@ -199,6 +212,9 @@ pub struct SideReport {
     pub units: usize,
     /// Mean number of its units dead or unconscious at the end.
     pub casualties_mean: f64,
+    /// Mean number of its units that escaped or fled the battle (counted apart from
+    /// casualties).
+    pub escapes_mean: f64,
     /// Battles by the number of its units dead or unconscious at the end (index =
     /// casualties).
     pub casualties_histogram: Vec<u64>,
@@ -409,6 +425,7 @@ fn report(
                 .filter(|u| usize::from(u.side) == i)
                 .count(),
             casualties_mean: per(totals.casualties[i] as f64),
+            escapes_mean: per(totals.escapes[i] as f64),
             casualties_histogram: totals.casualty_counts[i].clone(),
         })
         .collect();
@@ -498,6 +515,16 @@ impl PreviewReport {
                 "  {:<width$}  {:.2} of {}",
                 side.name, side.casualties_mean, side.units
             );
+        }
+        if self.sides.iter().any(|side| side.escapes_mean > 0.0) {
+            let _ = writeln!(s, "\nEscaped or fled per battle");
+            for side in &self.sides {
+                let _ = writeln!(
+                    s,
+                    "  {:<width$}  {:.2} of {}",
+                    side.name, side.escapes_mean, side.units
+                );
+            }
         }
         let nw = self
             .units

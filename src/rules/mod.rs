@@ -2,3 +2,4 @@
 //! schedule runs. Each ruleset cites its rule text (in ../shared/rules) in its doc comments.
 
 pub mod gurps;
+pub mod starship_d12;

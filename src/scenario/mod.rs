@@ -14,6 +14,7 @@ use crate::battle::{Control, SideInfo, VictoryRule};
 use crate::format::{Path, Problem, ron_options};
 use crate::hexmap::{Compass, HexMap, MapShape, Orientation, Terrain};
 use crate::rules::gurps::{GurpsConfig, GurpsStats, Sheet, sheet::resolve_sheet};
+use crate::rules::starship_d12::{self, D12Config, ShipSheet, ShipStats};
 use hexx::{EdgeDirection, Hex};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -49,6 +50,8 @@ pub struct ScenarioFile {
 pub enum RulesetSpec {
     /// GURPS personal combat (`gurps`).
     Gurps(#[serde(default)] GurpsConfig),
+    /// The d12 starship rules (`starship-d12`): range bands, crews, systems by facing.
+    StarshipD12(#[serde(default)] D12Config),
 }
 
 impl RulesetSpec {
@@ -56,6 +59,7 @@ impl RulesetSpec {
     pub fn id(&self) -> &'static str {
         match self {
             RulesetSpec::Gurps(_) => "gurps",
+            RulesetSpec::StarshipD12(_) => "starship-d12",
         }
     }
 
@@ -63,6 +67,16 @@ impl RulesetSpec {
     fn default_scale(&self) -> (f32, &'static str) {
         match self {
             RulesetSpec::Gurps(_) => (1.0, "yd"),
+            // Range is a band; hex distances only picture it.
+            RulesetSpec::StarshipD12(_) => (1.0, "hex (range bands are abstract)"),
+        }
+    }
+
+    /// The name of the stat-block variant its units use.
+    fn stats_variant(&self) -> &'static str {
+        match self {
+            RulesetSpec::Gurps(_) => "Gurps",
+            RulesetSpec::StarshipD12(_) => "StarshipD12",
         }
     }
 }
@@ -102,6 +116,17 @@ pub struct SideSpec {
 pub enum UnitStats {
     /// A GURPS character.
     Gurps(GurpsStats),
+    /// A starship-d12 ship.
+    StarshipD12(ShipStats),
+}
+
+impl UnitStats {
+    fn variant(&self) -> &'static str {
+        match self {
+            UnitStats::Gurps(_) => "Gurps",
+            UnitStats::StarshipD12(_) => "StarshipD12",
+        }
+    }
 }
 
 /// A unit as written.
@@ -141,6 +166,8 @@ pub enum VictorySpec {
 pub enum PreparedStats {
     /// A resolved GURPS sheet.
     Gurps(Arc<Sheet>),
+    /// A checked starship-d12 ship sheet.
+    StarshipD12(Arc<ShipSheet>),
 }
 
 /// A validated unit.
@@ -334,24 +361,93 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
                     ));
                 }
             }
-            config.catalog()
+            Some(config.catalog())
+        }
+        RulesetSpec::StarshipD12(config) => {
+            let base = root.field("ruleset");
+            for (i, id) in config.may_flee.iter().enumerate() {
+                if !file.sides.iter().any(|s| &s.id == id) {
+                    problems.push(Problem::new(
+                        base.field("may_flee").index(i),
+                        format!("unknown side `{id}`: expected one of the side ids"),
+                    ));
+                }
+            }
+            if config.start_range == starship_d12::Band::Tailing {
+                problems.push(Problem::new(
+                    base.field("start_range"),
+                    "Tailing needs a tailer: give tailing pairs in `ranges`",
+                ));
+            }
+            for (i, r) in config.ranges.iter().enumerate() {
+                let path = base.field("ranges").index(i);
+                let side_of = |name: &str| {
+                    file.units
+                        .iter()
+                        .find(|u| u.name == name)
+                        .map(|u| u.side.as_str())
+                };
+                match (side_of(&r.from), side_of(&r.to)) {
+                    (None, _) => problems.push(Problem::new(
+                        path.field("from"),
+                        format!("unknown ship `{}`: expected a unit's name", r.from),
+                    )),
+                    (_, None) => problems.push(Problem::new(
+                        path.field("to"),
+                        format!("unknown ship `{}`: expected a unit's name", r.to),
+                    )),
+                    (Some(a), Some(b)) if a == b => problems.push(Problem::new(
+                        path,
+                        format!(
+                            "`{}` and `{}` are on the same side: ranges are kept between enemies",
+                            r.from, r.to
+                        ),
+                    )),
+                    _ => {}
+                }
+            }
+            None
+        }
+    };
+    let ruleset_variant = file.ruleset.stats_variant();
+    let resolve = |stats: &UnitStats| -> Result<PreparedStats, Vec<Problem>> {
+        if stats.variant() != ruleset_variant {
+            return Err(vec![Problem::new(
+                Path::root(),
+                format!(
+                    "a {} stat block in a {} scenario: expected {}(...)",
+                    stats.variant(),
+                    file.ruleset.id(),
+                    ruleset_variant
+                ),
+            )]);
+        }
+        match (stats, &catalog) {
+            (UnitStats::Gurps(s), Some(catalog)) => {
+                resolve_sheet(s, catalog).map(|sheet| PreparedStats::Gurps(Arc::new(sheet)))
+            }
+            (UnitStats::StarshipD12(s), _) => {
+                ShipSheet::resolve(s).map(|sheet| PreparedStats::StarshipD12(Arc::new(sheet)))
+            }
+            _ => Err(vec![Problem::new(
+                Path::root(),
+                "no catalog for this ruleset",
+            )]),
         }
     };
 
     // Templates.
-    let mut templates: BTreeMap<&str, Arc<Sheet>> = BTreeMap::new();
+    let mut templates: BTreeMap<&str, PreparedStats> = BTreeMap::new();
     for (name, stats) in &file.templates {
         let path = root.field("templates").key(name);
-        match stats {
-            UnitStats::Gurps(s) => match resolve_sheet(s, &catalog) {
-                Ok(sheet) => {
-                    templates.insert(name.as_str(), Arc::new(sheet));
-                }
-                Err(found) => problems.extend(found.into_iter().map(|p| Problem {
-                    path: path.join(&p.path),
-                    message: p.message,
-                })),
-            },
+        match resolve(stats) {
+            Ok(sheet) => {
+                templates.insert(name.as_str(), sheet);
+            }
+            Err(found) => problems.extend(found.into_iter().map(|p| Problem {
+                path: path.join(&p.path),
+                message: p.message,
+            })),
         }
     }
 
@@ -442,7 +538,7 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
                 None
             }
             (Some(t), None) => match templates.get(t.as_str()) {
-                Some(sheet) => Some(PreparedStats::Gurps(sheet.clone())),
+                Some(sheet) => Some(sheet.clone()),
                 None => {
                     if !file.templates.contains_key(t) {
                         let known: Vec<String> =
@@ -462,8 +558,8 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
                     None
                 }
             },
-            (None, Some(UnitStats::Gurps(s))) => match resolve_sheet(s, &catalog) {
-                Ok(sheet) => Some(PreparedStats::Gurps(Arc::new(sheet))),
+            (None, Some(stats)) => match resolve(stats) {
+                Ok(sheet) => Some(sheet),
                 Err(found) => {
                     let base = path.field("stats");
                     problems.extend(found.into_iter().map(|p| Problem {

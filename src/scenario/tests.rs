@@ -43,7 +43,9 @@ fn a_good_file_loads() {
         p.units[0].facing,
         Hex::ZERO.main_direction_to(Hex::new(2, 0))
     );
-    let PreparedStats::Gurps(sheet) = &p.units[1].stats;
+    let PreparedStats::Gurps(sheet) = &p.units[1].stats else {
+        panic!("a GURPS sheet")
+    };
     assert_eq!(&*sheet.weapons[0].name, "spear");
 }
 

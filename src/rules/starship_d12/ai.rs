@@ -1,0 +1,196 @@
+//! The starship-d12 AI: it picks among [`Fleet::legal_actions`], as a player would.
+//!
+//! - Range phase: for each enemy it can move against, it values every band by the damage
+//!   it expects to deal there minus the damage it expects to take (exact d12 odds), with
+//!   Tailing counting the tailed ship's rear weapons and turrets only; it makes the move
+//!   that improves that value most, or holds. A ship of a side allowed to flee breaks off
+//!   (opens the range to its nearest enemy) once it is down to under a third of its
+//!   systems' hit points while its enemies together outgun it. A ship with no weapon left
+//!   always tries to escape (so a fight between two wrecks ends).
+//! - Action phase: it fires the weapon and target with the highest expected damage,
+//!   weighted towards the weakest target, with the default crew, and passes when no shot
+//!   can do damage.
+
+use super::fleet::{Action, Fleet, Phase};
+use super::gunnery;
+use super::range::{Band, Direction, move_range, steps_allowed};
+use super::sheet::ShipFacing;
+use crate::battle::UnitId;
+
+/// Expected damage a turn from `from` firing every weapon that can bear at `to` at `band`
+/// (each with `from`'s best gunner), counting only rear weapons and turrets when `to` sits
+/// on `from`'s tail.
+pub fn expected_damage(fleet: &Fleet, from: UnitId, to: UnitId, band: Band, tailed: bool) -> f64 {
+    let (Some(sheet), Some(ship), Some(target)) = (
+        fleet.sheets.get(from.0 as usize),
+        fleet.ships.get(from.0 as usize),
+        fleet.sheets.get(to.0 as usize),
+    ) else {
+        return 0.0;
+    };
+    let bonus = sheet.crew.iter().map(|c| c.gunnery).max().unwrap_or(0) + sheet.gunnery_edges();
+    let mut total = 0.0;
+    for (i, s) in sheet.systems.iter().enumerate() {
+        let Some(w) = &s.weapon else { continue };
+        if !ship.works(sheet, i) || (w.missile.is_some() && ship.ammo[i] == 0) {
+            continue;
+        }
+        if tailed && !(s.turret || s.at.facing == ShipFacing::Rear) {
+            continue;
+        }
+        if let Some(need) = gunnery::difficulty(band, w, target.defence) {
+            total += gunnery::odds(bonus, need, w).1;
+        }
+    }
+    total
+}
+
+/// How good the band `band` (with `me` as the tailer at Tailing) is for `me` against `e`:
+/// the damage `me` expects to deal there minus what it expects to take, the enemy's fire
+/// shared among the ships it fights; choosing the system hit (the tailer's right) counts a
+/// quarter more.
+fn band_value(fleet: &Fleet, me: UnitId, e: UnitId, band: Band, me_tails: bool, e_tails: bool) -> f64 {
+    let choose = |tails: bool| if tails { 1.25 } else { 1.0 };
+    let mine = expected_damage(fleet, me, e, band, e_tails) * choose(me_tails);
+    let shared = fleet.enemies(e).len().max(1) as f64;
+    let theirs = expected_damage(fleet, e, me, band, me_tails) * choose(e_tails) / shared;
+    mine - theirs
+}
+
+/// What `me` does now.
+pub fn choose(fleet: &Fleet, me: UnitId) -> Action {
+    let legal = fleet.legal_actions(me);
+    match &fleet.phase {
+        Phase::Range { .. } => choose_range(fleet, me, &legal),
+        Phase::Actions { .. } => choose_shot(fleet, me, &legal),
+        Phase::Start => Action::Hold,
+    }
+}
+
+/// True when the ship has no weapon left that can fire (working, with a missile if a
+/// launcher): it can only try to escape.
+pub fn disarmed(fleet: &Fleet, me: UnitId) -> bool {
+    let i = me.0 as usize;
+    let (Some(sheet), Some(ship)) = (fleet.sheets.get(i), fleet.ships.get(i)) else {
+        return true;
+    };
+    !sheet.systems.iter().enumerate().any(|(k, s)| {
+        s.weapon
+            .as_ref()
+            .is_some_and(|w| ship.works(sheet, k) && (w.missile.is_none() || ship.ammo[k] > 0))
+    })
+}
+
+fn fleeing(fleet: &Fleet, me: UnitId) -> bool {
+    let i = me.0 as usize;
+    if disarmed(fleet, me) {
+        return true;
+    }
+    let side = usize::from(fleet.sides[i]);
+    if !fleet.may_flee.get(side).copied().unwrap_or(false) {
+        return false;
+    }
+    let left = fleet.ships[i].structure();
+    let full = fleet.sheets[i].structure();
+    if left * 3 >= full {
+        return false;
+    }
+    let enemies = fleet.enemies(me);
+    let mine: f64 = enemies
+        .iter()
+        .map(|&e| expected_damage(fleet, me, e, Band::Short, false))
+        .sum::<f64>()
+        / enemies.len().max(1) as f64;
+    let theirs: f64 = enemies
+        .iter()
+        .map(|&e| expected_damage(fleet, e, me, Band::Short, false))
+        .sum();
+    theirs > mine
+}
+
+fn choose_range(fleet: &Fleet, me: UnitId, legal: &[Action]) -> Action {
+    let mine = fleet.range_roll(me).unwrap_or(0);
+    if fleeing(fleet, me) {
+        // Open the range to the closest enemy it may move against.
+        let best = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Range {
+                    target,
+                    direction: Direction::Farther,
+                } => Some((fleet.ranges.band(me, *target), *target, a)),
+                _ => None,
+            })
+            .min_by_key(|(band, target, _)| (*band, *target));
+        return best.map_or(Action::Hold, |(_, _, a)| a.clone());
+    }
+    let mut best = (0.0f64, Action::Hold);
+    for a in legal {
+        let Action::Range { target, direction } = a else {
+            continue;
+        };
+        let Some(now) = fleet.ranges.get(me, *target) else {
+            continue;
+        };
+        let theirs = fleet.range_roll(*target).unwrap_or(0);
+        let after = move_range(now, me, *direction, steps_allowed(mine, theirs));
+        let value = |r: super::range::PairRange| {
+            band_value(
+                fleet,
+                me,
+                *target,
+                r.band,
+                r.tailer == Some(me),
+                r.tailer == Some(*target),
+            )
+        };
+        let gain = value(after) - value(now);
+        if gain > best.0 + 1e-9 {
+            best = (gain, a.clone());
+        }
+    }
+    best.1
+}
+
+fn choose_shot(fleet: &Fleet, me: UnitId, legal: &[Action]) -> Action {
+    let Some(sheet) = fleet.sheets.get(me.0 as usize) else {
+        return Action::Pass;
+    };
+    let mut best = (0.0f64, Action::Pass);
+    for a in legal {
+        let Action::Fire {
+            weapon,
+            target,
+            gunner,
+            helpers,
+        } = a
+        else {
+            continue;
+        };
+        let Some(w) = sheet
+            .find(*weapon)
+            .and_then(|i| sheet.systems[i].weapon.as_ref())
+        else {
+            continue;
+        };
+        let t = target.0 as usize;
+        let band = fleet.ranges.band(me, *target);
+        let Some(need) = gunnery::difficulty(band, w, fleet.sheets[t].defence) else {
+            continue;
+        };
+        let bonus: i32 = std::iter::once(gunner)
+            .chain(helpers)
+            .filter_map(|c| sheet.crew.get(usize::from(*c)))
+            .map(|c| c.gunnery)
+            .sum::<i32>()
+            + sheet.gunnery_edges();
+        let (_, damage) = gunnery::odds(bonus, need, w);
+        let ship = &fleet.ships[t];
+        let toughness = f64::from(ship.structure() + ship.shields + ship.armour).max(1.0);
+        let value = damage * (1.0 + 10.0 / toughness);
+        if value > best.0 + 1e-9 {
+            best = (value, a.clone());
+        }
+    }
+    best.1
+}

@@ -1,0 +1,795 @@
+//! The state of a starship-d12 battle as one plain struct ([`Fleet`]): every ship's sheet
+//! and state, the range board and where the turn stands; the legal actions of a ship; and
+//! the turn as plain functions (range phase, action rounds, resolution) that take the dice
+//! and write [`BattleEvent`]s. The ECS systems only hand these functions the world's
+//! resources and mirror standing and positions onto the ship entities.
+//!
+//! The turn (starship-d12-quick-reference.txt): the range phase ("Range"), then action
+//! rounds ("Actions"): in each, every ship declares one full action (a shot, usually) or
+//! passes; the declared shots are then resolved together, so a ship destroyed in a round
+//! still fires what it declared (the actions are simultaneous). When every ship passes,
+//! the next turn begins with the range phase.
+
+use super::gunnery::{self, DamageReport};
+use super::range::{Band, Direction, RangeBoard, move_range, range_order, steps_allowed};
+use super::sheet::{ShipFacing, ShipSheet, ShipState, SystemRef};
+use crate::battle::{AttackResult, BattleEvent, Standing, UnitId};
+use crate::dice::{DiceName, DieRoller, Label, Modifier, RollRecord, RollSense, d12_roll};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// A ship's decision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// Range phase: move the range to `target` one or two steps (as the roll allows) in
+    /// `direction`.
+    Range {
+        /// The enemy.
+        target: UnitId,
+        /// Closer or farther.
+        direction: Direction,
+    },
+    /// Range phase: leave every range as it is.
+    Hold,
+    /// Action phase: fire the weapon at `weapon` on `target`, rolled with `gunner`'s
+    /// gunnery and helped by each of `helpers` (crew indices, each used once a turn).
+    Fire {
+        /// The weapon system.
+        weapon: SystemRef,
+        /// The enemy.
+        target: UnitId,
+        /// The crewman who fires.
+        gunner: u8,
+        /// Crewmen who add their gunnery skill to the roll.
+        helpers: Vec<u8>,
+    },
+    /// Action phase: no (more) full actions this round.
+    Pass,
+}
+
+/// Where the turn stands.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Phase {
+    /// Before the first turn.
+    #[default]
+    Start,
+    /// The range phase: pilots in `order` (highest roll first) move ranges in turn.
+    Range {
+        /// Each ship's roll total, by unit index (0 for ships out of the fight).
+        rolls: Vec<i32>,
+        /// Who moved against whom: `moved_against[b]` lists ships that moved against `b`.
+        moved_against: Vec<Vec<UnitId>>,
+    },
+    /// An action round: ships declare in `order`; declarations wait for the round's end.
+    Actions {
+        /// Action round of this turn, from 1.
+        round: u32,
+        /// Declarations so far, in order.
+        declared: Vec<(UnitId, Action)>,
+    },
+}
+
+/// Who waits for what.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Cursor {
+    /// Ships in the order they decide this phase.
+    pub order: Vec<UnitId>,
+    /// Position in `order` of the next ship to decide.
+    pub next: usize,
+}
+
+/// Everything of a starship-d12 battle that the rules read and change.
+#[derive(bevy::ecs::resource::Resource, Clone, Debug, Default)]
+pub struct Fleet {
+    /// Sheets by unit index.
+    pub sheets: Vec<Arc<ShipSheet>>,
+    /// States by unit index.
+    pub ships: Vec<ShipState>,
+    /// Sides by unit index.
+    pub sides: Vec<u8>,
+    /// Names by unit index (for the log).
+    pub names: Vec<String>,
+    /// Sides (by index) that may break off and escape.
+    pub may_flee: Vec<bool>,
+    /// The range between each pair of enemies.
+    pub ranges: RangeBoard,
+    /// The phase.
+    pub phase: Phase,
+    /// Who decides next.
+    pub cursor: Cursor,
+    /// Turn number, from 1.
+    pub turn: u32,
+}
+
+/// What a step of the turn did, for the systems to mirror.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// A ship must decide.
+    Awaiting(UnitId),
+    /// A phase or action round ended (resolution happened); call again.
+    Advanced,
+    /// The turn is over (everyone passed).
+    TurnOver,
+}
+
+impl Fleet {
+    fn sheet(&self, id: UnitId) -> Option<&ShipSheet> {
+        self.sheets.get(id.0 as usize).map(|s| &**s)
+    }
+
+    fn ship(&self, id: UnitId) -> Option<&ShipState> {
+        self.ships.get(id.0 as usize)
+    }
+
+    fn name(&self, id: UnitId) -> &str {
+        self.names.get(id.0 as usize).map_or("?", |s| s.as_str())
+    }
+
+    /// True while the ship is in the fight.
+    pub fn in_fight(&self, id: UnitId) -> bool {
+        self.ship(id).is_some_and(ShipState::in_fight)
+    }
+
+    /// Ships in the fight, in unit order.
+    pub fn fighting(&self) -> Vec<UnitId> {
+        (0..self.ships.len() as u32)
+            .map(UnitId)
+            .filter(|&i| self.in_fight(i))
+            .collect()
+    }
+
+    /// Enemies of `me` still in the fight, in unit order.
+    pub fn enemies(&self, me: UnitId) -> Vec<UnitId> {
+        let side = self.sides.get(me.0 as usize).copied();
+        self.fighting()
+            .into_iter()
+            .filter(|&i| Some(self.sides[i.0 as usize]) != side)
+            .collect()
+    }
+
+    /// A ship's state in a few words for `run`'s closing lines: ", shields 2, armour 0,
+    /// systems 14/20 HP".
+    pub fn ship_line(&self, id: UnitId) -> String {
+        match (self.ship(id), self.sheet(id)) {
+            (Some(s), Some(sheet)) => format!(
+                ", shields {}, armour {}, systems {}/{} HP",
+                s.shields,
+                s.armour,
+                s.structure(),
+                sheet.structure()
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// The standing to mirror onto a ship's entity.
+    pub fn standing(&self, id: UnitId) -> Standing {
+        match self.ship(id) {
+            Some(s) if s.destroyed => Standing::Dead,
+            Some(s) if s.escaped => Standing::Escaped,
+            _ => Standing::Fighting,
+        }
+    }
+
+    /// The roll total of `id` in this range phase.
+    pub fn range_roll(&self, id: UnitId) -> Option<i32> {
+        match &self.phase {
+            Phase::Range { rolls, .. } => rolls.get(id.0 as usize).copied(),
+            _ => None,
+        }
+    }
+
+    /// Every action the rules allow `me` now, as the action panel and the AI list them.
+    /// Shots are listed with the best unused gunner and the crew to spare as helpers (any
+    /// other choice of unused crew is legal too: see [`Fleet::check`]).
+    pub fn legal_actions(&self, me: UnitId) -> Vec<Action> {
+        match &self.phase {
+            Phase::Range { moved_against, .. } => {
+                let mut v = vec![Action::Hold];
+                let Some(sheet) = self.sheet(me) else {
+                    return v;
+                };
+                if !self.ships[me.0 as usize].can_manoeuvre(sheet) {
+                    return v;
+                }
+                for e in self.enemies(me) {
+                    if moved_against
+                        .get(me.0 as usize)
+                        .is_some_and(|m| m.contains(&e))
+                    {
+                        continue;
+                    }
+                    let r = self.ranges.band(me, e);
+                    if r == Band::Escaped {
+                        continue;
+                    }
+                    if r != Band::Tailing {
+                        v.push(Action::Range {
+                            target: e,
+                            direction: Direction::Closer,
+                        });
+                    }
+                    v.push(Action::Range {
+                        target: e,
+                        direction: Direction::Farther,
+                    });
+                }
+                v
+            }
+            Phase::Actions { .. } => {
+                let mut v = vec![Action::Pass];
+                v.extend(self.shots(me));
+                v
+            }
+            Phase::Start => Vec::new(),
+        }
+    }
+
+    /// Weapons of `me` that can fire at `target` now: working, not yet fired this turn,
+    /// with a missile left if a launcher, the target not escaped; at a ship on `me`'s tail
+    /// only rear weapons and turrets ("After the shot", the tailing exception).
+    pub fn weapons_at(&self, me: UnitId, target: UnitId) -> Vec<usize> {
+        let (Some(sheet), Some(ship)) = (self.sheet(me), self.ship(me)) else {
+            return Vec::new();
+        };
+        if !self.in_fight(target)
+            || self.sides.get(target.0 as usize) == self.sides.get(me.0 as usize)
+        {
+            return Vec::new();
+        }
+        let band = self.ranges.band(me, target);
+        let tailed_by_target = self.ranges.tails(target, me);
+        (0..sheet.systems.len())
+            .filter(|&i| {
+                let s = &sheet.systems[i];
+                let Some(w) = &s.weapon else { return false };
+                ship.works(sheet, i)
+                    && !ship.fired[i]
+                    && (w.missile.is_none() || ship.ammo[i] > 0)
+                    && gunnery::base_difficulty(band, w).is_some()
+                    && (!tailed_by_target || s.turret || s.at.facing == ShipFacing::Rear)
+            })
+            .collect()
+    }
+
+    /// Unused crew of `me`, best gunnery first (equal: crew order).
+    pub fn free_crew(&self, me: UnitId) -> Vec<u8> {
+        let (Some(sheet), Some(ship)) = (self.sheet(me), self.ship(me)) else {
+            return Vec::new();
+        };
+        let mut v: Vec<u8> = (0..sheet.crew.len() as u8)
+            .filter(|&c| !ship.crew_used[usize::from(c)])
+            .collect();
+        v.sort_by_key(|&c| (-sheet.crew[usize::from(c)].gunnery, c));
+        v
+    }
+
+    /// The shots `me` can declare, with the default crew: the best unused gunner, and as
+    /// helpers the unused crew beyond one gunner for each weapon that can still fire.
+    pub fn shots(&self, me: UnitId) -> Vec<Action> {
+        let crew = self.free_crew(me);
+        let Some(&gunner) = crew.first() else {
+            return Vec::new();
+        };
+        let enemies = self.enemies(me);
+        let mut usable: Vec<usize> = enemies
+            .iter()
+            .flat_map(|&e| self.weapons_at(me, e))
+            .collect();
+        usable.sort_unstable();
+        usable.dedup();
+        let spare = crew.len().saturating_sub(usable.len().max(1));
+        let helpers: Vec<u8> = crew[1..].iter().rev().take(spare).rev().copied().collect();
+        let Some(sheet) = self.sheet(me) else {
+            return Vec::new();
+        };
+        let mut v = Vec::new();
+        for &e in &enemies {
+            for w in self.weapons_at(me, e) {
+                v.push(Action::Fire {
+                    weapon: sheet.systems[w].at,
+                    target: e,
+                    gunner,
+                    helpers: helpers.clone(),
+                });
+            }
+        }
+        v
+    }
+
+    /// Checks a command of `me` against the rules; the reason when it is refused.
+    pub fn check(&self, me: UnitId, action: &Action) -> Result<(), String> {
+        let legal = self.legal_actions(me);
+        match action {
+            Action::Fire {
+                weapon,
+                target,
+                gunner,
+                helpers,
+            } => {
+                let Some(sheet) = self.sheet(me) else {
+                    return Err("no such ship".into());
+                };
+                if !matches!(self.phase, Phase::Actions { .. }) {
+                    return Err("ships fire in the action phase".into());
+                }
+                let Some(w) = sheet.find(*weapon) else {
+                    return Err(format!("no system {weapon:?}"));
+                };
+                if !self.weapons_at(me, *target).contains(&w) {
+                    return Err(format!(
+                        "{} cannot fire at {} now (not a working weapon, fired already, out of missiles, out of range, or not facing a ship on the tail)",
+                        sheet.systems[w].name,
+                        self.name(*target)
+                    ));
+                }
+                let free = self.free_crew(me);
+                let mut seen = vec![*gunner];
+                for h in helpers {
+                    if seen.contains(h) {
+                        return Err("a crewman is named twice".into());
+                    }
+                    seen.push(*h);
+                }
+                if let Some(busy) = seen.iter().find(|c| !free.contains(c)) {
+                    return Err(format!(
+                        "crewman {busy} has acted this turn already or does not exist"
+                    ));
+                }
+                Ok(())
+            }
+            _ if legal.contains(action) => Ok(()),
+            Action::Range { target, .. } => Err(format!(
+                "the range to {} cannot be changed that way now",
+                self.name(*target)
+            )),
+            Action::Hold => Err("holding is for the range phase".into()),
+            Action::Pass => Err("passing is for the action phase".into()),
+        }
+    }
+
+    /// The words for an action in the log.
+    pub fn describe(&self, me: UnitId, action: &Action) -> String {
+        match action {
+            Action::Range { target, direction } => format!(
+                "{} the range to {}",
+                match direction {
+                    Direction::Closer => "closes",
+                    Direction::Farther => "opens",
+                },
+                self.name(*target)
+            ),
+            Action::Hold => "holds the range".into(),
+            Action::Pass => "passes".into(),
+            Action::Fire {
+                weapon,
+                target,
+                gunner,
+                helpers,
+            } => {
+                let sheet = self.sheet(me);
+                let w = sheet
+                    .and_then(|s| s.find(*weapon).map(|i| s.systems[i].name.clone()))
+                    .unwrap_or_default();
+                let crew = |c: &u8| {
+                    sheet
+                        .and_then(|s| s.crew.get(usize::from(*c)))
+                        .map_or("?".to_string(), |c| c.name.clone())
+                };
+                let mut text = format!(
+                    "fires {w} at {} ({} on the gun",
+                    self.name(*target),
+                    crew(gunner)
+                );
+                if !helpers.is_empty() {
+                    let names: Vec<String> = helpers.iter().map(crew).collect();
+                    text.push_str(&format!(", helped by {}", names.join(", ")));
+                }
+                text.push(')');
+                text
+            }
+        }
+    }
+
+    /// Starts a new turn: clears what the ships used, and rolls every pilot's range roll
+    /// (the pilot's piloting plus edges; a ship whose engines are all out rolls nothing).
+    pub fn begin_turn(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        self.turn += 1;
+        for s in &mut self.ships {
+            s.new_turn();
+        }
+        let mut rolls = vec![0; self.ships.len()];
+        let mut ranked = Vec::new();
+        for id in self.fighting() {
+            let i = id.0 as usize;
+            let sheet = self.sheets[i].clone();
+            if !self.ships[i].can_manoeuvre(&sheet) {
+                events.push(BattleEvent::Note {
+                    unit: Some(id),
+                    text: "has no working engine: cannot change the range".into(),
+                });
+                continue;
+            }
+            let pilot = &sheet.crew[sheet.pilot()];
+            let mut mods = vec![Modifier::named(
+                format!("{} piloting", pilot.name),
+                pilot.piloting,
+            )];
+            for e in sheet.edges.iter().filter(|e| e.piloting != 0) {
+                mods.push(Modifier::named(e.name.clone(), e.piloting));
+            }
+            let roll = d12_roll(dice, mods, None, false);
+            rolls[i] = roll.total;
+            ranked.push((id, roll.total, pilot.piloting));
+            events.push(BattleEvent::Roll {
+                unit: id,
+                purpose: Cow::Borrowed("piloting for range"),
+                result: Cow::Owned(format!("total {}", roll.total)),
+                roll,
+            });
+        }
+        self.cursor = Cursor {
+            order: range_order(&ranked),
+            next: 0,
+        };
+        self.phase = Phase::Range {
+            rolls,
+            moved_against: vec![Vec::new(); self.ships.len()],
+        };
+    }
+
+    /// Moves the turn on: the next ship to decide, or the end of a phase or action round
+    /// (resolving the round's shots), or the end of the turn.
+    pub fn advance(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) -> Step {
+        while self.cursor.next < self.cursor.order.len() {
+            let id = self.cursor.order[self.cursor.next];
+            if self.in_fight(id) {
+                return Step::Awaiting(id);
+            }
+            self.cursor.next += 1;
+        }
+        match std::mem::take(&mut self.phase) {
+            Phase::Start => {
+                self.phase = Phase::Start;
+                Step::TurnOver
+            }
+            Phase::Range { .. } => {
+                self.escapes(events);
+                self.start_actions(1);
+                Step::Advanced
+            }
+            Phase::Actions { round, declared } => {
+                let all_passed = declared.iter().all(|(_, a)| *a == Action::Pass);
+                self.resolve_round(&declared, dice, events);
+                if all_passed {
+                    self.phase = Phase::Start;
+                    Step::TurnOver
+                } else {
+                    self.start_actions(round + 1);
+                    Step::Advanced
+                }
+            }
+        }
+    }
+
+    fn start_actions(&mut self, round: u32) {
+        // Ships decide in the range phase's order (pilots' rolls), then any others.
+        let mut order: Vec<UnitId> = self.cursor.order.clone();
+        for id in self.fighting() {
+            if !order.contains(&id) {
+                order.push(id);
+            }
+        }
+        order.retain(|&id| self.in_fight(id));
+        self.cursor = Cursor { order, next: 0 };
+        self.phase = Phase::Actions {
+            round,
+            declared: Vec::new(),
+        };
+    }
+
+    /// A ship that is at Escaped from every enemy leaves the fight.
+    fn escapes(&mut self, events: &mut Vec<BattleEvent>) {
+        for id in self.fighting() {
+            let enemies = self.enemies(id);
+            if !enemies.is_empty()
+                && enemies
+                    .iter()
+                    .all(|&e| self.ranges.band(id, e) == Band::Escaped)
+            {
+                self.ships[id.0 as usize].escaped = true;
+                events.push(BattleEvent::StatusChanged {
+                    unit: id,
+                    standing: Standing::Escaped,
+                    cause: Cow::Borrowed("escaped every enemy"),
+                });
+            }
+        }
+    }
+
+    /// Applies the decision of the ship the turn waits for (checked already). Range moves
+    /// take effect at once; shots are declared (crew and weapon marked used) and resolved
+    /// at the end of the action round.
+    pub fn apply(&mut self, me: UnitId, action: Action, events: &mut Vec<BattleEvent>) {
+        self.cursor.next += 1;
+        match (&mut self.phase, action) {
+            (
+                Phase::Range {
+                    rolls,
+                    moved_against,
+                },
+                Action::Range { target, direction },
+            ) => {
+                let mine = rolls.get(me.0 as usize).copied().unwrap_or(0);
+                let theirs = rolls.get(target.0 as usize).copied().unwrap_or(0);
+                let steps = steps_allowed(mine, theirs);
+                if let Some(list) = moved_against.get_mut(target.0 as usize) {
+                    list.push(me);
+                }
+                let Some(before) = self.ranges.get(me, target) else {
+                    return;
+                };
+                let after = move_range(before, me, direction, steps);
+                self.ranges.set(me, target, after.band, after.tailer);
+                let tail = match after.tailer {
+                    Some(t) if t == me => format!(", on {}'s tail", self.name(target)),
+                    Some(_) => format!(", {} on its tail", self.name(target)),
+                    None => String::new(),
+                };
+                events.push(BattleEvent::Note {
+                    unit: Some(me),
+                    text: format!(
+                        "range to {}: {} -> {} ({} step{}: roll {mine} against {theirs}){tail}",
+                        self.name(target),
+                        before.band,
+                        after.band,
+                        steps,
+                        if steps == 1 { "" } else { "s" }
+                    ),
+                });
+            }
+            (Phase::Actions { declared, .. }, action) => {
+                if let Action::Fire {
+                    weapon,
+                    gunner,
+                    helpers,
+                    ..
+                } = &action
+                {
+                    let i = me.0 as usize;
+                    if let Some(w) = self.sheets[i].find(*weapon) {
+                        self.ships[i].fired[w] = true;
+                        if self.sheets[i].systems[w]
+                            .weapon
+                            .as_ref()
+                            .is_some_and(|w| w.missile.is_some())
+                        {
+                            self.ships[i].ammo[w] = self.ships[i].ammo[w].saturating_sub(1);
+                        }
+                    }
+                    for c in std::iter::once(gunner).chain(helpers) {
+                        if let Some(u) = self.ships[i].crew_used.get_mut(usize::from(*c)) {
+                            *u = true;
+                        }
+                    }
+                }
+                declared.push((me, action));
+            }
+            _ => {}
+        }
+    }
+
+    /// Resolves the shots declared in an action round, in order: beams first, then
+    /// missiles (they fly while the beams fire); every declared shot is fired even if its
+    /// ship was destroyed earlier in the round.
+    fn resolve_round(
+        &mut self,
+        declared: &[(UnitId, Action)],
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let missile = |fleet: &Fleet, me: UnitId, a: &Action| match a {
+            Action::Fire { weapon, .. } => fleet
+                .sheet(me)
+                .and_then(|s| s.find(*weapon).map(|i| &s.systems[i]))
+                .and_then(|s| s.weapon.as_ref())
+                .is_some_and(|w| w.missile.is_some()),
+            _ => false,
+        };
+        let beams = declared.iter().filter(|(me, a)| !missile(self, *me, a));
+        let missiles = declared.iter().filter(|(me, a)| missile(self, *me, a));
+        let order: Vec<(UnitId, Action)> = beams.chain(missiles).cloned().collect();
+        for (me, action) in order {
+            if let Action::Fire {
+                weapon,
+                target,
+                gunner,
+                helpers,
+            } = action
+            {
+                self.fire(me, weapon, target, gunner, &helpers, dice, events);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn fire(
+        &mut self,
+        me: UnitId,
+        weapon: SystemRef,
+        target: UnitId,
+        gunner: u8,
+        helpers: &[u8],
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let sheet = self.sheets[me.0 as usize].clone();
+        let Some(w) = sheet.find(weapon) else { return };
+        let system = &sheet.systems[w];
+        let Some(stats) = system.weapon.clone() else {
+            return;
+        };
+        if !self.in_fight(target) {
+            events.push(BattleEvent::Note {
+                unit: Some(me),
+                text: format!("{}'s target is out of the fight: no shot", system.name),
+            });
+            return;
+        }
+        let target_sheet = self.sheets[target.0 as usize].clone();
+        let band = self.ranges.band(me, target);
+        let Some(need) = gunnery::difficulty(band, &stats, target_sheet.defence) else {
+            return;
+        };
+        let mut mods = Vec::new();
+        if let Some(c) = sheet.crew.get(usize::from(gunner)) {
+            mods.push(Modifier::named(format!("{} gunnery", c.name), c.gunnery));
+        }
+        for h in helpers {
+            if let Some(c) = sheet.crew.get(usize::from(*h)) {
+                mods.push(Modifier::named(format!("{} helps", c.name), c.gunnery));
+            }
+        }
+        for e in sheet.edges.iter().filter(|e| e.gunnery != 0) {
+            mods.push(Modifier::named(e.name.clone(), e.gunnery));
+        }
+        let shot = gunnery::shoot(dice, mods, need, &stats);
+        let label = match (stats.missile.is_some(), band) {
+            (true, _) => format!("{} (missile, needs {need})", system.name),
+            (false, b) => format!("{} ({b} range, needs {need})", system.name),
+        };
+        events.push(BattleEvent::Attack {
+            attacker: me,
+            target,
+            weapon: Label::from(label),
+            roll: shot.roll.clone(),
+            defenses: Vec::new(),
+            result: if shot.hit {
+                AttackResult::Hit
+            } else {
+                AttackResult::Miss
+            },
+        });
+        if shot.sustained > 0 {
+            events.push(BattleEvent::Note {
+                unit: Some(me),
+                text: format!(
+                    "Sustain: +{} to the die for {} damage (D {} -> {})",
+                    shot.sustained,
+                    shot.sustained * stats.sustain.unwrap_or(0),
+                    stats.damage,
+                    shot.damage
+                ),
+            });
+        }
+        if !shot.hit {
+            return;
+        }
+        let attacker_picks = self.ranges.tails(me, target) || sheet.attacker_chooses();
+        let state = &self.ships[target.0 as usize];
+        let chosen = if attacker_picks {
+            gunnery::attacker_choice(&target_sheet, state, shot.damage)
+        } else {
+            gunnery::defender_choice(&target_sheet, state)
+        };
+        let before = self.ships[target.0 as usize].structure();
+        let report = gunnery::apply_damage(
+            &target_sheet,
+            &mut self.ships[target.0 as usize],
+            shot.damage,
+            chosen,
+        );
+        let after = self.ships[target.0 as usize].structure();
+        let chosen_name = target_sheet
+            .find(chosen)
+            .map_or("?".to_string(), |i| target_sheet.systems[i].name.clone());
+        events.push(damage_event(
+            me,
+            target,
+            shot.damage,
+            &report,
+            (before, after, target_sheet.structure()),
+            format!(
+                "{chosen_name} ({} facing; chosen by the {})",
+                chosen.facing,
+                if attacker_picks {
+                    "attacker"
+                } else {
+                    "defender"
+                }
+            ),
+        ));
+        let systems: Vec<String> = report
+            .steps
+            .iter()
+            .filter(|s| s.what != "shields" && s.what != "armour")
+            .map(|s| {
+                format!(
+                    "{} takes {}{}",
+                    s.what,
+                    s.amount,
+                    if s.disabled {
+                        " and is out of action"
+                    } else {
+                        ""
+                    }
+                )
+            })
+            .collect();
+        if !systems.is_empty() {
+            events.push(BattleEvent::Note {
+                unit: Some(target),
+                text: systems.join("; "),
+            });
+        }
+        if report.destroyed {
+            events.push(BattleEvent::StatusChanged {
+                unit: target,
+                standing: Standing::Dead,
+                cause: Cow::Borrowed("its core is gone: destroyed"),
+            });
+        }
+    }
+}
+
+/// The damage of a hit as a log event: D, less shields and armour, gives what reached the
+/// systems; hit points are the ship's systems' together.
+fn damage_event(
+    attacker: UnitId,
+    target: UnitId,
+    damage: i32,
+    report: &DamageReport,
+    (before, after, max): (i32, i32, i32),
+    location: String,
+) -> BattleEvent {
+    let steps = report
+        .steps
+        .iter()
+        .filter(|s| s.what == "shields" || s.what == "armour")
+        .map(|s| Modifier::named(s.what.clone(), -s.amount))
+        .collect();
+    BattleEvent::Damage {
+        attacker: Some(attacker),
+        target,
+        roll: RollRecord {
+            dice: DiceName::Fixed("D"),
+            faces: vec![damage.max(0) as u32],
+            extra: Vec::new(),
+            sense: RollSense::Over,
+            modifiers: Vec::new(),
+            total: damage,
+            target: None,
+            margin: None,
+            success: None,
+            critical: None,
+        },
+        damage_type: Cow::Borrowed("damage"),
+        steps,
+        injury: report.to_systems,
+        hp_before: before,
+        hp_after: after,
+        hp_max: max,
+        location: Some(Cow::Owned(location)),
+    }
+}

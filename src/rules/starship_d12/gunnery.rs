@@ -1,0 +1,420 @@
+//! Gunnery and damage (starship-d12-quick-reference.txt, "Gunnery Difficulties", "After
+//! the shot" and the damage paragraphs that follow): what a shot needs, the roll with
+//! Sustain, the exact chance to hit and the expected damage, and how damage runs through
+//! shields, outer armour, the chosen system, its side and the core.
+
+use super::range::Band;
+use super::sheet::{ShipFacing, ShipSheet, ShipState, SystemRef, WeaponStats};
+use crate::dice::{Critical, DieRoller, Modifier, RollRecord, d12_roll};
+
+/// The die total a shot needs at `band` before the target's defence: 4 at Tailing or
+/// Short, 7 at Medium, 9 at Long ("Gunnery Difficulties"); a missile has its own number.
+/// None at Escaped: nothing can be fired at a ship out of the fight.
+pub fn base_difficulty(band: Band, weapon: &WeaponStats) -> Option<i32> {
+    if band == Band::Escaped {
+        return None;
+    }
+    if let Some(m) = weapon.missile {
+        return Some(m.to_hit);
+    }
+    Some(match band {
+        Band::Tailing | Band::Short => 4,
+        Band::Medium => 7,
+        Band::Long => 9,
+        Band::Escaped => return None,
+    })
+}
+
+/// The whole difficulty: the base number plus the target's defence.
+pub fn difficulty(band: Band, weapon: &WeaponStats, defence: i32) -> Option<i32> {
+    base_difficulty(band, weapon).map(|d| d + defence)
+}
+
+/// A shot after the roll and any Sustain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shot {
+    /// The to-hit roll (its modifiers: gunner, helpers, edges).
+    pub roll: RollRecord,
+    /// Points added to the die by Sustain.
+    pub sustained: i32,
+    /// Damage the hit does (after Sustain), 0 on a miss.
+    pub damage: i32,
+    /// Whether it hit.
+    pub hit: bool,
+}
+
+/// Sustain after the roll ("After the shot"): the fewest +1s that make the die total reach
+/// `need`, each costing `S` damage, when the weapon can sustain and some damage is left.
+/// Returns the +1s and the damage left, or None when Sustain cannot make the shot hit.
+pub fn sustain_to_hit(total: i32, need: i32, weapon: &WeaponStats) -> Option<(i32, i32)> {
+    let short = need - total;
+    if short <= 0 {
+        return Some((0, weapon.damage));
+    }
+    let s = weapon.sustain?;
+    let left = weapon.damage - short * s;
+    (left > 0).then_some((short, left))
+}
+
+/// Rolls a shot: the d12 roll of decision 3 with the gunner's, helpers' and edges'
+/// modifiers; a natural 1 misses and a natural 12 hits; otherwise the die total must reach
+/// `need`, with as much Sustain as it takes.
+pub fn shoot(
+    dice: &mut impl DieRoller,
+    modifiers: Vec<Modifier>,
+    need: i32,
+    weapon: &WeaponStats,
+) -> Shot {
+    let mut roll = d12_roll(dice, modifiers, Some(need), true);
+    let (hit, sustained, damage) = match roll.critical {
+        Some(Critical::Success) => (true, 0, weapon.damage),
+        Some(Critical::Failure) => (false, 0, 0),
+        None => match sustain_to_hit(roll.total, need, weapon) {
+            Some((k, d)) => (true, k, d),
+            None => (false, 0, 0),
+        },
+    };
+    if sustained > 0 {
+        roll.success = Some(true);
+        roll.margin = Some(roll.total + sustained - need);
+    }
+    Shot {
+        roll,
+        sustained,
+        damage,
+        hit,
+    }
+}
+
+/// Exact chance to hit and expected damage of a shot with modifiers summing to `bonus`
+/// against `need`, over the 144 equally likely pairs of d12 faces (the second die only
+/// counts when the first is under `bonus`).
+pub fn odds(bonus: i32, need: i32, weapon: &WeaponStats) -> (f64, f64) {
+    let (mut hits, mut damage) = (0.0, 0.0);
+    for first in 1..=12 {
+        for second in 1..=12 {
+            let total = if first < bonus { first + second } else { first };
+            let (hit, d) = match first {
+                12 => (true, weapon.damage),
+                1 => (false, 0),
+                _ => match sustain_to_hit(total, need, weapon) {
+                    Some((_, d)) => (true, d),
+                    None => (false, 0),
+                },
+            };
+            if hit {
+                hits += 1.0;
+                damage += f64::from(d);
+            }
+        }
+    }
+    (hits / 144.0, damage / 144.0)
+}
+
+/// One step of damage through a ship.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DamageStep {
+    /// What took it ("shields", "armour", a system's name).
+    pub what: String,
+    /// Points it took.
+    pub amount: i32,
+    /// A system that stopped working with this step.
+    pub disabled: bool,
+}
+
+/// Where a hit's damage went.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DamageReport {
+    /// Each step in order.
+    pub steps: Vec<DamageStep>,
+    /// Damage that reached the systems (after shields and armour).
+    pub to_systems: i32,
+    /// The ship was destroyed by this hit.
+    pub destroyed: bool,
+}
+
+/// Applies `damage` to a ship: first the shields, then the outer armour, then the chosen
+/// system; what that system cannot take goes to the other systems on its side in sheet
+/// order, then to the core's systems; damage left once the core has no system left
+/// destroys the ship (the damage paragraphs after "After the shot"). Shields and armour
+/// are pools that do not come back during a battle (a decision: the text says damage goes
+/// to them first, not that they recover).
+pub fn apply_damage(
+    sheet: &ShipSheet,
+    ship: &mut ShipState,
+    damage: i32,
+    chosen: SystemRef,
+) -> DamageReport {
+    let mut report = DamageReport::default();
+    let mut left = damage.max(0);
+    for (what, pool) in [("shields", &mut ship.shields), ("armour", &mut ship.armour)] {
+        let taken = left.min(*pool);
+        if taken > 0 {
+            *pool -= taken;
+            left -= taken;
+            report.steps.push(DamageStep {
+                what: what.into(),
+                amount: taken,
+                disabled: false,
+            });
+        }
+    }
+    report.to_systems = left;
+    let chosen_index = sheet.find(chosen);
+    let side = chosen.facing;
+    let mut order: Vec<usize> = chosen_index.into_iter().collect();
+    order.extend(
+        (0..sheet.systems.len())
+            .filter(|&i| sheet.systems[i].at.facing == side && Some(i) != chosen_index),
+    );
+    if side != ShipFacing::Core {
+        order.extend(
+            (0..sheet.systems.len()).filter(|&i| sheet.systems[i].at.facing == ShipFacing::Core),
+        );
+    }
+    for i in order {
+        if left == 0 {
+            break;
+        }
+        if ship.hp[i] <= 0 {
+            continue;
+        }
+        let worked = ship.works(sheet, i);
+        let taken = left.min(ship.hp[i]);
+        ship.hp[i] -= taken;
+        left -= taken;
+        report.steps.push(DamageStep {
+            what: sheet.systems[i].name.clone(),
+            amount: taken,
+            disabled: worked && !ship.works(sheet, i),
+        });
+    }
+    if left > 0 {
+        ship.destroyed = true;
+        report.destroyed = true;
+    }
+    report
+}
+
+/// The system the defender chooses for a hit of `damage`: one that is already out of
+/// action but still has hit points (it soaks damage for free), else the non-weapon,
+/// non-engine system off the core with most hit points, else the system whose loss costs
+/// least (fewest weapon damage points, core last). A decision for the AI and for players'
+/// ships alike; the text only says the ship hit chooses.
+pub fn defender_choice(sheet: &ShipSheet, ship: &ShipState) -> SystemRef {
+    let value = |i: usize| -> (i32, i32, i32, i32) {
+        let s = &sheet.systems[i];
+        let broken = i32::from(ship.works(sheet, i));
+        let core = i32::from(s.at.facing == ShipFacing::Core);
+        let worth = s.weapon.as_ref().map_or(0, |w| w.damage) + if s.engine { 5 } else { 0 };
+        (broken, core, worth, -ship.hp[i])
+    };
+    (0..sheet.systems.len())
+        .filter(|&i| ship.hp[i] > 0)
+        .min_by_key(|&i| (value(i), i))
+        .map_or(sheet.systems[0].at, |i| sheet.systems[i].at)
+}
+
+/// The system an attacker who may choose (at Tailing, or with an edge) picks for a hit of
+/// `damage`: the core when what reaches the systems would destroy the ship through it,
+/// else the working weapon with the most damage that the hit puts out of action, else the
+/// working weapon with the most damage, else the defender's least useful system's
+/// opposite: the core.
+pub fn attacker_choice(sheet: &ShipSheet, ship: &ShipState, damage: i32) -> SystemRef {
+    let through = (damage - ship.shields - ship.armour).max(0);
+    let core: Vec<usize> = (0..sheet.systems.len())
+        .filter(|&i| sheet.systems[i].at.facing == ShipFacing::Core)
+        .collect();
+    let core_left: i32 = core.iter().map(|&i| ship.hp[i].max(0)).sum();
+    if through > core_left
+        && let Some(&i) = core.iter().find(|&&i| ship.hp[i] > 0)
+    {
+        return sheet.systems[i].at;
+    }
+    let weapons: Vec<usize> = (0..sheet.systems.len())
+        .filter(|&i| sheet.systems[i].weapon.is_some() && ship.works(sheet, i))
+        .collect();
+    let disables = |i: usize| {
+        let s = &sheet.systems[i];
+        if s.works(ship.hp[i] - through) { 0 } else { 1 }
+    };
+    let best = weapons.iter().copied().max_by_key(|&i| {
+        (
+            disables(i),
+            sheet.systems[i].weapon.as_ref().map_or(0, |w| w.damage),
+            std::cmp::Reverse(i),
+        )
+    });
+    match best {
+        Some(i) => sheet.systems[i].at,
+        None => core
+            .iter()
+            .find(|&&i| ship.hp[i] > 0)
+            .map_or(sheet.systems[0].at, |&i| sheet.systems[i].at),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+    use crate::rules::starship_d12::sheet::{Build, CrewSpec, ShipStats, SystemSpec};
+
+    fn laser(damage: i32, sustain: Option<i32>) -> WeaponStats {
+        WeaponStats {
+            damage,
+            sustain,
+            missile: None,
+        }
+    }
+
+    /// "Gunnery Difficulties": 4 at short or tailing, 7 at medium, 9 at long, plus the
+    /// enemy's defence; missiles have their own numbers.
+    #[test]
+    fn difficulty_by_range_plus_defence() {
+        let w = laser(4, Some(1));
+        assert_eq!(difficulty(Band::Tailing, &w, 2), Some(6));
+        assert_eq!(difficulty(Band::Short, &w, 2), Some(6));
+        assert_eq!(difficulty(Band::Medium, &w, 2), Some(9));
+        assert_eq!(difficulty(Band::Long, &w, 2), Some(11));
+        assert_eq!(difficulty(Band::Escaped, &w, 2), None);
+        let missile = WeaponStats {
+            damage: 6,
+            sustain: None,
+            missile: Some(crate::rules::starship_d12::sheet::MissileStats { to_hit: 5, ammo: 2 }),
+        };
+        assert_eq!(difficulty(Band::Long, &missile, 2), Some(7));
+    }
+
+    /// "After the shot": each S of damage given up adds one to the die; a natural 1
+    /// misses, a natural 12 hits.
+    #[test]
+    fn sustain_buys_the_missing_points_with_damage() {
+        let w = laser(5, Some(1));
+        // Gunner +3: die 2 is under 3, so a second die (4) is added: total 6, need 9.
+        let shot = shoot(
+            &mut Scripted::new(&[2, 4]),
+            vec![Modifier::new("gunner", 3)],
+            9,
+            &w,
+        );
+        assert_eq!(shot.roll.total, 6);
+        assert!(shot.hit);
+        assert_eq!((shot.sustained, shot.damage), (3, 2));
+        // Short by 5 with D 5, S 1: nothing would be left, so it misses.
+        let shot = shoot(&mut Scripted::new(&[4]), vec![], 9, &w);
+        assert!(!shot.hit && shot.damage == 0);
+        // A natural 1 misses whatever Sustain could buy.
+        let shot = shoot(
+            &mut Scripted::new(&[1, 12]),
+            vec![Modifier::new("gunner", 3)],
+            4,
+            &w,
+        );
+        assert!(!shot.hit);
+        // A natural 12 hits with full damage whatever the need.
+        let shot = shoot(&mut Scripted::new(&[12]), vec![], 30, &laser(5, None));
+        assert!(shot.hit && shot.damage == 5);
+        // Without an S number there is no Sustain.
+        assert_eq!(sustain_to_hit(6, 9, &laser(5, None)), None);
+    }
+
+    /// Exact odds, counted by hand: with no bonus the die stands alone; need 7, no
+    /// sustain: faces 7 to 12 hit (6 of 12).
+    #[test]
+    fn exact_hit_chance() {
+        let (p, d) = odds(0, 7, &laser(4, None));
+        assert!((p - 0.5).abs() < 1e-12, "{p}");
+        assert!((d - 2.0).abs() < 1e-12);
+        // Bonus 3, need 9: first 12 hits (12 pairs); first 3..11 stands alone: 9..11 hit
+        // (3 faces, 36 pairs); first 2 adds a second die: 2+s >= 9 for s >= 7 (6 pairs);
+        // first 1 misses. 54 of 144.
+        let (p, _) = odds(3, 9, &laser(4, None));
+        assert!((p - 54.0 / 144.0).abs() < 1e-12, "{p}");
+        // With S 1 and D 4, up to 3 short still hits: first 3..11 need 6+: faces 6..11
+        // (6 faces, 72 pairs); first 2: 2+s >= 6 for s >= 4 (9 pairs); 12: 12 pairs. 93.
+        let (p, _) = odds(3, 9, &laser(4, Some(1)));
+        assert!((p - 93.0 / 144.0).abs() < 1e-12, "{p}");
+    }
+
+    fn ship() -> ShipSheet {
+        let sys = |name: &str, facing, hp, build, weapon: Option<WeaponStats>| SystemSpec {
+            name: name.into(),
+            facing,
+            hp,
+            build,
+            turret: false,
+            engine: false,
+            weapon,
+        };
+        ShipSheet::resolve(&ShipStats {
+            class: "test".into(),
+            defence: 1,
+            shields: 2,
+            armour: 1,
+            systems: vec![
+                sys(
+                    "laser",
+                    ShipFacing::Front,
+                    2,
+                    Build::Normal,
+                    Some(laser(4, Some(1))),
+                ),
+                sys("sensors", ShipFacing::Front, 2, Build::Normal, None),
+                sys("reactor", ShipFacing::Core, 3, Build::Heavy, None),
+            ],
+            crew: vec![CrewSpec {
+                name: "Ann".into(),
+                piloting: 3,
+                gunnery: 3,
+            }],
+            edges: vec![],
+        })
+        .expect("valid")
+    }
+
+    /// Damage runs shields, armour, the chosen system, the rest of its side, the core;
+    /// more damage once the core is gone destroys the ship.
+    #[test]
+    fn damage_runs_through_shields_armour_side_and_core() {
+        let sheet = ship();
+        let mut state = ShipState::new(&sheet);
+        let laser = SystemRef {
+            facing: ShipFacing::Front,
+            index: 0,
+        };
+        let r = apply_damage(&sheet, &mut state, 4, laser);
+        let steps: Vec<(&str, i32)> = r
+            .steps
+            .iter()
+            .map(|s| (s.what.as_str(), s.amount))
+            .collect();
+        assert_eq!(steps, vec![("shields", 2), ("armour", 1), ("laser", 1)]);
+        assert!(r.steps[2].disabled, "a damaged normal system stops working");
+        assert_eq!(state.hp, vec![1, 2, 3]);
+        // 1 more to the laser, 2 to the sensors, 3 to the reactor: the ship still stands.
+        let r = apply_damage(&sheet, &mut state, 6, laser);
+        assert!(!r.destroyed);
+        assert_eq!(state.hp, vec![0, 0, 0]);
+        // Any more damage destroys it.
+        let r = apply_damage(&sheet, &mut state, 1, laser);
+        assert!(r.destroyed && state.destroyed);
+    }
+
+    #[test]
+    fn the_defender_spares_weapons_and_the_attacker_aims_at_them() {
+        let sheet = ship();
+        let state = ShipState::new(&sheet);
+        assert_eq!(
+            defender_choice(&sheet, &state).index,
+            1,
+            "sensors, not the laser"
+        );
+        assert_eq!(attacker_choice(&sheet, &state, 4).index, 0, "the laser");
+        // A hit that gets through with more than the core has goes to the core.
+        let mut hurt = state.clone();
+        hurt.shields = 0;
+        hurt.armour = 0;
+        assert_eq!(attacker_choice(&sheet, &hurt, 9).facing, ShipFacing::Core);
+    }
+}

@@ -1,0 +1,138 @@
+//! The d12 starship rules (ruleset id `starship-d12`), from
+//! starship-d12-quick-reference.txt with rules/README.md decision 3 for the roll.
+//!
+//! Range is a band kept per pair of enemies ([`range`]), changed in the range phase by
+//! piloting rolls; ships then fire in action rounds until everyone passes ([`fleet`]).
+//! Gunnery needs 4 at Tailing or Short, 7 at Medium, 9 at Long (missiles their own number)
+//! plus the target's defence; Sustain trades damage for +1s after the roll; damage goes
+//! through shields, outer armour, the chosen system, its side and the core ([`gunnery`]).
+//! The map shows the bands as hex distances ([`place`]).
+//!
+//! Decisions where the text is silent, each in one place:
+//! - Shields and outer armour are pools of points used up by damage, not restored in a
+//!   battle ([`gunnery::apply_damage`]).
+//! - Each shot needs a gunner from the crew; a crewman acts once a turn, as gunner or as a
+//!   helper adding his gunnery; each weapon fires once a turn; a launcher uses one missile
+//!   a shot ([`fleet::Fleet::check`]). So every ship runs out of actions and passes.
+//! - Which side a system is hit on follows from the chosen system; the defender's choice
+//!   is made by a fixed policy for every ship ([`gunnery::defender_choice`]), the
+//!   attacker's (tailing or an edge) by [`gunnery::attacker_choice`].
+//! - A ship on another's tail stays there until a range move opens the range; the tailed
+//!   ship cannot close past its tailer. Equal range rolls go to the better pilot, then to
+//!   unit order ([`range::range_order`]).
+//! - Declared shots resolve at the end of the action round, beams before missiles; a ship
+//!   destroyed in the round still fires what it declared (simultaneous actions).
+//! - A ship whose engines (if it has any) are all out of action cannot change the range.
+//! - A ship at Escaped from every enemy leaves the battle; escapes count apart from kills.
+
+pub mod ai;
+pub mod fleet;
+pub mod gunnery;
+pub mod place;
+pub mod range;
+pub mod sheet;
+mod systems;
+
+pub use fleet::{Action, Fleet, Phase};
+pub use range::{Band, Direction};
+pub use sheet::{ShipSheet, ShipState, ShipStats};
+
+use crate::battle::{BattleSet, Command, UnitId, flush_messages};
+use crate::scenario::Prepared;
+use bevy::ecs::message::Messages;
+use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
+use bevy::ecs::world::World;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The starting range of one pair of enemy ships.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RangeSpec {
+    /// One ship's name (at Tailing: the ship on the other's tail).
+    pub from: String,
+    /// The other ship's name.
+    pub to: String,
+    /// The band.
+    pub band: Band,
+}
+
+/// The ruleset's scenario settings.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct D12Config {
+    /// The range between enemy ships that `ranges` does not list (default Medium).
+    #[serde(default)]
+    pub start_range: Band,
+    /// Starting ranges of particular pairs.
+    #[serde(default)]
+    pub ranges: Vec<RangeSpec>,
+    /// Sides (by id) whose AI ships break off and try to escape when losing.
+    #[serde(default)]
+    pub may_flee: Vec<String>,
+}
+
+/// Adds the starship-d12 systems to a battle-step schedule, in their sets.
+pub fn configure(schedule: &mut Schedule) {
+    schedule.add_systems((
+        systems::begin.in_set(BattleSet::Begin),
+        systems::decide.in_set(BattleSet::Decide),
+        systems::resolve.in_set(BattleSet::Resolve),
+        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
+    ));
+}
+
+/// Inserts the resources the systems need.
+pub fn init_resources(world: &mut World, prepared: &Prepared) {
+    world.init_resource::<Messages<Command<Action>>>();
+    reset_resources(world, prepared);
+}
+
+/// A fresh [`Fleet`] for a new battle of `prepared`.
+pub fn reset_resources(world: &mut World, prepared: &Prepared) {
+    world.insert_resource(new_fleet(prepared));
+}
+
+/// The fleet of `prepared` at the start of the battle.
+pub fn new_fleet(prepared: &Prepared) -> Fleet {
+    let crate::scenario::RulesetSpec::StarshipD12(config) = &prepared.file.ruleset else {
+        return Fleet::default();
+    };
+    let sheets: Vec<Arc<ShipSheet>> = prepared
+        .units
+        .iter()
+        .filter_map(|u| match &u.stats {
+            crate::scenario::PreparedStats::StarshipD12(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    let sides: Vec<u8> = prepared.units.iter().map(|u| u.side).collect();
+    let mut ranges = range::RangeBoard::default();
+    for a in 0..sides.len() {
+        for b in a + 1..sides.len() {
+            if sides[a] != sides[b] {
+                ranges.set(UnitId(a as u32), UnitId(b as u32), config.start_range, None);
+            }
+        }
+    }
+    let index = |name: &str| prepared.units.iter().position(|u| u.name == name);
+    for r in &config.ranges {
+        if let (Some(a), Some(b)) = (index(&r.from), index(&r.to)) {
+            let (a, b) = (UnitId(a as u32), UnitId(b as u32));
+            ranges.set(a, b, r.band, Some(a));
+        }
+    }
+    Fleet {
+        ships: sheets.iter().map(|s| ShipState::new(s)).collect(),
+        sheets,
+        names: prepared.units.iter().map(|u| u.name.clone()).collect(),
+        may_flee: prepared
+            .sides
+            .iter()
+            .map(|s| config.may_flee.contains(&s.id))
+            .collect(),
+        sides,
+        ranges,
+        ..Fleet::default()
+    }
+}

@@ -1,0 +1,211 @@
+//! The thin ECS systems of starship-d12: they hand the [`Fleet`] the dice and the command,
+//! write its events, and mirror standing, position and facing onto the ship entities.
+
+use super::fleet::{Action, Fleet, Phase, Step};
+use super::{ai, place};
+use crate::battle::{
+    Autopilot, BattleEvent, Command, Control, Controller, Facing, HexPos, Outcome, Roster,
+    Standing, TurnState, UnitId, hex_pair,
+};
+use crate::dice::BattleRng;
+use crate::hexmap::HexMap;
+use bevy::ecs::message::{MessageReader, MessageWriter};
+use bevy::ecs::prelude::{Query, Res, ResMut};
+
+type Ships<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static UnitId,
+        &'static mut HexPos,
+        &'static mut Facing,
+        &'static mut Standing,
+    ),
+>;
+
+/// Copies standing onto the entities, and moves the ships on the map to fit the bands
+/// (each move a `Moved` event of cost 0, so the window animates it).
+fn mirror(fleet: &Fleet, map: &HexMap, ships: &mut Ships, events: &mut Vec<BattleEvent>) {
+    let mut at = vec![hexx::Hex::ZERO; fleet.ships.len()];
+    for (id, pos, _, _) in ships.iter() {
+        if let Some(h) = at.get_mut(id.0 as usize) {
+            *h = pos.0;
+        }
+    }
+    let placed = place::place(map, fleet, &at);
+    let faces = place::facings(fleet, &placed);
+    for (id, mut pos, mut facing, mut standing) in ships.iter_mut() {
+        let i = id.0 as usize;
+        let now = fleet.standing(*id);
+        if *standing != now {
+            *standing = now;
+        }
+        if let Some(&to) = placed.get(i)
+            && to != pos.0
+        {
+            events.push(BattleEvent::Moved {
+                unit: *id,
+                path: pos.0.line_to(to).map(hex_pair).collect(),
+                cost: 0,
+            });
+            pos.0 = to;
+        }
+        if let Some(Some(f)) = faces.get(i)
+            && facing.0 != *f
+        {
+            facing.0 = *f;
+        }
+    }
+}
+
+fn sync_turn(fleet: &Fleet, turn: &mut TurnState) {
+    turn.round = fleet.turn;
+    turn.phase = match fleet.phase {
+        Phase::Start => "turn over",
+        Phase::Range { .. } => "range",
+        Phase::Actions { .. } => "actions",
+    };
+    turn.order = fleet.cursor.order.clone();
+    turn.cursor = fleet.cursor.next;
+}
+
+/// Starts the next turn when the last is over, moves the turn on, and names the ship
+/// whose decision is awaited.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn begin(
+    mut turn: ResMut<TurnState>,
+    outcome: Res<Outcome>,
+    mut fleet: ResMut<Fleet>,
+    mut rng: ResMut<BattleRng>,
+    map: Res<HexMap>,
+    mut ships: Ships,
+    mut out: MessageWriter<BattleEvent>,
+) {
+    if outcome.0.is_some() || turn.awaiting.is_some() {
+        return;
+    }
+    let mut events = Vec::new();
+    if turn.round == 0 || turn.round_over {
+        turn.round_over = false;
+        events.push(BattleEvent::RoundStarted {
+            round: fleet.turn + 1,
+        });
+        fleet.begin_turn(&mut *rng, &mut events);
+    }
+    loop {
+        match fleet.advance(&mut *rng, &mut events) {
+            Step::Awaiting(id) => {
+                turn.awaiting = Some(id);
+                events.push(BattleEvent::TurnStarted { unit: id });
+                break;
+            }
+            Step::Advanced => {
+                if let Phase::Actions { round, .. } = fleet.phase {
+                    events.push(BattleEvent::Note {
+                        unit: None,
+                        text: format!("Action round {round}"),
+                    });
+                }
+            }
+            Step::TurnOver => {
+                turn.round_over = true;
+                break;
+            }
+        }
+    }
+    mirror(&fleet, &map, &mut ships, &mut events);
+    sync_turn(&fleet, &mut turn);
+    out.write_batch(events);
+}
+
+/// The AI's decision for an AI ship (or any ship under autopilot).
+pub(super) fn decide(
+    turn: Res<TurnState>,
+    autopilot: Res<Autopilot>,
+    fleet: Res<Fleet>,
+    roster: Res<Roster>,
+    controllers: Query<&Controller>,
+    mut commands: MessageWriter<Command<Action>>,
+) {
+    let Some(active) = turn.awaiting else { return };
+    let ai = roster
+        .entity(active)
+        .and_then(|e| controllers.get(e).ok())
+        .is_some_and(|c| autopilot.0 || matches!(c.0, Control::Ai(_)));
+    if ai {
+        commands.write(Command {
+            unit: active,
+            action: ai::choose(&fleet, active),
+        });
+    }
+}
+
+/// Checks and applies the awaited ship's command.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn resolve(
+    mut turn: ResMut<TurnState>,
+    autopilot: Res<Autopilot>,
+    mut commands: MessageReader<Command<Action>>,
+    mut fleet: ResMut<Fleet>,
+    roster: Res<Roster>,
+    map: Res<HexMap>,
+    controllers: Query<&Controller>,
+    mut ships: Ships,
+    mut out: MessageWriter<BattleEvent>,
+) {
+    let mut events = Vec::new();
+    let Some(active) = turn.awaiting else {
+        for c in commands.read() {
+            out.write(BattleEvent::Rejected {
+                unit: c.unit,
+                reason: "no turn is in progress".into(),
+            });
+        }
+        return;
+    };
+    let mut chosen = None;
+    for c in commands.read() {
+        if c.unit != active {
+            events.push(BattleEvent::Rejected {
+                unit: c.unit,
+                reason: format!("it is {}'s turn", roster.name(active)),
+            });
+        } else if chosen.is_none() {
+            chosen = Some(c.action.clone());
+        }
+    }
+    let Some(action) = chosen else {
+        out.write_batch(events);
+        return;
+    };
+    let action = match fleet.check(active, &action) {
+        Ok(()) => action,
+        Err(reason) => {
+            events.push(BattleEvent::Rejected {
+                unit: active,
+                reason,
+            });
+            let ai = roster
+                .entity(active)
+                .and_then(|e| controllers.get(e).ok())
+                .is_some_and(|c| autopilot.0 || matches!(c.0, Control::Ai(_)));
+            if !ai {
+                out.write_batch(events);
+                return; // a player chooses again
+            }
+            match fleet.phase {
+                Phase::Range { .. } => Action::Hold,
+                _ => Action::Pass,
+            }
+        }
+    };
+    events.push(BattleEvent::ActionChosen {
+        unit: active,
+        action: fleet.describe(active, &action),
+    });
+    fleet.apply(active, action, &mut events);
+    turn.awaiting = None;
+    mirror(&fleet, &map, &mut ships, &mut events);
+    sync_turn(&fleet, &mut turn);
+    out.write_batch(events);
+}
