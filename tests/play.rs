@@ -519,3 +519,63 @@ fn load_for_replay_starts_over() {
     assert_eq!(r.session().log_text(), p.session().log_text());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A starship-d12 battle played by hand: the player's ship decides its range move and its
+/// shots from the legal list, an illegal shot is refused and not recorded, the decisions
+/// save, load back to the same battle, undo, and the battle finishes.
+#[test]
+fn a_ship_battle_is_played_saved_loaded_and_finished() {
+    use skirmish::rules::starship_d12::{Action as ShipAction, Fleet};
+    let mut p = play("d12-duel.ron", 3);
+    let vigilant = UnitId(0);
+    let mut decided = 0;
+    while decided < 6 {
+        let Some(unit) = to_player(&mut p) else { break };
+        assert_eq!(unit, vigilant);
+        let fleet = p.session().world.resource::<Fleet>().clone();
+        let legal = fleet.legal_actions(unit);
+        assert!(!legal.is_empty());
+        if decided == 1
+            && let Some(ShipAction::Fire { weapon, target, .. }) = legal
+                .iter()
+                .find(|a| matches!(a, ShipAction::Fire { .. }))
+                .cloned()
+        {
+            // Crewman 9 does not exist: refused, nothing recorded.
+            let bad = ShipAction::Fire {
+                weapon,
+                target,
+                gunner: 9,
+                helpers: vec![],
+            };
+            assert!(p.decide_ship(bad).is_err());
+        }
+        // The last legal option: a range move, or a shot.
+        let action = legal.last().cloned().expect("an option");
+        p.decide_ship(action).expect("a legal action is taken");
+        decided += 1;
+    }
+    assert_eq!(p.recording().decisions.len(), decided);
+    assert!(
+        p.recording()
+            .decisions
+            .iter()
+            .all(|d| matches!(d, Decision::StarshipD12(_)))
+    );
+    let dir = temp_dir("ships");
+    let save = dir.join("duel.save.ron");
+    p.save(&save).expect("saved");
+    // A loaded battle stands at the player's next turn after the last decision.
+    to_player(&mut p);
+    let log = p.session().log_text();
+    let mut back = Play::load(&save).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        back.session().log_text(),
+        log,
+        "the loaded battle stands where it was"
+    );
+    assert!(back.undo());
+    assert_eq!(back.recording().decisions.len(), decided - 1);
+    back.finish_by_ai();
+    assert!(back.session().outcome().is_some());
+}

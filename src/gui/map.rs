@@ -368,9 +368,19 @@ pub fn sync_tokens(
         ) else {
             continue;
         };
-        let health = world.get::<Fighter>(entity).map_or(1.0, |f| {
-            (f.hp.max(0) as f32 / f.sheet.hp_max.max(1) as f32).clamp(0.0, 1.0)
-        });
+        let health = match world.get::<Fighter>(entity) {
+            Some(f) => (f.hp.max(0) as f32 / f.sheet.hp_max.max(1) as f32).clamp(0.0, 1.0),
+            None => world
+                .get_resource::<crate::rules::starship_d12::Fleet>()
+                .and_then(|fleet| {
+                    let i = token.unit.0 as usize;
+                    let (ship, sheet) = (fleet.ships.get(i)?, fleet.sheets.get(i)?);
+                    Some(
+                        (ship.structure() as f32 / sheet.structure().max(1) as f32).clamp(0.0, 1.0),
+                    )
+                })
+                .unwrap_or(1.0),
+        };
         let target = layout.pos(pos.0);
         // Walk towards the next queued point; snap when nothing is queued.
         let mut budget = step;
@@ -583,6 +593,40 @@ pub fn draw_overlays(
             gizmos.line_2d(a, b, colour);
         }
     };
+    // Ship rulesets: a line between every pair of enemies in the fight, coloured by band.
+    if let Some(fleet) = session
+        .world
+        .get_resource::<crate::rules::starship_d12::Fleet>()
+    {
+        let at = |id: UnitId| {
+            session
+                .roster()
+                .entity(id)
+                .and_then(|e| session.world.get::<HexPos>(e))
+                .map(|p| layout.pos(p.0))
+        };
+        for (a, b, r) in fleet.ranges.pairs() {
+            if !(fleet.in_fight(a) && fleet.in_fight(b))
+                || r.band == crate::rules::starship_d12::Band::Escaped
+            {
+                continue;
+            }
+            if let (Some(pa), Some(pb)) = (at(a), at(b)) {
+                gizmos.line_2d(pa, pb, super::ships::band_colour(r.band).with_alpha(0.7));
+                if let Some(t) = r.tailer {
+                    // An arrow head at the tailed ship.
+                    let (from, to) = if t == a { (pa, pb) } else { (pb, pa) };
+                    let dir = (to - from).normalize_or_zero();
+                    let tip = to - dir * HEX_SIZE * 0.7;
+                    let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.3;
+                    let back = tip - dir * HEX_SIZE * 0.4;
+                    let c = super::ships::band_colour(r.band);
+                    gizmos.line_2d(tip, back + side, c);
+                    gizmos.line_2d(tip, back - side, c);
+                }
+            }
+        }
+    }
     if toggles.reachable {
         for &(hex, _) in &game.reach.hexes {
             ring(&mut gizmos, hex, Color::srgba(0.55, 0.85, 1.0, 0.55), 0.8);

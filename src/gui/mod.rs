@@ -11,6 +11,7 @@
 pub mod draft;
 mod map;
 mod panels;
+mod ships;
 
 use crate::battle::{TurnState, UnitId};
 use crate::play::{Advance, Play};

@@ -151,16 +151,33 @@ pub fn panels(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 tracker(ui, game);
                 ui.separator();
-                sheet(ui, game);
-                ui.separator();
-                legend(ui, game);
+                if let Some(fleet) = super::ships::fleet(game) {
+                    super::ships::range_panel(ui, fleet);
+                    ui.separator();
+                    match game.selected {
+                        Some(id) => super::ships::ship_sheet(ui, fleet, id),
+                        None => {
+                            ui.label("Click a ship to see its sheet.");
+                        }
+                    }
+                } else {
+                    sheet(ui, game);
+                    ui.separator();
+                    legend(ui, game);
+                }
             });
         });
     egui::Panel::right("actions")
         .default_size(320.0)
         .resizable(true)
         .show(&mut root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| actions(ui, game));
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                if super::ships::fleet(game).is_some() {
+                    super::ships::ship_actions(ui, game);
+                } else {
+                    actions(ui, game);
+                }
+            });
         });
     egui::Panel::bottom("log")
         .default_size(190.0)
@@ -405,9 +422,19 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
                     .get::<Standing>(entry.entity)
                     .copied()
                     .unwrap_or(Standing::Dead);
-                let hp = world
-                    .get::<Fighter>(entry.entity)
-                    .map_or(String::new(), |f| format!("{}/{} HP", f.hp, f.sheet.hp_max));
+                let hp = match world.get::<Fighter>(entry.entity) {
+                    Some(f) => format!("{}/{} HP", f.hp, f.sheet.hp_max),
+                    None => super::ships::fleet(game)
+                        .and_then(|fleet| {
+                            let i = id.0 as usize;
+                            Some(format!(
+                                "{}/{} HP",
+                                fleet.ships.get(i)?.structure(),
+                                fleet.sheets.get(i)?.structure()
+                            ))
+                        })
+                        .unwrap_or_default(),
+                };
                 ui.horizontal(|ui| {
                     let now =
                         Some(id) == turn.awaiting || (i == turn.cursor && turn.awaiting.is_none());

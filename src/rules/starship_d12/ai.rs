@@ -49,7 +49,14 @@ pub fn expected_damage(fleet: &Fleet, from: UnitId, to: UnitId, band: Band, tail
 /// the damage `me` expects to deal there minus what it expects to take, the enemy's fire
 /// shared among the ships it fights; choosing the system hit (the tailer's right) counts a
 /// quarter more.
-fn band_value(fleet: &Fleet, me: UnitId, e: UnitId, band: Band, me_tails: bool, e_tails: bool) -> f64 {
+fn band_value(
+    fleet: &Fleet,
+    me: UnitId,
+    e: UnitId,
+    band: Band,
+    me_tails: bool,
+    e_tails: bool,
+) -> f64 {
     let choose = |tails: bool| if tails { 1.25 } else { 1.0 };
     let mine = expected_damage(fleet, me, e, band, e_tails) * choose(me_tails);
     let shared = fleet.enemies(e).len().max(1) as f64;

@@ -136,3 +136,6 @@ pub fn new_fleet(prepared: &Prepared) -> Fleet {
         ..Fleet::default()
     }
 }
+
+#[cfg(test)]
+mod tests;

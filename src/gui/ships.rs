@@ -1,0 +1,297 @@
+//! The window's parts for ship rulesets (starship-d12): the ship sheet (systems by facing
+//! with hit points, shields, armour, weapons, crew, edges), the range-band panel (every pair
+//! of enemies with its band and who tails whom), the action panel (the legal range moves or
+//! shots, each shot with its exact chance to hit and expected damage from the rules' own
+//! code), and the band lines drawn on the map.
+
+use super::Game;
+use crate::battle::UnitId;
+use crate::rules::starship_d12::fleet::{Action, Fleet, Phase};
+use crate::rules::starship_d12::gunnery;
+use crate::rules::starship_d12::range::{Band, Direction, move_range, steps_allowed};
+use crate::rules::starship_d12::sheet::ShipFacing;
+use bevy::prelude::Color;
+use bevy_egui::egui;
+
+/// The colour of a band's line on the map and in the panel.
+pub fn band_colour(band: Band) -> Color {
+    match band {
+        Band::Tailing => Color::srgb(1.0, 0.3, 0.25),
+        Band::Short => Color::srgb(1.0, 0.65, 0.2),
+        Band::Medium => Color::srgb(0.95, 0.9, 0.35),
+        Band::Long => Color::srgb(0.6, 0.75, 0.9),
+        Band::Escaped => Color::srgb(0.5, 0.5, 0.5),
+    }
+}
+
+fn colour32(c: Color) -> egui::Color32 {
+    let s = c.to_srgba();
+    egui::Color32::from_rgb(
+        (s.red * 255.0) as u8,
+        (s.green * 255.0) as u8,
+        (s.blue * 255.0) as u8,
+    )
+}
+
+/// The fleet of the battle, if it is a starship-d12 one.
+pub fn fleet(game: &Game) -> Option<&Fleet> {
+    game.play.session().world.get_resource::<Fleet>()
+}
+
+/// The sheet of ship `id`.
+pub fn ship_sheet(ui: &mut egui::Ui, fleet: &Fleet, id: UnitId) {
+    let i = id.0 as usize;
+    let (Some(sheet), Some(ship), Some(name)) =
+        (fleet.sheets.get(i), fleet.ships.get(i), fleet.names.get(i))
+    else {
+        return;
+    };
+    ui.heading(name);
+    if !sheet.class.is_empty() {
+        ui.label(&sheet.class);
+    }
+    ui.label(format!(
+        "Defence {}   shields {}/{}   armour {}/{}",
+        sheet.defence, ship.shields, sheet.shields, ship.armour, sheet.armour
+    ));
+    ui.label(format!(
+        "Systems {}/{} HP{}",
+        ship.structure(),
+        sheet.structure(),
+        if ship.destroyed {
+            " - destroyed"
+        } else if ship.escaped {
+            " - escaped"
+        } else if !ship.can_manoeuvre(sheet) {
+            " - engines out"
+        } else {
+            ""
+        }
+    ));
+    for facing in ShipFacing::ALL {
+        let systems: Vec<usize> = (0..sheet.systems.len())
+            .filter(|&k| sheet.systems[k].at.facing == facing)
+            .collect();
+        if systems.is_empty() {
+            continue;
+        }
+        ui.strong(format!("{facing}"));
+        for k in systems {
+            let s = &sheet.systems[k];
+            let mut text = format!("  {} {}/{}", s.name, ship.hp[k].max(0), s.hp);
+            if let Some(w) = &s.weapon {
+                text.push_str(&format!("  D {}", w.damage));
+                if let Some(sus) = w.sustain {
+                    text.push_str(&format!(" S {sus}"));
+                }
+                if let Some(m) = w.missile {
+                    text.push_str(&format!(
+                        " missile to-hit {} ({} left)",
+                        m.to_hit, ship.ammo[k]
+                    ));
+                }
+                if ship.fired[k] {
+                    text.push_str(" [fired]");
+                }
+            }
+            let mut tags = Vec::new();
+            if s.turret {
+                tags.push("turret");
+            }
+            if s.engine {
+                tags.push("engine");
+            }
+            match s.build {
+                crate::rules::starship_d12::sheet::Build::Heavy => tags.push("heavy"),
+                crate::rules::starship_d12::sheet::Build::SuperHeavy => tags.push("super-heavy"),
+                crate::rules::starship_d12::sheet::Build::Normal => {}
+            }
+            if !tags.is_empty() {
+                text.push_str(&format!(" ({})", tags.join(", ")));
+            }
+            let works = ship.works(sheet, k);
+            let label = egui::RichText::new(text);
+            ui.label(if works {
+                label
+            } else {
+                label
+                    .strikethrough()
+                    .color(egui::Color32::from_rgb(200, 90, 80))
+            });
+        }
+    }
+    ui.strong("Crew");
+    for (c, crew) in sheet.crew.iter().enumerate() {
+        ui.label(format!(
+            "  {}: piloting {}, gunnery {}{}{}",
+            crew.name,
+            crew.piloting,
+            crew.gunnery,
+            if c == sheet.pilot() { " (pilot)" } else { "" },
+            if ship.crew_used[c] { " [acted]" } else { "" }
+        ));
+    }
+    if !sheet.edges.is_empty() {
+        ui.strong("Edges");
+        for e in &sheet.edges {
+            let mut what = Vec::new();
+            if e.piloting != 0 {
+                what.push(format!("piloting {:+}", e.piloting));
+            }
+            if e.gunnery != 0 {
+                what.push(format!("gunnery {:+}", e.gunnery));
+            }
+            if e.attacker_chooses {
+                what.push("chooses the system its hits strike".to_string());
+            }
+            ui.label(format!("  {}: {}", e.name, what.join(", ")));
+        }
+    }
+}
+
+/// Every pair of enemies with its band, closest first.
+pub fn range_panel(ui: &mut egui::Ui, fleet: &Fleet) {
+    ui.strong("Ranges");
+    let mut pairs: Vec<_> = fleet
+        .ranges
+        .pairs()
+        .filter(|(a, b, _)| fleet.in_fight(*a) && fleet.in_fight(*b))
+        .collect();
+    pairs.sort_by_key(|(a, b, r)| (r.band, *a, *b));
+    if pairs.is_empty() {
+        ui.label("No enemies left in range of each other.");
+    }
+    let name = |id: UnitId| fleet.names.get(id.0 as usize).map_or("?", |s| s.as_str());
+    for (a, b, r) in pairs {
+        let text = match r.tailer {
+            Some(t) => {
+                let other = if t == a { b } else { a };
+                format!("{} on {}'s tail", name(t), name(other))
+            }
+            None => format!("{} - {}: {}", name(a), name(b), r.band),
+        };
+        ui.label(egui::RichText::new(text).color(colour32(band_colour(r.band))));
+    }
+}
+
+/// The action panel for the player's ship whose decision is awaited.
+pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
+    ui.heading("Actions");
+    let Some(me) = game.play.awaiting_player().filter(|_| !game.autoplay) else {
+        if game.play.session().outcome().is_some() {
+            ui.label("The battle is over. Restart or open another scenario.");
+        } else if game.autoplay {
+            ui.label("The AI plays every side (untick \"AI plays all\" to take over).");
+        } else {
+            ui.label("The AI is acting. Your ships act when their turn comes.");
+        }
+        return;
+    };
+    let Some(fleet) = fleet(game).cloned() else {
+        return;
+    };
+    if game.selected.is_none() {
+        game.selected = Some(me);
+    }
+    let name = |id: UnitId| fleet.names.get(id.0 as usize).cloned().unwrap_or_default();
+    ui.strong(format!("{}'s decision", name(me)));
+    let mut chosen = None;
+    match &fleet.phase {
+        Phase::Range { .. } => {
+            let mine = fleet.range_roll(me).unwrap_or(0);
+            ui.label(format!(
+                "Range phase: your piloting roll is {mine}. Move the range to one enemy (two steps if you beat its roll by 6), or hold."
+            ));
+            for a in fleet.legal_actions(me) {
+                let text = match &a {
+                    Action::Hold => "Hold every range".to_string(),
+                    Action::Range { target, direction } => {
+                        let theirs = fleet.range_roll(*target).unwrap_or(0);
+                        let steps = steps_allowed(mine, theirs);
+                        let now = fleet.ranges.get(me, *target);
+                        let after = now.map(|r| move_range(r, me, *direction, steps));
+                        format!(
+                            "{} the range to {} (their roll {theirs}): {} -> {}{}",
+                            match direction {
+                                Direction::Closer => "Close",
+                                Direction::Farther => "Open",
+                            },
+                            name(*target),
+                            now.map_or("?".into(), |r| r.band.to_string()),
+                            after.map_or("?".into(), |r| r.band.to_string()),
+                            if after.is_some_and(|r| r.tailer == Some(me)) {
+                                ", on its tail"
+                            } else {
+                                ""
+                            }
+                        )
+                    }
+                    _ => continue,
+                };
+                if ui.button(text).clicked() {
+                    chosen = Some(a);
+                }
+            }
+        }
+        Phase::Actions { round, .. } => {
+            ui.label(format!(
+                "Action round {round}: one full action (a shot), or pass. Shots are resolved together at the end of the round."
+            ));
+            let sheet = fleet.sheets[me.0 as usize].clone();
+            for a in fleet.legal_actions(me) {
+                let text = match &a {
+                    Action::Pass => "Pass".to_string(),
+                    Action::Fire {
+                        weapon,
+                        target,
+                        gunner,
+                        helpers,
+                    } => {
+                        let Some(k) = sheet.find(*weapon) else {
+                            continue;
+                        };
+                        let system = &sheet.systems[k];
+                        let Some(w) = &system.weapon else { continue };
+                        let band = fleet.ranges.band(me, *target);
+                        let defence = fleet.sheets[target.0 as usize].defence;
+                        let need = gunnery::difficulty(band, w, defence).unwrap_or(99);
+                        let crew: Vec<&str> = std::iter::once(gunner)
+                            .chain(helpers)
+                            .filter_map(|c| sheet.crew.get(usize::from(*c)))
+                            .map(|c| c.name.as_str())
+                            .collect();
+                        let bonus: i32 = std::iter::once(gunner)
+                            .chain(helpers)
+                            .filter_map(|c| sheet.crew.get(usize::from(*c)))
+                            .map(|c| c.gunnery)
+                            .sum::<i32>()
+                            + sheet.gunnery_edges();
+                        let (p, d) = gunnery::odds(bonus, need, w);
+                        format!(
+                            "Fire {} at {} ({band}, needs {need}; {}): hit {:.0}%, expected damage {:.1}",
+                            system.name,
+                            name(*target),
+                            crew.join(" + "),
+                            p * 100.0,
+                            d
+                        )
+                    }
+                    _ => continue,
+                };
+                if ui.button(text).clicked() {
+                    chosen = Some(a);
+                }
+            }
+        }
+        Phase::Start => {}
+    }
+    if let Some(action) = chosen {
+        match game.play.decide_ship(action) {
+            Ok(()) => game.status = "done".into(),
+            Err(e) => game.status = format!("not allowed: {e}"),
+        }
+    }
+    if !game.status.is_empty() {
+        ui.small(&game.status);
+    }
+}

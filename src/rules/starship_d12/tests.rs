@@ -1,0 +1,303 @@
+//! Tests of the starship-d12 turn on a small fleet built from a scenario text, with
+//! scripted dice (starship-d12-quick-reference.txt, "Range", "Actions", "After the shot").
+
+use super::fleet::{Action, Fleet, Phase, Step};
+use super::range::{Band, Direction};
+use super::sheet::{ShipFacing, SystemRef};
+use super::{ai, new_fleet};
+use crate::battle::{BattleEvent, UnitId};
+use crate::dice::Scripted;
+use crate::scenario;
+
+const SHIP: &str = r#"StarshipD12(
+    defence: 1,
+    systems: [
+        (name: "Gun", facing: Front, hp: 2, weapon: (damage: 4, sustain: 1)),
+        (name: "Turret", facing: Rear, hp: 2, turret: true, weapon: (damage: 2)),
+        (name: "Core", facing: Core, hp: 2),
+    ],
+    crew: [(name: "A", piloting: 3, gunnery: 2), (name: "B", gunnery: 1)],
+)"#;
+
+/// Three ships: Anvil (side a) against Brand and Cinder (side b), all at Medium.
+fn fleet() -> Fleet {
+    let text = format!(
+        r#"(
+    name: "test",
+    ruleset: StarshipD12(start_range: Medium),
+    map: (shape: Hexagon(radius: 10)),
+    sides: [(id: "a", control: Ai(Aggressive)), (id: "b", control: Ai(Aggressive))],
+    templates: {{ "ship": {SHIP} }},
+    units: [
+        (name: "Anvil", side: "a", at: (0, 0), template: "ship"),
+        (name: "Brand", side: "b", at: (3, 0), template: "ship"),
+        (name: "Cinder", side: "b", at: (0, 3), template: "ship"),
+    ],
+)"#
+    );
+    let prepared = scenario::parse("test.ron", &text).unwrap_or_else(|e| panic!("{e}"));
+    new_fleet(&prepared)
+}
+
+const ANVIL: UnitId = UnitId(0);
+const BRAND: UnitId = UnitId(1);
+const CINDER: UnitId = UnitId(2);
+
+/// "Range": the highest roll moves first; a ship cannot move against one that moved
+/// against it this turn, and beating a ship by 6 moves two steps.
+#[test]
+fn the_range_phase_goes_by_rolls_and_spares_who_moved_first() {
+    let mut f = fleet();
+    let mut events = Vec::new();
+    // Each pilot has piloting 3: a first die under 3 adds a second die.
+    // Anvil 11, Brand 5, Cinder 2+1 = 3.
+    f.begin_turn(&mut Scripted::new(&[11, 5, 2, 1]), &mut events);
+    assert_eq!(f.cursor.order, vec![ANVIL, BRAND, CINDER]);
+    assert_eq!(
+        f.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(ANVIL)
+    );
+    // Anvil beat Cinder by 8: two steps, Medium to Tailing, on Cinder's tail.
+    let close = Action::Range {
+        target: CINDER,
+        direction: Direction::Closer,
+    };
+    assert!(f.legal_actions(ANVIL).contains(&close));
+    f.apply(ANVIL, close, &mut events);
+    assert_eq!(f.ranges.band(ANVIL, CINDER), Band::Tailing);
+    assert!(f.ranges.tails(ANVIL, CINDER));
+    // Brand may move against Anvil (Anvil moved against Cinder, not Brand).
+    assert_eq!(
+        f.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(BRAND)
+    );
+    assert!(
+        f.legal_actions(BRAND)
+            .iter()
+            .any(|a| matches!(a, Action::Range { target, .. } if *target == ANVIL))
+    );
+    f.apply(BRAND, Action::Hold, &mut events);
+    // Cinder may not move against Anvil, which moved against it: it can only hold.
+    assert_eq!(
+        f.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(CINDER)
+    );
+    assert_eq!(f.legal_actions(CINDER), vec![Action::Hold]);
+    assert!(
+        f.check(
+            CINDER,
+            &Action::Range {
+                target: ANVIL,
+                direction: Direction::Farther
+            }
+        )
+        .is_err()
+    );
+}
+
+fn to_actions(f: &mut Fleet) {
+    let mut events = Vec::new();
+    f.begin_turn(&mut Scripted::new(&[5, 5, 5]), &mut events);
+    for id in [ANVIL, BRAND, CINDER] {
+        assert_eq!(
+            f.advance(&mut Scripted::new(&[]), &mut events),
+            Step::Awaiting(id)
+        );
+        f.apply(id, Action::Hold, &mut events);
+    }
+    assert_eq!(
+        f.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Advanced
+    );
+    assert!(matches!(f.phase, Phase::Actions { round: 1, .. }));
+}
+
+const GUN: SystemRef = SystemRef {
+    facing: ShipFacing::Front,
+    index: 0,
+};
+const TURRET: SystemRef = SystemRef {
+    facing: ShipFacing::Rear,
+    index: 0,
+};
+
+/// The tailing exception: a tailed ship fires back at its tailer only with rear weapons
+/// and turrets; other enemies it may fire at with anything.
+#[test]
+fn a_tailed_ship_fires_back_with_rear_weapons_and_turrets_only() {
+    let mut f = fleet();
+    f.ranges.set(BRAND, ANVIL, Band::Tailing, Some(BRAND));
+    to_actions(&mut f);
+    let fire = |weapon, target| Action::Fire {
+        weapon,
+        target,
+        gunner: 0,
+        helpers: vec![],
+    };
+    assert!(f.check(ANVIL, &fire(GUN, BRAND)).is_err());
+    assert!(f.check(ANVIL, &fire(TURRET, BRAND)).is_ok());
+    assert!(f.check(ANVIL, &fire(GUN, CINDER)).is_ok());
+    // The tailer itself fires with anything.
+    assert!(f.check(BRAND, &fire(GUN, ANVIL)).is_ok());
+}
+
+/// "Actions": one full action a round; a crewman acts once a turn, a weapon fires once;
+/// when everyone passes the turn ends and the next begins with the range phase. Shots are
+/// resolved together at the end of the round: a ship destroyed by an earlier shot still
+/// fires the one it declared.
+#[test]
+fn action_rounds_resolve_together_until_everyone_passes() {
+    let mut f = fleet();
+    to_actions(&mut f);
+    let mut events = Vec::new();
+    let none = &mut Scripted::new(&[]);
+    // Round 1: Anvil fires its gun at Brand; Brand its gun at Anvil; Cinder passes.
+    assert_eq!(f.advance(none, &mut events), Step::Awaiting(ANVIL));
+    f.apply(
+        ANVIL,
+        Action::Fire {
+            weapon: GUN,
+            target: BRAND,
+            gunner: 0,
+            helpers: vec![1],
+        },
+        &mut events,
+    );
+    assert_eq!(f.advance(none, &mut events), Step::Awaiting(BRAND));
+    // Brand's gunner 0 fires; crewman 0 cannot help as well.
+    assert!(
+        f.check(
+            BRAND,
+            &Action::Fire {
+                weapon: GUN,
+                target: ANVIL,
+                gunner: 0,
+                helpers: vec![0]
+            }
+        )
+        .is_err()
+    );
+    f.apply(
+        BRAND,
+        Action::Fire {
+            weapon: GUN,
+            target: ANVIL,
+            gunner: 0,
+            helpers: vec![],
+        },
+        &mut events,
+    );
+    assert_eq!(f.advance(none, &mut events), Step::Awaiting(CINDER));
+    f.apply(CINDER, Action::Pass, &mut events);
+    // At Medium a shot needs 7 plus the defence 1: 8. Anvil (bonus 2 + 1 = 3) rolls a
+    // natural 12: a hit for the full 4 (the defender puts it on its turret, 2, then the
+    // core, 2). Brand (bonus 2) rolls 7, which stands alone: one short, so Sustain +1
+    // for S 1: D 4 -> 3.
+    events.clear();
+    let step = f.advance(&mut Scripted::new(&[12, 7]), &mut events);
+    assert_eq!(step, Step::Advanced);
+    let attacks: Vec<bool> = events
+        .iter()
+        .filter_map(|e| match e {
+            BattleEvent::Attack { result, .. } => Some(result.hit()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attacks, vec![true, true], "{events:#?}");
+    assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { text, .. } if text.starts_with("Sustain: +1 to the die for 1 damage (D 4 -> 3)"))));
+    // Anvil's gun fired, both its crew acted: nothing is left for it this turn.
+    assert!(matches!(f.phase, Phase::Actions { round: 2, .. }));
+    assert_eq!(f.legal_actions(ANVIL), vec![Action::Pass]);
+    // Everyone passes: the turn is over.
+    for _ in 0..3 {
+        if let Step::Awaiting(id) = f.advance(none, &mut events) {
+            f.apply(id, Action::Pass, &mut events);
+        }
+    }
+    assert_eq!(f.advance(none, &mut events), Step::TurnOver);
+}
+
+/// A ship destroyed in an action round still fires the shot it declared in that round.
+#[test]
+fn a_ship_destroyed_in_a_round_still_fires() {
+    let mut f = fleet();
+    to_actions(&mut f);
+    let mut events = Vec::new();
+    let none = &mut Scripted::new(&[]);
+    // Brand's systems are down to the core's last point.
+    f.ships[1].hp = vec![0, 0, 1];
+    f.ships[1].hp[1] = 2; // its turret still works
+    assert_eq!(f.advance(none, &mut events), Step::Awaiting(ANVIL));
+    f.apply(
+        ANVIL,
+        Action::Fire {
+            weapon: GUN,
+            target: BRAND,
+            gunner: 0,
+            helpers: vec![],
+        },
+        &mut events,
+    );
+    assert_eq!(f.advance(none, &mut events), Step::Awaiting(BRAND));
+    f.apply(
+        BRAND,
+        Action::Fire {
+            weapon: TURRET,
+            target: ANVIL,
+            gunner: 0,
+            helpers: vec![],
+        },
+        &mut events,
+    );
+    assert_eq!(f.advance(none, &mut events), Step::Awaiting(CINDER));
+    f.apply(CINDER, Action::Pass, &mut events);
+    events.clear();
+    // Anvil hits with a 12 (4 damage: turret 2, core 1, 1 more destroys Brand); Brand's
+    // turret (no bonus) hits with a 12 too.
+    f.advance(&mut Scripted::new(&[12, 12]), &mut events);
+    assert!(f.ships[1].destroyed);
+    let attackers: Vec<UnitId> = events
+        .iter()
+        .filter_map(|e| match e {
+            BattleEvent::Attack { attacker, .. } => Some(*attacker),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attackers, vec![ANVIL, BRAND]);
+    assert_eq!(f.ships[0].structure(), 6 - 2, "Brand's 2 landed on Anvil");
+}
+
+/// The AI closes on an enemy it outguns, tails when it can, and passes when no shot can
+/// do damage; a disarmed ship opens the range.
+#[test]
+fn the_ai_closes_fires_and_runs_when_disarmed() {
+    let mut f = fleet();
+    let mut events = Vec::new();
+    f.begin_turn(&mut Scripted::new(&[11, 5, 5]), &mut events);
+    f.advance(&mut Scripted::new(&[]), &mut events);
+    let choice = ai::choose(&f, ANVIL);
+    assert!(
+        matches!(
+            choice,
+            Action::Range {
+                direction: Direction::Closer,
+                ..
+            }
+        ),
+        "{choice:?}"
+    );
+    // Disarmed: both weapons destroyed.
+    f.ships[0].hp[0] = 0;
+    f.ships[0].hp[1] = 0;
+    let choice = ai::choose(&f, ANVIL);
+    assert!(
+        matches!(
+            choice,
+            Action::Range {
+                direction: Direction::Farther,
+                ..
+            }
+        ),
+        "{choice:?}"
+    );
+}
