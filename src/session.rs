@@ -4,15 +4,15 @@
 
 use crate::battle::{
     self, Autopilot, BattleEvent, BattleStats, CombatLog, Combatant, Command, Controller, Facing,
-    HexPos, Outcome, OutcomeKind, Roster, RosterEntry, Ship, Side, Sides, Standing, TurnState,
-    UnitId, UnitTally, VictoryRule,
+    HexPos, Outcome, OutcomeKind, Projectile, Roster, RosterEntry, Ship, Side, Sides, Standing,
+    TurnState, UnitId, UnitTally, VictoryRule,
 };
 use crate::dice::BattleRng;
 use crate::rules::{gurps, starship_d12};
 use crate::scenario::{Prepared, PreparedStats};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::Messages;
-use bevy::ecs::query::With;
+use bevy::ecs::query::{Or, With};
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::World;
 use serde::Serialize;
@@ -107,7 +107,7 @@ impl Session {
         self.seed = seed;
         let world = &mut self.world;
         let old: Vec<Entity> = world
-            .query_filtered::<Entity, With<UnitId>>()
+            .query_filtered::<Entity, Or<(With<UnitId>, With<Projectile>)>>()
             .iter(world)
             .collect();
         for e in old {

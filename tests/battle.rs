@@ -946,3 +946,57 @@ fn a_long_move_limits_the_turn_at_its_end() {
         }
     }
 }
+
+/// starship-d12 missiles are projectile entities while in flight: launched when declared,
+/// gone when the action round's shots are resolved (starship-d12-quick-reference.txt,
+/// "Gunnery Difficulties": missiles have their own to-hit numbers).
+#[test]
+fn missiles_fly_as_projectile_entities() {
+    use skirmish::battle::{HexPos, Projectile};
+    use skirmish::rules::starship_d12::Fleet;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/d12-duel.ron");
+    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let mut seen = 0;
+    for seed in 1..=5 {
+        let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
+        let mut steps = 0;
+        while s.outcome().is_none() && steps < 10_000 {
+            s.step();
+            steps += 1;
+            let in_flight = s.world.resource::<Fleet>().missiles.len();
+            let mut q = s
+                .world
+                .query_filtered::<&HexPos, bevy::ecs::query::With<Projectile>>();
+            assert_eq!(
+                q.iter(&s.world).count(),
+                in_flight,
+                "seed {seed}, step {steps}"
+            );
+            seen += in_flight;
+        }
+        assert!(s.outcome().is_some());
+        s.reset(seed + 100);
+        let mut q = s
+            .world
+            .query_filtered::<&HexPos, bevy::ecs::query::With<Projectile>>();
+        assert_eq!(q.iter(&s.world).count(), 0, "a reset clears the missiles");
+    }
+    assert!(seen > 0, "some missile was in flight");
+}
+
+/// The README's starship-d12 demo: with `--seed 1` the corvette gets on the gunship's
+/// tail and destroys it.
+#[test]
+fn the_d12_duel_demo_seed_shows_a_tail_and_a_kill() {
+    use skirmish::battle::OutcomeKind;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/d12-duel.ron");
+    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let mut s = Session::new(prepared, 1, SessionOptions::default());
+    assert_eq!(s.run(), Some(OutcomeKind::Victory { side: 0 }));
+    let log = s.log_text();
+    assert!(log.contains("on Red Jackal's tail"), "{log}");
+    assert!(
+        log.contains("Red Jackal is dead (its core is gone: destroyed)"),
+        "{log}"
+    );
+}

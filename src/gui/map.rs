@@ -593,6 +593,24 @@ pub fn draw_overlays(
             gizmos.line_2d(a, b, colour);
         }
     };
+    // Projectiles in flight (missiles): a small white dart pointing at the target.
+    if let Some(mut q) = session
+        .world
+        .try_query_filtered::<(&HexPos, &Facing), With<crate::battle::Projectile>>()
+    {
+        for (pos, facing) in q.iter(&session.world) {
+            let c = layout.pos(pos.0);
+            let dir = layout.pos(pos.0 + facing.0) - c;
+            let dir = dir.normalize_or_zero();
+            let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.18;
+            let tip = c + dir * HEX_SIZE * 0.45;
+            let back = c - dir * HEX_SIZE * 0.3;
+            let white = Color::srgb(1.0, 1.0, 1.0);
+            gizmos.line_2d(back + side, tip, white);
+            gizmos.line_2d(back - side, tip, white);
+            gizmos.line_2d(back + side, back - side, white);
+        }
+    }
     // Ship rulesets: a line between every pair of enemies in the fight, coloured by band.
     if let Some(fleet) = session
         .world

@@ -100,6 +100,9 @@ pub struct Fleet {
     pub cursor: Cursor,
     /// Turn number, from 1.
     pub turn: u32,
+    /// Missiles launched this action round and still in flight: launcher, target and
+    /// launcher system. They strike at the round's end, after the beams.
+    pub missiles: Vec<(UnitId, UnitId, SystemRef)>,
 }
 
 /// What a step of the turn did, for the systems to mirror.
@@ -566,6 +569,9 @@ impl Fleet {
                             .is_some_and(|w| w.missile.is_some())
                         {
                             self.ships[i].ammo[w] = self.ships[i].ammo[w].saturating_sub(1);
+                            if let Action::Fire { target, .. } = &action {
+                                self.missiles.push((me, *target, *weapon));
+                            }
                         }
                     }
                     for c in std::iter::once(gunner).chain(helpers) {
@@ -600,6 +606,7 @@ impl Fleet {
         let beams = declared.iter().filter(|(me, a)| !missile(self, *me, a));
         let missiles = declared.iter().filter(|(me, a)| missile(self, *me, a));
         let order: Vec<(UnitId, Action)> = beams.chain(missiles).cloned().collect();
+        self.missiles.clear();
         for (me, action) in order {
             if let Action::Fire {
                 weapon,

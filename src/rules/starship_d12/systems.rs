@@ -3,14 +3,56 @@
 
 use super::fleet::{Action, Fleet, Phase, Step};
 use super::{ai, place};
+use crate::battle::Projectile;
 use crate::battle::{
     Autopilot, BattleEvent, Command, Control, Controller, Facing, HexPos, Outcome, Roster,
     Standing, TurnState, UnitId, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
+use bevy::ecs::entity::Entity;
 use bevy::ecs::message::{MessageReader, MessageWriter};
-use bevy::ecs::prelude::{Query, Res, ResMut};
+use bevy::ecs::prelude::{Commands, Query, Res, ResMut, With};
+
+/// The missiles in flight as projectile entities: one per missile, halfway along the line
+/// from its launcher to its target, pointing at the target. They are replaced whenever the
+/// fleet changes, and gone once the action round's shots are resolved.
+#[derive(bevy::ecs::component::Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Missile {
+    /// Who launched it.
+    pub from: UnitId,
+    /// Its target.
+    pub target: UnitId,
+}
+
+fn sync_missiles(
+    fleet: &Fleet,
+    ships: &Ships,
+    old: &Query<Entity, With<Projectile>>,
+    commands: &mut Commands,
+) {
+    for e in old {
+        commands.entity(e).despawn();
+    }
+    let at = |id: UnitId| ships.iter().find(|(i, ..)| **i == id).map(|(_, p, ..)| p.0);
+    for &(from, target, _) in &fleet.missiles {
+        let (Some(a), Some(b)) = (at(from), at(target)) else {
+            continue;
+        };
+        let line: Vec<hexx::Hex> = a.line_to(b).collect();
+        let mid = line[line.len() / 2];
+        commands.spawn((
+            Projectile,
+            Missile { from, target },
+            HexPos(mid),
+            Facing(if mid == b {
+                a.main_direction_to(b)
+            } else {
+                mid.main_direction_to(b)
+            }),
+        ));
+    }
+}
 
 type Ships<'w, 's> = Query<
     'w,
@@ -79,6 +121,8 @@ pub(super) fn begin(
     mut rng: ResMut<BattleRng>,
     map: Res<HexMap>,
     mut ships: Ships,
+    missiles: Query<Entity, With<Projectile>>,
+    mut spawner: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
     if outcome.0.is_some() || turn.awaiting.is_some() {
@@ -114,6 +158,7 @@ pub(super) fn begin(
         }
     }
     mirror(&fleet, &map, &mut ships, &mut events);
+    sync_missiles(&fleet, &ships, &missiles, &mut spawner);
     sync_turn(&fleet, &mut turn);
     out.write_batch(events);
 }
@@ -151,6 +196,8 @@ pub(super) fn resolve(
     map: Res<HexMap>,
     controllers: Query<&Controller>,
     mut ships: Ships,
+    missiles: Query<Entity, With<Projectile>>,
+    mut spawner: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
@@ -206,6 +253,7 @@ pub(super) fn resolve(
     fleet.apply(active, action, &mut events);
     turn.awaiting = None;
     mirror(&fleet, &map, &mut ships, &mut events);
+    sync_missiles(&fleet, &ships, &missiles, &mut spawner);
     sync_turn(&fleet, &mut turn);
     out.write_batch(events);
 }
