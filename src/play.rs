@@ -26,7 +26,7 @@ use crate::battle::{
 };
 use crate::dice::BattleRng;
 use crate::format::{Path as FilePath, Problem, ron_options};
-use crate::rules::{gurps, starship_d12};
+use crate::rules::{gurps, socs, starship_d12};
 use crate::scenario::{self, Prepared, RulesetSpec, ScenarioError, ScenarioErrors};
 use crate::session::{Session, SessionOptions};
 use bevy::ecs::message::Messages;
@@ -66,6 +66,8 @@ pub enum Decision {
     Gurps(Command<gurps::Action>),
     /// A starship-d12 command: the ship and its range move, shot or pass.
     StarshipD12(Command<starship_d12::Action>),
+    /// A SOCS command: the craft's shots or its pilot's maneuver.
+    Socs(Command<socs::Action>),
 }
 
 impl Decision {
@@ -74,6 +76,7 @@ impl Decision {
         match self {
             Decision::Gurps(c) => c.unit,
             Decision::StarshipD12(c) => c.unit,
+            Decision::Socs(c) => c.unit,
         }
     }
 
@@ -89,6 +92,9 @@ impl Decision {
                 world.write_message(command.clone());
             }
             (Decision::StarshipD12(command), RulesetSpec::StarshipD12(_)) => {
+                world.write_message(command.clone());
+            }
+            (Decision::Socs(command), RulesetSpec::Socs(_)) => {
                 world.write_message(command.clone());
             }
             (_, ruleset) => {
@@ -423,6 +429,14 @@ impl Play {
         self.apply(Decision::Gurps(Command { unit, action }))
     }
 
+    /// The player's decision for the craft the battle waits for (SOCS), as
+    /// [`Play::decide`].
+    pub fn decide_craft(&mut self, action: socs::Action) -> Result<(), String> {
+        self.script.clear();
+        let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
+        self.apply(Decision::Socs(Command { unit, action }))
+    }
+
     /// The player's decision for the ship the battle waits for (starship-d12), as
     /// [`Play::decide`].
     pub fn decide_ship(&mut self, action: starship_d12::Action) -> Result<(), String> {
@@ -492,6 +506,7 @@ impl Play {
             RulesetSpec::StarshipD12(_) => {
                 ai_command(&mut self.session, unit).map(Decision::StarshipD12)
             }
+            RulesetSpec::Socs(_) => ai_command(&mut self.session, unit).map(Decision::Socs),
         };
         let refused = self.session.log().entries[before..]
             .iter()

@@ -8,7 +8,7 @@ use crate::battle::{
     TurnState, UnitId, UnitTally, VictoryRule,
 };
 use crate::dice::BattleRng;
-use crate::rules::{gurps, starship_d12};
+use crate::rules::{gurps, socs, starship_d12};
 use crate::scenario::{Prepared, PreparedStats};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::Messages;
@@ -79,6 +79,10 @@ impl Session {
                 starship_d12::configure(&mut schedule);
                 starship_d12::init_resources(&mut world, &prepared);
             }
+            crate::scenario::RulesetSpec::Socs(_) => {
+                socs::configure(&mut schedule);
+                socs::init_resources(&mut world, &prepared);
+            }
         }
         world.insert_resource(prepared.map.clone());
         let mut session = Self {
@@ -131,12 +135,18 @@ impl Session {
             crate::scenario::RulesetSpec::StarshipD12(_) => {
                 starship_d12::reset_resources(world, &self.prepared);
             }
+            crate::scenario::RulesetSpec::Socs(_) => {
+                socs::reset_resources(world, &self.prepared);
+            }
         }
         world.resource_mut::<Messages<BattleEvent>>().clear();
         if let Some(mut m) = world.get_resource_mut::<Messages<Command<gurps::Action>>>() {
             m.clear();
         }
         if let Some(mut m) = world.get_resource_mut::<Messages<Command<starship_d12::Action>>>() {
+            m.clear();
+        }
+        if let Some(mut m) = world.get_resource_mut::<Messages<Command<socs::Action>>>() {
             m.clear();
         }
         let mut roster = Roster::default();
@@ -155,7 +165,7 @@ impl Session {
                 PreparedStats::Gurps(sheet) => {
                     entity.insert((Combatant, gurps::Fighter::new(sheet.clone())));
                 }
-                PreparedStats::StarshipD12(_) => {
+                PreparedStats::StarshipD12(_) | PreparedStats::Socs(_) => {
                     entity.insert(Ship);
                 }
             }
@@ -239,6 +249,8 @@ impl Session {
         let roster = self.roster().clone();
         let fleet = self.world.get_resource::<starship_d12::Fleet>().cloned();
         let fleet = fleet.as_ref();
+        let dogfight = self.world.get_resource::<socs::Dogfight>().cloned();
+        let dogfight = dogfight.as_ref();
         let mut q = self
             .world
             .query::<(&UnitId, &Standing, &HexPos, Option<&gurps::Fighter>)>();
@@ -251,11 +263,12 @@ impl Session {
                     Standing::Dead => "dead",
                     Standing::Escaped => "escaped",
                     Standing::Surrendered => "surrendered",
+                    Standing::Disabled => "disabled",
                 };
                 let hp = match (fighter, fleet) {
                     (Some(f), _) => format!(", {}/{} HP", f.hp, f.sheet.hp_max),
                     (None, Some(fleet)) => fleet.ship_line(*id),
-                    (None, None) => String::new(),
+                    (None, None) => dogfight.map_or(String::new(), |d| d.craft_line(*id)),
                 };
                 (
                     *id,

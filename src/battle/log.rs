@@ -171,6 +171,7 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
                 Standing::Dead => "is dead",
                 Standing::Escaped => "has left the battle",
                 Standing::Surrendered => "surrenders",
+                Standing::Disabled => "is out of action",
             };
             writeln!(s, "    {} {what} ({cause})", name(*unit))
         }

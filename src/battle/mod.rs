@@ -11,6 +11,7 @@
 
 mod event;
 mod log;
+pub mod place;
 mod policy;
 mod stats;
 
@@ -72,6 +73,8 @@ pub enum Standing {
     Escaped,
     /// Gave up the fight.
     Surrendered,
+    /// A craft put out of action (disabled, not destroyed).
+    Disabled,
 }
 
 impl Standing {

@@ -106,6 +106,7 @@ fn standing_word(s: Standing) -> &'static str {
         Standing::Dead => "dead",
         Standing::Escaped => "escaped",
         Standing::Surrendered => "surrendered",
+        Standing::Disabled => "disabled",
     }
 }
 

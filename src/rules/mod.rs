@@ -2,4 +2,5 @@
 //! schedule runs. Each ruleset cites its rule text (in ../shared/rules) in its doc comments.
 
 pub mod gurps;
+pub mod socs;
 pub mod starship_d12;

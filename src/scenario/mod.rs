@@ -14,6 +14,7 @@ use crate::battle::{Control, SideInfo, VictoryRule};
 use crate::format::{Path, Problem, ron_options};
 use crate::hexmap::{Compass, HexMap, MapShape, Orientation, Terrain};
 use crate::rules::gurps::{GurpsConfig, GurpsStats, Sheet, sheet::resolve_sheet};
+use crate::rules::socs::{Craft, CraftStats, SocsConfig};
 use crate::rules::starship_d12::{self, D12Config, ShipSheet, ShipStats};
 use hexx::{EdgeDirection, Hex};
 use serde::{Deserialize, Serialize};
@@ -52,6 +53,8 @@ pub enum RulesetSpec {
     Gurps(#[serde(default)] GurpsConfig),
     /// The d12 starship rules (`starship-d12`): range bands, crews, systems by facing.
     StarshipD12(#[serde(default)] D12Config),
+    /// The Space Opera Combat System (`socs`): dogfights with aiming bonuses.
+    Socs(#[serde(default)] SocsConfig),
 }
 
 impl RulesetSpec {
@@ -60,6 +63,7 @@ impl RulesetSpec {
         match self {
             RulesetSpec::Gurps(_) => "gurps",
             RulesetSpec::StarshipD12(_) => "starship-d12",
+            RulesetSpec::Socs(_) => "socs",
         }
     }
 
@@ -68,7 +72,9 @@ impl RulesetSpec {
         match self {
             RulesetSpec::Gurps(_) => (1.0, "yd"),
             // Range is a band; hex distances only picture it.
-            RulesetSpec::StarshipD12(_) => (1.0, "hex (range bands are abstract)"),
+            RulesetSpec::StarshipD12(_) | RulesetSpec::Socs(_) => {
+                (1.0, "hex (range bands are abstract)")
+            }
         }
     }
 
@@ -77,6 +83,7 @@ impl RulesetSpec {
         match self {
             RulesetSpec::Gurps(_) => "Gurps",
             RulesetSpec::StarshipD12(_) => "StarshipD12",
+            RulesetSpec::Socs(_) => "Socs",
         }
     }
 }
@@ -118,6 +125,8 @@ pub enum UnitStats {
     Gurps(GurpsStats),
     /// A starship-d12 ship.
     StarshipD12(ShipStats),
+    /// A SOCS craft.
+    Socs(CraftStats),
 }
 
 impl UnitStats {
@@ -125,6 +134,7 @@ impl UnitStats {
         match self {
             UnitStats::Gurps(_) => "Gurps",
             UnitStats::StarshipD12(_) => "StarshipD12",
+            UnitStats::Socs(_) => "Socs",
         }
     }
 }
@@ -168,6 +178,8 @@ pub enum PreparedStats {
     Gurps(Arc<Sheet>),
     /// A checked starship-d12 ship sheet.
     StarshipD12(Arc<ShipSheet>),
+    /// A checked SOCS craft.
+    Socs(Arc<Craft>),
 }
 
 /// A validated unit.
@@ -408,6 +420,79 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
             }
             None
         }
+        RulesetSpec::Socs(config) => {
+            let base = root.field("ruleset");
+            for (i, id) in config.may_flee.iter().enumerate() {
+                if !file.sides.iter().any(|s| &s.id == id) {
+                    problems.push(Problem::new(
+                        base.field("may_flee").index(i),
+                        format!("unknown side `{id}`: expected one of the side ids"),
+                    ));
+                }
+            }
+            let side_of = |name: &str| {
+                file.units
+                    .iter()
+                    .find(|u| u.name == name)
+                    .map(|u| u.side.as_str())
+            };
+            let pairs = config
+                .ranges
+                .iter()
+                .map(|r| (base.field("ranges"), &r.from, &r.to))
+                .chain(
+                    config
+                        .positions
+                        .iter()
+                        .map(|p| (base.field("positions"), &p.from, &p.to)),
+                );
+            for (i, (list, from, to)) in pairs.enumerate() {
+                let i = if i < config.ranges.len() {
+                    i
+                } else {
+                    i - config.ranges.len()
+                };
+                let path = list.index(i);
+                match (side_of(from), side_of(to)) {
+                    (None, _) => problems.push(Problem::new(
+                        path.field("from"),
+                        format!("unknown craft `{from}`: expected a unit's name"),
+                    )),
+                    (_, None) => problems.push(Problem::new(
+                        path.field("to"),
+                        format!("unknown craft `{to}`: expected a unit's name"),
+                    )),
+                    (Some(a), Some(b)) if a == b => problems.push(Problem::new(
+                        path,
+                        format!("`{from}` and `{to}` are on the same side: expected foes"),
+                    )),
+                    _ => {}
+                }
+            }
+            for (i, p) in config.positions.iter().enumerate() {
+                if !(1..=10).contains(&p.ab) {
+                    problems.push(Problem::new(
+                        base.field("positions").index(i).field("ab"),
+                        format!("Position AB {} is out of range: expected 1 to 10", p.ab),
+                    ));
+                }
+            }
+            for (i, g) in config.gm_maneuvers.iter().enumerate() {
+                if !(-10..=10).contains(&g.modifier) {
+                    problems.push(Problem::new(
+                        base.field("gm_maneuvers").index(i).field("modifier"),
+                        format!(
+                            "modifier {} is out of range: expected -10 to 10",
+                            g.modifier
+                        ),
+                    ));
+                }
+            }
+            if config.gm_maneuvers.len() > 32 {
+                problems.push(Problem::new(base.field("gm_maneuvers"), "at most 32"));
+            }
+            None
+        }
     };
     let ruleset_variant = file.ruleset.stats_variant();
     let resolve = |stats: &UnitStats| -> Result<PreparedStats, Vec<Problem>> {
@@ -429,6 +514,7 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
             (UnitStats::StarshipD12(s), _) => {
                 ShipSheet::resolve(s).map(|sheet| PreparedStats::StarshipD12(Arc::new(sheet)))
             }
+            (UnitStats::Socs(s), _) => Craft::resolve(s).map(|c| PreparedStats::Socs(Arc::new(c))),
             _ => Err(vec![Problem::new(
                 Path::root(),
                 "no catalog for this ruleset",

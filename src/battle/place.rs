@@ -1,0 +1,90 @@
+//! Where the map shows ships whose range is kept as a band per pair rather than a hex count
+//! (starship-d12, SOCS): each ship in turn moves (at most two hexes a pass, three passes) to
+//! the free hex that best fits the hex distance wanted to every enemy, keeping one hex from
+//! friends. Deterministic: unit order, fixed tie-breaks (a move must strictly improve).
+
+use crate::hexmap::{HexMap, Terrain};
+use hexx::Hex;
+
+fn cost(
+    at: &[Hex],
+    fighting: &[bool],
+    sides: &[u8],
+    me: usize,
+    hex: Hex,
+    want: &impl Fn(usize, usize) -> Option<u32>,
+) -> i64 {
+    let mut c = 0i64;
+    for other in 0..at.len() {
+        if other == me || !fighting[other] {
+            continue;
+        }
+        let d = i64::from(hex.unsigned_distance_to(at[other]));
+        if sides[other] == sides[me] {
+            if d < 2 {
+                c += 4 * (2 - d) * (2 - d);
+            }
+            continue;
+        }
+        if let Some(w) = want(me, other) {
+            let w = i64::from(w);
+            c += 10 * (d - w) * (d - w);
+        }
+    }
+    c
+}
+
+/// New positions (by unit index) starting from `at`, for the units `fighting`, where
+/// `want(a, b)` is the hex distance wanted between enemies `a` and `b` (None: any).
+pub fn place(
+    map: &HexMap,
+    at: &[Hex],
+    fighting: &[bool],
+    sides: &[u8],
+    want: impl Fn(usize, usize) -> Option<u32>,
+) -> Vec<Hex> {
+    let mut at = at.to_vec();
+    for _ in 0..3 {
+        for me in 0..at.len() {
+            if !fighting[me] {
+                continue;
+            }
+            let here = at[me];
+            let mut best = (cost(&at, fighting, sides, me, here, &want), here);
+            for hex in here.range(2) {
+                let free = map.terrain(hex).is_some_and(|t| t != Terrain::Blocked)
+                    && !at.iter().enumerate().any(|(i, h)| *h == hex && i != me);
+                if !free {
+                    continue;
+                }
+                let c = cost(&at, fighting, sides, me, hex, &want);
+                if c < best.0 {
+                    best = (c, hex);
+                }
+            }
+            at[me] = best.1;
+        }
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hexmap::{MapShape, Orientation};
+
+    #[test]
+    fn two_ships_settle_at_the_wanted_distance() {
+        let map = HexMap::new(
+            MapShape::Hexagon { radius: 10 },
+            Orientation::Pointy,
+            1.0,
+            "hex",
+        );
+        let start = [Hex::new(0, 0), Hex::new(1, 0)];
+        for want in [1, 3, 6] {
+            let at = place(&map, &start, &[true, true], &[0, 1], |_, _| Some(want));
+            assert_eq!(at[0].unsigned_distance_to(at[1]), want);
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! The SOCS AI, choosing among [`Dogfight::legal_actions`]:
+//! - Fire: every gun fires at the foe it is most likely to hurt (chance to hit times the
+//!   weight of its firepower on that foe, halved when the foe may dodge), keeping its
+//!   Sustained Fire target on a tie; guns with nothing in range hold.
+//! - Maneuver: answer a foe's Maneuver Offensively with a Reversal when its pilot is no
+//!   better; shake off a foe with Position on it (Maneuver Defensively) when that bonus is
+//!   at least 2 or at least its own best; break off (a game-master OpenRange maneuver) when
+//!   its side may flee and it is damaged and outnumbered; close in (CloseRange) when its
+//!   guns cannot reach; else gain Position on the foe it can hurt most; else fly straight.
+
+use super::dogfight::{Action, Dogfight, GmEffect, Maneuver, Phase, Shot, SocsRange, chance_3d6};
+use super::sheet::{Firepower, ShipClass};
+use crate::battle::UnitId;
+
+/// What `me` does now.
+pub fn choose(d: &Dogfight, me: UnitId) -> Action {
+    match &d.phase {
+        Phase::Fire { .. } => choose_fire(d, me),
+        Phase::Maneuvers { declared } => Action::Maneuver {
+            maneuver: choose_maneuver(d, me, declared),
+            gm_modifier: 0,
+        },
+        Phase::Start => Action::Maneuver {
+            maneuver: Maneuver::FlyStraight,
+            gm_modifier: 0,
+        },
+    }
+}
+
+/// How much a hit of `fp` on `target` is worth.
+fn weight(d: &Dogfight, target: UnitId, fp: Firepower) -> f64 {
+    let fighter = d.crafts[target.0 as usize].stats.class == ShipClass::Fighter;
+    match fp {
+        Firepower::Cosmetic => 0.05,
+        Firepower::Light if d.states[target.0 as usize].damaged => 3.0,
+        Firepower::Light => 1.0,
+        Firepower::Heavy if fighter => 3.0,
+        Firepower::Heavy => 2.5,
+        Firepower::Great | Firepower::Extreme => 3.0,
+    }
+}
+
+/// Expected worth of gun `w` of `me` firing at `t`.
+pub fn shot_value(d: &Dogfight, me: UnitId, w: usize, t: UnitId) -> f64 {
+    let total: i32 = d.shot_modifiers(me, w, t, 0).iter().map(|m| m.value).sum();
+    let p = chance_3d6(total);
+    let fp = d.crafts[me.0 as usize].stats.weapons[w].firepower;
+    let v = weight(d, t, fp);
+    if d.may_dodge(t, me) {
+        let dodged = weight(d, t, fp.lower());
+        (v + dodged) / 2.0 * p
+    } else {
+        v * p
+    }
+}
+
+fn choose_fire(d: &Dogfight, me: UnitId) -> Action {
+    let mut shots = Vec::new();
+    if !d.states[me.0 as usize].skip_fire {
+        let guns = d.crafts[me.0 as usize].stats.weapons.len();
+        for w in 0..guns {
+            let mut best: Option<(f64, UnitId)> = None;
+            for t in d.foes(me) {
+                if !d.guns_at(me, t).contains(&w) {
+                    continue;
+                }
+                let v = shot_value(d, me, w, t)
+                    + if d.sustained_ab(me, w, t) > 0 {
+                        1e-6
+                    } else {
+                        0.0
+                    };
+                if best.is_none_or(|(b, _)| v > b + 1e-12) {
+                    best = Some((v, t));
+                }
+            }
+            if let Some((_, t)) = best {
+                shots.push(Shot {
+                    weapon: w as u8,
+                    target: t,
+                });
+            }
+        }
+    }
+    Action::Fire {
+        shots,
+        gm_modifier: 0,
+    }
+}
+
+fn skill(d: &Dogfight, id: UnitId) -> i32 {
+    let c = &d.crafts[id.0 as usize].stats;
+    c.pilot.piloting + c.mr
+}
+
+fn choose_maneuver(d: &Dogfight, me: UnitId, declared: &[(UnitId, Maneuver, i32)]) -> Maneuver {
+    let legal = d.legal_actions(me);
+    let open = |m: &Maneuver| {
+        legal.contains(&Action::Maneuver {
+            maneuver: m.clone(),
+            gm_modifier: 0,
+        })
+    };
+    // A foe maneuvering offensively against us: reverse it if our pilot is no worse.
+    for (u, m, _) in declared {
+        let r = Maneuver::Reversal { target: *u };
+        if *m == (Maneuver::Offensive { target: me }) && open(&r) && skill(d, me) >= skill(d, *u) {
+            return r;
+        }
+    }
+    let foes = d.foes(me);
+    let mine_best = foes
+        .iter()
+        .map(|&f| d.position_ab(me, f))
+        .max()
+        .unwrap_or(0);
+    if let Some(&worst) = foes
+        .iter()
+        .max_by_key(|&&f| (d.position_ab(f, me), std::cmp::Reverse(f)))
+    {
+        let on_me = d.position_ab(worst, me);
+        let shake = Maneuver::Defensive {
+            target: worst,
+            weapon: None,
+        };
+        if on_me > 0 && (on_me >= 2 || on_me >= mine_best) && open(&shake) {
+            return shake;
+        }
+    }
+    let side = d.sides[me.0 as usize];
+    let allies = d
+        .fighting()
+        .iter()
+        .filter(|&&u| d.sides[u.0 as usize] == side)
+        .count();
+    let gm = |effect: GmEffect, target: UnitId| {
+        d.gm_maneuvers
+            .iter()
+            .position(|g| g.effect == effect)
+            .map(|i| Maneuver::Gm {
+                index: i as u8,
+                target,
+            })
+            .filter(|m| open(m))
+    };
+    let nearest = foes.iter().copied().min_by_key(|&f| (d.range(me, f), f));
+    if d.may_flee.get(usize::from(side)).copied().unwrap_or(false)
+        && d.states[me.0 as usize].damaged
+        && foes.len() > allies
+        && let Some(f) = nearest
+        && let Some(m) = gm(GmEffect::OpenRange, f)
+    {
+        return m;
+    }
+    let guns = d.crafts[me.0 as usize].stats.weapons.len();
+    let reach = |f: UnitId| (0..guns).any(|w| d.guns_at(me, f).contains(&w));
+    if !foes.iter().any(|&f| reach(f))
+        && let Some(f) = foes
+            .iter()
+            .copied()
+            .filter(|&f| d.range(me, f) != SocsRange::Short)
+            .min_by_key(|&f| (d.range(me, f), f))
+        && let Some(m) = gm(GmEffect::CloseRange, f)
+    {
+        return m;
+    }
+    let best = foes
+        .iter()
+        .copied()
+        .filter(|&f| open(&Maneuver::Offensive { target: f }))
+        .map(|f| {
+            let v: f64 = d
+                .guns_at(me, f)
+                .into_iter()
+                .map(|w| shot_value(d, me, w, f))
+                .sum();
+            (v, f)
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+    match best {
+        Some((v, f)) if v > 0.0 => Maneuver::Offensive { target: f },
+        _ => Maneuver::FlyStraight,
+    }
+}

@@ -1,0 +1,1507 @@
+//! The state of a SOCS battle as one plain struct ([`Dogfight`]) and its turn as plain
+//! functions (gurps-lite-and-socs.txt, SOCS "COMBAT", "FIRE PHASE", "MANEUVER PHASE", "THE
+//! FURBALL", "FOLLOW THE LEADER"): ranges per pair of enemies, Position aiming bonuses per
+//! pair, Sustained Fire bonuses per gun, the fire phase (declared by every craft, resolved
+//! together) and the maneuver phase (declared in order, resolved in that order).
+
+use super::sheet::{Craft, Firepower, ShipClass, SizeGroup, WeaponRange};
+use crate::battle::{AttackResult, BattleEvent, DefenseRecord, Standing, UnitId};
+use crate::dice::{DieRoller, Label, Modifier, RollRecord, quick_contest_margin, success_roll};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// Range between two craft ("3 ranges between ships").
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub enum SocsRange {
+    /// Every weapon can fire.
+    Short,
+    /// Only long-range weapons can fire.
+    #[default]
+    Long,
+    /// No combat.
+    OutOfRange,
+}
+
+impl SocsRange {
+    /// One step closer (negative) or farther, held at the ends.
+    pub fn moved(self, step: i32) -> SocsRange {
+        let all = [SocsRange::Short, SocsRange::Long, SocsRange::OutOfRange];
+        all[((self as i32) + step).clamp(0, 2) as usize]
+    }
+
+    /// Hex distance the map shows it at (a display choice).
+    pub fn hexes(self) -> u32 {
+        match self {
+            SocsRange::Short => 3,
+            SocsRange::Long => 8,
+            SocsRange::OutOfRange => 15,
+        }
+    }
+
+    /// True when a weapon of `range` can fire at this range.
+    pub fn allows(self, range: WeaponRange) -> bool {
+        match self {
+            SocsRange::Short => true,
+            SocsRange::Long => range == WeaponRange::Long,
+            SocsRange::OutOfRange => false,
+        }
+    }
+}
+
+impl fmt::Display for SocsRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SocsRange::Short => "short",
+            SocsRange::Long => "long",
+            SocsRange::OutOfRange => "out of range",
+        })
+    }
+}
+
+/// What a game-master maneuver does (decision 4: "other maneuvers ... determined by the
+/// GM" are given by the scenario, each a Piloting + MR roll with the GM's modifier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GmEffect {
+    /// On success, the range to the chosen foe one step closer.
+    CloseRange,
+    /// On success, the range to the chosen foe one step farther.
+    OpenRange,
+}
+
+/// A maneuver the scenario's game master allows besides the text's own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GmManeuver {
+    /// Name shown in the panel and the log.
+    pub name: String,
+    /// The GM's modifier to the Piloting + MR roll.
+    #[serde(default)]
+    pub modifier: i32,
+    /// What success does.
+    pub effect: GmEffect,
+}
+
+/// A pilot's maneuver ("MANEUVER PHASE").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Maneuver {
+    /// No change to any aiming bonus.
+    FlyStraight,
+    /// Gain Position on `target` (which must have none on you).
+    Offensive {
+        /// The foe.
+        target: UnitId,
+    },
+    /// Lower `target`'s Position on you, or its gun `weapon`'s Sustained Fire bonus.
+    Defensive {
+        /// The foe.
+        target: UnitId,
+        /// One of its guns, instead of its Position.
+        #[serde(default)]
+        weapon: Option<u8>,
+    },
+    /// As Defensive against every foe; your gunners may not fire next turn.
+    TotallyDefensive,
+    /// Answer `target`'s Maneuver Offensively against you with a Quick Contest.
+    Reversal {
+        /// The foe.
+        target: UnitId,
+    },
+    /// Lead the foes on your tail through a hazard at a penalty you choose.
+    FollowTheLeader {
+        /// The penalty (0 to 10) every pilot takes, you included.
+        penalty: i32,
+    },
+    /// One of the scenario's game-master maneuvers, against `target`.
+    Gm {
+        /// Index in the scenario's `gm_maneuvers`.
+        index: u8,
+        /// The foe.
+        target: UnitId,
+    },
+}
+
+/// One gun's shot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shot {
+    /// Index of the weapon.
+    pub weapon: u8,
+    /// The target.
+    pub target: UnitId,
+}
+
+/// A craft's decision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// Fire phase: the shots of its guns (any gun left out holds its fire).
+    Fire {
+        /// The shots.
+        shots: Vec<Shot>,
+        /// A game-master modifier for unorthodox tactics (decision 4), added to every shot.
+        #[serde(default)]
+        gm_modifier: i32,
+    },
+    /// Maneuver phase: the pilot's maneuver.
+    Maneuver {
+        /// The maneuver.
+        maneuver: Maneuver,
+        /// A game-master modifier for unorthodox tactics (decision 4).
+        #[serde(default)]
+        gm_modifier: i32,
+    },
+}
+
+/// How a craft left the fight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Destroyed (a fighter by a heavy hit, a collision, a crashed maneuver).
+    Destroyed,
+    /// Completely disabled by a heavy hit.
+    Disabled,
+    /// Vaporized or atomized (great or extreme).
+    Vaporized,
+    /// Out of range of every foe.
+    Escaped,
+}
+
+/// A craft in battle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CraftState {
+    /// Out of the fight, and how.
+    pub out: Option<Fate>,
+    /// Light damage taken: continuing damage (a further light hit counts as heavy).
+    pub damaged: bool,
+    /// Loses its maneuver this turn (a light hit).
+    pub skip_maneuver: bool,
+    /// Its gunners may not fire next fire phase (a light hit, Go Totally Defensive).
+    pub skip_fire: bool,
+    /// Its gunners hit automatically next fire phase (a reversal won critically).
+    pub auto_hit: bool,
+    /// Hit locations knocked out.
+    pub locations_out: Vec<bool>,
+    /// Everyone aboard alive, in [`Craft::people`] order.
+    pub alive: Vec<bool>,
+    /// Per gun: its Sustained Fire bonus and on whom.
+    pub sustained: Vec<Option<(UnitId, i32)>>,
+}
+
+impl CraftState {
+    /// A fresh craft.
+    pub fn new(craft: &Craft) -> Self {
+        Self {
+            out: None,
+            damaged: false,
+            skip_maneuver: false,
+            skip_fire: false,
+            auto_hit: false,
+            locations_out: vec![false; craft.stats.locations.len()],
+            alive: vec![true; craft.people().len()],
+            sustained: vec![None; craft.stats.weapons.len()],
+        }
+    }
+
+    /// True when gun `w` still works (its location is not knocked out).
+    pub fn gun_works(&self, craft: &Craft, w: usize) -> bool {
+        craft
+            .weapon_location
+            .get(w)
+            .is_some_and(|l| l.is_none_or(|l| !self.locations_out[l]))
+    }
+}
+
+/// Where the turn stands.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Phase {
+    /// Before the first turn, or between turns.
+    #[default]
+    Start,
+    /// The fire phase: craft declare their shots in `order`.
+    Fire {
+        /// Declarations so far.
+        declared: Vec<(UnitId, Vec<Shot>, i32)>,
+    },
+    /// The maneuver phase: pilots declare in `order`.
+    Maneuvers {
+        /// Declarations so far.
+        declared: Vec<(UnitId, Maneuver, i32)>,
+    },
+}
+
+/// What a step of the turn did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// A craft must decide.
+    Awaiting(UnitId),
+    /// A phase ended (its declarations resolved); call again.
+    Advanced,
+    /// The turn is over.
+    TurnOver,
+}
+
+/// Everything of a SOCS battle the rules read and change.
+#[derive(bevy::ecs::resource::Resource, Clone, Debug, Default)]
+pub struct Dogfight {
+    /// Craft by unit index.
+    pub crafts: Vec<Arc<Craft>>,
+    /// States by unit index.
+    pub states: Vec<CraftState>,
+    /// Sides by unit index.
+    pub sides: Vec<u8>,
+    /// Names by unit index.
+    pub names: Vec<String>,
+    /// Sides (by index) whose AI craft break off when losing.
+    pub may_flee: Vec<bool>,
+    /// The scenario's game-master maneuvers.
+    pub gm_maneuvers: Vec<GmManeuver>,
+    /// Range per pair of enemies (`a < b`).
+    pub ranges: BTreeMap<(UnitId, UnitId), SocsRange>,
+    /// Position aiming bonus of the first craft on the second.
+    pub position: BTreeMap<(UnitId, UnitId), i32>,
+    /// The phase.
+    pub phase: Phase,
+    /// Who decides in this phase, in order.
+    pub order: Vec<UnitId>,
+    /// Next in `order`.
+    pub next: usize,
+    /// Turn number, from 1.
+    pub turn: u32,
+}
+
+fn key(a: UnitId, b: UnitId) -> (UnitId, UnitId) {
+    if a < b { (a, b) } else { (b, a) }
+}
+
+/// Chance that 3d6 rolls `target` or less (GURPS success roll, criticals aside).
+pub fn chance_3d6(target: i32) -> f64 {
+    const WAYS: [u32; 19] = [
+        0, 0, 0, 1, 4, 10, 20, 35, 56, 81, 108, 133, 160, 181, 196, 206, 212, 215, 216,
+    ];
+    if target <= 4 {
+        // A 3 or 4 always succeeds.
+        return 4.0 / 216.0;
+    }
+    let t = target.min(18) as usize;
+    // 17 and 18 always fail.
+    f64::from(WAYS[t].min(WAYS[16])) / 216.0
+}
+
+impl Dogfight {
+    fn craft(&self, id: UnitId) -> &Craft {
+        &self.crafts[id.0 as usize]
+    }
+
+    fn state(&self, id: UnitId) -> &CraftState {
+        &self.states[id.0 as usize]
+    }
+
+    /// The name of a craft.
+    pub fn name(&self, id: UnitId) -> &str {
+        self.names.get(id.0 as usize).map_or("?", |s| s.as_str())
+    }
+
+    /// True while the craft is in the fight.
+    pub fn in_fight(&self, id: UnitId) -> bool {
+        self.states
+            .get(id.0 as usize)
+            .is_some_and(|s| s.out.is_none())
+    }
+
+    /// Craft in the fight, in unit order.
+    pub fn fighting(&self) -> Vec<UnitId> {
+        (0..self.states.len() as u32)
+            .map(UnitId)
+            .filter(|&i| self.in_fight(i))
+            .collect()
+    }
+
+    /// Foes of `me` in the fight.
+    pub fn foes(&self, me: UnitId) -> Vec<UnitId> {
+        let side = self.sides[me.0 as usize];
+        self.fighting()
+            .into_iter()
+            .filter(|&i| self.sides[i.0 as usize] != side)
+            .collect()
+    }
+
+    /// The range between two foes (OutOfRange for friends).
+    pub fn range(&self, a: UnitId, b: UnitId) -> SocsRange {
+        self.ranges
+            .get(&key(a, b))
+            .copied()
+            .unwrap_or(SocsRange::OutOfRange)
+    }
+
+    /// Sets the range between two foes.
+    pub fn set_range(&mut self, a: UnitId, b: UnitId, r: SocsRange) {
+        self.ranges.insert(key(a, b), r);
+    }
+
+    /// `a`'s Position aiming bonus on `b`.
+    pub fn position_ab(&self, a: UnitId, b: UnitId) -> i32 {
+        self.position.get(&(a, b)).copied().unwrap_or(0)
+    }
+
+    fn set_position(&mut self, a: UnitId, b: UnitId, v: i32) {
+        if v <= 0 {
+            self.position.remove(&(a, b));
+        } else {
+            self.position.insert((a, b), v);
+        }
+    }
+
+    /// Gun `w` of `me`'s Sustained Fire bonus on `target`.
+    pub fn sustained_ab(&self, me: UnitId, w: usize, target: UnitId) -> i32 {
+        match self.state(me).sustained.get(w).copied().flatten() {
+            Some((t, n)) if t == target => n,
+            _ => 0,
+        }
+    }
+
+    /// A craft's state in a few words for `run`'s closing lines: ", damaged, Position on
+    /// Viper 2".
+    pub fn craft_line(&self, id: UnitId) -> String {
+        let Some(state) = self.states.get(id.0 as usize) else {
+            return String::new();
+        };
+        let mut parts = Vec::new();
+        if state.damaged {
+            parts.push("damaged".to_string());
+        }
+        let out: Vec<&str> = state
+            .locations_out
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| **o)
+            .map(|(k, _)| self.crafts[id.0 as usize].stats.locations[k].as_str())
+            .collect();
+        if !out.is_empty() {
+            parts.push(format!("knocked out: {}", out.join(", ")));
+        }
+        for (&(a, b), ab) in &self.position {
+            if a == id {
+                parts.push(format!("Position AB {ab} on {}", self.name(b)));
+            }
+        }
+        parts.iter().map(|p| format!(", {p}")).collect()
+    }
+
+    /// The standing to mirror onto a craft's entity.
+    pub fn standing(&self, id: UnitId) -> Standing {
+        match self.state(id).out {
+            None => Standing::Fighting,
+            Some(Fate::Escaped) => Standing::Escaped,
+            Some(Fate::Disabled) => Standing::Disabled,
+            Some(Fate::Destroyed | Fate::Vaporized) => Standing::Dead,
+        }
+    }
+
+    /// A furball: more than six craft in the fight ("THE FURBALL"; the text's "not paired
+    /// off into neat dogfights" is read as: more than six craft still fighting).
+    pub fn furball(&self) -> bool {
+        self.fighting().len() > 6
+    }
+
+    /// True when `me` may gain Position on `target`: cutters not on fighters, ships of the
+    /// line (and larger) not on fighters or cutters (the class restrictions).
+    pub fn may_gain_position(&self, me: UnitId, target: UnitId) -> bool {
+        let (a, b) = (
+            self.craft(me).stats.class.group(),
+            self.craft(target).stats.class.group(),
+        );
+        match a {
+            SizeGroup::Fighter => true,
+            SizeGroup::Cutter => b != SizeGroup::Fighter,
+            SizeGroup::Line | SizeGroup::Station => b >= SizeGroup::Line,
+        }
+    }
+
+    /// True when `target` may dodge fire from `shooter`: cutters cannot dodge fighters'
+    /// attacks, ships of the line cannot dodge fighters' or cutters' fire.
+    pub fn may_dodge(&self, target: UnitId, shooter: UnitId) -> bool {
+        let (t, s) = (
+            self.craft(target).stats.class.group(),
+            self.craft(shooter).stats.class.group(),
+        );
+        match t {
+            SizeGroup::Fighter => true,
+            SizeGroup::Cutter => s != SizeGroup::Fighter,
+            SizeGroup::Line | SizeGroup::Station => s >= SizeGroup::Line,
+        }
+    }
+
+    /// Guns of `me` that can fire at `target` now.
+    pub fn guns_at(&self, me: UnitId, target: UnitId) -> Vec<usize> {
+        if !self.in_fight(target) || self.sides[me.0 as usize] == self.sides[target.0 as usize] {
+            return Vec::new();
+        }
+        let craft = self.craft(me);
+        let state = self.state(me);
+        let range = self.range(me, target);
+        (0..craft.stats.weapons.len())
+            .filter(|&w| state.gun_works(craft, w) && range.allows(craft.stats.weapons[w].range))
+            .collect()
+    }
+
+    /// The modifiers of gun `w` of `me` firing at `target`: skill, Accuracy, the aiming
+    /// bonuses or the snap-shot penalty (firing without bonuses), the target's size, the
+    /// GM's modifier ("FIRE PHASE", "TO-HIT MODIFIERS", "AIMING BONUSES").
+    pub fn shot_modifiers(&self, me: UnitId, w: usize, target: UnitId, gm: i32) -> Vec<Modifier> {
+        let craft = self.craft(me);
+        let gunner = craft.gunner(w);
+        let weapon = &craft.stats.weapons[w];
+        let mut mods = vec![
+            Modifier::named(format!("{} Gunner", gunner.name), gunner.gunner),
+            Modifier::new("Acc", weapon.acc),
+        ];
+        let (pos, sus) = (
+            self.position_ab(me, target),
+            self.sustained_ab(me, w, target),
+        );
+        if pos + sus > 0 {
+            if pos > 0 {
+                mods.push(Modifier::new("Position AB", pos));
+            }
+            if sus > 0 {
+                mods.push(Modifier::new("Sustained Fire AB", sus));
+            }
+        } else {
+            mods.push(Modifier::new("snap shot", -5));
+        }
+        let size = self.craft(target).to_be_hit;
+        if size != 0 {
+            mods.push(Modifier::named(
+                format!("{} to be hit", self.craft(target).stats.class),
+                size,
+            ));
+        }
+        if gm != 0 {
+            mods.push(Modifier::new("GM", gm));
+        }
+        mods
+    }
+
+    /// Every decision the rules allow `me` now (the fire phase lists one shot per gun at
+    /// each target; a decision may combine them, one per gun).
+    pub fn legal_actions(&self, me: UnitId) -> Vec<Action> {
+        match &self.phase {
+            Phase::Fire { .. } => {
+                let mut v = vec![Action::Fire {
+                    shots: Vec::new(),
+                    gm_modifier: 0,
+                }];
+                if self.state(me).skip_fire {
+                    return v;
+                }
+                for t in self.foes(me) {
+                    for w in self.guns_at(me, t) {
+                        v.push(Action::Fire {
+                            shots: vec![Shot {
+                                weapon: w as u8,
+                                target: t,
+                            }],
+                            gm_modifier: 0,
+                        });
+                    }
+                }
+                v
+            }
+            Phase::Maneuvers { declared } => {
+                let m = |maneuver| Action::Maneuver {
+                    maneuver,
+                    gm_modifier: 0,
+                };
+                let mut v = vec![m(Maneuver::FlyStraight), m(Maneuver::TotallyDefensive)];
+                let foes: Vec<UnitId> = self
+                    .foes(me)
+                    .into_iter()
+                    .filter(|&f| self.range(me, f) != SocsRange::OutOfRange)
+                    .collect();
+                for &f in &foes {
+                    if self.position_ab(f, me) == 0 && self.may_gain_position(me, f) {
+                        v.push(m(Maneuver::Offensive { target: f }));
+                    }
+                    v.push(m(Maneuver::Defensive {
+                        target: f,
+                        weapon: None,
+                    }));
+                    for w in 0..self.craft(f).stats.weapons.len() {
+                        if self.sustained_ab(f, w, me) > 0 {
+                            v.push(m(Maneuver::Defensive {
+                                target: f,
+                                weapon: Some(w as u8),
+                            }));
+                        }
+                    }
+                    if declared
+                        .iter()
+                        .any(|(u, d, _)| *u == f && *d == Maneuver::Offensive { target: me })
+                        && !declared.iter().any(|(u, d, _)| {
+                            *u != me && matches!(d, Maneuver::Reversal { target } if *target == f)
+                        })
+                    {
+                        v.push(m(Maneuver::Reversal { target: f }));
+                    }
+                }
+                if self.craft(me).stats.class.group() < SizeGroup::Line {
+                    for penalty in [0, 2, 4, 6] {
+                        v.push(m(Maneuver::FollowTheLeader { penalty }));
+                    }
+                }
+                for (i, g) in self.gm_maneuvers.iter().enumerate() {
+                    for f in self.foes(me) {
+                        let r = self.range(me, f);
+                        let useful = match g.effect {
+                            GmEffect::CloseRange => r != SocsRange::Short,
+                            GmEffect::OpenRange => r != SocsRange::OutOfRange,
+                        };
+                        if useful {
+                            v.push(m(Maneuver::Gm {
+                                index: i as u8,
+                                target: f,
+                            }));
+                        }
+                    }
+                }
+                v
+            }
+            Phase::Start => Vec::new(),
+        }
+    }
+
+    /// Checks a decision of `me`; the reason when it is refused.
+    pub fn check(&self, me: UnitId, action: &Action) -> Result<(), String> {
+        match (action, &self.phase) {
+            (Action::Fire { shots, gm_modifier }, Phase::Fire { .. }) => {
+                if !(-10..=10).contains(gm_modifier) {
+                    return Err("a GM modifier is between -10 and +10".into());
+                }
+                if !shots.is_empty() && self.state(me).skip_fire {
+                    return Err(format!(
+                        "{}'s gunners may not fire this turn",
+                        self.name(me)
+                    ));
+                }
+                let mut used = Vec::new();
+                for s in shots {
+                    let w = usize::from(s.weapon);
+                    if used.contains(&w) {
+                        return Err("a gun fires once a turn".into());
+                    }
+                    used.push(w);
+                    if !self.guns_at(me, s.target).contains(&w) {
+                        return Err(format!(
+                            "gun {} cannot fire at {} (no such gun, knocked out, or out of its range)",
+                            s.weapon,
+                            self.name(s.target)
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            (
+                Action::Maneuver {
+                    maneuver,
+                    gm_modifier,
+                },
+                Phase::Maneuvers { .. },
+            ) => {
+                if !(-10..=10).contains(gm_modifier) {
+                    return Err("a GM modifier is between -10 and +10".into());
+                }
+                let probe = Action::Maneuver {
+                    maneuver: maneuver.clone(),
+                    gm_modifier: 0,
+                };
+                if self.legal_actions(me).contains(&probe) {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "{} is not open to {} now",
+                        self.describe_maneuver(maneuver),
+                        self.name(me)
+                    ))
+                }
+            }
+            (Action::Fire { .. }, _) => Err("craft fire in the fire phase".into()),
+            (Action::Maneuver { .. }, _) => Err("pilots maneuver in the maneuver phase".into()),
+        }
+    }
+
+    fn describe_maneuver(&self, m: &Maneuver) -> String {
+        match m {
+            Maneuver::FlyStraight => "Fly Straight".into(),
+            Maneuver::Offensive { target } => {
+                format!("Maneuver Offensively against {}", self.name(*target))
+            }
+            Maneuver::Defensive {
+                target,
+                weapon: None,
+            } => {
+                format!("Maneuver Defensively against {}", self.name(*target))
+            }
+            Maneuver::Defensive {
+                target,
+                weapon: Some(w),
+            } => format!(
+                "Maneuver Defensively against {}'s {}",
+                self.name(*target),
+                self.crafts
+                    .get(target.0 as usize)
+                    .and_then(|c| c.stats.weapons.get(usize::from(*w)))
+                    .map_or("?", |w| w.name.as_str())
+            ),
+            Maneuver::TotallyDefensive => "Go Totally Defensive".into(),
+            Maneuver::Reversal { target } => format!("Reversal against {}", self.name(*target)),
+            Maneuver::FollowTheLeader { penalty } => format!("Follow the Leader at -{penalty}"),
+            Maneuver::Gm { index, target } => format!(
+                "{} ({})",
+                self.gm_maneuvers
+                    .get(usize::from(*index))
+                    .map_or("?", |g| g.name.as_str()),
+                self.name(*target)
+            ),
+        }
+    }
+
+    /// Words for a decision in the log.
+    pub fn describe(&self, me: UnitId, action: &Action) -> String {
+        match action {
+            Action::Fire { shots, .. } if shots.is_empty() => "holds fire".into(),
+            Action::Fire { shots, .. } => {
+                let craft = self.craft(me);
+                let parts: Vec<String> = shots
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            "{} at {}",
+                            craft
+                                .stats
+                                .weapons
+                                .get(usize::from(s.weapon))
+                                .map_or("?", |w| w.name.as_str()),
+                            self.name(s.target)
+                        )
+                    })
+                    .collect();
+                format!("fires {}", parts.join(", "))
+            }
+            Action::Maneuver { maneuver, .. } => self.describe_maneuver(maneuver),
+        }
+    }
+
+    /// Starts a turn: the fire phase, craft in unit order.
+    pub fn begin_turn(&mut self) {
+        self.turn += 1;
+        self.phase = Phase::Fire {
+            declared: Vec::new(),
+        };
+        self.order = self.fighting();
+        self.next = 0;
+    }
+
+    /// Moves the turn on: the next craft to decide, or the end of a phase (resolving it).
+    pub fn advance(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) -> Step {
+        while self.next < self.order.len() {
+            let id = self.order[self.next];
+            let skip = match self.phase {
+                Phase::Maneuvers { .. } => self.state(id).skip_maneuver,
+                _ => false,
+            };
+            if self.in_fight(id) && !skip {
+                return Step::Awaiting(id);
+            }
+            if skip && self.in_fight(id) {
+                events.push(BattleEvent::Note {
+                    unit: Some(id),
+                    text: "loses this maneuver (light damage)".into(),
+                });
+            }
+            self.next += 1;
+        }
+        match std::mem::take(&mut self.phase) {
+            Phase::Start => Step::TurnOver,
+            Phase::Fire { declared } => {
+                self.resolve_fire(&declared, dice, events);
+                for s in &mut self.states {
+                    s.auto_hit = false;
+                }
+                // Pilots declare from the worst Piloting + MR to the best, so the better
+                // pilot answers (a decision: the text gives no order).
+                let mut order = self.fighting();
+                order.sort_by_key(|&id| {
+                    let c = self.craft(id);
+                    (c.stats.pilot.piloting + c.stats.mr, id)
+                });
+                self.order = order;
+                self.next = 0;
+                self.phase = Phase::Maneuvers {
+                    declared: Vec::new(),
+                };
+                events.push(BattleEvent::Note {
+                    unit: None,
+                    text: "Maneuver phase".into(),
+                });
+                Step::Advanced
+            }
+            Phase::Maneuvers { declared } => {
+                self.resolve_maneuvers(&declared, dice, events);
+                for s in &mut self.states {
+                    s.skip_maneuver = false;
+                }
+                self.escapes(events);
+                self.phase = Phase::Start;
+                Step::TurnOver
+            }
+        }
+    }
+
+    /// Records the decision of the craft the turn waits for (checked already).
+    pub fn apply(&mut self, me: UnitId, action: Action) {
+        self.next += 1;
+        match (&mut self.phase, action) {
+            (Phase::Fire { declared }, Action::Fire { shots, gm_modifier }) => {
+                declared.push((me, shots, gm_modifier));
+            }
+            (
+                Phase::Maneuvers { declared },
+                Action::Maneuver {
+                    maneuver,
+                    gm_modifier,
+                },
+            ) => {
+                declared.push((me, maneuver, gm_modifier));
+            }
+            _ => {}
+        }
+    }
+
+    fn escapes(&mut self, events: &mut Vec<BattleEvent>) {
+        for id in self.fighting() {
+            let foes = self.foes(id);
+            if !foes.is_empty()
+                && foes
+                    .iter()
+                    .all(|&f| self.range(id, f) == SocsRange::OutOfRange)
+            {
+                self.states[id.0 as usize].out = Some(Fate::Escaped);
+                events.push(BattleEvent::StatusChanged {
+                    unit: id,
+                    standing: Standing::Escaped,
+                    cause: Cow::Borrowed("out of range of every foe"),
+                });
+            }
+        }
+    }
+
+    /// The fire phase's shots, resolved together: every craft fires what it declared with
+    /// the bonuses it had when the phase began, even if hit earlier in the phase.
+    fn resolve_fire(
+        &mut self,
+        declared: &[(UnitId, Vec<Shot>, i32)],
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let before = self.clone();
+        for s in &mut self.states {
+            s.skip_fire = false;
+        }
+        let mut fired: Vec<(UnitId, usize, UnitId)> = Vec::new();
+        for (me, shots, gm) in declared {
+            for shot in shots {
+                let w = usize::from(shot.weapon);
+                fired.push((*me, w, shot.target));
+                before.fire_one(self, *me, w, shot.target, *gm, dice, events);
+            }
+        }
+        // Sustained Fire: +1 per turn of firing on the same target; a gun that fired at
+        // another target starts again, one that did not fire loses it.
+        for (i, state) in self.states.iter_mut().enumerate() {
+            for (w, sus) in state.sustained.iter_mut().enumerate() {
+                let shot = fired
+                    .iter()
+                    .find(|(me, g, _)| me.0 as usize == i && *g == w);
+                *sus = match (shot, before.states[i].sustained[w]) {
+                    (Some(&(_, _, t)), Some((old, n))) if old == t => Some((t, n + 1)),
+                    (Some(&(_, _, t)), _) => Some((t, 1)),
+                    (None, _) => None,
+                };
+            }
+        }
+        // A craft that took light damage in this phase lost its bonuses, including the
+        // one it just built.
+        for i in 0..self.states.len() {
+            if self.states[i].skip_maneuver || self.states[i].out.is_some() {
+                self.states[i].sustained.iter_mut().for_each(|s| *s = None);
+            }
+        }
+    }
+
+    /// One shot, with `self` the state when the phase began and `now` the state changed.
+    #[allow(clippy::too_many_arguments)]
+    fn fire_one(
+        &self,
+        now: &mut Dogfight,
+        me: UnitId,
+        w: usize,
+        target: UnitId,
+        gm: i32,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let craft = self.craft(me);
+        let weapon = &craft.stats.weapons[w];
+        let mut mods = self.shot_modifiers(me, w, target, gm);
+        let snap = mods.iter().any(|m| m.label.to_string() == "snap shot");
+        let roll = success_roll(dice, mods.clone());
+        let mut target = target;
+        // Furball: a gunner who snap-shoots rolls perception; failure, a friend is hit.
+        if snap && self.furball() {
+            let gunner = craft.gunner(w);
+            let check = success_roll(
+                dice,
+                vec![Modifier::named(
+                    format!("{} perception", gunner.name),
+                    gunner.perception,
+                )],
+            );
+            let friends: Vec<UnitId> = now
+                .fighting()
+                .into_iter()
+                .filter(|&f| f != me && now.sides[f.0 as usize] == now.sides[me.0 as usize])
+                .collect();
+            let failed = !check.succeeded() && !friends.is_empty();
+            events.push(BattleEvent::Roll {
+                unit: me,
+                purpose: Cow::Borrowed("furball perception after a snap shot"),
+                result: Cow::Borrowed(if failed {
+                    "fires on a friend"
+                } else {
+                    "fires true"
+                }),
+                roll: check,
+            });
+            if failed {
+                let k = dice.roll_die(friends.len() as u32) as usize - 1;
+                target = friends[k];
+                mods = self.shot_modifiers(me, w, target, gm);
+            }
+        }
+        let auto = self.state(me).auto_hit;
+        let hit = auto || roll.succeeded();
+        let critical = roll.critical == Some(crate::dice::Critical::Success);
+        let _ = mods;
+        let mut firepower = weapon.firepower;
+        let mut defenses = Vec::new();
+        if hit && !critical && !auto && now.in_fight(target) && self.may_dodge(target, me) {
+            let t = self.craft(target);
+            let dodge = success_roll(
+                dice,
+                vec![
+                    Modifier::named(
+                        format!("{} Piloting/2", t.stats.pilot.name),
+                        t.stats.pilot.piloting / 2,
+                    ),
+                    Modifier::new("MR", t.stats.mr),
+                ],
+            );
+            if dodge.succeeded() {
+                firepower = firepower.lower();
+            }
+            defenses.push(DefenseRecord {
+                defense: Label::Static("Dodge (one firepower level less)"),
+                roll: dodge,
+            });
+        }
+        events.push(BattleEvent::Attack {
+            attacker: me,
+            target,
+            weapon: Label::from(format!("{} ({})", weapon.name, weapon.firepower)),
+            roll,
+            defenses,
+            result: if !hit {
+                AttackResult::Miss
+            } else if critical || auto {
+                AttackResult::CriticalHit
+            } else {
+                AttackResult::Hit
+            },
+        });
+        if auto {
+            events.push(BattleEvent::Note {
+                unit: Some(me),
+                text: "hits automatically (reversal won critically last turn)".into(),
+            });
+        }
+        if hit && now.in_fight(target) {
+            if firepower != weapon.firepower {
+                events.push(BattleEvent::Note {
+                    unit: Some(target),
+                    text: format!(
+                        "the dodge lowers the hit from {} to {firepower}",
+                        weapon.firepower
+                    ),
+                });
+            }
+            now.hit(me, target, firepower, dice, events);
+        } else if hit {
+            events.push(BattleEvent::Note {
+                unit: Some(target),
+                text: "already out of the fight".into(),
+            });
+        }
+    }
+
+    /// The effect of a hit of `firepower` on `target` ("FIREPOWER LEVELS").
+    pub fn hit(
+        &mut self,
+        by: UnitId,
+        target: UnitId,
+        firepower: Firepower,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let i = target.0 as usize;
+        let craft = self.crafts[i].clone();
+        let fighter = craft.stats.class == ShipClass::Fighter;
+        let mut level = firepower;
+        if level == Firepower::Light && self.states[i].damaged {
+            events.push(BattleEvent::Note {
+                unit: Some(target),
+                text: "already damaged: continuing damage makes this light hit heavy".into(),
+            });
+            level = Firepower::Heavy;
+        }
+        // For the statistics and the log: the hit as damage of its firepower level to a
+        // craft whose condition runs 2 (intact), 1 (damaged), 0 (out).
+        let before = if self.states[i].damaged { 1 } else { 2 };
+        let after = match level {
+            Firepower::Cosmetic => before,
+            Firepower::Light => 1,
+            _ => 0,
+        };
+        events.push(BattleEvent::Damage {
+            attacker: Some(by),
+            target,
+            roll: RollRecord {
+                dice: crate::dice::DiceName::Fixed("firepower"),
+                faces: vec![level as u32],
+                extra: Vec::new(),
+                sense: crate::dice::RollSense::Over,
+                modifiers: Vec::new(),
+                total: level as i32,
+                target: None,
+                margin: None,
+                success: None,
+                critical: None,
+            },
+            damage_type: Cow::Owned(level.to_string()),
+            steps: Vec::new(),
+            injury: level as i32,
+            hp_before: before,
+            hp_after: after,
+            hp_max: 2,
+            location: None,
+        });
+        let mut text = format!("{level} damage from {}", self.name(by));
+        match level {
+            Firepower::Cosmetic => text.push_str(": paint blistered"),
+            Firepower::Light => {
+                let s = &mut self.states[i];
+                s.damaged = true;
+                s.skip_maneuver = true;
+                s.skip_fire = true;
+                s.sustained.iter_mut().for_each(|x| *x = None);
+                let held: Vec<(UnitId, UnitId)> = self
+                    .position
+                    .keys()
+                    .filter(|(a, _)| *a == target)
+                    .copied()
+                    .collect();
+                for k in held {
+                    self.position.remove(&k);
+                }
+                text.push_str(": loses its next turn and its aiming bonuses; continuing damage");
+                if !fighter && !craft.stats.locations.is_empty() {
+                    let n = craft.stats.locations.len() as u32;
+                    let k = dice.roll_die(n) as usize - 1;
+                    self.states[i].locations_out[k] = true;
+                    text.push_str(&format!(
+                        "; hit location (d{n} = {}): {} knocked out",
+                        k + 1,
+                        craft.stats.locations[k]
+                    ));
+                }
+            }
+            Firepower::Heavy | Firepower::Great | Firepower::Extreme => {
+                let fate = match level {
+                    Firepower::Heavy if !fighter => Fate::Disabled,
+                    Firepower::Heavy => Fate::Destroyed,
+                    _ => Fate::Vaporized,
+                };
+                self.states[i].out = Some(fate);
+                text.push_str(match fate {
+                    Fate::Disabled => ": completely disabled",
+                    Fate::Destroyed => ": destroyed",
+                    _ => ": vaporized",
+                });
+            }
+        }
+        events.push(BattleEvent::Note {
+            unit: Some(target),
+            text,
+        });
+        if level >= Firepower::Heavy {
+            self.casualties(target, level, dice, events);
+            let standing = self.standing(target);
+            events.push(BattleEvent::StatusChanged {
+                unit: target,
+                standing,
+                cause: Cow::Owned(format!("{level} hit")),
+            });
+        }
+    }
+
+    /// Who aboard survives a heavy or worse hit: minor characters die; on a great hit a
+    /// major character survives an HT roll (a decision for the text's "potentially"); on an
+    /// extreme hit everyone dies.
+    fn casualties(
+        &mut self,
+        target: UnitId,
+        level: Firepower,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let i = target.0 as usize;
+        let craft = self.crafts[i].clone();
+        for (k, person) in craft.people().into_iter().enumerate() {
+            if !self.states[i].alive[k] {
+                continue;
+            }
+            let dies = match (level, person.major) {
+                (Firepower::Extreme, _) => true,
+                (_, false) => true,
+                (Firepower::Great, true) => {
+                    let roll = success_roll(
+                        dice,
+                        vec![Modifier::named(format!("{} HT", person.name), person.ht)],
+                    );
+                    let dead = !roll.succeeded();
+                    events.push(BattleEvent::Roll {
+                        unit: target,
+                        purpose: Cow::Owned(format!("{} survives the blast", person.name)),
+                        result: Cow::Borrowed(if dead { "killed" } else { "survives" }),
+                        roll,
+                    });
+                    dead
+                }
+                _ => false,
+            };
+            if dies {
+                self.states[i].alive[k] = false;
+            }
+        }
+        let dead: Vec<&str> = craft
+            .people()
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| !self.states[i].alive[*k])
+            .map(|(_, p)| p.name.as_str())
+            .collect();
+        let text = if dead.is_empty() {
+            "everyone aboard lives".to_string()
+        } else {
+            format!("killed aboard: {}", dead.join(", "))
+        };
+        events.push(BattleEvent::Note {
+            unit: Some(target),
+            text,
+        });
+    }
+
+    fn piloting_mods(&self, id: UnitId, extra: Vec<Modifier>) -> Vec<Modifier> {
+        let c = self.craft(id);
+        let mut mods = vec![
+            Modifier::named(
+                format!("{} Piloting", c.stats.pilot.name),
+                c.stats.pilot.piloting,
+            ),
+            Modifier::new("MR", c.stats.mr),
+        ];
+        mods.extend(extra.into_iter().filter(|m| m.value != 0));
+        mods
+    }
+
+    /// A piloting roll of `id`; in a furball a critical failure collides with a random
+    /// craft (both take a heavy hit: a decision for the text's "collision").
+    fn pilot_roll(
+        &mut self,
+        id: UnitId,
+        purpose: &'static str,
+        extra: Vec<Modifier>,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> RollRecord {
+        let roll = success_roll(dice, self.piloting_mods(id, extra));
+        events.push(BattleEvent::Roll {
+            unit: id,
+            purpose: Cow::Borrowed(purpose),
+            result: Cow::Borrowed(match (roll.critical, roll.succeeded()) {
+                (Some(crate::dice::Critical::Success), _) => "critical success",
+                (Some(crate::dice::Critical::Failure), _) => "critical failure",
+                (None, true) => "success",
+                (None, false) => "failure",
+            }),
+            roll: roll.clone(),
+        });
+        if roll.critical == Some(crate::dice::Critical::Failure)
+            && self.furball()
+            && self.in_fight(id)
+        {
+            let others: Vec<UnitId> = self.fighting().into_iter().filter(|&o| o != id).collect();
+            if !others.is_empty() {
+                let k = dice.roll_die(others.len() as u32) as usize - 1;
+                let other = others[k];
+                events.push(BattleEvent::Note {
+                    unit: Some(id),
+                    text: format!("furball: collides with {}", self.name(other)),
+                });
+                self.hit(other, id, Firepower::Heavy, dice, events);
+                self.hit(id, other, Firepower::Heavy, dice, events);
+            }
+        }
+        roll
+    }
+
+    fn lose_all_bonuses(&mut self, me: UnitId) {
+        let held: Vec<(UnitId, UnitId)> = self
+            .position
+            .keys()
+            .filter(|(a, _)| *a == me)
+            .copied()
+            .collect();
+        for k in held {
+            self.position.remove(&k);
+        }
+        self.states[me.0 as usize]
+            .sustained
+            .iter_mut()
+            .for_each(|s| *s = None);
+    }
+
+    /// The maneuvers, in the order declared ("MANEUVER PHASE").
+    fn resolve_maneuvers(
+        &mut self,
+        declared: &[(UnitId, Maneuver, i32)],
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        // Offensives answered by a reversal are settled by the contest instead.
+        let reversed: Vec<(UnitId, UnitId)> = declared
+            .iter()
+            .filter_map(|(me, m, _)| match m {
+                Maneuver::Reversal { target } => Some((*target, *me)),
+                _ => None,
+            })
+            .collect();
+        for (me, maneuver, gm) in declared {
+            let me = *me;
+            if !self.in_fight(me) {
+                continue;
+            }
+            let gm = Modifier::new("GM", *gm);
+            match maneuver {
+                Maneuver::FlyStraight => {}
+                Maneuver::Offensive { target } => {
+                    let t = *target;
+                    // The gunners' Sustained Fire bonuses are lost, unless the pilot fires.
+                    let craft = self.crafts[me.0 as usize].clone();
+                    for (w, s) in self.states[me.0 as usize].sustained.iter_mut().enumerate() {
+                        if !craft.pilot_fires(w) {
+                            *s = None;
+                        }
+                    }
+                    if reversed.contains(&(me, t)) || !self.in_fight(t) {
+                        continue;
+                    }
+                    let roll = self.pilot_roll(me, "Maneuver Offensively", vec![gm], dice, events);
+                    let old = self.position_ab(me, t);
+                    let new = offensive_result(old, &roll);
+                    self.set_position(me, t, new);
+                    self.position_note(me, t, old, new, events);
+                }
+                Maneuver::Defensive { target, weapon } => {
+                    let t = *target;
+                    self.lose_all_bonuses(me);
+                    let roll = self.pilot_roll(me, "Maneuver Defensively", vec![gm], dice, events);
+                    match weapon {
+                        None => {
+                            let old = self.position_ab(t, me);
+                            let new = defensive_result(old, &roll);
+                            self.set_position(t, me, new);
+                            self.position_note(t, me, old, new, events);
+                        }
+                        Some(w) => {
+                            let w = usize::from(*w);
+                            let old = self.sustained_ab(t, w, me);
+                            let new = defensive_result(old, &roll);
+                            if let Some(s) = self.states[t.0 as usize].sustained.get_mut(w) {
+                                *s = (new > 0).then_some((me, new));
+                            }
+                            events.push(BattleEvent::Note {
+                                unit: Some(t),
+                                text: format!(
+                                    "Sustained Fire AB of gun {w} on {}: {old} -> {new}",
+                                    self.name(me)
+                                ),
+                            });
+                        }
+                    }
+                }
+                Maneuver::TotallyDefensive => {
+                    self.lose_all_bonuses(me);
+                    self.states[me.0 as usize].skip_fire = true;
+                    let roll = self.pilot_roll(me, "Go Totally Defensive", vec![gm], dice, events);
+                    for f in self.foes(me) {
+                        let old = self.position_ab(f, me);
+                        let new = defensive_result(old, &roll);
+                        if old != new {
+                            self.set_position(f, me, new);
+                            self.position_note(f, me, old, new, events);
+                        }
+                        for w in 0..self.crafts[f.0 as usize].stats.weapons.len() {
+                            let old = self.sustained_ab(f, w, me);
+                            if old > 0 {
+                                let new = defensive_result(old, &roll);
+                                self.states[f.0 as usize].sustained[w] =
+                                    (new > 0).then_some((me, new));
+                            }
+                        }
+                    }
+                }
+                Maneuver::Reversal { target } => self.reversal(*target, me, gm, dice, events),
+                Maneuver::FollowTheLeader { penalty } => {
+                    self.follow_the_leader(me, *penalty, gm, dice, events)
+                }
+                Maneuver::Gm { index, target } => {
+                    let Some(g) = self.gm_maneuvers.get(usize::from(*index)).cloned() else {
+                        continue;
+                    };
+                    let t = *target;
+                    let roll = self.pilot_roll(
+                        me,
+                        "GM maneuver",
+                        vec![Modifier::named(g.name.clone(), g.modifier), gm],
+                        dice,
+                        events,
+                    );
+                    if roll.succeeded() && self.in_fight(t) {
+                        let old = self.range(me, t);
+                        let new = old.moved(match g.effect {
+                            GmEffect::CloseRange => -1,
+                            GmEffect::OpenRange => 1,
+                        });
+                        self.set_range(me, t, new);
+                        events.push(BattleEvent::Note {
+                            unit: Some(me),
+                            text: format!("{}: range to {} {old} -> {new}", g.name, self.name(t)),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn position_note(
+        &self,
+        a: UnitId,
+        b: UnitId,
+        old: i32,
+        new: i32,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        events.push(BattleEvent::Note {
+            unit: Some(a),
+            text: format!("Position AB on {}: {old} -> {new}", self.name(b)),
+        });
+    }
+
+    /// "REVERSAL": a Quick Contest of Piloting + MR between `attacker` (who maneuvered
+    /// offensively) and `defender`.
+    fn reversal(
+        &mut self,
+        attacker: UnitId,
+        defender: UnitId,
+        gm: Modifier,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        if !self.in_fight(attacker) {
+            return;
+        }
+        let a = self.pilot_roll(
+            attacker,
+            "Reversal contest (attacker)",
+            vec![],
+            dice,
+            events,
+        );
+        let d = self.pilot_roll(
+            defender,
+            "Reversal contest (defender)",
+            vec![gm],
+            dice,
+            events,
+        );
+        let margin = quick_contest_margin(&a, &d);
+        let crit = |r: &RollRecord| r.critical == Some(crate::dice::Critical::Success);
+        let old = self.position_ab(attacker, defender);
+        if margin > 0 {
+            let new = if old == 0 { 2 } else { old * 2 };
+            self.set_position(attacker, defender, new);
+            self.position_note(attacker, defender, old, new, events);
+            if crit(&a) {
+                self.states[attacker.0 as usize].auto_hit = true;
+                events.push(BattleEvent::Note {
+                    unit: Some(attacker),
+                    text: "critical success: its gunners hit automatically next turn".into(),
+                });
+            }
+        } else if margin < 0 {
+            if crit(&d) {
+                let back = self.position_ab(defender, attacker);
+                self.set_position(defender, attacker, old);
+                self.set_position(attacker, defender, back);
+                events.push(BattleEvent::Note {
+                    unit: Some(defender),
+                    text: format!(
+                        "critical success: swaps places with {} (Position AB {back} <-> {old})",
+                        self.name(attacker)
+                    ),
+                });
+            } else {
+                self.set_position(attacker, defender, 0);
+                self.position_note(attacker, defender, old, 0, events);
+            }
+        } else {
+            events.push(BattleEvent::Note {
+                unit: Some(defender),
+                text: "the reversal contest is a tie: nothing changes".into(),
+            });
+        }
+    }
+
+    /// "FOLLOW THE LEADER": the leader and each chaser (a foe with Position on the leader)
+    /// roll Piloting + MR at the leader's penalty.
+    fn follow_the_leader(
+        &mut self,
+        leader: UnitId,
+        penalty: i32,
+        gm: Modifier,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let pen = Modifier::new("hazard", -penalty.abs());
+        let lead = self.pilot_roll(
+            leader,
+            "Follow the Leader (lead)",
+            vec![pen.clone(), gm],
+            dice,
+            events,
+        );
+        let crit = |r: &RollRecord, c| r.critical == Some(c);
+        use crate::dice::Critical::{Failure, Success};
+        if crit(&lead, Failure) {
+            self.crash(leader, events);
+            return;
+        }
+        let chasers: Vec<UnitId> = self
+            .foes(leader)
+            .into_iter()
+            .filter(|&f| self.position_ab(f, leader) > 0)
+            .collect();
+        for c in chasers {
+            let old = self.position_ab(c, leader);
+            if self.crafts[c.0 as usize].stats.class.group() >= SizeGroup::Line {
+                self.set_position(c, leader, 0);
+                self.position_note(c, leader, old, 0, events);
+                continue;
+            }
+            let roll = self.pilot_roll(
+                c,
+                "Follow the Leader (chase)",
+                vec![pen.clone()],
+                dice,
+                events,
+            );
+            if crit(&roll, Failure) {
+                self.crash(c, events);
+                continue;
+            }
+            let mut new = old;
+            if crit(&roll, Success) {
+                new += 1;
+            } else if !roll.succeeded() {
+                new = 0;
+            }
+            if crit(&lead, Success) {
+                new -= 1;
+            } else if !lead.succeeded() && new > 0 {
+                new += 1;
+            }
+            let new = new.max(0);
+            self.set_position(c, leader, new);
+            self.position_note(c, leader, old, new, events);
+            if new == 0 {
+                events.push(BattleEvent::Note {
+                    unit: Some(c),
+                    text: format!("loses {}", self.name(leader)),
+                });
+            }
+        }
+    }
+
+    fn crash(&mut self, id: UnitId, events: &mut Vec<BattleEvent>) {
+        self.states[id.0 as usize].out = Some(Fate::Destroyed);
+        let i = id.0 as usize;
+        self.states[i].alive.iter_mut().for_each(|a| *a = false);
+        events.push(BattleEvent::StatusChanged {
+            unit: id,
+            standing: Standing::Dead,
+            cause: Cow::Borrowed("critical failure following the leader: the ship is lost"),
+        });
+    }
+}
+
+/// "MANEUVER OFFENSIVELY": success +1 Position AB; critical success doubles it (0 becomes
+/// 2); critical failure drops it to 0.
+pub fn offensive_result(old: i32, roll: &RollRecord) -> i32 {
+    use crate::dice::Critical::{Failure, Success};
+    match roll.critical {
+        Some(Success) => {
+            if old == 0 {
+                2
+            } else {
+                old * 2
+            }
+        }
+        Some(Failure) => 0,
+        None if roll.succeeded() => old + 1,
+        None => old,
+    }
+}
+
+/// "MANEUVER DEFENSIVELY": success lowers the foe's bonus by 1; critical success to 0;
+/// critical failure doubles it.
+pub fn defensive_result(old: i32, roll: &RollRecord) -> i32 {
+    use crate::dice::Critical::{Failure, Success};
+    match roll.critical {
+        Some(Success) => 0,
+        Some(Failure) => old * 2,
+        None if roll.succeeded() => (old - 1).max(0),
+        None => old,
+    }
+}

@@ -1,0 +1,171 @@
+//! The Space Opera Combat System (ruleset id `socs`), from the SOCS half of
+//! gurps-lite-and-socs.txt ("Space Opera Combat System (SOCS) - Summary"), with
+//! rules/README.md decision 4: the text is a summary, so what it states is implemented and
+//! its "unorthodox tactics" and "other maneuvers" are a game-master modifier on a decision
+//! and the scenario's own game-master maneuvers, not invented rules.
+//!
+//! Range is kept per pair of foes (Short, Long, Out of range); the map shows it as hex
+//! distance. Each turn is a fire phase (every craft declares its guns' shots, resolved
+//! together) then a maneuver phase (pilots declare from the worst Piloting + MR to the best
+//! and are resolved in that order). [`dogfight`] holds the state and the turn, [`sheet`]
+//! the craft, [`ai`] the policy.
+//!
+//! Decisions where the summary is silent, each in one place:
+//! - Rolls are GURPS 3d6 success rolls (the text is the GURPS Lite companion). Maneuver
+//!   rolls are against Piloting + MR (as the text says for Reversal and Follow the Leader).
+//! - A dodge is a roll against Piloting/2 + MR (GURPS 4e vehicle dodge, MR as handling); a
+//!   critical hit or an automatic hit cannot be dodged ([`dogfight::Dogfight::hit`]).
+//! - "Firing without ABs" is a snap shot: a gun with no aiming bonus on its target fires at
+//!   −5. Sustained Fire grows by 1 for each turn a gun fires at the same target and is
+//!   lost when it stops or changes target.
+//! - Light damage: the craft loses this turn's maneuver and next turn's fire, all its
+//!   aiming bonuses, and is damaged; continuing damage makes a further light hit heavy. On a
+//!   craft with hit locations a random location (a die with one face per location) is
+//!   knocked out with the guns mounted there.
+//! - Heavy: fighters destroyed, other craft disabled; minor characters aboard die. Great:
+//!   vaporized, minor characters die, a major one survives an HT roll. Extreme: everyone
+//!   dies. ("Minor characters rarely harm major characters" is storytelling, not modelled.)
+//! - Furball: more than six craft still fighting. A critical failure on a piloting roll
+//!   collides with a random craft: both take a heavy hit. A snap-shooting gunner who fails
+//!   perception fires on a random friendly craft instead.
+//! - Follow the Leader: the chasers are the foes with Position on the leader; ships of the
+//!   line can neither lead nor chase (a chasing one loses the leader).
+//! - Unarmed types: shuttles and yachts count as cutters, freighters as ships of the line.
+//! - A craft out of range of every foe has escaped.
+
+pub mod ai;
+pub mod dogfight;
+pub mod sheet;
+mod systems;
+
+pub use dogfight::{Action, Dogfight, GmManeuver, Maneuver, Shot, SocsRange};
+pub use sheet::{Craft, CraftStats};
+
+use crate::battle::{BattleSet, Command, UnitId, flush_messages};
+use crate::scenario::Prepared;
+use bevy::ecs::message::Messages;
+use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
+use bevy::ecs::world::World;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The starting range of one pair of foes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SocsRangeSpec {
+    /// One craft's name.
+    pub from: String,
+    /// The other's.
+    pub to: String,
+    /// The range.
+    pub range: SocsRange,
+}
+
+/// The starting Position aiming bonus of one craft on a foe.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionSpec {
+    /// The craft with the bonus.
+    pub from: String,
+    /// On whom.
+    pub to: String,
+    /// The bonus, 1 to 10.
+    pub ab: i32,
+}
+
+/// The ruleset's scenario settings.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SocsConfig {
+    /// The range between foes that `ranges` does not list (default Long).
+    #[serde(default)]
+    pub start_range: SocsRange,
+    /// Starting ranges of particular pairs.
+    #[serde(default)]
+    pub ranges: Vec<SocsRangeSpec>,
+    /// Starting Position aiming bonuses.
+    #[serde(default)]
+    pub positions: Vec<PositionSpec>,
+    /// The game master's own maneuvers (decision 4), e.g. closing or opening the range.
+    #[serde(default)]
+    pub gm_maneuvers: Vec<GmManeuver>,
+    /// Sides (by id) whose AI craft break off when damaged and outnumbered.
+    #[serde(default)]
+    pub may_flee: Vec<String>,
+}
+
+/// Adds the SOCS systems to a battle-step schedule, in their sets.
+pub fn configure(schedule: &mut Schedule) {
+    schedule.add_systems((
+        systems::begin.in_set(BattleSet::Begin),
+        systems::decide.in_set(BattleSet::Decide),
+        systems::resolve.in_set(BattleSet::Resolve),
+        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
+    ));
+}
+
+/// Inserts the resources the systems need.
+pub fn init_resources(world: &mut World, prepared: &Prepared) {
+    world.init_resource::<Messages<Command<Action>>>();
+    reset_resources(world, prepared);
+}
+
+/// A fresh [`Dogfight`] for a new battle of `prepared`.
+pub fn reset_resources(world: &mut World, prepared: &Prepared) {
+    world.insert_resource(new_dogfight(prepared));
+}
+
+/// The dogfight of `prepared` at the start of the battle.
+pub fn new_dogfight(prepared: &Prepared) -> Dogfight {
+    let crate::scenario::RulesetSpec::Socs(config) = &prepared.file.ruleset else {
+        return Dogfight::default();
+    };
+    let crafts: Vec<Arc<Craft>> = prepared
+        .units
+        .iter()
+        .filter_map(|u| match &u.stats {
+            crate::scenario::PreparedStats::Socs(c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
+    let sides: Vec<u8> = prepared.units.iter().map(|u| u.side).collect();
+    let mut d = Dogfight {
+        states: crafts
+            .iter()
+            .map(|c| dogfight::CraftState::new(c))
+            .collect(),
+        crafts,
+        names: prepared.units.iter().map(|u| u.name.clone()).collect(),
+        may_flee: prepared
+            .sides
+            .iter()
+            .map(|s| config.may_flee.contains(&s.id))
+            .collect(),
+        gm_maneuvers: config.gm_maneuvers.clone(),
+        sides: sides.clone(),
+        ..Dogfight::default()
+    };
+    for a in 0..sides.len() {
+        for b in a + 1..sides.len() {
+            if sides[a] != sides[b] {
+                d.set_range(UnitId(a as u32), UnitId(b as u32), config.start_range);
+            }
+        }
+    }
+    let index = |name: &str| prepared.units.iter().position(|u| u.name == name);
+    for r in &config.ranges {
+        if let (Some(a), Some(b)) = (index(&r.from), index(&r.to)) {
+            d.set_range(UnitId(a as u32), UnitId(b as u32), r.range);
+        }
+    }
+    for p in &config.positions {
+        if let (Some(a), Some(b)) = (index(&p.from), index(&p.to)) {
+            d.position
+                .insert((UnitId(a as u32), UnitId(b as u32)), p.ab);
+        }
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,235 @@
+//! The thin ECS systems of SOCS: they hand the [`Dogfight`] the dice and the command,
+//! write its events, and mirror standing, position and facing onto the craft's entities.
+
+use super::ai;
+use super::dogfight::{Action, Dogfight, Phase, SocsRange, Step};
+use crate::battle::{
+    Autopilot, BattleEvent, Command, Control, Controller, Facing, HexPos, Outcome, Roster,
+    Standing, TurnState, UnitId, hex_pair,
+};
+use crate::dice::BattleRng;
+use crate::hexmap::HexMap;
+use bevy::ecs::message::{MessageReader, MessageWriter};
+use bevy::ecs::prelude::{Query, Res, ResMut};
+
+type Crafts<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static UnitId,
+        &'static mut HexPos,
+        &'static mut Facing,
+        &'static mut Standing,
+    ),
+>;
+
+/// Copies standing onto the entities and moves the craft on the map to fit the ranges
+/// (Short 3 hexes, Long 8), each move a `Moved` event of cost 0; each craft faces its
+/// nearest foe.
+fn mirror(d: &Dogfight, map: &HexMap, crafts: &mut Crafts, events: &mut Vec<BattleEvent>) {
+    let mut at = vec![hexx::Hex::ZERO; d.states.len()];
+    for (id, pos, _, _) in crafts.iter() {
+        if let Some(h) = at.get_mut(id.0 as usize) {
+            *h = pos.0;
+        }
+    }
+    let fighting: Vec<bool> = (0..d.states.len() as u32)
+        .map(|i| d.in_fight(UnitId(i)))
+        .collect();
+    let placed = crate::battle::place::place(map, &at, &fighting, &d.sides, |a, b| {
+        let r = d.range(UnitId(a as u32), UnitId(b as u32));
+        (r != SocsRange::OutOfRange).then(|| r.hexes())
+    });
+    for (id, mut pos, mut facing, mut standing) in crafts.iter_mut() {
+        let i = id.0 as usize;
+        let now = d.standing(*id);
+        if *standing != now {
+            *standing = now;
+        }
+        if let Some(&to) = placed.get(i)
+            && to != pos.0
+        {
+            events.push(BattleEvent::Moved {
+                unit: *id,
+                path: pos.0.line_to(to).map(hex_pair).collect(),
+                cost: 0,
+            });
+            pos.0 = to;
+        }
+        let nearest = d
+            .foes(*id)
+            .into_iter()
+            .filter(|&f| d.range(*id, f) != SocsRange::OutOfRange)
+            .min_by_key(|&f| (d.range(*id, f), f))
+            .map(|f| placed[f.0 as usize]);
+        if let Some(to) = nearest
+            && to != pos.0
+        {
+            let f = pos.0.main_direction_to(to);
+            if facing.0 != f {
+                facing.0 = f;
+            }
+        }
+    }
+}
+
+fn sync_turn(d: &Dogfight, turn: &mut TurnState) {
+    turn.round = d.turn;
+    turn.phase = match d.phase {
+        Phase::Start => "turn over",
+        Phase::Fire { .. } => "fire",
+        Phase::Maneuvers { .. } => "maneuver",
+    };
+    turn.order = d.order.clone();
+    turn.cursor = d.next;
+}
+
+fn ai_controls(
+    roster: &Roster,
+    controllers: &Query<&Controller>,
+    autopilot: bool,
+    id: UnitId,
+) -> bool {
+    roster
+        .entity(id)
+        .and_then(|e| controllers.get(e).ok())
+        .is_some_and(|c| autopilot || matches!(c.0, Control::Ai(_)))
+}
+
+/// Starts the next turn when the last is over, moves the turn on, and names the craft
+/// whose decision is awaited.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn begin(
+    mut turn: ResMut<TurnState>,
+    outcome: Res<Outcome>,
+    mut d: ResMut<Dogfight>,
+    mut rng: ResMut<BattleRng>,
+    map: Res<HexMap>,
+    mut crafts: Crafts,
+    mut out: MessageWriter<BattleEvent>,
+) {
+    if outcome.0.is_some() || turn.awaiting.is_some() {
+        return;
+    }
+    let mut events = Vec::new();
+    if turn.round == 0 || turn.round_over {
+        turn.round_over = false;
+        events.push(BattleEvent::RoundStarted { round: d.turn + 1 });
+        d.begin_turn();
+        events.push(BattleEvent::Note {
+            unit: None,
+            text: if d.furball() {
+                "Fire phase (a furball: more than six craft)".into()
+            } else {
+                "Fire phase".into()
+            },
+        });
+    }
+    loop {
+        match d.advance(&mut *rng, &mut events) {
+            Step::Awaiting(id) => {
+                turn.awaiting = Some(id);
+                events.push(BattleEvent::TurnStarted { unit: id });
+                break;
+            }
+            Step::Advanced => {}
+            Step::TurnOver => {
+                turn.round_over = true;
+                break;
+            }
+        }
+    }
+    mirror(&d, &map, &mut crafts, &mut events);
+    sync_turn(&d, &mut turn);
+    out.write_batch(events);
+}
+
+/// The AI's decision for an AI craft (or any craft under autopilot).
+pub(super) fn decide(
+    turn: Res<TurnState>,
+    autopilot: Res<Autopilot>,
+    d: Res<Dogfight>,
+    roster: Res<Roster>,
+    controllers: Query<&Controller>,
+    mut commands: MessageWriter<Command<Action>>,
+) {
+    let Some(active) = turn.awaiting else { return };
+    if ai_controls(&roster, &controllers, autopilot.0, active) {
+        commands.write(Command {
+            unit: active,
+            action: ai::choose(&d, active),
+        });
+    }
+}
+
+/// Checks and records the awaited craft's decision.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn resolve(
+    mut turn: ResMut<TurnState>,
+    autopilot: Res<Autopilot>,
+    mut commands: MessageReader<Command<Action>>,
+    mut d: ResMut<Dogfight>,
+    roster: Res<Roster>,
+    map: Res<HexMap>,
+    controllers: Query<&Controller>,
+    mut crafts: Crafts,
+    mut out: MessageWriter<BattleEvent>,
+) {
+    let mut events = Vec::new();
+    let Some(active) = turn.awaiting else {
+        for c in commands.read() {
+            out.write(BattleEvent::Rejected {
+                unit: c.unit,
+                reason: "no turn is in progress".into(),
+            });
+        }
+        return;
+    };
+    let mut chosen = None;
+    for c in commands.read() {
+        if c.unit != active {
+            events.push(BattleEvent::Rejected {
+                unit: c.unit,
+                reason: format!("it is {}'s turn", roster.name(active)),
+            });
+        } else if chosen.is_none() {
+            chosen = Some(c.action.clone());
+        }
+    }
+    let Some(action) = chosen else {
+        out.write_batch(events);
+        return;
+    };
+    let action = match d.check(active, &action) {
+        Ok(()) => action,
+        Err(reason) => {
+            events.push(BattleEvent::Rejected {
+                unit: active,
+                reason,
+            });
+            if !ai_controls(&roster, &controllers, autopilot.0, active) {
+                out.write_batch(events);
+                return; // a player chooses again
+            }
+            match d.phase {
+                Phase::Fire { .. } => Action::Fire {
+                    shots: Vec::new(),
+                    gm_modifier: 0,
+                },
+                _ => Action::Maneuver {
+                    maneuver: super::dogfight::Maneuver::FlyStraight,
+                    gm_modifier: 0,
+                },
+            }
+        }
+    };
+    events.push(BattleEvent::ActionChosen {
+        unit: active,
+        action: d.describe(active, &action),
+    });
+    d.apply(active, action);
+    turn.awaiting = None;
+    mirror(&d, &map, &mut crafts, &mut events);
+    sync_turn(&d, &mut turn);
+    out.write_batch(events);
+}

@@ -1,0 +1,559 @@
+//! Tests of SOCS rules with scripted dice (gurps-lite-and-socs.txt, "Space Opera Combat
+//! System (SOCS) - Summary", the section named in each test).
+
+use super::dogfight::{
+    Action, Dogfight, Fate, Maneuver, Phase, Shot, SocsRange, Step, chance_3d6, defensive_result,
+    offensive_result,
+};
+use super::new_dogfight;
+use super::sheet::{Firepower, ShipClass};
+use crate::battle::{BattleEvent, UnitId};
+use crate::dice::{Modifier, Scripted, success_roll};
+use crate::scenario;
+
+/// Ace (fighter) and Cutty (cutter) against Bandit (fighter) and Liner (ship of the line).
+fn dogfight(extra: &str) -> Dogfight {
+    let text = format!(
+        r#"(
+    name: "test",
+    ruleset: Socs(start_range: Short{extra}),
+    map: (shape: Hexagon(radius: 10)),
+    sides: [(id: "a", control: Ai(Aggressive)), (id: "b", control: Ai(Aggressive))],
+    units: [
+        (name: "Ace", side: "a", at: (0, 0), stats: Socs(class: Fighter, mr: 2,
+            pilot: (name: "Ace", major: true, piloting: 14, gunner: 13),
+            weapons: [(name: "Blaster", firepower: Light, range: Short, acc: 2)])),
+        (name: "Cutty", side: "a", at: (0, 2), stats: Socs(class: Cutter, mr: 0,
+            locations: ["Bridge", "Turret"],
+            pilot: (name: "Pilot C", piloting: 12),
+            weapons: [(name: "Laser", firepower: Light, range: Long, acc: 1, location: "Turret",
+                gunner: (name: "Gunner C", gunner: 12))],
+            aboard: [(name: "Captain C", major: true, ht: 12)])),
+        (name: "Bandit", side: "b", at: (3, 0), stats: Socs(class: Fighter, mr: 1,
+            pilot: (name: "Bandit", piloting: 12, gunner: 12),
+            weapons: [(name: "Gun", firepower: Heavy, range: Short, acc: 0)])),
+        (name: "Liner", side: "b", at: (3, 3), stats: Socs(class: ShipOfTheLine, mr: -1,
+            locations: ["Bridge"],
+            pilot: (name: "Helm", piloting: 11),
+            weapons: [(name: "Battery", firepower: Great, range: Long, acc: 0, location: "Bridge",
+                gunner: (name: "Gunner L", gunner: 12))])),
+    ],
+)"#
+    );
+    let prepared = scenario::parse("test.ron", &text).unwrap_or_else(|e| panic!("{e}"));
+    new_dogfight(&prepared)
+}
+
+const ACE: UnitId = UnitId(0);
+const CUTTY: UnitId = UnitId(1);
+const BANDIT: UnitId = UnitId(2);
+const LINER: UnitId = UnitId(3);
+
+/// "TO-HIT MODIFIERS": fighters +0, cutters +2, ships of the line +4, stations +6; a dodge
+/// lowers firepower one level ("FIRE PHASE").
+#[test]
+fn size_modifiers_and_dodges() {
+    assert_eq!(ShipClass::Fighter.to_be_hit(), 0);
+    assert_eq!(ShipClass::Cutter.to_be_hit(), 2);
+    assert_eq!(ShipClass::ShipOfTheLine.to_be_hit(), 4);
+    assert_eq!(ShipClass::Station.to_be_hit(), 6);
+    assert_eq!(Firepower::Heavy.lower(), Firepower::Light);
+    assert_eq!(Firepower::Light.lower(), Firepower::Cosmetic);
+    assert_eq!(Firepower::Cosmetic.lower(), Firepower::Cosmetic);
+    // 3d6 of 10 or less: 108 of 216; 16 or more is capped (17 and 18 fail), 4 or less
+    // still succeeds on 3 and 4.
+    assert!((chance_3d6(10) - 0.5).abs() < 1e-12);
+    assert!((chance_3d6(20) - 212.0 / 216.0).abs() < 1e-12);
+    assert!((chance_3d6(-3) - 4.0 / 216.0).abs() < 1e-12);
+}
+
+/// "FIRE PHASE" and "AIMING BONUSES": Gunner + Acc + ABs, or −5 for a snap shot without
+/// ABs; the target's size adds.
+#[test]
+fn shots_use_aiming_bonuses_or_snap() {
+    let mut d = dogfight("");
+    let total = |d: &Dogfight, me, w, t| {
+        d.shot_modifiers(me, w, t, 0)
+            .iter()
+            .map(|m| m.value)
+            .sum::<i32>()
+    };
+    assert_eq!(total(&d, ACE, 0, BANDIT), 13 + 2 - 5);
+    assert_eq!(total(&d, ACE, 0, LINER), 13 + 2 - 5 + 4);
+    d.position.insert((ACE, BANDIT), 2);
+    d.states[0].sustained[0] = Some((BANDIT, 1));
+    assert_eq!(total(&d, ACE, 0, BANDIT), 13 + 2 + 2 + 1);
+    // Sustained Fire on another target does not count.
+    assert_eq!(total(&d, ACE, 0, LINER), 13 + 2 - 5 + 4);
+}
+
+/// "MANEUVER OFFENSIVELY" / "MANEUVER DEFENSIVELY": the outcomes of the roll.
+#[test]
+fn maneuver_outcomes() {
+    let roll = |faces: &[u32], skill| {
+        success_roll(&mut Scripted::new(faces), vec![Modifier::new("s", skill)])
+    };
+    // Success +1; critical success doubles (0 becomes 2); critical failure to 0.
+    assert_eq!(offensive_result(1, &roll(&[3, 3, 3], 12)), 2);
+    assert_eq!(offensive_result(0, &roll(&[1, 1, 1], 12)), 2);
+    assert_eq!(offensive_result(3, &roll(&[1, 1, 2], 12)), 6);
+    assert_eq!(offensive_result(3, &roll(&[6, 6, 6], 12)), 0);
+    assert_eq!(offensive_result(3, &roll(&[6, 6, 2], 12)), 3);
+    // Defensive: success −1, critical success to 0, critical failure doubles.
+    assert_eq!(defensive_result(2, &roll(&[3, 3, 3], 12)), 1);
+    assert_eq!(defensive_result(3, &roll(&[1, 1, 1], 12)), 0);
+    assert_eq!(defensive_result(2, &roll(&[6, 6, 6], 12)), 4);
+}
+
+/// Class restrictions: cutters cannot gain Position on fighters or dodge their attacks;
+/// ships of the line cannot gain Position on fighters or cutters or dodge their fire.
+/// Maneuver Offensively is only open against a foe without Position on you.
+#[test]
+fn class_restrictions_and_who_may_maneuver_offensively() {
+    let mut d = dogfight("");
+    assert!(!d.may_gain_position(CUTTY, BANDIT));
+    assert!(d.may_gain_position(CUTTY, LINER));
+    assert!(!d.may_gain_position(LINER, ACE));
+    assert!(!d.may_gain_position(LINER, CUTTY));
+    assert!(d.may_gain_position(ACE, LINER));
+    assert!(!d.may_dodge(CUTTY, BANDIT));
+    assert!(d.may_dodge(CUTTY, LINER));
+    assert!(!d.may_dodge(LINER, ACE) && !d.may_dodge(LINER, CUTTY));
+    d.begin_turn();
+    let mut events = Vec::new();
+    for id in [ACE, CUTTY, BANDIT, LINER] {
+        assert_eq!(
+            d.advance(&mut Scripted::new(&[]), &mut events),
+            Step::Awaiting(id)
+        );
+        d.apply(
+            id,
+            Action::Fire {
+                shots: vec![],
+                gm_modifier: 0,
+            },
+        );
+    }
+    assert_eq!(
+        d.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Advanced
+    );
+    let offensive = |t| Action::Maneuver {
+        maneuver: Maneuver::Offensive { target: t },
+        gm_modifier: 0,
+    };
+    assert!(d.check(ACE, &offensive(BANDIT)).is_ok());
+    d.position.insert((BANDIT, ACE), 1);
+    assert!(d.check(ACE, &offensive(BANDIT)).is_err());
+    assert!(d.check(CUTTY, &offensive(BANDIT)).is_err());
+}
+
+fn to_fire_resolution(d: &mut Dogfight, orders: &[(UnitId, Vec<Shot>)]) -> Vec<BattleEvent> {
+    d.begin_turn();
+    let mut events = Vec::new();
+    while d.next < d.order.len() {
+        let Step::Awaiting(id) = d.advance(&mut Scripted::new(&[]), &mut events) else {
+            break;
+        };
+        let shots = orders
+            .iter()
+            .find(|(o, _)| *o == id)
+            .map(|(_, s)| s.clone())
+            .unwrap_or_default();
+        d.apply(
+            id,
+            Action::Fire {
+                shots,
+                gm_modifier: 0,
+            },
+        );
+    }
+    events
+}
+
+/// "SUSTAINED FIRE AB": +1 per turn of firing on one target; lost on a change of target.
+/// "2-LIGHT": the target loses its next turn and its bonuses, and continuing damage makes
+/// the next light hit heavy ("3-HEAVY": a fighter is destroyed).
+#[test]
+fn sustained_fire_light_damage_and_continuing_damage() {
+    let mut d = dogfight("");
+    let shot = |t| {
+        vec![Shot {
+            weapon: 0,
+            target: t,
+        }]
+    };
+    to_fire_resolution(&mut d, &[(ACE, shot(BANDIT))]);
+    let mut events = Vec::new();
+    // Ace: snap shot at 13 + 2 − 5 = 10: rolls 10, hits; Bandit dodges at 12/2 + 1 = 7:
+    // rolls 9, fails. Light damage.
+    let step = d.advance(&mut Scripted::new(&[4, 3, 3, 3, 3, 3]), &mut events);
+    assert_eq!(step, Step::Advanced);
+    assert!(d.states[2].damaged && d.states[2].skip_maneuver && d.states[2].skip_fire);
+    assert_eq!(d.sustained_ab(ACE, 0, BANDIT), 1);
+    // Bandit loses its maneuver; the others fly straight.
+    let mut events = Vec::new();
+    loop {
+        match d.advance(&mut Scripted::new(&[]), &mut events) {
+            Step::Awaiting(u) => d.apply(
+                u,
+                Action::Maneuver {
+                    maneuver: Maneuver::FlyStraight,
+                    gm_modifier: 0,
+                },
+            ),
+            Step::TurnOver => break,
+            Step::Advanced => {}
+        }
+    }
+    assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { unit: Some(BANDIT), text } if text.contains("loses this maneuver"))));
+    // Turn 2: Bandit may not fire; Ace fires again with Sustained Fire +1: 13 + 2 + 1 = 16.
+    d.begin_turn();
+    assert_eq!(
+        d.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(ACE)
+    );
+    d.apply(
+        ACE,
+        Action::Fire {
+            shots: shot(BANDIT),
+            gm_modifier: 0,
+        },
+    );
+    for _ in 0..3 {
+        if let Step::Awaiting(u) = d.advance(&mut Scripted::new(&[]), &mut events) {
+            assert!(
+                u != BANDIT
+                    || d.check(
+                        u,
+                        &Action::Fire {
+                            shots: shot(ACE),
+                            gm_modifier: 0
+                        }
+                    )
+                    .is_err()
+            );
+            d.apply(
+                u,
+                Action::Fire {
+                    shots: vec![],
+                    gm_modifier: 0,
+                },
+            );
+        }
+    }
+    // Hit with 15 (dodge 9 fails): a second light hit on a damaged fighter is heavy.
+    let mut events = Vec::new();
+    d.advance(&mut Scripted::new(&[5, 5, 5, 3, 3, 3]), &mut events);
+    assert_eq!(d.states[2].out, Some(Fate::Destroyed));
+    assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { text, .. } if text.contains("continuing damage makes this light hit heavy"))));
+    assert_eq!(d.sustained_ab(ACE, 0, BANDIT), 2);
+}
+
+/// "3-HEAVY" disables a cutter and kills its minor characters; "4-GREAT" vaporizes, and a
+/// major character lives only by an HT roll; a light hit on a craft with hit locations
+/// knocks one out with the guns there.
+#[test]
+fn heavy_and_great_hits_and_hit_locations() {
+    let mut d = dogfight("");
+    let mut events = Vec::new();
+    // Light on the cutter: location d2 = 2, the turret, and its laser with it.
+    d.hit(
+        BANDIT,
+        CUTTY,
+        Firepower::Light,
+        &mut Scripted::new(&[2]),
+        &mut events,
+    );
+    assert!(d.states[1].locations_out[1]);
+    assert!(d.guns_at(CUTTY, LINER).is_empty());
+    // Heavy: disabled; the pilot and gunner (minor) die, the captain (major) lives.
+    let mut d = dogfight("");
+    d.hit(
+        BANDIT,
+        CUTTY,
+        Firepower::Heavy,
+        &mut Scripted::new(&[]),
+        &mut events,
+    );
+    assert_eq!(d.states[1].out, Some(Fate::Disabled));
+    assert_eq!(d.states[1].alive, vec![false, false, true]);
+    // Great: vaporized; the captain rolls HT 12: 13 fails.
+    let mut d = dogfight("");
+    d.hit(
+        LINER,
+        CUTTY,
+        Firepower::Great,
+        &mut Scripted::new(&[6, 4, 3]),
+        &mut events,
+    );
+    assert_eq!(d.states[1].out, Some(Fate::Vaporized));
+    assert_eq!(d.states[1].alive, vec![false, false, false]);
+    // Great on a fighter with a major pilot who makes HT 10: 10 succeeds.
+    let mut d = dogfight("");
+    d.hit(
+        LINER,
+        ACE,
+        Firepower::Great,
+        &mut Scripted::new(&[4, 3, 3]),
+        &mut events,
+    );
+    assert_eq!(d.states[0].alive, vec![true]);
+}
+
+fn to_maneuvers(d: &mut Dogfight) {
+    to_fire_resolution(d, &[]);
+    let mut events = Vec::new();
+    assert_eq!(
+        d.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Advanced
+    );
+    assert!(matches!(d.phase, Phase::Maneuvers { .. }));
+}
+
+/// "REVERSAL": against a foe maneuvering offensively, a Quick Contest of Piloting + MR;
+/// the defender's critical success swaps the two craft's bonuses.
+#[test]
+fn reversal_contest_and_swap() {
+    let mut d = dogfight("");
+    d.position.insert((ACE, BANDIT), 3);
+    to_maneuvers(&mut d);
+    // Order: worst Piloting + MR first: Liner 10, Cutty 12, Bandit 13, Ace 16.
+    assert_eq!(d.order, vec![LINER, CUTTY, BANDIT, ACE]);
+    let mut events = Vec::new();
+    let fly = Action::Maneuver {
+        maneuver: Maneuver::FlyStraight,
+        gm_modifier: 0,
+    };
+    for id in [LINER, CUTTY] {
+        assert_eq!(
+            d.advance(&mut Scripted::new(&[]), &mut events),
+            Step::Awaiting(id)
+        );
+        d.apply(id, fly.clone());
+    }
+    // Bandit: Maneuver Offensively against Ace is closed (Ace has Position on it).
+    assert_eq!(
+        d.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(BANDIT)
+    );
+    assert!(
+        d.check(
+            BANDIT,
+            &Action::Maneuver {
+                maneuver: Maneuver::Offensive { target: ACE },
+                gm_modifier: 0
+            }
+        )
+        .is_err()
+    );
+    d.apply(
+        BANDIT,
+        Action::Maneuver {
+            maneuver: Maneuver::Offensive { target: CUTTY },
+            gm_modifier: 0,
+        },
+    );
+    // Ace may not reverse Bandit (Bandit is not maneuvering against Ace).
+    assert_eq!(
+        d.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(ACE)
+    );
+    assert!(
+        d.check(
+            ACE,
+            &Action::Maneuver {
+                maneuver: Maneuver::Reversal { target: BANDIT },
+                gm_modifier: 0
+            }
+        )
+        .is_err()
+    );
+    d.apply(ACE, fly.clone());
+    // Bandit rolls 10 vs 13: Position on Cutty 0 -> 1.
+    d.advance(&mut Scripted::new(&[4, 3, 3]), &mut events);
+    assert_eq!(d.position_ab(BANDIT, CUTTY), 1);
+
+    // Cutty answers Bandit's Maneuver Offensively with a Reversal (Bandit declares first
+    // here). Bandit rolls 12 against 13, Cutty a critical 3: Cutty wins critically and the
+    // two swap their bonuses (Bandit had 2 on Cutty, Cutty none on Bandit).
+    let mut d = dogfight("");
+    d.position.insert((BANDIT, CUTTY), 2);
+    to_maneuvers(&mut d);
+    let mut events = Vec::new();
+    d.order = vec![LINER, BANDIT, CUTTY, ACE];
+    assert_eq!(
+        d.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(LINER)
+    );
+    d.apply(LINER, fly.clone());
+    assert_eq!(
+        d.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(BANDIT)
+    );
+    d.apply(
+        BANDIT,
+        Action::Maneuver {
+            maneuver: Maneuver::Offensive { target: CUTTY },
+            gm_modifier: 0,
+        },
+    );
+    assert_eq!(
+        d.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(CUTTY)
+    );
+    let reversal = Action::Maneuver {
+        maneuver: Maneuver::Reversal { target: BANDIT },
+        gm_modifier: 0,
+    };
+    assert!(d.check(CUTTY, &reversal).is_ok());
+    d.apply(CUTTY, reversal);
+    assert_eq!(
+        d.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(ACE)
+    );
+    d.apply(ACE, fly);
+    // Bandit's offensive is settled by the contest alone (no roll of its own).
+    d.advance(&mut Scripted::new(&[4, 4, 4, 1, 1, 1]), &mut events);
+    assert_eq!(d.position_ab(CUTTY, BANDIT), 2);
+    assert_eq!(d.position_ab(BANDIT, CUTTY), 0);
+}
+
+/// "THE FURBALL": with more than six craft, a critical failure on a piloting roll
+/// collides with a random craft.
+#[test]
+fn furball_collisions() {
+    let mut d = dogfight("");
+    assert!(!d.furball());
+    // Make it a furball by adding three more copies of the fighters' states.
+    for k in 0..3 {
+        d.crafts.push(d.crafts[0].clone());
+        d.states.push(d.states[0].clone());
+        d.sides.push(0);
+        d.names.push(format!("Extra {k}"));
+    }
+    assert!(d.furball());
+    to_maneuvers(&mut d);
+    let mut events = Vec::new();
+    let first = d.order[0];
+    // Everyone flies straight except the first, who maneuvers defensively and rolls 18.
+    loop {
+        match d.advance(&mut Scripted::new(&[6, 6, 6, 1]), &mut events) {
+            Step::Awaiting(u) if u == first => d.apply(
+                u,
+                Action::Maneuver {
+                    maneuver: Maneuver::Defensive {
+                        target: if d.sides[u.0 as usize] == 0 {
+                            BANDIT
+                        } else {
+                            ACE
+                        },
+                        weapon: None,
+                    },
+                    gm_modifier: 0,
+                },
+            ),
+            Step::Awaiting(u) => d.apply(
+                u,
+                Action::Maneuver {
+                    maneuver: Maneuver::FlyStraight,
+                    gm_modifier: 0,
+                },
+            ),
+            _ => break,
+        }
+    }
+    assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { text, .. } if text.starts_with("furball: collides with"))), "{events:#?}");
+    assert!(d.states[first.0 as usize].out.is_some());
+}
+
+/// Range: short-range weapons fire at short range only; at Out of range nobody fires,
+/// and a craft out of range of every foe has escaped.
+#[test]
+fn ranges_limit_weapons_and_escapes() {
+    let mut d = dogfight("");
+    d.set_range(ACE, BANDIT, SocsRange::Long);
+    assert!(
+        d.guns_at(ACE, BANDIT).is_empty(),
+        "the blaster is short-ranged"
+    );
+    d.set_range(CUTTY, LINER, SocsRange::Long);
+    assert_eq!(d.guns_at(CUTTY, LINER), vec![0]);
+    for f in [BANDIT, LINER] {
+        d.set_range(ACE, f, SocsRange::OutOfRange);
+    }
+    to_maneuvers(&mut d);
+    let mut events = Vec::new();
+    while let Step::Awaiting(u) = d.advance(&mut Scripted::new(&[]), &mut events) {
+        d.apply(
+            u,
+            Action::Maneuver {
+                maneuver: Maneuver::FlyStraight,
+                gm_modifier: 0,
+            },
+        );
+    }
+    assert_eq!(d.states[0].out, Some(Fate::Escaped));
+}
+
+/// "FOLLOW THE LEADER": the chasers (foes with Position on the leader) roll Piloting + MR
+/// at the leader's penalty; a chaser who fails drops to 0 and loses the leader; one who
+/// succeeds critically gains 1; the leader's failure gives each chaser 1 more.
+#[test]
+fn follow_the_leader() {
+    let mut d = dogfight("");
+    d.position.insert((BANDIT, ACE), 2);
+    d.position.insert((LINER, ACE), 1);
+    to_maneuvers(&mut d);
+    let mut events = Vec::new();
+    while let Step::Awaiting(u) = d.advance(&mut Scripted::new(&[]), &mut events) {
+        let maneuver = if u == ACE {
+            Maneuver::FollowTheLeader { penalty: 2 }
+        } else {
+            Maneuver::FlyStraight
+        };
+        d.apply(
+            u,
+            Action::Maneuver {
+                maneuver,
+                gm_modifier: 0,
+            },
+        );
+        if d.next == d.order.len() {
+            break;
+        }
+    }
+    // Ace (14 + 2 − 2 = 14) rolls 10; Bandit (12 + 1 − 2 = 11) rolls 12 and fails: 0. The
+    // ship of the line cannot chase: it loses Ace without a roll.
+    d.advance(&mut Scripted::new(&[4, 3, 3, 4, 4, 4]), &mut events);
+    assert_eq!(d.position_ab(BANDIT, ACE), 0);
+    assert_eq!(d.position_ab(LINER, ACE), 0);
+    assert!(events.iter().any(
+        |e| matches!(e, BattleEvent::Note { unit: Some(BANDIT), text } if text == "loses Ace")
+    ));
+    // The leader fails (13 against 14 + 2 − 4 = 12), the chaser makes it (9 against
+    // 12 + 1 − 4 = 9): its Position grows by 1, to 2.
+    let mut d = dogfight("");
+    d.position.insert((BANDIT, ACE), 1);
+    to_maneuvers(&mut d);
+    let mut events = Vec::new();
+    while let Step::Awaiting(u) = d.advance(&mut Scripted::new(&[]), &mut events) {
+        let maneuver = if u == ACE {
+            Maneuver::FollowTheLeader { penalty: 4 }
+        } else {
+            Maneuver::FlyStraight
+        };
+        d.apply(
+            u,
+            Action::Maneuver {
+                maneuver,
+                gm_modifier: 0,
+            },
+        );
+        if d.next == d.order.len() {
+            break;
+        }
+    }
+    d.advance(&mut Scripted::new(&[5, 4, 4, 3, 3, 3]), &mut events);
+    assert_eq!(d.position_ab(BANDIT, ACE), 2);
+}
