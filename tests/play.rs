@@ -579,3 +579,48 @@ fn a_ship_battle_is_played_saved_loaded_and_finished() {
     back.finish_by_ai();
     assert!(back.session().outcome().is_some());
 }
+
+/// A SOCS battle played by hand: each craft's fire orders and maneuvers come from the
+/// legal list, a shot the rules refuse is not recorded, and the battle saves, loads back
+/// where it stood and finishes.
+#[test]
+fn a_socs_battle_is_played_saved_and_loaded() {
+    use skirmish::rules::socs::{Action as CraftAction, Dogfight};
+    let mut p = play("socs-dogfight.ron", 5);
+    let mut decided = 0;
+    while decided < 8 {
+        let Some(unit) = to_player(&mut p) else { break };
+        let d = p.session().world.resource::<Dogfight>().clone();
+        let legal = d.legal_actions(unit);
+        if decided == 0 {
+            // Gun 7 does not exist.
+            let bad = CraftAction::Fire {
+                shots: vec![skirmish::rules::socs::Shot {
+                    weapon: 7,
+                    target: UnitId(2),
+                }],
+                gm_modifier: 0,
+            };
+            assert!(p.decide_craft(bad).is_err());
+        }
+        let action = legal.last().cloned().expect("an option");
+        p.decide_craft(action).expect("a legal action is taken");
+        decided += 1;
+    }
+    assert_eq!(p.recording().decisions.len(), decided);
+    assert!(
+        p.recording()
+            .decisions
+            .iter()
+            .all(|d| matches!(d, Decision::Socs(_)))
+    );
+    let dir = temp_dir("socs");
+    let save = dir.join("dogfight.save.ron");
+    p.save(&save).expect("saved");
+    to_player(&mut p);
+    let log = p.session().log_text();
+    let mut back = Play::load(&save).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(back.session().log_text(), log);
+    back.finish_by_ai();
+    assert!(back.session().outcome().is_some());
+}

@@ -379,6 +379,15 @@ pub fn sync_tokens(
                         (ship.structure() as f32 / sheet.structure().max(1) as f32).clamp(0.0, 1.0),
                     )
                 })
+                .or_else(|| {
+                    let d = world.get_resource::<crate::rules::socs::Dogfight>()?;
+                    let s = d.states.get(token.unit.0 as usize)?;
+                    Some(match (s.out, s.damaged) {
+                        (Some(_), _) => 0.0,
+                        (None, true) => 0.5,
+                        (None, false) => 1.0,
+                    })
+                })
                 .unwrap_or(1.0),
         };
         let target = layout.pos(pos.0);
@@ -642,6 +651,36 @@ pub fn draw_overlays(
                     gizmos.line_2d(tip, back + side, c);
                     gizmos.line_2d(tip, back - side, c);
                 }
+            }
+        }
+    }
+    // SOCS: a line between foes in range, coloured by range; an arrow head where one has
+    // Position on the other.
+    if let Some(d) = session.world.get_resource::<crate::rules::socs::Dogfight>() {
+        let at = |id: UnitId| {
+            session
+                .roster()
+                .entity(id)
+                .and_then(|e| session.world.get::<HexPos>(e))
+                .map(|p| layout.pos(p.0))
+        };
+        for (&(a, b), &r) in &d.ranges {
+            if !(d.in_fight(a) && d.in_fight(b)) || r == crate::rules::socs::SocsRange::OutOfRange {
+                continue;
+            }
+            if let (Some(pa), Some(pb)) = (at(a), at(b)) {
+                gizmos.line_2d(pa, pb, super::ships::socs_range_colour(r).with_alpha(0.6));
+            }
+        }
+        for &(a, b) in d.position.keys() {
+            if let (true, Some(pa), Some(pb)) = (d.in_fight(a) && d.in_fight(b), at(a), at(b)) {
+                let dir = (pb - pa).normalize_or_zero();
+                let tip = pb - dir * HEX_SIZE * 0.7;
+                let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.3;
+                let back = tip - dir * HEX_SIZE * 0.4;
+                let c = Color::srgb(1.0, 0.3, 0.25);
+                gizmos.line_2d(tip, back + side, c);
+                gizmos.line_2d(tip, back - side, c);
             }
         }
     }

@@ -144,6 +144,10 @@ pub struct Game {
     pub status: String,
     /// An error to show in a window (bad file...).
     pub error: Option<String>,
+    /// SOCS fire orders being drafted: the target of each gun of the awaited craft.
+    pub gun_targets: Vec<Option<UnitId>>,
+    /// SOCS: the game master's modifier on the drafted decision (decision 4).
+    pub gm_modifier: i32,
 }
 
 impl Game {
@@ -170,6 +174,8 @@ impl Game {
             reach: ReachCache::default(),
             status: String::new(),
             error: None,
+            gun_targets: Vec::new(),
+            gm_modifier: 0,
         }
     }
 

@@ -152,7 +152,16 @@ pub fn panels(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 tracker(ui, game);
                 ui.separator();
-                if let Some(fleet) = super::ships::fleet(game) {
+                if let Some(d) = super::ships::dogfight(game) {
+                    super::ships::socs_range_panel(ui, d);
+                    ui.separator();
+                    match game.selected {
+                        Some(id) => super::ships::craft_sheet(ui, d, id),
+                        None => {
+                            ui.label("Click a craft to see its sheet.");
+                        }
+                    }
+                } else if let Some(fleet) = super::ships::fleet(game) {
                     super::ships::range_panel(ui, fleet);
                     ui.separator();
                     match game.selected {
@@ -173,7 +182,9 @@ pub fn panels(
         .resizable(true)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                if super::ships::fleet(game).is_some() {
+                if super::ships::dogfight(game).is_some() {
+                    super::ships::craft_actions(ui, game);
+                } else if super::ships::fleet(game).is_some() {
                     super::ships::ship_actions(ui, game);
                 } else {
                     actions(ui, game);

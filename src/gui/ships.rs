@@ -295,3 +295,300 @@ pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
         ui.small(&game.status);
     }
 }
+
+// SOCS.
+
+use crate::rules::socs::SocsRange;
+use crate::rules::socs::dogfight::{
+    Action as CraftAction, Dogfight, Maneuver, Phase as SocsPhase, Shot, chance_3d6,
+};
+
+/// The dogfight of the battle, if it is a SOCS one.
+pub fn dogfight(game: &Game) -> Option<&Dogfight> {
+    game.play.session().world.get_resource::<Dogfight>()
+}
+
+/// The colour of a SOCS range.
+pub fn socs_range_colour(r: SocsRange) -> Color {
+    match r {
+        SocsRange::Short => Color::srgb(1.0, 0.65, 0.2),
+        SocsRange::Long => Color::srgb(0.6, 0.75, 0.9),
+        SocsRange::OutOfRange => Color::srgb(0.5, 0.5, 0.5),
+    }
+}
+
+/// Every pair of foes with its range, and every Position aiming bonus.
+pub fn socs_range_panel(ui: &mut egui::Ui, d: &Dogfight) {
+    ui.strong(if d.furball() {
+        "Ranges (a furball!)"
+    } else {
+        "Ranges"
+    });
+    let mut pairs: Vec<(UnitId, UnitId, SocsRange)> = d
+        .ranges
+        .iter()
+        .filter(|((a, b), _)| d.in_fight(*a) && d.in_fight(*b))
+        .map(|(&(a, b), &r)| (a, b, r))
+        .collect();
+    pairs.sort_by_key(|&(a, b, r)| (r, a, b));
+    for (a, b, r) in pairs {
+        ui.label(
+            egui::RichText::new(format!("{} - {}: {r}", d.name(a), d.name(b)))
+                .color(colour32(socs_range_colour(r))),
+        );
+    }
+    let held: Vec<String> = d
+        .position
+        .iter()
+        .filter(|((a, b), _)| d.in_fight(*a) && d.in_fight(*b))
+        .map(|(&(a, b), ab)| format!("{} has Position {ab} on {}", d.name(a), d.name(b)))
+        .collect();
+    if !held.is_empty() {
+        ui.strong("Position aiming bonuses");
+        for h in held {
+            ui.label(h);
+        }
+    }
+}
+
+/// The sheet of craft `id`.
+pub fn craft_sheet(ui: &mut egui::Ui, d: &Dogfight, id: UnitId) {
+    let i = id.0 as usize;
+    let (Some(craft), Some(state)) = (d.crafts.get(i), d.states.get(i)) else {
+        return;
+    };
+    let c = &craft.stats;
+    ui.heading(d.name(id));
+    ui.label(format!(
+        "{}, MR {}, {:+} to be hit",
+        c.class, c.mr, craft.to_be_hit
+    ));
+    let mut status = Vec::new();
+    if let Some(fate) = state.out {
+        status.push(format!("{fate:?}").to_lowercase());
+    }
+    if state.damaged {
+        status.push("damaged (continuing damage)".into());
+    }
+    if state.skip_maneuver {
+        status.push("loses this maneuver".into());
+    }
+    if state.skip_fire {
+        status.push("may not fire next fire phase".into());
+    }
+    if state.auto_hit {
+        status.push("hits automatically next fire phase".into());
+    }
+    ui.label(if status.is_empty() {
+        "intact".to_string()
+    } else {
+        status.join("; ")
+    });
+    if !c.locations.is_empty() {
+        ui.strong("Hit locations");
+        for (k, l) in c.locations.iter().enumerate() {
+            let t = egui::RichText::new(format!("  {l}"));
+            ui.label(if state.locations_out[k] {
+                t.strikethrough()
+                    .color(egui::Color32::from_rgb(200, 90, 80))
+            } else {
+                t
+            });
+        }
+    }
+    ui.strong("Weapons");
+    for (w, weapon) in c.weapons.iter().enumerate() {
+        let g = craft.gunner(w);
+        let sus = match state.sustained[w] {
+            Some((t, n)) => format!(", Sustained Fire {n} on {}", d.name(t)),
+            None => String::new(),
+        };
+        let t = egui::RichText::new(format!(
+            "  {}: {}, {:?} range, Acc {:+}; {} (Gunner {}){sus}",
+            weapon.name, weapon.firepower, weapon.range, weapon.acc, g.name, g.gunner
+        ));
+        ui.label(if state.gun_works(craft, w) {
+            t
+        } else {
+            t.strikethrough()
+                .color(egui::Color32::from_rgb(200, 90, 80))
+        });
+    }
+    ui.strong("Aboard");
+    for (k, p) in craft.people().into_iter().enumerate() {
+        ui.label(format!(
+            "  {} ({}{}{}){}",
+            p.name,
+            if p.major { "major" } else { "minor" },
+            if p.piloting > 0 {
+                format!(", Piloting {}", p.piloting)
+            } else {
+                String::new()
+            },
+            if p.gunner > 0 {
+                format!(", Gunner {}", p.gunner)
+            } else {
+                String::new()
+            },
+            if state.alive[k] { "" } else { " - dead" }
+        ));
+    }
+    for (&(a, b), ab) in &d.position {
+        if a == id {
+            ui.label(format!("Position {ab} on {}", d.name(b)));
+        } else if b == id {
+            ui.label(format!("{} has Position {ab} on it", d.name(a)));
+        }
+    }
+}
+
+/// The action panel for the player's craft whose decision is awaited.
+pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
+    ui.heading("Actions");
+    let Some(me) = game.play.awaiting_player().filter(|_| !game.autoplay) else {
+        if game.play.session().outcome().is_some() {
+            ui.label("The battle is over. Restart or open another scenario.");
+        } else if game.autoplay {
+            ui.label("The AI plays every side (untick \"AI plays all\" to take over).");
+        } else {
+            ui.label("The AI is acting. Your craft act when their turn comes.");
+        }
+        return;
+    };
+    let Some(d) = dogfight(game).cloned() else {
+        return;
+    };
+    if game.selected.is_none() {
+        game.selected = Some(me);
+    }
+    ui.strong(format!("{}'s decision", d.name(me)));
+    ui.horizontal(|ui| {
+        ui.label("GM modifier (unorthodox tactics)");
+        ui.add(egui::DragValue::new(&mut game.gm_modifier).range(-10..=10));
+    });
+    let mut chosen = None;
+    match &d.phase {
+        SocsPhase::Fire { .. } => {
+            let craft = d.crafts[me.0 as usize].clone();
+            let guns = craft.stats.weapons.len();
+            if game.gun_targets.len() != guns {
+                game.gun_targets = vec![None; guns];
+            }
+            if d.states[me.0 as usize].skip_fire {
+                ui.label("Your gunners may not fire this turn.");
+            } else {
+                ui.label("Fire phase: pick a target for each gun (shots are resolved together).");
+            }
+            for w in 0..guns {
+                let foes: Vec<UnitId> = d
+                    .foes(me)
+                    .into_iter()
+                    .filter(|&t| d.guns_at(me, t).contains(&w))
+                    .collect();
+                if !foes.contains(&game.gun_targets[w].unwrap_or(UnitId(u32::MAX))) {
+                    game.gun_targets[w] = None;
+                }
+                let name = |t: Option<UnitId>| {
+                    t.map_or("hold fire".to_string(), |t| d.name(t).to_string())
+                };
+                ui.horizontal(|ui| {
+                    ui.label(&craft.stats.weapons[w].name);
+                    egui::ComboBox::from_id_salt(("gun", w))
+                        .selected_text(name(game.gun_targets[w]))
+                        .show_ui(ui, |ui| {
+                            ui.selectable_value(&mut game.gun_targets[w], None, "hold fire");
+                            for &t in &foes {
+                                ui.selectable_value(&mut game.gun_targets[w], Some(t), d.name(t));
+                            }
+                        });
+                });
+                if let Some(t) = game.gun_targets[w] {
+                    let mods = d.shot_modifiers(me, w, t, game.gm_modifier);
+                    let total: i32 = mods.iter().map(|m| m.value).sum();
+                    let parts: Vec<String> = mods
+                        .iter()
+                        .map(|m| format!("{} {:+}", m.label, m.value))
+                        .collect();
+                    ui.small(format!(
+                        "hit on {total} or less: {:.0}%{} ({})",
+                        chance_3d6(total) * 100.0,
+                        if d.may_dodge(t, me) {
+                            ", the target may dodge"
+                        } else {
+                            ", no dodge"
+                        },
+                        parts.join(", ")
+                    ));
+                }
+            }
+            if ui.button("Fire (Enter)").clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter))
+            {
+                let shots = game
+                    .gun_targets
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(w, t)| {
+                        t.map(|t| Shot {
+                            weapon: w as u8,
+                            target: t,
+                        })
+                    })
+                    .collect();
+                chosen = Some(CraftAction::Fire {
+                    shots,
+                    gm_modifier: game.gm_modifier,
+                });
+            }
+        }
+        SocsPhase::Maneuvers { .. } => {
+            ui.label("Maneuver phase: choose the pilot's maneuver (rolled against Piloting + MR).");
+            for a in d.legal_actions(me) {
+                let CraftAction::Maneuver { maneuver, .. } = &a else {
+                    continue;
+                };
+                let text = d.describe(me, &a);
+                let hint = match maneuver {
+                    Maneuver::FlyStraight => "no change to any aiming bonus",
+                    Maneuver::Offensive { .. } => {
+                        "+1 Position on it (critical: double); your gunners lose Sustained Fire unless the pilot fires"
+                    }
+                    Maneuver::Defensive { .. } => {
+                        "lower its bonus on you by 1 (critical: to 0); you lose all your bonuses"
+                    }
+                    Maneuver::TotallyDefensive => {
+                        "as Defensive against every foe; your gunners may not fire next turn"
+                    }
+                    Maneuver::Reversal { .. } => {
+                        "Quick Contest against its offensive: win and its bonus on you is gone"
+                    }
+                    Maneuver::FollowTheLeader { .. } => {
+                        "the foes on your tail must follow through the hazard"
+                    }
+                    Maneuver::Gm { .. } => {
+                        "the game master's maneuver: changes the range on success"
+                    }
+                };
+                if ui.button(text).on_hover_text(hint).clicked() {
+                    chosen = Some(CraftAction::Maneuver {
+                        maneuver: maneuver.clone(),
+                        gm_modifier: game.gm_modifier,
+                    });
+                }
+            }
+        }
+        SocsPhase::Start => {}
+    }
+    if let Some(action) = chosen {
+        match game.play.decide_craft(action) {
+            Ok(()) => {
+                game.status = "done".into();
+                game.gun_targets.clear();
+                game.gm_modifier = 0;
+            }
+            Err(e) => game.status = format!("not allowed: {e}"),
+        }
+    }
+    if !game.status.is_empty() {
+        ui.small(&game.status);
+    }
+}

@@ -656,6 +656,9 @@ impl Dogfight {
             ),
             Maneuver::TotallyDefensive => "Go Totally Defensive".into(),
             Maneuver::Reversal { target } => format!("Reversal against {}", self.name(*target)),
+            Maneuver::FollowTheLeader { penalty: 0 } => {
+                "Follow the Leader (no hazard penalty)".into()
+            }
             Maneuver::FollowTheLeader { penalty } => format!("Follow the Leader at -{penalty}"),
             Maneuver::Gm { index, target } => format!(
                 "{} ({})",
