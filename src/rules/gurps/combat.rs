@@ -539,15 +539,17 @@ pub fn group_bonus(attackers: usize) -> i32 {
 }
 
 /// The situation of one member's blow in a group attack on a foe at `at` moving at
-/// `target_speed` yards a second in `target_posture`: a plain Attack from where the member
-/// stands, with none of the attack options (gurps-lite-and-socs.txt, "GROUP COMBAT").
+/// `target_speed` yards a second in `target_posture`, of Size Modifier `target_sm`: a plain
+/// Attack from where the member stands, with none of the attack options
+/// (gurps-lite-and-socs.txt, "GROUP COMBAT": the group rolls against the average of the
+/// members' skills, each with its own modifiers, the target's size among them for ranged
+/// blows).
 pub fn group_member_situation(
     map: &HexMap,
     (member, from): (&Fighter, Hex),
     weapon: &Weapon,
     at: Hex,
-    target_speed: u32,
-    target_posture: Posture,
+    (target_speed, target_posture, target_sm): (u32, Posture, i32),
 ) -> AttackSituation {
     AttackSituation {
         maneuver: Maneuver::Attack,
@@ -573,7 +575,7 @@ pub fn group_member_situation(
         shots: 1,
         rapid_strike: None,
         heroic_charge: false,
-        target_sm: 0,
+        target_sm,
         intervening: 0,
         large_shield: member.sheet.shield.as_ref().is_some_and(|s| s.large),
         opportunity_fire: false,

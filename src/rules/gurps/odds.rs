@@ -336,8 +336,7 @@ fn group_odds(s: &Situation, plan: &Plan, t: usize) -> Result<StrikeOdds, String
             (member.fighter, member.pos),
             weapon,
             target.pos,
-            foe.moved_yards,
-            foe.posture,
+            (foe.moved_yards, foe.posture, foe.sheet.sm),
         );
         skills.push(effective(&attack_modifiers(weapon, &situation)));
         blows.push((member.pos, weapon));

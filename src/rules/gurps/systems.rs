@@ -2196,8 +2196,13 @@ fn group_attack(
     let Ok(foe) = units.get(target_entity) else {
         return;
     };
-    let (foe_pos, foe_facing, foe_speed, foe_posture) =
-        (foe.2.0, foe.3.0, foe.5.moved_yards, foe.5.posture);
+    let (foe_pos, foe_facing, foe_speed, foe_posture, foe_sm) = (
+        foe.2.0,
+        foe.3.0,
+        foe.5.moved_yards,
+        foe.5.posture,
+        foe.5.sheet.sm,
+    );
     // Units are in UnitId order in the situation the plan was made from, so index = id.
     let members: Vec<(UnitId, usize)> = plan
         .group
@@ -2214,8 +2219,13 @@ fn group_attack(
         };
         u.5.spent = true;
         let weapon = u.5.sheet.weapons[w].clone();
-        let situation =
-            group_member_situation(map, (&u.5, u.2.0), &weapon, foe_pos, foe_speed, foe_posture);
+        let situation = group_member_situation(
+            map,
+            (&u.5, u.2.0),
+            &weapon,
+            foe_pos,
+            (foe_speed, foe_posture, foe_sm),
+        );
         skills.push(effective(&attack_modifiers(&weapon, &situation)));
         if blows.is_empty() {
             first_pos = u.2.0;

@@ -976,3 +976,43 @@ fn group_combat_numbers() {
     assert_eq!(rapid_fire_hits(5, 2, 5), 3); // margin 5: 2 extra attacks connect
     assert_eq!(rapid_fire_hits(2, 2, 9), 2); // never more than the attackers
 }
+
+/// "GROUP COMBAT": each member's skill is figured with its own modifiers before the
+/// average; for a ranged blow the target's Size Modifier is one of them
+/// (gurps-traveller-gm-screen.txt, "RANGED WEAPON ATTACKS", size of target).
+#[test]
+fn a_group_member_shooting_counts_the_targets_size() {
+    let archer = fighter(&[("Bow", 12)], &["short bow"]);
+    let map = crate::hexmap::HexMap::new(
+        crate::hexmap::MapShape::Hexagon { radius: 10 },
+        crate::hexmap::Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let bow = &archer.sheet.weapons[0];
+    let at = |sm| {
+        let s = group_member_situation(
+            &map,
+            (&archer, Hex::new(0, 0)),
+            bow,
+            Hex::new(2, 0),
+            (0, Posture::Standing, sm),
+        );
+        effective(&attack_modifiers(bow, &s))
+    };
+    assert_eq!(at(2) - at(0), 2);
+    assert!(
+        attack_modifiers(
+            bow,
+            &group_member_situation(
+                &map,
+                (&archer, Hex::new(0, 0)),
+                bow,
+                Hex::new(2, 0),
+                (0, Posture::Standing, 2)
+            )
+        )
+        .iter()
+        .any(|m| m.label.to_string() == "target's size")
+    );
+}
