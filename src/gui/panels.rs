@@ -609,6 +609,15 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
     let Some(fighter) = session.world.get::<Fighter>(entity).cloned() else {
         return;
     };
+    let rules = session
+        .world
+        .get_resource::<crate::rules::gurps::GurpsRules>()
+        .cloned()
+        .unwrap_or_default();
+    let side = roster
+        .units
+        .get(unit.0 as usize)
+        .map_or(0, |u| usize::from(u.side));
     let mut chosen = None;
     egui::ScrollArea::vertical()
         .id_salt("maneuvers")
@@ -697,6 +706,21 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
             .weapon
             .and_then(|w| fighter.sheet.weapons.get(usize::from(w)))
             .is_some_and(|w| !w.is_ranged());
+        let main = changed.action.weapon.map(usize::from);
+        // Shots of a rapid-fire weapon.
+        if let Some(w) = main.and_then(|w| fighter.sheet.weapons.get(w))
+            && w.is_ranged()
+            && w.rof_rcl().0 > 1
+        {
+            let rof = w.rof_rcl().0;
+            let mut n = changed.action.shots.unwrap_or(rof).min(rof);
+            if ui
+                .add(egui::Slider::new(&mut n, 1..=rof).text("shots (rapid fire)"))
+                .changed()
+            {
+                changed.action.shots = Some(n);
+            }
+        }
         if melee {
             ui.add(
                 egui::Slider::new(&mut changed.action.deceptive, 0..=4)
@@ -710,6 +734,85 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
             ui.checkbox(
                 &mut changed.action.effort.rapid_strike,
                 "Rapid Strike (two blows, -6 each)",
+            );
+            // Dual-Weapon Attack: a second one-handed weapon in the off hand.
+            let off_hand: Vec<usize> = (0..fighter.sheet.weapons.len())
+                .filter(|&i| {
+                    Some(i) != main
+                        && fighter.sheet.weapons[i].hands == 1
+                        && !fighter.sheet.weapons[i].is_ranged()
+                })
+                .collect();
+            if !off_hand.is_empty() && fighter.sheet.shield.is_none() {
+                let name = |w: Option<u8>| {
+                    w.and_then(|w| fighter.sheet.weapons.get(usize::from(w)))
+                        .map_or("none".to_string(), |w| w.name.to_string())
+                };
+                egui::ComboBox::from_label("Dual-Weapon Attack (off hand)")
+                    .selected_text(name(changed.action.effort.dual_weapon))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut changed.action.effort.dual_weapon, None, "none");
+                        for &i in &off_hand {
+                            ui.selectable_value(
+                                &mut changed.action.effort.dual_weapon,
+                                Some(i as u8),
+                                name(Some(i as u8)),
+                            );
+                        }
+                    });
+            }
+            if changed.action.effort.rapid_strike || changed.action.effort.dual_weapon.is_some() {
+                let foes: Vec<UnitId> = {
+                    let mut v: Vec<UnitId> = legal.strikes(m).map(|(t, _)| t).collect();
+                    v.dedup();
+                    v
+                };
+                let name = |t: Option<UnitId>| {
+                    t.map_or("the same foe".to_string(), |t| roster.name(t).to_string())
+                };
+                egui::ComboBox::from_label("second blow at")
+                    .selected_text(name(changed.action.effort.second_target))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(
+                            &mut changed.action.effort.second_target,
+                            None,
+                            "the same foe",
+                        );
+                        for t in foes {
+                            if Some(t) != changed.action.target {
+                                ui.selectable_value(
+                                    &mut changed.action.effort.second_target,
+                                    Some(t),
+                                    roster.name(t),
+                                );
+                            }
+                        }
+                    });
+            }
+        }
+        if rules.extra_effort {
+            ui.label("Extra effort (FP):");
+            if melee {
+                ui.checkbox(
+                    &mut changed.action.effort.flurry,
+                    "Flurry of Blows (Rapid Strike at -3, 2 FP)",
+                );
+                ui.checkbox(
+                    &mut changed.action.effort.mighty_blow,
+                    "Mighty Blow (+2 damage, 1 FP)",
+                );
+            }
+            if m == Maneuver::MoveAndAttack {
+                ui.checkbox(
+                    &mut changed.action.effort.heroic_charge,
+                    "Heroic Charge (no Move and Attack penalty, 1 FP)",
+                );
+            }
+        }
+        if rules.groups.get(side).copied().unwrap_or(false) {
+            ui.checkbox(
+                &mut changed.action.group,
+                "Group attack (every member who can strike the foe joins one roll)",
             );
         }
         ui.checkbox(&mut changed.action.chink, "Aim at a chink in the armor");
