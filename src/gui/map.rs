@@ -672,6 +672,23 @@ pub fn draw_overlays(
                 gizmos.line_2d(pa, pb, super::ships::socs_range_colour(r).with_alpha(0.6));
             }
         }
+        // Sustained Fire: a yellow line from the firing craft two fifths of the way to its
+        // target, one per gun (side by side).
+        for (i, state) in d.states.iter().enumerate() {
+            let me = UnitId(i as u32);
+            for (k, sus) in state.sustained.iter().enumerate() {
+                if let (Some((t, _)), Some(pa)) = (sus, at(me))
+                    && d.in_fight(me)
+                    && d.in_fight(*t)
+                    && let Some(pb) = at(*t)
+                {
+                    let dir = (pb - pa).normalize_or_zero();
+                    let side = Vec2::new(-dir.y, dir.x) * (3.0 + 3.0 * k as f32);
+                    let len = (pb - pa).length() * 0.4;
+                    gizmos.line_2d(pa + side, pa + side + dir * len, Color::srgb(1.0, 0.9, 0.2));
+                }
+            }
+        }
         for &(a, b) in d.position.keys() {
             if let (true, Some(pa), Some(pb)) = (d.in_fight(a) && d.in_fight(b), at(a), at(b)) {
                 let dir = (pb - pa).normalize_or_zero();
