@@ -238,6 +238,47 @@ pub struct Command<A: Send + Sync + 'static> {
     pub action: A,
 }
 
+/// The command of the unit whose turn it is (`awaiting`) among a step's commands, for every
+/// ruleset's resolve system: the first one for that unit, and a `Rejected` event for each
+/// command of another unit (or for all when no turn is in progress).
+pub fn awaited_command<A: Clone + Send + Sync + 'static>(
+    awaiting: Option<UnitId>,
+    commands: impl Iterator<Item = Command<A>>,
+    roster: &Roster,
+    events: &mut Vec<BattleEvent>,
+) -> Option<A> {
+    let mut chosen = None;
+    for c in commands {
+        match awaiting {
+            None => events.push(BattleEvent::Rejected {
+                unit: c.unit,
+                reason: "no turn is in progress".into(),
+            }),
+            Some(active) if c.unit != active => events.push(BattleEvent::Rejected {
+                unit: c.unit,
+                reason: format!("it is {}'s turn", roster.name(active)),
+            }),
+            Some(_) => {
+                chosen.get_or_insert(c.action);
+            }
+        }
+    }
+    chosen
+}
+
+/// True when the AI decides for `unit`: its side is the AI's, or `autopilot` is on.
+pub fn ai_decides(
+    roster: &Roster,
+    controllers: &Query<&Controller>,
+    autopilot: bool,
+    unit: UnitId,
+) -> bool {
+    roster
+        .entity(unit)
+        .and_then(|e| controllers.get(e).ok())
+        .is_some_and(|c| autopilot || matches!(c.0, Control::Ai(_)))
+}
+
 /// Label of the schedule that advances a battle by one step.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BattleStep;

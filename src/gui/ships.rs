@@ -174,17 +174,28 @@ pub fn range_panel(ui: &mut egui::Ui, fleet: &Fleet) {
     }
 }
 
-/// The action panel for the player's ship whose decision is awaited.
-pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
+/// The panel's heading, and the player's unit whose decision is awaited; without one, a
+/// line saying why (battle over, the AI plays all, the AI's turn).
+fn awaited(ui: &mut egui::Ui, game: &Game, units: &str) -> Option<UnitId> {
     ui.heading("Actions");
-    let Some(me) = game.play.awaiting_player().filter(|_| !game.autoplay) else {
+    let me = game.play.awaiting_player().filter(|_| !game.autoplay);
+    if me.is_none() {
         if game.play.session().outcome().is_some() {
             ui.label("The battle is over. Restart or open another scenario.");
         } else if game.autoplay {
             ui.label("The AI plays every side (untick \"AI plays all\" to take over).");
         } else {
-            ui.label("The AI is acting. Your ships act when their turn comes.");
+            ui.label(format!(
+                "The AI is acting. Your {units} act when their turn comes."
+            ));
         }
+    }
+    me
+}
+
+/// The action panel for the player's ship whose decision is awaited.
+pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
+    let Some(me) = awaited(ui, game, "ships") else {
         return;
     };
     let Some(fleet) = fleet(game).cloned() else {
@@ -444,15 +455,7 @@ pub fn craft_sheet(ui: &mut egui::Ui, d: &Dogfight, id: UnitId) {
 
 /// The action panel for the player's craft whose decision is awaited.
 pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
-    ui.heading("Actions");
-    let Some(me) = game.play.awaiting_player().filter(|_| !game.autoplay) else {
-        if game.play.session().outcome().is_some() {
-            ui.label("The battle is over. Restart or open another scenario.");
-        } else if game.autoplay {
-            ui.label("The AI plays every side (untick \"AI plays all\" to take over).");
-        } else {
-            ui.label("The AI is acting. Your craft act when their turn comes.");
-        }
+    let Some(me) = awaited(ui, game, "craft") else {
         return;
     };
     let Some(d) = dogfight(game).cloned() else {

@@ -365,27 +365,17 @@ pub(super) fn resolve(
     rules: Res<GurpsRules>,
     mut events: MessageWriter<BattleEvent>,
 ) {
-    let Some(active) = turn.awaiting else {
-        for c in commands.read() {
-            events.write(BattleEvent::Rejected {
-                unit: c.unit,
-                reason: "no turn is in progress".into(),
-            });
-        }
+    let mut refused = Vec::new();
+    let chosen = crate::battle::awaited_command(
+        turn.awaiting,
+        commands.read().cloned(),
+        &roster,
+        &mut refused,
+    );
+    events.write_batch(refused);
+    let (Some(active), Some(action)) = (turn.awaiting, chosen) else {
         return;
     };
-    let mut chosen = None;
-    for c in commands.read() {
-        if c.unit != active {
-            events.write(BattleEvent::Rejected {
-                unit: c.unit,
-                reason: format!("it is {}'s turn", roster.name(active)),
-            });
-        } else if chosen.is_none() {
-            chosen = Some(c.action.clone());
-        }
-    }
-    let Some(action) = chosen else { return };
     let Some(me_entity) = roster.entity(active) else {
         return;
     };

@@ -4,8 +4,8 @@
 use super::ai;
 use super::dogfight::{Action, Dogfight, Phase, SocsRange, Step};
 use crate::battle::{
-    Autopilot, BattleEvent, Command, Control, Controller, Facing, HexPos, Outcome, Roster,
-    Standing, TurnState, UnitId, hex_pair,
+    Autopilot, BattleEvent, Command, Controller, Facing, HexPos, Outcome, Roster, Standing,
+    TurnState, UnitId, ai_decides, awaited_command, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
@@ -84,18 +84,6 @@ fn sync_turn(d: &Dogfight, turn: &mut TurnState) {
     turn.cursor = d.next;
 }
 
-fn ai_controls(
-    roster: &Roster,
-    controllers: &Query<&Controller>,
-    autopilot: bool,
-    id: UnitId,
-) -> bool {
-    roster
-        .entity(id)
-        .and_then(|e| controllers.get(e).ok())
-        .is_some_and(|c| autopilot || matches!(c.0, Control::Ai(_)))
-}
-
 /// Starts the next turn when the last is over, moves the turn on, and names the craft
 /// whose decision is awaited.
 #[allow(clippy::too_many_arguments)]
@@ -154,7 +142,7 @@ pub(super) fn decide(
     mut commands: MessageWriter<Command<Action>>,
 ) {
     let Some(active) = turn.awaiting else { return };
-    if ai_controls(&roster, &controllers, autopilot.0, active) {
+    if ai_decides(&roster, &controllers, autopilot.0, active) {
         commands.write(Command {
             unit: active,
             action: ai::choose(&d, active),
@@ -176,27 +164,13 @@ pub(super) fn resolve(
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
-    let Some(active) = turn.awaiting else {
-        for c in commands.read() {
-            out.write(BattleEvent::Rejected {
-                unit: c.unit,
-                reason: "no turn is in progress".into(),
-            });
-        }
-        return;
-    };
-    let mut chosen = None;
-    for c in commands.read() {
-        if c.unit != active {
-            events.push(BattleEvent::Rejected {
-                unit: c.unit,
-                reason: format!("it is {}'s turn", roster.name(active)),
-            });
-        } else if chosen.is_none() {
-            chosen = Some(c.action.clone());
-        }
-    }
-    let Some(action) = chosen else {
+    let chosen = awaited_command(
+        turn.awaiting,
+        commands.read().cloned(),
+        &roster,
+        &mut events,
+    );
+    let (Some(active), Some(action)) = (turn.awaiting, chosen) else {
         out.write_batch(events);
         return;
     };
@@ -207,7 +181,7 @@ pub(super) fn resolve(
                 unit: active,
                 reason,
             });
-            if !ai_controls(&roster, &controllers, autopilot.0, active) {
+            if !ai_decides(&roster, &controllers, autopilot.0, active) {
                 out.write_batch(events);
                 return; // a player chooses again
             }

@@ -5,8 +5,8 @@ use super::fleet::{Action, Fleet, Phase, Step};
 use super::{ai, place};
 use crate::battle::Projectile;
 use crate::battle::{
-    Autopilot, BattleEvent, Command, Control, Controller, Facing, HexPos, Outcome, Roster,
-    Standing, TurnState, UnitId, hex_pair,
+    Autopilot, BattleEvent, Command, Controller, Facing, HexPos, Outcome, Roster, Standing,
+    TurnState, UnitId, ai_decides, awaited_command, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
@@ -173,11 +173,7 @@ pub(super) fn decide(
     mut commands: MessageWriter<Command<Action>>,
 ) {
     let Some(active) = turn.awaiting else { return };
-    let ai = roster
-        .entity(active)
-        .and_then(|e| controllers.get(e).ok())
-        .is_some_and(|c| autopilot.0 || matches!(c.0, Control::Ai(_)));
-    if ai {
+    if ai_decides(&roster, &controllers, autopilot.0, active) {
         commands.write(Command {
             unit: active,
             action: ai::choose(&fleet, active),
@@ -201,27 +197,13 @@ pub(super) fn resolve(
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
-    let Some(active) = turn.awaiting else {
-        for c in commands.read() {
-            out.write(BattleEvent::Rejected {
-                unit: c.unit,
-                reason: "no turn is in progress".into(),
-            });
-        }
-        return;
-    };
-    let mut chosen = None;
-    for c in commands.read() {
-        if c.unit != active {
-            events.push(BattleEvent::Rejected {
-                unit: c.unit,
-                reason: format!("it is {}'s turn", roster.name(active)),
-            });
-        } else if chosen.is_none() {
-            chosen = Some(c.action.clone());
-        }
-    }
-    let Some(action) = chosen else {
+    let chosen = awaited_command(
+        turn.awaiting,
+        commands.read().cloned(),
+        &roster,
+        &mut events,
+    );
+    let (Some(active), Some(action)) = (turn.awaiting, chosen) else {
         out.write_batch(events);
         return;
     };
@@ -232,11 +214,7 @@ pub(super) fn resolve(
                 unit: active,
                 reason,
             });
-            let ai = roster
-                .entity(active)
-                .and_then(|e| controllers.get(e).ok())
-                .is_some_and(|c| autopilot.0 || matches!(c.0, Control::Ai(_)));
-            if !ai {
+            if !ai_decides(&roster, &controllers, autopilot.0, active) {
                 out.write_batch(events);
                 return; // a player chooses again
             }
