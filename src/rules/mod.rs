@@ -2,5 +2,6 @@
 //! schedule runs. Each ruleset cites its rule text (in ../shared/rules) in its doc comments.
 
 pub mod gurps;
+pub mod main_sequence;
 pub mod socs;
 pub mod starship_d12;
