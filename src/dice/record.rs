@@ -248,6 +248,14 @@ impl fmt::Display for RollRecord {
                 }
             }
         }
+        if self.sense == RollSense::D12 && self.target.is_some() && self.critical.is_some() {
+            // starship-d12: a natural 12 always succeeds and a natural 1 (gunnery) always
+            // fails, whatever the total; a margin would only mislead.
+            return match self.critical {
+                Some(Critical::Success) => write!(f, ": natural 12, a success"),
+                _ => write!(f, ": natural 1, a failure"),
+            };
+        }
         if let (Some(success), Some(margin)) = (self.success, self.margin) {
             let word = match (self.critical, success) {
                 (Some(Critical::Success), _) => "critical success",

@@ -219,6 +219,21 @@ fn d12_second_die_only_under_the_total() {
 /// Exact probability over all 144 pairs: with bonus 5 against difficulty 9, success needs
 /// a first die of 9+ (4/12) or a first die of 1..4 and a sum of 9+.
 #[test]
+fn d12_naturals_read_as_such() {
+    let mods = vec![Modifier::new("gunner", 3)];
+    let r = d12_roll(&mut Scripted::new(&[1, 11]), mods, Some(10), true);
+    assert!(
+        r.to_string().ends_with("vs 10: natural 1, a failure"),
+        "{r}"
+    );
+    let r = d12_roll(&mut Scripted::new(&[12]), vec![], Some(20), true);
+    assert!(
+        r.to_string().ends_with("vs 20: natural 12, a success"),
+        "{r}"
+    );
+}
+
+#[test]
 fn d12_exact_probability() {
     let bonus = vec![Modifier::new("skill", 5)];
     let mut successes = 0;
