@@ -581,6 +581,16 @@ pub fn track_pointer(
     }
 }
 
+/// An arrow head on the line from `from` to `to`, just short of the token at `to`.
+fn arrow_head(gizmos: &mut Gizmos, from: Vec2, to: Vec2, colour: Color) {
+    let dir = (to - from).normalize_or_zero();
+    let tip = to - dir * HEX_SIZE * 0.7;
+    let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.3;
+    let back = tip - dir * HEX_SIZE * 0.4;
+    gizmos.line_2d(tip, back + side, colour);
+    gizmos.line_2d(tip, back - side, colour);
+}
+
 /// The overlays: hovered hex, selected unit, the acting unit's reachable hexes, the path to
 /// the hovered hex and the planned destination, range rings and the line of sight.
 pub fn draw_overlays(
@@ -643,13 +653,7 @@ pub fn draw_overlays(
                 if let Some(t) = r.tailer {
                     // An arrow head at the tailed ship.
                     let (from, to) = if t == a { (pa, pb) } else { (pb, pa) };
-                    let dir = (to - from).normalize_or_zero();
-                    let tip = to - dir * HEX_SIZE * 0.7;
-                    let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.3;
-                    let back = tip - dir * HEX_SIZE * 0.4;
-                    let c = super::ships::band_colour(r.band);
-                    gizmos.line_2d(tip, back + side, c);
-                    gizmos.line_2d(tip, back - side, c);
+                    arrow_head(&mut gizmos, from, to, super::ships::band_colour(r.band));
                 }
             }
         }
@@ -691,13 +695,7 @@ pub fn draw_overlays(
         }
         for &(a, b) in d.position.keys() {
             if let (true, Some(pa), Some(pb)) = (d.in_fight(a) && d.in_fight(b), at(a), at(b)) {
-                let dir = (pb - pa).normalize_or_zero();
-                let tip = pb - dir * HEX_SIZE * 0.7;
-                let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.3;
-                let back = tip - dir * HEX_SIZE * 0.4;
-                let c = Color::srgb(1.0, 0.3, 0.25);
-                gizmos.line_2d(tip, back + side, c);
-                gizmos.line_2d(tip, back - side, c);
+                arrow_head(&mut gizmos, pa, pb, Color::srgb(1.0, 0.3, 0.25));
             }
         }
     }

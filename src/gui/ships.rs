@@ -271,12 +271,7 @@ pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
                             .filter_map(|c| sheet.crew.get(usize::from(*c)))
                             .map(|c| c.name.as_str())
                             .collect();
-                        let bonus: i32 = std::iter::once(gunner)
-                            .chain(helpers)
-                            .filter_map(|c| sheet.crew.get(usize::from(*c)))
-                            .map(|c| c.gunnery)
-                            .sum::<i32>()
-                            + sheet.gunnery_edges();
+                        let bonus = sheet.shot_bonus(*gunner, helpers);
                         let (p, d) = gunnery::odds(bonus, need, w);
                         format!(
                             "Fire {} at {} ({band}, needs {need}; {}): hit {:.0}%, expected damage {:.1}",

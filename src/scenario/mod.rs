@@ -243,6 +243,46 @@ pub fn parse(name: &str, text: &str) -> Result<Prepared, ScenarioErrors> {
     })
 }
 
+/// Side ids in `ids` (at `path`) that are not the scenario's.
+fn unknown_sides(file: &ScenarioFile, path: &Path, ids: &[String]) -> Vec<Problem> {
+    ids.iter()
+        .enumerate()
+        .filter(|(_, id)| !file.sides.iter().any(|s| &s.id == *id))
+        .map(|(i, id)| {
+            Problem::new(
+                path.index(i),
+                format!("unknown side `{id}`: expected one of the side ids"),
+            )
+        })
+        .collect()
+}
+
+/// What is wrong with a pair of unit names (at `path`, fields `from` and `to`) that must
+/// name two units of opposing sides (a ship ruleset's starting ranges and bonuses).
+fn foe_pair_problems(file: &ScenarioFile, path: &Path, from: &str, to: &str) -> Option<Problem> {
+    let side_of = |name: &str| {
+        file.units
+            .iter()
+            .find(|u| u.name == name)
+            .map(|u| u.side.as_str())
+    };
+    match (side_of(from), side_of(to)) {
+        (None, _) => Some(Problem::new(
+            path.field("from"),
+            format!("unknown unit `{from}`: expected a unit's name"),
+        )),
+        (_, None) => Some(Problem::new(
+            path.field("to"),
+            format!("unknown unit `{to}`: expected a unit's name"),
+        )),
+        (Some(a), Some(b)) if a == b => Some(Problem::new(
+            path.clone(),
+            format!("`{from}` and `{to}` are on the same side: expected two foes"),
+        )),
+        _ => None,
+    }
+}
+
 /// Checks a parsed scenario and resolves everything in it, or lists every problem.
 pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
     let root = Path::root();
@@ -377,14 +417,11 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
         }
         RulesetSpec::StarshipD12(config) => {
             let base = root.field("ruleset");
-            for (i, id) in config.may_flee.iter().enumerate() {
-                if !file.sides.iter().any(|s| &s.id == id) {
-                    problems.push(Problem::new(
-                        base.field("may_flee").index(i),
-                        format!("unknown side `{id}`: expected one of the side ids"),
-                    ));
-                }
-            }
+            problems.extend(unknown_sides(
+                &file,
+                &base.field("may_flee"),
+                &config.may_flee,
+            ));
             if config.start_range == starship_d12::Band::Tailing {
                 problems.push(Problem::new(
                     base.field("start_range"),
@@ -393,81 +430,24 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
             }
             for (i, r) in config.ranges.iter().enumerate() {
                 let path = base.field("ranges").index(i);
-                let side_of = |name: &str| {
-                    file.units
-                        .iter()
-                        .find(|u| u.name == name)
-                        .map(|u| u.side.as_str())
-                };
-                match (side_of(&r.from), side_of(&r.to)) {
-                    (None, _) => problems.push(Problem::new(
-                        path.field("from"),
-                        format!("unknown ship `{}`: expected a unit's name", r.from),
-                    )),
-                    (_, None) => problems.push(Problem::new(
-                        path.field("to"),
-                        format!("unknown ship `{}`: expected a unit's name", r.to),
-                    )),
-                    (Some(a), Some(b)) if a == b => problems.push(Problem::new(
-                        path,
-                        format!(
-                            "`{}` and `{}` are on the same side: ranges are kept between enemies",
-                            r.from, r.to
-                        ),
-                    )),
-                    _ => {}
-                }
+                problems.extend(foe_pair_problems(&file, &path, &r.from, &r.to));
             }
             None
         }
         RulesetSpec::Socs(config) => {
             let base = root.field("ruleset");
-            for (i, id) in config.may_flee.iter().enumerate() {
-                if !file.sides.iter().any(|s| &s.id == id) {
-                    problems.push(Problem::new(
-                        base.field("may_flee").index(i),
-                        format!("unknown side `{id}`: expected one of the side ids"),
-                    ));
-                }
+            problems.extend(unknown_sides(
+                &file,
+                &base.field("may_flee"),
+                &config.may_flee,
+            ));
+            for (i, r) in config.ranges.iter().enumerate() {
+                let path = base.field("ranges").index(i);
+                problems.extend(foe_pair_problems(&file, &path, &r.from, &r.to));
             }
-            let side_of = |name: &str| {
-                file.units
-                    .iter()
-                    .find(|u| u.name == name)
-                    .map(|u| u.side.as_str())
-            };
-            let pairs = config
-                .ranges
-                .iter()
-                .map(|r| (base.field("ranges"), &r.from, &r.to))
-                .chain(
-                    config
-                        .positions
-                        .iter()
-                        .map(|p| (base.field("positions"), &p.from, &p.to)),
-                );
-            for (i, (list, from, to)) in pairs.enumerate() {
-                let i = if i < config.ranges.len() {
-                    i
-                } else {
-                    i - config.ranges.len()
-                };
-                let path = list.index(i);
-                match (side_of(from), side_of(to)) {
-                    (None, _) => problems.push(Problem::new(
-                        path.field("from"),
-                        format!("unknown craft `{from}`: expected a unit's name"),
-                    )),
-                    (_, None) => problems.push(Problem::new(
-                        path.field("to"),
-                        format!("unknown craft `{to}`: expected a unit's name"),
-                    )),
-                    (Some(a), Some(b)) if a == b => problems.push(Problem::new(
-                        path,
-                        format!("`{from}` and `{to}` are on the same side: expected foes"),
-                    )),
-                    _ => {}
-                }
+            for (i, p) in config.positions.iter().enumerate() {
+                let path = base.field("positions").index(i);
+                problems.extend(foe_pair_problems(&file, &path, &p.from, &p.to));
             }
             for (i, p) in config.positions.iter().enumerate() {
                 if !(1..=10).contains(&p.ab) {

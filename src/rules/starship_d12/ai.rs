@@ -185,12 +185,7 @@ fn choose_shot(fleet: &Fleet, me: UnitId, legal: &[Action]) -> Action {
         let Some(need) = gunnery::difficulty(band, w, fleet.sheets[t].defence) else {
             continue;
         };
-        let bonus: i32 = std::iter::once(gunner)
-            .chain(helpers)
-            .filter_map(|c| sheet.crew.get(usize::from(*c)))
-            .map(|c| c.gunnery)
-            .sum::<i32>()
-            + sheet.gunnery_edges();
+        let bonus = sheet.shot_bonus(*gunner, helpers);
         let (_, damage) = gunnery::odds(bonus, need, w);
         let ship = &fleet.ships[t];
         let toughness = f64::from(ship.structure() + ship.shields + ship.armour).max(1.0);

@@ -649,18 +649,7 @@ impl Fleet {
         let Some(need) = gunnery::difficulty(band, &stats, target_sheet.defence) else {
             return;
         };
-        let mut mods = Vec::new();
-        if let Some(c) = sheet.crew.get(usize::from(gunner)) {
-            mods.push(Modifier::named(format!("{} gunnery", c.name), c.gunnery));
-        }
-        for h in helpers {
-            if let Some(c) = sheet.crew.get(usize::from(*h)) {
-                mods.push(Modifier::named(format!("{} helps", c.name), c.gunnery));
-            }
-        }
-        for e in sheet.edges.iter().filter(|e| e.gunnery != 0) {
-            mods.push(Modifier::named(e.name.clone(), e.gunnery));
-        }
+        let mods = sheet.shot_modifiers(gunner, helpers);
         let shot = gunnery::shoot(dice, mods, need, &stats);
         let label = match (stats.missile.is_some(), band) {
             (true, _) => format!("{} (missile, needs {need})", system.name),

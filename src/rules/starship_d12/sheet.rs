@@ -6,6 +6,7 @@
 //! The text names these parts without fixing their numbers, so a scenario gives them all.
 //! Decisions where the text is silent are in [`super`]'s module documentation.
 
+use crate::dice::Modifier;
 use crate::format::{Path, Problem};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -368,6 +369,32 @@ impl ShipSheet {
     /// Sum of the edges' gunnery bonuses.
     pub fn gunnery_edges(&self) -> i32 {
         self.edges.iter().map(|e| e.gunnery).sum()
+    }
+
+    /// The modifiers of a to-hit roll fired by crewman `gunner` with `helpers` adding their
+    /// gunnery, and the edges' gunnery bonuses ("Actions", decision 3).
+    pub fn shot_modifiers(&self, gunner: u8, helpers: &[u8]) -> Vec<Modifier> {
+        let mut mods = Vec::new();
+        if let Some(c) = self.crew.get(usize::from(gunner)) {
+            mods.push(Modifier::named(format!("{} gunnery", c.name), c.gunnery));
+        }
+        for h in helpers {
+            if let Some(c) = self.crew.get(usize::from(*h)) {
+                mods.push(Modifier::named(format!("{} helps", c.name), c.gunnery));
+            }
+        }
+        for e in self.edges.iter().filter(|e| e.gunnery != 0) {
+            mods.push(Modifier::named(e.name.clone(), e.gunnery));
+        }
+        mods
+    }
+
+    /// The sum of [`ShipSheet::shot_modifiers`].
+    pub fn shot_bonus(&self, gunner: u8, helpers: &[u8]) -> i32 {
+        self.shot_modifiers(gunner, helpers)
+            .iter()
+            .map(|m| m.value)
+            .sum()
     }
 
     /// True when an edge lets this ship choose the system its hits strike.
