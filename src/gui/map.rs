@@ -599,6 +599,8 @@ pub fn draw_overlays(
     layout: Option<Res<MapLayout>>,
     pointer: Res<Pointer>,
     toggles: Res<Toggles>,
+    time: Res<Time>,
+    mut flights: Local<Vec<((u32, u32), f32)>>,
 ) {
     let Some(layout) = layout else { return };
     let session = game.play.session();
@@ -612,15 +614,47 @@ pub fn draw_overlays(
             gizmos.line_2d(a, b, colour);
         }
     };
-    // Projectiles in flight (missiles): a small white dart pointing at the target.
-    if let Some(mut q) = session
-        .world
-        .try_query_filtered::<(&HexPos, &Facing), With<crate::battle::Projectile>>()
+    // Projectiles in flight (missiles): a small white dart flying from its launcher towards
+    // its target (over 0.8 s, stopping short of it until the shots are resolved).
+    let dt = time.delta_secs();
+    let mut seen = Vec::new();
+    if let Some(mut q) = session.world.try_query_filtered::<(
+        &HexPos,
+        &Facing,
+        Option<&crate::rules::starship_d12::Missile>,
+    ), With<crate::battle::Projectile>>()
     {
-        for (pos, facing) in q.iter(&session.world) {
-            let c = layout.pos(pos.0);
-            let dir = layout.pos(pos.0 + facing.0) - c;
-            let dir = dir.normalize_or_zero();
+        let token_at = |id: UnitId| {
+            session
+                .roster()
+                .entity(id)
+                .and_then(|e| session.world.get::<HexPos>(e))
+                .map(|p| layout.pos(p.0))
+        };
+        for (pos, facing, missile) in q.iter(&session.world) {
+            let (c, dir) =
+                match missile.and_then(|m| Some((m, token_at(m.from)?, token_at(m.target)?))) {
+                    Some((m, from, to)) => {
+                        let key = (m.from.0, m.target.0);
+                        let age = match flights.iter_mut().find(|(k, _)| *k == key) {
+                            Some((_, age)) => {
+                                *age += dt;
+                                *age
+                            }
+                            None => {
+                                flights.push((key, 0.0));
+                                0.0
+                            }
+                        };
+                        seen.push(key);
+                        let t = (age / 0.8).min(1.0) * 0.75;
+                        (from + (to - from) * t, (to - from).normalize_or_zero())
+                    }
+                    None => {
+                        let c = layout.pos(pos.0);
+                        (c, (layout.pos(pos.0 + facing.0) - c).normalize_or_zero())
+                    }
+                };
             let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.18;
             let tip = c + dir * HEX_SIZE * 0.45;
             let back = c - dir * HEX_SIZE * 0.3;
@@ -630,6 +664,7 @@ pub fn draw_overlays(
             gizmos.line_2d(back + side, back - side, white);
         }
     }
+    flights.retain(|(k, _)| seen.contains(k));
     // Ship rulesets: a line between every pair of enemies in the fight, coloured by band.
     if let Some(fleet) = session
         .world

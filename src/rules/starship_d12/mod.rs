@@ -36,6 +36,7 @@ mod systems;
 pub use fleet::{Action, Fleet, Phase};
 pub use range::{Band, Direction};
 pub use sheet::{ShipSheet, ShipState, ShipStats};
+pub use systems::Missile;
 
 use crate::battle::{BattleSet, Command, UnitId, flush_messages};
 use crate::scenario::Prepared;
