@@ -136,7 +136,7 @@ fn report_errors(e: &ScenarioErrors) -> ExitCode {
 fn outcome_text(p: &Prepared, outcome: Option<OutcomeKind>, round: u32) -> String {
     match outcome {
         Some(OutcomeKind::Victory { side }) => format!(
-            "{} wins in round {round}",
+            "victory for {} in round {round}",
             p.sides
                 .get(usize::from(side))
                 .map_or("?", |s| s.name.as_str())

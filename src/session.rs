@@ -257,14 +257,7 @@ impl Session {
         let mut v: Vec<(UnitId, String)> = q
             .iter(&self.world)
             .map(|(id, standing, pos, fighter)| {
-                let state = match standing {
-                    Standing::Fighting => "fighting",
-                    Standing::Unconscious => "unconscious",
-                    Standing::Dead => "dead",
-                    Standing::Escaped => "escaped",
-                    Standing::Surrendered => "surrendered",
-                    Standing::Disabled => "disabled",
-                };
+                let state = standing.word();
                 let hp = match (fighter, fleet) {
                     (Some(f), _) => format!(", {}/{} HP", f.hp, f.sheet.hp_max),
                     (None, Some(fleet)) => fleet.ship_line(*id),

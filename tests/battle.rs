@@ -997,7 +997,7 @@ fn the_d12_duel_demo_seed_shows_a_tail_and_a_kill() {
     let log = s.log_text();
     assert!(log.contains("on Red Jackal's tail"), "{log}");
     assert!(
-        log.contains("Red Jackal is dead (its core is gone: destroyed)"),
+        log.contains("Red Jackal is destroyed (its core is gone)"),
         "{log}"
     );
 }

@@ -279,7 +279,7 @@ fn replay_prints_the_log_of_the_live_battle() {
     );
     assert!(finished.len() > expected.len());
     assert!(!finished.contains("Outcome: unfinished"), "{finished}");
-    assert!(finished.contains(" wins in round ") || finished.contains("draw in round"));
+    assert!(finished.contains("victory for ") || finished.contains("draw in round"));
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -74,12 +74,13 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
         BattleEvent::ActionChosen { unit, action } => writeln!(s, "  {}: {action}", name(*unit)),
         BattleEvent::Moved { unit, path, cost } => {
             let hexes: Vec<String> = path.iter().map(|(q, r)| format!("({q},{r})")).collect();
-            writeln!(
-                s,
-                "    {} moves {} [{cost} MP]",
-                name(*unit),
-                hexes.join(" > ")
-            )
+            // Ships on range bands move on the map without movement points.
+            let cost = if *cost > 0 {
+                format!(" [{cost} MP]")
+            } else {
+                String::new()
+            };
+            writeln!(s, "    {} moves {}{cost}", name(*unit), hexes.join(" > "))
         }
         BattleEvent::Knockback {
             unit,
@@ -142,6 +143,32 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             hp_max,
             location,
             ..
+        } if roll.dice == crate::dice::DiceName::Fixed("firepower") => {
+            // SOCS: a hit is a firepower level, and a craft is intact, damaged or out.
+            let state = |c: &i32| match c {
+                2.. => "intact",
+                1 => "damaged",
+                _ => "out",
+            };
+            writeln!(
+                s,
+                "    damage: a {damage_type} hit; {} {} -> {}",
+                name(*target),
+                state(hp_before),
+                state(hp_after)
+            )
+        }
+        BattleEvent::Damage {
+            target,
+            roll,
+            damage_type,
+            steps,
+            injury,
+            hp_before,
+            hp_after,
+            hp_max,
+            location,
+            ..
         } => {
             match location {
                 Some(at) => {
@@ -172,6 +199,7 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
                 Standing::Escaped => "has left the battle",
                 Standing::Surrendered => "surrenders",
                 Standing::Disabled => "is out of action",
+                Standing::Destroyed => "is destroyed",
             };
             writeln!(s, "    {} {what} ({cause})", name(*unit))
         }
@@ -186,7 +214,7 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
         BattleEvent::BattleEnded { outcome, round } => match outcome {
             OutcomeKind::Victory { side } => writeln!(
                 s,
-                "Battle over in round {round}: {} wins",
+                "Battle over in round {round}: victory for {}",
                 side_name(sides, *side)
             ),
             OutcomeKind::Draw { reason } => {

@@ -75,12 +75,32 @@ pub enum Standing {
     Surrendered,
     /// A craft put out of action (disabled, not destroyed).
     Disabled,
+    /// A ship or craft destroyed (whoever was aboard may have lived).
+    Destroyed,
 }
 
 impl Standing {
     /// True while the unit can still act.
     pub fn fighting(self) -> bool {
         self == Standing::Fighting
+    }
+
+    /// True when the unit is gone for good (killed or destroyed).
+    pub fn lost(self) -> bool {
+        matches!(self, Standing::Dead | Standing::Destroyed)
+    }
+
+    /// The standing in one word, for panels and summaries.
+    pub fn word(self) -> &'static str {
+        match self {
+            Standing::Fighting => "fighting",
+            Standing::Unconscious => "unconscious",
+            Standing::Dead => "dead",
+            Standing::Escaped => "escaped",
+            Standing::Surrendered => "surrendered",
+            Standing::Disabled => "disabled",
+            Standing::Destroyed => "destroyed",
+        }
     }
 }
 
@@ -236,6 +256,21 @@ pub struct Command<A: Send + Sync + 'static> {
     pub unit: UnitId,
     /// What they do.
     pub action: A,
+}
+
+/// For rulesets that keep range as a band per pair of foes (starship-d12, SOCS): true when
+/// `me` leaves the fight, that is when every foe still fighting is out of reach
+/// (`out_of_reach`) and `me` itself broke off from at least one of them (`left` lists
+/// `(who broke off, from whom)`). A ship that others broke off from holds the field instead.
+pub fn breaks_away(
+    me: UnitId,
+    foes: &[UnitId],
+    out_of_reach: impl Fn(UnitId) -> bool,
+    left: &[(UnitId, UnitId)],
+) -> bool {
+    !foes.is_empty()
+        && foes.iter().all(|&f| out_of_reach(f))
+        && foes.iter().any(|&f| left.contains(&(me, f)))
 }
 
 /// The command of the unit whose turn it is (`awaiting`) among a step's commands, for every

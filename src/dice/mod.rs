@@ -139,6 +139,18 @@ pub fn success_roll(dice: &mut impl DieRoller, modifiers: Vec<Modifier>) -> Roll
     }
 }
 
+/// Who won a Quick Contest between `a` and `b` (GURPS: a success beats a failure; two
+/// successes or two failures are compared by margin; equal is a tie): `Greater` when `a`
+/// won, `Less` when `b` won, `Equal` for a tie.
+pub fn quick_contest(a: &RollRecord, b: &RollRecord) -> std::cmp::Ordering {
+    let key = |r: &RollRecord| (r.succeeded(), r.margin.unwrap_or(0));
+    let (ka, kb) = (key(a), key(b));
+    if ka.0 != kb.0 {
+        return ka.0.cmp(&kb.0);
+    }
+    ka.1.cmp(&kb.1)
+}
+
 /// The margin by which `a` won a Quick Contest against `b` (gurps-lite-and-socs.txt,
 /// "FEINT": a contest; the winner's margin is what counts). Positive when `a` won: if `b`
 /// failed, `a`'s margin of success; if both succeeded, the difference. Zero or less when `a`

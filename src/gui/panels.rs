@@ -99,21 +99,10 @@ fn colour32(c: Color) -> egui::Color32 {
     )
 }
 
-fn standing_word(s: Standing) -> &'static str {
-    match s {
-        Standing::Fighting => "fighting",
-        Standing::Unconscious => "unconscious",
-        Standing::Dead => "dead",
-        Standing::Escaped => "escaped",
-        Standing::Surrendered => "surrendered",
-        Standing::Disabled => "disabled",
-    }
-}
-
 fn outcome_text(o: OutcomeKind, sides: &Sides) -> String {
     match o {
         OutcomeKind::Victory { side } => format!(
-            "{} wins",
+            "Victory for {}",
             sides
                 .0
                 .get(usize::from(side))
@@ -463,7 +452,7 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
                     {
                         select = Some(id);
                     }
-                    ui.label(format!("{} {hp}", standing_word(standing)));
+                    ui.label(format!("{} {hp}", standing.word()));
                 });
             }
         });

@@ -8,7 +8,7 @@ use super::Game;
 use crate::battle::UnitId;
 use crate::rules::starship_d12::fleet::{Action, Fleet, Phase};
 use crate::rules::starship_d12::gunnery;
-use crate::rules::starship_d12::range::{Band, Direction, move_range, steps_allowed};
+use crate::rules::starship_d12::range::{Band, Direction, move_range};
 use crate::rules::starship_d12::sheet::ShipFacing;
 use bevy::prelude::Color;
 use bevy_egui::egui;
@@ -213,21 +213,29 @@ pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
             ui.label(format!(
                 "Range phase: your piloting roll is {mine}. Move the range to one enemy (two steps if you beat its roll by 6), or hold."
             ));
-            for a in fleet.legal_actions(me) {
+            let legal = fleet.legal_actions(me);
+            if legal.len() == 1 {
+                ui.label(fleet.why_no_range_move(me));
+            }
+            for a in legal {
                 let text = match &a {
                     Action::Hold => "Hold every range".to_string(),
-                    Action::Range { target, direction } => {
+                    Action::Range {
+                        target,
+                        direction,
+                        steps,
+                    } => {
                         let theirs = fleet.range_roll(*target).unwrap_or(0);
-                        let steps = steps_allowed(mine, theirs);
                         let now = fleet.ranges.get(me, *target);
-                        let after = now.map(|r| move_range(r, me, *direction, steps));
+                        let after = now.map(|r| move_range(r, me, *direction, i32::from(*steps)));
                         format!(
-                            "{} the range to {} (their roll {theirs}): {} -> {}{}",
+                            "{} the range to {} (their roll {theirs}){}: {} -> {}{}",
                             match direction {
                                 Direction::Closer => "Close",
                                 Direction::Farther => "Open",
                             },
                             name(*target),
+                            if *steps > 1 { " two steps" } else { "" },
                             now.map_or("?".into(), |r| r.band.to_string()),
                             after.map_or("?".into(), |r| r.band.to_string()),
                             if after.is_some_and(|r| r.tailer == Some(me)) {
@@ -554,10 +562,10 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
                         "lower its bonus on you by 1 (critical: to 0); you lose all your bonuses"
                     }
                     Maneuver::TotallyDefensive => {
-                        "as Defensive against every foe; your gunners may not fire next turn"
+                        "rolled against Piloting alone (no MR); as Defensive against every foe; your gunners may not fire next turn"
                     }
                     Maneuver::Reversal { .. } => {
-                        "Quick Contest against its offensive: win and its bonus on you is gone"
+                        "Quick Contest against its Maneuver Offensively on you (if it has not declared yet, nothing happens unless it does): win and its bonus on you is gone"
                     }
                     Maneuver::FollowTheLeader { .. } => {
                         "the foes on your tail must follow through the hazard"

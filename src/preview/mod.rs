@@ -90,7 +90,7 @@ impl Totals {
             u.hits += u64::from(t.hits);
             u.damage += t.damage_dealt;
             let s = standing.get(i).copied().unwrap_or(Standing::Dead);
-            if s != Standing::Dead {
+            if !s.lost() {
                 u.alive += 1;
             }
             if s == Standing::Escaped

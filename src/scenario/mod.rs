@@ -14,7 +14,7 @@ use crate::battle::{Control, SideInfo, VictoryRule};
 use crate::format::{Path, Problem, ron_options};
 use crate::hexmap::{Compass, HexMap, MapShape, Orientation, Terrain};
 use crate::rules::gurps::{GurpsConfig, GurpsStats, Sheet, sheet::resolve_sheet};
-use crate::rules::socs::{Craft, CraftStats, SocsConfig};
+use crate::rules::socs::{self, Craft, CraftStats, SocsConfig};
 use crate::rules::starship_d12::{self, D12Config, ShipSheet, ShipStats};
 use hexx::{EdgeDirection, Hex};
 use serde::{Deserialize, Serialize};
@@ -428,9 +428,21 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
                     "Tailing needs a tailer: give tailing pairs in `ranges`",
                 ));
             }
+            if config.start_range == starship_d12::Band::Escaped {
+                problems.push(Problem::new(
+                    base.field("start_range"),
+                    "a fight cannot start at Escaped: expected Tailing (in `ranges`), Short, Medium or Long",
+                ));
+            }
             for (i, r) in config.ranges.iter().enumerate() {
                 let path = base.field("ranges").index(i);
                 problems.extend(foe_pair_problems(&file, &path, &r.from, &r.to));
+                if r.band == starship_d12::Band::Escaped {
+                    problems.push(Problem::new(
+                        path.field("band"),
+                        "a pair cannot start at Escaped: leave it out of the scenario's units instead",
+                    ));
+                }
             }
             None
         }
@@ -441,9 +453,21 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
                 &base.field("may_flee"),
                 &config.may_flee,
             ));
+            if config.start_range == socs::SocsRange::OutOfRange {
+                problems.push(Problem::new(
+                    base.field("start_range"),
+                    "a fight cannot start out of range: expected Short or Long",
+                ));
+            }
             for (i, r) in config.ranges.iter().enumerate() {
                 let path = base.field("ranges").index(i);
                 problems.extend(foe_pair_problems(&file, &path, &r.from, &r.to));
+                if r.range == socs::SocsRange::OutOfRange {
+                    problems.push(Problem::new(
+                        path.field("range"),
+                        "a pair cannot start out of range: expected Short or Long",
+                    ));
+                }
             }
             for (i, p) in config.positions.iter().enumerate() {
                 let path = base.field("positions").index(i);

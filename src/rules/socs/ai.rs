@@ -5,7 +5,8 @@
 //! - Maneuver: answer a foe's Maneuver Offensively with a Reversal when its pilot is no
 //!   better; shake off a foe with Position on it (Maneuver Defensively) when that bonus is
 //!   at least 2 or at least its own best; break off (a game-master OpenRange maneuver) when
-//!   its side may flee and it is damaged and outnumbered; close in (CloseRange) when its
+//!   its side may flee and it is outnumbered and either damaged or outnumbered two to one;
+//!   close in (CloseRange) when its
 //!   guns cannot reach; else gain Position on the foe it can hurt most; else fly straight.
 
 use super::dogfight::{Action, Dogfight, GmEffect, Maneuver, Phase, Shot, SocsRange, chance_3d6};
@@ -145,8 +146,8 @@ fn choose_maneuver(d: &Dogfight, me: UnitId, declared: &[(UnitId, Maneuver, i32)
     };
     let nearest = foes.iter().copied().min_by_key(|&f| (d.range(me, f), f));
     if d.may_flee.get(usize::from(side)).copied().unwrap_or(false)
-        && d.states[me.0 as usize].damaged
         && foes.len() > allies
+        && (d.states[me.0 as usize].damaged || foes.len() >= 2 * allies)
         && let Some(f) = nearest
         && let Some(m) = gm(GmEffect::OpenRange, f)
     {

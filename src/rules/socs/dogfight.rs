@@ -6,7 +6,7 @@
 
 use super::sheet::{Craft, Firepower, ShipClass, SizeGroup, WeaponRange};
 use crate::battle::{AttackResult, BattleEvent, DefenseRecord, Standing, UnitId};
-use crate::dice::{DieRoller, Label, Modifier, RollRecord, quick_contest_margin, success_roll};
+use crate::dice::{DieRoller, Label, Modifier, RollRecord, quick_contest, success_roll};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -269,6 +269,12 @@ pub struct Dogfight {
     pub next: usize,
     /// Turn number, from 1.
     pub turn: u32,
+    /// Who broke off from whom: `(mover, foe)` for every range a craft opened to out of
+    /// range ([`crate::battle::breaks_away`]).
+    pub left: Vec<(UnitId, UnitId)>,
+    /// Chasers that lost a leader in Follow the Leader: `(chaser, leader)`; the chaser's
+    /// guns cannot find the leader in the next fire phase.
+    pub lost: Vec<(UnitId, UnitId)>,
 }
 
 fn key(a: UnitId, b: UnitId) -> (UnitId, UnitId) {
@@ -382,7 +388,7 @@ impl Dogfight {
             parts.push(format!("knocked out: {}", out.join(", ")));
         }
         for (&(a, b), ab) in &self.position {
-            if a == id {
+            if a == id && self.in_fight(a) && self.in_fight(b) {
                 parts.push(format!("Position AB {ab} on {}", self.name(b)));
             }
         }
@@ -395,7 +401,7 @@ impl Dogfight {
             None => Standing::Fighting,
             Some(Fate::Escaped) => Standing::Escaped,
             Some(Fate::Disabled) => Standing::Disabled,
-            Some(Fate::Destroyed | Fate::Vaporized) => Standing::Dead,
+            Some(Fate::Destroyed | Fate::Vaporized) => Standing::Destroyed,
         }
     }
 
@@ -436,6 +442,9 @@ impl Dogfight {
     /// Guns of `me` that can fire at `target` now.
     pub fn guns_at(&self, me: UnitId, target: UnitId) -> Vec<usize> {
         if !self.in_fight(target) || self.sides[me.0 as usize] == self.sides[target.0 as usize] {
+            return Vec::new();
+        }
+        if self.lost.contains(&(me, target)) {
             return Vec::new();
         }
         let craft = self.craft(me);
@@ -536,13 +545,19 @@ impl Dogfight {
                             }));
                         }
                     }
-                    if declared
-                        .iter()
-                        .any(|(u, d, _)| *u == f && *d == Maneuver::Offensive { target: me })
-                        && !declared.iter().any(|(u, d, _)| {
-                            *u != me && matches!(d, Maneuver::Reversal { target } if *target == f)
-                        })
-                    {
+                    // Reversal: against a foe that declared Maneuver Offensively on you, or
+                    // (declared in advance) one still to declare that could: it comes to
+                    // nothing if that foe does something else.
+                    let theirs = declared.iter().find(|(u, _, _)| *u == f).map(|x| &x.1);
+                    let open = match theirs {
+                        Some(d) => *d == Maneuver::Offensive { target: me },
+                        None => {
+                            self.position_ab(me, f) == 0
+                                && self.may_gain_position(f, me)
+                                && !self.state(f).skip_maneuver
+                        }
+                    };
+                    if open {
                         v.push(m(Maneuver::Reversal { target: f }));
                     }
                 }
@@ -732,6 +747,7 @@ impl Dogfight {
                 for s in &mut self.states {
                     s.auto_hit = false;
                 }
+                self.lost.clear();
                 // Pilots declare from the worst Piloting + MR to the best, so the better
                 // pilot answers (a decision: the text gives no order).
                 let mut order = self.fighting();
@@ -782,14 +798,13 @@ impl Dogfight {
         }
     }
 
+    /// A craft out of range of every foe, that broke off from one of them, has escaped;
+    /// the foes it left behind hold the field.
     fn escapes(&mut self, events: &mut Vec<BattleEvent>) {
         for id in self.fighting() {
             let foes = self.foes(id);
-            if !foes.is_empty()
-                && foes
-                    .iter()
-                    .all(|&f| self.range(id, f) == SocsRange::OutOfRange)
-            {
+            let out = |f: UnitId| self.range(id, f) == SocsRange::OutOfRange;
+            if crate::battle::breaks_away(id, &foes, out, &self.left) {
                 self.states[id.0 as usize].out = Some(Fate::Escaped);
                 events.push(BattleEvent::StatusChanged {
                     unit: id,
@@ -857,9 +872,9 @@ impl Dogfight {
     ) {
         let craft = self.craft(me);
         let weapon = &craft.stats.weapons[w];
-        let mut mods = self.shot_modifiers(me, w, target, gm);
+        let mods = self.shot_modifiers(me, w, target, gm);
         let snap = mods.iter().any(|m| m.label.to_string() == "snap shot");
-        let roll = success_roll(dice, mods.clone());
+        let mut roll = success_roll(dice, mods);
         let mut target = target;
         // Furball: a gunner who snap-shoots rolls perception; failure, a friend is hit.
         if snap && self.furball() {
@@ -890,13 +905,14 @@ impl Dogfight {
             if failed {
                 let k = dice.roll_die(friends.len() as u32) as usize - 1;
                 target = friends[k];
-                mods = self.shot_modifiers(me, w, target, gm);
+                // The same dice, judged against the friend's size: the shot went its way.
+                let mods = self.shot_modifiers(me, w, target, gm);
+                roll = success_roll(&mut crate::dice::Scripted::new(&roll.faces), mods);
             }
         }
         let auto = self.state(me).auto_hit;
         let hit = auto || roll.succeeded();
         let critical = roll.critical == Some(crate::dice::Critical::Success);
-        let _ = mods;
         let mut firepower = weapon.firepower;
         let mut defenses = Vec::new();
         if hit && !critical && !auto && now.in_fight(target) && self.may_dodge(target, me) {
@@ -970,8 +986,35 @@ impl Dogfight {
         let i = target.0 as usize;
         let craft = self.crafts[i].clone();
         let fighter = craft.stats.class == ShipClass::Fighter;
+        let located = !fighter && !craft.stats.locations.is_empty();
         let mut level = firepower;
-        if level == Firepower::Light && self.states[i].damaged {
+        // Continuing damage: a craft without hit locations (a fighter) that is hit light
+        // again is done for; a craft with locations loses the one the die picks, and only
+        // a hit on a location already knocked out (or the last one) puts it out.
+        let mut location = None;
+        if level == Firepower::Light && located {
+            let n = craft.stats.locations.len() as u32;
+            let k = dice.roll_die(n) as usize - 1;
+            location = Some((n, k));
+            let state = &self.states[i];
+            let last = state.locations_out.iter().filter(|o| !**o).count() <= 1;
+            if state.damaged && (state.locations_out[k] || last) {
+                events.push(BattleEvent::Note {
+                    unit: Some(target),
+                    text: format!(
+                        "hit location (d{n} = {}): {}, {}: continuing damage makes this light hit heavy",
+                        k + 1,
+                        craft.stats.locations[k],
+                        if state.locations_out[k] {
+                            "already knocked out"
+                        } else {
+                            "the last one working"
+                        }
+                    ),
+                });
+                level = Firepower::Heavy;
+            }
+        } else if level == Firepower::Light && self.states[i].damaged {
             events.push(BattleEvent::Note {
                 unit: Some(target),
                 text: "already damaged: continuing damage makes this light hit heavy".into(),
@@ -1028,9 +1071,7 @@ impl Dogfight {
                     self.position.remove(&k);
                 }
                 text.push_str(": loses its next turn and its aiming bonuses; continuing damage");
-                if !fighter && !craft.stats.locations.is_empty() {
-                    let n = craft.stats.locations.len() as u32;
-                    let k = dice.roll_die(n) as usize - 1;
+                if let Some((n, k)) = location {
                     self.states[i].locations_out[k] = true;
                     text.push_str(&format!(
                         "; hit location (d{n} = {}): {} knocked out",
@@ -1148,7 +1189,21 @@ impl Dogfight {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) -> RollRecord {
-        let roll = success_roll(dice, self.piloting_mods(id, extra));
+        let mods = self.piloting_mods(id, extra);
+        self.roll_piloting(id, purpose, mods, dice, events)
+    }
+
+    /// A piloting roll of `id` against `mods` (logged; the furball collision on a
+    /// critical failure).
+    fn roll_piloting(
+        &mut self,
+        id: UnitId,
+        purpose: &'static str,
+        mods: Vec<Modifier>,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> RollRecord {
+        let roll = success_roll(dice, mods);
         events.push(BattleEvent::Roll {
             unit: id,
             purpose: Cow::Borrowed(purpose),
@@ -1202,11 +1257,15 @@ impl Dogfight {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        // Offensives answered by a reversal are settled by the contest instead.
-        let reversed: Vec<(UnitId, UnitId)> = declared
+        // Offensives answered by a reversal are settled by the contest instead:
+        // (attacker, defender, attacker's GM modifier).
+        let reversed: Vec<(UnitId, UnitId, i32)> = declared
             .iter()
             .filter_map(|(me, m, _)| match m {
-                Maneuver::Reversal { target } => Some((*target, *me)),
+                Maneuver::Reversal { target } => declared
+                    .iter()
+                    .find(|(u, d, _)| *u == *target && *d == Maneuver::Offensive { target: *me })
+                    .map(|(_, _, gm)| (*target, *me, *gm)),
                 _ => None,
             })
             .collect();
@@ -1227,7 +1286,7 @@ impl Dogfight {
                             *s = None;
                         }
                     }
-                    if reversed.contains(&(me, t)) || !self.in_fight(t) {
+                    if reversed.iter().any(|r| (r.0, r.1) == (me, t)) || !self.in_fight(t) {
                         continue;
                     }
                     let roll = self.pilot_roll(me, "Maneuver Offensively", vec![gm], dice, events);
@@ -1267,7 +1326,13 @@ impl Dogfight {
                 Maneuver::TotallyDefensive => {
                     self.lose_all_bonuses(me);
                     self.states[me.0 as usize].skip_fire = true;
-                    let roll = self.pilot_roll(me, "Go Totally Defensive", vec![gm], dice, events);
+                    // "Go Totally Defensive" is rolled against Piloting alone, without MR.
+                    let mods: Vec<Modifier> = self
+                        .piloting_mods(me, vec![gm])
+                        .into_iter()
+                        .filter(|m| m.label.to_string() != "MR")
+                        .collect();
+                    let roll = self.roll_piloting(me, "Go Totally Defensive", mods, dice, events);
                     for f in self.foes(me) {
                         let old = self.position_ab(f, me);
                         let new = defensive_result(old, &roll);
@@ -1285,7 +1350,21 @@ impl Dogfight {
                         }
                     }
                 }
-                Maneuver::Reversal { target } => self.reversal(*target, me, gm, dice, events),
+                Maneuver::Reversal { target } => {
+                    match reversed.iter().find(|r| (r.0, r.1) == (*target, me)) {
+                        Some(&(_, _, theirs)) => {
+                            let theirs = Modifier::new("GM", theirs);
+                            self.reversal(*target, me, theirs, gm, dice, events);
+                        }
+                        None => events.push(BattleEvent::Note {
+                            unit: Some(me),
+                            text: format!(
+                                "{} did not maneuver offensively against it: the reversal comes to nothing",
+                                self.name(*target)
+                            ),
+                        }),
+                    }
+                }
                 Maneuver::FollowTheLeader { penalty } => {
                     self.follow_the_leader(me, *penalty, gm, dice, events)
                 }
@@ -1308,6 +1387,9 @@ impl Dogfight {
                             GmEffect::OpenRange => 1,
                         });
                         self.set_range(me, t, new);
+                        if new == SocsRange::OutOfRange {
+                            self.left.push((me, t));
+                        }
                         events.push(BattleEvent::Note {
                             unit: Some(me),
                             text: format!("{}: range to {} {old} -> {new}", g.name, self.name(t)),
@@ -1326,6 +1408,13 @@ impl Dogfight {
         new: i32,
         events: &mut Vec<BattleEvent>,
     ) {
+        if old == new {
+            events.push(BattleEvent::Note {
+                unit: Some(a),
+                text: format!("Position AB on {} stays {old}", self.name(b)),
+            });
+            return;
+        }
         events.push(BattleEvent::Note {
             unit: Some(a),
             text: format!("Position AB on {}: {old} -> {new}", self.name(b)),
@@ -1338,6 +1427,7 @@ impl Dogfight {
         &mut self,
         attacker: UnitId,
         defender: UnitId,
+        attacker_gm: Modifier,
         gm: Modifier,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
@@ -1348,7 +1438,7 @@ impl Dogfight {
         let a = self.pilot_roll(
             attacker,
             "Reversal contest (attacker)",
-            vec![],
+            vec![attacker_gm],
             dice,
             events,
         );
@@ -1359,10 +1449,10 @@ impl Dogfight {
             dice,
             events,
         );
-        let margin = quick_contest_margin(&a, &d);
+        let winner = quick_contest(&a, &d);
         let crit = |r: &RollRecord| r.critical == Some(crate::dice::Critical::Success);
         let old = self.position_ab(attacker, defender);
-        if margin > 0 {
+        if winner == std::cmp::Ordering::Greater {
             let new = if old == 0 { 2 } else { old * 2 };
             self.set_position(attacker, defender, new);
             self.position_note(attacker, defender, old, new, events);
@@ -1373,15 +1463,27 @@ impl Dogfight {
                     text: "critical success: its gunners hit automatically next turn".into(),
                 });
             }
-        } else if margin < 0 {
+        } else if winner == std::cmp::Ordering::Less {
             if crit(&d) {
+                // The swap, within the class restrictions: a craft that may not gain
+                // Position on the other gets none.
                 let back = self.position_ab(defender, attacker);
-                self.set_position(defender, attacker, old);
-                self.set_position(attacker, defender, back);
+                let mine = if self.may_gain_position(defender, attacker) {
+                    old
+                } else {
+                    0
+                };
+                let theirs = if self.may_gain_position(attacker, defender) {
+                    back
+                } else {
+                    0
+                };
+                self.set_position(defender, attacker, mine);
+                self.set_position(attacker, defender, theirs);
                 events.push(BattleEvent::Note {
                     unit: Some(defender),
                     text: format!(
-                        "critical success: swaps places with {} (Position AB {back} <-> {old})",
+                        "critical success: swaps places with {} (Position AB on it {back} -> {mine}; its on this craft {old} -> {theirs})",
                         self.name(attacker)
                     ),
                 });
@@ -1431,6 +1533,7 @@ impl Dogfight {
             if self.crafts[c.0 as usize].stats.class.group() >= SizeGroup::Line {
                 self.set_position(c, leader, 0);
                 self.position_note(c, leader, old, 0, events);
+                self.lost.push((c, leader));
                 continue;
             }
             let roll = self.pilot_roll(
@@ -1459,9 +1562,13 @@ impl Dogfight {
             self.set_position(c, leader, new);
             self.position_note(c, leader, old, new, events);
             if new == 0 {
+                self.lost.push((c, leader));
                 events.push(BattleEvent::Note {
                     unit: Some(c),
-                    text: format!("loses {}", self.name(leader)),
+                    text: format!(
+                        "loses {}: its guns cannot find it next fire phase",
+                        self.name(leader)
+                    ),
                 });
             }
         }
@@ -1473,7 +1580,7 @@ impl Dogfight {
         self.states[i].alive.iter_mut().for_each(|a| *a = false);
         events.push(BattleEvent::StatusChanged {
             unit: id,
-            standing: Standing::Dead,
+            standing: Standing::Destroyed,
             cause: Cow::Borrowed("critical failure following the leader: the ship is lost"),
         });
     }

@@ -19,19 +19,30 @@
 //!   −5. Sustained Fire grows by 1 for each turn a gun fires at the same target and is
 //!   lost when it stops or changes target.
 //! - Light damage: the craft loses this turn's maneuver and next turn's fire, all its
-//!   aiming bonuses, and is damaged; continuing damage makes a further light hit heavy. On a
-//!   craft with hit locations a random location (a die with one face per location) is
-//!   knocked out with the guns mounted there.
+//!   aiming bonuses, and is damaged. On a craft with hit locations a random location (a die
+//!   with one face per location) is knocked out with the guns mounted there. Continuing
+//!   damage: a further light hit is heavy on a craft without locations (fighters); a craft
+//!   with locations loses the one the die picks, and only a hit on a location already out
+//!   (or on its last working one) is heavy, so big ships wear down location by location.
 //! - Heavy: fighters destroyed, other craft disabled; minor characters aboard die. Great:
 //!   vaporized, minor characters die, a major one survives an HT roll. Extreme: everyone
 //!   dies. ("Minor characters rarely harm major characters" is storytelling, not modelled.)
 //! - Furball: more than six craft still fighting. A critical failure on a piloting roll
 //!   collides with a random craft: both take a heavy hit. A snap-shooting gunner who fails
-//!   perception fires on a random friendly craft instead.
+//!   perception (rolled after the shot) fired on a random friendly craft instead: the same
+//!   dice are judged against that friend's size.
+//! - Reversal is a GURPS Quick Contest (a success beats a failure, else the better margin;
+//!   equal margins: nothing changes). As pilots declare worst first, a Reversal may be
+//!   declared in advance against a foe still to declare; it comes to nothing unless that
+//!   foe maneuvers offensively against the craft. A defender's critical swap respects the
+//!   class limits on gaining Position.
+//! - Go Totally Defensive is rolled against Piloting alone (the text's exception).
 //! - Follow the Leader: the chasers are the foes with Position on the leader; ships of the
-//!   line can neither lead nor chase (a chasing one loses the leader).
+//!   line can neither lead nor chase (a chasing one loses the leader). A chaser that loses
+//!   the leader cannot fire at it in the next fire phase.
 //! - Unarmed types: shuttles and yachts count as cutters, freighters as ships of the line.
-//! - A craft out of range of every foe has escaped.
+//! - A craft out of range of every foe has escaped if it opened one of those ranges itself
+//!   (the foes it left hold the field); a fight cannot start out of range.
 
 pub mod ai;
 pub mod dogfight;

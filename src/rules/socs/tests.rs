@@ -376,7 +376,9 @@ fn reversal_contest_and_swap() {
 
     // Cutty answers Bandit's Maneuver Offensively with a Reversal (Bandit declares first
     // here). Bandit rolls 12 against 13, Cutty a critical 3: Cutty wins critically and the
-    // two swap their bonuses (Bandit had 2 on Cutty, Cutty none on Bandit).
+    // two swap their bonuses (Bandit had 2 on Cutty, Cutty none on Bandit), within the
+    // class restrictions ("UNORTHODOX TACTICS": a cutter cannot gain Position on a
+    // fighter): Bandit keeps none, Cutty gains none.
     let mut d = dogfight("");
     d.position.insert((BANDIT, CUTTY), 2);
     to_maneuvers(&mut d);
@@ -415,8 +417,244 @@ fn reversal_contest_and_swap() {
     d.apply(ACE, fly);
     // Bandit's offensive is settled by the contest alone (no roll of its own).
     d.advance(&mut Scripted::new(&[4, 4, 4, 1, 1, 1]), &mut events);
-    assert_eq!(d.position_ab(CUTTY, BANDIT), 2);
+    assert_eq!(d.position_ab(CUTTY, BANDIT), 0);
     assert_eq!(d.position_ab(BANDIT, CUTTY), 0);
+    assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { unit: Some(CUTTY), text } if text.starts_with("critical success: swaps places"))));
+}
+
+/// Runs a maneuver phase in the order given, with each craft's decision from `pick`.
+fn maneuvers_in_order(
+    d: &mut Dogfight,
+    order: Vec<UnitId>,
+    pick: impl Fn(&Dogfight, UnitId) -> (Maneuver, i32),
+    dice: &[u32],
+) -> Vec<BattleEvent> {
+    to_maneuvers(d);
+    d.order = order;
+    let mut events = Vec::new();
+    while let Step::Awaiting(u) = d.advance(&mut Scripted::new(&[]), &mut events) {
+        let (maneuver, gm_modifier) = pick(d, u);
+        let action = Action::Maneuver {
+            maneuver,
+            gm_modifier,
+        };
+        assert!(d.check(u, &action).is_ok(), "{u:?} {action:?}");
+        d.apply(u, action);
+        if d.next == d.order.len() {
+            break;
+        }
+    }
+    d.advance(&mut Scripted::new(dice), &mut events);
+    events
+}
+
+/// "REVERSAL": a weaker pilot declaring first may answer in advance a foe still to
+/// declare; when that foe does maneuver offensively against it, the Quick Contest decides
+/// (with the attacker's own GM modifier). Both fail here: Bandit (13, GM −3: 10) rolls 15,
+/// failing by 5; Ace (16) rolls 17, failing by 1: Ace fails by less and wins, and wins the
+/// effect of a critical Maneuver Defensively: Bandit's Position on Ace drops to 0.
+#[test]
+fn a_reversal_declared_in_advance_wins_a_contest_of_failures() {
+    let mut d = dogfight("");
+    d.position.insert((BANDIT, ACE), 2);
+    let events = maneuvers_in_order(
+        &mut d,
+        vec![LINER, CUTTY, ACE, BANDIT],
+        |_, u| match u {
+            ACE => (Maneuver::Reversal { target: BANDIT }, 0),
+            BANDIT => (Maneuver::Offensive { target: ACE }, -3),
+            _ => (Maneuver::FlyStraight, 0),
+        },
+        &[6, 5, 4, 6, 6, 5],
+    );
+    assert_eq!(d.position_ab(BANDIT, ACE), 0);
+    let contest = events.iter().find_map(|e| match e {
+        BattleEvent::Roll {
+            unit: BANDIT, roll, ..
+        } => Some(roll.clone()),
+        _ => None,
+    });
+    assert!(contest.is_some_and(|r| {
+        r.target == Some(10)
+            && r.modifiers
+                .iter()
+                .any(|m| m.label.to_string() == "GM" && m.value == -3)
+    }));
+}
+
+/// "REVERSAL" answers an offensive: if the foe answered in advance does something else,
+/// the reversal comes to nothing and nobody rolls for it.
+#[test]
+fn a_reversal_against_a_foe_that_does_not_attack_comes_to_nothing() {
+    let mut d = dogfight("");
+    d.position.insert((BANDIT, ACE), 2);
+    let events = maneuvers_in_order(
+        &mut d,
+        vec![LINER, CUTTY, ACE, BANDIT],
+        |_, u| match u {
+            ACE => (Maneuver::Reversal { target: BANDIT }, 0),
+            _ => (Maneuver::FlyStraight, 0),
+        },
+        &[],
+    );
+    assert_eq!(d.position_ab(BANDIT, ACE), 2);
+    assert!(!events.iter().any(|e| matches!(e, BattleEvent::Roll { .. })));
+    assert!(
+        events.iter().any(
+            |e| matches!(e, BattleEvent::Note { text, .. } if text.contains("comes to nothing"))
+        )
+    );
+}
+
+/// "GO TOTALLY DEFENSIVE" is rolled against Piloting alone (the text's exception to
+/// Piloting + MR): Ace (Piloting 14, MR 2) rolls against 14, and a success lowers every
+/// foe's Position on it by 1.
+#[test]
+fn going_totally_defensive_rolls_piloting_without_mr() {
+    let mut d = dogfight("");
+    d.position.insert((BANDIT, ACE), 2);
+    let events = maneuvers_in_order(
+        &mut d,
+        vec![LINER, CUTTY, BANDIT, ACE],
+        |_, u| match u {
+            ACE => (Maneuver::TotallyDefensive, 0),
+            _ => (Maneuver::FlyStraight, 0),
+        },
+        &[5, 5, 4],
+    );
+    let roll = events.iter().find_map(|e| match e {
+        BattleEvent::Roll {
+            unit: ACE, roll, ..
+        } => Some(roll.clone()),
+        _ => None,
+    });
+    assert!(roll.is_some_and(
+        |r| r.target == Some(14) && !r.modifiers.iter().any(|m| m.label.to_string() == "MR")
+    ));
+    assert_eq!(d.position_ab(BANDIT, ACE), 1);
+    assert!(d.states[ACE.0 as usize].skip_fire);
+}
+
+/// "THE FURBALL": a gunner who snap-shoots and fails perception fired on a friend; the
+/// same dice are judged against the friend's size. Ace (Gunner 13, Acc +2, snap −5) rolls
+/// 9 at Bandit, fails perception (17 against 10), and the die picks Cutty: against a cutter
+/// (+2 to be hit) the 9 is checked against 12 and hits; a cutter cannot dodge a fighter.
+#[test]
+fn a_furball_snap_shot_that_fails_perception_hits_a_friend_by_its_size() {
+    let mut d = dogfight("");
+    for k in 0..3 {
+        d.crafts.push(d.crafts[CUTTY.0 as usize].clone());
+        d.states.push(d.states[CUTTY.0 as usize].clone());
+        d.sides.push(0);
+        d.names.push(format!("Extra {k}"));
+    }
+    assert!(d.furball());
+    d.begin_turn();
+    let mut events = Vec::new();
+    while let Step::Awaiting(id) = d.advance(&mut Scripted::new(&[]), &mut events) {
+        let shots = if id == ACE {
+            vec![Shot {
+                weapon: 0,
+                target: BANDIT,
+            }]
+        } else {
+            vec![]
+        };
+        d.apply(
+            id,
+            Action::Fire {
+                shots,
+                gm_modifier: 0,
+            },
+        );
+        if d.next == d.order.len() {
+            break;
+        }
+    }
+    // Attack 3+3+3, perception 6+6+5, friend die 1 (Cutty), hit location die 1.
+    d.advance(&mut Scripted::new(&[3, 3, 3, 6, 6, 5, 1, 1]), &mut events);
+    let attack = events.iter().find_map(|e| match e {
+        BattleEvent::Attack {
+            target,
+            roll,
+            result,
+            ..
+        } => Some((*target, roll.clone(), *result)),
+        _ => None,
+    });
+    let Some((target, roll, result)) = attack else {
+        panic!("no attack: {events:#?}");
+    };
+    assert_eq!(target, CUTTY);
+    assert_eq!(roll.target, Some(12));
+    assert!(
+        roll.modifiers
+            .iter()
+            .any(|m| m.value == 2 && m.label.to_string().contains("to be hit"))
+    );
+    assert_eq!(result, crate::battle::AttackResult::Hit);
+    assert!(d.states[CUTTY.0 as usize].damaged);
+}
+
+/// "2-LIGHT" continuing damage on a craft with hit locations (a decision, in the module
+/// doc): a further light hit knocks out the location the die picks; only a location
+/// already out (or the last one working) makes it heavy.
+#[test]
+fn continuing_damage_on_a_craft_with_locations() {
+    let mut d = dogfight("");
+    let mut events = Vec::new();
+    // First light hit: location die 1, the Bridge.
+    d.hit(
+        ACE,
+        CUTTY,
+        Firepower::Light,
+        &mut Scripted::new(&[1]),
+        &mut events,
+    );
+    assert!(d.states[CUTTY.0 as usize].damaged);
+    assert_eq!(d.states[CUTTY.0 as usize].locations_out, vec![true, false]);
+    // Second light hit on the Bridge again: heavy, disabled.
+    d.hit(
+        ACE,
+        CUTTY,
+        Firepower::Light,
+        &mut Scripted::new(&[1]),
+        &mut events,
+    );
+    assert_eq!(d.states[CUTTY.0 as usize].out, Some(Fate::Disabled));
+    // A fighter has no locations: its second light hit is heavy at once.
+    d.hit(
+        CUTTY,
+        BANDIT,
+        Firepower::Light,
+        &mut Scripted::new(&[]),
+        &mut events,
+    );
+    d.hit(
+        CUTTY,
+        BANDIT,
+        Firepower::Light,
+        &mut Scripted::new(&[]),
+        &mut events,
+    );
+    assert_eq!(d.states[BANDIT.0 as usize].out, Some(Fate::Destroyed));
+    // Liner (one location): its first light hit knocks the Bridge out; the next is heavy.
+    d.hit(
+        ACE,
+        LINER,
+        Firepower::Light,
+        &mut Scripted::new(&[1]),
+        &mut events,
+    );
+    assert!(d.in_fight(LINER));
+    d.hit(
+        ACE,
+        LINER,
+        Firepower::Light,
+        &mut Scripted::new(&[1]),
+        &mut events,
+    );
+    assert_eq!(d.states[LINER.0 as usize].out, Some(Fate::Disabled));
 }
 
 /// "THE FURBALL": with more than six craft, a critical failure on a piloting roll
@@ -493,7 +731,23 @@ fn ranges_limit_weapons_and_escapes() {
             },
         );
     }
+    // Nobody broke off (the ranges were set): nobody escapes, the fight stays.
+    assert_eq!(d.states[0].out, None);
+    // Ace broke off from Bandit: now out of range of every foe, it has escaped; the foes
+    // it left stay in the fight.
+    d.left.push((ACE, BANDIT));
+    to_maneuvers(&mut d);
+    while let Step::Awaiting(u) = d.advance(&mut Scripted::new(&[]), &mut events) {
+        d.apply(
+            u,
+            Action::Maneuver {
+                maneuver: Maneuver::FlyStraight,
+                gm_modifier: 0,
+            },
+        );
+    }
     assert_eq!(d.states[0].out, Some(Fate::Escaped));
+    assert!(d.in_fight(BANDIT) && d.in_fight(LINER));
 }
 
 /// "FOLLOW THE LEADER": the chasers (foes with Position on the leader) roll Piloting + MR
@@ -529,8 +783,12 @@ fn follow_the_leader() {
     assert_eq!(d.position_ab(BANDIT, ACE), 0);
     assert_eq!(d.position_ab(LINER, ACE), 0);
     assert!(events.iter().any(
-        |e| matches!(e, BattleEvent::Note { unit: Some(BANDIT), text } if text == "loses Ace")
+        |e| matches!(e, BattleEvent::Note { unit: Some(BANDIT), text } if text.starts_with("loses Ace"))
     ));
+    // "Chasers with Position AB of 0 lose the lead pilot": next fire phase their guns
+    // cannot find it (a decision for what "lose" means).
+    assert!(d.guns_at(BANDIT, ACE).is_empty());
+    assert!(d.lost.contains(&(LINER, ACE)));
     // The leader fails (13 against 14 + 2 − 4 = 12), the chaser makes it (9 against
     // 12 + 1 − 4 = 9): its Position grows by 1, to 2.
     let mut d = dogfight("");

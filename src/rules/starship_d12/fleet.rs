@@ -22,13 +22,16 @@ use std::sync::Arc;
 /// A ship's decision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Action {
-    /// Range phase: move the range to `target` one or two steps (as the roll allows) in
-    /// `direction`.
+    /// Range phase: move the range to `target` `steps` steps (1, or 2 when the roll beat
+    /// the enemy's by 6 or more) in `direction`.
     Range {
         /// The enemy.
         target: UnitId,
         /// Closer or farther.
         direction: Direction,
+        /// How many steps: 1 or 2 (a saved decision without it means 1).
+        #[serde(default = "one_step")]
+        steps: u8,
     },
     /// Range phase: leave every range as it is.
     Hold,
@@ -46,6 +49,10 @@ pub enum Action {
     },
     /// Action phase: no (more) full actions this round.
     Pass,
+}
+
+fn one_step() -> u8 {
+    1
 }
 
 /// Where the turn stands.
@@ -103,6 +110,10 @@ pub struct Fleet {
     /// Missiles launched this action round and still in flight: launcher, target and
     /// launcher system. They strike at the round's end, after the beams.
     pub missiles: Vec<(UnitId, UnitId, SystemRef)>,
+    /// Who broke off from whom: `(mover, enemy)` for every range a ship opened to
+    /// Escaped. A ship escapes once it is at Escaped from every enemy and broke off
+    /// from one of them ([`crate::battle::breaks_away`]).
+    pub left: Vec<(UnitId, UnitId)>,
 }
 
 /// What a step of the turn did, for the systems to mirror.
@@ -169,7 +180,7 @@ impl Fleet {
     /// The standing to mirror onto a ship's entity.
     pub fn standing(&self, id: UnitId) -> Standing {
         match self.ship(id) {
-            Some(s) if s.destroyed => Standing::Dead,
+            Some(s) if s.destroyed => Standing::Destroyed,
             Some(s) if s.escaped => Standing::Escaped,
             _ => Standing::Fighting,
         }
@@ -188,8 +199,12 @@ impl Fleet {
     /// other choice of unused crew is legal too: see [`Fleet::check`]).
     pub fn legal_actions(&self, me: UnitId) -> Vec<Action> {
         match &self.phase {
-            Phase::Range { moved_against, .. } => {
+            Phase::Range {
+                moved_against,
+                rolls,
+            } => {
                 let mut v = vec![Action::Hold];
+                let roll = |id: UnitId| rolls.get(id.0 as usize).copied().unwrap_or(0);
                 let Some(sheet) = self.sheet(me) else {
                     return v;
                 };
@@ -207,16 +222,25 @@ impl Fleet {
                     if r == Band::Escaped {
                         continue;
                     }
-                    if r != Band::Tailing {
-                        v.push(Action::Range {
-                            target: e,
-                            direction: Direction::Closer,
-                        });
+                    let most = steps_allowed(roll(me), roll(e));
+                    for direction in [Direction::Closer, Direction::Farther] {
+                        let mut last = r;
+                        for steps in 1..=most {
+                            let band = r.moved(match direction {
+                                Direction::Closer => -steps,
+                                Direction::Farther => steps,
+                            });
+                            if band == last {
+                                break;
+                            }
+                            last = band;
+                            v.push(Action::Range {
+                                target: e,
+                                direction,
+                                steps: steps as u8,
+                            });
+                        }
                     }
-                    v.push(Action::Range {
-                        target: e,
-                        direction: Direction::Farther,
-                    });
                 }
                 v
             }
@@ -226,6 +250,23 @@ impl Fleet {
                 v
             }
             Phase::Start => Vec::new(),
+        }
+    }
+
+    /// Why `me` has no range move in this range phase (for the action panel).
+    pub fn why_no_range_move(&self, me: UnitId) -> String {
+        let engines = self
+            .sheet(me)
+            .zip(self.ship(me))
+            .is_some_and(|(sheet, ship)| ship.can_manoeuvre(sheet));
+        if !engines {
+            "No range move: no working engine.".into()
+        } else if self.enemies(me).is_empty() {
+            "No range move: no enemy left in the fight.".into()
+        } else {
+            "No range move: every enemy has moved the range against you this turn (you may \
+             not move against a ship that moved against you) or is out of reach (escaped)."
+                .into()
         }
     }
 
@@ -343,9 +384,14 @@ impl Fleet {
                 Ok(())
             }
             _ if legal.contains(action) => Ok(()),
-            Action::Range { target, .. } => Err(format!(
-                "the range to {} cannot be changed that way now",
-                self.name(*target)
+            Action::Range { target, steps, .. } => Err(format!(
+                "the range to {} cannot be changed that way now{}",
+                self.name(*target),
+                if *steps > 1 {
+                    " (two steps need a roll 6 or more above theirs)"
+                } else {
+                    ""
+                }
             )),
             Action::Hold => Err("holding is for the range phase".into()),
             Action::Pass => Err("passing is for the action phase".into()),
@@ -355,13 +401,18 @@ impl Fleet {
     /// The words for an action in the log.
     pub fn describe(&self, me: UnitId, action: &Action) -> String {
         match action {
-            Action::Range { target, direction } => format!(
-                "{} the range to {}",
+            Action::Range {
+                target,
+                direction,
+                steps,
+            } => format!(
+                "{} the range to {}{}",
                 match direction {
                     Direction::Closer => "closes",
                     Direction::Farther => "opens",
                 },
-                self.name(*target)
+                self.name(*target),
+                if *steps > 1 { " by two steps" } else { "" }
             ),
             Action::Hold => "holds the range".into(),
             Action::Pass => "passes".into(),
@@ -492,15 +543,13 @@ impl Fleet {
         };
     }
 
-    /// A ship that is at Escaped from every enemy leaves the fight.
+    /// A ship that is at Escaped from every enemy, and broke off from one of them, leaves
+    /// the fight; the enemies it left behind hold the field.
     fn escapes(&mut self, events: &mut Vec<BattleEvent>) {
         for id in self.fighting() {
             let enemies = self.enemies(id);
-            if !enemies.is_empty()
-                && enemies
-                    .iter()
-                    .all(|&e| self.ranges.band(id, e) == Band::Escaped)
-            {
+            let out = |e: UnitId| self.ranges.band(id, e) == Band::Escaped;
+            if crate::battle::breaks_away(id, &enemies, out, &self.left) {
                 self.ships[id.0 as usize].escaped = true;
                 events.push(BattleEvent::StatusChanged {
                     unit: id,
@@ -522,11 +571,15 @@ impl Fleet {
                     rolls,
                     moved_against,
                 },
-                Action::Range { target, direction },
+                Action::Range {
+                    target,
+                    direction,
+                    steps,
+                },
             ) => {
                 let mine = rolls.get(me.0 as usize).copied().unwrap_or(0);
                 let theirs = rolls.get(target.0 as usize).copied().unwrap_or(0);
-                let steps = steps_allowed(mine, theirs);
+                let steps = i32::from(steps).min(steps_allowed(mine, theirs));
                 if let Some(list) = moved_against.get_mut(target.0 as usize) {
                     list.push(me);
                 }
@@ -535,6 +588,9 @@ impl Fleet {
                 };
                 let after = move_range(before, me, direction, steps);
                 self.ranges.set(me, target, after.band, after.tailer);
+                if after.band == Band::Escaped {
+                    self.left.push((me, target));
+                }
                 let tail = match after.tailer {
                     Some(t) if t == me => format!(", on {}'s tail", self.name(target)),
                     Some(_) => format!(", {} on its tail", self.name(target)),
@@ -687,7 +743,7 @@ impl Fleet {
         let chosen = if attacker_picks {
             gunnery::attacker_choice(&target_sheet, state, shot.damage)
         } else {
-            gunnery::defender_choice(&target_sheet, state)
+            gunnery::defender_choice(&target_sheet, state, shot.damage)
         };
         let before = self.ships[target.0 as usize].structure();
         let report = gunnery::apply_damage(
@@ -742,8 +798,8 @@ impl Fleet {
         if report.destroyed {
             events.push(BattleEvent::StatusChanged {
                 unit: target,
-                standing: Standing::Dead,
-                cause: Cow::Borrowed("its core is gone: destroyed"),
+                standing: Standing::Destroyed,
+                cause: Cow::Borrowed("its core is gone"),
             });
         }
     }

@@ -196,22 +196,43 @@ pub fn apply_damage(
     report
 }
 
-/// The system the defender chooses for a hit of `damage`: one that is already out of
-/// action but still has hit points (it soaks damage for free), else the non-weapon,
-/// non-engine system off the core with most hit points, else the system whose loss costs
-/// least (fewest weapon damage points, core last). A decision for the AI and for players'
-/// ships alike; the text only says the ship hit chooses.
-pub fn defender_choice(sheet: &ShipSheet, ship: &ShipState) -> SystemRef {
-    let value = |i: usize| -> (i32, i32, i32, i32) {
-        let s = &sheet.systems[i];
-        let broken = i32::from(ship.works(sheet, i));
-        let core = i32::from(s.at.facing == ShipFacing::Core);
-        let worth = s.weapon.as_ref().map_or(0, |w| w.damage) + if s.engine { 5 } else { 0 };
-        (broken, core, worth, -ship.hp[i])
+/// What a system is worth to its ship when choosing where a hit goes: a weapon its
+/// damage, an engine 5, anything else 1.
+fn worth(sheet: &ShipSheet, i: usize) -> i32 {
+    let s = &sheet.systems[i];
+    s.weapon.as_ref().map_or(0, |w| w.damage) + if s.engine { 5 } else { 0 } + 1
+}
+
+/// The system the defender chooses for a hit of `damage`: each system that can still take
+/// damage is tried with [`apply_damage`], and the choice is the one that loses least:
+/// not destroyed first, then the smallest loss counting the worth of systems put out of
+/// action (a weapon its damage, an engine 5, any other 1) and 2 for each core hit point
+/// (the core is the last thing between a ship and destruction), then the fewest hit
+/// points lost by systems that still work, then the sheet's order. So a hit goes where
+/// systems already broken or of little use soak it, sized to the hit. A decision for the
+/// AI and for players' ships alike; the text only says the ship hit chooses.
+pub fn defender_choice(sheet: &ShipSheet, ship: &ShipState, damage: i32) -> SystemRef {
+    let loss = |i: usize| {
+        let mut after = ship.clone();
+        let report = apply_damage(sheet, &mut after, damage, sheet.systems[i].at);
+        let mut lost_worth = 0;
+        let mut lost_working_hp = 0;
+        for k in 0..sheet.systems.len() {
+            if sheet.systems[k].at.facing == ShipFacing::Core {
+                lost_worth += 2 * (ship.hp[k].max(0) - after.hp[k].max(0));
+            }
+            if ship.works(sheet, k) {
+                lost_working_hp += ship.hp[k] - after.hp[k];
+                if !after.works(sheet, k) {
+                    lost_worth += worth(sheet, k);
+                }
+            }
+        }
+        (report.destroyed, lost_worth, lost_working_hp, i)
     };
     (0..sheet.systems.len())
         .filter(|&i| ship.hp[i] > 0)
-        .min_by_key(|&i| (value(i), i))
+        .min_by_key(|&i| loss(i))
         .map_or(sheet.systems[0].at, |i| sheet.systems[i].at)
 }
 
@@ -401,12 +422,36 @@ mod tests {
         assert!(r.destroyed && state.destroyed);
     }
 
+    /// "After the shot": the ship hit chooses the system, and the choice counts the hit's
+    /// size. With shields and armour gone: 2 damage goes to the sensors (the laser is
+    /// spared); 6 into the reactor (3 HP, alone in the core) would leave 3 with nowhere
+    /// to go and destroy the ship, so it goes to the front, which takes 4 before the core;
+    /// a laser already out of action (1 of 2 HP) soaks a 1-point hit for nothing.
+    #[test]
+    fn the_defender_sizes_its_choice_to_the_hit() {
+        let sheet = ship();
+        let mut state = ShipState::new(&sheet);
+        state.shields = 0;
+        state.armour = 0;
+        let front = |i| SystemRef {
+            facing: ShipFacing::Front,
+            index: i,
+        };
+        assert_eq!(defender_choice(&sheet, &state, 2), front(1));
+        let big = defender_choice(&sheet, &state, 6);
+        assert_eq!(big.facing, ShipFacing::Front);
+        let mut after = state.clone();
+        assert!(!apply_damage(&sheet, &mut after, 6, big).destroyed);
+        state.hp[0] = 1;
+        assert_eq!(defender_choice(&sheet, &state, 1), front(0));
+    }
+
     #[test]
     fn the_defender_spares_weapons_and_the_attacker_aims_at_them() {
         let sheet = ship();
         let state = ShipState::new(&sheet);
         assert_eq!(
-            defender_choice(&sheet, &state).index,
+            defender_choice(&sheet, &state, 4).index,
             1,
             "sensors, not the laser"
         );

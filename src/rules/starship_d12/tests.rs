@@ -57,12 +57,26 @@ fn the_range_phase_goes_by_rolls_and_spares_who_moved_first() {
         f.advance(&mut Scripted::new(&[]), &mut events),
         Step::Awaiting(ANVIL)
     );
-    // Anvil beat Cinder by 8: two steps, Medium to Tailing, on Cinder's tail.
+    // Anvil beat Cinder by 8: it may move one step or two ("can modify it by two steps");
+    // two take it from Medium to Tailing, on Cinder's tail. Against Brand (beaten by 6)
+    // two steps as well; no third step anywhere.
     let close = Action::Range {
         target: CINDER,
         direction: Direction::Closer,
+        steps: 2,
+    };
+    let one = Action::Range {
+        target: CINDER,
+        direction: Direction::Closer,
+        steps: 1,
     };
     assert!(f.legal_actions(ANVIL).contains(&close));
+    assert!(f.legal_actions(ANVIL).contains(&one));
+    assert!(
+        f.legal_actions(ANVIL)
+            .iter()
+            .all(|a| !matches!(a, Action::Range { steps, .. } if *steps > 2))
+    );
     f.apply(ANVIL, close, &mut events);
     assert_eq!(f.ranges.band(ANVIL, CINDER), Band::Tailing);
     assert!(f.ranges.tails(ANVIL, CINDER));
@@ -88,11 +102,71 @@ fn the_range_phase_goes_by_rolls_and_spares_who_moved_first() {
             CINDER,
             &Action::Range {
                 target: ANVIL,
-                direction: Direction::Farther
+                direction: Direction::Farther,
+                steps: 1,
             }
         )
         .is_err()
     );
+}
+
+/// "Range": a ship that beat its enemy by less than 6 has one step only; asking for two is
+/// refused with the reason.
+#[test]
+fn two_steps_need_a_roll_six_above_the_enemys() {
+    let mut f = fleet();
+    let mut events = Vec::new();
+    // Anvil 8, Brand 5, Cinder 5.
+    f.begin_turn(&mut Scripted::new(&[8, 5, 5]), &mut events);
+    f.advance(&mut Scripted::new(&[]), &mut events);
+    let two = Action::Range {
+        target: BRAND,
+        direction: Direction::Closer,
+        steps: 2,
+    };
+    let refused = f.check(ANVIL, &two);
+    assert!(refused.is_err_and(|e| e.contains("two steps")));
+    assert!(f.legal_actions(ANVIL).contains(&Action::Range {
+        target: BRAND,
+        direction: Direction::Closer,
+        steps: 1,
+    }));
+}
+
+/// "Range" (Escaped is the last step): the ship that opens the range to Escaped leaves
+/// the fight; the enemy it left behind stays (and holds the field).
+#[test]
+fn the_ship_that_opens_the_range_to_escaped_is_the_one_that_escapes() {
+    let mut f = fleet();
+    let mut events = Vec::new();
+    // Brand is out of it: only Anvil and Cinder fight, at Long.
+    f.ships[1].destroyed = true;
+    f.ranges.set(ANVIL, CINDER, Band::Long, None);
+    // Cinder rolls highest and opens the range.
+    f.begin_turn(&mut Scripted::new(&[2, 1, 9]), &mut events);
+    assert_eq!(
+        f.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(CINDER)
+    );
+    f.apply(
+        CINDER,
+        Action::Range {
+            target: ANVIL,
+            direction: Direction::Farther,
+            steps: 1,
+        },
+        &mut events,
+    );
+    assert_eq!(
+        f.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(ANVIL)
+    );
+    f.apply(ANVIL, Action::Hold, &mut events);
+    f.advance(&mut Scripted::new(&[]), &mut events);
+    // Cinder (unit 2, after Anvil in unit order) escaped; Anvil did not.
+    assert!(f.ships[2].escaped);
+    assert!(!f.ships[0].escaped);
+    assert!(f.in_fight(ANVIL));
 }
 
 fn to_actions(f: &mut Fleet) {
@@ -289,6 +363,47 @@ fn the_ai_closes_fires_and_runs_when_disarmed() {
     // Disarmed: both weapons destroyed.
     f.ships[0].hp[0] = 0;
     f.ships[0].hp[1] = 0;
+    let choice = ai::choose(&f, ANVIL);
+    assert!(
+        matches!(
+            choice,
+            Action::Range {
+                direction: Direction::Farther,
+                ..
+            }
+        ),
+        "{choice:?}"
+    );
+}
+
+/// The AI never opens a range to Escaped unless it breaks off: an outgunned ship of a
+/// side that may not flee stays in the fight (it still has a turret).
+#[test]
+fn the_ai_does_not_leave_a_fight_it_may_not_flee() {
+    let mut f = fleet();
+    let mut events = Vec::new();
+    f.ships[0].hp[0] = 0; // Anvil's gun is gone: outgunned two to one.
+    f.ranges.set(ANVIL, BRAND, Band::Long, None);
+    f.ranges.set(ANVIL, CINDER, Band::Long, None);
+    f.begin_turn(&mut Scripted::new(&[11, 2, 1, 2, 1]), &mut events);
+    assert_eq!(
+        f.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(ANVIL)
+    );
+    let choice = ai::choose(&f, ANVIL);
+    if let Action::Range {
+        target,
+        direction: Direction::Farther,
+        ..
+    } = choice
+    {
+        assert_ne!(f.ranges.band(ANVIL, target), Band::Long, "{choice:?}");
+    }
+    // The same ship of a side that may flee, hurt and losing the exchange, breaks off
+    // from its last enemy (Cinder is gone) at Long: the move takes it out of the fight.
+    f.may_flee = vec![true, true];
+    f.ships[0].hp[2] = 0;
+    f.ships[2].destroyed = true;
     let choice = ai::choose(&f, ANVIL);
     assert!(
         matches!(
