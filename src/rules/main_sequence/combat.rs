@@ -133,3 +133,136 @@ pub fn stabilize_dl(attempt: u32) -> Option<i32> {
         _ => None,
     }
 }
+
+/// One combatant's (or one NPC group's) initiative: the roll's total (1d6 + Initiative),
+/// the Initiative rating for ties, and who it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InitiativeRoll<T> {
+    /// 1d6 + Initiative.
+    pub total: i32,
+    /// The Initiative rating.
+    pub rating: i32,
+    /// Who rolled (a character or a group of NPCs sharing one roll).
+    pub who: T,
+}
+
+/// The order of turns ("Combat Actions", Initiative: 1d6 + Initiative, groups of NPCs may
+/// share one roll): highest total first; equal totals by the higher Initiative rating,
+/// then by the order given (a tie-break the text does not give).
+pub fn initiative_order<T: Copy>(rolls: &[InitiativeRoll<T>]) -> Vec<T> {
+    let mut v: Vec<(usize, &InitiativeRoll<T>)> = rolls.iter().enumerate().collect();
+    v.sort_by(|a, b| {
+        b.1.total
+            .cmp(&a.1.total)
+            .then(b.1.rating.cmp(&a.1.rating))
+            .then(a.0.cmp(&b.0))
+    });
+    v.into_iter().map(|(_, r)| r.who).collect()
+}
+
+/// How far each band reaches on the map, in hexes of 1 metre (rules/README.md decision 6):
+/// a target at a distance up to `melee` is at Melee, up to `close` at Close, and so on;
+/// beyond `long` it is Far. The text gives bands no lengths, so a scenario sets them; the
+/// defaults (1, 10, 30, 100) make Close "a reasonable shot with a small projectile weapon
+/// or a thrown object" and Long a rifle shot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BandSizes {
+    /// Farthest Melee distance.
+    pub melee: u32,
+    /// Farthest Close distance; also how far a character moves in a turn.
+    pub close: u32,
+    /// Farthest Medium distance.
+    pub medium: u32,
+    /// Farthest Long distance.
+    pub long: u32,
+}
+
+impl Default for BandSizes {
+    fn default() -> Self {
+        Self {
+            melee: 1,
+            close: 10,
+            medium: 30,
+            long: 100,
+        }
+    }
+}
+
+impl BandSizes {
+    /// The band of a target `hexes` away (0: Self).
+    pub fn band(&self, hexes: u32) -> Band {
+        match hexes {
+            0 => Band::SelfBand,
+            d if d <= self.melee => Band::Melee,
+            d if d <= self.close => Band::Close,
+            d if d <= self.medium => Band::Medium,
+            d if d <= self.long => Band::Long,
+            _ => Band::Far,
+        }
+    }
+
+    /// How far a character moves in its turn: "a distance equal to one Close range band".
+    pub fn move_hexes(&self) -> u32 {
+        self.close
+    }
+
+    /// True when the sizes grow band by band (a scenario check).
+    pub fn is_ordered(&self) -> bool {
+        1 <= self.melee
+            && self.melee < self.close
+            && self.close < self.medium
+            && self.medium < self.long
+    }
+}
+
+/// The active defenses ("Combat Actions"): a Parry rolls 1d6 plus Soldier plus Melee; a
+/// Dodge 1d6 plus Agent plus Acrobatics against a melee attack, 1d6 plus Tech plus
+/// Acrobatics against a ranged one. Either way the defender forfeits its next action and
+/// the roll's total is its Defense against that attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActiveDefense {
+    /// With a melee weapon, against a melee attack.
+    Parry,
+    /// Out of the way.
+    Dodge,
+}
+
+/// Which attribute and which skill a defense rolls: (attribute, skill) as names.
+pub fn defense_roll_of(
+    defense: ActiveDefense,
+    ranged_attack: bool,
+) -> (&'static str, &'static str) {
+    match (defense, ranged_attack) {
+        (ActiveDefense::Parry, _) => ("Soldier", "Melee"),
+        (ActiveDefense::Dodge, false) => ("Agent", "Acrobatics"),
+        (ActiveDefense::Dodge, true) => ("Tech", "Acrobatics"),
+    }
+}
+
+/// True when a parry is allowed: only with a melee weapon in hand, against a melee attack
+/// (the text: "parry an attack using a melee weapon").
+pub fn may_parry(has_melee_weapon: bool, ranged_attack: bool) -> bool {
+    has_melee_weapon && !ranged_attack
+}
+
+/// The Defense an attack is rolled against after an active defense: the defense roll's
+/// total replaces the Defense rating ("acts as your Defense"); cover still adds to it.
+pub fn defended_against(defense_total: i32, cover: Cover) -> i32 {
+    defense_total + cover.bonus()
+}
+
+/// Everyone an explosion reaches (table note "*": every individual in a Close range band
+/// from the point of detonation): the indices of `distances` (hexes from the point) at
+/// Close or nearer.
+pub fn blast_victims(distances: &[u32], sizes: &BandSizes) -> Vec<usize> {
+    distances
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| sizes.band(**d) <= Band::Close)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Rounds a flash-bang blinds those it reaches who fail to dodge it (table note "*").
+pub const FLASH_BLIND_ROUNDS: u32 = 2;

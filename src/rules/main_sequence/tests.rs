@@ -266,3 +266,188 @@ fn the_chase_table() {
     assert_eq!(chase_band(3, Gap(-2)), Err(Caught));
     assert_eq!(chase_band(3, Gap(1)), Ok(4));
 }
+
+/// "Combat Actions", Initiative, with Captain Allen's fight on the jungle planet: Allen
+/// rolls 4 + 4 = 8, the commander 3 + 4 = 7; Allen acts first. Equal totals go to the
+/// higher rating, then to the order given.
+#[test]
+fn initiative_orders_by_total_then_rating() {
+    use super::combat::{InitiativeRoll, initiative_order};
+    let order = initiative_order(&[
+        InitiativeRoll {
+            total: 3 + 4,
+            rating: 4,
+            who: "commander",
+        },
+        InitiativeRoll {
+            total: 4 + 4,
+            rating: 4,
+            who: "Allen",
+        },
+    ]);
+    assert_eq!(order, vec!["Allen", "commander"]);
+    let tied = initiative_order(&[
+        InitiativeRoll {
+            total: 7,
+            rating: 2,
+            who: "mooks",
+        },
+        InitiativeRoll {
+            total: 7,
+            rating: 3,
+            who: "Ree",
+        },
+        InitiativeRoll {
+            total: 7,
+            rating: 3,
+            who: "Bob",
+        },
+    ]);
+    assert_eq!(tied, vec!["Ree", "Bob", "mooks"]);
+}
+
+/// "Range Bands" on the map (rules/README.md decision 6, 1 m hexes): the default sizes,
+/// a weapon reaching its band or closer, and a move of one Close band.
+#[test]
+fn range_bands_from_hex_distance() {
+    use super::combat::BandSizes;
+    let b = BandSizes::default();
+    assert_eq!(b.band(0), Band::SelfBand);
+    assert_eq!(b.band(1), Band::Melee);
+    assert_eq!(b.band(2), Band::Close);
+    assert_eq!(b.band(10), Band::Close);
+    assert_eq!(b.band(11), Band::Medium);
+    assert_eq!(b.band(100), Band::Long);
+    assert_eq!(b.band(101), Band::Far);
+    assert_eq!(b.move_hexes(), 10);
+    assert!(b.is_ordered());
+    assert!(!BandSizes { close: 40, ..b }.is_ordered());
+    // A Light Pistol (Close) reaches 10 hexes, not 11.
+    let pistol = super::gear::weapon("Light Pistol").map(|w| w.range);
+    assert_eq!(pistol, Some(Band::Close));
+    assert!(pistol.is_some_and(|r| in_reach(r, b.band(10)) && !in_reach(r, b.band(11))));
+}
+
+/// "Combat Actions", Parrying and Dodging: a parry is 1d6 plus Soldier plus Melee and
+/// needs a melee weapon against a melee attack; a dodge is Agent plus Acrobatics against
+/// melee, Tech plus Acrobatics against ranged; the roll's total is the Defense against
+/// that attack, cover added.
+#[test]
+fn parry_and_dodge_rolls() {
+    use super::combat::{ActiveDefense, defended_against, defense_roll_of, may_parry};
+    assert_eq!(
+        defense_roll_of(ActiveDefense::Parry, false),
+        ("Soldier", "Melee")
+    );
+    assert_eq!(
+        defense_roll_of(ActiveDefense::Dodge, false),
+        ("Agent", "Acrobatics")
+    );
+    assert_eq!(
+        defense_roll_of(ActiveDefense::Dodge, true),
+        ("Tech", "Acrobatics")
+    );
+    assert!(may_parry(true, false));
+    assert!(!may_parry(true, true));
+    assert!(!may_parry(false, false));
+    // A dodge of 9 behind half cover: the attack must reach 13.
+    assert_eq!(defended_against(9, Cover::Half), 13);
+    assert_eq!(
+        attack_damage(12, defended_against(9, Cover::Half), Cover::None, 4),
+        None
+    );
+}
+
+/// "Weapons, Armor & Gear": the table's rows the worked examples use (Bob's Light Pistol
+/// damage 4, Allen's laser pistol 5, the alien's Armored Clothing soak 2), explosives
+/// against everyone within Close of the point, flash-bangs blinding two rounds.
+#[test]
+fn the_gear_tables_and_explosions() {
+    use super::combat::{BandSizes, FLASH_BLIND_ROUNDS, blast_victims};
+    use super::gear::{armor, weapon, weapons};
+    assert_eq!(weapons().len(), 19);
+    assert_eq!(
+        weapon("Light Pistol").map(|w| (w.damage, w.ammo)),
+        Some((4, Some(15)))
+    );
+    assert_eq!(
+        weapon("Laser Pistol").map(|w| (w.damage, w.ammo)),
+        Some((5, None))
+    );
+    assert_eq!(armor("Armored Clothing").map(|a| a.soak), Some(2));
+    assert_eq!(weapon("2H Blunt").map(|w| w.bash), Some(true));
+    let grenade = weapon("Grenade");
+    assert!(
+        grenade
+            .as_ref()
+            .is_some_and(|g| g.explosive && !g.blinds && g.damage == 10)
+    );
+    assert!(weapon("Flash-bang").is_some_and(|f| f.explosive && f.blinds && f.bash));
+    assert_eq!(FLASH_BLIND_ROUNDS, 2);
+    // Three people 0, 10 and 11 hexes from the point: the first two are caught.
+    assert_eq!(
+        blast_victims(&[0, 10, 11], &BandSizes::default()),
+        vec![0, 1]
+    );
+}
+
+/// Ammunition (the decision in `gear`): one round a target for single and semi-automatic
+/// fire, three a target for bursts, ten a spray; lasers need none.
+#[test]
+fn ammunition_use() {
+    use super::gear::{can_fire, rounds_used};
+    assert_eq!(rounds_used(RateOfFire::SemiAuto, 2), 2);
+    assert_eq!(rounds_used(RateOfFire::Burst, 3), 9);
+    assert_eq!(rounds_used(RateOfFire::FullAuto, 4), 10);
+    assert!(can_fire(Some(10), RateOfFire::FullAuto, 4));
+    assert!(!can_fire(Some(9), RateOfFire::FullAuto, 4));
+    assert!(can_fire(None, RateOfFire::Burst, 3));
+}
+
+/// "Basic Task Resolution": the exploding d6's chances, checked against every sequence of
+/// up to four dice (a 6 counts 5 and rolls again).
+#[test]
+fn exploding_d6_chances_are_exact() {
+    use super::edge::chance_at_least;
+    fn enumerate(depth: u32, so_far: i32, p: f64, n: i32) -> f64 {
+        let mut total = 0.0;
+        for f in 1..=6 {
+            let q = p / 6.0;
+            if f == 6 && depth > 1 {
+                total += enumerate(depth - 1, so_far + 5, q, n);
+            } else if so_far + f >= n {
+                total += q;
+            }
+        }
+        total
+    }
+    for n in -1..=18 {
+        let exact = enumerate(6, 0, 1.0, n);
+        assert!((chance_at_least(n) - exact).abs() < 1e-6, "{n}: {exact}");
+    }
+    assert!((chance_at_least(7) - 5.0 / 36.0).abs() < 1e-12);
+}
+
+/// "Using Edge", with Captain Allen's shot: without Edge 1d6 + 3 + 2 must reach the
+/// commander's Defense 8 (a 3 or better: 4/6); +2 makes any die hit (6/6), a gain of 1/3,
+/// so the AI in his place spends it as he did. Allen rolled 4 + 2 + 3 + 2 = 11: 5 damage
+/// plus 3, and the commander (11 HP, no soak) is left with 3. The last point is kept for a
+/// killing attack, which is always ignored while Edge is left.
+#[test]
+fn edge_and_the_ai_policy() {
+    use super::edge::{EdgeUse, after_failed_attack, against_killing_attack, before_attack};
+    assert_eq!(before_attack(3, 3 + 2, 8), Some(EdgeUse::PlusTwo));
+    assert_eq!(before_attack(1, 3 + 2, 8), None, "the last point is kept");
+    assert_eq!(before_attack(3, 10, 8), None, "a sure hit needs no Edge");
+    let damage = attack_damage(4 + 2 + 3 + 2, 8, Cover::None, 5);
+    assert_eq!(damage, Some(8));
+    assert_eq!(take_damage(11, 8, 0), 3);
+    assert_eq!(
+        against_killing_attack(1),
+        Some(EdgeUse::IgnoreKillingAttack)
+    );
+    assert_eq!(against_killing_attack(0), None);
+    // A failed roll of 2 + 5 against 8: a re-roll hits on 3 or better (4/6).
+    assert_eq!(after_failed_attack(2, 7, 2, 8), Some(EdgeUse::Reroll));
+    assert_eq!(after_failed_attack(2, 8, 3, 8), None, "it hit");
+}
