@@ -136,12 +136,8 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             target,
             roll,
             damage_type,
-            steps,
-            injury,
             hp_before,
             hp_after,
-            hp_max,
-            location,
             ..
         } if roll.dice == crate::dice::DiceName::Fixed("firepower") => {
             // SOCS: a hit is a firepower level, and a craft is intact, damaged or out.

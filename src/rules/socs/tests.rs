@@ -603,57 +603,30 @@ fn a_furball_snap_shot_that_fails_perception_hits_a_friend_by_its_size() {
 fn continuing_damage_on_a_craft_with_locations() {
     let mut d = dogfight("");
     let mut events = Vec::new();
+    let mut light = |d: &mut Dogfight, by: UnitId, target: UnitId, dice: &[u32]| {
+        d.hit(
+            by,
+            target,
+            Firepower::Light,
+            &mut Scripted::new(dice),
+            &mut events,
+        )
+    };
     // First light hit: location die 1, the Bridge.
-    d.hit(
-        ACE,
-        CUTTY,
-        Firepower::Light,
-        &mut Scripted::new(&[1]),
-        &mut events,
-    );
+    light(&mut d, ACE, CUTTY, &[1]);
     assert!(d.states[CUTTY.0 as usize].damaged);
     assert_eq!(d.states[CUTTY.0 as usize].locations_out, vec![true, false]);
     // Second light hit on the Bridge again: heavy, disabled.
-    d.hit(
-        ACE,
-        CUTTY,
-        Firepower::Light,
-        &mut Scripted::new(&[1]),
-        &mut events,
-    );
+    light(&mut d, ACE, CUTTY, &[1]);
     assert_eq!(d.states[CUTTY.0 as usize].out, Some(Fate::Disabled));
     // A fighter has no locations: its second light hit is heavy at once.
-    d.hit(
-        CUTTY,
-        BANDIT,
-        Firepower::Light,
-        &mut Scripted::new(&[]),
-        &mut events,
-    );
-    d.hit(
-        CUTTY,
-        BANDIT,
-        Firepower::Light,
-        &mut Scripted::new(&[]),
-        &mut events,
-    );
+    light(&mut d, CUTTY, BANDIT, &[]);
+    light(&mut d, CUTTY, BANDIT, &[]);
     assert_eq!(d.states[BANDIT.0 as usize].out, Some(Fate::Destroyed));
     // Liner (one location): its first light hit knocks the Bridge out; the next is heavy.
-    d.hit(
-        ACE,
-        LINER,
-        Firepower::Light,
-        &mut Scripted::new(&[1]),
-        &mut events,
-    );
+    light(&mut d, ACE, LINER, &[1]);
     assert!(d.in_fight(LINER));
-    d.hit(
-        ACE,
-        LINER,
-        Firepower::Light,
-        &mut Scripted::new(&[1]),
-        &mut events,
-    );
+    light(&mut d, ACE, LINER, &[1]);
     assert_eq!(d.states[LINER.0 as usize].out, Some(Fate::Disabled));
 }
 
