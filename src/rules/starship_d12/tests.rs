@@ -2,8 +2,9 @@
 //! scripted dice (starship-d12-quick-reference.txt, "Range", "Actions", "After the shot").
 
 use super::fleet::{Action, Fleet, Phase, Step};
+use super::gunnery;
 use super::range::{Band, Direction};
-use super::sheet::{ShipFacing, SystemRef};
+use super::sheet::{ShipFacing, ShipState, SystemRef};
 use super::{ai, new_fleet};
 use crate::battle::{BattleEvent, UnitId};
 use crate::dice::Scripted;
@@ -415,4 +416,103 @@ fn the_ai_does_not_leave_a_fight_it_may_not_flee() {
         ),
         "{choice:?}"
     );
+}
+
+/// Two ships with an engine each; Anvil's crew has an edge that lets its gunners choose
+/// the system hit.
+fn engined_pair() -> Fleet {
+    let ship = |edges: &str| {
+        format!(
+            r#"StarshipD12(
+    defence: 1,
+    systems: [
+        (name: "Gun", facing: Front, hp: 2, weapon: (damage: 2)),
+        (name: "Drive", facing: Rear, hp: 2, engine: true),
+        (name: "Sensors", facing: Front, hp: 2),
+        (name: "Core", facing: Core, hp: 5),
+    ],
+    crew: [(name: "A", piloting: 3, gunnery: 2)],
+    edges: [{edges}],
+)"#
+        )
+    };
+    let text = format!(
+        r#"(
+    name: "test",
+    ruleset: StarshipD12(start_range: Short),
+    map: (shape: Hexagon(radius: 10)),
+    sides: [(id: "a", control: Ai(Aggressive)), (id: "b", control: Ai(Aggressive))],
+    units: [
+        (name: "Anvil", side: "a", at: (0, 0), stats: {}),
+        (name: "Brand", side: "b", at: (3, 0), stats: {}),
+    ],
+)"#,
+        ship(r#"(name: "Fire control", attacker_chooses: true)"#),
+        ship("")
+    );
+    let prepared = scenario::parse("test.ron", &text).unwrap_or_else(|e| panic!("{e}"));
+    new_fleet(&prepared)
+}
+
+/// "Range" needs a working engine (a decision in the module doc): a ship whose engines
+/// are all out of action rolls nothing, may only hold, and the panel says why.
+#[test]
+fn a_ship_without_a_working_engine_cannot_change_the_range() {
+    let mut f = engined_pair();
+    let drive = f.sheets[0].systems.iter().position(|s| s.engine);
+    let Some(drive) = drive else {
+        panic!("no engine")
+    };
+    f.ships[0].hp[drive] = 1; // a damaged normal system is out of action
+    let mut events = Vec::new();
+    f.begin_turn(&mut Scripted::new(&[5]), &mut events);
+    assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { unit: Some(ANVIL), text } if text.contains("no working engine"))));
+    assert_eq!(f.cursor.order, vec![BRAND]);
+    assert_eq!(f.legal_actions(ANVIL), vec![Action::Hold]);
+    assert!(f.why_no_range_move(ANVIL).contains("engine"));
+}
+
+/// "After the shot": with an edge that lets the attacker choose, the attacker picks the
+/// system hit (the working weapon the hit puts out of action: Brand's gun), where the
+/// defender would give up the sensors.
+#[test]
+fn an_edge_lets_the_attacker_choose_the_system_hit() {
+    let mut f = engined_pair();
+    let mut events = Vec::new();
+    let none = &mut Scripted::new(&[]);
+    f.begin_turn(&mut Scripted::new(&[5, 5]), &mut events);
+    for id in [ANVIL, BRAND] {
+        assert_eq!(f.advance(none, &mut events), Step::Awaiting(id));
+        f.apply(id, Action::Hold, &mut events);
+    }
+    assert_eq!(f.advance(none, &mut events), Step::Advanced);
+    assert_eq!(f.advance(none, &mut events), Step::Awaiting(ANVIL));
+    f.apply(
+        ANVIL,
+        Action::Fire {
+            weapon: GUN,
+            target: BRAND,
+            gunner: 0,
+            helpers: vec![],
+        },
+        &mut events,
+    );
+    assert_eq!(f.advance(none, &mut events), Step::Awaiting(BRAND));
+    f.apply(BRAND, Action::Pass, &mut events);
+    events.clear();
+    f.advance(&mut Scripted::new(&[12]), &mut events);
+    let chosen = events.iter().find_map(|e| match e {
+        BattleEvent::Damage { location, .. } => location.clone(),
+        _ => None,
+    });
+    assert!(
+        chosen
+            .as_deref()
+            .is_some_and(|l| l.starts_with("Gun") && l.contains("chosen by the attacker")),
+        "{chosen:?}"
+    );
+    assert!(!f.ships[1].works(&f.sheets[1], 0));
+    let sensors = f.sheets[1].systems.iter().position(|s| s.name == "Sensors");
+    let defender = gunnery::defender_choice(&f.sheets[1], &ShipState::new(&f.sheets[1]), 2);
+    assert_eq!(sensors.map(|i| f.sheets[1].systems[i].at), Some(defender));
 }
