@@ -139,7 +139,7 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             hp_before,
             hp_after,
             ..
-        } if roll.dice == crate::dice::DiceName::Fixed("firepower") => {
+        } if roll.dice == crate::rules::socs::dogfight::FIREPOWER_DICE => {
             // SOCS: a hit is a firepower level, and a craft is intact, damaged or out.
             let state = |c: &i32| match c {
                 2.. => "intact",

@@ -117,6 +117,13 @@ pub fn gurps_critical(roll: i32, effective: i32) -> Option<Critical> {
 /// minus roll (positive: succeeded by that much).
 pub fn success_roll(dice: &mut impl DieRoller, modifiers: Vec<Modifier>) -> RollRecord {
     let faces: Vec<u32> = (0..3).map(|_| dice.roll_die(6)).collect();
+    judge_success(faces, modifiers)
+}
+
+/// A GURPS success roll of dice already rolled (`faces`, three d6) against the sum of
+/// `modifiers`: as [`success_roll`], for a roll judged again against other modifiers (a
+/// shot that turns out to have gone at another target).
+pub fn judge_success(faces: Vec<u32>, modifiers: Vec<Modifier>) -> RollRecord {
     let roll: i32 = faces.iter().map(|&f| f as i32).sum();
     let target: i32 = modifiers.iter().map(|m| m.value).sum();
     let critical = gurps_critical(roll, target);

@@ -277,6 +277,10 @@ pub struct Dogfight {
     pub lost: Vec<(UnitId, UnitId)>,
 }
 
+/// The "dice" of a SOCS hit's damage event: the firepower level, not a roll (the log
+/// shows such a hit as a change of the craft's condition).
+pub const FIREPOWER_DICE: crate::dice::DiceName = crate::dice::DiceName::Fixed("firepower");
+
 fn key(a: UnitId, b: UnitId) -> (UnitId, UnitId) {
     if a < b { (a, b) } else { (b, a) }
 }
@@ -907,7 +911,7 @@ impl Dogfight {
                 target = friends[k];
                 // The same dice, judged against the friend's size: the shot went its way.
                 let mods = self.shot_modifiers(me, w, target, gm);
-                roll = success_roll(&mut crate::dice::Scripted::new(&roll.faces), mods);
+                roll = crate::dice::judge_success(roll.faces.clone(), mods);
             }
         }
         let auto = self.state(me).auto_hit;
@@ -1033,7 +1037,7 @@ impl Dogfight {
             attacker: Some(by),
             target,
             roll: RollRecord {
-                dice: crate::dice::DiceName::Fixed("firepower"),
+                dice: FIREPOWER_DICE,
                 faces: vec![level as u32],
                 extra: Vec::new(),
                 sense: crate::dice::RollSense::Over,
@@ -1167,14 +1171,19 @@ impl Dogfight {
     }
 
     fn piloting_mods(&self, id: UnitId, extra: Vec<Modifier>) -> Vec<Modifier> {
+        let mut mods = self.piloting_alone(id, vec![]);
+        mods.push(Modifier::new("MR", self.craft(id).stats.mr));
+        mods.extend(extra.into_iter().filter(|m| m.value != 0));
+        mods
+    }
+
+    /// The pilot's Piloting without the craft's MR, plus `extra` ("Go Totally Defensive").
+    fn piloting_alone(&self, id: UnitId, extra: Vec<Modifier>) -> Vec<Modifier> {
         let c = self.craft(id);
-        let mut mods = vec![
-            Modifier::named(
-                format!("{} Piloting", c.stats.pilot.name),
-                c.stats.pilot.piloting,
-            ),
-            Modifier::new("MR", c.stats.mr),
-        ];
+        let mut mods = vec![Modifier::named(
+            format!("{} Piloting", c.stats.pilot.name),
+            c.stats.pilot.piloting,
+        )];
         mods.extend(extra.into_iter().filter(|m| m.value != 0));
         mods
     }
@@ -1327,11 +1336,7 @@ impl Dogfight {
                     self.lose_all_bonuses(me);
                     self.states[me.0 as usize].skip_fire = true;
                     // "Go Totally Defensive" is rolled against Piloting alone, without MR.
-                    let mods: Vec<Modifier> = self
-                        .piloting_mods(me, vec![gm])
-                        .into_iter()
-                        .filter(|m| m.label.to_string() != "MR")
-                        .collect();
+                    let mods = self.piloting_alone(me, vec![gm]);
                     let roll = self.roll_piloting(me, "Go Totally Defensive", mods, dice, events);
                     for f in self.foes(me) {
                         let old = self.position_ab(f, me);
