@@ -17,7 +17,7 @@ mod stats;
 
 pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair};
 pub use log::{CombatLog, LogEntry, format_event};
-pub use policy::Policy;
+pub use policy::{Policy, StatePolicy};
 pub use stats::{BattleStats, UnitTally};
 
 use bevy::ecs::component::Component;
@@ -312,6 +312,25 @@ pub fn ai_decides(
         .entity(unit)
         .and_then(|e| controllers.get(e).ok())
         .is_some_and(|c| autopilot || matches!(c.0, Control::Ai(_)))
+}
+
+/// The Decide system of a [`StatePolicy`] ruleset: the AI's decision for the awaited unit when
+/// its side is the AI's (or under autopilot).
+pub fn decide_by_policy<P: StatePolicy>(
+    turn: Res<TurnState>,
+    autopilot: Res<Autopilot>,
+    state: Res<P>,
+    roster: Res<Roster>,
+    controllers: Query<&Controller>,
+    mut commands: MessageWriter<Command<P::Action>>,
+) {
+    let Some(active) = turn.awaiting else { return };
+    if ai_decides(&roster, &controllers, autopilot.0, active) {
+        commands.write(Command {
+            unit: active,
+            action: state.choose(active),
+        });
+    }
 }
 
 /// Label of the schedule that advances a battle by one step.

@@ -20,3 +20,13 @@ pub trait Policy {
     /// Picks an action allowed by `legal`.
     fn choose(&self, situation: &Self::Situation<'_>, legal: &Self::Legal) -> Self::Action;
 }
+
+/// A ruleset whose whole battle state is one resource that also picks the AI's decision
+/// of the unit whose turn it is (starship-d12's `Fleet`, SOCS's `Dogfight`); its Decide
+/// system is [`super::decide_by_policy`].
+pub trait StatePolicy: bevy::ecs::resource::Resource {
+    /// The ruleset's decision.
+    type Action: Clone + Send + Sync + 'static;
+    /// The AI's decision for `unit`.
+    fn choose(&self, unit: super::UnitId) -> Self::Action;
+}

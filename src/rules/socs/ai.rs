@@ -13,6 +13,14 @@ use super::dogfight::{Action, Dogfight, GmEffect, Maneuver, Phase, Shot, SocsRan
 use super::sheet::{Firepower, ShipClass};
 use crate::battle::UnitId;
 
+impl crate::battle::StatePolicy for Dogfight {
+    type Action = Action;
+
+    fn choose(&self, unit: UnitId) -> Action {
+        choose(self, unit)
+    }
+}
+
 /// What `me` does now.
 pub fn choose(d: &Dogfight, me: UnitId) -> Action {
     match &d.phase {

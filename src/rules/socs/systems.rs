@@ -1,7 +1,6 @@
 //! The thin ECS systems of SOCS: they hand the [`Dogfight`] the dice and the command,
 //! write its events, and mirror standing, position and facing onto the craft's entities.
 
-use super::ai;
 use super::dogfight::{Action, Dogfight, Phase, SocsRange, Step};
 use crate::battle::{
     Autopilot, BattleEvent, Command, Controller, Facing, HexPos, Outcome, Roster, Standing,
@@ -130,24 +129,6 @@ pub(super) fn begin(
     mirror(&d, &map, &mut crafts, &mut events);
     sync_turn(&d, &mut turn);
     out.write_batch(events);
-}
-
-/// The AI's decision for an AI craft (or any craft under autopilot).
-pub(super) fn decide(
-    turn: Res<TurnState>,
-    autopilot: Res<Autopilot>,
-    d: Res<Dogfight>,
-    roster: Res<Roster>,
-    controllers: Query<&Controller>,
-    mut commands: MessageWriter<Command<Action>>,
-) {
-    let Some(active) = turn.awaiting else { return };
-    if ai_decides(&roster, &controllers, autopilot.0, active) {
-        commands.write(Command {
-            unit: active,
-            action: ai::choose(&d, active),
-        });
-    }
 }
 
 /// Checks and records the awaited craft's decision.

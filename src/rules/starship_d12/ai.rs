@@ -68,6 +68,14 @@ fn band_value(
     mine - theirs
 }
 
+impl crate::battle::StatePolicy for Fleet {
+    type Action = Action;
+
+    fn choose(&self, unit: UnitId) -> Action {
+        choose(self, unit)
+    }
+}
+
 /// What `me` does now.
 pub fn choose(fleet: &Fleet, me: UnitId) -> Action {
     let legal = fleet.legal_actions(me);

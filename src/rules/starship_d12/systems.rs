@@ -2,7 +2,7 @@
 //! write its events, and mirror standing, position and facing onto the ship entities.
 
 use super::fleet::{Action, Fleet, Phase, Step};
-use super::{ai, place};
+use super::place;
 use crate::battle::Projectile;
 use crate::battle::{
     Autopilot, BattleEvent, Command, Controller, Facing, HexPos, Outcome, Roster, Standing,
@@ -161,24 +161,6 @@ pub(super) fn begin(
     sync_missiles(&fleet, &ships, &missiles, &mut spawner);
     sync_turn(&fleet, &mut turn);
     out.write_batch(events);
-}
-
-/// The AI's decision for an AI ship (or any ship under autopilot).
-pub(super) fn decide(
-    turn: Res<TurnState>,
-    autopilot: Res<Autopilot>,
-    fleet: Res<Fleet>,
-    roster: Res<Roster>,
-    controllers: Query<&Controller>,
-    mut commands: MessageWriter<Command<Action>>,
-) {
-    let Some(active) = turn.awaiting else { return };
-    if ai_decides(&roster, &controllers, autopilot.0, active) {
-        commands.write(Command {
-            unit: active,
-            action: ai::choose(&fleet, active),
-        });
-    }
 }
 
 /// Checks and applies the awaited ship's command.
