@@ -26,7 +26,7 @@ use crate::battle::{
 };
 use crate::dice::BattleRng;
 use crate::format::{Path as FilePath, Problem, ron_options};
-use crate::rules::{gurps, socs, starship_d12};
+use crate::rules::{gurps, main_sequence, socs, starship_d12};
 use crate::scenario::{self, Prepared, RulesetSpec, ScenarioError, ScenarioErrors};
 use crate::session::{Session, SessionOptions};
 use bevy::ecs::message::Messages;
@@ -68,6 +68,8 @@ pub enum Decision {
     StarshipD12(Command<starship_d12::Action>),
     /// A SOCS command: the craft's shots or its pilot's maneuver.
     Socs(Command<socs::Action>),
+    /// A Main Sequence decision: a move, an action, or an answer (defend, re-roll, Edge).
+    MainSequence(Command<main_sequence::Action>),
 }
 
 impl Decision {
@@ -77,6 +79,7 @@ impl Decision {
             Decision::Gurps(c) => c.unit,
             Decision::StarshipD12(c) => c.unit,
             Decision::Socs(c) => c.unit,
+            Decision::MainSequence(c) => c.unit,
         }
     }
 
@@ -95,6 +98,9 @@ impl Decision {
                 world.write_message(command.clone());
             }
             (Decision::Socs(command), RulesetSpec::Socs(_)) => {
+                world.write_message(command.clone());
+            }
+            (Decision::MainSequence(command), RulesetSpec::MainSequence(_)) => {
                 world.write_message(command.clone());
             }
             (_, ruleset) => {
@@ -445,6 +451,14 @@ impl Play {
         self.apply(Decision::StarshipD12(Command { unit, action }))
     }
 
+    /// The player's decision for the Main Sequence unit the battle waits for (a move, an
+    /// action or an answer), as [`Play::decide`].
+    pub fn decide_ms(&mut self, action: main_sequence::Action) -> Result<(), String> {
+        self.script.clear();
+        let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
+        self.apply(Decision::MainSequence(Command { unit, action }))
+    }
+
     /// Takes back the last player decision: the battle starts over from its seed, every
     /// earlier decision is replayed, and the AI plays until that player's turn comes again.
     /// Returns false (and changes nothing) when no decision has been made.
@@ -507,6 +521,9 @@ impl Play {
                 ai_command(&mut self.session, unit).map(Decision::StarshipD12)
             }
             RulesetSpec::Socs(_) => ai_command(&mut self.session, unit).map(Decision::Socs),
+            RulesetSpec::MainSequence(_) => {
+                ai_command(&mut self.session, unit).map(Decision::MainSequence)
+            }
         };
         let refused = self.session.log().entries[before..]
             .iter()

@@ -8,7 +8,7 @@ use crate::battle::{
     TurnState, UnitId, UnitTally, VictoryRule,
 };
 use crate::dice::BattleRng;
-use crate::rules::{gurps, socs, starship_d12};
+use crate::rules::{gurps, main_sequence, socs, starship_d12};
 use crate::scenario::{Prepared, PreparedStats};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::Messages;
@@ -83,6 +83,10 @@ impl Session {
                 socs::configure(&mut schedule);
                 socs::init_resources(&mut world, &prepared);
             }
+            crate::scenario::RulesetSpec::MainSequence(_) => {
+                main_sequence::configure(&mut schedule);
+                main_sequence::init_resources(&mut world, &prepared);
+            }
         }
         world.insert_resource(prepared.map.clone());
         let mut session = Self {
@@ -138,6 +142,9 @@ impl Session {
             crate::scenario::RulesetSpec::Socs(_) => {
                 socs::reset_resources(world, &self.prepared);
             }
+            crate::scenario::RulesetSpec::MainSequence(_) => {
+                main_sequence::reset_resources(world, &self.prepared);
+            }
         }
         world.resource_mut::<Messages<BattleEvent>>().clear();
         if let Some(mut m) = world.get_resource_mut::<Messages<Command<gurps::Action>>>() {
@@ -147,6 +154,9 @@ impl Session {
             m.clear();
         }
         if let Some(mut m) = world.get_resource_mut::<Messages<Command<socs::Action>>>() {
+            m.clear();
+        }
+        if let Some(mut m) = world.get_resource_mut::<Messages<Command<main_sequence::Action>>>() {
             m.clear();
         }
         let mut roster = Roster::default();
@@ -167,6 +177,13 @@ impl Session {
                 }
                 PreparedStats::StarshipD12(_) | PreparedStats::Socs(_) => {
                     entity.insert(Ship);
+                }
+                PreparedStats::MainSequence(sheet) => {
+                    if sheet.is_ship() {
+                        entity.insert(Ship);
+                    } else {
+                        entity.insert(Combatant);
+                    }
                 }
             }
             roster.units.push(RosterEntry {
@@ -251,6 +268,8 @@ impl Session {
         let fleet = fleet.as_ref();
         let dogfight = self.world.get_resource::<socs::Dogfight>().cloned();
         let dogfight = dogfight.as_ref();
+        let fight = self.world.get_resource::<main_sequence::Fight>().cloned();
+        let fight = fight.as_ref();
         let mut q = self
             .world
             .query::<(&UnitId, &Standing, &HexPos, Option<&gurps::Fighter>)>();
@@ -258,10 +277,11 @@ impl Session {
             .iter(&self.world)
             .map(|(id, standing, pos, fighter)| {
                 let state = standing.word();
-                let hp = match (fighter, fleet) {
-                    (Some(f), _) => format!(", {}/{} HP", f.hp, f.sheet.hp_max),
-                    (None, Some(fleet)) => fleet.ship_line(*id),
-                    (None, None) => dogfight.map_or(String::new(), |d| d.craft_line(*id)),
+                let hp = match (fighter, fleet, fight) {
+                    (Some(f), ..) => format!(", {}/{} HP", f.hp, f.sheet.hp_max),
+                    (None, Some(fleet), _) => fleet.ship_line(*id),
+                    (None, None, Some(fight)) => fight.unit_line(*id),
+                    (None, None, None) => dogfight.map_or(String::new(), |d| d.craft_line(*id)),
                 };
                 (
                     *id,

@@ -1001,3 +1001,43 @@ fn the_d12_duel_demo_seed_shows_a_tail_and_a_kill() {
         "{log}"
     );
 }
+
+/// Main Sequence AI (issue 6): over twenty seeds of the corridor firefight it fires at
+/// several targets with one roll (main-sequence.txt, "Rate of Fire") and moves into cover
+/// ("Armor and Cover"), and every battle ends.
+#[test]
+fn main_sequence_ai_uses_cover_and_multi_target_fire() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ms-corridor.ron");
+    let prepared = Arc::new(scenario::load(&path).expect("the corridor scenario loads"));
+    let map = prepared.map.clone();
+    let (mut spread, mut into_cover) = (0, 0);
+    for seed in 1..=20 {
+        let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
+        assert!(s.run().is_some(), "seed {seed} ends");
+        for e in events(&s) {
+            match e {
+                BattleEvent::Attack { roll, .. }
+                    if roll
+                        .modifiers
+                        .iter()
+                        .any(|m| m.label.starts_with("target 2 of")) =>
+                {
+                    spread += 1;
+                }
+                BattleEvent::Moved { path, .. } => {
+                    let (q, r) = *path.last().expect("a path has hexes");
+                    if map
+                        .terrain(hexx::Hex::new(q, r))
+                        .and_then(|t| t.cover())
+                        .is_some()
+                    {
+                        into_cover += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(spread >= 20, "second targets of one roll: {spread}");
+    assert!(into_cover >= 5, "moves ending in cover: {into_cover}");
+}

@@ -285,7 +285,17 @@ pub fn exploding_d6(
             break;
         }
     }
-    let sixes = faces.len() as i32 - 1;
+    judge_exploding_d6(faces, modifiers, dl)
+}
+
+/// The record of an exploding-d6 roll whose faces are known (every face but the last a 6),
+/// as [`exploding_d6`] makes it: each 6 counts 5.
+pub fn judge_exploding_d6(
+    faces: Vec<u32>,
+    modifiers: Vec<Modifier>,
+    dl: Option<i32>,
+) -> RollRecord {
+    let sixes = faces.iter().filter(|&&f| f == 6).count() as i32;
     let mut modifiers = modifiers;
     if sixes > 0 {
         modifiers.insert(0, Modifier::new("each 6 counts 5", -sixes));

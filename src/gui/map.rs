@@ -380,6 +380,12 @@ pub fn sync_tokens(
                     )
                 })
                 .or_else(|| {
+                    let f = world.get_resource::<crate::rules::main_sequence::Fight>()?;
+                    let i = token.unit.0 as usize;
+                    let (st, sheet) = (f.units.get(i)?, f.sheets.get(i)?);
+                    Some((st.hp as f32 / sheet.hp().max(1) as f32).clamp(0.0, 1.0))
+                })
+                .or_else(|| {
                     let d = world.get_resource::<crate::rules::socs::Dogfight>()?;
                     let s = d.states.get(token.unit.0 as usize)?;
                     Some(match (s.out, s.damaged) {
@@ -665,6 +671,34 @@ pub fn draw_overlays(
         }
     }
     flights.retain(|(k, _)| seen.contains(k));
+    // Main Sequence: the band limits around the selected unit, as rings coloured by the
+    // band just beyond each (Melee, Close, Medium, Long; beyond the last is Far).
+    if let (Some(f), Some(sel)) = (
+        session
+            .world
+            .get_resource::<crate::rules::main_sequence::Fight>(),
+        game.selected,
+    ) && toggles.ranges
+        && f.chase.is_none()
+        && let Some(st) = f.units.get(sel.0 as usize)
+    {
+        use crate::rules::main_sequence::combat::Band;
+        let centre = layout.pos(st.pos);
+        let step = (layout.pos(st.pos + Hex::new(1, 0)) - centre).length();
+        let s = f.sizes;
+        for (d, band) in [
+            (s.melee, Band::Melee),
+            (s.close, Band::Close),
+            (s.medium, Band::Medium),
+            (s.long, Band::Long),
+        ] {
+            gizmos.circle_2d(
+                centre,
+                (d as f32 + 0.5) * step,
+                super::ms::band_colour(band).with_alpha(0.6),
+            );
+        }
+    }
     // Ship rulesets: a line between every pair of enemies in the fight, coloured by band.
     if let Some(fleet) = session
         .world

@@ -10,6 +10,7 @@
 
 pub mod draft;
 mod map;
+mod ms;
 mod panels;
 mod ships;
 
@@ -148,6 +149,8 @@ pub struct Game {
     pub gun_targets: Vec<Option<UnitId>>,
     /// SOCS: the game master's modifier on the drafted decision (decision 4).
     pub gm_modifier: i32,
+    /// Main Sequence: the hex clicked as the awaited unit's move.
+    pub ms_move: Option<Hex>,
 }
 
 impl Game {
@@ -176,6 +179,7 @@ impl Game {
             error: None,
             gun_targets: Vec::new(),
             gm_modifier: 0,
+            ms_move: None,
         }
     }
 
@@ -380,6 +384,8 @@ fn input(
         }
         if let Some(u) = clicked {
             game.selected = Some(u);
+        } else if ms::fight(game).is_some() && game.play.awaiting_player().is_some() {
+            game.ms_move = Some(hex);
         }
     }
     if buttons.just_pressed(MouseButton::Right)

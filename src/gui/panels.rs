@@ -141,7 +141,16 @@ pub fn panels(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 tracker(ui, game);
                 ui.separator();
-                if let Some(d) = super::ships::dogfight(game) {
+                if let Some(f) = super::ms::fight(game) {
+                    match game.selected {
+                        Some(id) => super::ms::sheet(ui, f, id),
+                        None => {
+                            ui.label("Click a unit to see its sheet.");
+                        }
+                    }
+                    ui.separator();
+                    legend(ui, game);
+                } else if let Some(d) = super::ships::dogfight(game) {
                     super::ships::socs_range_panel(ui, d);
                     ui.separator();
                     match game.selected {
@@ -171,7 +180,9 @@ pub fn panels(
         .resizable(true)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                if super::ships::dogfight(game).is_some() {
+                if super::ms::fight(game).is_some() {
+                    super::ms::actions(ui, game);
+                } else if super::ships::dogfight(game).is_some() {
                     super::ships::craft_actions(ui, game);
                 } else if super::ships::fleet(game).is_some() {
                     super::ships::ship_actions(ui, game);

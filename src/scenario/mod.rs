@@ -14,6 +14,7 @@ use crate::battle::{Control, SideInfo, VictoryRule};
 use crate::format::{Path, Problem, ron_options};
 use crate::hexmap::{Compass, HexMap, MapShape, Orientation, Terrain};
 use crate::rules::gurps::{GurpsConfig, GurpsStats, Sheet, sheet::resolve_sheet};
+use crate::rules::main_sequence::{self, MsConfig, MsSheet, MsStats};
 use crate::rules::socs::{self, Craft, CraftStats, SocsConfig};
 use crate::rules::starship_d12::{self, D12Config, ShipSheet, ShipStats};
 use hexx::{EdgeDirection, Hex};
@@ -55,6 +56,8 @@ pub enum RulesetSpec {
     StarshipD12(#[serde(default)] D12Config),
     /// The Space Opera Combat System (`socs`): dogfights with aiming bonuses.
     Socs(#[serde(default)] SocsConfig),
+    /// Main Sequence (`main-sequence`): characters and ships on range bands, chases.
+    MainSequence(#[serde(default)] MsConfig),
 }
 
 impl RulesetSpec {
@@ -64,6 +67,7 @@ impl RulesetSpec {
             RulesetSpec::Gurps(_) => "gurps",
             RulesetSpec::StarshipD12(_) => "starship-d12",
             RulesetSpec::Socs(_) => "socs",
+            RulesetSpec::MainSequence(_) => "main-sequence",
         }
     }
 
@@ -71,6 +75,7 @@ impl RulesetSpec {
     fn default_scale(&self) -> (f32, &'static str) {
         match self {
             RulesetSpec::Gurps(_) => (1.0, "yd"),
+            RulesetSpec::MainSequence(_) => (1.0, "m"),
             // Range is a band; hex distances only picture it.
             RulesetSpec::StarshipD12(_) | RulesetSpec::Socs(_) => {
                 (1.0, "hex (range bands are abstract)")
@@ -84,6 +89,7 @@ impl RulesetSpec {
             RulesetSpec::Gurps(_) => "Gurps",
             RulesetSpec::StarshipD12(_) => "StarshipD12",
             RulesetSpec::Socs(_) => "Socs",
+            RulesetSpec::MainSequence(_) => "MainSequence",
         }
     }
 }
@@ -127,6 +133,8 @@ pub enum UnitStats {
     StarshipD12(ShipStats),
     /// A SOCS craft.
     Socs(CraftStats),
+    /// A Main Sequence character or ship.
+    MainSequence(MsStats),
 }
 
 impl UnitStats {
@@ -135,6 +143,7 @@ impl UnitStats {
             UnitStats::Gurps(_) => "Gurps",
             UnitStats::StarshipD12(_) => "StarshipD12",
             UnitStats::Socs(_) => "Socs",
+            UnitStats::MainSequence(_) => "MainSequence",
         }
     }
 }
@@ -180,6 +189,8 @@ pub enum PreparedStats {
     StarshipD12(Arc<ShipSheet>),
     /// A checked SOCS craft.
     Socs(Arc<Craft>),
+    /// A checked Main Sequence character or ship.
+    MainSequence(Arc<MsSheet>),
 }
 
 /// A validated unit.
@@ -281,6 +292,72 @@ fn foe_pair_problems(file: &ScenarioFile, path: &Path, from: &str, to: &str) -> 
         )),
         _ => None,
     }
+}
+
+/// What is wrong with a Main Sequence scenario's settings.
+fn main_sequence_problems(file: &ScenarioFile, config: &MsConfig) -> Vec<Problem> {
+    use main_sequence::combat::Band;
+    let base = Path::root().field("ruleset");
+    let mut problems = unknown_sides(
+        file,
+        &base.field("group_initiative"),
+        &config.group_initiative,
+    );
+    let b = config.bands;
+    if !b.is_ordered() || b.long > 10_000 {
+        problems.push(Problem::new(
+            base.field("bands"),
+            format!(
+                "bands {}/{}/{}/{} hexes: expected 1 <= melee < close < medium < long <= 10000",
+                b.melee, b.close, b.medium, b.long
+            ),
+        ));
+    }
+    if let Some(c) = &config.chase {
+        let path = base.field("chase");
+        problems.extend(
+            foe_pair_problems(file, &path, &c.pursuer, &c.quarry).map(|mut p| {
+                if let Some(crate::format::PathSeg::Field(f)) = p.path.0.last_mut() {
+                    *f = if f == "from" {
+                        "pursuer".into()
+                    } else {
+                        "quarry".into()
+                    };
+                }
+                p
+            }),
+        );
+        if file.units.len() != 2 {
+            problems.push(Problem::new(
+                path.clone(),
+                format!(
+                    "a chase is between two units; the scenario has {}",
+                    file.units.len()
+                ),
+            ));
+        }
+        if c.start < Band::Close {
+            problems.push(Problem::new(
+                path.field("start"),
+                format!(
+                    "a chase cannot start at {:?}: expected Close, Medium, Long or Far",
+                    c.start
+                ),
+            ));
+        }
+        for (field, v) in [
+            ("pursuer_bonus", c.pursuer_bonus),
+            ("quarry_bonus", c.quarry_bonus),
+        ] {
+            if !(0..=6).contains(&v) {
+                problems.push(Problem::new(
+                    path.field(field),
+                    format!("{v} is out of range: expected 0 to 6"),
+                ));
+            }
+        }
+    }
+    problems
 }
 
 /// Checks a parsed scenario and resolves everything in it, or lists every problem.
@@ -497,7 +574,12 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
             }
             None
         }
+        RulesetSpec::MainSequence(config) => {
+            problems.extend(main_sequence_problems(&file, config));
+            None
+        }
     };
+    let side_ids: Vec<String> = file.sides.iter().map(|s| s.id.clone()).collect();
     let ruleset_variant = file.ruleset.stats_variant();
     let resolve = |stats: &UnitStats| -> Result<PreparedStats, Vec<Problem>> {
         if stats.variant() != ruleset_variant {
@@ -519,6 +601,9 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
                 ShipSheet::resolve(s).map(|sheet| PreparedStats::StarshipD12(Arc::new(sheet)))
             }
             (UnitStats::Socs(s), _) => Craft::resolve(s).map(|c| PreparedStats::Socs(Arc::new(c))),
+            (UnitStats::MainSequence(s), _) => {
+                MsSheet::resolve(s, &side_ids).map(|c| PreparedStats::MainSequence(Arc::new(c)))
+            }
             _ => Err(vec![Problem::new(
                 Path::root(),
                 "no catalog for this ruleset",

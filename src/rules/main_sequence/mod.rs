@@ -1,9 +1,10 @@
-//! Main Sequence (ruleset id `main-sequence`), from main-sequence.txt: the rules as plain
-//! functions, each tested with the text's worked examples. Not yet wired into scenarios,
-//! battles or the window (issue 6 builds on this).
+//! Main Sequence (ruleset id `main-sequence`), from main-sequence.txt: characters and
+//! ships on range bands, rates of fire, Edge, chases.
 //!
 //! - [`character`]: attributes, derived stats, skills and the creation limits ("Character
 //!   Creation").
+//! - [`sheet`]: stat blocks as scenarios write them, checked against the creation rules,
+//!   and resolved characters and ships with their crews.
 //! - [`combat`]: attacks against Defense plus cover, damage plus margin minus soak, rates of
 //!   fire with the stepped penalties on one roll, knockout and dying, initiative order,
 //!   range bands from hex distance, parry and dodge, explosions ("Combat Actions", "Range
@@ -15,13 +16,199 @@
 //! - [`gear`]: the weapons and armor tables and the ammunition they use ("Weapons, Armor &
 //!   Gear", "Optional Rule: Cinematic Ammunition").
 //! - [`edge`]: Edge and the AI's policy for spending it ("Using Edge").
+//! - [`fight`]: the battle state and its rules of play: rounds, turns, attacks with their
+//!   questions (defend, re-roll, spend Edge), ships, chases.
+//! - [`ai`]: the AI's stated policy.
 
+pub mod ai;
 pub mod character;
 pub mod chase;
 pub mod combat;
 pub mod edge;
+pub mod fight;
 pub mod gear;
+pub mod sheet;
 pub mod ships;
+mod systems;
 
+pub use fight::{Action, Fight};
+pub use sheet::{MsSheet, MsStats};
+
+use crate::battle::{BattleSet, Command, UnitId, flush_messages};
+use crate::scenario::{Prepared, PreparedStats};
+use bevy::ecs::message::Messages;
+use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
+use bevy::ecs::world::World;
+use combat::{Band, BandSizes};
+use fight::{Ammo, Chase, CrewState, Failures, UnitState};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// A chase ("Chase Rules"): two units, one band between them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChaseSpec {
+    /// The pursuer's unit name.
+    pub pursuer: String,
+    /// The quarry's unit name.
+    pub quarry: String,
+    /// The band the chase starts at (Close to Far).
+    pub start: Band,
+    /// The pursuer's bonus for being obviously faster (+2, +4, +6).
+    #[serde(default)]
+    pub pursuer_bonus: i32,
+    /// The quarry's bonus for being obviously faster.
+    #[serde(default)]
+    pub quarry_bonus: i32,
+}
+
+/// The ruleset's scenario settings.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MsConfig {
+    /// How many hexes each band reaches (defaults 1, 10, 30, 100).
+    #[serde(default)]
+    pub bands: BandSizes,
+    /// The optional "Cinematic Ammunition" rule: no rounds are counted.
+    #[serde(default)]
+    pub cinematic_ammo: bool,
+    /// Side ids whose units share one initiative roll.
+    #[serde(default)]
+    pub group_initiative: Vec<String>,
+    /// The battle is a chase between two units.
+    #[serde(default)]
+    pub chase: Option<ChaseSpec>,
+    /// The optional systems-failure rule for ships.
+    #[serde(default)]
+    pub systems_failure: Option<Failures>,
+}
+
+/// Adds the Main Sequence systems to a battle-step schedule, in their sets.
+pub fn configure(schedule: &mut Schedule) {
+    schedule.add_systems((
+        systems::begin.in_set(BattleSet::Begin),
+        systems::decide.in_set(BattleSet::Decide),
+        systems::resolve.in_set(BattleSet::Resolve),
+        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
+    ));
+}
+
+/// Inserts the resources the systems need.
+pub fn init_resources(world: &mut World, prepared: &Prepared) {
+    world.init_resource::<Messages<Command<Action>>>();
+    reset_resources(world, prepared);
+}
+
+/// A fresh [`Fight`] for a new battle of `prepared`.
+pub fn reset_resources(world: &mut World, prepared: &Prepared) {
+    world.insert_resource(new_fight(prepared));
+}
+
+/// The fight of `prepared` at the start of the battle.
+pub fn new_fight(prepared: &Prepared) -> Fight {
+    let crate::scenario::RulesetSpec::MainSequence(config) = &prepared.file.ruleset else {
+        return Fight::default();
+    };
+    let sheets: Vec<Arc<MsSheet>> = prepared
+        .units
+        .iter()
+        .filter_map(|u| match &u.stats {
+            PreparedStats::MainSequence(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    let units: Vec<UnitState> = sheets
+        .iter()
+        .zip(&prepared.units)
+        .map(|(s, u)| {
+            let (edge, crew, nimble, reloads) = match &**s {
+                MsSheet::Character(c) => (c.edge, Vec::new(), c.nimble(), c.reloads),
+                MsSheet::Ship(ship) => (
+                    0,
+                    ship.crew
+                        .iter()
+                        .map(|c| CrewState {
+                            hp: c.character.hp,
+                            edge: c.character.edge,
+                        })
+                        .collect(),
+                    ship.nimble,
+                    0,
+                ),
+            };
+            UnitState {
+                pos: u.at,
+                hp: s.hp(),
+                shields: match &**s {
+                    MsSheet::Ship(ship) => ship.shields,
+                    MsSheet::Character(_) => 0,
+                },
+                edge,
+                crew,
+                condition: fight::Condition::Fighting,
+                ammo: s
+                    .weapons()
+                    .iter()
+                    .map(|w| Ammo {
+                        loaded: w.ammo,
+                        spare: if w.ammo.is_some() { reloads } else { 0 },
+                    })
+                    .collect(),
+                nimble,
+                lucky_used: false,
+                excellent_used: Vec::new(),
+                forfeit: false,
+                blind: 0,
+                free_parry_used: false,
+                failed: Vec::new(),
+            }
+        })
+        .collect();
+    let index = |name: &str| {
+        prepared
+            .units
+            .iter()
+            .position(|u| u.name == name)
+            .map(|i| UnitId(i as u32))
+    };
+    let chase = config.chase.as_ref().and_then(|c| {
+        Some(Chase {
+            pursuer: index(&c.pursuer)?,
+            quarry: index(&c.quarry)?,
+            band: c.start,
+            pursuer_bonus: c.pursuer_bonus,
+            quarry_bonus: c.quarry_bonus,
+        })
+    });
+    let side_ids: Vec<String> = prepared.sides.iter().map(|s| s.id.clone()).collect();
+    Fight {
+        detected: side_ids
+            .iter()
+            .map(|_| sheets.iter().map(|s| !s.is_ship()).collect())
+            .collect(),
+        aggressive: prepared
+            .sides
+            .iter()
+            .map(|s| s.control != crate::battle::Control::Ai(crate::battle::AiStyle::Cautious))
+            .collect(),
+        group_initiative: side_ids
+            .iter()
+            .map(|id| config.group_initiative.contains(id))
+            .collect(),
+        side_ids,
+        units,
+        sheets,
+        names: prepared.units.iter().map(|u| u.name.clone()).collect(),
+        sides: prepared.units.iter().map(|u| u.side).collect(),
+        sizes: config.bands,
+        cinematic_ammo: config.cinematic_ammo,
+        failures: config.systems_failure,
+        chase,
+        ..Fight::default()
+    }
+}
+
+#[cfg(test)]
+mod fight_tests;
 #[cfg(test)]
 mod tests;

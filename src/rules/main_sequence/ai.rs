@@ -1,0 +1,461 @@
+//! The Main Sequence AI: a stated policy over the same legal decisions a player has.
+//!
+//! - Attacks: every weapon, rate of fire and number of targets is weighed by its exact
+//!   expected damage (the exploding d6's distribution, each target's Defense and cover,
+//!   soak, the stepped penalties of "Rate of Fire"); explosives count friends caught in
+//!   the blast (itself included) twice against it. The best plan is fired; more targets
+//!   are taken only when they add expected damage ("multi-target fire when it pays").
+//! - Moves: among the hexes one Close band away, the one where its best attack is worth
+//!   most after the enemies' best attacks on it (so cover and range count; an Aggressive
+//!   side weighs the enemies' attacks a quarter, a Cautious one three quarters), with a
+//!   pull towards the nearest foe (stronger while it has nothing in reach) so it never
+//!   stalls out of reach.
+//! - Edge, by [`super::edge`]'s policy: ignore any killing attack; +2 before a roll and a
+//!   re-roll only when they pay a third of a chance and a point is kept for the kill.
+//!   Lucky (free) re-rolls any failed roll.
+//! - Active defenses: Nimble and the free parry whenever the attack could hit; a parry or
+//!   dodge (which costs the next action) only when a bare hit could bring it to 0 and the
+//!   roll is expected to beat its Defense.
+//! - A dying friend within reach is stabilized before anything else; a weapon is reloaded
+//!   when no attack is possible.
+
+use super::combat::{Band, RateOfFire};
+use super::edge;
+use super::fight::{Action, Condition, Defense, Fight, Prompt, Reroll, System};
+use super::gear::{Weapon, rounds_used};
+use super::sheet::{Character, MsSheet};
+use crate::battle::UnitId;
+use crate::hexmap::HexMap;
+use hexx::Hex;
+use std::collections::VecDeque;
+
+/// The exploding d6 as (value, chance), sixes followed three deep (the rest, 1/1296, is
+/// dropped).
+fn exploding_distribution() -> Vec<(i32, f64)> {
+    let mut v = Vec::new();
+    let mut base = 0;
+    let mut p = 1.0 / 6.0;
+    for _ in 0..4 {
+        for f in 1..=5 {
+            v.push((base + f, p));
+        }
+        base += 5;
+        p /= 6.0;
+    }
+    v
+}
+
+/// Expected damage of an attack total of 1d6 + `bonus` against `defense`, with weapon
+/// damage `damage`, soak `soak`, capped at the target's `hp`.
+pub fn expected_damage(bonus: i32, defense: i32, damage: i32, soak: i32, hp: i32) -> f64 {
+    exploding_distribution()
+        .iter()
+        .filter(|(v, _)| v + bonus >= defense)
+        .map(|(v, p)| p * f64::from((damage + v + bonus - defense - soak).clamp(0, hp)))
+        .sum()
+}
+
+/// The chance that 1d6 + `bonus` meets `defense`.
+pub fn hit_chance(bonus: i32, defense: i32) -> f64 {
+    edge::chance_to_succeed(bonus, defense)
+}
+
+/// One attack the AI could make.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Weapon index.
+    pub weapon: usize,
+    /// Rate of fire.
+    pub rof: RateOfFire,
+    /// Targets in order.
+    pub targets: Vec<UnitId>,
+    /// Expected damage to foes, less twice that to friends.
+    pub value: f64,
+}
+
+fn rates(w: &Weapon) -> Vec<RateOfFire> {
+    if w.rates.is_empty() {
+        vec![RateOfFire::Single]
+    } else {
+        w.rates.clone()
+    }
+}
+
+/// Expected damage of `u` standing at `from` hitting `target` with `w`, the roll's total
+/// lessened by `penalty`.
+fn value_against(
+    fight: &Fight,
+    map: &HexMap,
+    u: UnitId,
+    from: Hex,
+    w: &Weapon,
+    target: UnitId,
+    penalty: i32,
+) -> f64 {
+    let bonus: i32 = fight
+        .attack_modifiers(u, w, target, false)
+        .iter()
+        .map(|m| m.value)
+        .sum::<i32>()
+        - penalty;
+    let cover = fight.cover(map, from, target, w);
+    let st = fight.state(target);
+    expected_damage(
+        bonus,
+        fight.defense(target) + cover.bonus(),
+        w.damage,
+        fight.soak(target),
+        st.hp + st.shields,
+    )
+}
+
+/// True when `u` standing at `from` could attack `target` with `w` (range, sight, scale,
+/// detection).
+fn can_reach(
+    fight: &Fight,
+    map: &HexMap,
+    u: UnitId,
+    from: Hex,
+    w: &Weapon,
+    target: UnitId,
+) -> bool {
+    if !fight.fighting(target) || !fight.foes(u, target) {
+        return false;
+    }
+    if fight.sheet(u).is_ship() != fight.sheet(target).is_ship() {
+        return false;
+    }
+    if fight.sheet(target).is_ship()
+        && !fight.detected[fight.sides[u.0 as usize] as usize][target.0 as usize]
+    {
+        return false;
+    }
+    let band = match fight.chase {
+        Some(_) => fight.band(u, target),
+        None => fight
+            .sizes
+            .band(from.unsigned_distance_to(fight.state(target).pos)),
+    };
+    band <= w.range
+        && (fight.chase.is_some()
+            || fight.sheet(u).is_ship()
+            || map.line_of_sight(from, fight.state(target).pos))
+}
+
+/// The best attack of `u` if it stood at `from` (None when it has none).
+pub fn best_plan(fight: &Fight, map: &HexMap, u: UnitId, from: Hex) -> Option<Plan> {
+    let st = fight.state(u);
+    if st.blind > 0 || st.failed.contains(&System::Weapons) {
+        return None;
+    }
+    let mut best: Option<Plan> = None;
+    for (wi, w) in fight.sheet(u).weapons().iter().enumerate() {
+        let loaded = st.ammo.get(wi).and_then(|a| a.loaded);
+        let foes: Vec<UnitId> = fight
+            .ids()
+            .filter(|&t| can_reach(fight, map, u, from, w, t))
+            .collect();
+        if foes.is_empty() {
+            continue;
+        }
+        if w.explosive {
+            if !fight.cinematic_ammo && loaded == Some(0) {
+                continue;
+            }
+            for &aim in &foes {
+                let point = fight.state(aim).pos;
+                let mut value = 0.0;
+                for v in fight.blast_victims(u, aim, point) {
+                    let e = value_against(fight, map, u, point, w, v, 0);
+                    value += if fight.foes(u, v) { e } else { -2.0 * e };
+                }
+                consider(
+                    &mut best,
+                    Plan {
+                        weapon: wi,
+                        rof: RateOfFire::Single,
+                        targets: vec![aim],
+                        value,
+                    },
+                );
+            }
+            continue;
+        }
+        let mut ranked: Vec<(f64, UnitId)> = foes
+            .iter()
+            .map(|&t| (value_against(fight, map, u, from, w, t, 0), t))
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        for rof in rates(w) {
+            for k in 1..=rof.max_targets().min(ranked.len()) {
+                if !fight.cinematic_ammo && loaded.is_some_and(|n| n < rounds_used(rof, k)) {
+                    continue;
+                }
+                let targets: Vec<UnitId> = ranked[..k].iter().map(|r| r.1).collect();
+                let value: f64 = targets
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &t)| value_against(fight, map, u, from, w, t, 2 * i as i32))
+                    .sum::<f64>()
+                    - 0.001 * f64::from(rounds_used(rof, k));
+                consider(
+                    &mut best,
+                    Plan {
+                        weapon: wi,
+                        rof,
+                        targets,
+                        value,
+                    },
+                );
+            }
+        }
+    }
+    best.filter(|p| p.value > 0.0)
+}
+
+fn consider(best: &mut Option<Plan>, plan: Plan) {
+    if best.as_ref().is_none_or(|b| plan.value > b.value + 1e-9) {
+        *best = Some(plan);
+    }
+}
+
+/// Hexes `u` can reach this turn (one Close band, around blocked hexes and units).
+fn reachable(fight: &Fight, map: &HexMap, u: UnitId) -> Vec<Hex> {
+    let from = fight.state(u).pos;
+    let limit = fight.sizes.move_hexes();
+    let taken: Vec<Hex> = fight
+        .ids()
+        .filter(|&o| o != u && fight.state(o).condition != Condition::Escaped)
+        .map(|o| fight.state(o).pos)
+        .collect();
+    let mut cost = std::collections::HashMap::new();
+    cost.insert(from, 0u32);
+    let mut queue = VecDeque::from([from]);
+    let mut out = Vec::new();
+    while let Some(h) = queue.pop_front() {
+        let c = cost[&h];
+        for n in h.all_neighbors() {
+            if taken.contains(&n) {
+                continue;
+            }
+            let Some(step) = map.move_cost(n) else {
+                continue;
+            };
+            let total = c + step;
+            if total <= limit && cost.get(&n).is_none_or(|&old| total < old) {
+                if !cost.contains_key(&n) {
+                    out.push(n);
+                }
+                cost.insert(n, total);
+                queue.push_back(n);
+            }
+        }
+    }
+    out.sort_by_key(|h| (h.x, h.y));
+    out
+}
+
+/// What the enemies' best attacks on `u` would be worth if it stood at `at`.
+fn threat(fight: &Fight, map: &HexMap, u: UnitId, at: Hex) -> f64 {
+    let mut total = 0.0;
+    for e in fight.enemies(u) {
+        let from = fight.state(e).pos;
+        let mut best: f64 = 0.0;
+        for w in fight.sheet(e).weapons() {
+            if w.explosive {
+                continue;
+            }
+            let band = fight.sizes.band(from.unsigned_distance_to(at));
+            if band > w.range || !(fight.sheet(u).is_ship() || map.line_of_sight(from, at)) {
+                continue;
+            }
+            let bonus: i32 = fight
+                .attack_modifiers(e, w, u, false)
+                .iter()
+                .map(|m| m.value)
+                .sum();
+            let cover = if w.range <= Band::Melee || fight.sheet(u).is_ship() {
+                0
+            } else {
+                super::fight::cover_of(map.cover_between(from, at)).bonus()
+            };
+            let st = fight.state(u);
+            best = best.max(expected_damage(
+                bonus,
+                fight.defense(u) + cover,
+                w.damage,
+                fight.soak(u),
+                st.hp + st.shields,
+            ));
+        }
+        total += best;
+    }
+    total
+}
+
+fn position_score(fight: &Fight, map: &HexMap, u: UnitId, at: Hex, pull: f64) -> f64 {
+    let mine = best_plan(fight, map, u, at).map_or(0.0, |p| p.value);
+    let care = if fight
+        .aggressive
+        .get(fight.sides[u.0 as usize] as usize)
+        .copied()
+        .unwrap_or(true)
+    {
+        0.25
+    } else {
+        0.75
+    };
+    let nearest = fight
+        .enemies(u)
+        .iter()
+        .map(|&e| at.unsigned_distance_to(fight.state(e).pos))
+        .min()
+        .unwrap_or(0);
+    mine - care * threat(fight, map, u, at) - pull * f64::from(nearest)
+}
+
+/// The AI's decision for `u`, which the battle is waiting on.
+pub fn choose(fight: &Fight, map: &HexMap, u: UnitId) -> Action {
+    match fight.prompt {
+        Some(Prompt::Defend(i)) => return Action::Defend(defend(fight, u, i)),
+        Some(Prompt::Reroll) => return Action::Reroll(reroll(fight, u)),
+        Some(Prompt::Kill(_)) => {
+            return Action::SpendEdge(edge::against_killing_attack(fight.state(u).edge).is_some());
+        }
+        None => {}
+    }
+    let Some(t) = fight.turn else {
+        return Action::EndTurn;
+    };
+    let here = fight.state(u).pos;
+    if !t.moved && !fight.state(u).failed.contains(&System::Engines) {
+        let pull = if best_plan(fight, map, u, here).is_some() {
+            0.05
+        } else {
+            0.5
+        };
+        let mut best = (position_score(fight, map, u, here, pull), here);
+        for h in reachable(fight, map, u) {
+            let s = position_score(fight, map, u, h, pull);
+            if s > best.0 + 1e-9 {
+                best = (s, h);
+            }
+        }
+        if best.1 != here {
+            return Action::Move {
+                to: (best.1.x, best.1.y),
+            };
+        }
+    }
+    if !t.acted {
+        if let Some(patient) = fight.ids().find(|&p| {
+            matches!(fight.state(p).condition, Condition::Dying { attempts, .. } if attempts < 3)
+                && !fight.foes(u, p)
+                && !fight.sheet(u).is_ship()
+                && fight.band(u, p) <= Band::Melee
+        }) {
+            return Action::Stabilize { patient };
+        }
+        if let Some(plan) = best_plan(fight, map, u, here) {
+            return attack(fight, map, u, plan);
+        }
+        for (wi, a) in fight.state(u).ammo.iter().enumerate() {
+            let full = fight.sheet(u).weapons().get(wi).and_then(|w| w.ammo);
+            if !fight.cinematic_ammo && a.spare > 0 && full.is_some() && a.loaded < full {
+                return Action::Reload { weapon: wi };
+            }
+        }
+    }
+    Action::EndTurn
+}
+
+fn attack(fight: &Fight, map: &HexMap, u: UnitId, plan: Plan) -> Action {
+    let w = &fight.sheet(u).weapons()[plan.weapon];
+    let mods = fight.attack_modifiers(u, w, plan.targets[0], false);
+    let bonus: i32 = mods.iter().map(|m| m.value).sum();
+    let from = fight.state(u).pos;
+    let first = plan.targets[0];
+    let dl = fight.defense(first) + fight.cover(map, from, first, w).bonus();
+    let plus_two = edge::before_attack(fight.edge(u), bonus, dl).is_some();
+    let skill = Character::weapon_skill(w);
+    let excellent = match fight.sheet(u) {
+        MsSheet::Character(c) => c.excellent(skill),
+        MsSheet::Ship(_) => false,
+    } && !fight.state(u).excellent_used.iter().any(|s| s == skill);
+    Action::Attack {
+        weapon: plan.weapon,
+        rof: plan.rof,
+        targets: plan.targets,
+        plus_two,
+        excellent,
+    }
+}
+
+fn defend(fight: &Fight, u: UnitId, i: usize) -> Option<Defense> {
+    let open = fight.defenses_open(i);
+    let a = fight.attack.as_ref()?;
+    let w = fight.sheet(a.attacker).weapons().get(a.weapon)?;
+    let bonus: i32 = fight
+        .attack_modifiers(a.attacker, w, a.targets[0], a.plus_two)
+        .iter()
+        .map(|m| m.value)
+        .sum::<i32>()
+        - if a.blast.is_some() { 0 } else { 2 * i as i32 };
+    let passive = fight.defense(u);
+    let chance = hit_chance(bonus, passive);
+    if chance <= 0.0 {
+        return None;
+    }
+    if open.contains(&Defense::Nimble) {
+        let st = fight.state(u);
+        let deadly = w.damage - fight.soak(u) >= st.hp + st.shields;
+        if chance >= 0.5 || deadly {
+            return Some(Defense::Nimble);
+        }
+    }
+    let MsSheet::Character(c) = fight.sheet(u) else {
+        return None;
+    };
+    let ranged = w.range > Band::Melee;
+    let mean = |d: Defense| {
+        let kind = match d {
+            Defense::Dodge => super::combat::ActiveDefense::Dodge,
+            _ => super::combat::ActiveDefense::Parry,
+        };
+        let (attr, skill) = super::combat::defense_roll_of(kind, ranged);
+        let v = match attr {
+            "Soldier" => c.attrs.soldier,
+            "Agent" => c.attrs.agent,
+            _ => c.attrs.tech,
+        };
+        4.2 + f64::from(v + c.skill(skill))
+    };
+    if open.contains(&Defense::FreeParry) && mean(Defense::FreeParry) > f64::from(passive) {
+        return Some(Defense::FreeParry);
+    }
+    let bare_hit_downs = w.damage - fight.soak(u) >= fight.state(u).hp;
+    if bare_hit_downs && chance >= 1.0 / 3.0 {
+        return [Defense::Parry, Defense::Dodge]
+            .into_iter()
+            .filter(|d| open.contains(d) && mean(*d) > f64::from(passive))
+            .max_by(|a, b| mean(*a).total_cmp(&mean(*b)));
+    }
+    None
+}
+
+fn reroll(fight: &Fight, u: UnitId) -> Option<Reroll> {
+    if fight.lucky(u) {
+        return Some(Reroll::Lucky);
+    }
+    let a = fight.attack.as_ref()?;
+    let roll = a.roll.as_ref()?;
+    let die = roll.faces.iter().map(|&f| f as i32).sum::<i32>()
+        + roll
+            .modifiers
+            .iter()
+            .filter(|m| &*m.label == "each 6 counts 5")
+            .map(|m| m.value)
+            .sum::<i32>();
+    let dl = roll.target?;
+    edge::after_failed_attack(fight.edge(u), roll.total, die, dl).map(|_| Reroll::Edge)
+}

@@ -1,0 +1,236 @@
+//! The thin ECS systems of Main Sequence: they hand the [`Fight`] the dice, the map and
+//! the decision, write its events, and mirror standing, position and facing onto the
+//! unit entities.
+
+use super::fight::{Action, Fight, Step};
+use crate::battle::{
+    Autopilot, BattleEvent, Command, Controller, Facing, HexPos, Outcome, OutcomeKind, Roster,
+    Standing, TurnState, UnitId, ai_decides, awaited_command, hex_pair,
+};
+use crate::dice::BattleRng;
+use crate::hexmap::HexMap;
+use bevy::ecs::message::{MessageReader, MessageWriter};
+use bevy::ecs::prelude::{Query, Res, ResMut};
+use hexx::Hex;
+
+type Units<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static UnitId,
+        &'static mut HexPos,
+        &'static mut Facing,
+        &'static mut Standing,
+    ),
+>;
+
+/// Where the map shows each unit: its own hex, except in a chase, where the quarry is
+/// drawn at the chase band's distance from the pursuer.
+fn shown_at(fight: &Fight, map: &HexMap) -> Vec<Hex> {
+    let mut at: Vec<Hex> = fight.units.iter().map(|s| s.pos).collect();
+    if let Some(c) = fight.chase {
+        let (p, q) = (c.pursuer.0 as usize, c.quarry.0 as usize);
+        let s = fight.sizes;
+        let want = match c.band {
+            super::combat::Band::SelfBand | super::combat::Band::Melee => s.melee,
+            super::combat::Band::Close => s.close,
+            super::combat::Band::Medium => s.medium,
+            super::combat::Band::Long => s.long,
+            super::combat::Band::Far => s.long + (s.long - s.medium),
+        };
+        let from = at[p];
+        let dir = if at[q] == from {
+            Hex::new(1, 0)
+        } else {
+            at[q] - from
+        };
+        let mut best = from + Hex::new(1, 0);
+        for h in from.ring(want.max(1)) {
+            if map.contains(h) && (h - from).dot(dir) > (best - from).dot(dir) {
+                best = h;
+            }
+        }
+        if !map.contains(best) {
+            best = at[q];
+        }
+        at[q] = best;
+    }
+    at
+}
+
+fn mirror(fight: &Fight, map: &HexMap, units: &mut Units, events: &mut Vec<BattleEvent>) {
+    let at = shown_at(fight, map);
+    for (id, mut pos, mut facing, mut standing) in units.iter_mut() {
+        let i = id.0 as usize;
+        let Some(st) = fight.units.get(i) else {
+            continue;
+        };
+        let now = st.condition.standing();
+        if *standing != now {
+            *standing = now;
+        }
+        let to = at[i];
+        if pos.0 != to {
+            if fight.chase.is_some() {
+                events.push(BattleEvent::Moved {
+                    unit: *id,
+                    path: pos.0.line_to(to).map(hex_pair).collect(),
+                    cost: 0,
+                });
+            }
+            pos.0 = to;
+        }
+        let nearest = fight
+            .enemies(*id)
+            .into_iter()
+            .map(|e| at[e.0 as usize])
+            .filter(|&h| h != to)
+            .min_by_key(|h| (h.unsigned_distance_to(to), h.x, h.y));
+        if let Some(h) = nearest {
+            let f = to.main_direction_to(h);
+            if facing.0 != f {
+                facing.0 = f;
+            }
+        }
+    }
+}
+
+fn sync_turn(fight: &Fight, turn: &mut TurnState) {
+    turn.round = fight.round;
+    turn.phase = match fight.prompt {
+        Some(super::fight::Prompt::Defend(_)) => "defense",
+        Some(super::fight::Prompt::Reroll) => "re-roll",
+        Some(super::fight::Prompt::Kill(_)) => "killing attack",
+        None => "turn",
+    };
+    turn.order = fight.order.clone();
+    turn.cursor = fight.next.saturating_sub(1);
+}
+
+/// Starts a round when the last is over and names the unit whose decision is awaited.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn begin(
+    mut turn: ResMut<TurnState>,
+    mut outcome: ResMut<Outcome>,
+    mut fight: ResMut<Fight>,
+    mut rng: ResMut<BattleRng>,
+    map: Res<HexMap>,
+    mut units: Units,
+    mut out: MessageWriter<BattleEvent>,
+) {
+    if outcome.0.is_some() || turn.awaiting.is_some() {
+        return;
+    }
+    let mut events = Vec::new();
+    if turn.round == 0 || turn.round_over {
+        turn.round_over = false;
+        events.push(BattleEvent::RoundStarted {
+            round: fight.round + 1,
+        });
+        fight.begin_round(&mut *rng, &mut events);
+        // "Chase Rules": a quarry beyond Far has escaped: the chase is its victory.
+        if let Some(c) = fight.chase
+            && fight.state(c.quarry).condition == super::fight::Condition::Escaped
+        {
+            let kind = OutcomeKind::Victory {
+                side: fight.sides[c.quarry.0 as usize],
+            };
+            outcome.0 = Some(kind);
+            events.push(BattleEvent::BattleEnded {
+                outcome: kind,
+                round: fight.round,
+            });
+            turn.round = fight.round;
+            mirror(&fight, &map, &mut units, &mut events);
+            out.write_batch(events);
+            return;
+        }
+    }
+    match fight.advance(&mut events) {
+        Step::Awaiting(id) => turn.awaiting = Some(id),
+        Step::RoundOver => turn.round_over = true,
+    }
+    mirror(&fight, &map, &mut units, &mut events);
+    sync_turn(&fight, &mut turn);
+    out.write_batch(events);
+}
+
+/// The AI's decision for the awaited unit when the AI decides for it.
+pub(super) fn decide(
+    turn: Res<TurnState>,
+    autopilot: Res<Autopilot>,
+    fight: Res<Fight>,
+    map: Res<HexMap>,
+    roster: Res<Roster>,
+    controllers: Query<&Controller>,
+    mut commands: MessageWriter<Command<Action>>,
+) {
+    let Some(active) = turn.awaiting else { return };
+    if ai_decides(&roster, &controllers, autopilot.0, active) {
+        commands.write(Command {
+            unit: active,
+            action: super::ai::choose(&fight, &map, active),
+        });
+    }
+}
+
+/// Checks and applies the awaited unit's decision.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn resolve(
+    mut turn: ResMut<TurnState>,
+    autopilot: Res<Autopilot>,
+    mut commands: MessageReader<Command<Action>>,
+    mut fight: ResMut<Fight>,
+    mut rng: ResMut<BattleRng>,
+    roster: Res<Roster>,
+    map: Res<HexMap>,
+    controllers: Query<&Controller>,
+    mut units: Units,
+    mut out: MessageWriter<BattleEvent>,
+) {
+    let mut events = Vec::new();
+    let chosen = awaited_command(
+        turn.awaiting,
+        commands.read().cloned(),
+        &roster,
+        &mut events,
+    );
+    let (Some(active), Some(action)) = (turn.awaiting, chosen) else {
+        out.write_batch(events);
+        return;
+    };
+    let action = match fight.check(&map, active, &action) {
+        Ok(()) => action,
+        Err(reason) => {
+            events.push(BattleEvent::Rejected {
+                unit: active,
+                reason,
+            });
+            if !ai_decides(&roster, &controllers, autopilot.0, active) {
+                out.write_batch(events);
+                return; // a player chooses again
+            }
+            match fight.prompt {
+                Some(super::fight::Prompt::Defend(_)) => Action::Defend(None),
+                Some(super::fight::Prompt::Reroll) => Action::Reroll(None),
+                Some(super::fight::Prompt::Kill(_)) => Action::SpendEdge(false),
+                None => Action::EndTurn,
+            }
+        }
+    };
+    let quiet = matches!(
+        action,
+        Action::Defend(None) | Action::Reroll(None) | Action::SpendEdge(_)
+    );
+    if !quiet {
+        events.push(BattleEvent::ActionChosen {
+            unit: active,
+            action: fight.describe(active, &action),
+        });
+    }
+    fight.apply(&map, active, action, &mut *rng, &mut events);
+    turn.awaiting = None;
+    mirror(&fight, &map, &mut units, &mut events);
+    sync_turn(&fight, &mut turn);
+    out.write_batch(events);
+}
