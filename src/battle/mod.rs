@@ -349,6 +349,8 @@ pub enum BattleSet {
     Resolve,
     /// Victory check.
     Judge,
+    /// What a ruleset does once the outcome is known (after `Judge`, before the log).
+    Aftermath,
     /// Log and statistics read the step's events.
     Record,
     /// Message buffers advance.
@@ -366,6 +368,7 @@ pub fn new_schedule() -> Schedule {
             BattleSet::Decide,
             BattleSet::Resolve,
             BattleSet::Judge,
+            BattleSet::Aftermath,
             BattleSet::Record,
             BattleSet::Flush,
         )

@@ -683,20 +683,31 @@ pub fn draw_overlays(
         && let Some(st) = f.units.get(sel.0 as usize)
     {
         use crate::rules::main_sequence::combat::Band;
-        let centre = layout.pos(st.pos);
-        let step = (layout.pos(st.pos + Hex::new(1, 0)) - centre).length();
         let s = f.sizes;
+        // Each band's outer edge traced along the hex sides between the last hex of the
+        // band and the first hex beyond it (hex distance, as the rules count it).
         for (d, band) in [
             (s.melee, Band::Melee),
             (s.close, Band::Close),
             (s.medium, Band::Medium),
             (s.long, Band::Long),
         ] {
-            gizmos.circle_2d(
-                centre,
-                (d as f32 + 0.5) * step,
-                super::ms::band_colour(band).with_alpha(0.6),
-            );
+            let colour = super::ms::band_colour(band).with_alpha(0.6);
+            for h in st.pos.ring(d.max(1)) {
+                let corners = layout.0.hex_corners(h);
+                let centre = layout.pos(h);
+                for n in h.all_neighbors() {
+                    if n.unsigned_distance_to(st.pos) <= d.max(1) {
+                        continue;
+                    }
+                    let mid = (centre + layout.pos(n)) / 2.0;
+                    let mut near: Vec<Vec2> = corners.to_vec();
+                    near.sort_by(|a, b| {
+                        a.distance_squared(mid).total_cmp(&b.distance_squared(mid))
+                    });
+                    gizmos.line_2d(near[0], near[1], colour);
+                }
+            }
         }
     }
     // Ship rulesets: a line between every pair of enemies in the fight, coloured by band.

@@ -151,6 +151,10 @@ pub struct Game {
     pub gm_modifier: i32,
     /// Main Sequence: the hex clicked as the awaited unit's move.
     pub ms_move: Option<Hex>,
+    /// Main Sequence: call on Excellent Skill with the next attack.
+    pub ms_excellent: bool,
+    /// Main Sequence: the foes clicked on the map as the next attack's targets, in order.
+    pub ms_targets: Vec<UnitId>,
 }
 
 impl Game {
@@ -180,6 +184,8 @@ impl Game {
             gun_targets: Vec::new(),
             gm_modifier: 0,
             ms_move: None,
+            ms_excellent: false,
+            ms_targets: Vec::new(),
         }
     }
 
@@ -382,10 +388,12 @@ fn input(
                 game.status = note;
             }
         }
-        if let Some(u) = clicked {
-            game.selected = Some(u);
-        } else if ms::fight(game).is_some() && game.play.awaiting_player().is_some() {
-            game.ms_move = Some(hex);
+        let ms_turn = ms::fight(game).is_some() && game.play.awaiting_player().is_some();
+        match clicked {
+            Some(u) if ms_turn && ms::is_foe_of_awaited(game, u) => ms::toggle_target(game, u),
+            Some(u) => game.selected = Some(u),
+            None if ms_turn => game.ms_move = Some(hex),
+            None => {}
         }
     }
     if buttons.just_pressed(MouseButton::Right)

@@ -8,8 +8,10 @@
 use super::Game;
 use crate::battle::UnitId;
 use crate::rules::main_sequence::ai::{expected_damage, hit_chance};
-use crate::rules::main_sequence::combat::{Band, RateOfFire};
-use crate::rules::main_sequence::fight::{Action, Condition, Fight, Prompt, Reroll};
+use crate::rules::main_sequence::combat::{Band, MOVE_STUNT_DL, RateOfFire};
+use crate::rules::main_sequence::fight::{
+    Action, Check, CheckKind, Condition, Defense, Fight, Prompt, Reroll,
+};
 use crate::rules::main_sequence::sheet::{MsSheet, Tag};
 use bevy::prelude::Color;
 use bevy_egui::egui;
@@ -41,8 +43,8 @@ pub fn sheet(ui: &mut egui::Ui, f: &Fight, id: UnitId) {
     if let Condition::Dying { rounds, attempts } = st.condition {
         status = format!("dying: {rounds} rounds left, {attempts} attempts to stabilize");
     }
-    if st.blind > 0 {
-        status.push_str(&format!(", blinded {} rounds", st.blind));
+    if f.blinded(id) {
+        status.push_str(&format!(", blinded ({} more turns)", st.blind));
     }
     if st.forfeit {
         status.push_str(", owes its next action (defended)");
@@ -101,21 +103,40 @@ pub fn sheet(ui: &mut egui::Ui, f: &Fight, id: UnitId) {
                 a.tactical, a.propulsion, a.sensors, a.tonnage
             ));
             ui.label(format!(
-                "HP {}/{}   shields {}/{}   Defense {}   soak {}",
+                "HP {}/{}   shields {}/{}   Defense {}   Net Defense {}   soak {}",
                 st.hp,
                 s.hp,
                 st.shields,
                 s.shields,
                 f.defense(id),
+                a.net_defense(),
                 s.soak
             ));
+            let mut luck = Vec::new();
+            if st.nimble > 0 {
+                luck.push(format!("Nimble Ship dodges left {}", st.nimble));
+            }
+            if s.lucky {
+                luck.push(format!(
+                    "Lucky Boat {}",
+                    if st.lucky_boat_used { "used" } else { "ready" }
+                ));
+            }
+            if !luck.is_empty() {
+                ui.label(luck.join("   "));
+            }
             if !st.failed.is_empty() {
                 ui.colored_label(egui::Color32::LIGHT_RED, format!("Failed: {:?}", st.failed));
             }
             ui.strong("Crew");
             for (c, cs) in s.crew.iter().zip(&st.crew) {
+                let state = match cs.condition {
+                    Condition::Fighting => String::new(),
+                    Condition::Dying { rounds, .. } => format!(", dying ({rounds} rounds)"),
+                    other => format!(", {}", other.word()),
+                };
                 ui.label(format!(
-                    "{} ({:?}): HP {}/{}, Edge {}",
+                    "{} ({:?}): HP {}/{}, Edge {}{state}",
                     c.name, c.station, cs.hp, c.character.hp, cs.edge
                 ));
             }
@@ -153,6 +174,84 @@ pub fn sheet(ui: &mut egui::Ui, f: &Fight, id: UnitId) {
     }
 }
 
+/// True when `u` is a foe of the unit whose decision the player owes (a click on it picks
+/// it as a target instead of selecting it).
+pub fn is_foe_of_awaited(game: &Game, u: UnitId) -> bool {
+    let (Some(f), Some(me)) = (fight(game), game.play.awaiting_player()) else {
+        return false;
+    };
+    f.prompt.is_none() && f.units.get(u.0 as usize).is_some() && f.foes(me, u) && f.fighting(u)
+}
+
+/// Adds `u` to the targets of the next attack, or takes it off again.
+pub fn toggle_target(game: &mut Game, u: UnitId) {
+    if let Some(i) = game.ms_targets.iter().position(|&t| t == u) {
+        game.ms_targets.remove(i);
+        game.status = format!("target {} taken off", u.0);
+    } else {
+        game.ms_targets.push(u);
+        game.status = String::new();
+    }
+}
+
+/// The chance that 1d6 + the modifiers meets `dl`, in percent.
+fn chance(mods: &[crate::dice::Modifier], extra: i32, dl: i32) -> f64 {
+    let bonus: i32 = mods.iter().map(|m| m.value).sum::<i32>() + extra;
+    hit_chance(bonus, dl) * 100.0
+}
+
+/// Buttons for each way `me` may re-roll (`open`), plus keeping the roll.
+fn reroll_buttons(
+    ui: &mut egui::Ui,
+    f: &Fight,
+    me: UnitId,
+    open: &[Reroll],
+    chosen: &mut Option<Action>,
+) {
+    if ui.button("Keep the roll").clicked() {
+        *chosen = Some(Action::Reroll(None));
+    }
+    for r in open {
+        let label = match r {
+            Reroll::Edge => format!("Re-roll the die: spend Edge ({} left)", {
+                let crewman = match f.prompt {
+                    Some(Prompt::RerollCheck) => f.check.as_ref().and_then(|c| c.crewman),
+                    Some(Prompt::Reroll) => f.gunner(me),
+                    _ => None,
+                };
+                f.roller_edge(me, crewman)
+            }),
+            Reroll::Lucky => "Re-roll the die: Lucky (once a scene)".to_string(),
+            Reroll::LuckyBoat => "Re-roll the die: Lucky Boat (once a scene)".to_string(),
+        };
+        if ui.button(label).clicked() {
+            *chosen = Some(Action::Reroll(Some(*r)));
+        }
+    }
+}
+
+/// What a check is for, in words.
+fn check_words(f: &Fight, c: &Check) -> String {
+    let crewman = match (f.sheet(c.roller), c.crewman) {
+        (MsSheet::Ship(s), Some(i)) => s
+            .crew
+            .get(i)
+            .map_or(String::new(), |m| format!("{}: ", m.name)),
+        _ => String::new(),
+    };
+    let what = match &c.kind {
+        CheckKind::Duck => "duck for cover (Acrobatics)".to_string(),
+        CheckKind::Leap { .. } => "leap over difficult ground (Athletics)".to_string(),
+        CheckKind::Stabilize { patient } => format!("stabilize {}", f.name(*patient)),
+        CheckKind::StabilizeCrew { .. } => "first aid to a dying crewman".to_string(),
+        CheckKind::Sweep { target } => format!("sensor sweep for {}", f.name(*target)),
+        CheckKind::Repair => "repair the failed system".to_string(),
+        CheckKind::Chase { pursuer: true } => "chase roll, as pursuer".to_string(),
+        CheckKind::Chase { pursuer: false } => "chase roll, as quarry".to_string(),
+    };
+    format!("{crewman}{what}")
+}
+
 /// The action panel of the player's unit whose decision is awaited.
 pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
     ui.heading("Actions");
@@ -184,40 +283,103 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
                     f.sheet(a.attacker).weapons().get(a.weapon).map_or("?", |w| w.name.as_str()),
                     f.defense(me),
                 ));
-                let _ = i;
             }
             if ui.button("No active defense").clicked() {
                 chosen = Some(Action::Defend(None));
             }
-            for d in f.defenses_open(match f.prompt {
-                Some(Prompt::Defend(i)) => i,
-                _ => 0,
-            }) {
-                if ui.button(format!("{d:?}")).clicked() {
-                    chosen = Some(Action::Defend(Some(d)));
-                }
+            for d in f.defenses_open(i) {
+                ui.horizontal(|ui| {
+                    if ui.button(format!("{d:?}")).clicked() {
+                        chosen = Some(Action::Defend(Some(d)));
+                    }
+                    if d != Defense::Nimble
+                        && f.state(me).edge > 0
+                        && ui
+                            .small_button("+2 Edge")
+                            .on_hover_text("Spend a point of Edge for +2 on the defense roll")
+                            .clicked()
+                    {
+                        chosen = Some(Action::DefendWithEdge(d));
+                    }
+                });
             }
         }
         Some(Prompt::Reroll) => {
             if let Some(r) = f.attack.as_ref().and_then(|a| a.roll.as_ref()) {
                 ui.label(format!(
-                    "Your roll came to {} against {}: a miss. Re-roll the die and keep the better?",
+                    "Your attack roll came to {} against {}: a miss. Re-roll the die and keep the better?",
                     r.total,
                     r.target.unwrap_or(0)
                 ));
             }
-            if ui.button("Keep the roll").clicked() {
-                chosen = Some(Action::Reroll(None));
-            }
-            if f.edge(me) > 0
-                && ui
-                    .button(format!("Spend Edge ({} left)", f.edge(me)))
-                    .clicked()
+            reroll_buttons(ui, &f, me, &f.rerolls(me, f.gunner(me)), &mut chosen);
+        }
+        Some(Prompt::RerollDefense(i)) => {
+            if let Some(a) = &f.attack
+                && let Some(Some((_, Some(rec)))) = a.defenses.get(i)
+                && let Some(r) = &a.roll
             {
-                chosen = Some(Action::Reroll(Some(Reroll::Edge)));
+                ui.label(format!(
+                    "{}'s attack ({}) beats your {} roll of {}. Re-roll your die and keep the better?",
+                    f.name(a.attacker),
+                    r.total - if a.blast.is_some() { 0 } else { 2 * i as i32 },
+                    rec.defense,
+                    rec.roll.total
+                ));
             }
-            if f.lucky(me) && ui.button("Lucky (once a scene)").clicked() {
-                chosen = Some(Action::Reroll(Some(Reroll::Lucky)));
+            reroll_buttons(ui, &f, me, &f.rerolls(me, None), &mut chosen);
+        }
+        Some(Prompt::RerollCheck) => {
+            if let Some(c) = &f.check
+                && let Some(r) = &c.roll
+            {
+                let need = match (c.dl, c.against) {
+                    (Some(dl), _) => format!("DL {dl}"),
+                    (None, Some(t)) => format!("the other side's {t}"),
+                    _ => String::new(),
+                };
+                ui.label(format!(
+                    "{}: {} against {need}, a failure. Re-roll the die and keep the better?",
+                    check_words(&f, c),
+                    r.total
+                ));
+                reroll_buttons(ui, &f, me, &f.rerolls(me, c.crewman), &mut chosen);
+            }
+        }
+        Some(Prompt::Boost) => {
+            if let Some(c) = &f.check {
+                let odds = match c.dl {
+                    Some(dl) => format!(
+                        " (DL {dl}: {:.0}%, with +2: {:.0}%)",
+                        chance(&c.mods, 0, dl),
+                        chance(&c.mods, 2, dl)
+                    ),
+                    None => String::new(),
+                };
+                let bonus: i32 = c.mods.iter().map(|m| m.value).sum();
+                ui.label(format!(
+                    "{}: 1d6 {bonus:+}{odds}. Spend a point of Edge ({} left) for +2 before rolling?",
+                    check_words(&f, c),
+                    f.roller_edge(me, c.crewman)
+                ));
+            }
+            if ui.button("Roll").clicked() {
+                chosen = Some(Action::PlusTwo(false));
+            }
+            if ui.button("Spend Edge: +2").clicked() {
+                chosen = Some(Action::PlusTwo(true));
+            }
+        }
+        Some(Prompt::Kill(_)) if f.sheet(me).is_ship() => {
+            ui.label(format!(
+                "This attack would bring {} to 0 Hit Points. Everyone aboard with Edge spends a point and the ship holds; the console of anyone without Edge explodes (dying). Refuse, and the ship is destroyed with all hands.",
+                f.name(me)
+            ));
+            if ui.button("Spend Edge: the ship holds").clicked() {
+                chosen = Some(Action::SpendEdge(true));
+            }
+            if ui.button("Spend nothing: the ship is lost").clicked() {
+                chosen = Some(Action::SpendEdge(false));
             }
         }
         Some(Prompt::Kill(_)) => {
@@ -236,10 +398,14 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         None => turn(ui, game, &f, &map, me, &mut chosen),
     }
     if let Some(action) = chosen {
+        let attack = matches!(action, Action::Attack { .. });
         match game.play.decide_ms(action) {
             Ok(()) => {
                 game.status = "done".into();
                 game.ms_move = None;
+                if attack {
+                    game.ms_targets.clear();
+                }
             }
             Err(e) => game.status = format!("not allowed: {e}"),
         }
@@ -261,7 +427,7 @@ fn turn(
     if !t.moved {
         match game.ms_move {
             Some(h) => match f.move_path(map, me, h) {
-                Some(path) => {
+                Some(path)
                     if ui
                         .button(format!(
                             "Move to ({}, {}) ({} hexes)",
@@ -269,12 +435,22 @@ fn turn(
                             h.y,
                             path.len() - 1
                         ))
-                        .clicked()
-                    {
-                        *chosen = Some(Action::Move { to: (h.x, h.y) });
-                    }
+                        .clicked() =>
+                {
+                    *chosen = Some(Action::Move { to: (h.x, h.y) });
                 }
-                None => {
+                Some(_) => {}
+                None if f
+                    .check(
+                        map,
+                        me,
+                        &Action::Leap {
+                            to: (h.x, h.y),
+                            plus_two: false,
+                        },
+                    )
+                    .is_err() =>
+                {
                     ui.label(format!(
                         "({}, {}) is out of reach this turn (one Close band: {} hexes).",
                         h.x,
@@ -282,6 +458,7 @@ fn turn(
                         f.sizes.move_hexes()
                     ));
                 }
+                None => {}
             },
             None => {
                 ui.label(format!(
@@ -290,6 +467,7 @@ fn turn(
                 ));
             }
         }
+        stunts(ui, game, f, map, me, chosen);
     } else if f.chase.is_none() {
         ui.label("Moved this turn.");
     } else {
@@ -300,102 +478,54 @@ fn turn(
     } else {
         ui.separator();
         ui.label("One action:");
-        let targets: Vec<UnitId> = f.enemies(me);
-        for (wi, w) in f.sheet(me).weapons().iter().enumerate() {
-            let rates = if w.rates.is_empty() {
-                vec![RateOfFire::Single]
-            } else {
-                w.rates.clone()
-            };
-            let reach: Vec<UnitId> = targets
-                .iter()
-                .copied()
-                .filter(|&e| f.why_not_target(map, me, w, e).is_none())
-                .collect();
-            for rof in rates {
-                let most = if w.explosive { 1 } else { rof.max_targets() };
-                // Targets in order of the chance to hit, as many as the rate allows.
-                let mut ranked: Vec<(i32, UnitId)> = reach
-                    .iter()
-                    .map(|&e| {
-                        let d = f.defense(e) + f.cover(map, f.state(me).pos, e, w).bonus();
-                        (d, e)
-                    })
-                    .collect();
-                ranked.sort();
-                for k in 1..=most.min(ranked.len()) {
-                    if k > 1 && k != most.min(ranked.len()) && k != 2 {
-                        continue; // one, two and the most
-                    }
-                    let chosen_targets: Vec<UnitId> = ranked[..k].iter().map(|r| r.1).collect();
-                    let action = Action::Attack {
-                        weapon: wi,
-                        rof,
-                        targets: chosen_targets.clone(),
-                        plus_two: false,
-                        excellent: false,
-                    };
-                    if f.check(map, me, &action).is_err() {
-                        continue;
-                    }
-                    let bonus: i32 = f
-                        .attack_modifiers(me, w, chosen_targets[0], false)
-                        .iter()
-                        .map(|m| m.value)
-                        .sum();
-                    let odds: Vec<String> = ranked[..k]
-                        .iter()
-                        .enumerate()
-                        .map(|(i, (d, e))| {
-                            let b = bonus - 2 * i as i32;
-                            let st = f.state(*e);
-                            format!(
-                                "{} {:.0}% ~{:.1}",
-                                f.name(*e),
-                                hit_chance(b, *d) * 100.0,
-                                expected_damage(b, *d, w.damage, f.soak(*e), st.hp + st.shields)
-                            )
-                        })
-                        .collect();
-                    let label = format!("{} {:?}: {}", w.name, rof, odds.join(", "));
-                    ui.horizontal(|ui| {
-                        if ui.button(label).clicked() {
-                            *chosen = Some(action.clone());
-                        }
-                        if f.edge(me) > 0
-                            && ui.small_button("+2 Edge").clicked()
-                            && let Action::Attack {
-                                weapon,
-                                rof,
-                                targets,
-                                excellent,
-                                ..
-                            } = action.clone()
-                        {
-                            *chosen = Some(Action::Attack {
-                                weapon,
-                                rof,
-                                targets,
-                                plus_two: true,
-                                excellent,
-                            });
-                        }
-                    });
-                }
-            }
-            let reload = Action::Reload { weapon: wi };
-            if f.check(map, me, &reload).is_ok()
-                && ui.button(format!("Reload the {}", w.name)).clicked()
-            {
-                *chosen = Some(reload);
-            }
+        if let MsSheet::Ship(s) = f.sheet(me)
+            && f.check(map, me, &Action::BoostShields).is_ok()
+            && ui
+                .button(format!(
+                    "Boost the shields from {} to {} (once a scene)",
+                    f.state(me).shields,
+                    crate::rules::main_sequence::ships::boosted_shields(s.shields)
+                ))
+                .clicked()
+        {
+            *chosen = Some(Action::BoostShields);
         }
+        if f.sheet(me)
+            .weapons()
+            .iter()
+            .any(|w| f.excellent_open(me, w))
+        {
+            ui.checkbox(
+                &mut game.ms_excellent,
+                "Excellent Skill on a success (once a scene per skill)",
+            );
+        }
+        attacks(ui, game, f, map, me, chosen);
         for p in f.ids() {
-            let a = Action::Stabilize { patient: p };
-            if f.check(map, me, &a).is_ok()
-                && ui.button(format!("Stabilize {}", f.name(p))).clicked()
-            {
-                *chosen = Some(a);
+            let a = Action::Stabilize {
+                patient: p,
+                plus_two: false,
+            };
+            if let (Ok(()), Some(c)) = (f.check(map, me, &a), f.turn_check(map, me, &a)) {
+                let dl = c.dl.unwrap_or(0);
+                ui.horizontal(|ui| {
+                    if ui
+                        .button(format!(
+                            "Stabilize {} (DL {dl}: {:.0}%)",
+                            f.name(p),
+                            chance(&c.mods, 0, dl)
+                        ))
+                        .clicked()
+                    {
+                        *chosen = Some(a.clone());
+                    }
+                    if f.state(me).edge > 0 && ui.small_button("+2 Edge").clicked() {
+                        *chosen = Some(Action::Stabilize {
+                            patient: p,
+                            plus_two: true,
+                        });
+                    }
+                });
             }
         }
     }
@@ -406,4 +536,258 @@ fn turn(
     if ui.button("Let the AI decide").clicked() {
         *chosen = Some(crate::rules::main_sequence::ai::choose(f, map, me));
     }
+}
+
+/// One attack button with its odds per target and a +2 Edge button beside it.
+fn attack_button(
+    ui: &mut egui::Ui,
+    f: &Fight,
+    map: &crate::hexmap::HexMap,
+    me: UnitId,
+    action: Action,
+    chosen: &mut Option<Action>,
+) {
+    let Action::Attack {
+        weapon,
+        rof,
+        ref targets,
+        ..
+    } = action
+    else {
+        return;
+    };
+    let Some(w) = f.sheet(me).weapons().get(weapon) else {
+        return;
+    };
+    if f.check(map, me, &action).is_err() {
+        return;
+    }
+    let bonus: i32 = f
+        .attack_modifiers(me, w, targets[0], false)
+        .iter()
+        .map(|m| m.value)
+        .sum();
+    let blast = w.explosive;
+    let victims = if blast {
+        f.blast_victims(me, targets[0], f.state(targets[0]).pos)
+    } else {
+        targets.clone()
+    };
+    let odds: Vec<String> = victims
+        .iter()
+        .enumerate()
+        .map(|(i, &e)| {
+            let b = if blast { bonus } else { bonus - 2 * i as i32 };
+            let d = f.defense(e) + f.cover(map, f.state(me).pos, e, w).bonus();
+            let st = f.state(e);
+            format!(
+                "{}{} {:.0}% ~{:.1}",
+                if f.foes(me, e) { "" } else { "friend " },
+                f.name(e),
+                hit_chance(b, d) * 100.0,
+                expected_damage(b, d, w.damage, f.soak(e), st.hp + st.shields)
+            )
+        })
+        .collect();
+    let label = format!("{} {:?}: {}", w.name, rof, odds.join(", "));
+    ui.horizontal(|ui| {
+        if ui.button(label).clicked() {
+            *chosen = Some(action.clone());
+        }
+        if f.edge(me) > 0
+            && ui.small_button("+2 Edge").clicked()
+            && let Action::Attack {
+                weapon,
+                rof,
+                targets,
+                excellent,
+                ..
+            } = action.clone()
+        {
+            *chosen = Some(Action::Attack {
+                weapon,
+                rof,
+                targets,
+                plus_two: true,
+                excellent,
+            });
+        }
+    });
+}
+
+/// The attacks open to `me`: at the foes clicked on the map (in that order), with every
+/// weapon and rate of fire that can take them; and quick picks at the easiest foes.
+fn attacks(
+    ui: &mut egui::Ui,
+    game: &mut Game,
+    f: &Fight,
+    map: &crate::hexmap::HexMap,
+    me: UnitId,
+    chosen: &mut Option<Action>,
+) {
+    game.ms_targets
+        .retain(|&t| f.units.get(t.0 as usize).is_some() && f.fighting(t));
+    let picked = game.ms_targets.clone();
+    let excellent = |w| game.ms_excellent && f.excellent_open(me, w);
+    if picked.is_empty() {
+        ui.label("Click foes on the map to pick your targets, in order (click again to drop one); or take a quick pick:");
+    } else {
+        let names: Vec<&str> = picked.iter().map(|&t| f.name(t)).collect();
+        ui.horizontal(|ui| {
+            ui.label(format!("Targets: {}", names.join(", ")));
+            if ui.small_button("Clear").clicked() {
+                game.ms_targets.clear();
+            }
+        });
+        let mut any = false;
+        for (wi, w) in f.sheet(me).weapons().iter().enumerate() {
+            for rof in rates_of(w) {
+                let most = if w.explosive { 1 } else { rof.max_targets() };
+                if picked.len() > most {
+                    continue;
+                }
+                let action = Action::Attack {
+                    weapon: wi,
+                    rof,
+                    targets: picked.clone(),
+                    plus_two: false,
+                    excellent: excellent(w),
+                };
+                match f.check(map, me, &action) {
+                    Ok(()) => {
+                        any = true;
+                        attack_button(ui, f, map, me, action, chosen);
+                    }
+                    Err(why) if rof == rates_of(w)[0] && picked.len() == 1 => {
+                        ui.small(format!("{}: {why}", w.name));
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
+        if !any {
+            ui.label("No weapon can take these targets together.");
+        }
+        ui.separator();
+        ui.label("Quick picks:");
+    }
+    let targets: Vec<UnitId> = f.enemies(me);
+    for (wi, w) in f.sheet(me).weapons().iter().enumerate() {
+        let reach: Vec<UnitId> = targets
+            .iter()
+            .copied()
+            .filter(|&e| f.why_not_target(map, me, w, e).is_none())
+            .collect();
+        // One at the easiest foe per weapon, and each rate's most targets.
+        let mut ranked: Vec<(i32, UnitId)> = reach
+            .iter()
+            .map(|&e| {
+                (
+                    f.defense(e) + f.cover(map, f.state(me).pos, e, w).bonus(),
+                    e,
+                )
+            })
+            .collect();
+        ranked.sort();
+        for rof in rates_of(w) {
+            let most = if w.explosive { 1 } else { rof.max_targets() };
+            let k = most.min(ranked.len());
+            if k == 0 || (k == 1 && rof != rates_of(w)[0]) {
+                continue;
+            }
+            attack_button(
+                ui,
+                f,
+                map,
+                me,
+                Action::Attack {
+                    weapon: wi,
+                    rof,
+                    targets: ranked[..k].iter().map(|r| r.1).collect(),
+                    plus_two: false,
+                    excellent: excellent(w),
+                },
+                chosen,
+            );
+        }
+        let reload = Action::Reload { weapon: wi };
+        if f.check(map, me, &reload).is_ok()
+            && ui.button(format!("Reload the {}", w.name)).clicked()
+        {
+            *chosen = Some(reload);
+        }
+    }
+}
+
+fn rates_of(w: &crate::rules::main_sequence::gear::Weapon) -> Vec<RateOfFire> {
+    if w.rates.is_empty() {
+        vec![RateOfFire::Single]
+    } else {
+        w.rates.clone()
+    }
+}
+
+/// The move's stunts: a leap to the clicked hex over difficult ground, and a duck.
+fn stunts(
+    ui: &mut egui::Ui,
+    game: &Game,
+    f: &Fight,
+    map: &crate::hexmap::HexMap,
+    me: UnitId,
+    chosen: &mut Option<Action>,
+) {
+    let edge = f.state(me).edge > 0;
+    if let Some(h) = game.ms_move {
+        let leap = Action::Leap {
+            to: (h.x, h.y),
+            plus_two: false,
+        };
+        if f.check(map, me, &leap).is_ok() {
+            let p = stunt_chance(f, me, "Soldier", "Athletics");
+            ui.horizontal(|ui| {
+                if ui
+                    .button(format!(
+                        "Leap to ({}, {}) over difficult ground (Athletics: {p:.0}%)",
+                        h.x, h.y
+                    ))
+                    .on_hover_text(
+                        "Difficult hexes count as open; a failure stops before the first one.",
+                    )
+                    .clicked()
+                {
+                    *chosen = Some(leap);
+                }
+                if edge && ui.small_button("+2 Edge").clicked() {
+                    *chosen = Some(Action::Leap {
+                        to: (h.x, h.y),
+                        plus_two: true,
+                    });
+                }
+            });
+        }
+    }
+    let duck = Action::Duck { plus_two: false };
+    if f.check(map, me, &duck).is_ok() {
+        let p = stunt_chance(f, me, "Agent", "Acrobatics");
+        ui.horizontal(|ui| {
+            if ui
+                .button(format!("Duck (Acrobatics: {p:.0}%)"))
+                .on_hover_text(
+                    "Uses the move: one degree more cover against ranged attacks until your next turn.",
+                )
+                .clicked()
+            {
+                *chosen = Some(duck);
+            }
+            if edge && ui.small_button("+2 Edge").clicked() {
+                *chosen = Some(Action::Duck { plus_two: true });
+            }
+        });
+    }
+}
+
+/// The chance that a move stunt (duck, leap) of `me` beats its Difficulty Level.
+fn stunt_chance(f: &Fight, me: UnitId, attr: &'static str, skill: &'static str) -> f64 {
+    let mods = f.stunt_modifiers(me, attr, skill).unwrap_or_default();
+    chance(&mods, 0, MOVE_STUNT_DL)
 }

@@ -265,12 +265,13 @@ impl HexMap {
     }
 
     fn index(&self, hex: Hex) -> Option<usize> {
-        let x = hex.x - self.min.x;
-        let y = hex.y - self.min.y;
+        // Checked: a saved decision may name any coordinates.
+        let x = hex.x.checked_sub(self.min.x)?;
+        let y = hex.y.checked_sub(self.min.y)?;
         if x < 0 || y < 0 || x >= self.width {
             return None;
         }
-        let i = (y * self.width + x) as usize;
+        let i = y.checked_mul(self.width)?.checked_add(x)? as usize;
         (i < self.cells.len()).then_some(i)
     }
 

@@ -303,6 +303,34 @@ fn main_sequence_problems(file: &ScenarioFile, config: &MsConfig) -> Vec<Problem
         &base.field("group_initiative"),
         &config.group_initiative,
     );
+    // "Combat Actions", Initiative: groups of NPCs may share a roll.
+    for (i, id) in config.group_initiative.iter().enumerate() {
+        for u in file.units.iter().filter(|u| &u.side == id) {
+            let npc = match ms_stats(file, u) {
+                Some(MsStats::Character(c)) => c.npc,
+                Some(MsStats::Ship(s)) => s.npc,
+                None => true,
+            };
+            if !npc {
+                problems.push(Problem::new(
+                    base.field("group_initiative").index(i),
+                    format!(
+                        "side `{id}` shares one initiative roll, which the text allows for NPCs only: {} is not marked `npc: true`",
+                        u.name
+                    ),
+                ));
+            }
+        }
+    }
+    if !(-10..=20).contains(&config.detection_modifier) {
+        problems.push(Problem::new(
+            base.field("detection_modifier"),
+            format!(
+                "{} is out of range: expected -10 to 20",
+                config.detection_modifier
+            ),
+        ));
+    }
     let b = config.bands;
     if !b.is_ordered() || b.long > 10_000 {
         problems.push(Problem::new(
@@ -336,14 +364,43 @@ fn main_sequence_problems(file: &ScenarioFile, config: &MsConfig) -> Vec<Problem
                 ),
             ));
         }
-        if c.start < Band::Close {
+        if let Some(start) = c.start
+            && start < Band::Close
+        {
             problems.push(Problem::new(
                 path.field("start"),
+                format!("a chase cannot start at {start:?}: expected Close, Medium, Long or Far"),
+            ));
+        }
+        let is_ship = |who: &str| {
+            file.units
+                .iter()
+                .find(|u| u.name == who)
+                .and_then(|u| ms_stats(file, u))
+                .map(|s| matches!(s, MsStats::Ship(_)))
+        };
+        if let (Some(a), Some(b)) = (is_ship(&c.pursuer), is_ship(&c.quarry))
+            && a != b
+        {
+            problems.push(Problem::new(
+                path.clone(),
                 format!(
-                    "a chase cannot start at {:?}: expected Close, Medium, Long or Far",
-                    c.start
+                    "{} and {} are not at the same scale: a chase is between two ships or two characters",
+                    c.pursuer, c.quarry
                 ),
             ));
+        }
+        for (field, who, vehicle) in [
+            ("pursuer_vehicle", &c.pursuer, &c.pursuer_vehicle),
+            ("quarry_vehicle", &c.quarry, &c.quarry_vehicle),
+        ] {
+            let ship = is_ship(who) == Some(true);
+            if vehicle.is_some() && ship {
+                problems.push(Problem::new(
+                    path.field(field),
+                    format!("{who} is a ship: its pilot rolls with the ship; leave {field} out"),
+                ));
+            }
         }
         for (field, v) in [
             ("pursuer_bonus", c.pursuer_bonus),
@@ -358,6 +415,18 @@ fn main_sequence_problems(file: &ScenarioFile, config: &MsConfig) -> Vec<Problem
         }
     }
     problems
+}
+
+/// The Main Sequence stat block of a unit as written, its own or its template's.
+fn ms_stats<'a>(file: &'a ScenarioFile, u: &'a UnitSpec) -> Option<&'a MsStats> {
+    let stats = u
+        .stats
+        .as_ref()
+        .or_else(|| u.template.as_ref().and_then(|t| file.templates.get(t)))?;
+    match stats {
+        UnitStats::MainSequence(s) => Some(s),
+        _ => None,
+    }
 }
 
 /// Checks a parsed scenario and resolves everything in it, or lists every problem.

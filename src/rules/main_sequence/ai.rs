@@ -9,10 +9,17 @@
 //!   most after the enemies' best attacks on it (so cover and range count; an Aggressive
 //!   side weighs the enemies' attacks a quarter, a Cautious one three quarters), with a
 //!   pull towards the nearest foe (stronger while it has nothing in reach) so it never
-//!   stalls out of reach.
-//! - Edge, by [`super::edge`]'s policy: ignore any killing attack; +2 before a roll and a
-//!   re-roll only when they pay a third of a chance and a point is kept for the kill.
-//!   Lucky (free) re-rolls any failed roll.
+//!   stalls out of reach. Staying put where a foe can shoot it, it ducks (Acrobatics)
+//!   for one degree more cover; it never leaps (the player may).
+//! - A ship with Shields boosts them (once a scene) when the points gained are at least
+//!   the expected damage of its best attack this turn.
+//! - Edge, by [`super::edge`]'s policy: ignore any killing attack, and a ship's crew always
+//!   spend Edge to keep their ship together; +2 before an attack, first aid or a round's
+//!   check (chase, sweep, repair) and a re-roll of any failed roll (a beaten parry or
+//!   dodge, a lost chase roll) only when they pay a third of a chance and a point is kept
+//!   for the kill. A chase roll counts as needing the opponent's bonus plus 4, the
+//!   exploding die's mean. No +2 on parries and dodges (the point is kept for the kill).
+//!   Lucky and Lucky Boat (free) re-roll any failed roll.
 //! - Active defenses: Nimble and the free parry whenever the attack could hit; a parry or
 //!   dodge (which costs the next action) only when a bare hit could bring it to 0 and the
 //!   roll is expected to beat its Defense.
@@ -23,8 +30,9 @@ use super::combat::{Band, RateOfFire};
 use super::edge;
 use super::fight::{Action, Condition, Defense, Fight, Prompt, Reroll, System};
 use super::gear::{Weapon, rounds_used};
-use super::sheet::{Character, MsSheet};
+use super::sheet::MsSheet;
 use crate::battle::UnitId;
+use crate::dice::RollRecord;
 use crate::hexmap::HexMap;
 use hexx::Hex;
 use std::collections::VecDeque;
@@ -145,7 +153,7 @@ fn can_reach(
 /// The best attack of `u` if it stood at `from` (None when it has none).
 pub fn best_plan(fight: &Fight, map: &HexMap, u: UnitId, from: Hex) -> Option<Plan> {
     let st = fight.state(u);
-    if st.blind > 0 || st.failed.contains(&System::Weapons) {
+    if fight.blinded(u) || st.failed.contains(&System::Weapons) {
         return None;
     }
     let mut best: Option<Plan> = None;
@@ -314,13 +322,37 @@ fn position_score(fight: &Fight, map: &HexMap, u: UnitId, at: Hex, pull: f64) ->
     mine - care * threat(fight, map, u, at) - pull * f64::from(nearest)
 }
 
+/// True when a foe could shoot `u` where it stands with a ranged, non-explosive weapon:
+/// staying put under fire, the AI ducks (a duck costs nothing but the move it is not using).
+fn under_fire(fight: &Fight, map: &HexMap, u: UnitId) -> bool {
+    let at = fight.state(u).pos;
+    fight.enemies(u).into_iter().any(|e| {
+        let from = fight.state(e).pos;
+        let band = fight.sizes.band(from.unsigned_distance_to(at));
+        fight
+            .sheet(e)
+            .weapons()
+            .iter()
+            .any(|w| !w.explosive && w.range > Band::Melee && band <= w.range)
+            && map.line_of_sight(from, at)
+    })
+}
+
 /// The AI's decision for `u`, which the battle is waiting on.
 pub fn choose(fight: &Fight, map: &HexMap, u: UnitId) -> Action {
     match fight.prompt {
         Some(Prompt::Defend(i)) => return Action::Defend(defend(fight, u, i)),
         Some(Prompt::Reroll) => return Action::Reroll(reroll(fight, u)),
+        Some(Prompt::RerollDefense(i)) => return Action::Reroll(reroll_defense(fight, u, i)),
+        Some(Prompt::RerollCheck) => return Action::Reroll(reroll_check(fight, u)),
+        Some(Prompt::Boost) => return Action::PlusTwo(boost_check(fight, u)),
         Some(Prompt::Kill(_)) => {
-            return Action::SpendEdge(edge::against_killing_attack(fight.state(u).edge).is_some());
+            let edge = match fight.sheet(u) {
+                MsSheet::Character(_) => fight.state(u).edge,
+                // The crew always keep their ship together while they can.
+                MsSheet::Ship(_) => fight.state(u).crew.iter().map(|c| c.edge.max(0)).sum(),
+            };
+            return Action::SpendEdge(edge::against_killing_attack(edge).is_some());
         }
         None => {}
     }
@@ -346,6 +378,10 @@ pub fn choose(fight: &Fight, map: &HexMap, u: UnitId) -> Action {
                 to: (best.1.x, best.1.y),
             };
         }
+        let duck = Action::Duck { plus_two: false };
+        if under_fire(fight, map, u) && fight.check(map, u, &duck).is_ok() {
+            return duck;
+        }
     }
     if !t.acted {
         if let Some(patient) = fight.ids().find(|&p| {
@@ -354,9 +390,31 @@ pub fn choose(fight: &Fight, map: &HexMap, u: UnitId) -> Action {
                 && !fight.sheet(u).is_ship()
                 && fight.band(u, p) <= Band::Melee
         }) {
-            return Action::Stabilize { patient };
+            let plus_two = fight
+                .turn_check(
+                    map,
+                    u,
+                    &Action::Stabilize {
+                        patient,
+                        plus_two: false,
+                    },
+                )
+                .is_some_and(|c| {
+                    let bonus = c.mods.iter().map(|m| m.value).sum();
+                    edge::before_attack(fight.edge(u), bonus, c.dl.unwrap_or(0)).is_some()
+                });
+            return Action::Stabilize { patient, plus_two };
         }
-        if let Some(plan) = best_plan(fight, map, u, here) {
+        let plan = best_plan(fight, map, u, here);
+        if let MsSheet::Ship(s) = fight.sheet(u)
+            && fight.check(map, u, &Action::BoostShields).is_ok()
+        {
+            let gain = super::ships::boosted_shields(s.shields) - fight.state(u).shields;
+            if f64::from(gain) >= plan.as_ref().map_or(0.0, |p| p.value) {
+                return Action::BoostShields;
+            }
+        }
+        if let Some(plan) = plan {
             return attack(fight, map, u, plan);
         }
         for (wi, a) in fight.state(u).ammo.iter().enumerate() {
@@ -377,11 +435,7 @@ fn attack(fight: &Fight, map: &HexMap, u: UnitId, plan: Plan) -> Action {
     let first = plan.targets[0];
     let dl = fight.defense(first) + fight.cover(map, from, first, w).bonus();
     let plus_two = edge::before_attack(fight.edge(u), bonus, dl).is_some();
-    let skill = Character::weapon_skill(w);
-    let excellent = match fight.sheet(u) {
-        MsSheet::Character(c) => c.excellent(skill),
-        MsSheet::Ship(_) => false,
-    } && !fight.state(u).excellent_used.iter().any(|s| s == skill);
+    let excellent = fight.excellent_open(u, w);
     Action::Attack {
         weapon: plan.weapon,
         rof: plan.rof,
@@ -428,7 +482,7 @@ fn defend(fight: &Fight, u: UnitId, i: usize) -> Option<Defense> {
             "Agent" => c.attrs.agent,
             _ => c.attrs.tech,
         };
-        4.2 + f64::from(v + c.skill(skill))
+        edge::MEAN_EXPLODING_D6 + f64::from(v + c.skill(skill))
     };
     if open.contains(&Defense::FreeParry) && mean(Defense::FreeParry) > f64::from(passive) {
         return Some(Defense::FreeParry);
@@ -443,12 +497,19 @@ fn defend(fight: &Fight, u: UnitId, i: usize) -> Option<Defense> {
     None
 }
 
-fn reroll(fight: &Fight, u: UnitId) -> Option<Reroll> {
-    if fight.lucky(u) {
-        return Some(Reroll::Lucky);
+/// A free re-roll first (the roller's Lucky, then the ship's Lucky Boat), else Edge by
+/// the policy for a roll of `total` that needed `dl`.
+fn pick_reroll(open: &[Reroll], edge: i32, roll: &RollRecord, dl: i32) -> Option<Reroll> {
+    if let Some(r) = open
+        .iter()
+        .copied()
+        .find(|r| matches!(r, Reroll::Lucky | Reroll::LuckyBoat))
+    {
+        return Some(r);
     }
-    let a = fight.attack.as_ref()?;
-    let roll = a.roll.as_ref()?;
+    if !open.contains(&Reroll::Edge) {
+        return None;
+    }
     let die = roll.faces.iter().map(|&f| f as i32).sum::<i32>()
         + roll
             .modifiers
@@ -456,6 +517,68 @@ fn reroll(fight: &Fight, u: UnitId) -> Option<Reroll> {
             .filter(|m| &*m.label == "each 6 counts 5")
             .map(|m| m.value)
             .sum::<i32>();
-    let dl = roll.target?;
-    edge::after_failed_attack(fight.edge(u), roll.total, die, dl).map(|_| Reroll::Edge)
+    edge::after_failed_attack(edge, roll.total, die, dl).map(|_| Reroll::Edge)
+}
+
+fn reroll(fight: &Fight, u: UnitId) -> Option<Reroll> {
+    let a = fight.attack.as_ref()?;
+    let roll = a.roll.as_ref()?;
+    let gunner = fight.gunner(u);
+    pick_reroll(&fight.rerolls(u, gunner), fight.edge(u), roll, roll.target?)
+}
+
+/// A beaten parry or dodge: re-rolled when the re-roll could beat the attack (the total
+/// the attack has against this target, plus one).
+fn reroll_defense(fight: &Fight, u: UnitId, i: usize) -> Option<Reroll> {
+    let a = fight.attack.as_ref()?;
+    let (_, rec) = a.defenses.get(i)?.as_ref()?;
+    let rec = rec.as_ref()?;
+    let attack = a.roll.as_ref()?.total - if a.blast.is_some() { 0 } else { 2 * i as i32 };
+    pick_reroll(
+        &fight.rerolls(u, None),
+        fight.state(u).edge,
+        &rec.roll,
+        attack + 1,
+    )
+}
+
+/// A failed check (or a lost chase roll).
+fn reroll_check(fight: &Fight, u: UnitId) -> Option<Reroll> {
+    let c = fight.check.as_ref()?;
+    let roll = c.roll.as_ref()?;
+    let need = c.dl.or(c.against.map(|t| t + 1))?;
+    pick_reroll(
+        &fight.rerolls(u, c.crewman),
+        fight.roller_edge(u, c.crewman),
+        roll,
+        need,
+    )
+}
+
+/// +2 before a round's check by the policy for attacks; a chase roll counts as needing the
+/// opponent's bonus plus the exploding die's mean, 4.
+fn boost_check(fight: &Fight, u: UnitId) -> bool {
+    let Some(c) = fight.check.as_ref() else {
+        return false;
+    };
+    let bonus: i32 = c.mods.iter().map(|m| m.value).sum();
+    let dl = match (&c.kind, c.dl, &fight.chase) {
+        (_, Some(dl), _) => dl,
+        (super::fight::CheckKind::Chase { pursuer }, None, Some(ch)) => {
+            let other = if *pursuer { ch.quarry } else { ch.pursuer };
+            let (b, v) = if *pursuer {
+                (ch.quarry_bonus, ch.quarry_vehicle.as_deref())
+            } else {
+                (ch.pursuer_bonus, ch.pursuer_vehicle.as_deref())
+            };
+            fight
+                .chase_modifiers(other, b, v)
+                .iter()
+                .map(|m| m.value)
+                .sum::<i32>()
+                + edge::MEAN_EXPLODING_D6 as i32
+        }
+        _ => return false,
+    };
+    edge::before_attack(fight.roller_edge(u, c.crewman), bonus, dl).is_some()
 }

@@ -27,7 +27,25 @@ impl Cover {
             Cover::NearTotal => 6,
         }
     }
+
+    /// One degree better: what ducking behind this cover (or dropping flat in the open)
+    /// gives until the unit's next turn (decision on "Combat Actions", Movement: the text
+    /// lets the move be a duck, roll or leap without saying what it is worth; we rate a
+    /// duck as one degree of cover, which is how Captain Allen's duck behind the tree in
+    /// "Example Combats" reads).
+    pub fn raised(self) -> Cover {
+        match self {
+            Cover::None => Cover::Partial,
+            Cover::Partial => Cover::Half,
+            Cover::Half | Cover::NearTotal => Cover::NearTotal,
+        }
+    }
 }
+
+/// The Difficulty Level of a duck (Acrobatics) or a leap (Athletics) made as the move
+/// ("Combat Actions", Movement: they "may require" a roll; we take Routine, DL 7, from
+/// "Unopposed Checks", for every such stunt).
+pub const MOVE_STUNT_DL: i32 = 7;
 
 /// The six range bands, closest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -240,8 +258,10 @@ pub fn defense_roll_of(
     }
 }
 
-/// True when a parry is allowed: only with a melee weapon in hand, against a melee attack
-/// (the text: "parry an attack using a melee weapon").
+/// True when a parry is allowed: only with a melee weapon in hand ("Combat Actions",
+/// Parrying), and only against a melee attack. The second half is a decision: the text
+/// says what a parry is made with, not what it can stop; bullets and lasers are dodged,
+/// not parried.
 pub fn may_parry(has_melee_weapon: bool, ranged_attack: bool) -> bool {
     has_melee_weapon && !ranged_attack
 }
@@ -264,5 +284,6 @@ pub fn blast_victims(distances: &[u32], sizes: &BandSizes) -> Vec<usize> {
         .collect()
 }
 
-/// Rounds a flash-bang blinds those it reaches who fail to dodge it (table note "*").
+/// How long a flash-bang blinds those it reaches who do not dodge it (table note "*": two
+/// rounds), counted in the victim's own turns so that it always loses two of them.
 pub const FLASH_BLIND_ROUNDS: u32 = 2;

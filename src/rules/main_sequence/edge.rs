@@ -22,6 +22,9 @@ pub fn chance_at_least(n: i32) -> f64 {
     }
 }
 
+/// The mean of the exploding d6: (1 + 2 + 3 + 4 + 5)/6 + (5 + mean)/6, so the mean is 4.
+pub const MEAN_EXPLODING_D6: f64 = 4.0;
+
 /// Chance that a roll of 1d6 + `bonus` meets or beats `dl`.
 pub fn chance_to_succeed(bonus: i32, dl: i32) -> f64 {
     chance_at_least(dl - bonus)

@@ -3,42 +3,56 @@
 //! "Damage", "Armor and Cover", "Knockout and Death", "Using Edge", "Tags", "Ship Tags",
 //! "Ship Destruction", "Ship Detection", "Optional Rule: Systems Failure", "Chase Rules").
 //!
-//! A round: dying characters lose a round (and die at the end of it), blindness wears off,
-//! ships sweep for enemies they have not detected, a chase rolls its contest, and everyone
-//! still fighting rolls initiative (1d6 + Initiative; a side listed in
-//! `group_initiative` rolls once for all its units, with its best rating). Then each unit
-//! in turn makes one move (one Close band; none in a chase) and one action: an attack, a
-//! reload or an attempt to stabilize a dying friend. An attack asks each target for an
-//! active defense before the one roll; a failed roll may be re-rolled (Edge or Lucky);
-//! an attack that would kill asks the victim to spend Edge. These questions go to the unit
-//! that answers them: the battle waits for that unit's decision as for a turn.
+//! A round: dying characters lose a round (and die at the end of the last), then the
+//! round's checks: engineers try to repair failed systems, a ship's medic tends its dying
+//! crewmen, each side's best sensor operator sweeps for enemy ships not yet found, a chase
+//! rolls its contest; then everyone still fighting rolls initiative (1d6 + Initiative; a
+//! side listed in `group_initiative` rolls once for all its units, with its best rating).
+//! Each unit in turn makes one move (one Close band, a duck or a leap; none in a chase)
+//! and one action: an attack, a reload, first aid to a dying friend, or a ship's shield
+//! boost. An attack asks each target for an active defense before the one roll; a failed
+//! attack roll, a beaten parry or dodge and any failed check may be re-rolled (Edge, Lucky,
+//! Lucky Boat); +2 from Edge is chosen with an attack, a defense or a turn's check, and
+//! asked before each of the round's checks; an attack that would kill asks the victim to
+//! spend Edge (a ship's crew, to keep it together). These questions go to the unit that
+//! answers them: the battle waits for that unit's decision as for a turn.
 //!
 //! Decisions where the text is silent, each in one place:
 //! - An active defense forfeits the defender's next action; a unit that already owes one
 //!   cannot parry or dodge again until it has paid it. The free parry of Dual-Wielding
-//!   comes once a round and is gone in a round its owner makes a Double Attack.
-//! - A roll "fails" for a re-roll when it misses the first target (the full total).
+//!   comes back at its owner's turn and is gone until the next one when it makes a Double
+//!   Attack ("Forfeit the free Parry for an extra attack").
+//! - An attack roll "fails" for a re-roll when it misses the first target (the full
+//!   total); a parry or dodge when the attack beats it; a chase roll when it is the lower
+//!   of the two; any other check when it is under its DL. Initiative is an ordering roll,
+//!   not a check: no Edge on it. Excellent Skill serves attack rolls (it is chosen with
+//!   the attack); the other checks of a fight only pass or fail, and a chase roll is not
+//!   "successful" on its own, so it is not offered there.
 //! - "Would kill": an attack that would bring a character to 0 Hit Points with lethal
 //!   damage (dying). Edge makes it miss that character only.
-//! - Blinded characters (a flash-bang's hit) may move but not attack or defend actively.
+//! - Blinded characters (a flash-bang) may move but not attack or defend actively for
+//!   their next two turns.
 //! - Explosives strike every unit still fighting within Close of the unit aimed at, friend
 //!   or foe, with the one roll against each one's Defense; the aimed-at unit first, then by
-//!   distance. Cover is counted from the point of the blast.
+//!   distance. Cover is counted from the point of the blast. The thrower is spared (see
+//!   [`Fight::blast_victims`]).
 //! - Ships: detection is shared by a side; only detected ships can be fired upon. A ship
-//!   makes its attack action with its best gunner (Double Attack: two attacks). The Edge
-//!   of "Ship Destruction" is spent for everyone aboard at once. A systems failure (the
-//!   optional rule, when the scenario turns it on) knocks out the weapons (1-3 on 1d6) or
-//!   the engines (4-6; no moves, and chase rolls without Propulsion); the engineer rolls
-//!   DL 9 at the start of each round to fix one.
+//!   makes its attack action with its best gunner (Double Attack: two attacks); the
+//!   crewman who rolls a ship's check spends his own Edge and Lucky. A systems failure
+//!   (the optional rule, when the scenario turns it on) knocks out a system by 1d6
+//!   ([`failed_system`]); the engineer rolls DL 9 at the start of each round to fix the
+//!   first. A crewman whose console exploded is dying like any character; the best medic
+//!   aboard tries to stabilize him at the start of each round. A ship with nobody able
+//!   aboard is disabled.
 //! - In a chase the two units keep the chase band instead of map positions. An escaped
-//!   quarry leaves the battle ([`Condition::Escaped`]); a caught one gives up
-//!   ([`Condition::Caught`]).
+//!   quarry leaves the battle ([`Condition::Escaped`]) and wins it; a caught one ends the
+//!   chase at Melee beside its pursuer, and the two fight on.
 
 use super::character::Rank;
 use super::chase::{ChaseResult, chase_band, chase_table};
 use super::combat::{
-    ActiveDefense, Band, BandSizes, Cover, InitiativeRoll, RateOfFire, defended_against,
-    initiative_order, stabilize_dl,
+    ActiveDefense, Band, BandSizes, Cover, InitiativeRoll, MOVE_STUNT_DL, RateOfFire,
+    defended_against, initiative_order, stabilize_dl,
 };
 use super::gear::{Weapon, can_fire, rounds_used};
 use super::sheet::{Character, MsSheet, ShipSheet, Tag, Task};
@@ -74,10 +88,10 @@ pub enum Condition {
     Dead,
     /// A ship destroyed, all hands lost.
     Destroyed,
+    /// A ship with nobody aboard able to act.
+    Disabled,
     /// A quarry that got away.
     Escaped,
-    /// A quarry the pursuer caught.
-    Caught,
 }
 
 impl Condition {
@@ -90,8 +104,8 @@ impl Condition {
             }
             Condition::Dead => Standing::Dead,
             Condition::Destroyed => Standing::Destroyed,
+            Condition::Disabled => Standing::Disabled,
             Condition::Escaped => Standing::Escaped,
-            Condition::Caught => Standing::Surrendered,
         }
     }
 
@@ -104,8 +118,8 @@ impl Condition {
             Condition::Stabilized => "stabilized",
             Condition::Dead => "dead",
             Condition::Destroyed => "destroyed",
+            Condition::Disabled => "disabled",
             Condition::Escaped => "escaped",
-            Condition::Caught => "caught",
         }
     }
 }
@@ -117,7 +131,14 @@ pub enum System {
     Weapons,
     /// No moves; chase rolls without Propulsion.
     Engines,
+    /// Damaged sensors ("Ship Detection"): its sweeps are at +[`DAMAGED_SENSORS_DL`] DL.
+    Sensors,
 }
+
+/// What damaged sensors add to the DL of a ship's sweeps ("Ship Detection" names damaged
+/// sensors among the factors that add to the difficulty without a number; we take one
+/// step of the "Unopposed Checks" ladder, 2).
+pub const DAMAGED_SENSORS_DL: i32 = 2;
 
 /// The thresholds of the optional systems-failure rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -135,6 +156,11 @@ pub struct CrewState {
     pub hp: i32,
     /// Edge left.
     pub edge: i32,
+    /// At his post, dying (an exploded console is lethal damage, "Ship Destruction"),
+    /// stabilized or dead.
+    pub condition: Condition,
+    /// His own Lucky tag is used this scene.
+    pub lucky_used: bool,
 }
 
 /// Rounds left in a weapon and spare loads.
@@ -165,18 +191,25 @@ pub struct UnitState {
     pub ammo: Vec<Ammo>,
     /// Nimble (or Nimble Ship) dodges left this combat.
     pub nimble: u32,
-    /// Lucky (or Lucky Boat) used this scene.
+    /// The character's Lucky tag is used this scene.
     pub lucky_used: bool,
+    /// The ship's Lucky Boat is used this scene.
+    pub lucky_boat_used: bool,
     /// Skills whose Excellent Skill was used this scene.
     pub excellent_used: Vec<String>,
     /// Owes its next action for an active defense.
     pub forfeit: bool,
-    /// Rounds of blindness left.
+    /// Own turns it is still blinded for (a flash-bang).
     pub blind: u32,
-    /// The Dual-Wielding free parry is spent this round.
+    /// The Dual-Wielding free parry is spent until its next turn (used, or traded for a
+    /// Double Attack).
     pub free_parry_used: bool,
     /// Failed systems (ships).
     pub failed: Vec<System>,
+    /// Ducked this turn: one degree more cover against ranged attacks until its next turn.
+    pub ducked: bool,
+    /// The once-a-scene shield boost is spent (ships).
+    pub shields_boosted: bool,
 }
 
 /// An active defense against one attack ("Combat Actions"; "Tags": Nimble, Dual-Wielding).
@@ -192,13 +225,104 @@ pub enum Defense {
     Nimble,
 }
 
-/// How a failed roll is re-rolled ("Using Edge"; "Tags": Lucky; "Ship Tags": Lucky Boat).
+/// How a failed roll is re-rolled ("Using Edge"; "Ship Tags": Lucky, Lucky Boat).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Reroll {
-    /// Spend a point of Edge.
+    /// Spend a point of Edge (the roller's: a ship's crewman spends his own).
     Edge,
-    /// The Lucky tag (or the ship's Lucky Boat), once per scene.
+    /// The roller's Lucky tag, once per scene.
     Lucky,
+    /// The ship's Lucky Boat, for a roll with its systems, once per scene.
+    LuckyBoat,
+}
+
+/// A check other than an attack roll, which Edge (+2 before, a re-roll after) and luck can
+/// help ("Using Edge"): what it is for decides its roll and what follows from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    /// Ducking for cover as the move: Agent + Acrobatics.
+    Duck,
+    /// Leaping or rolling over difficult ground as the move: Soldier + Athletics.
+    Leap {
+        /// The way, the unit's own hex first.
+        path: Vec<Hex>,
+        /// How many hexes of it a failure keeps (up to the first difficult one).
+        short: usize,
+    },
+    /// Stabilizing a dying character: Tech + Knowledge (Medicine).
+    Stabilize {
+        /// Who.
+        patient: UnitId,
+    },
+    /// The ship's best medic stabilizing a dying crewman aboard.
+    StabilizeCrew {
+        /// The crewman (index in the crew).
+        patient: usize,
+    },
+    /// A sensor sweep for an enemy ship ("Ship Detection").
+    Sweep {
+        /// The ship looked for.
+        target: UnitId,
+    },
+    /// The engineer fixing the first failed system ("Optional Rule: Systems Failure").
+    Repair,
+    /// A chase roll ("Chase Rules"), the pursuer's or the quarry's.
+    Chase {
+        /// The pursuer's roll (else the quarry's).
+        pursuer: bool,
+    },
+}
+
+/// A check on its way: asked about +2, rolled, maybe re-rolled, then applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    /// What for.
+    pub kind: CheckKind,
+    /// The unit that answers its questions (a ship for its crewman).
+    pub roller: UnitId,
+    /// The ship's crewman who rolls.
+    pub crewman: Option<usize>,
+    /// Modifiers before Edge.
+    pub mods: Vec<Modifier>,
+    /// Difficulty Level (none for a chase roll, a contest).
+    pub dl: Option<i32>,
+    /// +2 from Edge: `None` until decided.
+    pub plus_two: Option<bool>,
+    /// The roll, once rolled.
+    pub roll: Option<RollRecord>,
+    /// The opponent's total in a contest (the chase), once both have rolled.
+    pub against: Option<i32>,
+    /// The re-roll question was answered.
+    pub reroll_done: bool,
+}
+
+impl Check {
+    /// True when the roll failed: under its DL, or under the opponent's total.
+    pub fn failed(&self) -> bool {
+        match (&self.roll, self.dl, self.against) {
+            (Some(r), Some(_), _) => !r.succeeded(),
+            (Some(r), None, Some(other)) => r.total < other,
+            _ => false,
+        }
+    }
+}
+
+/// What the start of a round still has to do, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RoundTask {
+    /// A check to make.
+    Check(Check),
+    /// The chase's contest: both rolls, then the loser's chance to re-roll.
+    Chase {
+        /// The pursuer's roll.
+        pursuer: Option<RollRecord>,
+        /// The quarry's roll.
+        quarry: Option<RollRecord>,
+        /// The loser was offered its re-roll.
+        offered: bool,
+    },
+    /// Initiative for everyone still fighting.
+    Initiative,
 }
 
 /// A decision: a turn's move or action, or the answer to a question the battle asks.
@@ -225,6 +349,27 @@ pub enum Action {
         #[serde(default)]
         excellent: bool,
     },
+    /// Use the move to duck: an Acrobatics roll (Agent) against
+    /// [`MOVE_STUNT_DL`]; on success the unit counts one degree more cover against ranged
+    /// attacks until its next turn ("Combat Actions", Movement).
+    Duck {
+        /// Spend Edge for +2 before rolling.
+        #[serde(default)]
+        plus_two: bool,
+    },
+    /// Use the move to leap or roll through difficult ground as if it were open, to this
+    /// hex: an Athletics roll (Soldier) against [`MOVE_STUNT_DL`]; on a failure the unit
+    /// stops in the last hex before the first difficult one ("Combat Actions", Movement).
+    Leap {
+        /// Where to.
+        to: (i32, i32),
+        /// Spend Edge for +2 before rolling.
+        #[serde(default)]
+        plus_two: bool,
+    },
+    /// A ship boosts its shields to 75% of full, once a scene (the battle), as its action
+    /// ("Ship Tags", Shields).
+    BoostShields,
     /// Reload the weapon (index) from a spare load.
     Reload {
         /// Weapon index.
@@ -234,15 +379,23 @@ pub enum Action {
     Stabilize {
         /// Who.
         patient: UnitId,
+        /// Spend Edge for +2 before rolling.
+        #[serde(default)]
+        plus_two: bool,
     },
     /// End the turn.
     EndTurn,
     /// Answer to "defend?": an active defense, or none.
     Defend(Option<Defense>),
+    /// Answer to "defend?": a parry or dodge with +2 from Edge.
+    DefendWithEdge(Defense),
     /// Answer to "re-roll?": how, or not.
     Reroll(Option<Reroll>),
-    /// Answer to "spend Edge to make this killing attack miss?".
+    /// Answer to "spend Edge to make this killing attack miss?" (for a ship: does the
+    /// crew spend Edge to keep it together?).
     SpendEdge(bool),
+    /// Answer to "+2 from Edge on this check?" (a round's chase roll, sweep or repair).
+    PlusTwo(bool),
 }
 
 /// A question the battle waits on.
@@ -252,8 +405,14 @@ pub enum Prompt {
     Defend(usize),
     /// The attacker may re-roll.
     Reroll,
-    /// The target at this index would be killed; it may spend Edge.
+    /// The target at this index beat its parry or dodge roll; it may re-roll that.
+    RerollDefense(usize),
+    /// The target at this index would be killed (a ship: destroyed); it may spend Edge.
     Kill(usize),
+    /// The check in progress may get +2 from Edge before it is rolled.
+    Boost,
+    /// The check in progress failed; its roller may re-roll.
+    RerollCheck,
 }
 
 /// An attack on its way through defenses, the roll and damage.
@@ -275,6 +434,8 @@ pub struct PendingAttack {
     pub excellent: bool,
     /// Each target's answer and defense roll, once given.
     pub defenses: Vec<Option<(Option<Defense>, Option<DefenseRecord>)>>,
+    /// Each target was asked about re-rolling its defense.
+    pub defense_rerolled: Vec<bool>,
     /// The attack roll, once rolled.
     pub roll: Option<RollRecord>,
     /// The re-roll question was answered.
@@ -297,10 +458,12 @@ pub struct TurnInfo {
     /// Attacks left in its action (ships with Double Attack, characters with Double
     /// Attack: 2).
     pub attacks_left: u32,
+    /// Blinded this turn: no attack.
+    pub blinded: bool,
 }
 
 /// A chase in progress ("Chase Rules").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chase {
     /// The pursuer.
     pub pursuer: UnitId,
@@ -312,6 +475,10 @@ pub struct Chase {
     pub pursuer_bonus: i32,
     /// The quarry's speed bonus.
     pub quarry_bonus: i32,
+    /// The ground vehicle the pursuer drives (the field of its Vehicle skill), if any.
+    pub pursuer_vehicle: Option<String>,
+    /// The ground vehicle the quarry drives, if any.
+    pub quarry_vehicle: Option<String>,
 }
 
 /// What the battle does next.
@@ -346,6 +513,8 @@ pub struct Fight {
     pub aggressive: Vec<bool>,
     /// Systems failure, if on.
     pub failures: Option<Failures>,
+    /// Added to the DL of every sensor sweep (gas clouds, ion storms: "Ship Detection").
+    pub detection_modifier: i32,
     /// `detected[side][unit]`: the side's sensors have found that ship.
     pub detected: Vec<Vec<bool>>,
     /// The chase, if the battle is one.
@@ -362,6 +531,12 @@ pub struct Fight {
     pub attack: Option<PendingAttack>,
     /// The question the battle waits on.
     pub prompt: Option<Prompt>,
+    /// The check in progress.
+    pub check: Option<Check>,
+    /// What the start of the round still has to do.
+    pub round_tasks: Vec<RoundTask>,
+    /// The fight is over and its aftermath applied.
+    pub over: bool,
 }
 
 fn roll_event(
@@ -458,8 +633,11 @@ impl Fight {
     pub fn awaiting(&self) -> Option<UnitId> {
         let a = self.attack.as_ref();
         match self.prompt {
-            Some(Prompt::Defend(i)) | Some(Prompt::Kill(i)) => a.map(|a| a.targets[i]),
+            Some(Prompt::Defend(i) | Prompt::Kill(i) | Prompt::RerollDefense(i)) => {
+                a.and_then(|a| a.targets.get(i).copied())
+            }
             Some(Prompt::Reroll) => a.map(|a| a.attacker),
+            Some(Prompt::Boost | Prompt::RerollCheck) => self.check.as_ref().map(|c| c.roller),
             None => self.turn.map(|t| t.unit),
         }
     }
@@ -522,34 +700,87 @@ impl Fight {
         }
     }
 
-    /// Edge the unit can spend on its own rolls (a ship: its gunner's).
+    /// Edge the unit can spend on its attack rolls (a ship: its gunner's).
     pub fn edge(&self, u: UnitId) -> i32 {
+        self.roller_edge(u, self.crewman(u, Task::Gunnery))
+    }
+
+    /// Edge of whoever rolls for `u`: the character, or the ship's `crewman`.
+    pub fn roller_edge(&self, u: UnitId, crewman: Option<usize>) -> i32 {
         match self.sheet(u) {
             MsSheet::Character(_) => self.state(u).edge,
-            MsSheet::Ship(_) => self
-                .crewman(u, Task::Gunnery)
-                .map_or(0, |i| self.state(u).crew[i].edge),
+            MsSheet::Ship(_) => crewman
+                .and_then(|i| self.state(u).crew.get(i))
+                .map_or(0, |c| c.edge),
         }
     }
 
-    fn spend_edge(&mut self, u: UnitId) {
-        let gunner = self.crewman(u, Task::Gunnery);
+    fn spend_edge(&mut self, u: UnitId, crewman: Option<usize>) {
         let ship = self.sheet(u).is_ship();
         let st = self.state_mut(u);
         if !ship {
             st.edge -= 1;
-        } else if let Some(c) = gunner.and_then(|i| st.crew.get_mut(i)) {
+        } else if let Some(c) = crewman.and_then(|i| st.crew.get_mut(i)) {
             c.edge -= 1;
         }
     }
 
-    /// True when the unit may re-roll with Lucky (or Lucky Boat) this scene.
-    pub fn lucky(&self, u: UnitId) -> bool {
-        !self.state(u).lucky_used
-            && match self.sheet(u) {
-                MsSheet::Character(c) => c.has(&Tag::Lucky),
-                MsSheet::Ship(s) => s.lucky || self.shooter(u).is_some_and(|c| c.has(&Tag::Lucky)),
+    /// How whoever rolls for `u` (the character, or the ship's `crewman`) may re-roll a
+    /// failed roll now: Edge, the roller's Lucky, the ship's Lucky Boat.
+    pub fn rerolls(&self, u: UnitId, crewman: Option<usize>) -> Vec<Reroll> {
+        let mut v = Vec::new();
+        if self.roller_edge(u, crewman) > 0 {
+            v.push(Reroll::Edge);
+        }
+        let st = self.state(u);
+        match self.sheet(u) {
+            MsSheet::Character(c) => {
+                if c.has(&Tag::Lucky) && !st.lucky_used {
+                    v.push(Reroll::Lucky);
+                }
             }
+            MsSheet::Ship(s) => {
+                if let Some(i) = crewman
+                    && s.crew[i].character.has(&Tag::Lucky)
+                    && st.crew.get(i).is_some_and(|c| !c.lucky_used)
+                {
+                    v.push(Reroll::Lucky);
+                }
+                if s.lucky && !st.lucky_boat_used {
+                    v.push(Reroll::LuckyBoat);
+                }
+            }
+        }
+        v
+    }
+
+    /// Uses up a re-roll of `u`'s roller (see [`Fight::rerolls`]).
+    fn spend_reroll(&mut self, u: UnitId, crewman: Option<usize>, r: Reroll) {
+        match r {
+            Reroll::Edge => self.spend_edge(u, crewman),
+            Reroll::Lucky => {
+                let ship = self.sheet(u).is_ship();
+                let st = self.state_mut(u);
+                if !ship {
+                    st.lucky_used = true;
+                } else if let Some(c) = crewman.and_then(|i| st.crew.get_mut(i)) {
+                    c.lucky_used = true;
+                }
+            }
+            Reroll::LuckyBoat => self.state_mut(u).lucky_boat_used = true,
+        }
+    }
+
+    /// Who rolls the attacks of `u`: nobody for a character (itself), a ship's gunner.
+    pub fn gunner(&self, u: UnitId) -> Option<usize> {
+        self.crewman(u, Task::Gunnery)
+    }
+
+    /// True when the unit may re-roll a failed attack with luck (Lucky, Lucky Boat).
+    pub fn lucky(&self, u: UnitId) -> bool {
+        self.rerolls(u, self.gunner(u))
+            .iter()
+            .any(|r| *r != Reroll::Edge)
     }
 
     /// The attack modifiers of `u` with weapon `w` against `first` (Combat Rating, skill,
@@ -596,90 +827,121 @@ impl Fight {
         if w.range <= Band::Melee || self.sheet(target).is_ship() {
             return Cover::None;
         }
-        cover_of(map.cover_between(from, self.state(target).pos))
+        let c = cover_of(map.cover_between(from, self.state(target).pos));
+        if self.state(target).ducked {
+            c.raised()
+        } else {
+            c
+        }
+    }
+
+    /// The end of the fight ("Knockout and Death"): the knocked-out regain 1 Hit Point and
+    /// may get up. Applied once.
+    pub fn end_of_combat(&mut self, events: &mut Vec<BattleEvent>) {
+        if self.over {
+            return;
+        }
+        self.over = true;
+        for u in self.ids().collect::<Vec<_>>() {
+            let st = self.state_mut(u);
+            if st.condition == Condition::KnockedOut {
+                st.hp = 1;
+                events.push(note(
+                    Some(u),
+                    "comes to with 1 Hit Point now that the fight is over".into(),
+                ));
+            }
+        }
     }
 
     // ---------------------------------------------------------------------------------
     // Rounds and turns.
 
-    /// Starts a round: dying, blindness, repairs, detection, the chase, initiative.
+    /// Starts a round: the dying lose a round, then the round's checks (repairs, crew
+    /// first aid, sensor sweeps, the chase) and initiative, in that order. A check whose
+    /// roller has Edge or luck waits for its questions ([`Prompt::Boost`],
+    /// [`Prompt::RerollCheck`]); [`Fight::apply`] carries the round on with the answers.
     pub fn begin_round(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
         self.round += 1;
         let ids: Vec<UnitId> = self.ids().collect();
         for &u in &ids {
             let st = self.state_mut(u);
-            st.free_parry_used = false;
-            if st.blind > 0 {
-                st.blind -= 1;
-                if st.blind == 0 {
-                    events.push(note(Some(u), "can see again".into()));
-                }
-            }
-            if let Condition::Dying { rounds, attempts } = st.condition {
-                if rounds <= 1 {
-                    st.condition = Condition::Dead;
+            if let Some(next) = dying_tick(st.condition) {
+                st.condition = next;
+                if next == Condition::Dead {
                     events.push(BattleEvent::StatusChanged {
                         unit: u,
                         standing: Standing::Dead,
                         cause: Cow::Borrowed("died of wounds"),
                     });
-                } else {
-                    st.condition = Condition::Dying {
-                        rounds: rounds - 1,
-                        attempts,
-                    };
+                }
+            }
+            for (i, c) in st.crew.iter_mut().enumerate() {
+                if let Some(next) = dying_tick(c.condition) {
+                    c.condition = next;
+                    if next == Condition::Dead {
+                        events.push(note(Some(u), format!("crewman {} dies of wounds", i + 1)));
+                    }
                 }
             }
         }
-        self.repairs(dice, events);
-        self.detection(dice, events);
-        self.chase_round(dice, events);
-        self.roll_initiative(dice, events);
         self.next = 0;
         self.turn = None;
+        self.order.clear();
+        self.round_tasks = self.plan_round();
+        self.run_round(dice, events);
     }
 
-    fn repairs(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
-        for u in self.ids().collect::<Vec<_>>() {
-            if !self.fighting(u) || self.state(u).failed.is_empty() {
+    /// The round's checks, in order: each ship's repair of a failed system, its medic's
+    /// first aid to dying crewmen, each side's sweeps for enemy ships it has not found, the
+    /// chase; then initiative.
+    fn plan_round(&self) -> Vec<RoundTask> {
+        let mut tasks = Vec::new();
+        for u in self.ids() {
+            if !self.fighting(u) {
                 continue;
             }
-            let sheet = self.sheets[u.0 as usize].clone();
-            let (Some(i), MsSheet::Ship(s)) = (self.crewman(u, Task::Repair), &*sheet) else {
+            let MsSheet::Ship(s) = self.sheet(u) else {
                 continue;
             };
-            let c = &s.crew[i].character;
-            let mods = vec![
-                Modifier::new("Tech", c.attrs.tech),
-                Modifier::new(
-                    "Knowledge (Engineering/Mechanics)",
-                    Task::Repair.bonus(c) - c.attrs.tech,
-                ),
-            ];
-            let system = self.state(u).failed[0];
-            let roll = exploding_d6(dice, mods, Some(9));
-            let fixed = roll.succeeded();
-            if fixed {
-                self.state_mut(u).failed.remove(0);
+            let st = self.state(u);
+            if !st.failed.is_empty()
+                && let Some(i) = self.crewman(u, Task::Repair)
+            {
+                let c = &s.crew[i].character;
+                let mut mods = vec![Modifier::new("Tech", c.attrs.tech)];
+                let k = Task::Repair.bonus(c, None) - c.attrs.tech;
+                if k != 0 {
+                    mods.push(Modifier::new("Knowledge (Engineering/Mechanics)", k));
+                }
+                tasks.push(RoundTask::Check(self.new_check(
+                    CheckKind::Repair,
+                    u,
+                    Some(i),
+                    mods,
+                    Some(REPAIR_DL),
+                )));
             }
-            events.push(roll_event(
-                u,
-                "repair",
-                roll,
-                format!(
-                    "{} {}",
-                    s.crew[i].name,
-                    if fixed {
-                        format!("repairs the {system:?}")
-                    } else {
-                        format!("cannot fix the {system:?} yet")
-                    }
-                ),
-            ));
+            for (p, c) in st.crew.iter().enumerate() {
+                let Condition::Dying { attempts, .. } = c.condition else {
+                    continue;
+                };
+                let (Some(dl), Some(i)) =
+                    (stabilize_dl(attempts + 1), self.crewman(u, Task::Medic))
+                else {
+                    continue;
+                };
+                let m = &s.crew[i].character;
+                let mods = medicine_modifiers(m);
+                tasks.push(RoundTask::Check(self.new_check(
+                    CheckKind::StabilizeCrew { patient: p },
+                    u,
+                    Some(i),
+                    mods,
+                    Some(dl),
+                )));
+            }
         }
-    }
-
-    fn detection(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
         for side in 0..self.side_ids.len() {
             // The side's best sensor sweep: crewman's Tech + Knowledge (Sensors) + Sensors.
             let best = self
@@ -692,53 +954,206 @@ impl Fight {
                     let i = self.crewman(u, Task::Sensors)?;
                     let c = &s.crew[i].character;
                     Some((
-                        c.attrs.tech + c.skill("Knowledge (Sensors)") + s.attrs.sensors,
+                        c.attrs.tech + c.skill("Knowledge (Sensors)") + s.attrs.sensors
+                            - self.sensor_penalty(u),
                         u,
                         i,
                     ))
                 })
                 .max_by_key(|(b, u, _)| (*b, std::cmp::Reverse(*u)));
             let Some((_, by, i)) = best else { continue };
-            for target in self.ids().collect::<Vec<_>>() {
+            for target in self.ids() {
                 if self.sides[target.0 as usize] as usize == side
                     || !self.fighting(target)
                     || self.detected[side][target.0 as usize]
+                    || !self.sheet(target).is_ship()
                 {
                     continue;
                 }
-                let MsSheet::Ship(ts) = self.sheet(target) else {
-                    self.detected[side][target.0 as usize] = true;
-                    continue;
-                };
-                let dl = detection_dl(ts.stealth);
-                let sheet = self.sheets[by.0 as usize].clone();
-                let MsSheet::Ship(s) = &*sheet else { continue };
-                let c = &s.crew[i].character;
-                let mut mods = vec![Modifier::new("Tech", c.attrs.tech)];
-                let k = c.skill("Knowledge (Sensors)");
-                if k != 0 {
-                    mods.push(Modifier::new("Knowledge (Sensors)", k));
+                tasks.push(RoundTask::Check(self.sweep_check(by, i, target)));
+            }
+        }
+        if self.chase.is_some() {
+            tasks.push(RoundTask::Chase {
+                pursuer: None,
+                quarry: None,
+                offered: false,
+            });
+        }
+        tasks.push(RoundTask::Initiative);
+        tasks
+    }
+
+    /// A new check of `roller` (its `crewman` for a ship), not yet asked about Edge.
+    fn new_check(
+        &self,
+        kind: CheckKind,
+        roller: UnitId,
+        crewman: Option<usize>,
+        mods: Vec<Modifier>,
+        dl: Option<i32>,
+    ) -> Check {
+        Check {
+            kind,
+            roller,
+            crewman,
+            mods,
+            dl,
+            plus_two: None,
+            roll: None,
+            against: None,
+            reroll_done: false,
+        }
+    }
+
+    /// What damaged sensors add to the DL of `u`'s sweeps.
+    fn sensor_penalty(&self, u: UnitId) -> i32 {
+        if self.state(u).failed.contains(&System::Sensors) {
+            DAMAGED_SENSORS_DL
+        } else {
+            0
+        }
+    }
+
+    /// The sweep of ship `by` (crewman `i` at the sensors) for `target` ("Ship
+    /// Detection": 1d6 + Tech + Knowledge (Sensors) + Sensors against DL 7, Stealth and
+    /// the scenario's conditions and damaged sensors adding to it; Champion +2 against
+    /// the cause's opponents).
+    fn sweep_check(&self, by: UnitId, i: usize, target: UnitId) -> Check {
+        let mut mods = Vec::new();
+        let mut dl = 0;
+        if let (MsSheet::Ship(s), MsSheet::Ship(ts)) = (self.sheet(by), self.sheet(target)) {
+            let c = &s.crew[i].character;
+            mods.push(Modifier::new("Tech", c.attrs.tech));
+            let k = c.skill("Knowledge (Sensors)");
+            if k != 0 {
+                mods.push(Modifier::new("Knowledge (Sensors)", k));
+            }
+            mods.push(Modifier::new("Sensors", s.attrs.sensors));
+            if self.champions_against(c, target) {
+                mods.push(Modifier::new("Champion", 2));
+            }
+            dl = detection_dl(ts.stealth) + self.detection_modifier + self.sensor_penalty(by);
+        }
+        self.new_check(CheckKind::Sweep { target }, by, Some(i), mods, Some(dl))
+    }
+
+    /// Carries the round's start on: the check in progress, then the tasks left, until a
+    /// question waits or initiative is rolled.
+    fn run_round(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        loop {
+            if self.check.is_some() {
+                if !self.run_check(dice, events) {
+                    return;
                 }
-                mods.push(Modifier::new("Sensors", s.attrs.sensors));
-                let roll = exploding_d6(dice, mods, Some(dl));
-                let found = roll.succeeded();
-                self.detected[side][target.0 as usize] = found;
-                let text = format!(
-                    "{} {} {}",
-                    s.crew[i].name,
-                    if found { "detects" } else { "does not find" },
-                    self.name(target)
-                );
-                events.push(roll_event(by, "sensor sweep", roll, text));
+                continue;
+            }
+            let Some(task) = self.round_tasks.first().cloned() else {
+                return;
+            };
+            match task {
+                RoundTask::Check(c) => {
+                    self.round_tasks.remove(0);
+                    self.check = Some(c);
+                }
+                RoundTask::Initiative => {
+                    self.round_tasks.remove(0);
+                    self.roll_initiative(dice, events);
+                }
+                RoundTask::Chase {
+                    pursuer,
+                    quarry,
+                    offered,
+                } => {
+                    let Some(c) = self.chase.clone() else {
+                        self.round_tasks.remove(0);
+                        continue;
+                    };
+                    if !self.fighting(c.pursuer) || !self.fighting(c.quarry) {
+                        self.round_tasks.remove(0);
+                        continue;
+                    }
+                    match (pursuer, quarry) {
+                        (None, _) => self.check = Some(self.chase_check(&c, true)),
+                        (Some(_), None) => self.check = Some(self.chase_check(&c, false)),
+                        (Some(p), Some(q)) if !offered => {
+                            if let Some(RoundTask::Chase { offered, .. }) =
+                                self.round_tasks.first_mut()
+                            {
+                                *offered = true;
+                            }
+                            // The loser of the contest may re-roll ("Using Edge"; Lucky).
+                            let pursuer_lost = p.total < q.total;
+                            if p.total != q.total {
+                                let mut chk = self.chase_check(&c, pursuer_lost);
+                                let (mine, theirs) = if pursuer_lost { (p, q) } else { (q, p) };
+                                chk.plus_two = Some(false);
+                                chk.against = Some(theirs.total);
+                                chk.roll = Some(mine);
+                                self.check = Some(chk);
+                            }
+                        }
+                        (Some(p), Some(q)) => {
+                            self.round_tasks.remove(0);
+                            self.chase_result(&c, p, q, events);
+                        }
+                    }
+                }
             }
         }
     }
 
+    /// The chase roll of the pursuer (or the quarry) as a check.
+    fn chase_check(&self, c: &Chase, pursuer: bool) -> Check {
+        let (u, bonus, vehicle, other) = if pursuer {
+            (
+                c.pursuer,
+                c.pursuer_bonus,
+                c.pursuer_vehicle.as_deref(),
+                c.quarry,
+            )
+        } else {
+            (
+                c.quarry,
+                c.quarry_bonus,
+                c.quarry_vehicle.as_deref(),
+                c.pursuer,
+            )
+        };
+        let mut mods = self.chase_modifiers(u, bonus, vehicle);
+        let roller = match self.sheet(u) {
+            MsSheet::Character(ch) => Some(ch),
+            MsSheet::Ship(s) => self.crewman(u, Task::Pilot).map(|i| &s.crew[i].character),
+        };
+        if roller.is_some_and(|ch| self.champions_against(ch, other)) {
+            mods.push(Modifier::new("Champion", 2));
+        }
+        self.new_check(
+            CheckKind::Chase { pursuer },
+            u,
+            self.crewman(u, Task::Pilot),
+            mods,
+            None,
+        )
+    }
+
     /// The chase roll of `u` ("Chase Rules": Agent + Vehicle + Propulsion for a ship,
-    /// Soldier + Athletics on foot) plus its speed bonus.
-    pub fn chase_modifiers(&self, u: UnitId, bonus: i32) -> Vec<Modifier> {
+    /// Agent + Vehicle for a character driving the ground `vehicle`, Soldier + Athletics
+    /// on foot) plus its speed bonus.
+    pub fn chase_modifiers(&self, u: UnitId, bonus: i32, vehicle: Option<&str>) -> Vec<Modifier> {
         let mut mods = Vec::new();
         match self.sheet(u) {
+            MsSheet::Character(c) if let Some(v) = vehicle => {
+                mods.push(Modifier::new("Agent", c.attrs.agent));
+                let skill = format!("Vehicle ({v})");
+                let bonus = c.skill(&skill);
+                if bonus != 0 {
+                    mods.push(Modifier::named(
+                        rank_label(&skill, c.skills.get(&skill)),
+                        bonus,
+                    ));
+                }
+            }
             MsSheet::Character(c) => {
                 mods.push(Modifier::new("Soldier", c.attrs.soldier));
                 let a = c.skill("Athletics");
@@ -750,8 +1165,13 @@ impl Fight {
                 if let Some(i) = self.crewman(u, Task::Pilot) {
                     let c = &s.crew[i].character;
                     mods.push(Modifier::new("Agent", c.attrs.agent));
-                    if c.vehicle() != 0 {
-                        mods.push(Modifier::new("Vehicle", c.vehicle()));
+                    let v = c.vehicle(s.vehicle.as_deref());
+                    if v != 0 {
+                        let label = match &s.vehicle {
+                            Some(f) => format!("Vehicle ({f})"),
+                            None => "Vehicle".into(),
+                        };
+                        mods.push(Modifier::named(label, v));
                     }
                 }
                 if !self.state(u).failed.contains(&System::Engines) {
@@ -765,17 +1185,18 @@ impl Fight {
         mods
     }
 
-    fn chase_round(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
-        let Some(c) = self.chase else { return };
-        if !self.fighting(c.pursuer) || !self.fighting(c.quarry) {
-            return;
-        }
-        let p = exploding_d6(dice, self.chase_modifiers(c.pursuer, c.pursuer_bonus), None);
-        let q = exploding_d6(dice, self.chase_modifiers(c.quarry, c.quarry_bonus), None);
+    /// The chase table applied to the two rolls ("Chase Rules"): the band moves, the
+    /// quarry escapes beyond Far, or it is caught at Melee; then the chase is over and the
+    /// two fight on where they are (the pursuer "can attempt to capture" it).
+    fn chase_result(
+        &mut self,
+        c: &Chase,
+        p: RollRecord,
+        q: RollRecord,
+        events: &mut Vec<BattleEvent>,
+    ) {
         let diff = q.total - p.total;
         let result = chase_table(diff);
-        events.push(roll_event(c.pursuer, "the chase", p, "as pursuer".into()));
-        events.push(roll_event(c.quarry, "the chase", q, "as quarry".into()));
         match chase_band(c.band as i32, result) {
             Ok(b) => {
                 let band = band_of(b);
@@ -802,15 +1223,27 @@ impl Fight {
                 });
             }
             Err(_) => {
-                if let Some(ch) = &mut self.chase {
-                    ch.band = Band::Melee;
-                }
-                self.state_mut(c.quarry).condition = Condition::Caught;
-                events.push(BattleEvent::StatusChanged {
-                    unit: c.quarry,
-                    standing: Standing::Surrendered,
-                    cause: Cow::Owned(format!("is caught (quarry {diff:+})")),
-                });
+                // Caught: the chase ends at Melee, the quarry beside its pursuer.
+                let at = self.state(c.pursuer).pos;
+                let taken: Vec<Hex> = self
+                    .ids()
+                    .filter(|&o| o != c.quarry)
+                    .map(|o| self.state(o).pos)
+                    .collect();
+                let beside = at
+                    .ring(self.sizes.melee.max(1))
+                    .filter(|h| !taken.contains(h))
+                    .min_by_key(|h| (h.unsigned_distance_to(self.state(c.quarry).pos), h.x, h.y))
+                    .unwrap_or(at);
+                self.state_mut(c.quarry).pos = beside;
+                self.chase = None;
+                events.push(note(
+                    Some(c.quarry),
+                    format!(
+                        "quarry {diff:+} in the chase: caught at Melee; the chase is over and {} can try to capture it",
+                        self.name(c.pursuer)
+                    ),
+                ));
             }
         }
     }
@@ -879,6 +1312,10 @@ impl Fight {
             {
                 return Step::Awaiting(u);
             }
+            if !self.round_tasks.is_empty() {
+                // The round's start still waits on a question (never without a prompt).
+                return Step::RoundOver;
+            }
             self.turn = None;
             let Some(&u) = self.order.get(self.next) else {
                 return Step::RoundOver;
@@ -892,8 +1329,23 @@ impl Fight {
                 moved: self.chase.is_some(),
                 acted: false,
                 attacks_left: self.attacks_per_action(u),
+                blinded: false,
             };
             let st = self.state_mut(u);
+            st.ducked = false;
+            st.free_parry_used = false;
+            if st.blind > 0 {
+                st.blind -= 1;
+                t.blinded = true;
+                events.push(note(
+                    Some(u),
+                    if st.blind == 0 {
+                        "is blinded: no attack this turn (it sees again after it)".into()
+                    } else {
+                        "is blinded: no attack this turn".into()
+                    },
+                ));
+            }
             if st.forfeit {
                 st.forfeit = false;
                 t.acted = true;
@@ -904,6 +1356,15 @@ impl Fight {
             }
             events.push(BattleEvent::TurnStarted { unit: u });
             self.turn = Some(t);
+        }
+    }
+
+    /// True when `u` cannot see to attack: its turn is a blinded one, or (out of its
+    /// turn) blindness is still to come.
+    pub fn blinded(&self, u: UnitId) -> bool {
+        match self.turn {
+            Some(t) if t.unit == u => t.blinded,
+            _ => self.state(u).blind > 0,
         }
     }
 
@@ -925,6 +1386,16 @@ impl Fight {
     /// The hexes `u` may move to this turn, with the path to each (one Close band,
     /// around blocked hexes and other units).
     pub fn move_path(&self, map: &HexMap, u: UnitId, to: Hex) -> Option<Vec<Hex>> {
+        self.path_within(map, u, to, false)
+    }
+
+    /// The path of a leap or roll to `to`: within one Close band, difficult hexes counting
+    /// as open ("Combat Actions", Movement). `None` when the way is blocked or too long.
+    pub fn leap_path(&self, map: &HexMap, u: UnitId, to: Hex) -> Option<Vec<Hex>> {
+        self.path_within(map, u, to, true)
+    }
+
+    fn path_within(&self, map: &HexMap, u: UnitId, to: Hex, leap: bool) -> Option<Vec<Hex>> {
         let from = self.state(u).pos;
         if from.unsigned_distance_to(to) > self.sizes.move_hexes() {
             return None;
@@ -934,14 +1405,18 @@ impl Fight {
             .filter(|&o| o != u && !matches!(self.state(o).condition, Condition::Escaped))
             .map(|o| self.state(o).pos)
             .collect();
-        let path = map.path(from, to, |h| {
+        let cost = |h: Hex| {
             if taken.contains(&h) {
                 None
+            } else if leap {
+                map.move_cost(h).map(|_| 1)
             } else {
                 map.move_cost(h)
             }
-        })?;
-        (map.path_cost(&path)? <= self.sizes.move_hexes()).then_some(path)
+        };
+        let path = map.path(from, to, cost)?;
+        let total: u32 = path.iter().skip(1).map(|&h| cost(h)).sum::<Option<u32>>()?;
+        (total <= self.sizes.move_hexes()).then_some(path)
     }
 
     /// Why `u` may not attack `target` with `w`, if it may not.
@@ -985,25 +1460,65 @@ impl Fight {
         None
     }
 
+    /// `Ok` when `u` is one of the battle's units (a saved decision may name any number).
+    fn known(&self, u: UnitId) -> Result<(), String> {
+        if (u.0 as usize) < self.units.len() {
+            Ok(())
+        } else {
+            Err(format!(
+                "there is no unit {} (the battle has {})",
+                u.0,
+                self.units.len()
+            ))
+        }
+    }
+
     /// Checks a decision of `u`.
     pub fn check(&self, map: &HexMap, u: UnitId, action: &Action) -> Result<(), String> {
         if self.awaiting() != Some(u) {
             return Err("it is not this unit's decision".into());
         }
+        let reroll_with = |crewman: Option<usize>, r: &Option<Reroll>| match r {
+            None => Ok(()),
+            Some(r) if self.rerolls(u, crewman).contains(r) => Ok(()),
+            Some(r) => Err(format!("no {r:?} left to re-roll with")),
+        };
         match (self.prompt, action) {
             (Some(Prompt::Defend(i)), Action::Defend(d)) => match d {
                 None => Ok(()),
                 Some(d) if self.defenses_open(i).contains(d) => Ok(()),
                 Some(d) => Err(format!("{d:?} is not open to {}", self.name(u))),
             },
-            (Some(Prompt::Reroll), Action::Reroll(r)) => match r {
-                None => Ok(()),
-                Some(Reroll::Edge) if self.edge(u) > 0 => Ok(()),
-                Some(Reroll::Lucky) if self.lucky(u) => Ok(()),
-                Some(r) => Err(format!("no {r:?} left to re-roll with")),
-            },
+            (Some(Prompt::Defend(i)), Action::DefendWithEdge(d)) => {
+                if !matches!(d, Defense::Parry | Defense::Dodge | Defense::FreeParry) {
+                    Err(format!("{d:?} is not a roll: nothing to add +2 to"))
+                } else if !self.defenses_open(i).contains(d) {
+                    Err(format!("{d:?} is not open to {}", self.name(u)))
+                } else if self.state(u).edge <= 0 {
+                    Err("no Edge left for +2".into())
+                } else {
+                    Ok(())
+                }
+            }
+            (Some(Prompt::Reroll), Action::Reroll(r)) => reroll_with(self.gunner(u), r),
+            (Some(Prompt::RerollDefense(_)), Action::Reroll(r)) => reroll_with(None, r),
+            (Some(Prompt::RerollCheck), Action::Reroll(r)) => {
+                reroll_with(self.check.as_ref().and_then(|c| c.crewman), r)
+            }
+            (Some(Prompt::Boost), Action::PlusTwo(plus)) => {
+                let crewman = self.check.as_ref().and_then(|c| c.crewman);
+                if *plus && self.roller_edge(u, crewman) <= 0 {
+                    Err("no Edge left for +2".into())
+                } else {
+                    Ok(())
+                }
+            }
             (Some(Prompt::Kill(_)), Action::SpendEdge(spend)) => {
-                if *spend && self.state(u).edge <= 0 {
+                let edge = match self.sheet(u) {
+                    MsSheet::Character(_) => self.state(u).edge,
+                    MsSheet::Ship(_) => self.state(u).crew.iter().map(|c| c.edge.max(0)).sum(),
+                };
+                if *spend && edge <= 0 {
                     Err("no Edge left".into())
                 } else {
                     Ok(())
@@ -1032,7 +1547,7 @@ impl Fight {
                 if self.state(u).failed.contains(&System::Engines) {
                     return Err("the engines are out".into());
                 }
-                let to = Hex::new(to.0, to.1);
+                let to = on_map(map, *to)?;
                 if to == st.pos {
                     return Err("it is already there".into());
                 }
@@ -1045,6 +1560,58 @@ impl Fight {
                     )
                 })
             }
+            Action::Duck { plus_two } | Action::Leap { plus_two, .. } => {
+                if *plus_two && st.edge <= 0 {
+                    return Err("no Edge left for +2".into());
+                }
+                if t.moved {
+                    return Err(if self.chase.is_some() {
+                        "in a chase the chase roll is the move".into()
+                    } else {
+                        "it has already moved this turn".into()
+                    });
+                }
+                if self.sheet(u).is_ship() {
+                    return Err("ships neither duck nor leap".into());
+                }
+                let Action::Leap { to, .. } = action else {
+                    return Ok(());
+                };
+                let to = on_map(map, *to)?;
+                if to == st.pos {
+                    return Err("it is already there".into());
+                }
+                match self.leap_path(map, u, to) {
+                    None => Err(format!(
+                        "({}, {}) is not within one Close band ({} hexes) even leaping",
+                        to.x,
+                        to.y,
+                        self.sizes.move_hexes()
+                    )),
+                    Some(p) if !p.iter().any(|&h| map.move_cost(h) == Some(2)) => {
+                        Err("no difficult ground on the way: a plain move gets there".into())
+                    }
+                    Some(_) => Ok(()),
+                }
+            }
+            Action::BoostShields => {
+                if t.acted {
+                    return Err("it has already used its action this turn".into());
+                }
+                let MsSheet::Ship(s) = self.sheet(u) else {
+                    return Err("only ships have shields".into());
+                };
+                if s.shields == 0 {
+                    return Err("the ship has no Shields".into());
+                }
+                if st.shields_boosted {
+                    return Err("the shields were boosted once this scene already".into());
+                }
+                if st.shields >= super::ships::boosted_shields(s.shields) {
+                    return Err("the shields are at 75% or more".into());
+                }
+                Ok(())
+            }
             Action::Attack {
                 weapon,
                 rof,
@@ -1055,7 +1622,7 @@ impl Fight {
                 if t.acted || t.attacks_left == 0 {
                     return Err("it has already used its action this turn".into());
                 }
-                if st.blind > 0 {
+                if self.blinded(u) {
                     return Err("it is blinded".into());
                 }
                 if st.failed.contains(&System::Weapons) {
@@ -1080,6 +1647,7 @@ impl Fight {
                     return Err(format!("{rof:?} takes 1 to {most} targets"));
                 }
                 for (i, &tg) in targets.iter().enumerate() {
+                    self.known(tg)?;
                     if targets[..i].contains(&tg) {
                         return Err(format!("{} is named twice", self.name(tg)));
                     }
@@ -1093,13 +1661,9 @@ impl Fight {
                 if *plus_two && self.edge(u) <= 0 {
                     return Err("no Edge left for +2".into());
                 }
-                if *excellent
-                    && !self
-                        .shooter(u)
-                        .is_some_and(|c| c.excellent(Character::weapon_skill(w)))
-                {
+                if *excellent && !self.excellent_open(u, w) {
                     return Err(format!(
-                        "no Excellent Skill ({})",
+                        "no Excellent Skill ({}) left this scene",
                         Character::weapon_skill(w)
                     ));
                 }
@@ -1121,9 +1685,13 @@ impl Fight {
                     _ => Ok(()),
                 }
             }
-            Action::Stabilize { patient } => {
+            Action::Stabilize { patient, plus_two } => {
                 if t.acted {
                     return Err("it has already used its action this turn".into());
+                }
+                self.known(*patient)?;
+                if *plus_two && st.edge <= 0 {
+                    return Err("no Edge left for +2".into());
                 }
                 if self.sheet(u).is_ship() || self.sheet(*patient).is_ship() {
                     return Err("ships cannot give first aid".into());
@@ -1159,7 +1727,9 @@ impl Fight {
         };
         let melee = w.range <= Band::Melee;
         let mut v = Vec::new();
-        if st.nimble > 0 {
+        // Nimble Ship is the pilot's dodge ("Ship Tags"): it needs an able pilot.
+        let pilot = !self.sheet(u).is_ship() || self.crewman(u, Task::Pilot).is_some();
+        if st.nimble > 0 && pilot {
             v.push(Defense::Nimble);
         }
         if let MsSheet::Character(c) = self.sheet(u)
@@ -1188,6 +1758,11 @@ impl Fight {
         };
         match action {
             Action::Move { to } => format!("move to ({}, {})", to.0, to.1),
+            Action::Duck { plus_two } => format!("duck{}", edge_note(*plus_two)),
+            Action::Leap { to, plus_two } => {
+                format!("leap to ({}, {}){}", to.0, to.1, edge_note(*plus_two))
+            }
+            Action::BoostShields => "boost the shields".into(),
             Action::Attack {
                 weapon: w,
                 rof,
@@ -1209,10 +1784,15 @@ impl Fight {
                 s
             }
             Action::Reload { weapon: w } => format!("reload the {}", weapon(*w)),
-            Action::Stabilize { patient } => format!("stabilize {}", self.name(*patient)),
+            Action::Stabilize { patient, plus_two } => {
+                format!("stabilize {}{}", self.name(*patient), edge_note(*plus_two))
+            }
             Action::EndTurn => "end turn".into(),
             Action::Defend(Some(d)) => format!("defends: {d:?}"),
             Action::Defend(None) => "takes it on Defense".into(),
+            Action::DefendWithEdge(d) => format!("defends: {d:?}, Edge for +2"),
+            Action::PlusTwo(true) => "spends Edge for +2".into(),
+            Action::PlusTwo(false) => "rolls without Edge".into(),
             Action::Reroll(Some(r)) => format!("re-rolls ({r:?})"),
             Action::Reroll(None) => "keeps the roll".into(),
             Action::SpendEdge(true) => "spends Edge: the attack misses".into(),
@@ -1232,10 +1812,25 @@ impl Fight {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
+        let (action, defense_edge) = match action {
+            Action::DefendWithEdge(d) => (Action::Defend(Some(d)), true),
+            a => (a, false),
+        };
         match action {
+            Action::DefendWithEdge(_) => {}
+            Action::PlusTwo(plus) => {
+                self.prompt = None;
+                if let Some(c) = &mut self.check {
+                    c.plus_two = Some(plus);
+                }
+                self.run_round(dice, events);
+            }
             Action::Defend(d) => {
                 if let (Some(Prompt::Defend(i)), Some(_)) = (self.prompt, &self.attack) {
-                    let record = d.and_then(|d| self.defense_roll(u, d, dice));
+                    if defense_edge {
+                        self.state_mut(u).edge -= 1;
+                    }
+                    let record = d.and_then(|d| self.defense_roll(u, d, defense_edge, dice));
                     if let Some(d) = d {
                         let st = self.state_mut(u);
                         match d {
@@ -1252,34 +1847,64 @@ impl Fight {
                 self.proceed(map, dice, events);
             }
             Action::Reroll(r) => {
-                self.prompt = None;
-                if let Some(r) = r {
-                    match r {
-                        Reroll::Edge => self.spend_edge(u),
-                        Reroll::Lucky => self.state_mut(u).lucky_used = true,
-                    }
-                    if let Some(a) = &mut self.attack
-                        && let Some(old) = a.roll.take()
-                    {
-                        let again = reroll_first(&old, dice);
-                        let label = match r {
-                            Reroll::Edge => "re-roll (Edge)",
-                            Reroll::Lucky => "re-roll (Lucky)",
+                let prompt = self.prompt.take();
+                match prompt {
+                    Some(Prompt::RerollCheck) => {
+                        let Some(mut c) = self.check.take() else {
+                            return;
                         };
-                        events.push(note(
-                            Some(u),
-                            format!(
-                                "{label}: {} against {}; keeps the better",
-                                again.total, old.total
-                            ),
-                        ));
-                        a.roll = Some(if again.total > old.total { again } else { old });
+                        c.reroll_done = true;
+                        if let Some(r) = r
+                            && let Some(old) = c.roll.take()
+                        {
+                            self.spend_reroll(u, c.crewman, r);
+                            c.roll = Some(self.reroll_kept(u, r, old, dice, events));
+                        }
+                        self.check = Some(c);
+                        self.run_round(dice, events);
+                    }
+                    Some(Prompt::RerollDefense(i)) => {
+                        let old = self
+                            .attack
+                            .as_ref()
+                            .and_then(|a| a.defenses.get(i).cloned().flatten());
+                        if let (Some(r), Some((choice, Some(rec)))) = (r, old) {
+                            self.spend_reroll(u, None, r);
+                            let roll = self.reroll_kept(u, r, rec.roll, dice, events);
+                            if let Some(a) = &mut self.attack {
+                                a.defenses[i] = Some((
+                                    choice,
+                                    Some(DefenseRecord {
+                                        defense: rec.defense,
+                                        roll,
+                                    }),
+                                ));
+                            }
+                        }
+                        if let Some(a) = &mut self.attack
+                            && let Some(done) = a.defense_rerolled.get_mut(i)
+                        {
+                            *done = true;
+                        }
+                        self.proceed(map, dice, events);
+                    }
+                    _ => {
+                        let gunner = self.gunner(u);
+                        if let Some(r) = r
+                            && let Some(old) = self.attack.as_mut().and_then(|a| a.roll.take())
+                        {
+                            self.spend_reroll(u, gunner, r);
+                            let kept = self.reroll_kept(u, r, old, dice, events);
+                            if let Some(a) = &mut self.attack {
+                                a.roll = Some(kept);
+                            }
+                        }
+                        if let Some(a) = &mut self.attack {
+                            a.reroll_done = true;
+                        }
+                        self.proceed(map, dice, events);
                     }
                 }
-                if let Some(a) = &mut self.attack {
-                    a.reroll_done = true;
-                }
-                self.proceed(map, dice, events);
             }
             Action::SpendEdge(spend) => {
                 self.prompt = None;
@@ -1309,6 +1934,27 @@ impl Fight {
                     t.moved = true;
                 }
             }
+            Action::Duck { .. } | Action::Leap { .. } => {
+                self.check = self.turn_check(map, u, &action);
+                if let Some(t) = &mut self.turn {
+                    t.moved = true;
+                }
+                self.run_round(dice, events);
+            }
+            Action::BoostShields => {
+                if let MsSheet::Ship(s) = self.sheet(u) {
+                    let to = super::ships::boosted_shields(s.shields);
+                    let st = self.state_mut(u);
+                    let from = st.shields;
+                    st.shields = st.shields.max(to);
+                    st.shields_boosted = true;
+                    events.push(note(
+                        Some(u),
+                        format!("boosts its shields from {from} to {to} (once a scene)"),
+                    ));
+                }
+                self.end_action(u);
+            }
             Action::Reload { weapon } => {
                 if let Some(full) = self.sheet(u).weapons().get(weapon).and_then(|w| w.ammo)
                     && let Some(a) = self.state_mut(u).ammo.get_mut(weapon)
@@ -1318,9 +1964,10 @@ impl Fight {
                 }
                 self.end_action(u);
             }
-            Action::Stabilize { patient } => {
-                self.stabilize(u, patient, dice, events);
+            Action::Stabilize { .. } => {
+                self.check = self.turn_check(map, u, &action);
                 self.end_action(u);
+                self.run_round(dice, events);
             }
             Action::Attack {
                 weapon,
@@ -1333,7 +1980,7 @@ impl Fight {
                     return;
                 };
                 if plus_two {
-                    self.spend_edge(u);
+                    self.spend_edge(u, self.gunner(u));
                 }
                 if !self.cinematic_ammo
                     && let Some(n) = &mut self.state_mut(u).ammo[weapon].loaded
@@ -1357,6 +2004,7 @@ impl Fight {
                     weapon,
                     rof,
                     defenses: vec![None; targets.len()],
+                    defense_rerolled: vec![false; targets.len()],
                     targets,
                     blast,
                     plus_two,
@@ -1402,6 +2050,7 @@ impl Fight {
         &self,
         u: UnitId,
         d: Defense,
+        plus_two: bool,
         dice: &mut impl DieRoller,
     ) -> Option<DefenseRecord> {
         let a = self.attack.as_ref()?;
@@ -1430,6 +2079,9 @@ impl Fight {
         }
         if self.champions_against(c, a.attacker) {
             mods.push(Modifier::new("Champion", 2));
+        }
+        if plus_two {
+            mods.push(Modifier::new("Edge", 2));
         }
         let label: &'static str = match d {
             Defense::Parry => "Parry",
@@ -1510,7 +2162,7 @@ impl Fight {
         if !roll.succeeded()
             && !a.reroll_done
             && !nimble0
-            && (self.edge(a.attacker) > 0 || self.lucky(a.attacker))
+            && !self.rerolls(a.attacker, self.gunner(a.attacker)).is_empty()
         {
             self.prompt = Some(Prompt::Reroll);
             return;
@@ -1584,7 +2236,8 @@ impl Fight {
         r
     }
 
-    /// Resolves target `i`; true when the battle must first ask the victim about Edge.
+    /// Resolves target `i`; true when the battle must first ask the target a question (a
+    /// re-roll of its beaten defense, or Edge against a killing attack).
     fn resolve_target(
         &mut self,
         map: &HexMap,
@@ -1600,6 +2253,16 @@ impl Fight {
         let tg = a.targets[i];
         let r = self.roll_against(map, i, roll);
         let (choice, record) = a.defenses[i].clone().unwrap_or((None, None));
+        // A parry or dodge the attack beats may be re-rolled ("Using Edge"; Lucky).
+        if r.succeeded()
+            && record.is_some()
+            && !a.defense_rerolled.get(i).copied().unwrap_or(true)
+            && self.fighting(tg)
+            && !self.rerolls(tg, None).is_empty()
+        {
+            self.prompt = Some(Prompt::RerollDefense(i));
+            return true;
+        }
         let defenses: Vec<DefenseRecord> = record.into_iter().collect();
         let attack_event = |result| BattleEvent::Attack {
             attacker: a.attacker,
@@ -1613,6 +2276,19 @@ impl Fight {
             events.push(attack_event(AttackResult::Defended));
             events.push(note(Some(tg), "dodges it (Nimble)".into()));
             return false;
+        }
+        // A flash-bang blinds everyone it reaches who does not dodge it (table note "*"):
+        // a dodge that the roll does not beat saves the eyes; a parry does not.
+        let dodged = choice == Some(Defense::Dodge) && !r.succeeded();
+        if w.blinds && !dodged && self.fighting(tg) {
+            self.state_mut(tg).blind = super::combat::FLASH_BLIND_ROUNDS;
+            events.push(note(
+                Some(tg),
+                format!(
+                    "is blinded for its next {} turns",
+                    super::combat::FLASH_BLIND_ROUNDS
+                ),
+            ));
         }
         if !r.succeeded() {
             events.push(attack_event(if defenses.is_empty() {
@@ -1630,7 +2306,7 @@ impl Fight {
             MsSheet::Character(c) => {
                 let after = super::combat::take_damage(st.hp, damage, soak);
                 let lethal = !w.bash;
-                if after == 0 && lethal && st.edge > 0 {
+                if after == 0 && st.hp > 0 && lethal && st.edge > 0 {
                     match a.spare {
                         None => {
                             self.prompt = Some(Prompt::Kill(i));
@@ -1655,16 +2331,6 @@ impl Fight {
                     a.attacker, tg, w, margin, soak, st.hp, after, max,
                 ));
                 self.state_mut(tg).hp = after;
-                if w.blinds && after > 0 {
-                    self.state_mut(tg).blind = super::combat::FLASH_BLIND_ROUNDS;
-                    events.push(note(
-                        Some(tg),
-                        format!(
-                            "is blinded for {} rounds",
-                            super::combat::FLASH_BLIND_ROUNDS
-                        ),
-                    ));
-                }
                 if after == 0 && st.hp > 0 {
                     self.bring_down(tg, w.bash, soldier, events);
                 }
@@ -1672,6 +2338,11 @@ impl Fight {
             MsSheet::Ship(s) => {
                 let s = s.clone();
                 let (shields, hp) = ship_hit(st.shields, st.hp, damage, soak);
+                let crew_edge = st.crew.iter().any(|c| c.edge > 0 && c.hp > 0);
+                if hp == 0 && crew_edge && a.spare.is_none() {
+                    self.prompt = Some(Prompt::Kill(i));
+                    return true;
+                }
                 events.push(attack_event(AttackResult::Hit));
                 let mut ev = damage_event(a.attacker, tg, w, margin, soak, st.hp, hp, s.hp);
                 if let BattleEvent::Damage { steps, .. } = &mut ev
@@ -1688,7 +2359,7 @@ impl Fight {
                 events.push(ev);
                 self.state_mut(tg).shields = shields;
                 if hp == 0 {
-                    self.ship_destruction(tg, &s, events);
+                    self.ship_destruction(tg, &s, a.spare != Some(false), st.shields, events);
                 } else {
                     self.state_mut(tg).hp = hp;
                     self.systems_failure(tg, st.hp, hp, s.hp, dice, events);
@@ -1721,48 +2392,89 @@ impl Fight {
         });
     }
 
-    /// "Ship Destruction": everyone aboard spends Edge or the ship is lost.
-    fn ship_destruction(&mut self, u: UnitId, s: &ShipSheet, events: &mut Vec<BattleEvent>) {
-        let mut edge: Vec<i32> = self.state(u).crew.iter().map(|c| c.edge).collect();
-        match ship_destruction(&mut edge) {
+    /// "Ship Destruction": an attack would bring the ship to 0. Unless the crew refuse
+    /// (`spend` false, a player's choice), everyone aboard with Edge spends a point and the
+    /// ship keeps the Hit Points and shields it had before the attack; the console of each
+    /// crewman without Edge explodes, lethal damage that leaves him dying. With no Edge
+    /// aboard (or refused) the ship is destroyed with all hands.
+    fn ship_destruction(
+        &mut self,
+        u: UnitId,
+        s: &ShipSheet,
+        spend: bool,
+        shields_before: i32,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let alive = |c: &CrewState| !matches!(c.condition, Condition::Dead);
+        let mut edge: Vec<i32> = self
+            .state(u)
+            .crew
+            .iter()
+            .map(|c| if alive(c) { c.edge } else { 0 })
+            .collect();
+        let outcome = if spend {
+            ship_destruction(&mut edge)
+        } else {
+            Destruction::Destroyed
+        };
+        match outcome {
             Destruction::Destroyed => {
                 let st = self.state_mut(u);
                 st.hp = 0;
+                st.shields = 0;
                 st.condition = Condition::Destroyed;
                 for c in &mut st.crew {
                     c.hp = 0;
+                    c.condition = Condition::Dead;
                 }
                 events.push(BattleEvent::StatusChanged {
                     unit: u,
                     standing: Standing::Destroyed,
-                    cause: Cow::Borrowed("is destroyed, all hands lost (no Edge aboard)"),
+                    cause: Cow::Borrowed(if spend {
+                        "is destroyed, all hands lost (no Edge aboard)"
+                    } else {
+                        "is destroyed, all hands lost (the crew spent no Edge)"
+                    }),
                 });
             }
             Destruction::Survives { consoles } => {
                 let st = self.state_mut(u);
+                st.shields = shields_before;
                 for (c, e) in st.crew.iter_mut().zip(&edge) {
-                    c.edge = *e;
+                    if alive(c) {
+                        c.edge = *e;
+                    }
                 }
+                let mut hurt = Vec::new();
                 for &i in &consoles {
-                    st.crew[i].hp = 0;
+                    let Some(c) = st.crew.get_mut(i) else {
+                        continue;
+                    };
+                    if c.hp > 0 {
+                        c.hp = 0;
+                        c.condition = Condition::Dying {
+                            rounds: s.crew[i].character.attrs.soldier,
+                            attempts: 0,
+                        };
+                        hurt.push(s.crew[i].name.as_str());
+                    }
                 }
-                let hurt: Vec<&str> = consoles.iter().map(|&i| s.crew[i].name.as_str()).collect();
                 events.push(note(
                     Some(u),
                     if hurt.is_empty() {
                         "the crew spend Edge: the ship holds together".into()
                     } else {
                         format!(
-                            "the crew spend Edge: the ship holds together; consoles explode on {}",
+                            "the crew spend Edge: the ship holds together; consoles explode on {}: dying",
                             hurt.join(", ")
                         )
                     },
                 ));
                 if st.crew.iter().all(|c| c.hp <= 0) {
-                    st.condition = Condition::Dead;
+                    st.condition = Condition::Disabled;
                     events.push(BattleEvent::StatusChanged {
                         unit: u,
-                        standing: Standing::Dead,
+                        standing: Standing::Disabled,
                         cause: Cow::Borrowed("has nobody left standing aboard"),
                     });
                 }
@@ -1782,19 +2494,13 @@ impl Fight {
         let Some(f) = self.failures else { return };
         for _ in 0..failures_crossed(before, after, full, f == Failures::Extreme) {
             let die = dice.roll_die(6);
-            let mut system = if die <= 3 {
-                System::Weapons
-            } else {
-                System::Engines
-            };
             let failed = &mut self.state_mut(u).failed;
-            if failed.contains(&system) {
-                system = if system == System::Weapons {
-                    System::Engines
-                } else {
-                    System::Weapons
-                };
-            }
+            // The die picks the system; one already out passes to the next in turn.
+            let first = failed_system(die);
+            let system = [first, next_system(first), next_system(next_system(first))]
+                .into_iter()
+                .find(|s| !failed.contains(s))
+                .unwrap_or(first);
             if !failed.contains(&system) {
                 failed.push(system);
                 events.push(note(
@@ -1805,60 +2511,293 @@ impl Fight {
         }
     }
 
-    fn stabilize(
-        &mut self,
+    /// The modifiers of a move stunt of character `u`: a duck is ("Agent", "Acrobatics"),
+    /// a leap ("Soldier", "Athletics") (skill table of "Skills"). `None` for a ship.
+    pub fn stunt_modifiers(
+        &self,
         u: UnitId,
-        patient: UnitId,
+        attr: &'static str,
+        skill: &'static str,
+    ) -> Option<Vec<Modifier>> {
+        let MsSheet::Character(c) = self.sheet(u) else {
+            return None;
+        };
+        let value = match attr {
+            "Soldier" => c.attrs.soldier,
+            "Agent" => c.attrs.agent,
+            _ => c.attrs.tech,
+        };
+        let mut mods = vec![Modifier::new(attr, value)];
+        if c.skill(skill) != 0 {
+            mods.push(Modifier::named(
+                rank_label(skill, c.skills.get(skill)),
+                c.skill(skill),
+            ));
+        }
+        Some(mods)
+    }
+
+    /// True when `u` may still call on Excellent Skill for an attack with `w` (a
+    /// character with the tag for the weapon's skill, not yet used this scene).
+    pub fn excellent_open(&self, u: UnitId, w: &Weapon) -> bool {
+        let skill = Character::weapon_skill(w);
+        self.shooter(u).is_some_and(|c| c.excellent(skill))
+            && !self.state(u).excellent_used.iter().any(|s| s == skill)
+    }
+
+    /// The check a turn's decision makes (a duck, a leap, first aid), with its +2 decided.
+    pub fn turn_check(&self, map: &HexMap, u: UnitId, action: &Action) -> Option<Check> {
+        let (kind, mods, dl, plus_two) = match action {
+            Action::Duck { plus_two } => (
+                CheckKind::Duck,
+                self.stunt_modifiers(u, "Agent", "Acrobatics")?,
+                MOVE_STUNT_DL,
+                *plus_two,
+            ),
+            Action::Leap { to, plus_two } => {
+                let path = self.leap_path(map, u, Hex::new(to.0, to.1))?;
+                let short = path
+                    .iter()
+                    .position(|&h| map.move_cost(h) == Some(2))
+                    .unwrap_or(path.len())
+                    .max(1);
+                (
+                    CheckKind::Leap { path, short },
+                    self.stunt_modifiers(u, "Soldier", "Athletics")?,
+                    MOVE_STUNT_DL,
+                    *plus_two,
+                )
+            }
+            Action::Stabilize { patient, plus_two } => {
+                let MsSheet::Character(c) = self.sheet(u) else {
+                    return None;
+                };
+                let Condition::Dying { attempts, .. } = self.state(*patient).condition else {
+                    return None;
+                };
+                (
+                    CheckKind::Stabilize { patient: *patient },
+                    medicine_modifiers(c),
+                    stabilize_dl(attempts + 1)?,
+                    *plus_two,
+                )
+            }
+            _ => return None,
+        };
+        let mut c = self.new_check(kind, u, None, mods, Some(dl));
+        c.plus_two = Some(plus_two);
+        Some(c)
+    }
+
+    /// Carries the check in progress on: asks about +2, rolls, asks about a re-roll, and
+    /// applies it. False while it waits for an answer.
+    fn run_check(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) -> bool {
+        let Some(mut c) = self.check.clone() else {
+            return true;
+        };
+        if c.plus_two.is_none() {
+            if self.fighting(c.roller) && self.roller_edge(c.roller, c.crewman) > 0 {
+                self.prompt = Some(Prompt::Boost);
+                return false;
+            }
+            c.plus_two = Some(false);
+        }
+        if c.roll.is_none() {
+            let mut mods = c.mods.clone();
+            if c.plus_two == Some(true) {
+                self.spend_edge(c.roller, c.crewman);
+                mods.push(Modifier::new("Edge", 2));
+            }
+            c.roll = Some(exploding_d6(dice, mods, c.dl));
+        }
+        if !c.reroll_done
+            && c.failed()
+            && self.fighting(c.roller)
+            && !self.rerolls(c.roller, c.crewman).is_empty()
+        {
+            self.check = Some(c);
+            self.prompt = Some(Prompt::RerollCheck);
+            return false;
+        }
+        self.check = None;
+        if let Some(roll) = c.roll.clone() {
+            self.finish_check(&c, roll, dice, events);
+        }
+        true
+    }
+
+    /// The die of `old` (with any sixes after it) rolled again, and the better kept
+    /// ("Using Edge": re-roll a single die and use the better of the two rolls).
+    fn reroll_kept(
+        &self,
+        u: UnitId,
+        label: Reroll,
+        old: RollRecord,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> RollRecord {
+        let again = reroll_first(&old, dice);
+        let how = match label {
+            Reroll::Edge => "re-roll (Edge)",
+            Reroll::Lucky => "re-roll (Lucky)",
+            Reroll::LuckyBoat => "re-roll (Lucky Boat)",
+        };
+        events.push(note(
+            Some(u),
+            format!(
+                "{how}: {} against {}; keeps the better",
+                again.total, old.total
+            ),
+        ));
+        if again.total > old.total { again } else { old }
+    }
+
+    /// What a finished check does.
+    fn finish_check(
+        &mut self,
+        c: &Check,
+        roll: RollRecord,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let MsSheet::Character(c) = self.sheet(u) else {
-            return;
-        };
-        let Condition::Dying { rounds, attempts } = self.state(patient).condition else {
-            return;
-        };
-        let Some(dl) = stabilize_dl(attempts + 1) else {
-            return;
-        };
-        let mut mods = vec![Modifier::new("Tech", c.attrs.tech)];
-        let k = c.skill("Knowledge (Medicine)");
-        if k != 0 {
-            mods.push(Modifier::new("Knowledge (Medicine)", k));
-        }
-        if c.medkit {
-            mods.push(Modifier::new("medical kit", 2));
-        }
-        let roll = exploding_d6(dice, mods, Some(dl));
+        let u = c.roller;
         let ok = roll.succeeded();
-        let name = self.name(patient).to_string();
-        let st = self.state_mut(patient);
-        let result = if ok {
-            st.condition = Condition::Stabilized;
-            format!("{name} is stabilized")
-        } else if attempts + 1 >= 3 {
-            st.condition = Condition::Dead;
-            format!("{name} cannot be saved")
-        } else {
-            st.condition = Condition::Dying {
-                rounds,
-                attempts: attempts + 1,
-            };
-            format!("{name} is still dying (next try DL {})", dl + 2)
+        let crewman = |f: &Fight| -> String {
+            match (f.sheet(u), c.crewman) {
+                (MsSheet::Ship(s), Some(i)) => s
+                    .crew
+                    .get(i)
+                    .map_or(String::new(), |m| format!("{} ", m.name)),
+                _ => String::new(),
+            }
         };
-        events.push(roll_event(
-            u,
-            "stabilize (Knowledge (Medicine))",
-            roll,
-            result,
-        ));
-        if !ok && attempts + 1 >= 3 {
-            events.push(BattleEvent::StatusChanged {
-                unit: patient,
-                standing: Standing::Dead,
-                cause: Cow::Borrowed("dies: every attempt to stabilize failed"),
-            });
+        match &c.kind {
+            CheckKind::Duck => {
+                self.state_mut(u).ducked = ok;
+                let text = if ok {
+                    "ducks: one degree more cover until its next turn"
+                } else {
+                    "fails to find better cover"
+                };
+                events.push(roll_event(u, "duck (Acrobatics)", roll, text.into()));
+            }
+            CheckKind::Leap { path, short } => {
+                let path: Vec<Hex> = if ok {
+                    path.clone()
+                } else {
+                    path[..(*short).min(path.len())].to_vec()
+                };
+                let end = path.last().copied().unwrap_or(self.state(u).pos);
+                let text = if ok {
+                    format!("leaps to ({}, {})", end.x, end.y)
+                } else {
+                    format!("stops short at ({}, {})", end.x, end.y)
+                };
+                events.push(roll_event(u, "leap (Athletics)", roll, text));
+                if path.len() > 1 {
+                    events.push(BattleEvent::Moved {
+                        unit: u,
+                        cost: path.len() as u32 - 1,
+                        path: path.iter().copied().map(hex_pair).collect(),
+                    });
+                }
+                self.state_mut(u).pos = end;
+            }
+            CheckKind::Stabilize { patient } => {
+                let patient = *patient;
+                let name = self.name(patient).to_string();
+                let (next, text) = stabilized(self.state(patient).condition, ok, &name);
+                self.state_mut(patient).condition = next;
+                events.push(roll_event(
+                    u,
+                    "stabilize (Knowledge (Medicine))",
+                    roll,
+                    text,
+                ));
+                if next == Condition::Dead {
+                    events.push(BattleEvent::StatusChanged {
+                        unit: patient,
+                        standing: Standing::Dead,
+                        cause: Cow::Borrowed("dies: every attempt to stabilize failed"),
+                    });
+                }
+            }
+            CheckKind::StabilizeCrew { patient } => {
+                let name = match self.sheet(u) {
+                    MsSheet::Ship(s) => s.crew.get(*patient).map_or("?".into(), |m| m.name.clone()),
+                    MsSheet::Character(_) => return,
+                };
+                let who = crewman(self);
+                let Some(cs) = self.state(u).crew.get(*patient) else {
+                    return;
+                };
+                let (next, text) = stabilized(cs.condition, ok, &name);
+                if let Some(cs) = self.state_mut(u).crew.get_mut(*patient) {
+                    cs.condition = next;
+                }
+                events.push(roll_event(
+                    u,
+                    "first aid aboard (Knowledge (Medicine))",
+                    roll,
+                    format!("{who}tends {name}: {text}"),
+                ));
+            }
+            CheckKind::Sweep { target } => {
+                let side = self.sides[u.0 as usize] as usize;
+                if let Some(d) = self
+                    .detected
+                    .get_mut(side)
+                    .and_then(|v| v.get_mut(target.0 as usize))
+                {
+                    *d = ok;
+                }
+                let text = format!(
+                    "{}{} {}",
+                    crewman(self),
+                    if ok { "detects" } else { "does not find" },
+                    self.name(*target)
+                );
+                events.push(roll_event(u, "sensor sweep", roll, text));
+            }
+            CheckKind::Repair => {
+                let Some(&system) = self.state(u).failed.first() else {
+                    return;
+                };
+                if ok {
+                    self.state_mut(u).failed.remove(0);
+                }
+                let text = format!(
+                    "{}{}",
+                    crewman(self),
+                    if ok {
+                        format!("repairs the {system:?}")
+                    } else {
+                        format!("cannot fix the {system:?} yet")
+                    }
+                );
+                events.push(roll_event(u, "repair", roll, text));
+            }
+            CheckKind::Chase { pursuer } => {
+                // The loser's second look (`against` set) was logged as its re-roll note.
+                if c.against.is_none() {
+                    let text = if *pursuer { "as pursuer" } else { "as quarry" };
+                    events.push(roll_event(u, "the chase", roll.clone(), text.into()));
+                }
+                if let Some(RoundTask::Chase {
+                    pursuer: p,
+                    quarry: q,
+                    ..
+                }) = self.round_tasks.first_mut()
+                {
+                    if *pursuer {
+                        *p = Some(roll);
+                    } else {
+                        *q = Some(roll);
+                    }
+                }
+            }
         }
+        let _ = dice;
     }
 }
 
@@ -1906,6 +2845,93 @@ fn damage_event(
     }
 }
 
+/// The system a systems failure knocks out by 1d6 (a decision; the text names life support
+/// and weapons as examples, and "damaged sensors" in "Ship Detection"): 1-2 the weapons,
+/// 3-4 the engines, 5-6 the sensors.
+pub fn failed_system(die: u32) -> System {
+    match die {
+        ..=2 => System::Weapons,
+        3 | 4 => System::Engines,
+        _ => System::Sensors,
+    }
+}
+
+fn next_system(s: System) -> System {
+    match s {
+        System::Weapons => System::Engines,
+        System::Engines => System::Sensors,
+        System::Sensors => System::Weapons,
+    }
+}
+
+/// The DL of a repair ("Optional Rule: Systems Failure": a Knowledge (Engineering) or
+/// (Mechanics) check must beat DL 9).
+pub const REPAIR_DL: i32 = 9;
+
+/// A dying condition one round on ("Knockout and Death": death after Soldier rounds):
+/// `None` when the condition is not dying.
+fn dying_tick(c: Condition) -> Option<Condition> {
+    match c {
+        Condition::Dying { rounds, .. } if rounds <= 1 => Some(Condition::Dead),
+        Condition::Dying { rounds, attempts } => Some(Condition::Dying {
+            rounds: rounds - 1,
+            attempts,
+        }),
+        _ => None,
+    }
+}
+
+/// First aid's modifiers: Tech + Knowledge (Medicine), +2 with a medical kit ("Weapons,
+/// Armor & Gear", gear table: Medical Kit).
+fn medicine_modifiers(c: &Character) -> Vec<Modifier> {
+    let mut mods = vec![Modifier::new("Tech", c.attrs.tech)];
+    let k = c.skill("Knowledge (Medicine)");
+    if k != 0 {
+        mods.push(Modifier::new("Knowledge (Medicine)", k));
+    }
+    if c.medkit {
+        mods.push(Modifier::new("medical kit", 2));
+    }
+    mods
+}
+
+/// The condition after a stabilization attempt on `name` ("Knockout and Death": DL 9,
+/// then 11, then 13; after the third failure the character perishes), and what the log
+/// says.
+fn stabilized(c: Condition, ok: bool, name: &str) -> (Condition, String) {
+    let Condition::Dying { rounds, attempts } = c else {
+        return (c, format!("{name} is not dying"));
+    };
+    let dl = stabilize_dl(attempts + 1).unwrap_or(0);
+    if ok {
+        (Condition::Stabilized, format!("{name} is stabilized"))
+    } else if attempts + 1 >= 3 {
+        (Condition::Dead, format!("{name} cannot be saved"))
+    } else {
+        (
+            Condition::Dying {
+                rounds,
+                attempts: attempts + 1,
+            },
+            format!("{name} is still dying (next try DL {})", dl + 2),
+        )
+    }
+}
+
+/// The hex `(q, r)` when it is on the map (a saved decision may name any coordinates).
+fn on_map(map: &HexMap, (q, r): (i32, i32)) -> Result<Hex, String> {
+    let h = Hex::new(q, r);
+    if map.contains(h) {
+        Ok(h)
+    } else {
+        Err(format!("({q}, {r}) is not on the map"))
+    }
+}
+
+fn edge_note(plus_two: bool) -> &'static str {
+    if plus_two { ", Edge for +2" } else { "" }
+}
+
 fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
@@ -1940,9 +2966,14 @@ fn reroll_first(old: &RollRecord, dice: &mut impl DieRoller) -> RollRecord {
     exploding_d6(dice, mods, old.target)
 }
 
-/// Excellent Skill ("Tags"): the successful roll counts as a natural 6, so the die
-/// counts 5 and explodes: a new exploding die is added.
-fn excellent_six(old: &RollRecord, dice: &mut impl DieRoller) -> RollRecord {
+/// Excellent Skill (the character tags, under the text's first "Ship Tags" heading): the
+/// successful roll counts as a natural 6, so the die counts 5 and explodes: a new
+/// exploding die is added. A roll whose die already was a 6 is a natural 6 and stays as it
+/// is (the tag never lowers a roll).
+pub fn excellent_six(old: &RollRecord, dice: &mut impl DieRoller) -> RollRecord {
+    if old.faces.first() == Some(&6) {
+        return old.clone();
+    }
     let mods: Vec<Modifier> = old
         .modifiers
         .iter()

@@ -4,8 +4,11 @@
 //! Decisions where the text is silent: a rate-of-fire attack uses one round per target
 //! for single shots and semi-automatic fire, three per target for a burst and ten for a
 //! full-auto spray; weapons with "N/A" ammunition (lasers, melee) never run out; thrown
-//! explosives are used up one per throw. With the text's optional "Cinematic Ammunition"
-//! rule nothing is counted ([`rounds_used`] is then not called).
+//! explosives are used up one per throw and have no spare loads (a character carrying
+//! three grenades lists "Grenade" three times). The Flaregun of the gear table fires one
+//! flare a load, in single shots that reach Close (the table gives it no range). With the
+//! text's optional "Cinematic Ammunition" rule nothing is counted ([`rounds_used`] is then
+//! not called).
 
 use super::combat::{Band, RateOfFire};
 use serde::{Deserialize, Serialize};
@@ -21,6 +24,8 @@ pub enum WeaponSkill {
     Gunnery,
     /// Thrown explosives.
     Athletics,
+    /// Fists, kicks and throws (the skill table's Unarmed).
+    Unarmed,
 }
 
 /// One row of the weapons table.
@@ -249,11 +254,26 @@ pub fn weapons() -> Vec<Weapon> {
             Some(1),
             true,
         ),
+        w(
+            "Flaregun",
+            S::Ranged,
+            3,
+            false,
+            Close,
+            &[Single],
+            Some(1),
+            false,
+        ),
     ];
-    if let Some(f) = v.last_mut() {
-        f.blinds = true;
+    for f in &mut v {
+        f.blinds = f.name == "Flash-bang";
     }
     v
+}
+
+/// True for a thrown explosive: used up when thrown, with no spare loads.
+pub fn thrown(w: &Weapon) -> bool {
+    w.explosive && w.skill == WeaponSkill::Athletics
 }
 
 /// Looks up a weapon by its name in the table.

@@ -52,14 +52,25 @@ pub struct ChaseSpec {
     pub pursuer: String,
     /// The quarry's unit name.
     pub quarry: String,
-    /// The band the chase starts at (Close to Far).
-    pub start: Band,
+    /// The band the chase starts at (Close to Far). Without it the band follows from the
+    /// two units' starting positions ("Chase Rules": the range band "determined by the
+    /// starting positions"), Melee counting as Close.
+    #[serde(default)]
+    pub start: Option<Band>,
     /// The pursuer's bonus for being obviously faster (+2, +4, +6).
     #[serde(default)]
     pub pursuer_bonus: i32,
     /// The quarry's bonus for being obviously faster.
     #[serde(default)]
     pub quarry_bonus: i32,
+    /// The ground vehicle the pursuer drives, named as the field of its Vehicle skill
+    /// (`"Hover bike"` for `Vehicle (Hover bike)`); the chase roll is then Agent +
+    /// Vehicle. Leave out for a ship (its pilot's roll) or a runner on foot.
+    #[serde(default)]
+    pub pursuer_vehicle: Option<String>,
+    /// The ground vehicle the quarry drives.
+    #[serde(default)]
+    pub quarry_vehicle: Option<String>,
 }
 
 /// The ruleset's scenario settings.
@@ -81,6 +92,10 @@ pub struct MsConfig {
     /// The optional systems-failure rule for ships.
     #[serde(default)]
     pub systems_failure: Option<Failures>,
+    /// Added to the DL of every sensor sweep: the GM's factors of "Ship Detection" (a gas
+    /// cloud, an ion storm), e.g. +2 or +4.
+    #[serde(default)]
+    pub detection_modifier: i32,
 }
 
 /// Adds the Main Sequence systems to a battle-step schedule, in their sets.
@@ -89,6 +104,7 @@ pub fn configure(schedule: &mut Schedule) {
         systems::begin.in_set(BattleSet::Begin),
         systems::decide.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
+        systems::aftermath.in_set(BattleSet::Aftermath),
         flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
 }
@@ -130,6 +146,8 @@ pub fn new_fight(prepared: &Prepared) -> Fight {
                         .map(|c| CrewState {
                             hp: c.character.hp,
                             edge: c.character.edge,
+                            condition: fight::Condition::Fighting,
+                            lucky_used: false,
                         })
                         .collect(),
                     ship.nimble,
@@ -151,16 +169,23 @@ pub fn new_fight(prepared: &Prepared) -> Fight {
                     .iter()
                     .map(|w| Ammo {
                         loaded: w.ammo,
-                        spare: if w.ammo.is_some() { reloads } else { 0 },
+                        spare: if w.ammo.is_some() && !gear::thrown(w) {
+                            reloads
+                        } else {
+                            0
+                        },
                     })
                     .collect(),
                 nimble,
                 lucky_used: false,
+                lucky_boat_used: false,
                 excellent_used: Vec::new(),
                 forfeit: false,
                 blind: 0,
                 free_parry_used: false,
                 failed: Vec::new(),
+                ducked: false,
+                shields_boosted: false,
             }
         })
         .collect();
@@ -172,12 +197,22 @@ pub fn new_fight(prepared: &Prepared) -> Fight {
             .map(|i| UnitId(i as u32))
     };
     let chase = config.chase.as_ref().and_then(|c| {
+        let (pursuer, quarry) = (index(&c.pursuer)?, index(&c.quarry)?);
+        let at = |u: UnitId| prepared.units.get(u.0 as usize).map(|p| p.at);
+        let band = c.start.unwrap_or_else(|| {
+            let d = at(pursuer)
+                .zip(at(quarry))
+                .map_or(0, |(a, b)| a.unsigned_distance_to(b));
+            config.bands.band(d).max(Band::Close)
+        });
         Some(Chase {
-            pursuer: index(&c.pursuer)?,
-            quarry: index(&c.quarry)?,
-            band: c.start,
+            pursuer,
+            quarry,
+            band,
             pursuer_bonus: c.pursuer_bonus,
             quarry_bonus: c.quarry_bonus,
+            pursuer_vehicle: c.pursuer_vehicle.clone(),
+            quarry_vehicle: c.quarry_vehicle.clone(),
         })
     });
     let side_ids: Vec<String> = prepared.sides.iter().map(|s| s.id.clone()).collect();
@@ -203,6 +238,7 @@ pub fn new_fight(prepared: &Prepared) -> Fight {
         sizes: config.bands,
         cinematic_ammo: config.cinematic_ammo,
         failures: config.systems_failure,
+        detection_modifier: config.detection_modifier,
         chase,
         ..Fight::default()
     }

@@ -4,8 +4,10 @@
 //! Gear", "Ship Tags", "Shipboard Weapons", "Weapons, Armor & Gear").
 //!
 //! Decisions where the text is silent, each in one place:
-//! - A character who carries no melee weapon strikes Unarmed for 1 bashing damage at Melee
-//!   ([`unarmed`]); the table has no row for fists.
+//! - A character who carries no melee weapon strikes with fists for 1 bashing damage at
+//!   Melee, with the Unarmed skill ([`unarmed`]); the weapons table has no row for fists.
+//! - Dual-Wielding's off-hand weapon grants a Parry, and a parry is made with a melee
+//!   weapon ("Combat Actions"), so the tag needs two melee weapons.
 //! - Thrown explosives are combat rolls: 1d6 + Combat Rating + Athletics ("Attacking").
 //! - NPCs (`npc: true`) may break the creation limits and set their own Hit Points and Edge
 //!   ("Using Edge": Edge for the GM's important NPCs); player characters may not.
@@ -140,7 +142,7 @@ pub struct Character {
 pub fn unarmed() -> Weapon {
     Weapon {
         name: "Unarmed".into(),
-        skill: WeaponSkill::Melee,
+        skill: WeaponSkill::Unarmed,
         damage: 1,
         bash: true,
         range: Band::Melee,
@@ -352,6 +354,7 @@ impl Character {
             WeaponSkill::Ranged => "Ranged",
             WeaponSkill::Gunnery => "Gunnery",
             WeaponSkill::Athletics => "Athletics",
+            WeaponSkill::Unarmed => "Unarmed",
         }
     }
 
@@ -385,19 +388,22 @@ impl Character {
 
     /// True when a melee weapon is in hand (for Parry).
     pub fn has_melee_weapon(&self) -> bool {
-        self.weapons
-            .iter()
-            .any(|w| w.skill == WeaponSkill::Melee && w.name != "Unarmed")
+        self.weapons.iter().any(|w| w.skill == WeaponSkill::Melee)
     }
 
-    /// The best vehicle skill's modifier (for piloting a ship in a chase).
-    pub fn vehicle(&self) -> i32 {
-        self.skills
-            .iter()
-            .filter(|(n, _)| n.starts_with("Vehicle ("))
-            .map(|(_, r)| r.bonus())
-            .max()
-            .unwrap_or(0)
+    /// The modifier of the Vehicle skill named by `field` (`Vehicle (field)`), or without
+    /// a field the best Vehicle skill's (for piloting a ship whose scenario names none).
+    pub fn vehicle(&self, field: Option<&str>) -> i32 {
+        match field {
+            Some(f) => self.skill(&format!("Vehicle ({f})")),
+            None => self
+                .skills
+                .iter()
+                .filter(|(n, _)| n.starts_with("Vehicle ("))
+                .map(|(_, r)| r.bonus())
+                .max()
+                .unwrap_or(0),
+        }
     }
 }
 
@@ -472,6 +478,10 @@ pub struct ShipStats {
     /// Hit Points (NPC ships only; default (Tactical + Tonnage) x 4).
     #[serde(default)]
     pub hp: Option<i32>,
+    /// The field of the Vehicle skill that flies this ship (`"Mid Bulk"` for
+    /// `Vehicle (Mid Bulk)`, "Skills"). Without it the pilot uses his best Vehicle skill.
+    #[serde(default)]
+    pub vehicle: Option<String>,
 }
 
 /// One resolved crewman.
@@ -508,6 +518,8 @@ pub struct ShipSheet {
     pub crew: Vec<Crewman>,
     /// Lasers and torpedoes ("Shipboard Weapons").
     pub weapons: Vec<Weapon>,
+    /// The field of the Vehicle skill that flies it, if the scenario names one.
+    pub vehicle: Option<String>,
 }
 
 /// A ship's task, for picking who does it.
@@ -523,24 +535,29 @@ pub enum Task {
     Sensors,
     /// Repairs: Tech + the better of Knowledge (Engineering) and (Mechanics).
     Repair,
+    /// First aid to crewmen aboard: Tech + Knowledge (Medicine) (no station: whoever is
+    /// best at it).
+    Medic,
 }
 
 impl Task {
-    fn station(self) -> Station {
+    fn station(self) -> Option<Station> {
         match self {
-            Task::Command => Station::Captain,
-            Task::Pilot => Station::Pilot,
-            Task::Gunnery => Station::Gunner,
-            Task::Sensors => Station::Sensors,
-            Task::Repair => Station::Engineer,
+            Task::Command => Some(Station::Captain),
+            Task::Pilot => Some(Station::Pilot),
+            Task::Gunnery => Some(Station::Gunner),
+            Task::Sensors => Some(Station::Sensors),
+            Task::Repair => Some(Station::Engineer),
+            Task::Medic => None,
         }
     }
 
-    /// The crewman's bonus at the task, before the ship's attribute.
-    pub fn bonus(self, c: &Character) -> i32 {
+    /// The crewman's bonus at the task, before the ship's attribute; a pilot's Vehicle
+    /// skill is the one named by `vehicle` (the ship's), else his best.
+    pub fn bonus(self, c: &Character, vehicle: Option<&str>) -> i32 {
         match self {
             Task::Command => c.attrs.initiative(),
-            Task::Pilot => c.attrs.agent + c.vehicle(),
+            Task::Pilot => c.attrs.agent + c.vehicle(vehicle),
             Task::Gunnery => c.attrs.combat_rating() + c.skill("Gunnery"),
             Task::Sensors => c.attrs.tech + c.skill("Knowledge (Sensors)"),
             Task::Repair => {
@@ -548,6 +565,7 @@ impl Task {
                     + c.skill("Knowledge (Engineering)")
                         .max(c.skill("Knowledge (Mechanics)"))
             }
+            Task::Medic => c.attrs.tech + c.skill("Knowledge (Medicine)"),
         }
     }
 }
@@ -681,6 +699,7 @@ impl ShipSheet {
             attrs,
             crew,
             weapons,
+            vehicle: s.vehicle.clone(),
         })
     }
 
@@ -691,8 +710,15 @@ impl ShipSheet {
             self.crew
                 .iter()
                 .enumerate()
-                .filter(|(i, c)| able(*i) && (!at_station || c.station == task.station()))
-                .max_by_key(|(i, c)| (task.bonus(&c.character), std::cmp::Reverse(*i)))
+                .filter(|(i, c)| {
+                    able(*i) && (!at_station || task.station().is_some_and(|s| c.station == s))
+                })
+                .max_by_key(|(i, c)| {
+                    (
+                        task.bonus(&c.character, self.vehicle.as_deref()),
+                        std::cmp::Reverse(*i),
+                    )
+                })
                 .map(|(i, _)| i)
         };
         pick(true).or_else(|| pick(false))

@@ -57,6 +57,13 @@ pub fn shield_points(ranks: u32) -> i32 {
     }
 }
 
+/// Shield points after the once-a-session boost to 75% of full charge ("Ship Tags",
+/// Shields), rounded down (a decision; the text gives no rounding): 10 -> 7, 15 -> 11.
+/// The session is the battle here.
+pub fn boosted_shields(full: i32) -> i32 {
+    full * 3 / 4
+}
+
 /// Damage Soak of the Armor tag taken `ranks` times: +2, then +1 more.
 pub fn armor_soak(ranks: u32) -> i32 {
     match ranks {

@@ -28,7 +28,7 @@ type Units<'w, 's> = Query<
 /// drawn at the chase band's distance from the pursuer.
 fn shown_at(fight: &Fight, map: &HexMap) -> Vec<Hex> {
     let mut at: Vec<Hex> = fight.units.iter().map(|s| s.pos).collect();
-    if let Some(c) = fight.chase {
+    if let Some(c) = &fight.chase {
         let (p, q) = (c.pursuer.0 as usize, c.quarry.0 as usize);
         let s = fight.sizes;
         let want = match c.band {
@@ -99,12 +99,55 @@ fn sync_turn(fight: &Fight, turn: &mut TurnState) {
     turn.round = fight.round;
     turn.phase = match fight.prompt {
         Some(super::fight::Prompt::Defend(_)) => "defense",
-        Some(super::fight::Prompt::Reroll) => "re-roll",
+        Some(super::fight::Prompt::Reroll | super::fight::Prompt::RerollDefense(_)) => "re-roll",
         Some(super::fight::Prompt::Kill(_)) => "killing attack",
+        Some(super::fight::Prompt::Boost | super::fight::Prompt::RerollCheck) => {
+            match fight.check.as_ref().map(|c| &c.kind) {
+                Some(super::fight::CheckKind::Chase { .. }) => "chase",
+                Some(super::fight::CheckKind::Sweep { .. }) => "detection",
+                Some(super::fight::CheckKind::Repair) => "repairs",
+                Some(super::fight::CheckKind::StabilizeCrew { .. }) => "first aid",
+                _ => "check",
+            }
+        }
+        None if fight.order.is_empty() => "round start",
         None => "turn",
     };
     turn.order = fight.order.clone();
     turn.cursor = fight.next.saturating_sub(1);
+}
+
+/// "Chase Rules": a quarry beyond Far has escaped: the chase is its victory. True when
+/// that ended the battle now.
+fn escaped(fight: &Fight, outcome: &mut Outcome, events: &mut Vec<BattleEvent>) -> bool {
+    let Some(c) = &fight.chase else { return false };
+    if outcome.0.is_some() || fight.state(c.quarry).condition != super::fight::Condition::Escaped {
+        return false;
+    }
+    let kind = OutcomeKind::Victory {
+        side: fight.sides[c.quarry.0 as usize],
+    };
+    outcome.0 = Some(kind);
+    events.push(BattleEvent::BattleEnded {
+        outcome: kind,
+        round: fight.round,
+    });
+    true
+}
+
+/// "Knockout and Death": once the battle is decided, the knocked-out regain 1 Hit Point
+/// and may get up (they stay out of this fight's count).
+pub(super) fn aftermath(
+    outcome: Res<Outcome>,
+    mut fight: ResMut<Fight>,
+    mut out: MessageWriter<BattleEvent>,
+) {
+    if outcome.0.is_none() || fight.over {
+        return;
+    }
+    let mut events = Vec::new();
+    fight.end_of_combat(&mut events);
+    out.write_batch(events);
 }
 
 /// Starts a round when the last is over and names the unit whose decision is awaited.
@@ -128,18 +171,7 @@ pub(super) fn begin(
             round: fight.round + 1,
         });
         fight.begin_round(&mut *rng, &mut events);
-        // "Chase Rules": a quarry beyond Far has escaped: the chase is its victory.
-        if let Some(c) = fight.chase
-            && fight.state(c.quarry).condition == super::fight::Condition::Escaped
-        {
-            let kind = OutcomeKind::Victory {
-                side: fight.sides[c.quarry.0 as usize],
-            };
-            outcome.0 = Some(kind);
-            events.push(BattleEvent::BattleEnded {
-                outcome: kind,
-                round: fight.round,
-            });
+        if escaped(&fight, &mut outcome, &mut events) {
             turn.round = fight.round;
             mirror(&fight, &map, &mut units, &mut events);
             out.write_batch(events);
@@ -178,6 +210,7 @@ pub(super) fn decide(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
     mut turn: ResMut<TurnState>,
+    mut outcome: ResMut<Outcome>,
     autopilot: Res<Autopilot>,
     mut commands: MessageReader<Command<Action>>,
     mut fight: ResMut<Fight>,
@@ -212,15 +245,20 @@ pub(super) fn resolve(
             }
             match fight.prompt {
                 Some(super::fight::Prompt::Defend(_)) => Action::Defend(None),
-                Some(super::fight::Prompt::Reroll) => Action::Reroll(None),
+                Some(
+                    super::fight::Prompt::Reroll
+                    | super::fight::Prompt::RerollDefense(_)
+                    | super::fight::Prompt::RerollCheck,
+                ) => Action::Reroll(None),
                 Some(super::fight::Prompt::Kill(_)) => Action::SpendEdge(false),
+                Some(super::fight::Prompt::Boost) => Action::PlusTwo(false),
                 None => Action::EndTurn,
             }
         }
     };
     let quiet = matches!(
         action,
-        Action::Defend(None) | Action::Reroll(None) | Action::SpendEdge(_)
+        Action::Defend(None) | Action::Reroll(None) | Action::SpendEdge(_) | Action::PlusTwo(false)
     );
     if !quiet {
         events.push(BattleEvent::ActionChosen {
@@ -229,6 +267,7 @@ pub(super) fn resolve(
         });
     }
     fight.apply(&map, active, action, &mut *rng, &mut events);
+    escaped(&fight, &mut outcome, &mut events);
     turn.awaiting = None;
     mirror(&fight, &map, &mut units, &mut events);
     sync_turn(&fight, &mut turn);

@@ -365,7 +365,12 @@ fn parry_and_dodge_rolls() {
 fn the_gear_tables_and_explosions() {
     use super::combat::{BandSizes, FLASH_BLIND_ROUNDS, blast_victims};
     use super::gear::{armor, weapon, weapons};
-    assert_eq!(weapons().len(), 19);
+    // The weapons table's nineteen rows and the gear table's Flaregun (Single Shot, 3).
+    assert_eq!(weapons().len(), 20);
+    assert_eq!(
+        weapon("Flaregun").map(|w| (w.damage, w.rates)),
+        Some((3, vec![RateOfFire::Single]))
+    );
     assert_eq!(
         weapon("Light Pistol").map(|w| (w.damage, w.ammo)),
         Some((4, Some(15)))
@@ -391,8 +396,9 @@ fn the_gear_tables_and_explosions() {
     );
 }
 
-/// Ammunition (the decision in `gear`): one round a target for single and semi-automatic
-/// fire, three a target for bursts, ten a spray; lasers need none.
+/// Ammunition ("Weapons, Armor & Gear" gives clip sizes; the rounds an attack uses are the
+/// decision in `gear`): one round a target for single and semi-automatic fire, three a
+/// target for bursts, ten a spray; lasers need none.
 #[test]
 fn ammunition_use() {
     use super::gear::{can_fire, rounds_used};
