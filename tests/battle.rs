@@ -1041,3 +1041,40 @@ fn main_sequence_ai_uses_cover_and_multi_target_fire() {
     assert!(spread >= 20, "second targets of one roll: {spread}");
     assert!(into_cover >= 5, "moves ending in cover: {into_cover}");
 }
+
+/// Main Sequence AI (issue 6) spends Edge by its policy (main-sequence.txt, "Using Edge";
+/// rules/main_sequence/edge.rs): over the three demos and twenty seeds it adds +2 before
+/// rolls, re-rolls failed ones and keeps ships together, and never spends Edge it lacks
+/// (every battle ends without a refused decision).
+#[test]
+fn main_sequence_ai_spends_edge() {
+    let (mut plus_two, mut rerolls) = (0, 0);
+    for file in [
+        "ms-corridor.ron",
+        "ms-valkyrie-katath.ron",
+        "ms-ship-chase.ron",
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(file);
+        let prepared = Arc::new(scenario::load(&path).expect("the scenario loads"));
+        for seed in 1..=20 {
+            let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
+            assert!(s.run().is_some(), "{file} seed {seed} ends");
+            for e in events(&s) {
+                match e {
+                    BattleEvent::ActionChosen { action, .. } if action.contains("Edge for +2") => {
+                        plus_two += 1;
+                    }
+                    BattleEvent::Note { text, .. } if text.starts_with("re-roll (Edge)") => {
+                        rerolls += 1;
+                    }
+                    BattleEvent::Rejected { reason, .. } => panic!("{file} seed {seed}: {reason}"),
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(plus_two >= 5, "+2 spent: {plus_two}");
+    assert!(rerolls >= 1, "Edge re-rolls: {rerolls}");
+}

@@ -100,6 +100,18 @@ fn run_prints_rolls_and_an_outcome_and_repeats_exactly() {
     }
 }
 
+/// Every shipped scenario previews headless (every ruleset): a report with a win rate.
+#[test]
+fn preview_runs_every_shipped_scenario() {
+    for file in scenarios() {
+        let name = file.display().to_string();
+        let out = skirmish(&["preview", &name, "--runs", "40", "--seed", "3", "--json"]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+        assert_eq!(doc["runs"], 40, "{name}");
+    }
+}
+
 #[test]
 fn run_json_has_events_and_outcome() {
     let out = skirmish(&["run", "scenarios/gurps-duel.ron", "--seed", "5", "--json"]);
