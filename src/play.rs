@@ -26,7 +26,7 @@ use crate::battle::{
 };
 use crate::dice::BattleRng;
 use crate::format::{Path as FilePath, Problem, ron_options};
-use crate::rules::{gurps, main_sequence, socs, starship_d12};
+use crate::rules::{gurps, main_sequence, socs, starship_d12, traveller_space};
 use crate::scenario::{self, Prepared, RulesetSpec, ScenarioError, ScenarioErrors};
 use crate::session::{Session, SessionOptions};
 use bevy::ecs::message::Messages;
@@ -70,6 +70,8 @@ pub enum Decision {
     Socs(Command<socs::Action>),
     /// A Main Sequence decision: a move, an action, or an answer (defend, re-roll, Edge).
     MainSequence(Command<main_sequence::Action>),
+    /// A GURPS Traveller space decision: a maneuver, direct fire or a missile launch.
+    TravellerSpace(Command<traveller_space::Action>),
 }
 
 impl Decision {
@@ -80,6 +82,7 @@ impl Decision {
             Decision::StarshipD12(c) => c.unit,
             Decision::Socs(c) => c.unit,
             Decision::MainSequence(c) => c.unit,
+            Decision::TravellerSpace(c) => c.unit,
         }
     }
 
@@ -101,6 +104,9 @@ impl Decision {
                 world.write_message(command.clone());
             }
             (Decision::MainSequence(command), RulesetSpec::MainSequence(_)) => {
+                world.write_message(command.clone());
+            }
+            (Decision::TravellerSpace(command), RulesetSpec::TravellerSpace(_)) => {
                 world.write_message(command.clone());
             }
             (_, ruleset) => {
@@ -459,6 +465,14 @@ impl Play {
         self.apply(Decision::MainSequence(Command { unit, action }))
     }
 
+    /// The player's decision for the GURPS Traveller ship the battle waits for, as
+    /// [`Play::decide`].
+    pub fn decide_space(&mut self, action: traveller_space::Action) -> Result<(), String> {
+        self.script.clear();
+        let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
+        self.apply(Decision::TravellerSpace(Command { unit, action }))
+    }
+
     /// Takes back the last player decision: the battle starts over from its seed, every
     /// earlier decision is replayed, and the AI plays until that player's turn comes again.
     /// Returns false (and changes nothing) when no decision has been made.
@@ -523,6 +537,9 @@ impl Play {
             RulesetSpec::Socs(_) => ai_command(&mut self.session, unit).map(Decision::Socs),
             RulesetSpec::MainSequence(_) => {
                 ai_command(&mut self.session, unit).map(Decision::MainSequence)
+            }
+            RulesetSpec::TravellerSpace(_) => {
+                ai_command(&mut self.session, unit).map(Decision::TravellerSpace)
             }
         };
         let refused = self.session.log().entries[before..]

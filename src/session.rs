@@ -8,7 +8,7 @@ use crate::battle::{
     TurnState, UnitId, UnitTally, VictoryRule,
 };
 use crate::dice::BattleRng;
-use crate::rules::{gurps, main_sequence, socs, starship_d12};
+use crate::rules::{gurps, main_sequence, socs, starship_d12, traveller_space};
 use crate::scenario::{Prepared, PreparedStats};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::Messages;
@@ -87,6 +87,10 @@ impl Session {
                 main_sequence::configure(&mut schedule);
                 main_sequence::init_resources(&mut world, &prepared);
             }
+            crate::scenario::RulesetSpec::TravellerSpace(_) => {
+                traveller_space::configure(&mut schedule);
+                traveller_space::init_resources(&mut world, &prepared);
+            }
         }
         world.insert_resource(prepared.map.clone());
         let mut session = Self {
@@ -145,6 +149,9 @@ impl Session {
             crate::scenario::RulesetSpec::MainSequence(_) => {
                 main_sequence::reset_resources(world, &self.prepared);
             }
+            crate::scenario::RulesetSpec::TravellerSpace(_) => {
+                traveller_space::reset_resources(world, &self.prepared);
+            }
         }
         world.resource_mut::<Messages<BattleEvent>>().clear();
         if let Some(mut m) = world.get_resource_mut::<Messages<Command<gurps::Action>>>() {
@@ -157,6 +164,10 @@ impl Session {
             m.clear();
         }
         if let Some(mut m) = world.get_resource_mut::<Messages<Command<main_sequence::Action>>>() {
+            m.clear();
+        }
+        if let Some(mut m) = world.get_resource_mut::<Messages<Command<traveller_space::Action>>>()
+        {
             m.clear();
         }
         let mut roster = Roster::default();
@@ -177,6 +188,10 @@ impl Session {
                 }
                 PreparedStats::StarshipD12(_) | PreparedStats::Socs(_) => {
                     entity.insert(Ship);
+                }
+                PreparedStats::TravellerSpace(s) => {
+                    let v = hexx::Hex::new(s.stats.velocity.0, s.stats.velocity.1);
+                    entity.insert((Ship, crate::battle::Velocity(v)));
                 }
                 PreparedStats::MainSequence(sheet) => {
                     if sheet.is_ship() {
@@ -270,6 +285,8 @@ impl Session {
         let dogfight = dogfight.as_ref();
         let fight = self.world.get_resource::<main_sequence::Fight>().cloned();
         let fight = fight.as_ref();
+        let space = self.world.get_resource::<traveller_space::Space>().cloned();
+        let space = space.as_ref();
         let mut q = self
             .world
             .query::<(&UnitId, &Standing, &HexPos, Option<&gurps::Fighter>)>();
@@ -281,7 +298,10 @@ impl Session {
                     (Some(f), ..) => format!(", {}/{} HP", f.hp, f.sheet.hp_max),
                     (None, Some(fleet), _) => fleet.ship_line(*id),
                     (None, None, Some(fight)) => fight.unit_line(*id),
-                    (None, None, None) => dogfight.map_or(String::new(), |d| d.craft_line(*id)),
+                    (None, None, None) => match space {
+                        Some(space) => space.ship_line(*id),
+                        None => dogfight.map_or(String::new(), |d| d.craft_line(*id)),
+                    },
                 };
                 (
                     *id,

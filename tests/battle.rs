@@ -1048,7 +1048,7 @@ fn main_sequence_ai_uses_cover_and_multi_target_fire() {
 /// (every battle ends without a refused decision).
 #[test]
 fn main_sequence_ai_spends_edge() {
-    let (mut plus_two, mut rerolls) = (0, 0);
+    let (mut plus_two, mut rerolls, mut held) = (0, 0, 0);
     for file in [
         "ms-corridor.ron",
         "ms-valkyrie-katath.ron",
@@ -1069,6 +1069,11 @@ fn main_sequence_ai_spends_edge() {
                     BattleEvent::Note { text, .. } if text.starts_with("re-roll (Edge)") => {
                         rerolls += 1;
                     }
+                    BattleEvent::Note { text, .. }
+                        if text.starts_with("the crew spend Edge: the ship holds") =>
+                    {
+                        held += 1;
+                    }
                     BattleEvent::Rejected { reason, .. } => panic!("{file} seed {seed}: {reason}"),
                     _ => {}
                 }
@@ -1077,4 +1082,8 @@ fn main_sequence_ai_spends_edge() {
     }
     assert!(plus_two >= 5, "+2 spent: {plus_two}");
     assert!(rerolls >= 1, "Edge re-rolls: {rerolls}");
+    assert!(
+        held >= 1,
+        "ships kept together with the crew's Edge: {held}"
+    );
 }

@@ -48,6 +48,11 @@ pub struct HexPos(pub Hex);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Facing(pub EdgeDirection);
 
+/// A unit's velocity, hexes a turn as an axial offset, for rulesets with vector movement
+/// (the window draws it as an arrow to where the unit coasts next turn).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Velocity(pub Hex);
+
 /// Marks a personal-scale combatant.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct Combatant;

@@ -155,6 +155,8 @@ pub struct Game {
     pub ms_excellent: bool,
     /// Main Sequence: the foes clicked on the map as the next attack's targets, in order.
     pub ms_targets: Vec<UnitId>,
+    /// Main Sequence: the unit `ms_targets` were picked for.
+    pub ms_targets_for: Option<UnitId>,
 }
 
 impl Game {
@@ -186,6 +188,7 @@ impl Game {
             ms_move: None,
             ms_excellent: false,
             ms_targets: Vec::new(),
+            ms_targets_for: None,
         }
     }
 

@@ -2,8 +2,9 @@
 //! derived stats, skills, tags, weapons with ammunition, soak, Edge, condition; a ship's
 //! crew, shields and failed systems), the bands to every foe, and the action panel: the
 //! turn's move (click a hex on the map) and action, or the answer to the question the
-//! battle asks (defend, re-roll, spend Edge), each attack with its exact chance to hit and
-//! expected damage from the AI's own arithmetic.
+//! battle asks (defend, with +2 from Edge or not; re-roll a failed roll; +2 before a
+//! round's check; spend Edge against a killing attack or to save a ship), each attack with
+//! its exact chance to hit and expected damage from the AI's own arithmetic.
 
 use super::Game;
 use crate::battle::UnitId;
@@ -44,7 +45,11 @@ pub fn sheet(ui: &mut egui::Ui, f: &Fight, id: UnitId) {
         status = format!("dying: {rounds} rounds left, {attempts} attempts to stabilize");
     }
     if f.blinded(id) {
-        status.push_str(&format!(", blinded ({} more turns)", st.blind));
+        status.push_str(&if st.blind > 0 {
+            format!(", blinded ({} more turns after this)", st.blind)
+        } else {
+            ", blinded this turn".to_string()
+        });
     }
     if st.forfeit {
         status.push_str(", owes its next action (defended)");
@@ -183,8 +188,10 @@ pub fn is_foe_of_awaited(game: &Game, u: UnitId) -> bool {
     f.prompt.is_none() && f.units.get(u.0 as usize).is_some() && f.foes(me, u) && f.fighting(u)
 }
 
-/// Adds `u` to the targets of the next attack, or takes it off again.
+/// Adds `u` to the targets of the next attack, or takes it off again; either way its sheet
+/// is shown.
 pub fn toggle_target(game: &mut Game, u: UnitId) {
+    game.selected = Some(u);
     if let Some(i) = game.ms_targets.iter().position(|&t| t == u) {
         game.ms_targets.remove(i);
         game.status = format!("target {} taken off", u.0);
@@ -343,7 +350,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
                     check_words(&f, c),
                     r.total
                 ));
-                reroll_buttons(ui, &f, me, &f.rerolls(me, c.crewman), &mut chosen);
+                reroll_buttons(ui, &f, me, &f.check_rerolls(c), &mut chosen);
             }
         }
         Some(Prompt::Boost) => {
@@ -426,7 +433,10 @@ fn turn(
     let Some(t) = f.turn else { return };
     if !t.moved {
         match game.ms_move {
-            Some(h) => match f.move_path(map, me, h) {
+            Some(h) => match f
+                .move_path(map, me, h)
+                .filter(|_| f.check(map, me, &Action::Move { to: (h.x, h.y) }).is_ok())
+            {
                 Some(path)
                     if ui
                         .button(format!(
@@ -578,7 +588,11 @@ fn attack_button(
         .enumerate()
         .map(|(i, &e)| {
             let b = if blast { bonus } else { bonus - 2 * i as i32 };
-            let d = f.defense(e) + f.cover(map, f.state(me).pos, e, w).bonus();
+            let d = if blast {
+                f.blast_defense(map, targets[0], e, w)
+            } else {
+                f.defense(e) + f.cover(map, f.state(me).pos, e, w).bonus()
+            };
             let st = f.state(e);
             format!(
                 "{}{} {:.0}% ~{:.1}",
@@ -625,6 +639,10 @@ fn attacks(
     me: UnitId,
     chosen: &mut Option<Action>,
 ) {
+    if game.ms_targets_for != Some(me) {
+        game.ms_targets.clear();
+        game.ms_targets_for = Some(me);
+    }
     game.ms_targets
         .retain(|&t| f.units.get(t.0 as usize).is_some() && f.fighting(t));
     let picked = game.ms_targets.clone();

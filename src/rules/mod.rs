@@ -5,3 +5,4 @@ pub mod gurps;
 pub mod main_sequence;
 pub mod socs;
 pub mod starship_d12;
+pub mod traveller_space;

@@ -17,6 +17,7 @@ use crate::rules::gurps::{GurpsConfig, GurpsStats, Sheet, sheet::resolve_sheet};
 use crate::rules::main_sequence::{self, MsConfig, MsSheet, MsStats};
 use crate::rules::socs::{self, Craft, CraftStats, SocsConfig};
 use crate::rules::starship_d12::{self, D12Config, ShipSheet, ShipStats};
+use crate::rules::traveller_space::{TravellerConfig, TravellerShip, TravellerShipStats};
 use hexx::{EdgeDirection, Hex};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -58,6 +59,9 @@ pub enum RulesetSpec {
     Socs(#[serde(default)] SocsConfig),
     /// Main Sequence (`main-sequence`): characters and ships on range bands, chases.
     MainSequence(#[serde(default)] MsConfig),
+    /// GURPS Traveller space combat (`traveller-space`): vector movement, sensors, gunnery,
+    /// missiles.
+    TravellerSpace(#[serde(default)] TravellerConfig),
 }
 
 impl RulesetSpec {
@@ -68,6 +72,7 @@ impl RulesetSpec {
             RulesetSpec::StarshipD12(_) => "starship-d12",
             RulesetSpec::Socs(_) => "socs",
             RulesetSpec::MainSequence(_) => "main-sequence",
+            RulesetSpec::TravellerSpace(_) => "traveller-space",
         }
     }
 
@@ -80,6 +85,8 @@ impl RulesetSpec {
             RulesetSpec::StarshipD12(_) | RulesetSpec::Socs(_) => {
                 (1.0, "hex (range bands are abstract)")
             }
+            // The ruleset's own `hex_miles` sets the scale.
+            RulesetSpec::TravellerSpace(_) => (1.0, "hex (see the ruleset's hex_miles)"),
         }
     }
 
@@ -90,6 +97,7 @@ impl RulesetSpec {
             RulesetSpec::StarshipD12(_) => "StarshipD12",
             RulesetSpec::Socs(_) => "Socs",
             RulesetSpec::MainSequence(_) => "MainSequence",
+            RulesetSpec::TravellerSpace(_) => "TravellerSpace",
         }
     }
 }
@@ -135,6 +143,8 @@ pub enum UnitStats {
     Socs(CraftStats),
     /// A Main Sequence character or ship.
     MainSequence(MsStats),
+    /// A GURPS Traveller ship.
+    TravellerSpace(TravellerShipStats),
 }
 
 impl UnitStats {
@@ -144,6 +154,7 @@ impl UnitStats {
             UnitStats::StarshipD12(_) => "StarshipD12",
             UnitStats::Socs(_) => "Socs",
             UnitStats::MainSequence(_) => "MainSequence",
+            UnitStats::TravellerSpace(_) => "TravellerSpace",
         }
     }
 }
@@ -191,6 +202,8 @@ pub enum PreparedStats {
     Socs(Arc<Craft>),
     /// A checked Main Sequence character or ship.
     MainSequence(Arc<MsSheet>),
+    /// A checked GURPS Traveller ship.
+    TravellerSpace(Arc<TravellerShip>),
 }
 
 /// A validated unit.
@@ -412,6 +425,63 @@ fn main_sequence_problems(file: &ScenarioFile, config: &MsConfig) -> Vec<Problem
                     format!("{v} is out of range: expected 0 to 6"),
                 ));
             }
+        }
+    }
+    problems
+}
+
+/// The problems of GURPS Traveller space settings: sizes, the missile, planets on the map,
+/// the sides that may flee.
+fn traveller_problems(file: &ScenarioFile, config: &TravellerConfig) -> Vec<Problem> {
+    let base = Path::root().field("ruleset");
+    let mut problems = unknown_sides(file, &base.field("may_flee"), &config.may_flee);
+    for (field, v, lo, hi) in [
+        ("hex_miles", config.hex_miles, 1.0, 10_000_000.0),
+        ("turn_minutes", config.turn_minutes, 0.1, 10_000.0),
+    ] {
+        if !(v.is_finite() && (lo..=hi).contains(&v)) {
+            problems.push(Problem::new(
+                base.field(field),
+                format!("{v} is out of range: expected {lo} to {hi}"),
+            ));
+        }
+    }
+    if !(1..=10_000).contains(&config.escape_hexes) {
+        problems.push(Problem::new(
+            base.field("escape_hexes"),
+            format!(
+                "{} is out of range: expected 1 to 10000",
+                config.escape_hexes
+            ),
+        ));
+    }
+    let m = &config.missile;
+    let path = base.field("missile");
+    if !(m.thrust.is_finite() && (0.0..=100.0).contains(&m.thrust)) {
+        problems.push(Problem::new(
+            path.field("thrust"),
+            format!("{} G is out of range: expected 0 to 100", m.thrust),
+        ));
+    }
+    for (field, v, lo, hi) in [
+        ("skill", i64::from(m.skill), 0, 30),
+        ("dice", i64::from(m.dice), 1, 100),
+        ("multiplier", i64::from(m.multiplier), 1, 100_000),
+        ("endurance", i64::from(m.endurance), 1, 100),
+    ] {
+        if !(lo..=hi).contains(&v) {
+            problems.push(Problem::new(
+                path.field(field),
+                format!("{v} is out of range: expected {lo} to {hi}"),
+            ));
+        }
+    }
+    for (i, p) in config.planets.iter().enumerate() {
+        if p.name.trim().is_empty() {
+            problems.push(Problem::new(
+                base.field("planets").index(i).field("name"),
+                "a planet needs a name",
+            ));
         }
     }
     problems
@@ -647,6 +717,10 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
             problems.extend(main_sequence_problems(&file, config));
             None
         }
+        RulesetSpec::TravellerSpace(config) => {
+            problems.extend(traveller_problems(&file, config));
+            None
+        }
     };
     let side_ids: Vec<String> = file.sides.iter().map(|s| s.id.clone()).collect();
     let ruleset_variant = file.ruleset.stats_variant();
@@ -672,6 +746,9 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
             (UnitStats::Socs(s), _) => Craft::resolve(s).map(|c| PreparedStats::Socs(Arc::new(c))),
             (UnitStats::MainSequence(s), _) => {
                 MsSheet::resolve(s, &side_ids).map(|c| PreparedStats::MainSequence(Arc::new(c)))
+            }
+            (UnitStats::TravellerSpace(s), _) => {
+                TravellerShip::resolve(s).map(|c| PreparedStats::TravellerSpace(Arc::new(c)))
             }
             _ => Err(vec![Problem::new(
                 Path::root(),

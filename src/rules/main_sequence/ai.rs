@@ -350,7 +350,7 @@ pub fn choose(fight: &Fight, map: &HexMap, u: UnitId) -> Action {
             let edge = match fight.sheet(u) {
                 MsSheet::Character(_) => fight.state(u).edge,
                 // The crew always keep their ship together while they can.
-                MsSheet::Ship(_) => fight.state(u).crew.iter().map(|c| c.edge.max(0)).sum(),
+                MsSheet::Ship(_) => fight.crew_edge(u),
             };
             return Action::SpendEdge(edge::against_killing_attack(edge).is_some());
         }
@@ -548,7 +548,7 @@ fn reroll_check(fight: &Fight, u: UnitId) -> Option<Reroll> {
     let roll = c.roll.as_ref()?;
     let need = c.dl.or(c.against.map(|t| t + 1))?;
     pick_reroll(
-        &fight.rerolls(u, c.crewman),
+        &fight.check_rerolls(c),
         fight.roller_edge(u, c.crewman),
         roll,
         need,

@@ -42,8 +42,7 @@
 //!   (the optional rule, when the scenario turns it on) knocks out a system by 1d6
 //!   ([`failed_system`]); the engineer rolls DL 9 at the start of each round to fix the
 //!   first. A crewman whose console exploded is dying like any character; the best medic
-//!   aboard tries to stabilize him at the start of each round. A ship with nobody able
-//!   aboard is disabled.
+//!   aboard tries to stabilize him at the start of each round.
 //! - In a chase the two units keep the chase band instead of map positions. An escaped
 //!   quarry leaves the battle ([`Condition::Escaped`]) and wins it; a caught one ends the
 //!   chase at Melee beside its pursuer, and the two fight on.
@@ -88,8 +87,6 @@ pub enum Condition {
     Dead,
     /// A ship destroyed, all hands lost.
     Destroyed,
-    /// A ship with nobody aboard able to act.
-    Disabled,
     /// A quarry that got away.
     Escaped,
 }
@@ -104,7 +101,6 @@ impl Condition {
             }
             Condition::Dead => Standing::Dead,
             Condition::Destroyed => Standing::Destroyed,
-            Condition::Disabled => Standing::Disabled,
             Condition::Escaped => Standing::Escaped,
         }
     }
@@ -118,7 +114,6 @@ impl Condition {
             Condition::Stabilized => "stabilized",
             Condition::Dead => "dead",
             Condition::Destroyed => "destroyed",
-            Condition::Disabled => "disabled",
             Condition::Escaped => "escaped",
         }
     }
@@ -726,8 +721,21 @@ impl Fight {
     }
 
     /// How whoever rolls for `u` (the character, or the ship's `crewman`) may re-roll a
-    /// failed roll now: Edge, the roller's Lucky, the ship's Lucky Boat.
+    /// failed roll made with the ship's systems (an attack, a sweep, a chase roll): Edge,
+    /// the roller's Lucky, the ship's Lucky Boat.
     pub fn rerolls(&self, u: UnitId, crewman: Option<usize>) -> Vec<Reroll> {
+        self.rerolls_with(u, crewman, true)
+    }
+
+    /// The re-rolls open for the check `c`: Lucky Boat only for a roll with the ship's
+    /// systems ("Ship Tags": "When using the ship's systems"; "Using Your Ship": a roll
+    /// that adds a ship attribute), so not for repairs or first aid aboard.
+    pub fn check_rerolls(&self, c: &Check) -> Vec<Reroll> {
+        let systems = matches!(c.kind, CheckKind::Sweep { .. } | CheckKind::Chase { .. });
+        self.rerolls_with(c.roller, c.crewman, systems)
+    }
+
+    fn rerolls_with(&self, u: UnitId, crewman: Option<usize>, systems: bool) -> Vec<Reroll> {
         let mut v = Vec::new();
         if self.roller_edge(u, crewman) > 0 {
             v.push(Reroll::Edge);
@@ -746,7 +754,7 @@ impl Fight {
                 {
                     v.push(Reroll::Lucky);
                 }
-                if s.lucky && !st.lucky_boat_used {
+                if systems && s.lucky && !st.lucky_boat_used {
                     v.push(Reroll::LuckyBoat);
                 }
             }
@@ -769,6 +777,16 @@ impl Fight {
             }
             Reroll::LuckyBoat => self.state_mut(u).lucky_boat_used = true,
         }
+    }
+
+    /// The Edge aboard ship `u` that "Ship Destruction" can spend: every living crewman's.
+    pub fn crew_edge(&self, u: UnitId) -> i32 {
+        self.state(u)
+            .crew
+            .iter()
+            .filter(|c| c.condition != Condition::Dead)
+            .map(|c| c.edge.max(0))
+            .sum()
     }
 
     /// Who rolls the attacks of `u`: nobody for a character (itself), a ship's gunner.
@@ -835,8 +853,8 @@ impl Fight {
         }
     }
 
-    /// The end of the fight ("Knockout and Death"): the knocked-out regain 1 Hit Point and
-    /// may get up. Applied once.
+    /// The end of the fight ("Knockout and Death"): the knocked-out regain 1 Hit Point
+    /// (they may get up after it; they stay out of this fight's count). Applied once.
     pub fn end_of_combat(&mut self, events: &mut Vec<BattleEvent>) {
         if self.over {
             return;
@@ -861,7 +879,12 @@ impl Fight {
     /// first aid, sensor sweeps, the chase) and initiative, in that order. A check whose
     /// roller has Edge or luck waits for its questions ([`Prompt::Boost`],
     /// [`Prompt::RerollCheck`]); [`Fight::apply`] carries the round on with the answers.
-    pub fn begin_round(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+    pub fn begin_round(
+        &mut self,
+        map: &HexMap,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
         self.round += 1;
         let ids: Vec<UnitId> = self.ids().collect();
         for &u in &ids {
@@ -889,7 +912,7 @@ impl Fight {
         self.turn = None;
         self.order.clear();
         self.round_tasks = self.plan_round();
-        self.run_round(dice, events);
+        self.run_round(map, dice, events);
     }
 
     /// The round's checks, in order: each ship's repair of a failed system, its medic's
@@ -1040,7 +1063,12 @@ impl Fight {
 
     /// Carries the round's start on: the check in progress, then the tasks left, until a
     /// question waits or initiative is rolled.
-    fn run_round(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+    fn run_round(
+        &mut self,
+        map: &HexMap,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
         loop {
             if self.check.is_some() {
                 if !self.run_check(dice, events) {
@@ -1095,7 +1123,7 @@ impl Fight {
                         }
                         (Some(p), Some(q)) => {
                             self.round_tasks.remove(0);
-                            self.chase_result(&c, p, q, events);
+                            self.chase_result(map, &c, p, q, events);
                         }
                     }
                 }
@@ -1190,6 +1218,7 @@ impl Fight {
     /// two fight on where they are (the pursuer "can attempt to capture" it).
     fn chase_result(
         &mut self,
+        map: &HexMap,
         c: &Chase,
         p: RollRecord,
         q: RollRecord,
@@ -1232,7 +1261,7 @@ impl Fight {
                     .collect();
                 let beside = at
                     .ring(self.sizes.melee.max(1))
-                    .filter(|h| !taken.contains(h))
+                    .filter(|h| !taken.contains(h) && map.move_cost(*h).is_some())
                     .min_by_key(|h| (h.unsigned_distance_to(self.state(c.quarry).pos), h.x, h.y))
                     .unwrap_or(at);
                 self.state_mut(c.quarry).pos = beside;
@@ -1478,9 +1507,9 @@ impl Fight {
         if self.awaiting() != Some(u) {
             return Err("it is not this unit's decision".into());
         }
-        let reroll_with = |crewman: Option<usize>, r: &Option<Reroll>| match r {
+        let reroll_with = |open: Vec<Reroll>, r: &Option<Reroll>| match r {
             None => Ok(()),
-            Some(r) if self.rerolls(u, crewman).contains(r) => Ok(()),
+            Some(r) if open.contains(r) => Ok(()),
             Some(r) => Err(format!("no {r:?} left to re-roll with")),
         };
         match (self.prompt, action) {
@@ -1500,11 +1529,18 @@ impl Fight {
                     Ok(())
                 }
             }
-            (Some(Prompt::Reroll), Action::Reroll(r)) => reroll_with(self.gunner(u), r),
-            (Some(Prompt::RerollDefense(_)), Action::Reroll(r)) => reroll_with(None, r),
-            (Some(Prompt::RerollCheck), Action::Reroll(r)) => {
-                reroll_with(self.check.as_ref().and_then(|c| c.crewman), r)
+            (Some(Prompt::Reroll), Action::Reroll(r)) => {
+                reroll_with(self.rerolls(u, self.gunner(u)), r)
             }
+            (Some(Prompt::RerollDefense(_)), Action::Reroll(r)) => {
+                reroll_with(self.rerolls(u, None), r)
+            }
+            (Some(Prompt::RerollCheck), Action::Reroll(r)) => reroll_with(
+                self.check
+                    .as_ref()
+                    .map_or_else(Vec::new, |c| self.check_rerolls(c)),
+                r,
+            ),
             (Some(Prompt::Boost), Action::PlusTwo(plus)) => {
                 let crewman = self.check.as_ref().and_then(|c| c.crewman);
                 if *plus && self.roller_edge(u, crewman) <= 0 {
@@ -1516,7 +1552,7 @@ impl Fight {
             (Some(Prompt::Kill(_)), Action::SpendEdge(spend)) => {
                 let edge = match self.sheet(u) {
                     MsSheet::Character(_) => self.state(u).edge,
-                    MsSheet::Ship(_) => self.state(u).crew.iter().map(|c| c.edge.max(0)).sum(),
+                    MsSheet::Ship(_) => self.crew_edge(u),
                 };
                 if *spend && edge <= 0 {
                     Err("no Edge left".into())
@@ -1588,14 +1624,14 @@ impl Fight {
                         to.y,
                         self.sizes.move_hexes()
                     )),
-                    Some(p) if !p.iter().any(|&h| map.move_cost(h) == Some(2)) => {
+                    Some(p) if !p.iter().skip(1).any(|&h| map.move_cost(h) == Some(2)) => {
                         Err("no difficult ground on the way: a plain move gets there".into())
                     }
                     Some(_) => Ok(()),
                 }
             }
             Action::BoostShields => {
-                if t.acted {
+                if t.acted || t.attacks_left < self.attacks_per_action(u) {
                     return Err("it has already used its action this turn".into());
                 }
                 let MsSheet::Ship(s) = self.sheet(u) else {
@@ -1670,7 +1706,7 @@ impl Fight {
                 Ok(())
             }
             Action::Reload { weapon } => {
-                if t.acted {
+                if t.acted || t.attacks_left < self.attacks_per_action(u) {
                     return Err("it has already used its action this turn".into());
                 }
                 let (Some(w), Some(a)) =
@@ -1686,7 +1722,7 @@ impl Fight {
                 }
             }
             Action::Stabilize { patient, plus_two } => {
-                if t.acted {
+                if t.acted || t.attacks_left < self.attacks_per_action(u) {
                     return Err("it has already used its action this turn".into());
                 }
                 self.known(*patient)?;
@@ -1823,7 +1859,7 @@ impl Fight {
                 if let Some(c) = &mut self.check {
                     c.plus_two = Some(plus);
                 }
-                self.run_round(dice, events);
+                self.run_round(map, dice, events);
             }
             Action::Defend(d) => {
                 if let (Some(Prompt::Defend(i)), Some(_)) = (self.prompt, &self.attack) {
@@ -1861,7 +1897,7 @@ impl Fight {
                             c.roll = Some(self.reroll_kept(u, r, old, dice, events));
                         }
                         self.check = Some(c);
-                        self.run_round(dice, events);
+                        self.run_round(map, dice, events);
                     }
                     Some(Prompt::RerollDefense(i)) => {
                         let old = self
@@ -1939,7 +1975,7 @@ impl Fight {
                 if let Some(t) = &mut self.turn {
                     t.moved = true;
                 }
-                self.run_round(dice, events);
+                self.run_round(map, dice, events);
             }
             Action::BoostShields => {
                 if let MsSheet::Ship(s) = self.sheet(u) {
@@ -1967,7 +2003,7 @@ impl Fight {
             Action::Stabilize { .. } => {
                 self.check = self.turn_check(map, u, &action);
                 self.end_action(u);
-                self.run_round(dice, events);
+                self.run_round(map, dice, events);
             }
             Action::Attack {
                 weapon,
@@ -1979,9 +2015,6 @@ impl Fight {
                 let Some(w) = self.sheet(u).weapons().get(weapon).cloned() else {
                     return;
                 };
-                if plus_two {
-                    self.spend_edge(u, self.gunner(u));
-                }
                 if !self.cinematic_ammo
                     && let Some(n) = &mut self.state_mut(u).ammo[weapon].loaded
                 {
@@ -2094,6 +2127,17 @@ impl Fight {
         })
     }
 
+    /// The Defense an explosion aimed at `aimed` is rolled against for `victim` without an
+    /// active defense: the aimed-at unit's own Defense (the blast is on it), anyone else's
+    /// plus the cover between it and the point of the blast (the decision above).
+    pub fn blast_defense(&self, map: &HexMap, aimed: UnitId, victim: UnitId, w: &Weapon) -> i32 {
+        if victim == aimed {
+            self.defense(victim)
+        } else {
+            self.defense(victim) + self.cover(map, self.state(aimed).pos, victim, w).bonus()
+        }
+    }
+
     /// The Defense the attack in progress is rolled against for target `i`: the active
     /// defense's total or the Defense rating, plus cover.
     fn target_defense(&self, map: &HexMap, i: usize) -> i32 {
@@ -2147,6 +2191,10 @@ impl Fight {
             return;
         }
         if a.roll.is_none() {
+            if a.plus_two {
+                // "+2 to a single check before the die is rolled": paid when it is rolled.
+                self.spend_edge(a.attacker, self.gunner(a.attacker));
+            }
             let mods = self.attack_modifiers(a.attacker, &w, a.targets[0], a.plus_two);
             let dl = self.target_defense(map, 0);
             let roll = exploding_d6(dice, mods, Some(dl));
@@ -2338,8 +2386,7 @@ impl Fight {
             MsSheet::Ship(s) => {
                 let s = s.clone();
                 let (shields, hp) = ship_hit(st.shields, st.hp, damage, soak);
-                let crew_edge = st.crew.iter().any(|c| c.edge > 0 && c.hp > 0);
-                if hp == 0 && crew_edge && a.spare.is_none() {
+                if hp == 0 && self.crew_edge(tg) > 0 && a.spare.is_none() {
                     self.prompt = Some(Prompt::Kill(i));
                     return true;
                 }
@@ -2470,14 +2517,6 @@ impl Fight {
                         )
                     },
                 ));
-                if st.crew.iter().all(|c| c.hp <= 0) {
-                    st.condition = Condition::Disabled;
-                    events.push(BattleEvent::StatusChanged {
-                        unit: u,
-                        standing: Standing::Disabled,
-                        cause: Cow::Borrowed("has nobody left standing aboard"),
-                    });
-                }
             }
         }
     }
@@ -2558,9 +2597,9 @@ impl Fight {
                 let path = self.leap_path(map, u, Hex::new(to.0, to.1))?;
                 let short = path
                     .iter()
+                    .skip(1)
                     .position(|&h| map.move_cost(h) == Some(2))
-                    .unwrap_or(path.len())
-                    .max(1);
+                    .map_or(path.len(), |i| i + 1);
                 (
                     CheckKind::Leap { path, short },
                     self.stunt_modifiers(u, "Soldier", "Athletics")?,
@@ -2613,7 +2652,7 @@ impl Fight {
         if !c.reroll_done
             && c.failed()
             && self.fighting(c.roller)
-            && !self.rerolls(c.roller, c.crewman).is_empty()
+            && !self.check_rerolls(&c).is_empty()
         {
             self.check = Some(c);
             self.prompt = Some(Prompt::RerollCheck);

@@ -170,7 +170,7 @@ pub(super) fn begin(
         events.push(BattleEvent::RoundStarted {
             round: fight.round + 1,
         });
-        fight.begin_round(&mut *rng, &mut events);
+        fight.begin_round(&map, &mut *rng, &mut events);
         if escaped(&fight, &mut outcome, &mut events) {
             turn.round = fight.round;
             mirror(&fight, &map, &mut units, &mut events);

@@ -1,0 +1,176 @@
+//! GURPS Traveller space combat (ruleset id `traveller-space`), from the space half of
+//! gurps-traveller-gm-screen.txt: Newtonian vector movement on a hex map of 10,000-mile
+//! hexes and 20-minute turns, the sequence of action, sensors and detection, gunnery with
+//! the space range table, the space weapons, missiles as projectiles with their own
+//! thrust, point defense, the major damage table and damage control.
+//!
+//! - [`tables`]: the text's tables as data and plain functions.
+//! - [`vector`]: vector movement, thrust, contacts and guidance as plain functions.
+//! - [`sheet`]: ship stat blocks and their checks.
+//! - [`space`]: the battle state and its turn (decisions in its module doc).
+//! - [`ai`]: the AI's stated policy.
+
+pub mod ai;
+pub mod sheet;
+pub mod space;
+mod systems;
+pub mod tables;
+pub mod vector;
+
+pub use sheet::{TravellerShip, TravellerShipStats};
+pub use space::{Action, Space};
+pub use systems::TravellerMissile;
+
+use crate::battle::{BattleSet, Command, UnitId, flush_messages};
+use crate::scenario::{Prepared, PreparedStats};
+use bevy::ecs::message::Messages;
+use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
+use bevy::ecs::world::World;
+use hexx::Hex;
+use serde::{Deserialize, Serialize};
+use space::{Condition, Detection, MissileSpec, Planet, ShipState};
+use std::sync::Arc;
+
+fn hex_miles() -> f64 {
+    10_000.0
+}
+
+fn turn_minutes() -> f64 {
+    20.0
+}
+
+fn escape_hexes() -> u32 {
+    30
+}
+
+/// The ruleset's scenario settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TravellerConfig {
+    /// Miles a hex (the weapons table's ranges are in 10,000-mile hexes).
+    #[serde(default = "hex_miles")]
+    pub hex_miles: f64,
+    /// Minutes a turn (gunnery: "a 20-minute round").
+    #[serde(default = "turn_minutes")]
+    pub turn_minutes: f64,
+    /// Planets and moons on the map.
+    #[serde(default)]
+    pub planets: Vec<Planet>,
+    /// The missiles of this battle.
+    #[serde(default)]
+    pub missile: MissileSpec,
+    /// A ship farther than this from every enemy has escaped.
+    #[serde(default = "escape_hexes")]
+    pub escape_hexes: u32,
+    /// Sides (by id) whose AI ships break off when badly hurt.
+    #[serde(default)]
+    pub may_flee: Vec<String>,
+}
+
+impl Default for TravellerConfig {
+    fn default() -> Self {
+        Self {
+            hex_miles: hex_miles(),
+            turn_minutes: turn_minutes(),
+            planets: Vec::new(),
+            missile: MissileSpec::default(),
+            escape_hexes: escape_hexes(),
+            may_flee: Vec::new(),
+        }
+    }
+}
+
+/// Adds the systems to a battle-step schedule, in their sets.
+pub fn configure(schedule: &mut Schedule) {
+    schedule.add_systems((
+        systems::begin.in_set(BattleSet::Begin),
+        crate::battle::decide_by_policy::<Space>.in_set(BattleSet::Decide),
+        systems::resolve.in_set(BattleSet::Resolve),
+        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
+    ));
+}
+
+/// Inserts the resources the systems need.
+pub fn init_resources(world: &mut World, prepared: &Prepared) {
+    world.init_resource::<Messages<Command<Action>>>();
+    reset_resources(world, prepared);
+}
+
+/// A fresh [`Space`] for a new battle of `prepared`.
+pub fn reset_resources(world: &mut World, prepared: &Prepared) {
+    world.insert_resource(new_space(prepared));
+}
+
+/// The battle of `prepared` at its start.
+pub fn new_space(prepared: &Prepared) -> Space {
+    let crate::scenario::RulesetSpec::TravellerSpace(config) = &prepared.file.ruleset else {
+        return Space::default();
+    };
+    let sheets: Vec<Arc<TravellerShip>> = prepared
+        .units
+        .iter()
+        .filter_map(|u| match &u.stats {
+            PreparedStats::TravellerSpace(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    let ships: Vec<ShipState> = sheets
+        .iter()
+        .zip(&prepared.units)
+        .map(|(s, u)| ShipState {
+            pos: u.at,
+            vel: Hex::new(s.stats.velocity.0, s.stats.velocity.1),
+            hp: s.stats.hp,
+            condition: Condition::Fighting,
+            fuel: s.stats.fuel,
+            cargo: s.stats.cargo,
+            computers: s.stats.computers,
+            bridge: true,
+            power_loss: false,
+            drive_halved: 0,
+            drive_hits: 0,
+            power_plant: true,
+            jump_drive: true,
+            mounts_out: vec![false; s.mounts.len()],
+            mounts_used: vec![false; s.mounts.len()],
+            sensors_out: Vec::new(),
+            missiles: s.stats.missiles,
+            crew_hurt: 0,
+            passengers_hurt: 0,
+            passive: false,
+            ram: None,
+            repairs: Vec::new(),
+        })
+        .collect();
+    let side_count = prepared.sides.len();
+    Space {
+        detected: vec![vec![Detection::default(); ships.len()]; side_count],
+        sides: prepared.units.iter().map(|u| u.side).collect(),
+        names: prepared.units.iter().map(|u| u.name.clone()).collect(),
+        may_flee: prepared
+            .sides
+            .iter()
+            .map(|s| config.may_flee.contains(&s.id))
+            .collect(),
+        side_count,
+        sheets,
+        ships,
+        planets: config.planets.clone(),
+        hex_miles: config.hex_miles,
+        turn_minutes: config.turn_minutes,
+        missile: config.missile.clone(),
+        escape_hexes: config.escape_hexes,
+        ..Space::default()
+    }
+}
+
+impl crate::battle::StatePolicy for Space {
+    type Action = Action;
+
+    fn choose(&self, unit: UnitId) -> Action {
+        ai::choose(self, unit)
+    }
+}
+
+#[cfg(test)]
+mod tests;

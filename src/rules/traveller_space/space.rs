@@ -1,0 +1,1731 @@
+//! The state of a GURPS Traveller space battle and its turn, as plain code over a
+//! [`DieRoller`] (gurps-traveller-gm-screen.txt, "SEQUENCE OF ACTION", "SENSOR
+//! MODIFIERS", "SPACE RANGE TABLE", "GUNNERY MODIFIERS", "SPACE WEAPONS TABLE", "MAJOR
+//! DAMAGE TABLE", "VEHICLE CRITICAL HITS").
+//!
+//! A turn follows the sequence of action: (1) detection: each side scans every enemy ship
+//! with its best sensor (3d6 against Electronics Operations (Sensors) + scan value + the
+//! scan modifiers); (2) maneuver: each ship spends its thrust to change its vector (and
+//! picks active or passive sensors, and a ship to ram), then every missile steers at its
+//! target; (3) movement: everything moves along its vector at once ([`super::vector`]);
+//! (4) direct fire: each ship fires its mounts at detected enemies within their maximum
+//! range, all shots resolved together once every ship has declared; (5) collision and
+//! point defense: ships fire the mounts they kept at the missiles that reached them (+10),
+//! the missiles left strike, rams are resolved; (6) launch: ships launch missiles at
+//! detected enemies; (7) damage control: each ship's engineer tries to repair one
+//! knocked-out system.
+//!
+//! Decisions where the text is silent, each in one place:
+//! - Gunnery is a GURPS success roll (3d6 ≤ effective skill, criticals as in the Lite
+//!   text) against augmented Gunner skill plus the gunnery modifiers; a mount fires once a
+//!   turn, in direct fire or as point defense, and hits once ([`super::tables::rof_bonus`]).
+//!   The targeting program counts while the ship has a working computer and bridge.
+//! - "+2 for active sensor lock": the firing ship has its active sensors (an AESA) on and
+//!   its side found the target with an AESA this turn.
+//! - Damage: the weapon's dice times its multiplier, halved (rounded down) beyond the
+//!   half-damage range, less the armor DR it meets; what gets through comes off the hull's
+//!   hit points. A hit that takes 10% of the hull's full hit points or more rolls once on
+//!   the major damage table. At 0 hit points a ship no longer functions (the "VEHICLE
+//!   CRITICAL HITS" preamble): it is disabled; at minus its full hit points it is
+//!   destroyed.
+//! - A critical hit rolls on the vehicle critical hit table as far as the text gives it
+//!   (3: triple damage and a computer lost if it penetrates; 4: double damage; 5: 90% of
+//!   the armor bypassed and a sensor lost; 6: the drive's acceleration halved, a second
+//!   time it stops); 7 and up, where the text is cut off, are ordinary hits.
+//! - Detection: each side rolls once a turn for every enemy ship, with the best of its
+//!   ships' sensors (an AESA only while its ship's active sensors are on); "prior
+//!   detection" (+4) is the side's own finding of the turn before (shared by datalink).
+//!   Only detected ships can be fired at or launched at. A ship in a planet's hex or next to
+//!   it is "near a planet"; in the hex of a planet with an atmosphere it is "within the
+//!   atmosphere". A planet's gravity is not modelled.
+//! - Missiles ([`MissileSpec`]): launched with the launcher's vector; each turn they steer
+//!   straight for where their target will be ([`super::vector::burn_towards`]) with their
+//!   own thrust, for `endurance` turns, then are gone. A missile in contact with its
+//!   target during movement strikes in phase 5 unless point defense shoots it down; its
+//!   strike is a success roll against its guidance skill plus the target's Size Modifier
+//!   (it is there: no range modifier), its damage its dice times its multiplier against
+//!   the full DR.
+//! - Point defense: the target fires each mount it did not fire in direct fire at one
+//!   missile in contact with it, at +10 and the missile's Size Modifier 0, at range 0.
+//! - Ramming: a ship that names a ram target and comes into contact with it during
+//!   movement rolls a Quick Contest of Piloting with it; if it wins they collide, each
+//!   taking the other's full hit points times their relative speed in hexes a turn (at
+//!   least 1): at 10,000-mile hexes any collision is ruinous. Ships that meet by chance do
+//!   not collide (a hex is 10,000 miles across).
+//! - A ship more than `escape_hexes` from every enemy ship still fighting, or that flies
+//!   off the map, has left the battle: it escaped.
+//! - Major damage effects: "each hit disables or kills" for NPCs (the table's note): the
+//!   crew and passengers hurt are counted as out; a ship whose whole crew is out is
+//!   disabled. Computers, the bridge, weapons, sensors, the M-drive halving and power loss
+//!   are repaired in damage control by an Engineer roll, one a turn, in the order lost; the
+//!   power plant, fuel, cargo and the jump drive are not repaired in a battle. Without a
+//!   working bridge a ship has no targeting program and no active sensors.
+
+use super::sheet::TravellerShip;
+use super::tables::{
+    self, MajorDamage, Masking, ScanTarget, SensorKind, SpaceWeapon, acc_bonus, effective_dr,
+    gunnery_range_modifier, major_damage, rof_bonus,
+};
+use super::vector;
+use crate::battle::{AttackResult, BattleEvent, Standing, UnitId};
+use crate::dice::{
+    Critical, DiceExpr, DiceName, DieRoller, Modifier, RollRecord, RollSense, quick_contest,
+    success_roll,
+};
+use crate::hexmap::HexMap;
+use bevy::ecs::resource::Resource;
+use hexx::Hex;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// The standard missile of a scenario (the text has no missile stats; the defaults are a
+/// decision: 6 G, guidance skill 12, 6d×20 damage, 6 turns of thrust).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MissileSpec {
+    /// Acceleration, G.
+    #[serde(default = "six_g")]
+    pub thrust: f64,
+    /// Guidance skill.
+    #[serde(default = "twelve")]
+    pub skill: i32,
+    /// Damage dice (d6).
+    #[serde(default = "six")]
+    pub dice: u32,
+    /// Damage multiplier.
+    #[serde(default = "twenty")]
+    pub multiplier: i32,
+    /// Turns it flies.
+    #[serde(default = "six_u")]
+    pub endurance: u32,
+}
+
+fn six_g() -> f64 {
+    6.0
+}
+fn twelve() -> i32 {
+    12
+}
+fn six() -> u32 {
+    6
+}
+fn six_u() -> u32 {
+    6
+}
+fn twenty() -> i32 {
+    20
+}
+
+impl Default for MissileSpec {
+    fn default() -> Self {
+        Self {
+            thrust: six_g(),
+            skill: twelve(),
+            dice: six(),
+            multiplier: twenty(),
+            endurance: six_u(),
+        }
+    }
+}
+
+/// A planet or moon on the map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Planet {
+    /// Its name.
+    pub name: String,
+    /// Its hex `(q, r)`.
+    pub at: (i32, i32),
+    /// It has an atmosphere (more than Trace).
+    #[serde(default)]
+    pub atmosphere: bool,
+}
+
+/// The phases of the sequence of action.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum Phase {
+    /// Before the first turn, and after the last phase of a turn.
+    #[default]
+    Start,
+    /// 1. Detection and communication.
+    Detection,
+    /// 2. Maneuver.
+    Maneuver,
+    /// 3. Movement.
+    Movement,
+    /// 4. Direct fire.
+    DirectFire,
+    /// 5. Collision and point defense.
+    PointDefense,
+    /// 6. Launch and docking.
+    Launch,
+    /// 7. Damage control.
+    DamageControl,
+}
+
+impl Phase {
+    /// The phase in words, for the turn tracker.
+    pub fn word(self) -> &'static str {
+        match self {
+            Phase::Start => "turn over",
+            Phase::Detection => "detection",
+            Phase::Maneuver => "maneuver",
+            Phase::Movement => "movement",
+            Phase::DirectFire => "direct fire",
+            Phase::PointDefense => "point defense",
+            Phase::Launch => "launch",
+            Phase::DamageControl => "damage control",
+        }
+    }
+}
+
+/// Whether a ship is still in the battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Condition {
+    /// Fighting.
+    Fighting,
+    /// No longer functions (0 hit points, or nobody able aboard, or crippled and adrift is
+    /// still fighting: only 0 HP or no crew disable).
+    Disabled,
+    /// Destroyed.
+    Destroyed,
+    /// Left the battle.
+    Escaped,
+}
+
+impl Condition {
+    /// The battle-wide standing.
+    pub fn standing(self) -> Standing {
+        match self {
+            Condition::Fighting => Standing::Fighting,
+            Condition::Disabled => Standing::Disabled,
+            Condition::Destroyed => Standing::Destroyed,
+            Condition::Escaped => Standing::Escaped,
+        }
+    }
+}
+
+/// A system knocked out that damage control can repair, in the order lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Repairable {
+    /// A computer.
+    Computer,
+    /// The bridge.
+    Bridge,
+    /// The mount (index).
+    Weapon(usize),
+    /// A sensor.
+    Sensor(SensorKind),
+    /// The M-drive's halving.
+    ManeuverDrive,
+    /// Power loss.
+    Power,
+}
+
+/// One ship's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShipState {
+    /// Where it is.
+    pub pos: Hex,
+    /// Its velocity, hexes a turn.
+    pub vel: Hex,
+    /// Hull hit points.
+    pub hp: i32,
+    /// In or out of the battle.
+    pub condition: Condition,
+    /// Fuel left, tons.
+    pub fuel: u32,
+    /// Cargo left, tons.
+    pub cargo: u32,
+    /// Computers working.
+    pub computers: u32,
+    /// The bridge works.
+    pub bridge: bool,
+    /// Power loss: Gs halved.
+    pub power_loss: bool,
+    /// M-drive halvings (major damage 14).
+    pub drive_halved: u32,
+    /// Drive hits from critical hits (one halves, two stop it).
+    pub drive_hits: u32,
+    /// The power plant works (else crippled: no thrust, no fire).
+    pub power_plant: bool,
+    /// The jump drive works.
+    pub jump_drive: bool,
+    /// Mounts knocked out.
+    pub mounts_out: Vec<bool>,
+    /// Mounts fired this turn.
+    pub mounts_used: Vec<bool>,
+    /// Sensors knocked out.
+    pub sensors_out: Vec<SensorKind>,
+    /// Missiles left.
+    pub missiles: u32,
+    /// Crew out of action.
+    pub crew_hurt: u32,
+    /// Passengers hurt.
+    pub passengers_hurt: u32,
+    /// Its active sensors are off this turn.
+    pub passive: bool,
+    /// The ship it tries to ram this turn.
+    pub ram: Option<UnitId>,
+    /// Knocked-out systems waiting for damage control, in the order lost.
+    pub repairs: Vec<Repairable>,
+}
+
+/// A missile in flight.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MissileState {
+    /// Its number (stable for the battle).
+    pub id: u32,
+    /// Who launched it.
+    pub owner: UnitId,
+    /// Its target.
+    pub target: UnitId,
+    /// Where it is.
+    pub pos: (i32, i32),
+    /// Its velocity.
+    pub vel: (i32, i32),
+    /// Turns of thrust left.
+    pub turns_left: u32,
+    /// In contact with its target this turn.
+    pub contact: bool,
+}
+
+impl MissileState {
+    /// Its hex.
+    pub fn hex(&self) -> Hex {
+        Hex::new(self.pos.0, self.pos.1)
+    }
+
+    /// Its velocity as a hex offset.
+    pub fn velocity(&self) -> Hex {
+        Hex::new(self.vel.0, self.vel.1)
+    }
+}
+
+/// A side's knowledge of one enemy ship this turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Detection {
+    /// Found this turn.
+    pub found: bool,
+    /// Found with an AESA (active sensors).
+    pub active: bool,
+    /// Found the turn before.
+    pub prior: bool,
+}
+
+/// One shot: a mount (index) at a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shot {
+    /// The mount, an index into the ship's weapons (a mount of count 2 is two indices).
+    pub mount: usize,
+    /// The target.
+    pub target: UnitId,
+}
+
+/// A ship's decision in a phase.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Action {
+    /// Maneuver: end the movement at `to` (the burn is the change of vector it takes),
+    /// with active sensors off when `passive`, trying to ram `ram`.
+    Maneuver {
+        /// Where the ship ends this turn's movement.
+        to: (i32, i32),
+        /// Active sensors off.
+        #[serde(default)]
+        passive: bool,
+        /// The ship to ram.
+        #[serde(default)]
+        ram: Option<UnitId>,
+    },
+    /// Direct fire: these shots (none: hold every mount for point defense).
+    Fire {
+        /// The shots.
+        shots: Vec<Shot>,
+    },
+    /// Launch `count` missiles at `target` (0: none).
+    Launch {
+        /// Their target.
+        target: UnitId,
+        /// How many.
+        count: u32,
+    },
+}
+
+/// What the battle does next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Waits for this ship's decision.
+    Awaiting(UnitId),
+    /// The turn is over.
+    RoundOver,
+}
+
+/// A GURPS Traveller space battle.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Space {
+    /// Sheets by unit.
+    pub sheets: Vec<Arc<TravellerShip>>,
+    /// Names by unit.
+    pub names: Vec<String>,
+    /// Side by unit.
+    pub sides: Vec<u8>,
+    /// Number of sides.
+    pub side_count: usize,
+    /// Ship states by unit.
+    pub ships: Vec<ShipState>,
+    /// Missiles in flight.
+    pub missiles: Vec<MissileState>,
+    /// The next missile's number.
+    pub next_missile: u32,
+    /// Turn number.
+    pub round: u32,
+    /// The phase.
+    pub phase: Phase,
+    /// Ships still to decide in this phase, in order.
+    pub queue: Vec<UnitId>,
+    /// `detected[side][unit]`.
+    pub detected: Vec<Vec<Detection>>,
+    /// Planets and moons.
+    pub planets: Vec<Planet>,
+    /// Miles a hex.
+    pub hex_miles: f64,
+    /// Minutes a turn.
+    pub turn_minutes: f64,
+    /// The missiles of this battle.
+    pub missile: MissileSpec,
+    /// Beyond this many hexes from every enemy a ship has escaped.
+    pub escape_hexes: u32,
+    /// Per side: its AI breaks off when losing.
+    pub may_flee: Vec<bool>,
+    /// Shots declared in this turn's direct fire, resolved together.
+    pub declared: Vec<(UnitId, Shot)>,
+    /// Rams in contact this turn: (rammer, target).
+    pub rams: Vec<(UnitId, UnitId)>,
+}
+
+fn note(unit: Option<UnitId>, text: String) -> BattleEvent {
+    BattleEvent::Note { unit, text }
+}
+
+fn roll_event(unit: UnitId, purpose: String, roll: RollRecord, result: String) -> BattleEvent {
+    BattleEvent::Roll {
+        unit,
+        purpose: Cow::Owned(purpose),
+        roll,
+        result: Cow::Owned(result),
+    }
+}
+
+impl Space {
+    /// A ship's sheet.
+    pub fn sheet(&self, u: UnitId) -> &TravellerShip {
+        &self.sheets[u.0 as usize]
+    }
+
+    /// A ship's state.
+    pub fn ship(&self, u: UnitId) -> &ShipState {
+        &self.ships[u.0 as usize]
+    }
+
+    fn ship_mut(&mut self, u: UnitId) -> &mut ShipState {
+        &mut self.ships[u.0 as usize]
+    }
+
+    /// A ship's name.
+    pub fn name(&self, u: UnitId) -> &str {
+        self.names.get(u.0 as usize).map_or("?", |s| s.as_str())
+    }
+
+    /// Every ship.
+    pub fn ids(&self) -> impl Iterator<Item = UnitId> + '_ {
+        (0..self.ships.len() as u32).map(UnitId)
+    }
+
+    /// True while the ship fights.
+    pub fn fighting(&self, u: UnitId) -> bool {
+        self.ships
+            .get(u.0 as usize)
+            .is_some_and(|s| s.condition == Condition::Fighting)
+    }
+
+    /// Enemy ships still fighting.
+    pub fn enemies(&self, u: UnitId) -> Vec<UnitId> {
+        self.ids()
+            .filter(|&o| self.side(o) != self.side(u) && self.fighting(o))
+            .collect()
+    }
+
+    /// A ship's side.
+    pub fn side(&self, u: UnitId) -> u8 {
+        self.sides.get(u.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// What `u`'s side knows of `target` this turn.
+    pub fn detection(&self, u: UnitId, target: UnitId) -> Detection {
+        self.detected
+            .get(self.side(u) as usize)
+            .and_then(|v| v.get(target.0 as usize))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Hex distance between two ships.
+    pub fn distance(&self, a: UnitId, b: UnitId) -> u32 {
+        self.ship(a).pos.unsigned_distance_to(self.ship(b).pos)
+    }
+
+    /// The ship's acceleration now, G: halved by power loss, each M-drive halving and a
+    /// first drive hit; none with the power plant out or a second drive hit.
+    pub fn accel(&self, u: UnitId) -> f64 {
+        let st = self.ship(u);
+        if !st.power_plant || st.drive_hits >= 2 {
+            return 0.0;
+        }
+        let halvings = st.drive_halved + u32::from(st.power_loss) + st.drive_hits.min(1);
+        let mut a = self.sheet(u).stats.accel;
+        for _ in 0..halvings.min(30) {
+            a /= 2.0;
+        }
+        a
+    }
+
+    /// The ship's thrust points this turn.
+    pub fn thrust(&self, u: UnitId) -> u32 {
+        vector::thrust_points(self.accel(u), self.hex_miles, self.turn_minutes)
+    }
+
+    /// Seconds a turn.
+    pub fn turn_seconds(&self) -> u32 {
+        (self.turn_minutes * 60.0).round().clamp(1.0, 1e9) as u32
+    }
+
+    /// The ship's active sensors work and are on.
+    pub fn active_sensors(&self, u: UnitId) -> bool {
+        let st = self.ship(u);
+        !st.passive
+            && st.bridge
+            && self.sheet(u).scan(SensorKind::Aesa).is_some()
+            && !st.sensors_out.contains(&SensorKind::Aesa)
+    }
+
+    /// True when the hex is a planet's or next to one.
+    pub fn near_planet(&self, h: Hex) -> bool {
+        self.planets
+            .iter()
+            .any(|p| Hex::new(p.at.0, p.at.1).unsigned_distance_to(h) <= 1)
+    }
+
+    /// True when the hex is within a planet's atmosphere (its hex).
+    pub fn in_atmosphere(&self, h: Hex) -> bool {
+        self.planets
+            .iter()
+            .any(|p| p.atmosphere && Hex::new(p.at.0, p.at.1) == h)
+    }
+
+    /// Mounts of `u` that work and have not fired this turn.
+    pub fn free_mounts(&self, u: UnitId) -> Vec<usize> {
+        let st = self.ship(u);
+        if !st.power_plant {
+            return Vec::new();
+        }
+        (0..self.sheet(u).mounts.len())
+            .filter(|&i| !st.mounts_out.get(i).copied().unwrap_or(true))
+            .filter(|&i| !st.mounts_used.get(i).copied().unwrap_or(true))
+            .collect()
+    }
+
+    /// The one-line state for summaries (", HP 1200/2000, v (2, -1)").
+    pub fn ship_line(&self, u: UnitId) -> String {
+        let st = self.ship(u);
+        format!(
+            ", HP {}/{}, velocity ({}, {})",
+            st.hp,
+            self.sheet(u).stats.hp,
+            st.vel.x,
+            st.vel.y
+        )
+    }
+
+    // ---------------------------------------------------------------------------------
+    // The turn.
+
+    /// Starts a turn: the detection phase, then the maneuver phase's decisions.
+    pub fn begin_turn(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        self.round += 1;
+        for st in &mut self.ships {
+            st.mounts_used.iter_mut().for_each(|m| *m = false);
+            st.ram = None;
+        }
+        self.declared.clear();
+        self.rams.clear();
+        self.phase = Phase::Detection;
+        self.scan_all(dice, events);
+        self.phase = Phase::Maneuver;
+        self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+    }
+
+    /// Moves the turn on to the next decision, running the phases without decisions.
+    pub fn advance(
+        &mut self,
+        map: &HexMap,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> Step {
+        loop {
+            self.queue.retain(|&u| {
+                self.ships
+                    .get(u.0 as usize)
+                    .is_some_and(|s| s.condition == Condition::Fighting)
+            });
+            while let Some(&u) = self.queue.first() {
+                if self.has_decision(u) {
+                    return Step::Awaiting(u);
+                }
+                self.queue.remove(0);
+            }
+            match self.phase {
+                Phase::Start | Phase::DamageControl => return Step::RoundOver,
+                Phase::Detection => {
+                    self.phase = Phase::Maneuver;
+                    self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+                }
+                Phase::Maneuver => {
+                    self.guide_missiles();
+                    self.phase = Phase::Movement;
+                    self.movement(map, events);
+                    self.phase = Phase::DirectFire;
+                    self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+                }
+                Phase::Movement => {
+                    self.phase = Phase::DirectFire;
+                    self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+                }
+                Phase::DirectFire => {
+                    self.resolve_fire(dice, events);
+                    self.phase = Phase::PointDefense;
+                    self.point_defense(dice, events);
+                    self.resolve_rams(dice, events);
+                    self.phase = Phase::Launch;
+                    self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+                }
+                Phase::PointDefense => {
+                    self.phase = Phase::Launch;
+                    self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+                }
+                Phase::Launch => {
+                    self.phase = Phase::DamageControl;
+                    self.damage_control(dice, events);
+                    self.missiles.retain(|m| m.turns_left > 0);
+                    return Step::RoundOver;
+                }
+            }
+        }
+    }
+
+    /// True when ship `u` has a decision to make in this phase (a ship with nothing it
+    /// could do is not asked).
+    pub fn has_decision(&self, u: UnitId) -> bool {
+        if !self.fighting(u) {
+            return false;
+        }
+        match self.phase {
+            Phase::Maneuver => true,
+            Phase::DirectFire => {
+                let free = self.free_mounts(u);
+                self.enemies(u).into_iter().any(|t| {
+                    self.detection(u, t).found
+                        && free.iter().any(|&m| {
+                            self.distance(u, t) <= self.sheet(u).mounts[m].weapon.max_range
+                        })
+                })
+            }
+            Phase::Launch => {
+                self.ship(u).missiles > 0
+                    && self.sheet(u).stats.launchers > 0
+                    && self.ship(u).power_plant
+                    && self
+                        .enemies(u)
+                        .into_iter()
+                        .any(|t| self.detection(u, t).found)
+            }
+            _ => false,
+        }
+    }
+
+    /// The unit whose decision is awaited.
+    pub fn awaiting(&self) -> Option<UnitId> {
+        match self.phase {
+            Phase::Maneuver | Phase::DirectFire | Phase::Launch => self.queue.first().copied(),
+            _ => None,
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // 1. Detection.
+
+    /// What a scan by `by` sees of `target`.
+    pub fn scan_target(&self, by: UnitId, target: UnitId) -> ScanTarget {
+        let t = self.ship(target);
+        let sheet = self.sheet(target);
+        let tl = i32::from(sheet.stats.tl);
+        ScanTarget {
+            range: self.distance(by, target),
+            prior_detection: self.detection(by, target).prior,
+            sm: sheet.stats.sm,
+            tl,
+            stealth: sheet.stats.stealth,
+            cloaking: sheet.stats.cloaking,
+            near_planet: self.near_planet(t.pos),
+            atmosphere: self.in_atmosphere(t.pos) || self.in_atmosphere(self.ship(by).pos),
+            active_sensor: self
+                .active_sensors(target)
+                .then(|| sheet.scan(SensorKind::Aesa).map(|v| (v, tl)))
+                .flatten(),
+            transponder: sheet.stats.transponder,
+        }
+    }
+
+    /// The modifiers of `by`'s scan of `target` with its sensor of `kind`, or `None` when
+    /// it has no such sensor working.
+    pub fn scan_modifiers(
+        &self,
+        by: UnitId,
+        kind: SensorKind,
+        target: UnitId,
+    ) -> Option<Vec<Modifier>> {
+        let st = self.ship(by);
+        if st.sensors_out.contains(&kind) || (kind == SensorKind::Aesa && !self.active_sensors(by))
+        {
+            return None;
+        }
+        let value = self.sheet(by).scan(kind)?;
+        let mut mods = vec![Modifier::new(
+            "Electronics Operations (Sensors)",
+            self.sheet(by).stats.crew.sensors,
+        )];
+        mods.extend(tables::scan_modifiers(
+            kind,
+            value,
+            &self.scan_target(by, target),
+        ));
+        Some(mods)
+    }
+
+    fn scan_all(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        for side in 0..self.side_count {
+            for target in self.ids().collect::<Vec<_>>() {
+                if self.side(target) as usize == side {
+                    continue;
+                }
+                let prior = self.detected[side][target.0 as usize].found;
+                let mut d = Detection {
+                    prior,
+                    ..Detection::default()
+                };
+                if self.fighting(target) {
+                    // The side's best scan of it.
+                    let best = self
+                        .ids()
+                        .filter(|&u| self.side(u) as usize == side && self.fighting(u))
+                        .flat_map(|u| {
+                            [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
+                                .into_iter()
+                                .map(move |k| (u, k))
+                        })
+                        .filter_map(|(u, k)| {
+                            self.scan_modifiers(u, k, target)
+                                .map(|m| (m.iter().map(|x| x.value).sum::<i32>(), u, k, m))
+                        })
+                        .max_by_key(|(s, u, k, _)| (*s, std::cmp::Reverse((*u, *k as u8))));
+                    if let Some((_, by, kind, mods)) = best {
+                        let roll = success_roll(dice, mods);
+                        d.found = roll.succeeded();
+                        d.active = d.found && kind == SensorKind::Aesa;
+                        let text = format!(
+                            "{} {} with its {kind:?}",
+                            if d.found { "detects" } else { "does not find" },
+                            self.name(target)
+                        );
+                        events.push(roll_event(by, "scan".into(), roll, text));
+                    }
+                }
+                self.detected[side][target.0 as usize] = d;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // Checking decisions.
+
+    /// Checks a decision of `u`.
+    pub fn check(&self, u: UnitId, action: &Action) -> Result<(), String> {
+        if self.awaiting() != Some(u) {
+            return Err("it is not this ship's decision".into());
+        }
+        let known = |t: UnitId| -> Result<(), String> {
+            if (t.0 as usize) < self.ships.len() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "there is no unit {} (the battle has {})",
+                    t.0,
+                    self.ships.len()
+                ))
+            }
+        };
+        match (self.phase, action) {
+            (Phase::Maneuver, Action::Maneuver { to, ram, .. }) => {
+                let to = Hex::new(to.0, to.1);
+                let st = self.ship(u);
+                let ghost = vector::coast(st.pos, st.vel);
+                let thrust = self.thrust(u);
+                // Checked arithmetic: a saved decision may name any hex.
+                let far = (i64::from(to.x) - i64::from(ghost.x)).abs()
+                    + (i64::from(to.y) - i64::from(ghost.y)).abs();
+                if far > 4 * i64::from(thrust) + 4 || to.unsigned_distance_to(ghost) > thrust {
+                    return Err(format!(
+                        "({}, {}) is beyond its thrust: {thrust} points from ({}, {}), where it coasts to",
+                        to.x, to.y, ghost.x, ghost.y
+                    ));
+                }
+                if let Some(t) = ram {
+                    known(*t)?;
+                    if !self.enemies(u).contains(t) {
+                        return Err(format!("{} is not an enemy in the fight", self.name(*t)));
+                    }
+                }
+                Ok(())
+            }
+            (Phase::DirectFire, Action::Fire { shots }) => {
+                let free = self.free_mounts(u);
+                for (i, s) in shots.iter().enumerate() {
+                    known(s.target)?;
+                    if shots[..i].iter().any(|o| o.mount == s.mount) {
+                        return Err(format!("mount {} fires twice", s.mount));
+                    }
+                    let Some(m) = self.sheet(u).mounts.get(s.mount) else {
+                        return Err(format!("no mount {}", s.mount));
+                    };
+                    if !free.contains(&s.mount) {
+                        return Err(format!(
+                            "the {} (mount {}) cannot fire",
+                            m.weapon.name, s.mount
+                        ));
+                    }
+                    if let Some(why) = self.why_not_target(u, s.target, &m.weapon) {
+                        return Err(why);
+                    }
+                }
+                Ok(())
+            }
+            (Phase::Launch, Action::Launch { target, count }) => {
+                if *count == 0 {
+                    return Ok(());
+                }
+                known(*target)?;
+                let st = self.ship(u);
+                let most = st.missiles.min(self.sheet(u).stats.launchers);
+                if *count > most {
+                    return Err(format!("it can launch {most} missiles this turn"));
+                }
+                if !self.enemies(u).contains(target) {
+                    return Err(format!(
+                        "{} is not an enemy in the fight",
+                        self.name(*target)
+                    ));
+                }
+                if !self.detection(u, *target).found {
+                    return Err(format!("{} has not been detected", self.name(*target)));
+                }
+                Ok(())
+            }
+            (p, a) => Err(format!("{a:?} is not a decision of the {} phase", p.word())),
+        }
+    }
+
+    /// Why `u` may not fire `w` at `target`, if it may not.
+    pub fn why_not_target(&self, u: UnitId, target: UnitId, w: &SpaceWeapon) -> Option<String> {
+        if !self.enemies(u).contains(&target) {
+            return Some(format!(
+                "{} is not an enemy in the fight",
+                self.name(target)
+            ));
+        }
+        if !self.detection(u, target).found {
+            return Some(format!("{} has not been detected", self.name(target)));
+        }
+        let d = self.distance(u, target);
+        if d > w.max_range {
+            return Some(format!(
+                "{} is {d} hexes away: the {} reaches {}",
+                self.name(target),
+                w.name,
+                w.max_range
+            ));
+        }
+        None
+    }
+
+    /// Describes a decision for the log.
+    pub fn describe(&self, u: UnitId, action: &Action) -> String {
+        match action {
+            Action::Maneuver { to, passive, ram } => {
+                let st = self.ship(u);
+                let vel = Hex::new(to.0, to.1) - st.pos;
+                let burn = vel - st.vel;
+                let mut s = if burn == Hex::ZERO {
+                    format!("coasts to ({}, {})", to.0, to.1)
+                } else {
+                    format!(
+                        "burns {} points: velocity ({}, {}) -> ({}, {}), to ({}, {})",
+                        vector::burn_cost(burn),
+                        st.vel.x,
+                        st.vel.y,
+                        vel.x,
+                        vel.y,
+                        to.0,
+                        to.1
+                    )
+                };
+                if *passive {
+                    s.push_str(", active sensors off");
+                }
+                if let Some(t) = ram {
+                    s.push_str(&format!(", trying to ram {}", self.name(*t)));
+                }
+                s
+            }
+            Action::Fire { shots } if shots.is_empty() => {
+                "holds its fire (mounts kept for point defense)".into()
+            }
+            Action::Fire { shots } => {
+                let parts: Vec<String> = shots
+                    .iter()
+                    .map(|s| {
+                        let w = self
+                            .sheet(u)
+                            .mounts
+                            .get(s.mount)
+                            .map_or("?", |m| m.weapon.name);
+                        format!("{w} #{} at {}", s.mount, self.name(s.target))
+                    })
+                    .collect();
+                format!("fires {}", parts.join(", "))
+            }
+            Action::Launch { count: 0, .. } => "launches nothing".into(),
+            Action::Launch { target, count } => {
+                format!("launches {count} missiles at {}", self.name(*target))
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // Applying decisions.
+
+    /// Applies a checked decision of `u`.
+    pub fn apply(&mut self, u: UnitId, action: Action, events: &mut Vec<BattleEvent>) {
+        match action {
+            Action::Maneuver { to, passive, ram } => {
+                let st = self.ship_mut(u);
+                st.vel = Hex::new(to.0, to.1) - st.pos;
+                st.passive = passive;
+                st.ram = ram;
+            }
+            Action::Fire { shots } => {
+                for s in shots {
+                    if let Some(m) = self.ship_mut(u).mounts_used.get_mut(s.mount) {
+                        *m = true;
+                    }
+                    self.declared.push((u, s));
+                }
+            }
+            Action::Launch { target, count } => {
+                let (pos, vel) = (self.ship(u).pos, self.ship(u).vel);
+                let st = self.ship_mut(u);
+                st.missiles = st.missiles.saturating_sub(count);
+                for _ in 0..count {
+                    let id = self.next_missile;
+                    self.next_missile += 1;
+                    self.missiles.push(MissileState {
+                        id,
+                        owner: u,
+                        target,
+                        pos: (pos.x, pos.y),
+                        vel: (vel.x, vel.y),
+                        turns_left: self.missile.endurance,
+                        contact: false,
+                    });
+                }
+                if count > 0 {
+                    events.push(note(
+                        Some(u),
+                        format!(
+                            "{count} missiles away at {}; {} left",
+                            self.name(target),
+                            self.ship(u).missiles
+                        ),
+                    ));
+                }
+            }
+        }
+        if self.queue.first() == Some(&u) {
+            self.queue.remove(0);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // 2-3. Missile guidance and movement.
+
+    /// The missiles' thrust points a turn.
+    pub fn missile_thrust(&self) -> u32 {
+        vector::thrust_points(self.missile.thrust, self.hex_miles, self.turn_minutes)
+    }
+
+    fn guide_missiles(&mut self) {
+        let thrust = self.missile_thrust();
+        for i in 0..self.missiles.len() {
+            let m = &self.missiles[i];
+            let t = m.target;
+            if m.turns_left == 0 || !self.fighting(t) {
+                continue;
+            }
+            let ts = self.ship(t);
+            let aim = vector::coast(ts.pos, ts.vel);
+            let burn = vector::burn_towards(m.hex(), m.velocity(), thrust, aim);
+            let m = &mut self.missiles[i];
+            let v = m.velocity() + burn;
+            m.vel = (v.x, v.y);
+        }
+    }
+
+    fn movement(&mut self, map: &HexMap, events: &mut Vec<BattleEvent>) {
+        let ships: Vec<UnitId> = self.ids().filter(|&u| self.fighting(u)).collect();
+        let start: Vec<Hex> = self.ships.iter().map(|s| s.pos).collect();
+        let mut paths: Vec<Vec<Hex>> = ships
+            .iter()
+            .map(|&u| vector::path(self.ship(u).pos, self.ship(u).vel))
+            .collect();
+        let live: Vec<usize> = (0..self.missiles.len())
+            .filter(|&i| self.missiles[i].turns_left > 0)
+            .collect();
+        for &i in &live {
+            let m = &self.missiles[i];
+            paths.push(vector::path(m.hex(), m.velocity()));
+        }
+        let steps = vector::sub_steps(&paths);
+        // Missiles in contact with their targets, rams in contact.
+        for (k, &i) in live.iter().enumerate() {
+            let target = self.missiles[i].target;
+            if let Some(j) = ships.iter().position(|&s| s == target) {
+                self.missiles[i].contact = vector::contact(&steps, ships.len() + k, j).is_some();
+            }
+        }
+        for (a, &u) in ships.iter().enumerate() {
+            if let Some(t) = self.ship(u).ram
+                && let Some(b) = ships.iter().position(|&s| s == t)
+                && vector::contact(&steps, a, b).is_some()
+            {
+                self.rams.push((u, t));
+            }
+        }
+        for (a, &u) in ships.iter().enumerate() {
+            let path = &paths[a];
+            let to = path.last().copied().unwrap_or(self.ship(u).pos);
+            if path.len() > 1 {
+                events.push(BattleEvent::Moved {
+                    unit: u,
+                    path: path.iter().map(|h| (h.x, h.y)).collect(),
+                    cost: 0,
+                });
+            }
+            self.ship_mut(u).pos = to;
+        }
+        for (k, &i) in live.iter().enumerate() {
+            let to = paths[ships.len() + k]
+                .last()
+                .copied()
+                .unwrap_or(self.missiles[i].hex());
+            let m = &mut self.missiles[i];
+            m.pos = (to.x, to.y);
+            m.turns_left = m.turns_left.saturating_sub(1);
+        }
+        // Missiles off the map are lost.
+        self.missiles.retain(|m| map.contains(m.hex()) || m.contact);
+        // Escapes: off the map, or beyond `escape_hexes` from every enemy still fighting
+        // after moving away from them (the one that opened the range breaks contact).
+        let mut escaping = Vec::new();
+        for &u in &ships {
+            let off = !map.contains(self.ship(u).pos);
+            let foes = self.enemies(u);
+            let here = self.ship(u).pos;
+            let at = |e: UnitId| start.get(e.0 as usize).copied().unwrap_or(here);
+            let far = !foes.is_empty()
+                && foes
+                    .iter()
+                    .all(|&e| self.distance(u, e) > self.escape_hexes)
+                && foes.iter().all(|&e| {
+                    here.unsigned_distance_to(at(e))
+                        > start[u.0 as usize].unsigned_distance_to(at(e))
+                });
+            if off || far {
+                escaping.push((u, off));
+            }
+        }
+        for (u, off) in escaping {
+            {
+                self.ship_mut(u).condition = Condition::Escaped;
+                events.push(BattleEvent::StatusChanged {
+                    unit: u,
+                    standing: Standing::Escaped,
+                    cause: Cow::Borrowed(if off {
+                        "leaves the battle area"
+                    } else {
+                        "breaks contact: beyond reach of every enemy"
+                    }),
+                });
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // 4. Direct fire.
+
+    /// The gunnery modifiers of `u`'s mount `mount` at `target` ("GUNNERY MODIFIERS"):
+    /// augmented Gunner skill (skill, Acc up to the skill, RoF bonus, targeting program),
+    /// target size, range, active sensor lock.
+    pub fn gunnery_modifiers(&self, u: UnitId, mount: usize, target: UnitId) -> Vec<Modifier> {
+        let sheet = self.sheet(u);
+        let Some(m) = sheet.mounts.get(mount) else {
+            return Vec::new();
+        };
+        let mut mods = self.augmented_gunner(u, &m.weapon);
+        mods.push(Modifier::new("target size", self.sheet(target).stats.sm));
+        let d = self.distance(u, target);
+        mods.push(Modifier::named(
+            format!("range {} hexes (+1 firing hex)", d),
+            gunnery_range_modifier(d),
+        ));
+        if self.active_sensors(u) && self.detection(u, target).active {
+            mods.push(Modifier::new("active sensor lock", 2));
+        }
+        mods
+    }
+
+    /// Augmented Gunner skill with weapon `w`: skill, Acc up to the skill, RoF bonus, and
+    /// the targeting program while a computer and the bridge work.
+    pub fn augmented_gunner(&self, u: UnitId, w: &SpaceWeapon) -> Vec<Modifier> {
+        let sheet = self.sheet(u);
+        let gunner = sheet.stats.crew.gunner;
+        let mut mods = vec![Modifier::new("Gunner", gunner)];
+        mods.push(Modifier::named(
+            format!("Acc {} (up to skill)", w.acc),
+            acc_bonus(w.acc, gunner),
+        ));
+        let rof = rof_bonus(w, self.turn_seconds());
+        if rof != 0 {
+            mods.push(Modifier::new("RoF", rof));
+        }
+        let st = self.ship(u);
+        if sheet.stats.targeting != 0 && st.computers > 0 && st.bridge {
+            mods.push(Modifier::new("targeting program", sheet.stats.targeting));
+        }
+        mods
+    }
+
+    fn resolve_fire(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        let shots = std::mem::take(&mut self.declared);
+        for (u, s) in shots {
+            let Some(w) = self.sheet(u).mounts.get(s.mount).map(|m| m.weapon) else {
+                continue;
+            };
+            if self.ship(s.target).condition == Condition::Destroyed {
+                continue;
+            }
+            let mods = self.gunnery_modifiers(u, s.mount, s.target);
+            let roll = success_roll(dice, mods);
+            let hit = roll.succeeded();
+            let critical = roll.critical == Some(Critical::Success);
+            events.push(BattleEvent::Attack {
+                attacker: u,
+                target: s.target,
+                weapon: crate::dice::Label::Static(w.name),
+                roll,
+                defenses: Vec::new(),
+                result: if hit {
+                    AttackResult::Hit
+                } else {
+                    AttackResult::Miss
+                },
+            });
+            if hit {
+                let d = self.distance(u, s.target);
+                self.weapon_hit(u, s.target, &w, d, critical, dice, events);
+            }
+        }
+    }
+
+    /// A hit by `w` from `u` at range `d` on `target` (a critical hit rolls on the vehicle
+    /// critical hit table first).
+    #[allow(clippy::too_many_arguments)]
+    fn weapon_hit(
+        &mut self,
+        u: UnitId,
+        target: UnitId,
+        w: &SpaceWeapon,
+        d: u32,
+        critical: bool,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let mut crit = None;
+        if critical {
+            let r = success_roll(dice, Vec::new());
+            let c = vehicle_critical(r.total);
+            events.push(roll_event(
+                u,
+                "vehicle critical hit".into(),
+                r,
+                c.word().into(),
+            ));
+            crit = Some(c);
+        }
+        let raw = w.damage_dice().roll(dice, 0);
+        let mut steps = vec![Modifier::named(
+            format!("×{}", w.multiplier),
+            raw.total * (w.multiplier - 1),
+        )];
+        let mut dmg = raw.total * w.multiplier;
+        if d > w.half_damage {
+            steps.push(Modifier::new("beyond 1/2D: half", -(dmg - dmg / 2)));
+            dmg /= 2;
+        }
+        let factor = match crit {
+            Some(VehicleCritical::Triple) => 3,
+            Some(VehicleCritical::Double) => 2,
+            _ => 1,
+        };
+        if factor > 1 {
+            steps.push(Modifier::named(
+                format!("critical ×{factor}"),
+                dmg * (factor - 1),
+            ));
+            dmg *= factor;
+        }
+        let dr = self.sheet(target).stats.dr;
+        let mut eff = effective_dr(dr, w);
+        if crit == Some(VehicleCritical::Bypass) {
+            eff /= 10;
+        }
+        let label = match w.armor {
+            tables::ArmorEffect::Normal => format!("DR {dr}"),
+            tables::ArmorEffect::Halved => format!("DR {dr} halved"),
+            tables::ArmorEffect::Ignored => format!("DR {dr} ignored (meson)"),
+        };
+        let through = self.take_hit(
+            Some(u),
+            target,
+            raw,
+            "space weapon",
+            steps,
+            dmg,
+            eff,
+            label,
+            events,
+        );
+        if through > 0 && crit == Some(VehicleCritical::Triple) {
+            self.knock_out(target, MajorDamage::Computer, events);
+        }
+        match crit {
+            Some(VehicleCritical::Bypass) => {
+                let lose = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
+                    .into_iter()
+                    .find(|k| {
+                        self.sheet(target).scan(*k).is_some()
+                            && !self.ship(target).sensors_out.contains(k)
+                    });
+                if let Some(k) = lose {
+                    let st = self.ship_mut(target);
+                    st.sensors_out.push(k);
+                    st.repairs.push(Repairable::Sensor(k));
+                    events.push(note(Some(target), format!("its {k:?} is disabled")));
+                }
+            }
+            Some(VehicleCritical::Engine) => {
+                let st = self.ship_mut(target);
+                st.drive_hits += 1;
+                let text = if st.drive_hits >= 2 {
+                    "its drive stops working"
+                } else {
+                    "its drive is badly damaged: acceleration halved"
+                };
+                events.push(note(Some(target), text.into()));
+            }
+            _ => {}
+        }
+        self.major_damage_rolls(target, through, w.radiation, dice, events);
+    }
+
+    /// Applies `dmg` less `dr` to the hull of `target`; returns the damage that got
+    /// through.
+    #[allow(clippy::too_many_arguments)]
+    fn take_hit(
+        &mut self,
+        attacker: Option<UnitId>,
+        target: UnitId,
+        roll: RollRecord,
+        damage_type: &'static str,
+        mut steps: Vec<Modifier>,
+        dmg: i32,
+        dr: i32,
+        dr_label: String,
+        events: &mut Vec<BattleEvent>,
+    ) -> i32 {
+        let through = (dmg - dr).max(0);
+        if dr != 0 {
+            steps.push(Modifier::named(dr_label, -(dmg.min(dr))));
+        }
+        let max = self.sheet(target).stats.hp;
+        let before = self.ship(target).hp;
+        let after = before - through;
+        self.ship_mut(target).hp = after;
+        events.push(BattleEvent::Damage {
+            attacker,
+            target,
+            roll,
+            damage_type: Cow::Borrowed(damage_type),
+            steps,
+            injury: through,
+            hp_before: before,
+            hp_after: after,
+            hp_max: max,
+            location: None,
+        });
+        self.hull_state(target, events);
+        through
+    }
+
+    fn hull_state(&mut self, u: UnitId, events: &mut Vec<BattleEvent>) {
+        let max = self.sheet(u).stats.hp;
+        let st = self.ship(u);
+        let next = if st.hp <= -max {
+            Condition::Destroyed
+        } else if st.hp <= 0 {
+            Condition::Disabled
+        } else {
+            return;
+        };
+        if st.condition == next || st.condition == Condition::Destroyed {
+            return;
+        }
+        self.ship_mut(u).condition = next;
+        events.push(BattleEvent::StatusChanged {
+            unit: u,
+            standing: next.standing(),
+            cause: Cow::Borrowed(if next == Condition::Destroyed {
+                "is destroyed"
+            } else {
+                "no longer functions (0 hit points)"
+            }),
+        });
+    }
+
+    fn major_damage_rolls(
+        &mut self,
+        u: UnitId,
+        through: i32,
+        radiation: bool,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let max = self.sheet(u).stats.hp;
+        if through <= 0 || i64::from(through) * 10 < i64::from(max) {
+            return;
+        }
+        let r = success_roll(dice, Vec::new());
+        let effect = major_damage(r.total);
+        let effect = match effect {
+            MajorDamage::Radiation if radiation => MajorDamage::Computer,
+            e => e,
+        };
+        events.push(roll_event(
+            u,
+            "major damage".into(),
+            r,
+            major_word(effect).into(),
+        ));
+        self.major_effect(u, effect, dice, events);
+    }
+
+    fn major_effect(
+        &mut self,
+        u: UnitId,
+        effect: MajorDamage,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let crew = self.sheet(u).stats.crew.count;
+        let passengers = self.sheet(u).stats.passengers;
+        match effect {
+            MajorDamage::FuelLost => {
+                let st = self.ship_mut(u);
+                st.fuel /= 2;
+            }
+            MajorDamage::Cargo => {
+                let st = self.ship_mut(u);
+                st.cargo -= st.cargo / 4;
+            }
+            MajorDamage::JumpDrive => self.ship_mut(u).jump_drive = false,
+            MajorDamage::PassengersHurt | MajorDamage::CrewHurt => {
+                let crew_hit = effect == MajorDamage::CrewHurt;
+                let aboard = if crew_hit { crew } else { passengers };
+                let already = if crew_hit {
+                    self.ship(u).crew_hurt
+                } else {
+                    self.ship(u).passengers_hurt
+                };
+                let left = aboard.saturating_sub(already);
+                if left == 0 {
+                    return;
+                }
+                let n = tables::casualty_dice(left);
+                let r = DiceExpr::d6(n, 0).roll(dice, 0);
+                let hurt = (r.total.max(0) as u32).min(left);
+                events.push(roll_event(
+                    u,
+                    if crew_hit {
+                        "crew casualties".into()
+                    } else {
+                        "passenger casualties".into()
+                    },
+                    r,
+                    format!("{hurt} hurt (5d each, no DR: out of action)"),
+                ));
+                let st = self.ship_mut(u);
+                if crew_hit {
+                    st.crew_hurt += hurt;
+                    if st.crew_hurt >= crew && st.condition == Condition::Fighting {
+                        st.condition = Condition::Disabled;
+                        events.push(BattleEvent::StatusChanged {
+                            unit: u,
+                            standing: Standing::Disabled,
+                            cause: Cow::Borrowed("has nobody left to work the ship"),
+                        });
+                    }
+                } else {
+                    st.passengers_hurt += hurt;
+                }
+            }
+            MajorDamage::Computer | MajorDamage::Bridge | MajorDamage::Weapon => {
+                self.knock_out(u, effect, events);
+            }
+            MajorDamage::PowerLoss => {
+                let st = self.ship_mut(u);
+                if !st.power_loss {
+                    st.power_loss = true;
+                    st.repairs.push(Repairable::Power);
+                }
+            }
+            MajorDamage::ManeuverDrive => {
+                let st = self.ship_mut(u);
+                st.drive_halved += 1;
+                st.repairs.push(Repairable::ManeuverDrive);
+            }
+            MajorDamage::PowerPlant => {
+                self.ship_mut(u).power_plant = false;
+                events.push(note(Some(u), "is crippled: no thrust and no fire".into()));
+            }
+            MajorDamage::Radiation => {}
+        }
+    }
+
+    fn knock_out(&mut self, u: UnitId, effect: MajorDamage, events: &mut Vec<BattleEvent>) {
+        let st = self.ship_mut(u);
+        match effect {
+            MajorDamage::Computer if st.computers > 0 => {
+                st.computers -= 1;
+                st.repairs.push(Repairable::Computer);
+                let left = st.computers;
+                events.push(note(
+                    Some(u),
+                    format!("a computer is knocked out ({left} working)"),
+                ));
+            }
+            MajorDamage::Bridge if st.bridge => {
+                st.bridge = false;
+                st.repairs.push(Repairable::Bridge);
+            }
+            MajorDamage::Weapon => {
+                if let Some(i) = st.mounts_out.iter().position(|o| !o) {
+                    st.mounts_out[i] = true;
+                    st.repairs.push(Repairable::Weapon(i));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // 5. Collision and point defense.
+
+    fn point_defense(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        let mut i = 0;
+        while i < self.missiles.len() {
+            if !self.missiles[i].contact {
+                i += 1;
+                continue;
+            }
+            let m = self.missiles[i].clone();
+            let t = m.target;
+            let mut down = false;
+            if self.fighting(t)
+                && let Some(&mount) = self.free_mounts(t).first()
+            {
+                let w = self.sheet(t).mounts[mount].weapon;
+                self.ship_mut(t).mounts_used[mount] = true;
+                let mut mods = self.augmented_gunner(t, &w);
+                mods.push(Modifier::new("missile size", 0));
+                mods.push(Modifier::new(
+                    "range 0 (+1 firing hex)",
+                    gunnery_range_modifier(0),
+                ));
+                mods.push(Modifier::new("point defense", 10));
+                let roll = success_roll(dice, mods);
+                down = roll.succeeded();
+                events.push(roll_event(
+                    t,
+                    format!("point defense ({} #{mount})", w.name),
+                    roll,
+                    if down {
+                        format!("shoots down missile {}", m.id)
+                    } else {
+                        format!("misses missile {}", m.id)
+                    },
+                ));
+            }
+            if !down && self.ship(t).condition != Condition::Destroyed {
+                let mut mods = vec![Modifier::new("guidance", self.missile.skill)];
+                mods.push(Modifier::new("target size", self.sheet(t).stats.sm));
+                let roll = success_roll(dice, mods);
+                let hit = roll.succeeded();
+                events.push(BattleEvent::Attack {
+                    attacker: m.owner,
+                    target: t,
+                    weapon: crate::dice::Label::Static("missile"),
+                    roll,
+                    defenses: Vec::new(),
+                    result: if hit {
+                        AttackResult::Hit
+                    } else {
+                        AttackResult::Miss
+                    },
+                });
+                if hit {
+                    let raw = DiceExpr::d6(self.missile.dice, 0).roll(dice, 0);
+                    let mult = self.missile.multiplier;
+                    let steps = vec![Modifier::named(format!("×{mult}"), raw.total * (mult - 1))];
+                    let dmg = raw.total * mult;
+                    let dr = self.sheet(t).stats.dr;
+                    let through = self.take_hit(
+                        Some(m.owner),
+                        t,
+                        raw,
+                        "missile",
+                        steps,
+                        dmg,
+                        dr,
+                        format!("DR {dr}"),
+                        events,
+                    );
+                    self.major_damage_rolls(t, through, false, dice, events);
+                }
+            }
+            self.missiles.remove(i);
+        }
+    }
+
+    fn resolve_rams(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        for (a, b) in std::mem::take(&mut self.rams) {
+            if !(self.fighting(a) && self.fighting(b)) {
+                continue;
+            }
+            let ra = success_roll(
+                dice,
+                vec![Modifier::new("Piloting", self.sheet(a).stats.crew.pilot)],
+            );
+            let rb = success_roll(
+                dice,
+                vec![Modifier::new("Piloting", self.sheet(b).stats.crew.pilot)],
+            );
+            let won = quick_contest(&ra, &rb) == std::cmp::Ordering::Greater;
+            events.push(roll_event(a, "ram (Piloting)".into(), ra, "rams".into()));
+            events.push(roll_event(
+                b,
+                "evade the ram (Piloting)".into(),
+                rb,
+                if won {
+                    "is rammed".into()
+                } else {
+                    "slips aside".into()
+                },
+            ));
+            if !won {
+                continue;
+            }
+            let rel = (self.ship(a).vel - self.ship(b).vel).ulength().max(1) as i32;
+            for (x, y) in [(a, b), (b, a)] {
+                let other = self.sheet(y).stats.hp;
+                let dmg = other.saturating_mul(rel);
+                let roll = RollRecord {
+                    dice: DiceName::Fixed("collision"),
+                    faces: Vec::new(),
+                    extra: Vec::new(),
+                    sense: RollSense::Over,
+                    modifiers: vec![
+                        Modifier::named(format!("{} hit points", self.name(y)), other),
+                        Modifier::named(format!("× relative speed {rel}"), other * (rel - 1)),
+                    ],
+                    total: dmg,
+                    target: None,
+                    margin: None,
+                    success: None,
+                    critical: None,
+                };
+                let dr = self.sheet(x).stats.dr;
+                self.take_hit(
+                    Some(y),
+                    x,
+                    roll,
+                    "collision",
+                    Vec::new(),
+                    dmg,
+                    dr,
+                    format!("DR {dr}"),
+                    events,
+                );
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // 7. Damage control.
+
+    fn damage_control(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        for u in self.ids().collect::<Vec<_>>() {
+            if !self.fighting(u) || self.ship(u).repairs.is_empty() {
+                continue;
+            }
+            let Some(&what) = self.ship(u).repairs.first() else {
+                continue;
+            };
+            let roll = success_roll(
+                dice,
+                vec![Modifier::new("Engineer", self.sheet(u).stats.crew.engineer)],
+            );
+            let ok = roll.succeeded();
+            if ok {
+                let st = self.ship_mut(u);
+                st.repairs.remove(0);
+                match what {
+                    Repairable::Computer => st.computers += 1,
+                    Repairable::Bridge => st.bridge = true,
+                    Repairable::Weapon(i) => {
+                        if let Some(m) = st.mounts_out.get_mut(i) {
+                            *m = false;
+                        }
+                    }
+                    Repairable::Sensor(k) => st.sensors_out.retain(|s| *s != k),
+                    Repairable::ManeuverDrive => {
+                        st.drive_halved = st.drive_halved.saturating_sub(1)
+                    }
+                    Repairable::Power => st.power_loss = false,
+                }
+            }
+            events.push(roll_event(
+                u,
+                "damage control (Engineer)".into(),
+                roll,
+                format!(
+                    "{} {}",
+                    if ok { "repairs" } else { "cannot yet repair" },
+                    repair_word(what)
+                ),
+            ));
+        }
+    }
+}
+
+/// A vehicle critical hit ("VEHICLE CRITICAL HITS", as far as the text gives it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VehicleCritical {
+    /// 3: triple damage, and a computer lost if any penetrates.
+    Triple,
+    /// 4: double damage (the rudder result has no meaning in space).
+    Double,
+    /// 5: the hit bypasses 90% of the armor DR; a sensor is disabled.
+    Bypass,
+    /// 6: normal damage and the drive badly damaged (acceleration halved; twice: stops).
+    Engine,
+    /// 7 and up: normal damage (the text's table is cut off after 7).
+    Normal,
+}
+
+impl VehicleCritical {
+    fn word(self) -> &'static str {
+        match self {
+            VehicleCritical::Triple => "triple damage",
+            VehicleCritical::Double => "double damage",
+            VehicleCritical::Bypass => "bypasses 90% of the armor; a sensor is disabled",
+            VehicleCritical::Engine => "normal damage; the drive is badly damaged",
+            VehicleCritical::Normal => "normal damage",
+        }
+    }
+}
+
+/// The vehicle critical hit table by its 3d6 roll.
+pub fn vehicle_critical(roll: i32) -> VehicleCritical {
+    match roll {
+        ..=3 => VehicleCritical::Triple,
+        4 => VehicleCritical::Double,
+        5 => VehicleCritical::Bypass,
+        6 => VehicleCritical::Engine,
+        _ => VehicleCritical::Normal,
+    }
+}
+
+fn major_word(m: MajorDamage) -> &'static str {
+    match m {
+        MajorDamage::FuelLost => "fuel tank shattered: half the fuel lost",
+        MajorDamage::PassengersHurt => "passengers injured",
+        MajorDamage::JumpDrive => "jump drive knocked out",
+        MajorDamage::Cargo => "cargo damaged: a quarter lost",
+        MajorDamage::Computer => "a computer knocked out",
+        MajorDamage::CrewHurt => "crew injured",
+        MajorDamage::PowerLoss => "power loss: Gs halved",
+        MajorDamage::Weapon => "a weapon disabled",
+        MajorDamage::Radiation => "no special effect",
+        MajorDamage::ManeuverDrive => "M-drive acceleration halved",
+        MajorDamage::Bridge => "bridge knocked out",
+        MajorDamage::PowerPlant => "power plant knocked out: crippled",
+    }
+}
+
+fn repair_word(r: Repairable) -> String {
+    match r {
+        Repairable::Computer => "a computer".into(),
+        Repairable::Bridge => "the bridge".into(),
+        Repairable::Weapon(i) => format!("mount {i}"),
+        Repairable::Sensor(k) => format!("the {k:?}"),
+        Repairable::ManeuverDrive => "the M-drive".into(),
+        Repairable::Power => "the power".into(),
+    }
+}
+
+/// Stealth that hides a ship from AESA scans, for the sheet.
+pub fn masking_word(m: Masking) -> &'static str {
+    match m {
+        Masking::None => "none",
+        Masking::Basic => "basic",
+        Masking::Radical => "radical",
+    }
+}

@@ -1,0 +1,480 @@
+//! GURPS Traveller space combat against gurps-traveller-gm-screen.txt: the tables with
+//! the text's own numbers, and the turn played through [`Space`] with scripted dice.
+
+use super::new_space;
+use super::space::{Action, Condition, Phase, Shot, Space, Step};
+use super::tables::*;
+use crate::battle::{AttackResult, BattleEvent, UnitId};
+use crate::dice::Scripted;
+use crate::hexmap::HexMap;
+use hexx::Hex;
+
+/// "SPACE RANGE TABLE": every row, and the continuation past 100 hexes (decision).
+#[test]
+fn the_space_range_table() {
+    let rows = [
+        (0, -39),
+        (1, -41),
+        (2, -43),
+        (3, -44),
+        (4, -45),
+        (5, -46),
+        (7, -46),
+        (8, -47),
+        (10, -47),
+        (11, -48),
+        (15, -48),
+        (16, -49),
+        (20, -49),
+        (21, -50),
+        (30, -50),
+        (31, -51),
+        (45, -51),
+        (46, -52),
+        (70, -52),
+        (71, -53),
+        (100, -53),
+        (101, -54),
+        (150, -54),
+        (151, -55),
+        (1000, -59),
+        (1001, -60),
+    ];
+    for (hexes, m) in rows {
+        assert_eq!(space_range_modifier(hexes), m, "{hexes} hexes");
+    }
+    // "GUNNERY MODIFIERS": counting the firing hex, a target 3 hexes away is at 4: -45.
+    assert_eq!(gunnery_range_modifier(3), -45);
+    assert_eq!(gunnery_range_modifier(0), -41);
+}
+
+/// "SPACE WEAPONS TABLE": the six rows; "(2)" halves armor DR, "(!)" ignores it.
+#[test]
+fn the_space_weapons_table() {
+    let l = space_weapon("360-MJ Laser").expect("in the table");
+    assert_eq!(
+        (l.half_damage, l.max_range, l.acc, l.dice, l.multiplier),
+        (2, 6, 32, 5, 50)
+    );
+    assert_eq!(effective_dr(101, &l), 50);
+    let m = space_weapon("Meson Gun Bay").expect("in the table");
+    assert_eq!((m.dice, m.multiplier, effective_dr(500, &m)), (6, 1000, 0));
+    let p = space_weapon("Spinal P-Beam").expect("in the table");
+    assert_eq!(
+        (p.half_damage, p.max_range, p.acc, p.multiplier),
+        (5, 15, 36, 3000)
+    );
+    assert_eq!(effective_dr(500, &p), 500);
+    assert_eq!(SPACE_WEAPONS.len(), 6);
+    // RoF 1/60 over a 20-minute turn: 20 shots, +4 on the Lite rapid-fire table.
+    assert_eq!(rof_bonus(&l, 1200), 4);
+    // "Acc bonus up to a limit of base Gunner skill".
+    assert_eq!(acc_bonus(32, 14), 14);
+    assert_eq!(acc_bonus(32, 40), 32);
+}
+
+/// "Scan Values Table": every entry at TL10 and TL12, none at TL11.
+#[test]
+fn the_scan_values_table() {
+    use Bridge::*;
+    use SensorKind::*;
+    let table = [
+        (Pesa, Cockpit, 35, 37),
+        (Pesa, Basic, 37, 38),
+        (Pesa, Command, 39, 41),
+        (Aesa, Cockpit, 39, 40),
+        (Aesa, Basic, 41, 42),
+        (Aesa, Command, 42, 43),
+        (Radscan, Cockpit, 29, 31),
+        (Radscan, Basic, 31, 35),
+        (Radscan, Command, 32, 38),
+    ];
+    for (k, b, tl10, tl12) in table {
+        assert_eq!(scan_value(k, 10, b), Some(tl10));
+        assert_eq!(scan_value(k, 12, b), Some(tl12));
+    }
+    assert_eq!(scan_value(Aesa, 11, Basic), None);
+}
+
+fn target() -> ScanTarget {
+    ScanTarget {
+        range: 3,
+        prior_detection: false,
+        sm: 8,
+        tl: 12,
+        stealth: Masking::None,
+        cloaking: Masking::None,
+        near_planet: false,
+        atmosphere: false,
+        active_sensor: None,
+        transponder: false,
+    }
+}
+
+fn sum(m: &[crate::dice::Modifier]) -> i32 {
+    m.iter().map(|x| x.value).sum()
+}
+
+/// "Scan Modifiers": scan value, range from the space range table, prior detection +4;
+/// AESA: size, stealth -(TL-4) or -2(TL-4), planet -4, atmosphere -6; PESA: size, planet
+/// -2, atmosphere -6, emission cloaking -(TL-4)/2 or -(TL-4), doubled in an atmosphere;
+/// radscan: an active sensor's scan value less its TL, or a transponder's +40, the higher.
+#[test]
+fn scan_modifiers_by_sensor() {
+    let t = target();
+    // AESA 42 at 3 hexes (-44) on an SM +8 ship.
+    assert_eq!(sum(&scan_modifiers(SensorKind::Aesa, 42, &t)), 42 - 44 + 8);
+    let stealthy = ScanTarget {
+        stealth: Masking::Radical,
+        near_planet: true,
+        prior_detection: true,
+        ..t
+    };
+    assert_eq!(
+        sum(&scan_modifiers(SensorKind::Aesa, 42, &stealthy)),
+        42 - 44 + 4 + 8 - 16 - 4
+    );
+    let cloaked = ScanTarget {
+        cloaking: Masking::Basic,
+        near_planet: true,
+        ..t
+    };
+    assert_eq!(
+        sum(&scan_modifiers(SensorKind::Pesa, 38, &cloaked)),
+        38 - 44 + 8 - 2 - 4
+    );
+    let in_air = ScanTarget {
+        atmosphere: true,
+        ..cloaked
+    };
+    assert_eq!(
+        sum(&scan_modifiers(SensorKind::Pesa, 38, &in_air)),
+        38 - 44 + 8 - 2 - 6 - 8
+    );
+    let emitting = ScanTarget {
+        active_sensor: Some((42, 12)),
+        ..t
+    };
+    assert_eq!(
+        sum(&scan_modifiers(SensorKind::Radscan, 35, &emitting)),
+        35 - 44 + 30
+    );
+    let both = ScanTarget {
+        transponder: true,
+        ..emitting
+    };
+    assert_eq!(
+        sum(&scan_modifiers(SensorKind::Radscan, 35, &both)),
+        35 - 44 + 40
+    );
+    assert_eq!(sum(&scan_modifiers(SensorKind::Radscan, 35, &t)), 35 - 44);
+}
+
+/// "MAJOR DAMAGE TABLE": each result by its roll; casualties 1d plus 1d per full 50.
+#[test]
+fn the_major_damage_table() {
+    use MajorDamage::*;
+    let expect = [
+        FuelLost,
+        PassengersHurt,
+        JumpDrive,
+        Cargo,
+        Computer,
+        CrewHurt,
+        PowerLoss,
+        Weapon,
+        Radiation,
+        FuelLost,
+        PassengersHurt,
+        ManeuverDrive,
+        Cargo,
+        Bridge,
+        CrewHurt,
+        PowerPlant,
+    ];
+    for (i, e) in expect.iter().enumerate() {
+        assert_eq!(major_damage(i as i32 + 3), *e, "roll {}", i + 3);
+    }
+    assert_eq!(casualty_dice(49), 1);
+    assert_eq!(casualty_dice(50), 2);
+    assert_eq!(casualty_dice(99), 2);
+}
+
+/// A two-ship scenario: a raider (side a) and a merchant (side b) `gap` hexes apart.
+fn duel(config: &str, raider: &str, merchant: &str, gap: i32) -> (Space, HexMap) {
+    let text = format!(
+        r#"(
+    name: "test",
+    ruleset: TravellerSpace({config}),
+    map: (shape: Hexagon(radius: 20)),
+    sides: [(id: "a", control: Player), (id: "b", control: Ai(Aggressive))],
+    units: [
+        (name: "Raider", side: "a", at: (0, 0), stats: TravellerSpace(
+            sm: 8, hp: 2000, dr: 100, accel: 2.0, tl: 12, sensors: [Aesa, Pesa, Radscan],
+            targeting: 10, weapons: [(weapon: "360-MJ Laser", count: 2)], missiles: 6, launchers: 2,
+            crew: (pilot: 12, gunner: 14, sensors: 13, engineer: 12, count: 10){raider})),
+        (name: "Merchant", side: "b", at: ({gap}, 0), stats: TravellerSpace(
+            sm: 8, hp: 1500, dr: 50, accel: 1.0, tl: 12, sensors: [Pesa],
+            weapons: [(weapon: "360-MJ Laser")],
+            crew: (pilot: 12, gunner: 11, sensors: 11, engineer: 11, count: 8), passengers: 12{merchant})),
+    ],
+)"#
+    );
+    let p = crate::scenario::parse("test.ron", &text).unwrap_or_else(|e| panic!("{e:?}"));
+    (new_space(&p), p.map.clone())
+}
+
+/// "SEQUENCE OF ACTION": detection (rolls), maneuver (decisions), movement, direct fire
+/// (decisions), collision and point defense, launch (decisions), damage control.
+#[test]
+fn a_turn_follows_the_sequence_of_action() {
+    let (mut s, map) = duel("", "", "", 4);
+    let mut ev = Vec::new();
+    // Detection: each side scans the other once: 3d6 each.
+    let mut d = Scripted::new(&[3, 3, 3, 3, 3, 3]);
+    s.begin_turn(&mut d, &mut ev);
+    assert_eq!(d.remaining(), 0);
+    assert!(s.detection(UnitId(0), UnitId(1)).found);
+    assert!(
+        s.detection(UnitId(0), UnitId(1)).active,
+        "found with the AESA"
+    );
+    assert_eq!(s.phase, Phase::Maneuver);
+    let mut d = Scripted::new(&[]);
+    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::Awaiting(UnitId(0)));
+    let coast = Action::Maneuver {
+        to: (0, 0),
+        passive: false,
+        ram: None,
+    };
+    s.check(UnitId(0), &coast).expect("coasting is legal");
+    s.apply(UnitId(0), coast, &mut ev);
+    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::Awaiting(UnitId(1)));
+    let stay = Action::Maneuver {
+        to: (4, 0),
+        passive: false,
+        ram: None,
+    };
+    s.apply(UnitId(1), stay, &mut ev);
+    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::Awaiting(UnitId(0)));
+    assert_eq!(s.phase, Phase::DirectFire);
+    // Both lasers at the merchant (4 hexes: within 6).
+    let fire = Action::Fire {
+        shots: vec![
+            Shot {
+                mount: 0,
+                target: UnitId(1),
+            },
+            Shot {
+                mount: 1,
+                target: UnitId(1),
+            },
+        ],
+    };
+    s.check(UnitId(0), &fire).expect("in range");
+    s.apply(UnitId(0), fire, &mut ev);
+    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::Awaiting(UnitId(1)));
+    assert_eq!(s.phase, Phase::DirectFire);
+    s.apply(UnitId(1), Action::Fire { shots: Vec::new() }, &mut ev);
+    // Resolution, shot by shot: each against 14 + 14 + 4 + 10 + 8 - 45 + 2 = 7: 2 2 2 hits,
+    // then 6 6 6 misses; the hit's 5d = 17 × 50 = 850, beyond 1/2D (2 hexes): 425, less DR 50 halved
+    // (25): 400, at least 10% of the hull's 1500: one major damage roll, 3 3 4 = 10, a
+    // weapon disabled. Then launch: the raider's decision.
+    let mut d = Scripted::new(&[2, 2, 2, 3, 3, 3, 4, 4, 3, 3, 4, 6, 6, 6]);
+    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::Awaiting(UnitId(0)));
+    assert_eq!(d.remaining(), 0);
+    assert_eq!(s.phase, Phase::Launch);
+    assert_eq!(s.ship(UnitId(1)).hp, 1100);
+    assert_eq!(s.ship(UnitId(1)).mounts_out, vec![true]);
+    let results: Vec<AttackResult> = ev
+        .iter()
+        .filter_map(|e| match e {
+            BattleEvent::Attack { result, .. } => Some(*result),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results, vec![AttackResult::Hit, AttackResult::Miss]);
+    let launch = Action::Launch {
+        target: UnitId(1),
+        count: 2,
+    };
+    s.check(UnitId(0), &launch).expect("two launchers");
+    s.apply(UnitId(0), launch, &mut ev);
+    assert_eq!(s.missiles.len(), 2);
+    assert_eq!(s.ship(UnitId(0)).missiles, 4);
+    // Damage control: the merchant's engineer (11) repairs the mount on 3 3 3.
+    let mut d = Scripted::new(&[3, 3, 3]);
+    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::RoundOver);
+    assert_eq!(s.ship(UnitId(1)).mounts_out, vec![false]);
+}
+
+/// "GUNNERY MODIFIERS": augmented Gunner skill (14 + Acc 32 limited to 14 + RoF +4 +
+/// targeting 10) + target size 8 + range (4 hexes counting the firing hex: -45) + active
+/// sensor lock 2 = 7.
+#[test]
+fn gunnery_adds_up_as_the_screen_says() {
+    let (mut s, _) = duel("", "", "", 3);
+    let mut ev = Vec::new();
+    let mut d = Scripted::new(&[3, 3, 3, 3, 3, 3]);
+    s.begin_turn(&mut d, &mut ev);
+    let mods = s.gunnery_modifiers(UnitId(0), 0, UnitId(1));
+    let labels: Vec<(String, i32)> = mods
+        .iter()
+        .map(|m| (m.label.to_string(), m.value))
+        .collect();
+    assert_eq!(
+        labels,
+        vec![
+            ("Gunner".to_string(), 14),
+            ("Acc 32 (up to skill)".to_string(), 14),
+            ("RoF".to_string(), 4),
+            ("targeting program".to_string(), 10),
+            ("target size".to_string(), 8),
+            ("range 3 hexes (+1 firing hex)".to_string(), -45),
+            ("active sensor lock".to_string(), 2),
+        ]
+    );
+    // Without a computer the targeting program is gone; passive, no lock.
+    s.ships[0].computers = 0;
+    s.ships[0].passive = true;
+    let total: i32 = s
+        .gunnery_modifiers(UnitId(0), 0, UnitId(1))
+        .iter()
+        .map(|m| m.value)
+        .sum();
+    assert_eq!(total, 14 + 14 + 4 + 8 - 45);
+}
+
+/// Missiles (decision): launched with the launcher's vector, they steer for their
+/// target's next position with their own thrust (6 G: 5 points a turn); in contact they
+/// meet point defense (+10) and, if not shot down, strike against guidance 12 + SM.
+#[test]
+fn missiles_fly_and_meet_point_defense() {
+    let (mut s, map) = duel("", "", "", 5);
+    s.detected[0][1].found = true;
+    s.phase = Phase::Launch;
+    s.queue = vec![UnitId(0)];
+    let mut ev = Vec::new();
+    s.apply(
+        UnitId(0),
+        Action::Launch {
+            target: UnitId(1),
+            count: 2,
+        },
+        &mut ev,
+    );
+    assert_eq!(s.missile_thrust(), 5);
+    // Next turn: both ships coast; the missiles burn 5 towards (5, 0) and reach it.
+    s.phase = Phase::Maneuver;
+    s.queue = Vec::new();
+    s.ships[0].mounts_used = vec![false; 2];
+    s.ships[1].mounts_used = vec![false; 1];
+    let mut d = Scripted::new(&[]);
+    // Maneuver over (nobody queued): missiles guide, movement, then direct fire for
+    // nobody (the merchant has not detected the raider).
+    let step = s.advance(&map, &mut d, &mut ev);
+    assert_eq!(step, Step::Awaiting(UnitId(0)), "the raider may fire");
+    assert!(
+        s.missiles.iter().all(|m| m.contact && m.pos == (5, 0)),
+        "{:?}",
+        s.missiles
+    );
+    s.apply(UnitId(0), Action::Fire { shots: Vec::new() }, &mut ev);
+    // Point defense: the merchant's one laser at augmented 11 + Acc 11 + RoF 4 = 26, the
+    // missile's size 0, range 0 (-41), +10: -5; 3 3 3 fails (only a 3 or 4 could hit).
+    // The missiles strike at guidance 12 + size 8 = 20: 3 3 3 hits each; 6d × 20 each:
+    // 6 → 120, less DR 50: 70 each. The second finds the laser already used.
+    let mut d = Scripted::new(&[
+        3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 3, 3, 3, 1, 1, 1, 1, 1, 1,
+    ]);
+    let step = s.advance(&map, &mut d, &mut ev);
+    assert_eq!(d.remaining(), 0, "{ev:?}");
+    assert_eq!(
+        step,
+        Step::Awaiting(UnitId(0)),
+        "the raider may launch again"
+    );
+    assert_eq!(s.phase, Phase::Launch);
+    assert_eq!(s.ship(UnitId(1)).hp, 1500 - 140);
+    assert!(s.missiles.is_empty());
+}
+
+/// Ramming (decision): a ship that names its target and meets it during movement rolls
+/// a Quick Contest of Piloting; if it wins, both take the other's full hit points times
+/// their relative speed.
+#[test]
+fn a_ram_is_ruinous() {
+    let (mut s, map) = duel("", "", "", 2);
+    let mut ev = Vec::new();
+    let mut d = Scripted::new(&[3, 3, 3, 3, 3, 3]);
+    s.begin_turn(&mut d, &mut ev);
+    let mut d = Scripted::new(&[]);
+    s.advance(&map, &mut d, &mut ev);
+    let ram = Action::Maneuver {
+        to: (2, 0),
+        passive: false,
+        ram: Some(UnitId(1)),
+    };
+    s.check(UnitId(0), &ram).expect("2 points reach (2, 0)");
+    s.apply(UnitId(0), ram, &mut ev);
+    s.advance(&map, &mut d, &mut ev);
+    s.apply(
+        UnitId(1),
+        Action::Maneuver {
+            to: (2, 0),
+            passive: false,
+            ram: None,
+        },
+        &mut ev,
+    );
+    // Movement: contact; direct fire: the raider holds, the merchant has nothing in range? It
+    // has (0 hexes). Both hold.
+    let step = s.advance(&map, &mut d, &mut ev);
+    assert_eq!(step, Step::Awaiting(UnitId(0)));
+    assert_eq!(s.rams, vec![(UnitId(0), UnitId(1))]);
+    s.apply(UnitId(0), Action::Fire { shots: Vec::new() }, &mut ev);
+    s.advance(&map, &mut d, &mut ev);
+    s.apply(UnitId(1), Action::Fire { shots: Vec::new() }, &mut ev);
+    // Point defense: nothing. Ram: raider 3 3 3 (by 3) against merchant 6 6 5 (fails).
+    let mut d = Scripted::new(&[3, 3, 3, 6, 6, 5]);
+    s.advance(&map, &mut d, &mut ev);
+    assert_eq!(d.remaining(), 0);
+    // Relative speed 2: the merchant takes 2000 × 2 - 50, the raider 1500 × 2 - 100.
+    assert_eq!(s.ship(UnitId(1)).hp, 1500 - (4000 - 50));
+    assert_eq!(s.ship(UnitId(1)).condition, Condition::Destroyed);
+    assert_eq!(s.ship(UnitId(0)).hp, 2000 - (3000 - 100));
+    assert_eq!(s.ship(UnitId(0)).condition, Condition::Disabled);
+}
+
+/// Escape (decision): a ship farther than `escape_hexes` from every enemy has left.
+#[test]
+fn a_ship_beyond_reach_escapes() {
+    let (mut s, map) = duel("escape_hexes: 5", "", ", velocity: (3, 0)", 4);
+    let mut ev = Vec::new();
+    let mut d = Scripted::new(&[3, 3, 3, 3, 3, 3]);
+    s.begin_turn(&mut d, &mut ev);
+    let mut d = Scripted::new(&[]);
+    s.advance(&map, &mut d, &mut ev);
+    s.apply(
+        UnitId(0),
+        Action::Maneuver {
+            to: (0, 0),
+            passive: false,
+            ram: None,
+        },
+        &mut ev,
+    );
+    s.advance(&map, &mut d, &mut ev);
+    s.apply(
+        UnitId(1),
+        Action::Maneuver {
+            to: (7, 0),
+            passive: true,
+            ram: None,
+        },
+        &mut ev,
+    );
+    s.advance(&map, &mut d, &mut ev);
+    assert_eq!(s.ship(UnitId(1)).condition, Condition::Escaped);
+    assert_eq!(s.ship(UnitId(1)).pos, Hex::new(7, 0));
+}
