@@ -624,3 +624,52 @@ fn a_socs_battle_is_played_saved_and_loaded() {
     back.finish_by_ai();
     assert!(back.session().outcome().is_some());
 }
+
+/// A GURPS Traveller space battle played by hand (issue 8): the player's ship maneuvers to
+/// an end position within its thrust, fires and launches through `decide_space`; a burn
+/// beyond its thrust is refused and not recorded; the battle saves, loads back where it
+/// stood and finishes.
+#[test]
+fn a_traveller_battle_is_played_saved_and_loaded() {
+    use skirmish::rules::traveller_space::{Action as SpaceAction, Space, ai};
+    let mut p = play("traveller-merchant-raider.ron", 3);
+    let mut decided = 0;
+    let mut phases = Vec::new();
+    while decided < 10 {
+        let Some(unit) = to_player(&mut p) else { break };
+        let s = p.session().world.resource::<Space>().clone();
+        phases.push(s.phase);
+        if decided == 0 {
+            // Twenty hexes of burn with one point of thrust.
+            let st = s.ship(unit);
+            let far = SpaceAction::Maneuver {
+                to: (st.pos.x + st.vel.x + 20, st.pos.y + st.vel.y),
+                passive: false,
+                ram: None,
+            };
+            let err = p.decide_space(far).expect_err("beyond its thrust");
+            assert!(err.contains("beyond its thrust"), "{err}");
+        }
+        let action = ai::choose(&s, unit);
+        p.decide_space(action).expect("the AI's choice is legal");
+        decided += 1;
+    }
+    assert!(decided >= 3, "the Beowulf decided {decided} times");
+    assert!(phases.contains(&skirmish::rules::traveller_space::space::Phase::Maneuver));
+    assert_eq!(p.recording().decisions.len(), decided);
+    assert!(
+        p.recording()
+            .decisions
+            .iter()
+            .all(|d| matches!(d, Decision::TravellerSpace(_)))
+    );
+    let dir = temp_dir("traveller");
+    let save = dir.join("mayday.save.ron");
+    p.save(&save).expect("saved");
+    to_player(&mut p);
+    let log = p.session().log_text();
+    let mut back = Play::load(&save).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(back.session().log_text(), log);
+    back.finish_by_ai();
+    assert!(back.session().outcome().is_some());
+}

@@ -150,13 +150,20 @@ pub fn terrain_name(t: Terrain) -> &'static str {
 /// The whole map as one mesh: every hex a fan of four triangles in its terrain's colour
 /// (vertex colours), shrunk a little so the gaps between hexes show the grid. One draw for
 /// the map instead of one per hex keeps a 60 x 60 map cheap to render.
-pub fn map_mesh(map: &HexMap, layout: &MapLayout) -> Mesh {
+pub fn map_mesh(map: &HexMap, layout: &MapLayout, space: bool) -> Mesh {
     let mut positions: Vec<[f32; 3]> = Vec::new();
     let mut colours: Vec<[f32; 4]> = Vec::new();
     let mut indices: Vec<u32> = Vec::new();
     for (hex, terrain) in map.hexes() {
         let centre = layout.pos(hex);
-        let colour = terrain_colour(terrain).to_linear().to_f32_array();
+        // Open space is night, not grass.
+        let colour = if space && terrain == Terrain::Open {
+            Color::srgb(0.07, 0.09, 0.16)
+        } else {
+            terrain_colour(terrain)
+        }
+        .to_linear()
+        .to_f32_array();
         let first = positions.len() as u32;
         for corner in layout.0.hex_corners(hex) {
             let p = centre + (corner - centre) * 0.97;
@@ -207,7 +214,14 @@ pub fn spawn_scene(
     cursor.seen = session.log().entries.len();
     commands.spawn((
         MapEntity,
-        Mesh2d(meshes.add(map_mesh(map, &layout))),
+        Mesh2d(meshes.add(map_mesh(
+            map,
+            &layout,
+            matches!(
+                session.prepared().file.ruleset,
+                crate::scenario::RulesetSpec::TravellerSpace(_)
+            ),
+        ))),
         MeshMaterial2d(materials.add(Color::WHITE)),
         Transform::default(),
     ));
@@ -599,6 +613,7 @@ fn arrow_head(gizmos: &mut Gizmos, from: Vec2, to: Vec2, colour: Color) {
 
 /// The overlays: hovered hex, selected unit, the acting unit's reachable hexes, the path to
 /// the hovered hex and the planned destination, range rings and the line of sight.
+#[allow(clippy::too_many_arguments)]
 pub fn draw_overlays(
     mut gizmos: Gizmos,
     game: Res<Game>,
@@ -607,6 +622,7 @@ pub fn draw_overlays(
     toggles: Res<Toggles>,
     time: Res<Time>,
     mut flights: Local<Vec<((u32, u32), f32)>>,
+    mut glide: Local<Vec<(bevy::ecs::entity::Entity, Vec2)>>,
 ) {
     let Some(layout) = layout else { return };
     let session = game.play.session();
@@ -624,7 +640,9 @@ pub fn draw_overlays(
     // its target (over 0.8 s, stopping short of it until the shots are resolved).
     let dt = time.delta_secs();
     let mut seen = Vec::new();
+    let mut glided = Vec::new();
     if let Some(mut q) = session.world.try_query_filtered::<(
+        bevy::ecs::entity::Entity,
         &HexPos,
         &Facing,
         Option<&crate::rules::starship_d12::Missile>,
@@ -637,7 +655,7 @@ pub fn draw_overlays(
                 .and_then(|e| session.world.get::<HexPos>(e))
                 .map(|p| layout.pos(p.0))
         };
-        for (pos, facing, missile) in q.iter(&session.world) {
+        for (entity, pos, facing, missile) in q.iter(&session.world) {
             let (c, dir) =
                 match missile.and_then(|m| Some((m, token_at(m.from)?, token_at(m.target)?))) {
                     Some((m, from, to)) => {
@@ -657,8 +675,25 @@ pub fn draw_overlays(
                         (from + (to - from) * t, (to - from).normalize_or_zero())
                     }
                     None => {
+                        // A projectile with a place of its own glides to it (its flight is
+                        // animated, not teleported; the rules have already moved it).
+                        let target = layout.pos(pos.0);
+                        let shown = match glide.iter_mut().find(|(e, _)| *e == entity) {
+                            Some((_, at)) => {
+                                *at += (target - *at) * (dt * 2.5).min(1.0);
+                                *at
+                            }
+                            None => {
+                                glide.push((entity, target));
+                                target
+                            }
+                        };
+                        glided.push(entity);
                         let c = layout.pos(pos.0);
-                        (c, (layout.pos(pos.0 + facing.0) - c).normalize_or_zero())
+                        (
+                            shown,
+                            (layout.pos(pos.0 + facing.0) - c).normalize_or_zero(),
+                        )
                     }
                 };
             let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.18;
@@ -671,6 +706,8 @@ pub fn draw_overlays(
         }
     }
     flights.retain(|(k, _)| seen.contains(k));
+    glide.retain(|(e, _)| glided.contains(e));
+    super::space_map::draw(&mut gizmos, &layout, &game, &ring);
     // Main Sequence: the band limits around the selected unit, as rings coloured by the
     // band just beyond each (Melee, Close, Medium, Long; beyond the last is Far).
     if let (Some(f), Some(sel)) = (

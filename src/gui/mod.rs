@@ -13,6 +13,8 @@ mod map;
 mod ms;
 mod panels;
 mod ships;
+mod space;
+mod space_map;
 
 use crate::battle::{TurnState, UnitId};
 use crate::play::{Advance, Play};
@@ -157,6 +159,18 @@ pub struct Game {
     pub ms_targets: Vec<UnitId>,
     /// Main Sequence: the unit `ms_targets` were picked for.
     pub ms_targets_for: Option<UnitId>,
+    /// Traveller space: the planned end of the awaited ship's movement.
+    pub space_plan: Option<Hex>,
+    /// Traveller space: active sensors off in the planned maneuver.
+    pub space_passive: bool,
+    /// Traveller space: the ship to ram in the planned maneuver.
+    pub space_ram: Option<UnitId>,
+    /// Traveller space: each mount's target (none: kept for point defense).
+    pub space_shots: Vec<Option<UnitId>>,
+    /// Traveller space: the launch's target and count.
+    pub space_launch: (Option<UnitId>, u32),
+    /// Traveller space: the ship, turn and phase the plans above are for.
+    pub space_for: Option<(UnitId, u32, crate::rules::traveller_space::space::Phase)>,
 }
 
 impl Game {
@@ -189,6 +203,12 @@ impl Game {
             ms_excellent: false,
             ms_targets: Vec::new(),
             ms_targets_for: None,
+            space_plan: None,
+            space_passive: false,
+            space_ram: None,
+            space_shots: Vec::new(),
+            space_launch: (None, 0),
+            space_for: None,
         }
     }
 
@@ -390,6 +410,9 @@ fn input(
                 let note = draft.click(&s, legal, hex);
                 game.status = note;
             }
+        }
+        if space::click(game, hex) {
+            return;
         }
         let ms_turn = ms::fight(game).is_some() && game.play.awaiting_player().is_some();
         match clicked {

@@ -141,7 +141,16 @@ pub fn panels(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 tracker(ui, game);
                 ui.separator();
-                if let Some(f) = super::ms::fight(game) {
+                if let Some(sp) = super::space::space(game) {
+                    match game.selected {
+                        Some(id) => super::space::sheet(ui, sp, id),
+                        None => {
+                            ui.label("Click a ship to see its sheet.");
+                        }
+                    }
+                    ui.separator();
+                    legend(ui, game);
+                } else if let Some(f) = super::ms::fight(game) {
                     match game.selected {
                         Some(id) => super::ms::sheet(ui, f, id),
                         None => {
@@ -180,7 +189,9 @@ pub fn panels(
         .resizable(true)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                if super::ms::fight(game).is_some() {
+                if super::space::space(game).is_some() {
+                    super::space::actions(ui, game);
+                } else if super::ms::fight(game).is_some() {
                     super::ms::actions(ui, game);
                 } else if super::ships::dogfight(game).is_some() {
                     super::ships::craft_actions(ui, game);

@@ -86,7 +86,7 @@ impl RulesetSpec {
                 (1.0, "hex (range bands are abstract)")
             }
             // The ruleset's own `hex_miles` sets the scale.
-            RulesetSpec::TravellerSpace(_) => (1.0, "hex (see the ruleset's hex_miles)"),
+            RulesetSpec::TravellerSpace(c) => (c.hex_miles as f32, "miles"),
         }
     }
 

@@ -1,17 +1,19 @@
 //! The GURPS Traveller space AI: a stated policy over the same decisions a player has.
 //!
 //! - Maneuver: among every end position its thrust reaches, the one that best keeps its
-//!   chosen enemy (the nearest it can see, else the nearest) at the range where its
-//!   weapons do full damage (the half-damage range of its best mount), or, unarmed, at the
-//!   range its missiles reach, while matching that enemy's velocity so as not to overshoot;
-//!   the enemy is expected to coast. A ship that breaks off (its side may flee and it has
-//!   lost half its hull, or it has nothing to fight with) runs: it makes for the end
-//!   position farthest from every enemy, fastest away, with its active sensors off. It
-//!   never rams.
+//!   chosen enemy (the nearest it can see, else the nearest) at the range where its mounts'
+//!   expected damage is greatest ([`preferred_range`]), or, unarmed, at the range its
+//!   missiles reach, while matching that enemy's velocity so as not to overshoot; the
+//!   enemy is expected to coast. It stays in the battle area and off courses that leave
+//!   it. A ship that breaks off (its side may flee and it has lost half its hull, or it has
+//!   nothing to fight with) runs: it makes for the end position farthest from every enemy,
+//!   fastest away, out of the area if it can, with its active sensors off. It never rams.
 //! - Direct fire: each free mount fires at the detected enemy in range where its expected
-//!   damage (exact chance to hit times mean damage through armor) is greatest; while enemy
-//!   missiles are on their way at it, it keeps one mount per missile (its weakest) for
-//!   point defense.
+//!   damage (exact chance to hit times mean damage through armor) is greatest; for each
+//!   enemy missile that can reach it this turn it keeps a mount for point defense, the
+//!   least useful first, when the damage that mount would save (its chance to shoot the
+//!   missile down, times the missile's chance to strike, times its mean damage through
+//!   armor) is at least what it would deal.
 //! - Launch: as many missiles as its launchers allow at the detected enemy it would fire
 //!   at, while that enemy is within the distance a missile covers in half its endurance.
 
@@ -82,18 +84,43 @@ pub fn quarry(space: &Space, u: UnitId) -> Option<UnitId> {
     by_distance(&seen).or_else(|| by_distance(&foes))
 }
 
-/// The range `u` wants to keep to its quarry, in hexes.
-pub fn preferred_range(space: &Space, u: UnitId) -> u32 {
-    let best = space
-        .sheet(u)
-        .mounts
-        .iter()
-        .map(|m| m.weapon)
-        .max_by(|a, b| a.mean_damage().total_cmp(&b.mean_damage()));
-    match best {
-        Some(w) => w.half_damage,
-        None => (space.missile_thrust() * space.missile.endurance / 2).max(1),
+/// The range `u` wants to keep to `quarry`, in hexes: where its mounts' expected damage
+/// together is greatest (exact hit chances at that range, half damage beyond 1/2D, the
+/// quarry's armor), the nearer of equals; with no mounts, the distance its missiles
+/// cover in half their endurance.
+pub fn preferred_range(space: &Space, u: UnitId, quarry: UnitId) -> u32 {
+    let mounts = &space.sheet(u).mounts;
+    if mounts.is_empty() {
+        return (space.missile_thrust() * space.missile.endurance / 2).max(1);
     }
+    let reach = mounts.iter().map(|m| m.weapon.max_range).max().unwrap_or(0);
+    let here = space.distance(u, quarry);
+    let base: i32 =
+        sum(&space.gunnery_modifiers(u, 0, quarry)) - super::tables::gunnery_range_modifier(here);
+    let dr = space.sheet(quarry).stats.dr;
+    let value = |d: u32| -> f64 {
+        mounts
+            .iter()
+            .map(|m| {
+                let w = m.weapon;
+                if d > w.max_range {
+                    return 0.0;
+                }
+                let p = success_chance(base + super::tables::gunnery_range_modifier(d));
+                let mut dmg = w.mean_damage();
+                if d > w.half_damage {
+                    dmg /= 2.0;
+                }
+                p * (dmg - f64::from(effective_dr(dr, &w))).max(0.0)
+            })
+            .sum()
+    };
+    (0..=reach)
+        .map(|d| (value(d), d))
+        .fold((f64::NEG_INFINITY, 0), |best, x| {
+            if x.0 > best.0 + 1e-9 { x } else { best }
+        })
+        .1
 }
 
 /// The AI's decision for `u` in the current phase.
@@ -133,6 +160,7 @@ fn maneuver(space: &Space, u: UnitId) -> Action {
     let options = vector::reachable(st.pos, st.vel, space.thrust(u));
     let foes = space.enemies(u);
     let run = fleeing(space, u);
+    let want = quarry(space, u).map_or(0, |q| preferred_range(space, u, q));
     let next = |e: UnitId| vector::coast(space.ship(e).pos, space.ship(e).vel);
     let score = |to: Hex| -> f64 {
         let vel = to - st.pos;
@@ -142,15 +170,27 @@ fn maneuver(space: &Space, u: UnitId) -> Action {
                 .map(|&e| to.unsigned_distance_to(next(e)))
                 .min()
                 .unwrap_or(0);
-            // Farthest away, and moving away fastest.
-            f64::from(nearest) * 10.0 + f64::from(vel.ulength())
-        } else if let Some(q) = quarry(space, u) {
-            let want = f64::from(preferred_range(space, u));
-            let d = f64::from(to.unsigned_distance_to(next(q)));
-            let rel = f64::from((vel - space.ship(q).vel).ulength());
-            -(d - want).abs() * 3.0 - rel
+            // Farthest away, and moving away fastest; leaving the area is escaping.
+            let out = if space.in_area(to) { 0.0 } else { 1000.0 };
+            out + f64::from(nearest) * 10.0 + f64::from(vel.ulength())
         } else {
-            -f64::from(vel.ulength())
+            // Stay in the battle area, and not on a course out of it.
+            let edge = if !space.in_area(to) {
+                -1000.0
+            } else if !space.in_area(to + vel) {
+                -50.0
+            } else {
+                0.0
+            };
+            edge + match quarry(space, u) {
+                Some(q) => {
+                    let want = f64::from(want);
+                    let d = f64::from(to.unsigned_distance_to(next(q)));
+                    let rel = f64::from((vel - space.ship(q).vel).ulength());
+                    -(d - want).abs() * 3.0 - rel
+                }
+                None => -f64::from(vel.ulength()),
+            }
         }
     };
     let mut best = (f64::NEG_INFINITY, vector::coast(st.pos, st.vel));
@@ -167,38 +207,76 @@ fn maneuver(space: &Space, u: UnitId) -> Action {
     }
 }
 
-fn fire(space: &Space, u: UnitId) -> Vec<Shot> {
-    let mut free = space.free_mounts(u);
-    // Keep one mount per incoming missile for point defense: the weakest ones.
-    let incoming = space
+/// The missiles that can reach `u` this turn: aimed at it, with thrust left, and within
+/// their thrust plus both movers' speeds.
+fn incoming(space: &Space, u: UnitId) -> usize {
+    let me = space.ship(u);
+    let thrust = space.missile_thrust();
+    space
         .missiles
         .iter()
         .filter(|m| m.target == u && m.turns_left > 0)
-        .count();
-    free.sort_by(|&a, &b| {
-        let w = |i: usize| space.sheet(u).mounts[i].weapon.mean_damage();
-        w(b).total_cmp(&w(a)).then(a.cmp(&b))
+        .filter(|m| {
+            let reach = thrust + m.velocity().ulength() + me.vel.ulength();
+            m.hex().unsigned_distance_to(me.pos) <= reach
+        })
+        .count()
+}
+
+/// The hull damage point defense saves by shooting at one missile with `u`'s `mount`:
+/// its chance to shoot it down times the missile's chance to strike times its mean
+/// damage through `u`'s armor.
+fn defense_value(space: &Space, u: UnitId, mount: usize) -> f64 {
+    let Some(m) = space.sheet(u).mounts.get(mount) else {
+        return 0.0;
+    };
+    let pd =
+        sum(&space.augmented_gunner(u, &m.weapon)) + super::tables::gunnery_range_modifier(0) + 10;
+    let strike = space.missile.skill + space.sheet(u).stats.sm;
+    let mean = 3.5 * f64::from(space.missile.dice) * f64::from(space.missile.multiplier);
+    let through = (mean - f64::from(space.sheet(u).stats.dr)).max(0.0);
+    success_chance(pd) * success_chance(strike) * through
+}
+
+fn fire(space: &Space, u: UnitId) -> Vec<Shot> {
+    let free = space.free_mounts(u);
+    // Each mount's best shot now.
+    let mut best: Vec<(usize, Option<(f64, UnitId)>)> = free
+        .iter()
+        .map(|&m| {
+            let w = space.sheet(u).mounts[m].weapon;
+            let shot = space
+                .enemies(u)
+                .into_iter()
+                .filter(|&t| space.why_not_target(u, t, &w).is_none())
+                .map(|t| (expected_damage(space, u, m, t), t))
+                .filter(|(v, _)| *v > 0.0)
+                .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+            (m, shot)
+        })
+        .collect();
+    // Keep mounts for point defense, the least useful first, while what one saves is
+    // worth more than what it would deal.
+    best.sort_by(|a, b| {
+        let v = |x: &(usize, Option<(f64, UnitId)>)| x.1.map_or(0.0, |s| s.0);
+        v(a).total_cmp(&v(b)).then(a.0.cmp(&b.0))
     });
-    let keep = incoming.min(free.len());
-    free.truncate(free.len() - keep);
-    free.sort_unstable();
+    let mut keep = incoming(space, u);
     let mut shots = Vec::new();
-    for m in free {
-        let w = space.sheet(u).mounts[m].weapon;
-        let best = space
-            .enemies(u)
-            .into_iter()
-            .filter(|&t| space.why_not_target(u, t, &w).is_none())
-            .map(|t| (expected_damage(space, u, m, t), t))
-            .filter(|(v, _)| *v > 0.0)
-            .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-        if let Some((_, t)) = best {
+    for (m, shot) in best {
+        let dealt = shot.map_or(0.0, |s| s.0);
+        if keep > 0 && defense_value(space, u, m) >= dealt {
+            keep -= 1;
+            continue;
+        }
+        if let Some((_, t)) = shot {
             shots.push(Shot {
                 mount: m,
                 target: t,
             });
         }
     }
+    shots.sort_by_key(|s| s.mount);
     shots
 }
 

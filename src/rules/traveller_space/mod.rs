@@ -160,6 +160,7 @@ pub fn new_space(prepared: &Prepared) -> Space {
         turn_minutes: config.turn_minutes,
         missile: config.missile.clone(),
         escape_hexes: config.escape_hexes,
+        area: Some(Arc::new(prepared.map.clone())),
         ..Space::default()
     }
 }

@@ -402,6 +402,17 @@ pub struct Space {
     pub declared: Vec<(UnitId, Shot)>,
     /// Rams in contact this turn: (rammer, target).
     pub rams: Vec<(UnitId, UnitId)>,
+    /// The battle area (the scenario's map): leaving it is leaving the battle.
+    pub area: Option<Arc<HexMap>>,
+}
+
+/// "1 point", "3 points".
+pub fn points(n: u32) -> String {
+    if n == 1 {
+        "1 point".into()
+    } else {
+        format!("{n} points")
+    }
 }
 
 fn note(unit: Option<UnitId>, text: String) -> BattleEvent {
@@ -507,6 +518,11 @@ impl Space {
             && st.bridge
             && self.sheet(u).scan(SensorKind::Aesa).is_some()
             && !st.sensors_out.contains(&SensorKind::Aesa)
+    }
+
+    /// True when the hex is within the battle area (every hex when no map is known).
+    pub fn in_area(&self, h: Hex) -> bool {
+        self.area.as_ref().is_none_or(|m| m.contains(h))
     }
 
     /// True when the hex is a planet's or next to one.
@@ -785,8 +801,12 @@ impl Space {
                     + (i64::from(to.y) - i64::from(ghost.y)).abs();
                 if far > 4 * i64::from(thrust) + 4 || to.unsigned_distance_to(ghost) > thrust {
                     return Err(format!(
-                        "({}, {}) is beyond its thrust: {thrust} points from ({}, {}), where it coasts to",
-                        to.x, to.y, ghost.x, ghost.y
+                        "({}, {}) is beyond its thrust: {} from ({}, {}), where it coasts to",
+                        to.x,
+                        to.y,
+                        points(thrust),
+                        ghost.x,
+                        ghost.y
                     ));
                 }
                 if let Some(t) = ram {
@@ -878,8 +898,8 @@ impl Space {
                     format!("coasts to ({}, {})", to.0, to.1)
                 } else {
                     format!(
-                        "burns {} points: velocity ({}, {}) -> ({}, {}), to ({}, {})",
-                        vector::burn_cost(burn),
+                        "burns {}: velocity ({}, {}) -> ({}, {}), to ({}, {})",
+                        points(vector::burn_cost(burn)),
                         st.vel.x,
                         st.vel.y,
                         vel.x,
@@ -1180,7 +1200,7 @@ impl Space {
     ) {
         let mut crit = None;
         if critical {
-            let r = success_roll(dice, Vec::new());
+            let r = DiceExpr::d6(3, 0).roll(dice, 0);
             let c = vehicle_critical(r.total);
             events.push(roll_event(
                 u,
@@ -1342,7 +1362,7 @@ impl Space {
         if through <= 0 || i64::from(through) * 10 < i64::from(max) {
             return;
         }
-        let r = success_roll(dice, Vec::new());
+        let r = DiceExpr::d6(3, 0).roll(dice, 0);
         let effect = major_damage(r.total);
         let effect = match effect {
             MajorDamage::Radiation if radiation => MajorDamage::Computer,

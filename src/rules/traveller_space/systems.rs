@@ -13,7 +13,7 @@ use crate::hexmap::HexMap;
 use bevy::ecs::component::Component;
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::{MessageReader, MessageWriter};
-use bevy::ecs::prelude::{Commands, Query, Res, ResMut, With};
+use bevy::ecs::prelude::{Commands, Query, Res, ResMut, With, Without};
 use hexx::{EdgeDirection, Hex};
 
 /// A missile in flight, as a projectile entity: its number, target and velocity.
@@ -38,6 +38,7 @@ type Ships<'w, 's> = Query<
         &'static mut Standing,
         Option<&'static Velocity>,
     ),
+    Without<Projectile>,
 >;
 
 type Missiles<'w, 's> = Query<

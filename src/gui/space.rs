@@ -1,0 +1,486 @@
+//! The window's parts for GURPS Traveller space combat: the ship sheet (hull, armor,
+//! acceleration and thrust, velocity, sensors, what each side has detected, mounts with
+//! their state, missiles, knocked-out systems, crew and passengers hurt), the action panel
+//! of each phase (the maneuver chosen by clicking an end position within the ship's thrust,
+//! with the burn it costs and the new vector; direct fire per mount with its exact chance
+//! to hit and expected damage; missile launches), and on the map each mover's velocity as
+//! an arrow to where it will coast next turn (its ghost), the planned course while the
+//! player plans thrust, the end positions the thrust can reach, and the planets.
+
+use super::Game;
+use crate::battle::UnitId;
+use crate::rules::traveller_space::ai::{expected_damage, success_chance};
+use crate::rules::traveller_space::space::{Action, Condition, Phase, Shot, Space, points};
+use crate::rules::traveller_space::tables::SensorKind;
+use crate::rules::traveller_space::vector;
+use bevy_egui::egui;
+use hexx::Hex;
+
+/// The battle, if it is a GURPS Traveller space one.
+pub fn space(game: &Game) -> Option<&Space> {
+    game.play.session().world.get_resource::<Space>()
+}
+
+/// The sheet of ship `id`.
+pub fn sheet(ui: &mut egui::Ui, s: &Space, id: UnitId) {
+    let i = id.0 as usize;
+    let (Some(sheet), Some(st)) = (s.sheets.get(i), s.ships.get(i)) else {
+        return;
+    };
+    let stats = &sheet.stats;
+    ui.heading(s.name(id));
+    let state = match st.condition {
+        Condition::Fighting => "fighting",
+        Condition::Disabled => "disabled: no longer functions",
+        Condition::Destroyed => "destroyed",
+        Condition::Escaped => "escaped",
+    };
+    ui.label(state);
+    ui.label(format!(
+        "Hull {}/{} HP   DR {}   SM {:+}   TL {}",
+        st.hp, stats.hp, stats.dr, stats.sm, stats.tl
+    ));
+    ui.label(format!(
+        "Acceleration {:.1} G now ({:.1} G rated): {} of thrust a turn",
+        s.accel(id),
+        stats.accel,
+        points(s.thrust(id))
+    ));
+    ui.label(format!(
+        "Velocity ({}, {}): {} hexes a turn ({:.0} miles)",
+        st.vel.x,
+        st.vel.y,
+        st.vel.ulength(),
+        f64::from(st.vel.ulength()) * s.hex_miles
+    ));
+    let sensors: Vec<String> = sheet
+        .scans
+        .iter()
+        .map(|(k, v)| {
+            let out = if st.sensors_out.contains(k) {
+                " (out)"
+            } else {
+                ""
+            };
+            format!("{k:?} {v}{out}")
+        })
+        .collect();
+    ui.label(format!(
+        "Sensors: {}{}",
+        if sensors.is_empty() {
+            "none".to_string()
+        } else {
+            sensors.join(", ")
+        },
+        if s.active_sensors(id) {
+            "; active sensors on"
+        } else {
+            "; active sensors off"
+        }
+    ));
+    ui.label(format!(
+        "Stealth {:?}, emission cloaking {:?}{}",
+        stats.stealth,
+        stats.cloaking,
+        if stats.transponder {
+            ", transponder on"
+        } else {
+            ""
+        }
+    ));
+    ui.label(format!(
+        "Bridge {:?}{}   computers {}/{}   targeting program {:+}",
+        stats.bridge,
+        if st.bridge { "" } else { " (knocked out)" },
+        st.computers,
+        stats.computers,
+        stats.targeting
+    ));
+    ui.strong("Mounts");
+    if sheet.mounts.is_empty() {
+        ui.label("none");
+    }
+    for (m, mount) in sheet.mounts.iter().enumerate() {
+        let w = mount.weapon;
+        let mut note = String::new();
+        if st.mounts_out.get(m).copied().unwrap_or(false) {
+            note.push_str(" - knocked out");
+        } else if st.mounts_used.get(m).copied().unwrap_or(false) {
+            note.push_str(" - fired this turn");
+        }
+        ui.label(format!(
+            "#{m} {}: 1/2D {} max {} Acc {} {}d×{}{note}",
+            w.name, w.half_damage, w.max_range, w.acc, w.dice, w.multiplier
+        ));
+    }
+    if stats.launchers > 0 {
+        ui.label(format!(
+            "Missiles {} left, {} launchers",
+            st.missiles, stats.launchers
+        ));
+    }
+    let mut lost = Vec::new();
+    if !st.power_plant {
+        lost.push("power plant (crippled)".to_string());
+    }
+    if st.power_loss {
+        lost.push("power loss".to_string());
+    }
+    if st.drive_halved > 0 {
+        lost.push(format!("M-drive halved ×{}", st.drive_halved));
+    }
+    if st.drive_hits > 0 {
+        lost.push(format!("drive hits {}", st.drive_hits));
+    }
+    if !st.jump_drive {
+        lost.push("jump drive".to_string());
+    }
+    if !lost.is_empty() {
+        ui.colored_label(
+            egui::Color32::LIGHT_RED,
+            format!("Damage: {}", lost.join(", ")),
+        );
+    }
+    ui.label(format!(
+        "Crew {} ({} hurt); passengers {} ({} hurt); cargo {}/{} t; fuel {}/{} t",
+        stats.crew.count,
+        st.crew_hurt,
+        stats.passengers,
+        st.passengers_hurt,
+        st.cargo,
+        stats.cargo,
+        st.fuel,
+        stats.fuel
+    ));
+    ui.label(format!(
+        "Skills: Piloting {}, Gunner {}, Sensors {}, Engineer {}",
+        stats.crew.pilot, stats.crew.gunner, stats.crew.sensors, stats.crew.engineer
+    ));
+    let foes = s.enemies(id);
+    if !foes.is_empty() {
+        ui.strong("Enemies");
+        for e in foes {
+            let d = s.detection(id, e);
+            ui.label(format!(
+                "{}: {} hexes, {}",
+                s.name(e),
+                s.distance(id, e),
+                if d.found && d.active {
+                    "detected (active lock)"
+                } else if d.found {
+                    "detected"
+                } else {
+                    "not detected"
+                }
+            ));
+        }
+    }
+    if !s.planets.is_empty() {
+        ui.strong("Planets");
+        for p in &s.planets {
+            ui.label(format!(
+                "{} at ({}, {}){}",
+                p.name,
+                p.at.0,
+                p.at.1,
+                if p.atmosphere { ", atmosphere" } else { "" }
+            ));
+        }
+    }
+}
+
+/// The map click of the player planning a maneuver: `hex` becomes the planned end of the
+/// movement when the thrust reaches it. True when the click was taken.
+pub fn click(game: &mut Game, hex: Hex) -> bool {
+    let Some(s) = space(game) else { return false };
+    let Some(me) = game.play.awaiting_player() else {
+        return false;
+    };
+    if s.phase != Phase::Maneuver || game.autoplay {
+        return false;
+    }
+    let st = s.ship(me);
+    let ghost = vector::coast(st.pos, st.vel);
+    if hex.unsigned_distance_to(ghost) <= s.thrust(me) {
+        game.space_plan = Some(hex);
+        true
+    } else {
+        game.status = format!(
+            "({}, {}) is beyond the thrust: {} from ({}, {})",
+            hex.x,
+            hex.y,
+            points(s.thrust(me)),
+            ghost.x,
+            ghost.y
+        );
+        false
+    }
+}
+
+/// The planned end of the awaited player ship's movement (its ghost until a hex is
+/// clicked), and that ship.
+pub fn plan(game: &Game) -> Option<(UnitId, Hex)> {
+    let s = space(game)?;
+    let me = game.play.awaiting_player().filter(|_| !game.autoplay)?;
+    if s.phase != Phase::Maneuver {
+        return None;
+    }
+    let st = s.ship(me);
+    Some((
+        me,
+        game.space_plan
+            .unwrap_or_else(|| vector::coast(st.pos, st.vel)),
+    ))
+}
+
+/// The action panel of the player's ship whose decision is awaited.
+pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
+    ui.heading("Actions");
+    let me = game.play.awaiting_player().filter(|_| !game.autoplay);
+    let Some(me) = me else {
+        ui.label(if game.play.session().outcome().is_some() {
+            "The battle is over. Restart or open another scenario."
+        } else {
+            "The AI is acting. Your ships act when their turn comes."
+        });
+        return;
+    };
+    let Some(s) = space(game).cloned() else {
+        return;
+    };
+    if game.selected.is_none() {
+        game.selected = Some(me);
+    }
+    if game.space_for != Some((me, s.round, s.phase)) {
+        game.space_for = Some((me, s.round, s.phase));
+        game.space_plan = None;
+        game.space_ram = None;
+        game.space_passive = s.ship(me).passive;
+        game.space_shots = vec![None; s.sheet(me).mounts.len()];
+        game.space_launch = (None, 0);
+    }
+    ui.strong(format!("{}: {}", s.name(me), s.phase.word()));
+    let mut chosen = None;
+    match s.phase {
+        Phase::Maneuver => maneuver(ui, game, &s, me, &mut chosen),
+        Phase::DirectFire => fire(ui, game, &s, me, &mut chosen),
+        Phase::Launch => launch(ui, game, &s, me, &mut chosen),
+        _ => {}
+    }
+    ui.separator();
+    if ui.button("Let the AI decide").clicked() {
+        chosen = Some(crate::rules::traveller_space::ai::choose(&s, me));
+    }
+    if let Some(action) = chosen {
+        match game.play.decide_space(action) {
+            Ok(()) => {
+                game.status = "done".into();
+                game.space_for = None;
+            }
+            Err(e) => game.status = format!("not allowed: {e}"),
+        }
+    }
+    if !game.status.is_empty() {
+        ui.small(&game.status);
+    }
+}
+
+fn maneuver(
+    ui: &mut egui::Ui,
+    game: &mut Game,
+    s: &Space,
+    me: UnitId,
+    chosen: &mut Option<Action>,
+) {
+    let st = s.ship(me);
+    let ghost = vector::coast(st.pos, st.vel);
+    let to = game.space_plan.unwrap_or(ghost);
+    let vel = to - st.pos;
+    let burn = vel - st.vel;
+    ui.label(format!(
+        "Thrust {}. Coasting, the ship ends at ({}, {}) (the ghost). Click a hex within the outlined reach to plan the burn.",
+        points(s.thrust(me)),
+        ghost.x,
+        ghost.y
+    ));
+    ui.label(format!(
+        "Planned: end at ({}, {}), burn {}, velocity ({}, {}) -> ({}, {}); next turn it coasts on to ({}, {}).",
+        to.x,
+        to.y,
+        points(vector::burn_cost(burn)),
+        st.vel.x,
+        st.vel.y,
+        vel.x,
+        vel.y,
+        (to + vel).x,
+        (to + vel).y
+    ));
+    if s.sheet(me).scan(SensorKind::Aesa).is_some() {
+        let mut active = !game.space_passive;
+        ui.checkbox(
+            &mut active,
+            "Active sensors (AESA: lock for +2; seen by radscans)",
+        );
+        game.space_passive = !active;
+    }
+    let foes = s.enemies(me);
+    egui::ComboBox::from_label("Ram")
+        .selected_text(
+            game.space_ram
+                .map_or("nobody".to_string(), |t| s.name(t).to_string()),
+        )
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut game.space_ram, None, "nobody");
+            for &e in &foes {
+                ui.selectable_value(&mut game.space_ram, Some(e), s.name(e));
+            }
+        });
+    let action = Action::Maneuver {
+        to: (to.x, to.y),
+        passive: game.space_passive,
+        ram: game.space_ram,
+    };
+    match s.check(me, &action) {
+        Ok(()) => {
+            if ui.button("Confirm the maneuver").clicked() {
+                *chosen = Some(action);
+            }
+        }
+        Err(e) => {
+            ui.label(e);
+        }
+    }
+    if ui.button("Coast (no burn)").clicked() {
+        *chosen = Some(Action::Maneuver {
+            to: (ghost.x, ghost.y),
+            passive: game.space_passive,
+            ram: None,
+        });
+    }
+}
+
+fn fire(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mut Option<Action>) {
+    ui.label("Pick a target for each mount, or keep it for point defense (+10 against missiles that reach you this turn).");
+    let incoming = s
+        .missiles
+        .iter()
+        .filter(|m| m.target == me && m.turns_left > 0)
+        .count();
+    if incoming > 0 {
+        ui.colored_label(
+            egui::Color32::YELLOW,
+            format!("{incoming} enemy missiles are on their way at this ship."),
+        );
+    }
+    let free = s.free_mounts(me);
+    for m in free {
+        let w = s.sheet(me).mounts[m].weapon;
+        let Some(pick) = game.space_shots.get_mut(m) else {
+            continue;
+        };
+        ui.horizontal(|ui| {
+            ui.label(format!("#{m} {}", w.name));
+            egui::ComboBox::from_id_salt(("mount", m))
+                .selected_text(pick.map_or("point defense".to_string(), |t| s.name(t).to_string()))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(pick, None, "point defense");
+                    for t in s.enemies(me) {
+                        if s.why_not_target(me, t, &w).is_none() {
+                            let mods = s.gunnery_modifiers(me, m, t);
+                            let skill: i32 = mods.iter().map(|x| x.value).sum();
+                            ui.selectable_value(
+                                pick,
+                                Some(t),
+                                format!(
+                                    "{}: {:.0}% (skill {skill}), ~{:.0} damage",
+                                    s.name(t),
+                                    success_chance(skill) * 100.0,
+                                    expected_damage(s, me, m, t)
+                                ),
+                            );
+                        }
+                    }
+                });
+        });
+        if let Some(t) = *pick {
+            let mods = s.gunnery_modifiers(me, m, t);
+            let parts: Vec<String> = mods
+                .iter()
+                .map(|x| format!("{} {:+}", x.label, x.value))
+                .collect();
+            ui.small(parts.join(", "));
+        }
+    }
+    let shots: Vec<Shot> = game
+        .space_shots
+        .iter()
+        .enumerate()
+        .filter_map(|(m, t)| {
+            t.map(|t| Shot {
+                mount: m,
+                target: t,
+            })
+        })
+        .collect();
+    let action = Action::Fire { shots };
+    match s.check(me, &action) {
+        Ok(()) => {
+            if ui.button("Fire").clicked() {
+                *chosen = Some(action);
+            }
+        }
+        Err(e) => {
+            ui.label(e);
+        }
+    }
+}
+
+fn launch(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mut Option<Action>) {
+    let st = s.ship(me);
+    let most = st.missiles.min(s.sheet(me).stats.launchers);
+    ui.label(format!(
+        "{} missiles left; up to {most} this turn. A missile flies {} hexes a turn of thrust for {} turns with guidance {} (plus the target's size).",
+        st.missiles,
+        s.missile_thrust(),
+        s.missile.endurance,
+        s.missile.skill
+    ));
+    let (target, count) = &mut game.space_launch;
+    let targets: Vec<UnitId> = s
+        .enemies(me)
+        .into_iter()
+        .filter(|&t| s.detection(me, t).found)
+        .collect();
+    if target.is_none() {
+        *target = targets.first().copied();
+    }
+    egui::ComboBox::from_label("Target")
+        .selected_text(target.map_or("none".to_string(), |t| {
+            format!("{} ({} hexes)", s.name(t), s.distance(me, t))
+        }))
+        .show_ui(ui, |ui| {
+            for &t in &targets {
+                ui.selectable_value(
+                    target,
+                    Some(t),
+                    format!("{} ({} hexes)", s.name(t), s.distance(me, t)),
+                );
+            }
+        });
+    ui.add(egui::Slider::new(count, 0..=most).text("missiles"));
+    if let Some(t) = *target {
+        let action = Action::Launch {
+            target: t,
+            count: *count,
+        };
+        if s.check(me, &action).is_ok() && ui.button("Launch").clicked() {
+            *chosen = Some(action);
+        }
+    }
+    if ui.button("Launch none").clicked() {
+        *chosen = Some(Action::Launch {
+            target: me,
+            count: 0,
+        });
+    }
+}

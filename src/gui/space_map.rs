@@ -1,0 +1,97 @@
+//! GURPS Traveller space on the map: planets, every mover's velocity as an arrow to the
+//! hex it will coast to next turn (its ghost, outlined), and while the player plans a
+//! maneuver the end positions its thrust reaches, the planned course and the ghost of the
+//! turn after.
+
+use super::Game;
+use super::map::{HEX_SIZE, MapLayout};
+use crate::battle::{HexPos, Projectile, Standing, Velocity};
+use crate::rules::traveller_space::TravellerMissile;
+use crate::rules::traveller_space::vector;
+use bevy::prelude::*;
+use hexx::Hex;
+
+/// An arrow from `from` to `to` with its head at `to`.
+fn vector_arrow(gizmos: &mut Gizmos, from: Vec2, to: Vec2, colour: Color) {
+    gizmos.line_2d(from, to, colour);
+    let dir = (to - from).normalize_or_zero();
+    let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.22;
+    let back = to - dir * HEX_SIZE * 0.4;
+    gizmos.line_2d(to, back + side, colour);
+    gizmos.line_2d(to, back - side, colour);
+}
+
+/// Draws the Traveller overlays, if the battle is a Traveller space one. `ring` outlines a
+/// hex at a scale.
+pub fn draw(
+    gizmos: &mut Gizmos,
+    layout: &MapLayout,
+    game: &Game,
+    ring: &dyn Fn(&mut Gizmos, Hex, Color, f32),
+) {
+    let Some(space) = super::space::space(game) else {
+        return;
+    };
+    let session = game.play.session();
+    // Planets: a filled-looking disc of rings.
+    for p in &space.planets {
+        let c = layout.pos(Hex::new(p.at.0, p.at.1));
+        let colour = if p.atmosphere {
+            Color::srgb(0.3, 0.6, 0.9)
+        } else {
+            Color::srgb(0.6, 0.6, 0.6)
+        };
+        for k in 1..=6 {
+            gizmos.circle_2d(c, HEX_SIZE * 0.12 * k as f32, colour);
+        }
+    }
+    // Every ship's velocity and ghost.
+    let white = Color::srgba(1.0, 1.0, 1.0, 0.8);
+    if let Some(mut q) = session.world.try_query::<(&HexPos, &Velocity, &Standing)>() {
+        for (pos, vel, standing) in q.iter(&session.world) {
+            if !standing.fighting() || vel.0 == Hex::ZERO {
+                continue;
+            }
+            let ghost = vector::coast(pos.0, vel.0);
+            vector_arrow(gizmos, layout.pos(pos.0), layout.pos(ghost), white);
+            ring(gizmos, ghost, Color::srgba(1.0, 1.0, 1.0, 0.5), 0.6);
+        }
+    }
+    // Missiles' vectors, in red.
+    if let Some(mut q) = session
+        .world
+        .try_query_filtered::<(&HexPos, &TravellerMissile), With<Projectile>>()
+    {
+        for (pos, m) in q.iter(&session.world) {
+            if m.vel != Hex::ZERO {
+                let to = vector::coast(pos.0, m.vel);
+                vector_arrow(
+                    gizmos,
+                    layout.pos(pos.0),
+                    layout.pos(to),
+                    Color::srgba(1.0, 0.4, 0.3, 0.8),
+                );
+            }
+        }
+    }
+    // The player's planned maneuver: the reach of its thrust, the planned course and the
+    // ghost of the turn after.
+    if let Some((me, to)) = super::space::plan(game) {
+        let st = space.ship(me);
+        for h in vector::reachable(st.pos, st.vel, space.thrust(me)) {
+            ring(gizmos, h, Color::srgba(0.4, 1.0, 0.4, 0.5), 0.85);
+        }
+        let green = Color::srgb(0.3, 1.0, 0.3);
+        vector_arrow(gizmos, layout.pos(st.pos), layout.pos(to), green);
+        let next = to + (to - st.pos);
+        if next != to {
+            vector_arrow(
+                gizmos,
+                layout.pos(to),
+                layout.pos(next),
+                Color::srgba(0.3, 1.0, 0.3, 0.4),
+            );
+            ring(gizmos, next, Color::srgba(0.3, 1.0, 0.3, 0.4), 0.5);
+        }
+    }
+}
