@@ -167,6 +167,8 @@ pub struct Game {
     pub space_ram: Option<UnitId>,
     /// Traveller space: each mount's target (none: kept for point defense).
     pub space_shots: Vec<Option<UnitId>>,
+    /// Traveller space: each mount's pinpoint aim, if any.
+    pub space_aims: Vec<Option<crate::rules::traveller_space::space::Aim>>,
     /// Traveller space: the launch's target and count.
     pub space_launch: (Option<UnitId>, u32),
     /// Traveller space: the ship, turn and phase the plans above are for.
@@ -207,6 +209,7 @@ impl Game {
             space_passive: false,
             space_ram: None,
             space_shots: Vec::new(),
+            space_aims: Vec::new(),
             space_launch: (None, 0),
             space_for: None,
         }

@@ -579,6 +579,11 @@ fn sheet(ui: &mut egui::Ui, game: &mut Game) {
 fn legend(ui: &mut egui::Ui, game: &Game) {
     let map = &game.play.session().prepared().map;
     ui.label(format!("1 hex = {} {}", map.scale, map.unit));
+    if super::space::space(game).is_some() {
+        ui.small("White arrows: each ship's velocity, to the hex it coasts to next turn (outlined). Red: missiles. Blue discs: planets. Green: where your thrust reaches this turn.");
+        ui.small("Drag with the right button or use the arrow keys to pan; wheel to zoom; F fits.");
+        return;
+    }
     for t in [
         Terrain::Open,
         Terrain::Difficult,

@@ -10,7 +10,7 @@
 use super::Game;
 use crate::battle::UnitId;
 use crate::rules::traveller_space::ai::{expected_damage, success_chance};
-use crate::rules::traveller_space::space::{Action, Condition, Phase, Shot, Space, points};
+use crate::rules::traveller_space::space::{Action, Aim, Condition, Phase, Shot, Space, points};
 use crate::rules::traveller_space::tables::SensorKind;
 use crate::rules::traveller_space::vector;
 use bevy_egui::egui;
@@ -257,6 +257,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         game.space_ram = None;
         game.space_passive = s.ship(me).passive;
         game.space_shots = vec![None; s.sheet(me).mounts.len()];
+        game.space_aims = vec![None; s.sheet(me).mounts.len()];
         game.space_launch = (None, 0);
     }
     ui.strong(format!("{}: {}", s.name(me), s.phase.word()));
@@ -402,8 +403,29 @@ fn fire(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mut 
                     }
                 });
         });
-        if let Some(t) = *pick {
-            let mods = s.gunnery_modifiers(me, m, t);
+        let target = *pick;
+        if let (Some(t), Some(aim)) = (target, game.space_aims.get_mut(m)) {
+            egui::ComboBox::from_id_salt(("aim", m))
+                .selected_text(aim.map_or("the whole ship (its size)".to_string(), |a| {
+                    format!("pinpoint: {a:?} (-6)")
+                }))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(aim, None, "the whole ship (its size)");
+                    for a in Aim::ALL {
+                        ui.selectable_value(aim, Some(a), format!("pinpoint: {a:?} (-6)"));
+                    }
+                });
+            let mods = s.shot_modifiers(me, m, t, aim.is_some());
+            let skill: i32 = mods.iter().map(|x| x.value).sum();
+            ui.small(format!(
+                "{:.0}% to hit (skill {skill}) against {}",
+                success_chance(skill) * 100.0,
+                s.name(t)
+            ));
+        }
+        if let Some(t) = target {
+            let aimed = game.space_aims.get(m).copied().flatten().is_some();
+            let mods = s.shot_modifiers(me, m, t, aimed);
             let parts: Vec<String> = mods
                 .iter()
                 .map(|x| format!("{} {:+}", x.label, x.value))
@@ -419,6 +441,7 @@ fn fire(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mut 
             t.map(|t| Shot {
                 mount: m,
                 target: t,
+                pinpoint: game.space_aims.get(m).copied().flatten(),
             })
         })
         .collect();

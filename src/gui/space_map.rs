@@ -41,8 +41,9 @@ pub fn draw(
         } else {
             Color::srgb(0.6, 0.6, 0.6)
         };
-        for k in 1..=6 {
-            gizmos.circle_2d(c, HEX_SIZE * 0.12 * k as f32, colour);
+        // Wider than its hex, so that it shows around a ship in orbit there.
+        for k in 2..=9 {
+            gizmos.circle_2d(c, HEX_SIZE * 0.13 * k as f32, colour);
         }
     }
     // Every ship's velocity and ghost.

@@ -273,6 +273,7 @@ fn fire(space: &Space, u: UnitId) -> Vec<Shot> {
             shots.push(Shot {
                 mount: m,
                 target: t,
+                pinpoint: None,
             });
         }
     }

@@ -37,7 +37,13 @@
 //!   detection" (+4) is the side's own finding of the turn before (shared by datalink).
 //!   Only detected ships can be fired at or launched at. A ship in a planet's hex or next to
 //!   it is "near a planet"; in the hex of a planet with an atmosphere it is "within the
-//!   atmosphere". A planet's gravity is not modelled.
+//!   atmosphere". A planet's gravity is not modelled. A ship is "silhouetted against a
+//!   star" (PESA −4) when a star (a planet entry marked `star`) lies beyond it within one
+//!   hex of the sensor's line through it. AESAs work as radar only (no ladar mode), and
+//!   communication and docking, which the sequence names without rules, have no effect in
+//!   a battle.
+//! - Pinpoint marksmanship (−6 instead of the target's Size Modifier) aims at a system
+//!   ([`Aim`]); a hit that gets through the armor also knocks it out.
 //! - Missiles ([`MissileSpec`]): launched with the launcher's vector; each turn they steer
 //!   straight for where their target will be ([`super::vector::burn_towards`]) with their
 //!   own thrust, for `endurance` turns, then are gone. A missile in contact with its
@@ -140,6 +146,9 @@ pub struct Planet {
     /// It has an atmosphere (more than Trace).
     #[serde(default)]
     pub atmosphere: bool,
+    /// It is a star: a ship seen against it by a PESA is silhouetted.
+    #[serde(default)]
+    pub star: bool,
 }
 
 /// The phases of the sequence of action.
@@ -321,6 +330,30 @@ pub struct Shot {
     pub mount: usize,
     /// The target.
     pub target: UnitId,
+    /// Pinpoint marksmanship at one of the target's systems: −6 instead of its Size
+    /// Modifier ("GUNNERY MODIFIERS").
+    #[serde(default)]
+    pub pinpoint: Option<Aim>,
+}
+
+/// What a pinpoint shot aims at (the text gives the −6 but not the effect; our decision:
+/// a pinpoint hit that gets through the armor also knocks that system out, as the major
+/// damage table's result would).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Aim {
+    /// A weapon mount.
+    Weapon,
+    /// The M-drive: its acceleration halved.
+    Drive,
+    /// The bridge.
+    Bridge,
+    /// A sensor.
+    Sensors,
+}
+
+impl Aim {
+    /// Every aim, for the panel.
+    pub const ALL: [Aim; 4] = [Aim::Weapon, Aim::Drive, Aim::Bridge, Aim::Sensors];
 }
 
 /// A ship's decision in a phase.
@@ -532,6 +565,21 @@ impl Space {
             .any(|p| Hex::new(p.at.0, p.at.1).unsigned_distance_to(h) <= 1)
     }
 
+    /// True when `target`, seen from `from`, is silhouetted against a star: a star lies
+    /// beyond it on the hex line from the sensor, within one hex of the line.
+    pub fn silhouetted(&self, from: Hex, target: Hex) -> bool {
+        self.planets.iter().filter(|p| p.star).any(|p| {
+            let star = Hex::new(p.at.0, p.at.1);
+            let d = from.unsigned_distance_to(target);
+            star != target
+                && from.unsigned_distance_to(star) > d
+                && from
+                    .line_to(star)
+                    .nth(d as usize)
+                    .is_some_and(|h| h.unsigned_distance_to(target) <= 1)
+        })
+    }
+
     /// True when the hex is within a planet's atmosphere (its hex).
     pub fn in_atmosphere(&self, h: Hex) -> bool {
         self.planets
@@ -694,6 +742,7 @@ impl Space {
             cloaking: sheet.stats.cloaking,
             near_planet: self.near_planet(t.pos),
             atmosphere: self.in_atmosphere(t.pos) || self.in_atmosphere(self.ship(by).pos),
+            silhouetted: self.silhouetted(self.ship(by).pos, t.pos),
             active_sensor: self
                 .active_sensors(target)
                 .then(|| sheet.scan(SensorKind::Aesa).map(|v| (v, tl)))
@@ -928,7 +977,14 @@ impl Space {
                             .mounts
                             .get(s.mount)
                             .map_or("?", |m| m.weapon.name);
-                        format!("{w} #{} at {}", s.mount, self.name(s.target))
+                        match s.pinpoint {
+                            Some(aim) => format!(
+                                "{w} #{} at {}'s {aim:?} (pinpoint)",
+                                s.mount,
+                                self.name(s.target)
+                            ),
+                            None => format!("{w} #{} at {}", s.mount, self.name(s.target)),
+                        }
                     })
                     .collect();
                 format!("fires {}", parts.join(", "))
@@ -1113,14 +1169,29 @@ impl Space {
 
     /// The gunnery modifiers of `u`'s mount `mount` at `target` ("GUNNERY MODIFIERS"):
     /// augmented Gunner skill (skill, Acc up to the skill, RoF bonus, targeting program),
-    /// target size, range, active sensor lock.
+    /// target size (or −6 for pinpoint marksmanship), range, active sensor lock.
     pub fn gunnery_modifiers(&self, u: UnitId, mount: usize, target: UnitId) -> Vec<Modifier> {
+        self.shot_modifiers(u, mount, target, false)
+    }
+
+    /// As [`Space::gunnery_modifiers`], with pinpoint marksmanship when `pinpoint`.
+    pub fn shot_modifiers(
+        &self,
+        u: UnitId,
+        mount: usize,
+        target: UnitId,
+        pinpoint: bool,
+    ) -> Vec<Modifier> {
         let sheet = self.sheet(u);
         let Some(m) = sheet.mounts.get(mount) else {
             return Vec::new();
         };
         let mut mods = self.augmented_gunner(u, &m.weapon);
-        mods.push(Modifier::new("target size", self.sheet(target).stats.sm));
+        if pinpoint {
+            mods.push(Modifier::new("pinpoint marksmanship", -6));
+        } else {
+            mods.push(Modifier::new("target size", self.sheet(target).stats.sm));
+        }
         let d = self.distance(u, target);
         mods.push(Modifier::named(
             format!("range {} hexes (+1 firing hex)", d),
@@ -1162,7 +1233,7 @@ impl Space {
             if self.ship(s.target).condition == Condition::Destroyed {
                 continue;
             }
-            let mods = self.gunnery_modifiers(u, s.mount, s.target);
+            let mods = self.shot_modifiers(u, s.mount, s.target, s.pinpoint.is_some());
             let roll = success_roll(dice, mods);
             let hit = roll.succeeded();
             let critical = roll.critical == Some(Critical::Success);
@@ -1180,13 +1251,56 @@ impl Space {
             });
             if hit {
                 let d = self.distance(u, s.target);
-                self.weapon_hit(u, s.target, &w, d, critical, dice, events);
+                let through = self.weapon_hit(u, s.target, &w, d, critical, dice, events);
+                if through > 0
+                    && let Some(aim) = s.pinpoint
+                {
+                    self.pinpointed(s.target, aim, events);
+                }
             }
         }
     }
 
+    /// A pinpoint hit's effect on the system aimed at (the decision on [`Aim`]).
+    fn pinpointed(&mut self, target: UnitId, aim: Aim, events: &mut Vec<BattleEvent>) {
+        let text = match aim {
+            Aim::Weapon => {
+                self.knock_out(target, MajorDamage::Weapon, events);
+                "pinpoint hit: a weapon is disabled"
+            }
+            Aim::Bridge => {
+                self.knock_out(target, MajorDamage::Bridge, events);
+                "pinpoint hit: the bridge is knocked out"
+            }
+            Aim::Drive => {
+                let st = self.ship_mut(target);
+                st.drive_halved += 1;
+                st.repairs.push(Repairable::ManeuverDrive);
+                "pinpoint hit: M-drive acceleration halved"
+            }
+            Aim::Sensors => {
+                let lose = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
+                    .into_iter()
+                    .find(|k| {
+                        self.sheet(target).scan(*k).is_some()
+                            && !self.ship(target).sensors_out.contains(k)
+                    });
+                match lose {
+                    Some(k) => {
+                        let st = self.ship_mut(target);
+                        st.sensors_out.push(k);
+                        st.repairs.push(Repairable::Sensor(k));
+                        "pinpoint hit: a sensor is disabled"
+                    }
+                    None => "pinpoint hit: no sensor left to disable",
+                }
+            }
+        };
+        events.push(note(Some(target), text.into()));
+    }
+
     /// A hit by `w` from `u` at range `d` on `target` (a critical hit rolls on the vehicle
-    /// critical hit table first).
+    /// critical hit table first); returns the damage that got through the armor.
     #[allow(clippy::too_many_arguments)]
     fn weapon_hit(
         &mut self,
@@ -1197,7 +1311,7 @@ impl Space {
         critical: bool,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
-    ) {
+    ) -> i32 {
         let mut crit = None;
         if critical {
             let r = DiceExpr::d6(3, 0).roll(dice, 0);
@@ -1284,6 +1398,7 @@ impl Space {
             _ => {}
         }
         self.major_damage_rolls(target, through, w.radiation, dice, events);
+        through
     }
 
     /// Applies `dmg` less `dr` to the hull of `target`; returns the damage that got

@@ -275,6 +275,8 @@ pub struct ScanTarget {
     pub near_planet: bool,
     /// It or the sensor is within a planetary atmosphere.
     pub atmosphere: bool,
+    /// It is silhouetted against a star, seen from the sensor.
+    pub silhouetted: bool,
     /// The scan value and TL of the active sensor it is using, if any.
     pub active_sensor: Option<(i32, i32)>,
     /// Its transponder is on.
@@ -319,6 +321,9 @@ pub fn scan_modifiers(kind: SensorKind, value: i32, t: &ScanTarget) -> Vec<Modif
             }
             if t.near_planet {
                 m.push(Modifier::new("near a planet", -2));
+            }
+            if t.silhouetted {
+                m.push(Modifier::new("silhouetted against a star", -4));
             }
             if t.atmosphere {
                 m.push(Modifier::new("atmosphere", -6));

@@ -106,6 +106,7 @@ fn target() -> ScanTarget {
         cloaking: Masking::None,
         near_planet: false,
         atmosphere: false,
+        silhouetted: false,
         active_sensor: None,
         transponder: false,
     }
@@ -150,6 +151,19 @@ fn scan_modifiers_by_sensor() {
     assert_eq!(
         sum(&scan_modifiers(SensorKind::Pesa, 38, &in_air)),
         38 - 44 + 8 - 2 - 6 - 8
+    );
+    let against_star = ScanTarget {
+        silhouetted: true,
+        ..t
+    };
+    assert_eq!(
+        sum(&scan_modifiers(SensorKind::Pesa, 38, &against_star)),
+        38 - 44 + 8 - 4
+    );
+    assert_eq!(
+        sum(&scan_modifiers(SensorKind::Aesa, 42, &against_star)),
+        42 - 44 + 8,
+        "PESA only"
     );
     let emitting = ScanTarget {
         active_sensor: Some((42, 12)),
@@ -264,10 +278,12 @@ fn a_turn_follows_the_sequence_of_action() {
             Shot {
                 mount: 0,
                 target: UnitId(1),
+                pinpoint: None,
             },
             Shot {
                 mount: 1,
                 target: UnitId(1),
+                pinpoint: None,
             },
         ],
     };
@@ -477,4 +493,87 @@ fn a_ship_beyond_reach_escapes() {
     s.advance(&map, &mut d, &mut ev);
     assert_eq!(s.ship(UnitId(1)).condition, Condition::Escaped);
     assert_eq!(s.ship(UnitId(1)).pos, Hex::new(7, 0));
+}
+
+/// "GUNNERY MODIFIERS": pinpoint marksmanship takes −6 instead of the target's Size
+/// Modifier; a pinpoint hit through the armor knocks the system out (decision on `Aim`).
+#[test]
+fn a_pinpoint_shot_takes_out_its_system() {
+    use super::space::Aim;
+    let (mut s, map) = duel("", "", "", 1);
+    let mut ev = Vec::new();
+    let mut d = Scripted::new(&[3, 3, 3, 3, 3, 3]);
+    s.begin_turn(&mut d, &mut ev);
+    let plain: i32 = s
+        .shot_modifiers(UnitId(0), 0, UnitId(1), false)
+        .iter()
+        .map(|m| m.value)
+        .sum();
+    let pin: i32 = s
+        .shot_modifiers(UnitId(0), 0, UnitId(1), true)
+        .iter()
+        .map(|m| m.value)
+        .sum();
+    assert_eq!(plain - pin, 8 + 6, "SM +8 gives way to -6");
+    let mut d = Scripted::new(&[]);
+    s.advance(&map, &mut d, &mut ev);
+    for u in [0, 1] {
+        let at = s.ship(UnitId(u)).pos;
+        s.apply(
+            UnitId(u),
+            Action::Maneuver {
+                to: (at.x, at.y),
+                passive: false,
+                ram: None,
+            },
+            &mut ev,
+        );
+        s.advance(&map, &mut d, &mut ev);
+    }
+    assert_eq!(s.phase, Phase::DirectFire);
+    s.apply(
+        UnitId(0),
+        Action::Fire {
+            shots: vec![Shot {
+                mount: 0,
+                target: UnitId(1),
+                pinpoint: Some(Aim::Drive),
+            }],
+        },
+        &mut ev,
+    );
+    s.advance(&map, &mut d, &mut ev);
+    s.apply(UnitId(1), Action::Fire { shots: Vec::new() }, &mut ev);
+    // 1 hex: 14 + 14 + 4 + 10 - 6 - 43 + 2 = -5: only a 3 or 4 hits; 1 1 1 is a critical
+    // hit: the vehicle critical table 6 6 6 = 18 (normal damage); 5d 1 1 1 1 1 = 5 × 50 =
+    // 250, within 1/2D, less DR 25: 225 (15% of 1500: a major damage roll, 6 6 5 = 17:
+    // crew hurt 1d = 1); and the drive is halved.
+    let mut dice = Scripted::new(&[1, 1, 1, 6, 6, 6, 1, 1, 1, 1, 1, 6, 6, 5, 1]);
+    s.advance(&map, &mut dice, &mut ev);
+    assert_eq!(dice.remaining(), 0, "{ev:?}");
+    assert_eq!(s.ship(UnitId(1)).hp, 1500 - 225);
+    assert_eq!(s.ship(UnitId(1)).drive_halved, 1);
+    assert_eq!(s.ship(UnitId(1)).crew_hurt, 1);
+}
+
+/// "Scan Modifiers", PESA: a ship silhouetted against a star is harder to see (−4): the
+/// star lies beyond it on the sensor's line.
+#[test]
+fn a_ship_against_a_star_is_silhouetted() {
+    let (mut s, _) = duel("", "", "", 4);
+    s.planets.push(super::space::Planet {
+        name: "Regina".into(),
+        at: (12, 0),
+        atmosphere: false,
+        star: true,
+    });
+    assert!(s.silhouetted(Hex::new(0, 0), Hex::new(4, 0)));
+    assert!(
+        !s.silhouetted(Hex::new(0, 0), Hex::new(4, -3)),
+        "off the line"
+    );
+    assert!(
+        !s.silhouetted(Hex::new(20, 0), Hex::new(4, 0)),
+        "the star is nearer"
+    );
 }
