@@ -161,8 +161,20 @@ pub fn sheet(ui: &mut egui::Ui, s: &Space, id: UnitId) {
         ui.strong("Enemies");
         for e in foes {
             let d = s.detection(id, e);
+            // The best scan this ship could make of it now, and its chance.
+            let best = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
+                .into_iter()
+                .filter_map(|k| s.scan_modifiers(id, k, e).map(|m| (k, m)))
+                .map(|(k, m)| (k, m.iter().map(|x| x.value).sum::<i32>()))
+                .max_by_key(|(_, v)| *v);
+            let scan = best.map_or(", no sensor can scan it".to_string(), |(k, v)| {
+                format!(
+                    "; its {k:?} scan: {:.0}% (skill {v})",
+                    success_chance(v) * 100.0
+                )
+            });
             ui.label(format!(
-                "{}: {} hexes, {}",
+                "{}: {} hexes, {}{scan}",
                 s.name(e),
                 s.distance(id, e),
                 if d.found && d.active {

@@ -1,5 +1,6 @@
-//! GURPS Traveller space on the map: planets, every mover's velocity as an arrow to the
-//! hex it will coast to next turn (its ghost, outlined), and while the player plans a
+//! GURPS Traveller space on the map: planets (stars in yellow), every mover's velocity as
+//! an arrow to the hex it will coast to next turn (its ghost, outlined; a missile's before
+//! it steers again), and while the player plans a
 //! maneuver the end positions its thrust reaches, the planned course and the ghost of the
 //! turn after.
 
@@ -36,7 +37,9 @@ pub fn draw(
     // Planets: a filled-looking disc of rings.
     for p in &space.planets {
         let c = layout.pos(Hex::new(p.at.0, p.at.1));
-        let colour = if p.atmosphere {
+        let colour = if p.star {
+            Color::srgb(1.0, 0.85, 0.3)
+        } else if p.atmosphere {
             Color::srgb(0.3, 0.6, 0.9)
         } else {
             Color::srgb(0.6, 0.6, 0.6)
@@ -66,12 +69,9 @@ pub fn draw(
         for (pos, m) in q.iter(&session.world) {
             if m.vel != Hex::ZERO {
                 let to = vector::coast(pos.0, m.vel);
-                vector_arrow(
-                    gizmos,
-                    layout.pos(pos.0),
-                    layout.pos(to),
-                    Color::srgba(1.0, 0.4, 0.3, 0.8),
-                );
+                let red = Color::srgba(1.0, 0.4, 0.3, 0.8);
+                vector_arrow(gizmos, layout.pos(pos.0), layout.pos(to), red);
+                ring(gizmos, to, Color::srgba(1.0, 0.4, 0.3, 0.5), 0.45);
             }
         }
     }

@@ -436,7 +436,7 @@ fn traveller_problems(file: &ScenarioFile, config: &TravellerConfig) -> Vec<Prob
     let base = Path::root().field("ruleset");
     let mut problems = unknown_sides(file, &base.field("may_flee"), &config.may_flee);
     for (field, v, lo, hi) in [
-        ("hex_miles", config.hex_miles, 1.0, 10_000_000.0),
+        ("hex_miles", config.hex_miles, 100.0, 10_000_000.0),
         ("turn_minutes", config.turn_minutes, 0.1, 10_000.0),
     ] {
         if !(v.is_finite() && (lo..=hi).contains(&v)) {
@@ -483,6 +483,26 @@ fn traveller_problems(file: &ScenarioFile, config: &TravellerConfig) -> Vec<Prob
                 "a planet needs a name",
             ));
         }
+        if p.at.0.abs() > 1000 || p.at.1.abs() > 1000 {
+            problems.push(Problem::new(
+                base.field("planets").index(i).field("at"),
+                format!(
+                    "({}, {}) is out of range: expected coordinates from -1000 to 1000",
+                    p.at.0, p.at.1
+                ),
+            ));
+        }
+    }
+    if let Some(scale) = file.map.scale
+        && (f64::from(scale) - config.hex_miles).abs() > 1e-3 * config.hex_miles
+    {
+        problems.push(Problem::new(
+            Path::root().field("map").field("scale"),
+            format!(
+                "{scale} miles a hex, but the ruleset's hex_miles is {}: leave the map's scale out (hex_miles sets it)",
+                config.hex_miles
+            ),
+        ));
     }
     problems
 }

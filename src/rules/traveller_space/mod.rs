@@ -140,6 +140,8 @@ pub fn new_space(prepared: &Prepared) -> Space {
             passive: false,
             ram: None,
             repairs: Vec::new(),
+            fire: None,
+            leaking: false,
         })
         .collect();
     let side_count = prepared.sides.len();

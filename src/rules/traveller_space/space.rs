@@ -53,11 +53,14 @@
 //!   the full DR.
 //! - Point defense: the target fires each mount it did not fire in direct fire at one
 //!   missile in contact with it, at +10 and the missile's Size Modifier 0, at range 0.
-//! - Ramming: a ship that names a ram target and comes into contact with it during
-//!   movement rolls a Quick Contest of Piloting with it; if it wins they collide, each
-//!   taking the other's full hit points times their relative speed in hexes a turn (at
-//!   least 1): at 10,000-mile hexes any collision is ruinous. Ships that meet by chance do
-//!   not collide (a hex is 10,000 miles across).
+//! - Collisions: two ships are in contact when they share a hex at the same sub-step of
+//!   movement or swap hexes between two ([`super::vector::contact`]); passing through a hex
+//!   the other has left, or will reach, is not a meeting. A ship that names the other as
+//!   its ram target rolls a Quick Contest of Piloting with it; if it wins they collide.
+//!   Ships that meet otherwise each roll Piloting to steer clear, and collide only if both
+//!   fail. A collision costs each ship the other's full hit points times their relative
+//!   speed in hexes a turn (at least 1), against its DR: at 10,000-mile hexes any
+//!   collision is ruinous.
 //! - A ship more than `escape_hexes` from every enemy ship still fighting, or that flies
 //!   off the map, has left the battle: it escaped.
 //! - Major damage effects: "each hit disables or kills" for NPCs (the table's note): the
@@ -279,6 +282,10 @@ pub struct ShipState {
     pub ram: Option<UnitId>,
     /// Knocked-out systems waiting for damage control, in the order lost.
     pub repairs: Vec<Repairable>,
+    /// A fire aboard (vehicle critical 7 or 16): `Some(true)` when it is a fuel fire.
+    pub fire: Option<bool>,
+    /// The fuel tank leaks (vehicle critical 16).
+    pub leaking: bool,
 }
 
 /// A missile in flight.
@@ -319,8 +326,18 @@ pub struct Detection {
     pub found: bool,
     /// Found with an AESA (active sensors).
     pub active: bool,
-    /// Found the turn before.
-    pub prior: bool,
+    /// The ship and sensor that found it this turn.
+    pub by: Option<(UnitId, SensorKind)>,
+    /// The ship and sensor that found it the turn before.
+    pub before: Option<(UnitId, SensorKind)>,
+}
+
+impl Detection {
+    /// "Prior Detection" for a scan by `by`'s sensor of `kind`: found on the prior round
+    /// by another sensor type, or by an ally sharing it by datalink ("Scan Modifiers").
+    pub fn prior_for(&self, by: UnitId, kind: SensorKind) -> bool {
+        self.before.is_some_and(|(u, k)| u != by || k != kind)
+    }
 }
 
 /// One shot: a mount (index) at a target.
@@ -390,6 +407,9 @@ pub enum Action {
 pub enum Step {
     /// Waits for this ship's decision.
     Awaiting(UnitId),
+    /// A phase without decisions was played (movement, the fire's and point defense's
+    /// results): the battle shows it before going on.
+    Continue,
     /// The turn is over.
     RoundOver,
 }
@@ -435,6 +455,8 @@ pub struct Space {
     pub declared: Vec<(UnitId, Shot)>,
     /// Rams in contact this turn: (rammer, target).
     pub rams: Vec<(UnitId, UnitId)>,
+    /// Ships that met this turn without either trying to ram.
+    pub near_misses: Vec<(UnitId, UnitId)>,
     /// The battle area (the scenario's map): leaving it is leaving the battle.
     pub area: Option<Arc<HexMap>>,
 }
@@ -526,9 +548,13 @@ impl Space {
         if !st.power_plant || st.drive_hits >= 2 {
             return 0.0;
         }
-        let halvings = st.drive_halved + u32::from(st.power_loss) + st.drive_hits.min(1);
         let mut a = self.sheet(u).stats.accel;
-        for _ in 0..halvings.min(30) {
+        // The M-drive halved "round down" (major damage 14), each time.
+        for _ in 0..st.drive_halved.min(30) {
+            a = (a / 2.0).floor();
+        }
+        // Power loss halves Gs; a first drive hit (vehicle critical 6) halves acceleration.
+        for _ in 0..(u32::from(st.power_loss) + st.drive_hits.min(1)) {
             a /= 2.0;
         }
         a
@@ -537,6 +563,14 @@ impl Space {
     /// The ship's thrust points this turn.
     pub fn thrust(&self, u: UnitId) -> u32 {
         vector::thrust_points(self.accel(u), self.hex_miles, self.turn_minutes)
+    }
+
+    /// A range of `hexes` map hexes in the 10,000-mile hexes of the weapons and range
+    /// tables (the same number at the default `hex_miles`).
+    pub fn std_range(&self, hexes: u32) -> u32 {
+        (f64::from(hexes) * self.hex_miles / 10_000.0)
+            .round()
+            .clamp(0.0, 1e9) as u32
     }
 
     /// Seconds a turn.
@@ -623,13 +657,15 @@ impl Space {
         }
         self.declared.clear();
         self.rams.clear();
+        self.near_misses.clear();
         self.phase = Phase::Detection;
         self.scan_all(dice, events);
         self.phase = Phase::Maneuver;
         self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
     }
 
-    /// Moves the turn on to the next decision, running the phases without decisions.
+    /// Moves the turn on: to the next decision, or through one phase without decisions
+    /// ([`Step::Continue`]), or to the turn's end.
     pub fn advance(
         &mut self,
         map: &HexMap,
@@ -658,8 +694,7 @@ impl Space {
                     self.guide_missiles();
                     self.phase = Phase::Movement;
                     self.movement(map, events);
-                    self.phase = Phase::DirectFire;
-                    self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+                    return Step::Continue;
                 }
                 Phase::Movement => {
                     self.phase = Phase::DirectFire;
@@ -670,8 +705,7 @@ impl Space {
                     self.phase = Phase::PointDefense;
                     self.point_defense(dice, events);
                     self.resolve_rams(dice, events);
-                    self.phase = Phase::Launch;
-                    self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+                    return Step::Continue;
                 }
                 Phase::PointDefense => {
                     self.phase = Phase::Launch;
@@ -698,10 +732,10 @@ impl Space {
             Phase::DirectFire => {
                 let free = self.free_mounts(u);
                 self.enemies(u).into_iter().any(|t| {
-                    self.detection(u, t).found
-                        && free.iter().any(|&m| {
-                            self.distance(u, t) <= self.sheet(u).mounts[m].weapon.max_range
-                        })
+                    free.iter().any(|&m| {
+                        self.why_not_target(u, t, &self.sheet(u).mounts[m].weapon)
+                            .is_none()
+                    })
                 })
             }
             Phase::Launch => {
@@ -728,20 +762,21 @@ impl Space {
     // ---------------------------------------------------------------------------------
     // 1. Detection.
 
-    /// What a scan by `by` sees of `target`.
-    pub fn scan_target(&self, by: UnitId, target: UnitId) -> ScanTarget {
+    /// What a scan by `by`'s sensor of `kind` sees of `target`.
+    pub fn scan_target(&self, by: UnitId, kind: SensorKind, target: UnitId) -> ScanTarget {
         let t = self.ship(target);
         let sheet = self.sheet(target);
         let tl = i32::from(sheet.stats.tl);
         ScanTarget {
-            range: self.distance(by, target),
-            prior_detection: self.detection(by, target).prior,
+            range: self.std_range(self.distance(by, target)),
+            prior_detection: self.detection(by, target).prior_for(by, kind),
             sm: sheet.stats.sm,
             tl,
             stealth: sheet.stats.stealth,
             cloaking: sheet.stats.cloaking,
             near_planet: self.near_planet(t.pos),
             atmosphere: self.in_atmosphere(t.pos) || self.in_atmosphere(self.ship(by).pos),
+            object_in_atmosphere: self.in_atmosphere(t.pos),
             silhouetted: self.silhouetted(self.ship(by).pos, t.pos),
             active_sensor: self
                 .active_sensors(target)
@@ -772,7 +807,7 @@ impl Space {
         mods.extend(tables::scan_modifiers(
             kind,
             value,
-            &self.scan_target(by, target),
+            &self.scan_target(by, kind, target),
         ));
         Some(mods)
     }
@@ -783,9 +818,9 @@ impl Space {
                 if self.side(target) as usize == side {
                     continue;
                 }
-                let prior = self.detected[side][target.0 as usize].found;
+                let before = self.detected[side][target.0 as usize].by;
                 let mut d = Detection {
-                    prior,
+                    before,
                     ..Detection::default()
                 };
                 if self.fighting(target) {
@@ -807,6 +842,7 @@ impl Space {
                         let roll = success_roll(dice, mods);
                         d.found = roll.succeeded();
                         d.active = d.found && kind == SensorKind::Aesa;
+                        d.by = d.found.then_some((by, kind));
                         let text = format!(
                             "{} {} with its {kind:?}",
                             if d.found { "detects" } else { "does not find" },
@@ -924,10 +960,10 @@ impl Space {
         if !self.detection(u, target).found {
             return Some(format!("{} has not been detected", self.name(target)));
         }
-        let d = self.distance(u, target);
+        let d = self.std_range(self.distance(u, target));
         if d > w.max_range {
             return Some(format!(
-                "{} is {d} hexes away: the {} reaches {}",
+                "{} is at range {d} (10,000-mile hexes): the {} reaches {}",
                 self.name(target),
                 w.name,
                 w.max_range
@@ -1097,12 +1133,21 @@ impl Space {
                 self.missiles[i].contact = vector::contact(&steps, ships.len() + k, j).is_some();
             }
         }
-        for (a, &u) in ships.iter().enumerate() {
-            if let Some(t) = self.ship(u).ram
-                && let Some(b) = ships.iter().position(|&s| s == t)
-                && vector::contact(&steps, a, b).is_some()
-            {
-                self.rams.push((u, t));
+        // Ships that meet: a ram if one of them tries it (once a pair), else a near miss
+        // that both pilots try to avoid.
+        for a in 0..ships.len() {
+            for b in a + 1..ships.len() {
+                if vector::contact(&steps, a, b).is_none() {
+                    continue;
+                }
+                let (ua, ub) = (ships[a], ships[b]);
+                if self.ship(ua).ram == Some(ub) {
+                    self.rams.push((ua, ub));
+                } else if self.ship(ub).ram == Some(ua) {
+                    self.rams.push((ub, ua));
+                } else {
+                    self.near_misses.push((ua, ub));
+                }
             }
         }
         for (a, &u) in ships.iter().enumerate() {
@@ -1192,7 +1237,7 @@ impl Space {
         } else {
             mods.push(Modifier::new("target size", self.sheet(target).stats.sm));
         }
-        let d = self.distance(u, target);
+        let d = self.std_range(self.distance(u, target));
         mods.push(Modifier::named(
             format!("range {} hexes (+1 firing hex)", d),
             gunnery_range_modifier(d),
@@ -1250,7 +1295,7 @@ impl Space {
                 },
             });
             if hit {
-                let d = self.distance(u, s.target);
+                let d = self.std_range(self.distance(u, s.target));
                 let through = self.weapon_hit(u, s.target, &w, d, critical, dice, events);
                 if through > 0
                     && let Some(aim) = s.pinpoint
@@ -1334,11 +1379,7 @@ impl Space {
             steps.push(Modifier::new("beyond 1/2D: half", -(dmg - dmg / 2)));
             dmg /= 2;
         }
-        let factor = match crit {
-            Some(VehicleCritical::Triple) => 3,
-            Some(VehicleCritical::Double) => 2,
-            _ => 1,
-        };
+        let factor = crit.map_or(1, |c| c.factor());
         if factor > 1 {
             steps.push(Modifier::named(
                 format!("critical ×{factor}"),
@@ -1348,7 +1389,11 @@ impl Space {
         }
         let dr = self.sheet(target).stats.dr;
         let mut eff = effective_dr(dr, w);
-        if crit == Some(VehicleCritical::Bypass) {
+        if matches!(
+            crit,
+            Some(VehicleCritical::BypassSensor | VehicleCritical::Bypass)
+        ) {
+            // "bypasses 90% of DR".
             eff /= 10;
         }
         let label = match w.armor {
@@ -1367,11 +1412,28 @@ impl Space {
             label,
             events,
         );
-        if through > 0 && crit == Some(VehicleCritical::Triple) {
-            self.knock_out(target, MajorDamage::Computer, events);
+        if let Some(c) = crit {
+            self.critical_effect(target, c, through, dice, events);
         }
-        match crit {
-            Some(VehicleCritical::Bypass) => {
+        self.major_damage_rolls(target, through, w.radiation, dice, events);
+        through
+    }
+
+    /// The lasting effect of a vehicle critical hit on `target`, after its damage
+    /// (`through`: what got through the armor).
+    fn critical_effect(
+        &mut self,
+        target: UnitId,
+        c: VehicleCritical,
+        through: i32,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        match c {
+            VehicleCritical::Triple if through > 0 => {
+                self.knock_out(target, MajorDamage::Computer, events);
+            }
+            VehicleCritical::BypassSensor => {
                 let lose = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
                     .into_iter()
                     .find(|k| {
@@ -1385,7 +1447,7 @@ impl Space {
                     events.push(note(Some(target), format!("its {k:?} is disabled")));
                 }
             }
-            Some(VehicleCritical::Engine) => {
+            VehicleCritical::Engine => {
                 let st = self.ship_mut(target);
                 st.drive_hits += 1;
                 let text = if st.drive_hits >= 2 {
@@ -1395,10 +1457,76 @@ impl Space {
                 };
                 events.push(note(Some(target), text.into()));
             }
+            VehicleCritical::Fire if through > 0 => {
+                self.ship_mut(target).fire = Some(false);
+                events.push(note(Some(target), "fire breaks out aboard".into()));
+            }
+            VehicleCritical::Weapon => self.knock_out(target, MajorDamage::Weapon, events),
+            VehicleCritical::FuelLeak => {
+                let capacity = self.sheet(target).stats.fuel;
+                if capacity == 0 {
+                    return;
+                }
+                let r = DiceExpr::d6(1, 0).roll(dice, 0);
+                let lost = (capacity * r.total.max(0) as u32 / 100).max(1);
+                let st = self.ship_mut(target);
+                st.fuel = st.fuel.saturating_sub(lost);
+                st.leaking = true;
+                events.push(roll_event(
+                    target,
+                    "fuel leak (1d%)".into(),
+                    r,
+                    format!("{lost} t of fuel lost; the tank leaks"),
+                ));
+                // Starship fuel burns like rocket fuel: it catches fire on 13 or less.
+                let r = DiceExpr::d6(3, 0).roll(dice, 0);
+                let ignites = r.total <= FUEL_IGNITES;
+                events.push(roll_event(
+                    target,
+                    "the leaking fuel".into(),
+                    r,
+                    if ignites {
+                        "catches fire".into()
+                    } else {
+                        "does not catch fire".into()
+                    },
+                ));
+                if ignites {
+                    self.ship_mut(target).fire = Some(true);
+                }
+            }
+            VehicleCritical::DoubleAmmo if through > 0 && self.ship(target).missiles > 0 => {
+                let r = DiceExpr::d6(1, 0).roll(dice, 0);
+                let n = (r.total.max(0) as u32).min(self.ship(target).missiles);
+                self.ship_mut(target).missiles -= n;
+                events.push(roll_event(
+                    target,
+                    "missiles aboard explode (1d)".into(),
+                    r,
+                    format!("{n} missiles explode in their racks"),
+                ));
+                let dice_n = self.missile.dice.saturating_mul(n);
+                let raw = DiceExpr::d6(dice_n.min(1000), 0).roll(dice, 0);
+                let mult = self.missile.multiplier;
+                let dmg = raw.total.saturating_mul(mult);
+                let steps = vec![Modifier::named(
+                    format!("×{mult}"),
+                    raw.total.saturating_mul(mult - 1),
+                )];
+                self.take_hit(
+                    None,
+                    target,
+                    raw,
+                    "exploding missiles",
+                    steps,
+                    dmg,
+                    0,
+                    String::new(),
+                    events,
+                );
+            }
             _ => {}
         }
-        self.major_damage_rolls(target, through, w.radiation, dice, events);
-        through
     }
 
     /// Applies `dmg` less `dr` to the hull of `target`; returns the damage that got
@@ -1492,6 +1620,31 @@ impl Space {
         self.major_effect(u, effect, dice, events);
     }
 
+    /// [`Space::major_effect`] for the tests.
+    #[cfg(test)]
+    pub(super) fn major_effect_for_test(
+        &mut self,
+        u: UnitId,
+        effect: MajorDamage,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        self.major_effect(u, effect, dice, events);
+    }
+
+    /// [`Space::major_damage_rolls`] for the tests.
+    #[cfg(test)]
+    pub(super) fn major_damage_for_test(
+        &mut self,
+        u: UnitId,
+        through: i32,
+        radiation: bool,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        self.major_damage_rolls(u, through, radiation, dice, events);
+    }
+
     fn major_effect(
         &mut self,
         u: UnitId,
@@ -1503,8 +1656,9 @@ impl Space {
         let passengers = self.sheet(u).stats.passengers;
         match effect {
             MajorDamage::FuelLost => {
+                let half = self.sheet(u).stats.fuel / 2;
                 let st = self.ship_mut(u);
-                st.fuel /= 2;
+                st.fuel = st.fuel.saturating_sub(half);
             }
             MajorDamage::Cargo => {
                 let st = self.ship_mut(u);
@@ -1680,18 +1834,14 @@ impl Space {
     }
 
     fn resolve_rams(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        let piloting =
+            |s: &Space, u: UnitId| vec![Modifier::new("Piloting", s.sheet(u).stats.crew.pilot)];
         for (a, b) in std::mem::take(&mut self.rams) {
             if !(self.fighting(a) && self.fighting(b)) {
                 continue;
             }
-            let ra = success_roll(
-                dice,
-                vec![Modifier::new("Piloting", self.sheet(a).stats.crew.pilot)],
-            );
-            let rb = success_roll(
-                dice,
-                vec![Modifier::new("Piloting", self.sheet(b).stats.crew.pilot)],
-            );
+            let ra = success_roll(dice, piloting(self, a));
+            let rb = success_roll(dice, piloting(self, b));
             let won = quick_contest(&ra, &rb) == std::cmp::Ordering::Greater;
             events.push(roll_event(a, "ram (Piloting)".into(), ra, "rams".into()));
             events.push(roll_event(
@@ -1704,49 +1854,191 @@ impl Space {
                     "slips aside".into()
                 },
             ));
-            if !won {
+            if won {
+                self.collide(a, b, events);
+            }
+        }
+        for (a, b) in std::mem::take(&mut self.near_misses) {
+            if !(self.fighting(a) && self.fighting(b)) {
                 continue;
             }
-            let rel = (self.ship(a).vel - self.ship(b).vel).ulength().max(1) as i32;
-            for (x, y) in [(a, b), (b, a)] {
-                let other = self.sheet(y).stats.hp;
-                let dmg = other.saturating_mul(rel);
-                let roll = RollRecord {
-                    dice: DiceName::Fixed("collision"),
-                    faces: Vec::new(),
-                    extra: Vec::new(),
-                    sense: RollSense::Over,
-                    modifiers: vec![
-                        Modifier::named(format!("{} hit points", self.name(y)), other),
-                        Modifier::named(format!("× relative speed {rel}"), other * (rel - 1)),
-                    ],
-                    total: dmg,
-                    target: None,
-                    margin: None,
-                    success: None,
-                    critical: None,
-                };
-                let dr = self.sheet(x).stats.dr;
-                self.take_hit(
-                    Some(y),
-                    x,
-                    roll,
-                    "collision",
-                    Vec::new(),
-                    dmg,
-                    dr,
-                    format!("DR {dr}"),
-                    events,
-                );
+            let ra = success_roll(dice, piloting(self, a));
+            let rb = success_roll(dice, piloting(self, b));
+            let hit = !ra.succeeded() && !rb.succeeded();
+            let text = |ok: bool| -> String {
+                if ok {
+                    "steers clear".into()
+                } else {
+                    "does not steer clear".into()
+                }
+            };
+            let (oa, ob) = (ra.succeeded(), rb.succeeded());
+            events.push(roll_event(
+                a,
+                "avoid a collision (Piloting)".into(),
+                ra,
+                text(oa),
+            ));
+            events.push(roll_event(
+                b,
+                "avoid a collision (Piloting)".into(),
+                rb,
+                text(ob),
+            ));
+            if hit {
+                self.collide(a, b, events);
             }
+        }
+    }
+
+    /// A collision of `a` and `b`: each takes the other's full hit points times their
+    /// relative speed in hexes a turn (at least 1), against its own DR.
+    fn collide(&mut self, a: UnitId, b: UnitId, events: &mut Vec<BattleEvent>) {
+        let rel = (self.ship(a).vel - self.ship(b).vel)
+            .ulength()
+            .clamp(1, 10_000) as i32;
+        for (x, y) in [(a, b), (b, a)] {
+            let other = self.sheet(y).stats.hp;
+            let dmg = other.saturating_mul(rel);
+            let roll = RollRecord {
+                dice: DiceName::Fixed("collision"),
+                faces: Vec::new(),
+                extra: Vec::new(),
+                sense: RollSense::Over,
+                modifiers: vec![
+                    Modifier::named(format!("{} hit points", self.name(y)), other),
+                    Modifier::named(
+                        format!("× relative speed {rel}"),
+                        other.saturating_mul(rel - 1),
+                    ),
+                ],
+                total: dmg,
+                target: None,
+                margin: None,
+                success: None,
+                critical: None,
+            };
+            let dr = self.sheet(x).stats.dr;
+            self.take_hit(
+                Some(y),
+                x,
+                roll,
+                "collision",
+                Vec::new(),
+                dmg,
+                dr,
+                format!("DR {dr}"),
+                events,
+            );
         }
     }
 
     // ---------------------------------------------------------------------------------
     // 7. Damage control.
 
+    /// A fire aboard: the engineer's Engineer roll puts it out; else it burns through the
+    /// turn, 2d every 10 seconds ignoring DR ("VEHICLE CRITICAL HITS" #7), rolled once and
+    /// counted for every 10 seconds of the turn (a decision), and a fuel fire explodes on 3d
+    /// of 6 or less (half of 13: #16; checked once a turn, a decision), disabling the ship.
+    fn fight_fire(&mut self, u: UnitId, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        let Some(fuel) = self.ship(u).fire else {
+            return;
+        };
+        let roll = success_roll(
+            dice,
+            vec![Modifier::new("Engineer", self.sheet(u).stats.crew.engineer)],
+        );
+        let out = roll.succeeded();
+        events.push(roll_event(
+            u,
+            "fight the fire (Engineer)".into(),
+            roll,
+            if out {
+                "the fire is out".into()
+            } else {
+                "the fire burns on".into()
+            },
+        ));
+        if out {
+            self.ship_mut(u).fire = None;
+            return;
+        }
+        let r = DiceExpr::d6(2, 0).roll(dice, 0);
+        let tens = (self.turn_seconds() / 10).max(1) as i32;
+        let dmg = r.total.saturating_mul(tens);
+        let steps = vec![Modifier::named(
+            format!("every 10 s: ×{tens}"),
+            r.total.saturating_mul(tens - 1),
+        )];
+        self.take_hit(None, u, r, "fire", steps, dmg, 0, String::new(), events);
+        if fuel && self.fighting(u) {
+            let r = DiceExpr::d6(3, 0).roll(dice, 0);
+            let boom = r.total <= FUEL_IGNITES / 2;
+            events.push(roll_event(
+                u,
+                "fuel fire: explosion?".into(),
+                r,
+                if boom {
+                    "explodes".into()
+                } else {
+                    "does not explode".into()
+                },
+            ));
+            if boom {
+                self.ship_mut(u).condition = Condition::Disabled;
+                events.push(BattleEvent::StatusChanged {
+                    unit: u,
+                    standing: Standing::Disabled,
+                    cause: Cow::Borrowed("is disabled by an explosion of its fuel"),
+                });
+            }
+        }
+    }
+
+    /// A leaking tank: the engineer's roll stops it; else another 1d% of the capacity a
+    /// minute of the turn runs out ("VEHICLE CRITICAL HITS" #16).
+    fn stop_leak(&mut self, u: UnitId, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        let roll = success_roll(
+            dice,
+            vec![Modifier::new("Engineer", self.sheet(u).stats.crew.engineer)],
+        );
+        let stopped = roll.succeeded();
+        events.push(roll_event(
+            u,
+            "stop the fuel leak (Engineer)".into(),
+            roll,
+            if stopped {
+                "the leak is stopped".into()
+            } else {
+                "the tank leaks on".into()
+            },
+        ));
+        if stopped {
+            self.ship_mut(u).leaking = false;
+            return;
+        }
+        let minutes = (self.turn_minutes.round().clamp(1.0, 1000.0)) as u32;
+        let r = DiceExpr::d6(minutes, 0).roll(dice, 0);
+        let capacity = self.sheet(u).stats.fuel;
+        let lost = (u64::from(capacity) * r.total.max(0) as u64 / 100) as u32;
+        let st = self.ship_mut(u);
+        st.fuel = st.fuel.saturating_sub(lost);
+        events.push(roll_event(
+            u,
+            format!("fuel leak ({minutes}d%)"),
+            r,
+            format!("{lost} t of fuel lost"),
+        ));
+    }
+
     fn damage_control(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
         for u in self.ids().collect::<Vec<_>>() {
+            if self.fighting(u) {
+                self.fight_fire(u, dice, events);
+            }
+            if self.fighting(u) && self.ship(u).leaking {
+                self.stop_leak(u, dice, events);
+            }
             if !self.fighting(u) || self.ship(u).repairs.is_empty() {
                 continue;
             }
@@ -1790,43 +2082,93 @@ impl Space {
     }
 }
 
-/// A vehicle critical hit ("VEHICLE CRITICAL HITS", as far as the text gives it).
+/// A vehicle critical hit ("VEHICLE CRITICAL HITS"; the table is split across the
+/// screen's page, 8 to 18 after the critical head blows). Results for things ships here do
+/// not have (a rudder, windows, batteries, miscellaneous equipment, communications and
+/// ECM) come to their normal damage, or, for batteries, to #6 as the text says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VehicleCritical {
     /// 3: triple damage, and a computer lost if any penetrates.
     Triple,
-    /// 4: double damage (the rudder result has no meaning in space).
+    /// 4: double damage (a water or air vehicle's rudder: not a starship's).
     Double,
     /// 5: the hit bypasses 90% of the armor DR; a sensor is disabled.
-    Bypass,
-    /// 6: normal damage and the drive badly damaged (acceleration halved; twice: stops).
+    BypassSensor,
+    /// 6 (and 14, without batteries): normal damage; the drive badly damaged
+    /// (acceleration halved; a second time it stops).
     Engine,
-    /// 7 and up: normal damage (the text's table is cut off after 7).
-    Normal,
+    /// 7: normal damage; if any penetrates, fire breaks out.
+    Fire,
+    /// 8: normal damage; a weapon disabled.
+    Weapon,
+    /// 9-11: a window hit (no windows: normal damage).
+    Window,
+    /// 12: normal damage; an item of miscellaneous equipment (none here) disabled.
+    Equipment,
+    /// 13: the hit bypasses 90% of DR.
+    Bypass,
+    /// 15: normal damage; communications or ECM (not carried here) disabled.
+    Comms,
+    /// 16: double damage; the fuel tank leaks, and the fuel may catch fire.
+    FuelLeak,
+    /// 17: triple damage.
+    TripleOnly,
+    /// 18: double damage; explosive ammunition (its missiles) may explode.
+    DoubleAmmo,
 }
 
 impl VehicleCritical {
     fn word(self) -> &'static str {
         match self {
-            VehicleCritical::Triple => "triple damage",
+            VehicleCritical::Triple => "triple damage; a computer lost if it penetrates",
             VehicleCritical::Double => "double damage",
-            VehicleCritical::Bypass => "bypasses 90% of the armor; a sensor is disabled",
+            VehicleCritical::BypassSensor => "bypasses 90% of the armor; a sensor is disabled",
             VehicleCritical::Engine => "normal damage; the drive is badly damaged",
-            VehicleCritical::Normal => "normal damage",
+            VehicleCritical::Fire => "normal damage; fire if it penetrates",
+            VehicleCritical::Weapon => "normal damage; a weapon is disabled",
+            VehicleCritical::Window => "a window hit: no windows, normal damage",
+            VehicleCritical::Equipment => "normal damage (miscellaneous equipment)",
+            VehicleCritical::Bypass => "bypasses 90% of the armor",
+            VehicleCritical::Comms => "normal damage (communications and ECM)",
+            VehicleCritical::FuelLeak => "double damage; the fuel tank leaks",
+            VehicleCritical::TripleOnly => "triple damage",
+            VehicleCritical::DoubleAmmo => "double damage; explosive ammunition may go off",
+        }
+    }
+
+    /// What it multiplies the damage by.
+    pub fn factor(self) -> i32 {
+        match self {
+            VehicleCritical::Triple | VehicleCritical::TripleOnly => 3,
+            VehicleCritical::Double | VehicleCritical::FuelLeak | VehicleCritical::DoubleAmmo => 2,
+            _ => 1,
         }
     }
 }
 
 /// The vehicle critical hit table by its 3d6 roll.
 pub fn vehicle_critical(roll: i32) -> VehicleCritical {
+    use VehicleCritical::*;
     match roll {
-        ..=3 => VehicleCritical::Triple,
-        4 => VehicleCritical::Double,
-        5 => VehicleCritical::Bypass,
-        6 => VehicleCritical::Engine,
-        _ => VehicleCritical::Normal,
+        ..=3 => Triple,
+        4 => Double,
+        5 => BypassSensor,
+        6 | 14 => Engine,
+        7 => Fire,
+        8 => Weapon,
+        9..=11 => Window,
+        12 => Equipment,
+        13 => Bypass,
+        15 => Comms,
+        16 => FuelLeak,
+        17 => TripleOnly,
+        _ => DoubleAmmo,
     }
 }
+
+/// What the leaking fuel of vehicle critical 16 catches fire on (3d): starship fuel counts
+/// as the text's jet or rocket fuel, 13 or less; a fuel fire explodes on half that, 6.
+pub const FUEL_IGNITES: i32 = 13;
 
 fn major_word(m: MajorDamage) -> &'static str {
     match m {

@@ -146,11 +146,14 @@ pub(super) fn begin(
         events.push(BattleEvent::RoundStarted {
             round: space.round + 1,
         });
+        // The detection phase is this step; the maneuver's decisions come next step.
         space.begin_turn(&mut *rng, &mut events);
-    }
-    match space.advance(&map, &mut *rng, &mut events) {
-        Step::Awaiting(u) => turn.awaiting = Some(u),
-        Step::RoundOver => turn.round_over = true,
+    } else {
+        match space.advance(&map, &mut *rng, &mut events) {
+            Step::Awaiting(u) => turn.awaiting = Some(u),
+            Step::RoundOver => turn.round_over = true,
+            Step::Continue => {}
+        }
     }
     mirror(&space, &mut ships, &mut missiles, &mut commands);
     sync_turn(&space, &mut turn);
@@ -208,6 +211,7 @@ pub(super) fn resolve(
     match space.advance(&map, &mut *rng, &mut events) {
         Step::Awaiting(u) => turn.awaiting = Some(u),
         Step::RoundOver => turn.round_over = true,
+        Step::Continue => {}
     }
     mirror(&space, &mut ships, &mut missiles, &mut commands);
     sync_turn(&space, &mut turn);

@@ -275,6 +275,8 @@ pub struct ScanTarget {
     pub near_planet: bool,
     /// It or the sensor is within a planetary atmosphere.
     pub atmosphere: bool,
+    /// It (not the sensor) is within a planetary atmosphere.
+    pub object_in_atmosphere: bool,
     /// It is silhouetted against a star, seen from the sensor.
     pub silhouetted: bool,
     /// The scan value and TL of the active sensor it is using, if any.
@@ -328,8 +330,9 @@ pub fn scan_modifiers(kind: SensorKind, value: i32, t: &ScanTarget) -> Vec<Modif
             if t.atmosphere {
                 m.push(Modifier::new("atmosphere", -6));
             }
-            // Emission cloaking doubles in an atmosphere (the table's asterisk).
-            let double = if t.atmosphere { 2 } else { 1 };
+            // Emission cloaking doubles "if the object is in a planetary atmosphere" (the
+            // table's asterisk).
+            let double = if t.object_in_atmosphere { 2 } else { 1 };
             let c = stealth(-((t.tl - 4) / 2) * double, -(t.tl - 4) * double, t.cloaking);
             if c != 0 {
                 m.push(Modifier::new("emission cloaking", c));

@@ -106,6 +106,7 @@ fn target() -> ScanTarget {
         cloaking: Masking::None,
         near_planet: false,
         atmosphere: false,
+        object_in_atmosphere: false,
         silhouetted: false,
         active_sensor: None,
         transponder: false,
@@ -146,8 +147,18 @@ fn scan_modifiers_by_sensor() {
     );
     let in_air = ScanTarget {
         atmosphere: true,
+        object_in_atmosphere: true,
         ..cloaked
     };
+    // Only the sensor in the atmosphere: -6, but the cloaking does not double.
+    let sensor_in_air = ScanTarget {
+        atmosphere: true,
+        ..cloaked
+    };
+    assert_eq!(
+        sum(&scan_modifiers(SensorKind::Pesa, 38, &sensor_in_air)),
+        38 - 44 + 8 - 2 - 6 - 4
+    );
     assert_eq!(
         sum(&scan_modifiers(SensorKind::Pesa, 38, &in_air)),
         38 - 44 + 8 - 2 - 6 - 8
@@ -214,6 +225,17 @@ fn the_major_damage_table() {
     assert_eq!(casualty_dice(99), 2);
 }
 
+/// Runs the turn on to the next decision or the turn's end, through the phases without
+/// decisions.
+fn next(s: &mut Space, map: &HexMap, d: &mut Scripted, ev: &mut Vec<BattleEvent>) -> Step {
+    loop {
+        match s.advance(map, d, ev) {
+            Step::Continue => {}
+            step => return step,
+        }
+    }
+}
+
 /// A two-ship scenario: a raider (side a) and a merchant (side b) `gap` hexes apart.
 fn duel(config: &str, raider: &str, merchant: &str, gap: i32) -> (Space, HexMap) {
     let text = format!(
@@ -255,7 +277,10 @@ fn a_turn_follows_the_sequence_of_action() {
     );
     assert_eq!(s.phase, Phase::Maneuver);
     let mut d = Scripted::new(&[]);
-    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::Awaiting(UnitId(0)));
+    assert_eq!(
+        next(&mut s, &map, &mut d, &mut ev),
+        Step::Awaiting(UnitId(0))
+    );
     let coast = Action::Maneuver {
         to: (0, 0),
         passive: false,
@@ -263,14 +288,20 @@ fn a_turn_follows_the_sequence_of_action() {
     };
     s.check(UnitId(0), &coast).expect("coasting is legal");
     s.apply(UnitId(0), coast, &mut ev);
-    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::Awaiting(UnitId(1)));
+    assert_eq!(
+        next(&mut s, &map, &mut d, &mut ev),
+        Step::Awaiting(UnitId(1))
+    );
     let stay = Action::Maneuver {
         to: (4, 0),
         passive: false,
         ram: None,
     };
     s.apply(UnitId(1), stay, &mut ev);
-    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::Awaiting(UnitId(0)));
+    assert_eq!(
+        next(&mut s, &map, &mut d, &mut ev),
+        Step::Awaiting(UnitId(0))
+    );
     assert_eq!(s.phase, Phase::DirectFire);
     // Both lasers at the merchant (4 hexes: within 6).
     let fire = Action::Fire {
@@ -289,15 +320,22 @@ fn a_turn_follows_the_sequence_of_action() {
     };
     s.check(UnitId(0), &fire).expect("in range");
     s.apply(UnitId(0), fire, &mut ev);
-    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::Awaiting(UnitId(1)));
+    assert_eq!(
+        next(&mut s, &map, &mut d, &mut ev),
+        Step::Awaiting(UnitId(1))
+    );
     assert_eq!(s.phase, Phase::DirectFire);
     s.apply(UnitId(1), Action::Fire { shots: Vec::new() }, &mut ev);
-    // Resolution, shot by shot: each against 14 + 14 + 4 + 10 + 8 - 45 + 2 = 7: 2 2 2 hits,
+    // Resolution, shot by shot: each against 14 + 14 + 4 + 10 + 8 - 46 (4 hexes, 5
+    // counting the firing hex) + 2 = 6: 2 2 2 hits,
     // then 6 6 6 misses; the hit's 5d = 17 × 50 = 850, beyond 1/2D (2 hexes): 425, less DR 50 halved
     // (25): 400, at least 10% of the hull's 1500: one major damage roll, 3 3 4 = 10, a
     // weapon disabled. Then launch: the raider's decision.
     let mut d = Scripted::new(&[2, 2, 2, 3, 3, 3, 4, 4, 3, 3, 4, 6, 6, 6]);
-    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::Awaiting(UnitId(0)));
+    assert_eq!(
+        next(&mut s, &map, &mut d, &mut ev),
+        Step::Awaiting(UnitId(0))
+    );
     assert_eq!(d.remaining(), 0);
     assert_eq!(s.phase, Phase::Launch);
     assert_eq!(s.ship(UnitId(1)).hp, 1100);
@@ -320,7 +358,7 @@ fn a_turn_follows_the_sequence_of_action() {
     assert_eq!(s.ship(UnitId(0)).missiles, 4);
     // Damage control: the merchant's engineer (11) repairs the mount on 3 3 3.
     let mut d = Scripted::new(&[3, 3, 3]);
-    assert_eq!(s.advance(&map, &mut d, &mut ev), Step::RoundOver);
+    assert_eq!(next(&mut s, &map, &mut d, &mut ev), Step::RoundOver);
     assert_eq!(s.ship(UnitId(1)).mounts_out, vec![false]);
 }
 
@@ -388,7 +426,7 @@ fn missiles_fly_and_meet_point_defense() {
     let mut d = Scripted::new(&[]);
     // Maneuver over (nobody queued): missiles guide, movement, then direct fire for
     // nobody (the merchant has not detected the raider).
-    let step = s.advance(&map, &mut d, &mut ev);
+    let step = next(&mut s, &map, &mut d, &mut ev);
     assert_eq!(step, Step::Awaiting(UnitId(0)), "the raider may fire");
     assert!(
         s.missiles.iter().all(|m| m.contact && m.pos == (5, 0)),
@@ -403,7 +441,7 @@ fn missiles_fly_and_meet_point_defense() {
     let mut d = Scripted::new(&[
         3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 3, 3, 3, 1, 1, 1, 1, 1, 1,
     ]);
-    let step = s.advance(&map, &mut d, &mut ev);
+    let step = next(&mut s, &map, &mut d, &mut ev);
     assert_eq!(d.remaining(), 0, "{ev:?}");
     assert_eq!(
         step,
@@ -425,7 +463,7 @@ fn a_ram_is_ruinous() {
     let mut d = Scripted::new(&[3, 3, 3, 3, 3, 3]);
     s.begin_turn(&mut d, &mut ev);
     let mut d = Scripted::new(&[]);
-    s.advance(&map, &mut d, &mut ev);
+    next(&mut s, &map, &mut d, &mut ev);
     let ram = Action::Maneuver {
         to: (2, 0),
         passive: false,
@@ -433,7 +471,7 @@ fn a_ram_is_ruinous() {
     };
     s.check(UnitId(0), &ram).expect("2 points reach (2, 0)");
     s.apply(UnitId(0), ram, &mut ev);
-    s.advance(&map, &mut d, &mut ev);
+    next(&mut s, &map, &mut d, &mut ev);
     s.apply(
         UnitId(1),
         Action::Maneuver {
@@ -445,15 +483,15 @@ fn a_ram_is_ruinous() {
     );
     // Movement: contact; direct fire: the raider holds, the merchant has nothing in range? It
     // has (0 hexes). Both hold.
-    let step = s.advance(&map, &mut d, &mut ev);
+    let step = next(&mut s, &map, &mut d, &mut ev);
     assert_eq!(step, Step::Awaiting(UnitId(0)));
     assert_eq!(s.rams, vec![(UnitId(0), UnitId(1))]);
     s.apply(UnitId(0), Action::Fire { shots: Vec::new() }, &mut ev);
-    s.advance(&map, &mut d, &mut ev);
+    next(&mut s, &map, &mut d, &mut ev);
     s.apply(UnitId(1), Action::Fire { shots: Vec::new() }, &mut ev);
     // Point defense: nothing. Ram: raider 3 3 3 (by 3) against merchant 6 6 5 (fails).
     let mut d = Scripted::new(&[3, 3, 3, 6, 6, 5]);
-    s.advance(&map, &mut d, &mut ev);
+    next(&mut s, &map, &mut d, &mut ev);
     assert_eq!(d.remaining(), 0);
     // Relative speed 2: the merchant takes 2000 × 2 - 50, the raider 1500 × 2 - 100.
     assert_eq!(s.ship(UnitId(1)).hp, 1500 - (4000 - 50));
@@ -470,7 +508,7 @@ fn a_ship_beyond_reach_escapes() {
     let mut d = Scripted::new(&[3, 3, 3, 3, 3, 3]);
     s.begin_turn(&mut d, &mut ev);
     let mut d = Scripted::new(&[]);
-    s.advance(&map, &mut d, &mut ev);
+    next(&mut s, &map, &mut d, &mut ev);
     s.apply(
         UnitId(0),
         Action::Maneuver {
@@ -480,7 +518,7 @@ fn a_ship_beyond_reach_escapes() {
         },
         &mut ev,
     );
-    s.advance(&map, &mut d, &mut ev);
+    next(&mut s, &map, &mut d, &mut ev);
     s.apply(
         UnitId(1),
         Action::Maneuver {
@@ -490,7 +528,7 @@ fn a_ship_beyond_reach_escapes() {
         },
         &mut ev,
     );
-    s.advance(&map, &mut d, &mut ev);
+    next(&mut s, &map, &mut d, &mut ev);
     assert_eq!(s.ship(UnitId(1)).condition, Condition::Escaped);
     assert_eq!(s.ship(UnitId(1)).pos, Hex::new(7, 0));
 }
@@ -516,7 +554,7 @@ fn a_pinpoint_shot_takes_out_its_system() {
         .sum();
     assert_eq!(plain - pin, 8 + 6, "SM +8 gives way to -6");
     let mut d = Scripted::new(&[]);
-    s.advance(&map, &mut d, &mut ev);
+    next(&mut s, &map, &mut d, &mut ev);
     for u in [0, 1] {
         let at = s.ship(UnitId(u)).pos;
         s.apply(
@@ -528,7 +566,7 @@ fn a_pinpoint_shot_takes_out_its_system() {
             },
             &mut ev,
         );
-        s.advance(&map, &mut d, &mut ev);
+        next(&mut s, &map, &mut d, &mut ev);
     }
     assert_eq!(s.phase, Phase::DirectFire);
     s.apply(
@@ -542,14 +580,14 @@ fn a_pinpoint_shot_takes_out_its_system() {
         },
         &mut ev,
     );
-    s.advance(&map, &mut d, &mut ev);
+    next(&mut s, &map, &mut d, &mut ev);
     s.apply(UnitId(1), Action::Fire { shots: Vec::new() }, &mut ev);
     // 1 hex: 14 + 14 + 4 + 10 - 6 - 43 + 2 = -5: only a 3 or 4 hits; 1 1 1 is a critical
-    // hit: the vehicle critical table 6 6 6 = 18 (normal damage); 5d 1 1 1 1 1 = 5 × 50 =
-    // 250, within 1/2D, less DR 25: 225 (15% of 1500: a major damage roll, 6 6 5 = 17:
-    // crew hurt 1d = 1); and the drive is halved.
-    let mut dice = Scripted::new(&[1, 1, 1, 6, 6, 6, 1, 1, 1, 1, 1, 6, 6, 5, 1]);
-    s.advance(&map, &mut dice, &mut ev);
+    // hit: the vehicle critical table 3 3 3 = 9 (a window hit: no windows, normal damage);
+    // 5d 1 1 1 1 1 = 5 × 50 = 250, within 1/2D, less DR 25: 225 (15% of 1500: a major
+    // damage roll, 6 6 5 = 17: crew hurt 1d = 1); and the drive is halved.
+    let mut dice = Scripted::new(&[1, 1, 1, 3, 3, 3, 1, 1, 1, 1, 1, 6, 6, 5, 1]);
+    next(&mut s, &map, &mut dice, &mut ev);
     assert_eq!(dice.remaining(), 0, "{ev:?}");
     assert_eq!(s.ship(UnitId(1)).hp, 1500 - 225);
     assert_eq!(s.ship(UnitId(1)).drive_halved, 1);
@@ -575,5 +613,225 @@ fn a_ship_against_a_star_is_silhouetted() {
     assert!(
         !s.silhouetted(Hex::new(20, 0), Hex::new(4, 0)),
         "the star is nearer"
+    );
+}
+
+/// "VEHICLE CRITICAL HITS" (the table runs on after the critical head blows on the
+/// screen): every result by its 3d6 roll, with the damage each multiplies.
+#[test]
+fn the_vehicle_critical_hit_table() {
+    use super::space::{VehicleCritical::*, vehicle_critical};
+    let expect = [
+        (3, Triple, 3),
+        (4, Double, 2),
+        (5, BypassSensor, 1),
+        (6, Engine, 1),
+        (7, Fire, 1),
+        (8, Weapon, 1),
+        (9, Window, 1),
+        (10, Window, 1),
+        (11, Window, 1),
+        (12, Equipment, 1),
+        (13, Bypass, 1),
+        (14, Engine, 1),
+        (15, Comms, 1),
+        (16, FuelLeak, 2),
+        (17, TripleOnly, 3),
+        (18, DoubleAmmo, 2),
+    ];
+    for (roll, c, factor) in expect {
+        assert_eq!(vehicle_critical(roll), c, "roll {roll}");
+        assert_eq!(c.factor(), factor, "roll {roll}");
+    }
+}
+
+/// "MAJOR DAMAGE TABLE": fuel tank shattered loses half the fuel *capacity* (twice:
+/// all of it); the M-drive halved rounds down (3 G: 1 G; 1 G: 0); power loss halves Gs; a
+/// particle beam's result 11 knocks a computer out; the power plant cripples the ship.
+#[test]
+fn major_damage_effects() {
+    use super::tables::MajorDamage;
+    let (mut s, _) = duel("", ", fuel: 40", "", 4);
+    let raider = UnitId(0);
+    let mut ev = Vec::new();
+    let mut d = Scripted::new(&[]);
+    s.ships[0].fuel = 30;
+    s.major_effect_for_test(raider, MajorDamage::FuelLost, &mut d, &mut ev);
+    assert_eq!(
+        s.ship(raider).fuel,
+        10,
+        "30 less half of the 40-ton capacity"
+    );
+    s.major_effect_for_test(raider, MajorDamage::FuelLost, &mut d, &mut ev);
+    assert_eq!(s.ship(raider).fuel, 0);
+    assert_eq!(s.accel(raider), 2.0);
+    s.major_effect_for_test(raider, MajorDamage::ManeuverDrive, &mut d, &mut ev);
+    assert_eq!(s.accel(raider), 1.0);
+    s.major_effect_for_test(raider, MajorDamage::ManeuverDrive, &mut d, &mut ev);
+    assert_eq!(s.accel(raider), 0.0, "1 G halved, rounded down");
+    assert_eq!(s.thrust(raider), 0);
+    let (mut s, _) = duel("", "", "", 4);
+    s.major_effect_for_test(raider, MajorDamage::PowerLoss, &mut d, &mut ev);
+    assert_eq!(s.accel(raider), 1.0);
+    let mut d = Scripted::new(&[5, 3, 3]);
+    s.major_damage_for_test(raider, 2000, true, &mut d, &mut ev);
+    assert_eq!(
+        s.ship(raider).computers,
+        2,
+        "11 by a particle beam: a computer"
+    );
+    s.major_effect_for_test(raider, MajorDamage::PowerPlant, &mut d, &mut ev);
+    assert!(
+        s.free_mounts(raider).is_empty() && s.thrust(raider) == 0,
+        "crippled"
+    );
+}
+
+/// "Scan Modifiers": prior detection (+4) is a find on the prior round by *another*
+/// sensor type or by an ally: the same ship's same sensor does not count.
+#[test]
+fn prior_detection_needs_another_sensor_or_an_ally() {
+    use super::space::Detection;
+    let d = Detection {
+        before: Some((UnitId(0), SensorKind::Aesa)),
+        ..Detection::default()
+    };
+    assert!(!d.prior_for(UnitId(0), SensorKind::Aesa));
+    assert!(d.prior_for(UnitId(0), SensorKind::Pesa));
+    assert!(d.prior_for(UnitId(2), SensorKind::Aesa));
+    assert!(!Detection::default().prior_for(UnitId(0), SensorKind::Aesa));
+}
+
+/// The weapons table's ranges and the space range table are in 10,000-mile hexes: with
+/// 5,000-mile hexes a target 8 hexes away is at range 4 (a 360-MJ laser reaches 6).
+#[test]
+fn ranges_count_ten_thousand_mile_hexes() {
+    let (mut s, _) = duel("hex_miles: 5000.0", "", "", 8);
+    s.detected[0][1].found = true;
+    assert_eq!(s.std_range(8), 4);
+    let w = s.sheet(UnitId(0)).mounts[0].weapon;
+    assert_eq!(s.why_not_target(UnitId(0), UnitId(1), &w), None);
+    let m = s.gunnery_modifiers(UnitId(0), 0, UnitId(1));
+    assert!(m.iter().any(|x| x.value == gunnery_range_modifier(4)));
+    // An undetected ship cannot be fired at.
+    s.detected[0][1].found = false;
+    assert_eq!(
+        s.why_not_target(UnitId(0), UnitId(1), &w),
+        Some("Merchant has not been detected".into())
+    );
+}
+
+/// Point defense (+10, "GUNNERY MODIFIERS") that hits shoots the missile down: it does
+/// not strike.
+#[test]
+fn point_defense_shoots_a_missile_down() {
+    let (mut s, map) = duel("", "", ", targeting: 20", 5);
+    s.detected[0][1].found = true;
+    s.phase = Phase::Launch;
+    s.queue = vec![UnitId(0)];
+    let mut ev = Vec::new();
+    s.apply(
+        UnitId(0),
+        Action::Launch {
+            target: UnitId(1),
+            count: 1,
+        },
+        &mut ev,
+    );
+    s.phase = Phase::Maneuver;
+    s.queue = Vec::new();
+    s.ships[0].mounts_used = vec![false; 2];
+    s.ships[1].mounts_used = vec![false; 1];
+    let mut d = Scripted::new(&[]);
+    assert_eq!(
+        next(&mut s, &map, &mut d, &mut ev),
+        Step::Awaiting(UnitId(0))
+    );
+    s.apply(UnitId(0), Action::Fire { shots: Vec::new() }, &mut ev);
+    // 11 + 11 + 4 + 20 + 0 - 41 + 10 = 15: 3 3 3 shoots it down.
+    let mut d = Scripted::new(&[3, 3, 3]);
+    next(&mut s, &map, &mut d, &mut ev);
+    assert_eq!(d.remaining(), 0);
+    assert_eq!(s.ship(UnitId(1)).hp, 1500);
+    assert!(s.missiles.is_empty());
+    assert!(
+        ev.iter().any(
+            |e| matches!(e, BattleEvent::Roll { result, .. } if result.contains("shoots down"))
+        )
+    );
+}
+
+/// Collisions ("collisions ... when paths cross the same hex"): two ships that meet
+/// without trying to ram each roll Piloting to steer clear, and collide only if both fail.
+#[test]
+fn ships_that_meet_steer_clear_or_collide() {
+    for (faces, collide) in [
+        (vec![6, 6, 6, 3, 3, 3], false),
+        (vec![6, 6, 6, 6, 6, 5], true),
+    ] {
+        let (mut s, map) = duel("", "", "", 2);
+        let mut ev = Vec::new();
+        let mut d = Scripted::new(&[3, 3, 3, 3, 3, 3]);
+        s.begin_turn(&mut d, &mut ev);
+        let mut d = Scripted::new(&[]);
+        next(&mut s, &map, &mut d, &mut ev);
+        for u in [0, 1] {
+            s.apply(
+                UnitId(u),
+                Action::Maneuver {
+                    to: (1, 0),
+                    passive: false,
+                    ram: None,
+                },
+                &mut ev,
+            );
+            next(&mut s, &map, &mut d, &mut ev);
+        }
+        assert_eq!(s.near_misses, vec![(UnitId(0), UnitId(1))]);
+        for u in [0, 1] {
+            s.apply(UnitId(u), Action::Fire { shots: Vec::new() }, &mut ev);
+            if u == 0 {
+                next(&mut s, &map, &mut d, &mut ev);
+            }
+        }
+        let mut d = Scripted::new(&faces);
+        next(&mut s, &map, &mut d, &mut ev);
+        assert_eq!(d.remaining(), 0);
+        assert_eq!(s.ship(UnitId(1)).hp < 1500, collide, "{faces:?}");
+    }
+}
+
+/// The AI (ai.rs): it keeps its quarry at the range where its mounts do most damage
+/// (for the raider's two lasers against the merchant: point-blank, 0 hexes), burning
+/// towards it; it fires every mount in reach; it launches missiles at a detected enemy
+/// within half a missile's endurance.
+#[test]
+fn the_ai_closes_fires_and_launches() {
+    use super::ai;
+    let (mut s, map) = duel("", "", "", 6);
+    let mut ev = Vec::new();
+    let mut d = Scripted::new(&[3, 3, 3, 3, 3, 3]);
+    s.begin_turn(&mut d, &mut ev);
+    let mut d = Scripted::new(&[]);
+    next(&mut s, &map, &mut d, &mut ev);
+    assert_eq!(ai::preferred_range(&s, UnitId(0), UnitId(1)), 0);
+    let Action::Maneuver { to, .. } = ai::choose(&s, UnitId(0)) else {
+        panic!("a maneuver")
+    };
+    // Two points of thrust from rest: as near the merchant (6, 0) as it can, (2, 0).
+    assert_eq!(to, (2, 0));
+    s.phase = Phase::DirectFire;
+    s.queue = vec![UnitId(0)];
+    let Action::Fire { shots } = ai::choose(&s, UnitId(0)) else {
+        panic!("fire")
+    };
+    assert_eq!(shots.len(), 2, "both lasers reach 6 hexes");
+    s.phase = Phase::Launch;
+    assert_eq!(
+        ai::choose(&s, UnitId(0)),
+        Action::Launch {
+            target: UnitId(1),
+            count: 2
+        }
     );
 }

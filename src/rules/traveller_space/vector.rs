@@ -24,6 +24,10 @@
 
 use hexx::Hex;
 
+/// The most thrust points a turn (a decision that keeps a turn's reach on the map: 50
+/// points is 50 hexes every way).
+pub const MAX_THRUST: u32 = 50;
+
 /// Standard gravity, m/s².
 const G: f64 = 9.806_65;
 /// Metres in a statute mile.
@@ -37,7 +41,7 @@ pub fn thrust_points(accel_g: f64, hex_miles: f64, turn_minutes: f64) -> u32 {
     }
     let t = turn_minutes * 60.0;
     let per_g = G * t * t / (hex_miles * MILE);
-    (accel_g * per_g).round().clamp(0.0, 1000.0) as u32
+    (accel_g * per_g).round().clamp(0.0, f64::from(MAX_THRUST)) as u32
 }
 
 /// Where a mover at `pos` with velocity `vel` ends the turn without thrust: its ghost.
