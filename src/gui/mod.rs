@@ -320,9 +320,6 @@ pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
         primary_window: Some(Window {
             title,
             resolution: WindowResolution::new(1280, 720),
-            // Frames as soon as they are drawn: with software rendering, waiting for a
-            // vertical blank cost 1-2 ms a frame (measured with bench/gui.sh).
-            present_mode: bevy::window::PresentMode::AutoNoVsync,
             ..default()
         }),
         ..default()
