@@ -306,6 +306,30 @@ pub fn awaited_command<A: Clone + Send + Sync + 'static>(
     chosen
 }
 
+/// The decision a ruleset's resolve system goes on with: `action` when `check` accepted
+/// it; else the refusal is logged as `Rejected`, and a player's decision is dropped
+/// (`None`: the player chooses again) while the AI's is replaced by `fallback()`, a
+/// decision that always passes (hold, pass, no defense).
+pub fn accept_or_fallback<A>(
+    action: A,
+    check: Result<(), String>,
+    active: UnitId,
+    ai: bool,
+    fallback: impl FnOnce() -> A,
+    events: &mut Vec<BattleEvent>,
+) -> Option<A> {
+    match check {
+        Ok(()) => Some(action),
+        Err(reason) => {
+            events.push(BattleEvent::Rejected {
+                unit: active,
+                reason,
+            });
+            ai.then(fallback)
+        }
+    }
+}
+
 /// True when the AI decides for `unit`: its side is the AI's, or `autopilot` is on.
 pub fn ai_decides(
     roster: &Roster,

@@ -261,14 +261,7 @@ fn check_words(f: &Fight, c: &Check) -> String {
 
 /// The action panel of the player's unit whose decision is awaited.
 pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
-    ui.heading("Actions");
-    let me = game.play.awaiting_player().filter(|_| !game.autoplay);
-    let Some(me) = me else {
-        ui.label(if game.play.session().outcome().is_some() {
-            "The battle is over. Restart or open another scenario."
-        } else {
-            "The AI is acting. Your units act when their turn comes."
-        });
+    let Some(me) = super::ships::awaited(ui, game, "units") else {
         return;
     };
     let Some(f) = fight(game).cloned() else {

@@ -176,7 +176,7 @@ pub fn range_panel(ui: &mut egui::Ui, fleet: &Fleet) {
 
 /// The panel's heading, and the player's unit whose decision is awaited; without one, a
 /// line saying why (battle over, the AI plays all, the AI's turn).
-fn awaited(ui: &mut egui::Ui, game: &Game, units: &str) -> Option<UnitId> {
+pub(super) fn awaited(ui: &mut egui::Ui, game: &Game, units: &str) -> Option<UnitId> {
     ui.heading("Actions");
     let me = game.play.awaiting_player().filter(|_| !game.autoplay);
     if me.is_none() {

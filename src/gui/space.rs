@@ -247,14 +247,7 @@ pub fn plan(game: &Game) -> Option<(UnitId, Hex)> {
 
 /// The action panel of the player's ship whose decision is awaited.
 pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
-    ui.heading("Actions");
-    let me = game.play.awaiting_player().filter(|_| !game.autoplay);
-    let Some(me) = me else {
-        ui.label(if game.play.session().outcome().is_some() {
-            "The battle is over. Restart or open another scenario."
-        } else {
-            "The AI is acting. Your ships act when their turn comes."
-        });
+    let Some(me) = super::ships::awaited(ui, game, "ships") else {
         return;
     };
     let Some(s) = space(game).cloned() else {

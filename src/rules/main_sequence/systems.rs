@@ -232,29 +232,28 @@ pub(super) fn resolve(
         out.write_batch(events);
         return;
     };
-    let action = match fight.check(&map, active, &action) {
-        Ok(()) => action,
-        Err(reason) => {
-            events.push(BattleEvent::Rejected {
-                unit: active,
-                reason,
-            });
-            if !ai_decides(&roster, &controllers, autopilot.0, active) {
-                out.write_batch(events);
-                return; // a player chooses again
-            }
-            match fight.prompt {
-                Some(super::fight::Prompt::Defend(_)) => Action::Defend(None),
-                Some(
-                    super::fight::Prompt::Reroll
-                    | super::fight::Prompt::RerollDefense(_)
-                    | super::fight::Prompt::RerollCheck,
-                ) => Action::Reroll(None),
-                Some(super::fight::Prompt::Kill(_)) => Action::SpendEdge(false),
-                Some(super::fight::Prompt::Boost) => Action::PlusTwo(false),
-                None => Action::EndTurn,
-            }
-        }
+    let ai = ai_decides(&roster, &controllers, autopilot.0, active);
+    let check = fight.check(&map, active, &action);
+    let Some(action) = crate::battle::accept_or_fallback(
+        action,
+        check,
+        active,
+        ai,
+        || match fight.prompt {
+            Some(super::fight::Prompt::Defend(_)) => Action::Defend(None),
+            Some(
+                super::fight::Prompt::Reroll
+                | super::fight::Prompt::RerollDefense(_)
+                | super::fight::Prompt::RerollCheck,
+            ) => Action::Reroll(None),
+            Some(super::fight::Prompt::Kill(_)) => Action::SpendEdge(false),
+            Some(super::fight::Prompt::Boost) => Action::PlusTwo(false),
+            None => Action::EndTurn,
+        },
+        &mut events,
+    ) else {
+        out.write_batch(events);
+        return; // a player chooses again
     };
     let quiet = matches!(
         action,

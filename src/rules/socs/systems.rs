@@ -155,28 +155,27 @@ pub(super) fn resolve(
         out.write_batch(events);
         return;
     };
-    let action = match d.check(active, &action) {
-        Ok(()) => action,
-        Err(reason) => {
-            events.push(BattleEvent::Rejected {
-                unit: active,
-                reason,
-            });
-            if !ai_decides(&roster, &controllers, autopilot.0, active) {
-                out.write_batch(events);
-                return; // a player chooses again
-            }
-            match d.phase {
-                Phase::Fire { .. } => Action::Fire {
-                    shots: Vec::new(),
-                    gm_modifier: 0,
-                },
-                _ => Action::Maneuver {
-                    maneuver: super::dogfight::Maneuver::FlyStraight,
-                    gm_modifier: 0,
-                },
-            }
-        }
+    let ai = ai_decides(&roster, &controllers, autopilot.0, active);
+    let check = d.check(active, &action);
+    let Some(action) = crate::battle::accept_or_fallback(
+        action,
+        check,
+        active,
+        ai,
+        || match d.phase {
+            Phase::Fire { .. } => Action::Fire {
+                shots: Vec::new(),
+                gm_modifier: 0,
+            },
+            _ => Action::Maneuver {
+                maneuver: super::dogfight::Maneuver::FlyStraight,
+                gm_modifier: 0,
+            },
+        },
+        &mut events,
+    ) else {
+        out.write_batch(events);
+        return; // a player chooses again
     };
     events.push(BattleEvent::ActionChosen {
         unit: active,

@@ -189,22 +189,21 @@ pub(super) fn resolve(
         out.write_batch(events);
         return;
     };
-    let action = match fleet.check(active, &action) {
-        Ok(()) => action,
-        Err(reason) => {
-            events.push(BattleEvent::Rejected {
-                unit: active,
-                reason,
-            });
-            if !ai_decides(&roster, &controllers, autopilot.0, active) {
-                out.write_batch(events);
-                return; // a player chooses again
-            }
-            match fleet.phase {
-                Phase::Range { .. } => Action::Hold,
-                _ => Action::Pass,
-            }
-        }
+    let ai = ai_decides(&roster, &controllers, autopilot.0, active);
+    let check = fleet.check(active, &action);
+    let Some(action) = crate::battle::accept_or_fallback(
+        action,
+        check,
+        active,
+        ai,
+        || match fleet.phase {
+            Phase::Range { .. } => Action::Hold,
+            _ => Action::Pass,
+        },
+        &mut events,
+    ) else {
+        out.write_batch(events);
+        return; // a player chooses again
     };
     events.push(BattleEvent::ActionChosen {
         unit: active,

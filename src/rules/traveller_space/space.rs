@@ -1936,6 +1936,26 @@ impl Space {
     // ---------------------------------------------------------------------------------
     // 7. Damage control.
 
+    /// The engineer's Engineer roll for damage control, logged with what success and
+    /// failure mean; true on a success.
+    fn engineer_roll(
+        &self,
+        u: UnitId,
+        purpose: &str,
+        (ok, fail): (&str, &str),
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> bool {
+        let roll = success_roll(
+            dice,
+            vec![Modifier::new("Engineer", self.sheet(u).stats.crew.engineer)],
+        );
+        let success = roll.succeeded();
+        let text = if success { ok } else { fail };
+        events.push(roll_event(u, purpose.into(), roll, text.into()));
+        success
+    }
+
     /// A fire aboard: the engineer's Engineer roll puts it out; else it burns through the
     /// turn, 2d every 10 seconds ignoring DR ("VEHICLE CRITICAL HITS" #7), rolled once and
     /// counted for every 10 seconds of the turn (a decision), and a fuel fire explodes on 3d
@@ -1944,21 +1964,13 @@ impl Space {
         let Some(fuel) = self.ship(u).fire else {
             return;
         };
-        let roll = success_roll(
-            dice,
-            vec![Modifier::new("Engineer", self.sheet(u).stats.crew.engineer)],
-        );
-        let out = roll.succeeded();
-        events.push(roll_event(
+        let out = self.engineer_roll(
             u,
-            "fight the fire (Engineer)".into(),
-            roll,
-            if out {
-                "the fire is out".into()
-            } else {
-                "the fire burns on".into()
-            },
-        ));
+            "fight the fire (Engineer)",
+            ("the fire is out", "the fire burns on"),
+            dice,
+            events,
+        );
         if out {
             self.ship_mut(u).fire = None;
             return;
@@ -1998,21 +2010,13 @@ impl Space {
     /// A leaking tank: the engineer's roll stops it; else another 1d% of the capacity a
     /// minute of the turn runs out ("VEHICLE CRITICAL HITS" #16).
     fn stop_leak(&mut self, u: UnitId, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
-        let roll = success_roll(
-            dice,
-            vec![Modifier::new("Engineer", self.sheet(u).stats.crew.engineer)],
-        );
-        let stopped = roll.succeeded();
-        events.push(roll_event(
+        let stopped = self.engineer_roll(
             u,
-            "stop the fuel leak (Engineer)".into(),
-            roll,
-            if stopped {
-                "the leak is stopped".into()
-            } else {
-                "the tank leaks on".into()
-            },
-        ));
+            "stop the fuel leak (Engineer)",
+            ("the leak is stopped", "the tank leaks on"),
+            dice,
+            events,
+        );
         if stopped {
             self.ship_mut(u).leaking = false;
             return;
@@ -2045,11 +2049,17 @@ impl Space {
             let Some(&what) = self.ship(u).repairs.first() else {
                 continue;
             };
-            let roll = success_roll(
+            let what_word = repair_word(what);
+            let ok = self.engineer_roll(
+                u,
+                "damage control (Engineer)",
+                (
+                    &format!("repairs {what_word}"),
+                    &format!("cannot yet repair {what_word}"),
+                ),
                 dice,
-                vec![Modifier::new("Engineer", self.sheet(u).stats.crew.engineer)],
+                events,
             );
-            let ok = roll.succeeded();
             if ok {
                 let st = self.ship_mut(u);
                 st.repairs.remove(0);
@@ -2068,16 +2078,6 @@ impl Space {
                     Repairable::Power => st.power_loss = false,
                 }
             }
-            events.push(roll_event(
-                u,
-                "damage control (Engineer)".into(),
-                roll,
-                format!(
-                    "{} {}",
-                    if ok { "repairs" } else { "cannot yet repair" },
-                    repair_word(what)
-                ),
-            ));
         }
     }
 }

@@ -113,6 +113,15 @@ fn mirror(space: &Space, ships: &mut Ships, missiles: &mut Missiles, commands: &
     }
 }
 
+/// What a step of the battle leaves for the turn state: a ship awaited, or the turn over.
+fn record_step(step: Step, turn: &mut TurnState) {
+    match step {
+        Step::Awaiting(u) => turn.awaiting = Some(u),
+        Step::RoundOver => turn.round_over = true,
+        Step::Continue => {}
+    }
+}
+
 fn sync_turn(space: &Space, turn: &mut TurnState) {
     turn.round = space.round;
     turn.phase = space.phase.word();
@@ -149,11 +158,8 @@ pub(super) fn begin(
         // The detection phase is this step; the maneuver's decisions come next step.
         space.begin_turn(&mut *rng, &mut events);
     } else {
-        match space.advance(&map, &mut *rng, &mut events) {
-            Step::Awaiting(u) => turn.awaiting = Some(u),
-            Step::RoundOver => turn.round_over = true,
-            Step::Continue => {}
-        }
+        let step = space.advance(&map, &mut *rng, &mut events);
+        record_step(step, &mut turn);
     }
     mirror(&space, &mut ships, &mut missiles, &mut commands);
     sync_turn(&space, &mut turn);
@@ -188,19 +194,18 @@ pub(super) fn resolve(
         out.write_batch(events);
         return;
     };
-    let action = match space.check(active, &action) {
-        Ok(()) => action,
-        Err(reason) => {
-            events.push(BattleEvent::Rejected {
-                unit: active,
-                reason,
-            });
-            if !ai_decides(&roster, &controllers, autopilot.0, active) {
-                out.write_batch(events);
-                return; // a player chooses again
-            }
-            super::ai::pass(&space, active)
-        }
+    let ai = ai_decides(&roster, &controllers, autopilot.0, active);
+    let check = space.check(active, &action);
+    let Some(action) = crate::battle::accept_or_fallback(
+        action,
+        check,
+        active,
+        ai,
+        || super::ai::pass(&space, active),
+        &mut events,
+    ) else {
+        out.write_batch(events);
+        return; // a player chooses again
     };
     events.push(BattleEvent::ActionChosen {
         unit: active,
@@ -208,11 +213,8 @@ pub(super) fn resolve(
     });
     space.apply(active, action, &mut events);
     turn.awaiting = None;
-    match space.advance(&map, &mut *rng, &mut events) {
-        Step::Awaiting(u) => turn.awaiting = Some(u),
-        Step::RoundOver => turn.round_over = true,
-        Step::Continue => {}
-    }
+    let step = space.advance(&map, &mut *rng, &mut events);
+    record_step(step, &mut turn);
     mirror(&space, &mut ships, &mut missiles, &mut commands);
     sync_turn(&space, &mut turn);
     out.write_batch(events);
