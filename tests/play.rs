@@ -45,6 +45,19 @@ fn to_player(play: &mut Play) -> Option<UnitId> {
     panic!("the battle does not move on");
 }
 
+/// Saves the battle (in a temporary directory named for `test`), loads it back standing
+/// where the battle stands at the player's next turn, and lets the AI finish it.
+fn saves_loads_and_finishes(mut p: Play, test: &str) {
+    let save = temp_dir(test).join("battle.save.ron");
+    p.save(&save).expect("saved");
+    to_player(&mut p);
+    let log = p.session().log_text();
+    let mut back = Play::load(&save).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(back.session().log_text(), log);
+    back.finish_by_ai();
+    assert!(back.session().outcome().is_some());
+}
+
 /// Where each unit still fighting stands, with its side.
 fn fighters(play: &mut Play) -> Vec<(UnitId, u8, Hex)> {
     let world = &mut play.session_mut().world;
@@ -614,15 +627,7 @@ fn a_socs_battle_is_played_saved_and_loaded() {
             .iter()
             .all(|d| matches!(d, Decision::Socs(_)))
     );
-    let dir = temp_dir("socs");
-    let save = dir.join("dogfight.save.ron");
-    p.save(&save).expect("saved");
-    to_player(&mut p);
-    let log = p.session().log_text();
-    let mut back = Play::load(&save).unwrap_or_else(|e| panic!("{e:?}"));
-    assert_eq!(back.session().log_text(), log);
-    back.finish_by_ai();
-    assert!(back.session().outcome().is_some());
+    saves_loads_and_finishes(p, "socs");
 }
 
 /// A GURPS Traveller space battle played by hand (issue 8): the player's ship maneuvers to
@@ -663,13 +668,5 @@ fn a_traveller_battle_is_played_saved_and_loaded() {
             .iter()
             .all(|d| matches!(d, Decision::TravellerSpace(_)))
     );
-    let dir = temp_dir("traveller");
-    let save = dir.join("mayday.save.ron");
-    p.save(&save).expect("saved");
-    to_player(&mut p);
-    let log = p.session().log_text();
-    let mut back = Play::load(&save).unwrap_or_else(|e| panic!("{e:?}"));
-    assert_eq!(back.session().log_text(), log);
-    back.finish_by_ai();
-    assert!(back.session().outcome().is_some());
+    saves_loads_and_finishes(p, "traveller");
 }

@@ -399,12 +399,11 @@ fn gunnery_adds_up_as_the_screen_says() {
     assert_eq!(total, 14 + 14 + 4 + 8 - 45);
 }
 
-/// Missiles (decision): launched with the launcher's vector, they steer for their
-/// target's next position with their own thrust (6 G: 5 points a turn); in contact they
-/// meet point defense (+10) and, if not shot down, strike against guidance 12 + SM.
-#[test]
-fn missiles_fly_and_meet_point_defense() {
-    let (mut s, map) = duel("", "", "", 5);
+/// The raider launches `count` missiles at the merchant 5 hexes away (which has not
+/// detected it); next turn both coast, the missiles reach the merchant, and the raider's
+/// direct fire is awaited (it holds). The merchant's stat block gets `merchant`.
+fn volley(merchant: &str, count: u32) -> (Space, HexMap, Vec<BattleEvent>) {
+    let (mut s, map) = duel("", "", merchant, 5);
     s.detected[0][1].found = true;
     s.phase = Phase::Launch;
     s.queue = vec![UnitId(0)];
@@ -413,19 +412,18 @@ fn missiles_fly_and_meet_point_defense() {
         UnitId(0),
         Action::Launch {
             target: UnitId(1),
-            count: 2,
+            count,
         },
         &mut ev,
     );
-    assert_eq!(s.missile_thrust(), 5);
     // Next turn: both ships coast; the missiles burn 5 towards (5, 0) and reach it.
     s.phase = Phase::Maneuver;
     s.queue = Vec::new();
     s.ships[0].mounts_used = vec![false; 2];
     s.ships[1].mounts_used = vec![false; 1];
     let mut d = Scripted::new(&[]);
-    // Maneuver over (nobody queued): missiles guide, movement, then direct fire for
-    // nobody (the merchant has not detected the raider).
+    // Maneuver over (nobody queued): missiles guide, movement, then direct fire for the
+    // raider only (the merchant has not detected it).
     let step = next(&mut s, &map, &mut d, &mut ev);
     assert_eq!(step, Step::Awaiting(UnitId(0)), "the raider may fire");
     assert!(
@@ -434,6 +432,16 @@ fn missiles_fly_and_meet_point_defense() {
         s.missiles
     );
     s.apply(UnitId(0), Action::Fire { shots: Vec::new() }, &mut ev);
+    (s, map, ev)
+}
+
+/// Missiles (decision): launched with the launcher's vector, they steer for their
+/// target's next position with their own thrust (6 G: 5 points a turn); in contact they
+/// meet point defense (+10) and, if not shot down, strike against guidance 12 + SM.
+#[test]
+fn missiles_fly_and_meet_point_defense() {
+    let (mut s, map, mut ev) = volley("", 2);
+    assert_eq!(s.missile_thrust(), 5);
     // Point defense: the merchant's one laser at augmented 11 + Acc 11 + RoF 4 = 26, the
     // missile's size 0, range 0 (-41), +10: -5; 3 3 3 fails (only a 3 or 4 could hit).
     // The missiles strike at guidance 12 + size 8 = 20: 3 3 3 hits each; 6d × 20 each:
@@ -725,29 +733,7 @@ fn ranges_count_ten_thousand_mile_hexes() {
 /// not strike.
 #[test]
 fn point_defense_shoots_a_missile_down() {
-    let (mut s, map) = duel("", "", ", targeting: 20", 5);
-    s.detected[0][1].found = true;
-    s.phase = Phase::Launch;
-    s.queue = vec![UnitId(0)];
-    let mut ev = Vec::new();
-    s.apply(
-        UnitId(0),
-        Action::Launch {
-            target: UnitId(1),
-            count: 1,
-        },
-        &mut ev,
-    );
-    s.phase = Phase::Maneuver;
-    s.queue = Vec::new();
-    s.ships[0].mounts_used = vec![false; 2];
-    s.ships[1].mounts_used = vec![false; 1];
-    let mut d = Scripted::new(&[]);
-    assert_eq!(
-        next(&mut s, &map, &mut d, &mut ev),
-        Step::Awaiting(UnitId(0))
-    );
-    s.apply(UnitId(0), Action::Fire { shots: Vec::new() }, &mut ev);
+    let (mut s, map, mut ev) = volley(", targeting: 20", 1);
     // 11 + 11 + 4 + 20 + 0 - 41 + 10 = 15: 3 3 3 shoots it down.
     let mut d = Scripted::new(&[3, 3, 3]);
     next(&mut s, &map, &mut d, &mut ev);
