@@ -26,7 +26,7 @@ use crate::battle::{
 };
 use crate::dice::BattleRng;
 use crate::format::{Path as FilePath, Problem, ron_options};
-use crate::rules::{gurps, main_sequence, socs, starship_d12, traveller_space};
+use crate::rules::{gurps, main_sequence, socs, starship_d12, traveller_space, vergeworlds};
 use crate::scenario::{self, Prepared, RulesetSpec, ScenarioError, ScenarioErrors};
 use crate::session::{Session, SessionOptions};
 use bevy::ecs::message::Messages;
@@ -72,6 +72,8 @@ pub enum Decision {
     MainSequence(Command<main_sequence::Action>),
     /// A GURPS Traveller space decision: a maneuver, direct fire or a missile launch.
     TravellerSpace(Command<traveller_space::Action>),
+    /// A Vergeworlds decision: an attitude, a move, an action or an answer (defense, Mana).
+    Vergeworlds(Command<vergeworlds::Action>),
 }
 
 impl Decision {
@@ -83,6 +85,7 @@ impl Decision {
             Decision::Socs(c) => c.unit,
             Decision::MainSequence(c) => c.unit,
             Decision::TravellerSpace(c) => c.unit,
+            Decision::Vergeworlds(c) => c.unit,
         }
     }
 
@@ -107,6 +110,9 @@ impl Decision {
                 world.write_message(command.clone());
             }
             (Decision::TravellerSpace(command), RulesetSpec::TravellerSpace(_)) => {
+                world.write_message(command.clone());
+            }
+            (Decision::Vergeworlds(command), RulesetSpec::Vergeworlds(_)) => {
                 world.write_message(command.clone());
             }
             (_, ruleset) => {
@@ -473,6 +479,14 @@ impl Play {
         self.apply(Decision::TravellerSpace(Command { unit, action }))
     }
 
+    /// The player's decision for the Vergeworlds character the battle waits for, as
+    /// [`Play::decide`].
+    pub fn decide_verge(&mut self, action: vergeworlds::Action) -> Result<(), String> {
+        self.script.clear();
+        let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
+        self.apply(Decision::Vergeworlds(Command { unit, action }))
+    }
+
     /// Takes back the last player decision: the battle starts over from its seed, every
     /// earlier decision is replayed, and the AI plays until that player's turn comes again.
     /// Returns false (and changes nothing) when no decision has been made.
@@ -540,6 +554,9 @@ impl Play {
             }
             RulesetSpec::TravellerSpace(_) => {
                 ai_command(&mut self.session, unit).map(Decision::TravellerSpace)
+            }
+            RulesetSpec::Vergeworlds(_) => {
+                ai_command(&mut self.session, unit).map(Decision::Vergeworlds)
             }
         };
         let refused = self.session.log().entries[before..]

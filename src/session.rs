@@ -8,7 +8,7 @@ use crate::battle::{
     TurnState, UnitId, UnitTally, VictoryRule,
 };
 use crate::dice::BattleRng;
-use crate::rules::{gurps, main_sequence, socs, starship_d12, traveller_space};
+use crate::rules::{gurps, main_sequence, socs, starship_d12, traveller_space, vergeworlds};
 use crate::scenario::{Prepared, PreparedStats};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::Messages;
@@ -91,6 +91,10 @@ impl Session {
                 traveller_space::configure(&mut schedule);
                 traveller_space::init_resources(&mut world, &prepared);
             }
+            crate::scenario::RulesetSpec::Vergeworlds(_) => {
+                vergeworlds::configure(&mut schedule);
+                vergeworlds::init_resources(&mut world, &prepared);
+            }
         }
         world.insert_resource(prepared.map.clone());
         let mut session = Self {
@@ -152,6 +156,9 @@ impl Session {
             crate::scenario::RulesetSpec::TravellerSpace(_) => {
                 traveller_space::reset_resources(world, &self.prepared);
             }
+            crate::scenario::RulesetSpec::Vergeworlds(_) => {
+                vergeworlds::reset_resources(world, &self.prepared);
+            }
         }
         world.resource_mut::<Messages<BattleEvent>>().clear();
         if let Some(mut m) = world.get_resource_mut::<Messages<Command<gurps::Action>>>() {
@@ -192,6 +199,9 @@ impl Session {
                 PreparedStats::TravellerSpace(s) => {
                     let v = hexx::Hex::new(s.stats.velocity.0, s.stats.velocity.1);
                     entity.insert((Ship, crate::battle::Velocity(v)));
+                }
+                PreparedStats::Vergeworlds(_) => {
+                    entity.insert(Combatant);
                 }
                 PreparedStats::MainSequence(sheet) => {
                     if sheet.is_ship() {
@@ -287,6 +297,8 @@ impl Session {
         let fight = fight.as_ref();
         let space = self.world.get_resource::<traveller_space::Space>().cloned();
         let space = space.as_ref();
+        let verge = self.world.get_resource::<vergeworlds::Fight>().cloned();
+        let verge = verge.as_ref();
         let mut q = self
             .world
             .query::<(&UnitId, &Standing, &HexPos, Option<&gurps::Fighter>)>();
@@ -298,9 +310,10 @@ impl Session {
                     (Some(f), ..) => format!(", {}/{} HP", f.hp, f.sheet.hp_max),
                     (None, Some(fleet), _) => fleet.ship_line(*id),
                     (None, None, Some(fight)) => fight.unit_line(*id),
-                    (None, None, None) => match space {
-                        Some(space) => space.ship_line(*id),
-                        None => dogfight.map_or(String::new(), |d| d.craft_line(*id)),
+                    (None, None, None) => match (space, verge) {
+                        (Some(space), _) => space.ship_line(*id),
+                        (None, Some(v)) => v.unit_line(*id),
+                        (None, None) => dogfight.map_or(String::new(), |d| d.craft_line(*id)),
                     },
                 };
                 (

@@ -90,7 +90,10 @@ fn run_prints_rolls_and_an_outcome_and_repeats_exactly() {
         assert!(log.contains("Outcome: "), "{name}");
         assert!(!log.contains("Outcome: unfinished"), "{name}");
         assert!(
-            log.contains("3d6 [") || log.contains("d12 [") || log.contains("1d6 ["),
+            log.contains("3d6 [")
+                || log.contains("d12 [")
+                || log.contains("1d6 [")
+                || log.contains("2d6 ["),
             "{name}: no rolls shown"
         );
         let b = skirmish(&["run", &name, "--seed", "11"]);

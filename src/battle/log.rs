@@ -159,6 +159,26 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             roll,
             damage_type,
             steps,
+            hp_before,
+            hp_after,
+            location,
+            ..
+        } if roll.dice == crate::rules::vergeworlds::fight::INJURY_DICE => {
+            // Vergeworlds: injuries with scores, the worst one before and after.
+            let scores: Vec<String> = steps.iter().map(|m| format!("+{}", m.value)).collect();
+            writeln!(
+                s,
+                "    injury to the {}: {} ({damage_type}); {}'s worst injury +{hp_before} -> +{hp_after}",
+                location.as_deref().unwrap_or("body"),
+                scores.join(", "),
+                name(*target),
+            )
+        }
+        BattleEvent::Damage {
+            target,
+            roll,
+            damage_type,
+            steps,
             injury,
             hp_before,
             hp_after,

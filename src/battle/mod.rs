@@ -53,6 +53,11 @@ pub struct Facing(pub EdgeDirection);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Velocity(pub Hex);
 
+/// A unit's height above the ground in meters, for rulesets with flight (the window writes
+/// it on the token).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Altitude(pub i32);
+
 /// Marks a personal-scale combatant.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct Combatant;

@@ -6,3 +6,4 @@ pub mod main_sequence;
 pub mod socs;
 pub mod starship_d12;
 pub mod traveller_space;
+pub mod vergeworlds;

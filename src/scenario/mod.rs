@@ -18,6 +18,7 @@ use crate::rules::main_sequence::{self, MsConfig, MsSheet, MsStats};
 use crate::rules::socs::{self, Craft, CraftStats, SocsConfig};
 use crate::rules::starship_d12::{self, D12Config, ShipSheet, ShipStats};
 use crate::rules::traveller_space::{TravellerConfig, TravellerShip, TravellerShipStats};
+use crate::rules::vergeworlds::{VwConfig, VwStats};
 use hexx::{EdgeDirection, Hex};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -62,6 +63,9 @@ pub enum RulesetSpec {
     /// GURPS Traveller space combat (`traveller-space`): vector movement, sensors, gunnery,
     /// missiles.
     TravellerSpace(#[serde(default)] TravellerConfig),
+    /// Vergeworlds "Rough Methods" (`vergeworlds`): Action Points, attitudes, Penetration
+    /// and Injury, high-speed movement and flight.
+    Vergeworlds(#[serde(default)] VwConfig),
 }
 
 impl RulesetSpec {
@@ -73,6 +77,7 @@ impl RulesetSpec {
             RulesetSpec::Socs(_) => "socs",
             RulesetSpec::MainSequence(_) => "main-sequence",
             RulesetSpec::TravellerSpace(_) => "traveller-space",
+            RulesetSpec::Vergeworlds(_) => "vergeworlds",
         }
     }
 
@@ -80,7 +85,7 @@ impl RulesetSpec {
     fn default_scale(&self) -> (f32, &'static str) {
         match self {
             RulesetSpec::Gurps(_) => (1.0, "yd"),
-            RulesetSpec::MainSequence(_) => (1.0, "m"),
+            RulesetSpec::MainSequence(_) | RulesetSpec::Vergeworlds(_) => (1.0, "m"),
             // Range is a band; hex distances only picture it.
             RulesetSpec::StarshipD12(_) | RulesetSpec::Socs(_) => {
                 (1.0, "hex (range bands are abstract)")
@@ -98,6 +103,7 @@ impl RulesetSpec {
             RulesetSpec::Socs(_) => "Socs",
             RulesetSpec::MainSequence(_) => "MainSequence",
             RulesetSpec::TravellerSpace(_) => "TravellerSpace",
+            RulesetSpec::Vergeworlds(_) => "Vergeworlds",
         }
     }
 }
@@ -145,6 +151,8 @@ pub enum UnitStats {
     MainSequence(MsStats),
     /// A GURPS Traveller ship.
     TravellerSpace(TravellerShipStats),
+    /// A Vergeworlds character.
+    Vergeworlds(VwStats),
 }
 
 impl UnitStats {
@@ -155,6 +163,7 @@ impl UnitStats {
             UnitStats::Socs(_) => "Socs",
             UnitStats::MainSequence(_) => "MainSequence",
             UnitStats::TravellerSpace(_) => "TravellerSpace",
+            UnitStats::Vergeworlds(_) => "Vergeworlds",
         }
     }
 }
@@ -204,6 +213,8 @@ pub enum PreparedStats {
     MainSequence(Arc<MsSheet>),
     /// A checked GURPS Traveller ship.
     TravellerSpace(Arc<TravellerShip>),
+    /// A checked Vergeworlds character.
+    Vergeworlds(Arc<VwStats>),
 }
 
 /// A validated unit.
@@ -741,6 +752,17 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
             problems.extend(traveller_problems(&file, config));
             None
         }
+        RulesetSpec::Vergeworlds(config) => {
+            if let Some(g) = config.gravity
+                && !(0.01..=10.0).contains(&g)
+            {
+                problems.push(Problem::new(
+                    root.field("ruleset").index(0).field("gravity"),
+                    format!("{g} is out of range: expected 0.01 to 10 g"),
+                ));
+            }
+            None
+        }
     };
     let side_ids: Vec<String> = file.sides.iter().map(|s| s.id.clone()).collect();
     let ruleset_variant = file.ruleset.stats_variant();
@@ -769,6 +791,14 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
             }
             (UnitStats::TravellerSpace(s), _) => {
                 TravellerShip::resolve(s).map(|c| PreparedStats::TravellerSpace(Arc::new(c)))
+            }
+            (UnitStats::Vergeworlds(s), _) => {
+                let found = s.problems();
+                if found.is_empty() {
+                    Ok(PreparedStats::Vergeworlds(Arc::new(s.clone())))
+                } else {
+                    Err(found)
+                }
             }
             _ => Err(vec![Problem::new(
                 Path::root(),

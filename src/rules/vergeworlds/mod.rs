@@ -1,0 +1,159 @@
+//! Vergeworlds "Rough Methods" (ruleset id `vergeworlds`), from
+//! vergeworlds-rough-methods.txt: 2d6 open-ended tasks against a DC, Action Points,
+//! attitudes, Penetration, Wound and Injury, mooks and major characters, high-speed vector
+//! movement and flight on the hex map.
+//!
+//! - [`score`]: the Score-Value table (rules/README.md decision 1).
+//! - [`task`]: tasks, degrees, extra risk, opposed tasks, Mana on a roll.
+//! - [`combat`]: Action Points and turn order, attitudes, attack difficulty, conditions,
+//!   hit location, high-speed melee, cramping, grappling Control, area fire.
+//! - [`injury`]: armor, Penetration Limit, Wound, Injury and the cascade, blunt trauma,
+//!   armor degradation, mooks and major characters.
+//! - [`vector`]: high-speed movement on hexes.
+//! - [`flight`]: floating, gliding and powered flight.
+
+pub mod ai;
+pub mod combat;
+pub mod fight;
+pub mod flight;
+pub mod injury;
+pub mod score;
+pub mod sheet;
+mod systems;
+pub mod task;
+pub mod vector;
+
+pub use fight::{Action, Fight};
+pub use sheet::VwStats;
+
+use crate::battle::{BattleSet, Command, UnitId, flush_messages};
+use crate::scenario::{Prepared, PreparedStats};
+use bevy::ecs::message::Messages;
+use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
+use bevy::ecs::world::World;
+use fight::{UnitState, Wear};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The ruleset's scenario settings (none yet besides the defaults of the text).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VwConfig {
+    /// Gravity in g (flight strength of fliers; default 1).
+    #[serde(default)]
+    pub gravity: Option<f64>,
+}
+
+/// Adds the systems to a battle-step schedule, in their sets.
+pub fn configure(schedule: &mut Schedule) {
+    schedule.add_systems((
+        systems::begin.in_set(BattleSet::Begin),
+        crate::battle::decide_by_policy::<Fight>.in_set(BattleSet::Decide),
+        systems::resolve.in_set(BattleSet::Resolve),
+        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
+    ));
+}
+
+/// Inserts the resources the systems need.
+pub fn init_resources(world: &mut World, prepared: &Prepared) {
+    world.init_resource::<Messages<Command<Action>>>();
+    reset_resources(world, prepared);
+}
+
+/// A fresh [`Fight`] for a new battle of `prepared`.
+pub fn reset_resources(world: &mut World, prepared: &Prepared) {
+    world.insert_resource(new_fight(prepared));
+}
+
+/// The battle of `prepared` at its start.
+pub fn new_fight(prepared: &Prepared) -> Fight {
+    let crate::scenario::RulesetSpec::Vergeworlds(config) = &prepared.file.ruleset else {
+        return Fight::default();
+    };
+    let sheets: Vec<Arc<VwStats>> = prepared
+        .units
+        .iter()
+        .filter_map(|u| match &u.stats {
+            PreparedStats::Vergeworlds(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    let units: Vec<UnitState> = sheets
+        .iter()
+        .zip(&prepared.units)
+        .map(|(s, u)| UnitState {
+            pos: u.at,
+            alt: s.altitude,
+            breath: s.stamina,
+            mana: s.mana,
+            loaded: s.weapons.iter().map(|w| w.shots).collect(),
+            spare: s.weapons.iter().map(|w| w.reloads).collect(),
+            drawn: s.weapons.iter().map(|w| !w.holstered).collect(),
+            fired: vec![0; s.weapons.len()],
+            wear: vec![Wear::default(); s.armor.len()],
+            free_defenses: 1,
+            air: s.flight.as_ref().map(|f| flight::GlideState {
+                speed: f64::from(f.speed),
+                altitude: s.altitude,
+                column: flight::Column::of_glide(f.glide),
+                stalled: false,
+            }),
+            vector: s
+                .moving
+                .map(|(heading, speed)| vector::Vector {
+                    heading,
+                    speed,
+                    drift: 0,
+                })
+                .or_else(|| {
+                    s.flight
+                        .as_ref()
+                        .filter(|f| f.speed > 0 && s.altitude > 0.0)
+                        .map(|f| vector::Vector {
+                            heading: vector::heading_of(
+                                prepared
+                                    .units
+                                    .iter()
+                                    .find(|o| o.side != u.side)
+                                    .map_or(hexx::Hex::new(1, 0), |o| o.at - u.at),
+                            ),
+                            speed: f.speed,
+                            drift: 0,
+                        })
+                }),
+            ..UnitState::default()
+        })
+        .collect();
+    Fight {
+        groups: prepared
+            .file
+            .units
+            .iter()
+            .zip(&sheets)
+            .map(|(u, s)| if s.mook { u.template.clone() } else { None })
+            .collect(),
+        player_sides: prepared
+            .sides
+            .iter()
+            .map(|s| s.control == crate::battle::Control::Player)
+            .collect(),
+        sides: prepared.units.iter().map(|u| u.side).collect(),
+        names: prepared.units.iter().map(|u| u.name.clone()).collect(),
+        gravity: config.gravity.unwrap_or(1.0),
+        sheets,
+        units,
+        map: Some(Arc::new(prepared.map.clone())),
+        ..Fight::default()
+    }
+}
+
+impl crate::battle::StatePolicy for Fight {
+    type Action = Action;
+
+    fn choose(&self, unit: UnitId) -> Action {
+        ai::choose(self, unit)
+    }
+}
+
+#[cfg(test)]
+mod tests;

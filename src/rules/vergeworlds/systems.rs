@@ -1,0 +1,168 @@
+//! The thin ECS systems of Vergeworlds: they hand the [`Fight`] the dice and the decision,
+//! write its events, and mirror standing, position, facing, velocity and altitude onto the
+//! unit entities.
+
+use super::fight::{Action, Fight, Prompt, Step, standing};
+use crate::battle::{
+    Altitude, Autopilot, BattleEvent, Command, Controller, Facing, HexPos, Outcome, Roster,
+    Standing, TurnState, UnitId, Velocity, ai_decides, awaited_command,
+};
+use crate::dice::BattleRng;
+use bevy::ecs::entity::Entity;
+use bevy::ecs::message::{MessageReader, MessageWriter};
+use bevy::ecs::prelude::{Commands, Query, Res, ResMut};
+
+type Units<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static UnitId,
+        &'static mut HexPos,
+        &'static mut Facing,
+        &'static mut Standing,
+        Option<&'static Velocity>,
+        Option<&'static Altitude>,
+    ),
+>;
+
+fn mirror(fight: &Fight, units: &mut Units, commands: &mut Commands) {
+    for (e, id, mut pos, mut facing, mut st, vel, alt) in units.iter_mut() {
+        let Some(s) = fight.units.get(id.0 as usize) else {
+            continue;
+        };
+        let now = standing(s.hurt);
+        if *st != now {
+            *st = now;
+        }
+        if pos.0 != s.pos {
+            pos.0 = s.pos;
+        }
+        let v = s.vector.map(|v| v.offset()).unwrap_or(hexx::Hex::ZERO);
+        if vel.map(|x| x.0) != Some(v) {
+            commands.entity(e).insert(Velocity(v));
+        }
+        let a = s.alt.round() as i32;
+        if alt.map(|x| x.0) != Some(a) {
+            commands.entity(e).insert(Altitude(a));
+        }
+        let f = if v != hexx::Hex::ZERO {
+            Some(hexx::Hex::ZERO.main_direction_to(v))
+        } else {
+            fight
+                .enemies(*id)
+                .into_iter()
+                .map(|x| fight.state(x).pos)
+                .filter(|&h| h != s.pos)
+                .min_by_key(|h| (h.unsigned_distance_to(s.pos), h.x, h.y))
+                .map(|h| s.pos.main_direction_to(h))
+        };
+        if let Some(f) = f
+            && facing.0 != f
+        {
+            facing.0 = f;
+        }
+    }
+}
+
+fn sync_turn(fight: &Fight, turn: &mut TurnState) {
+    turn.round = fight.round;
+    turn.phase = match fight.prompt {
+        Some(Prompt::Defend(_)) => "defense",
+        Some(Prompt::ManaAttack(_) | Prompt::ManaDefense(_) | Prompt::ManaLimit(_)) => "Mana",
+        None if fight.active.is_none() => "round start",
+        None => "turn",
+    };
+    turn.order = fight.order.clone();
+    turn.cursor = turn.order.len().saturating_sub(1);
+}
+
+/// Starts a round when the last is over and names the unit whose decision is awaited.
+pub(super) fn begin(
+    mut turn: ResMut<TurnState>,
+    outcome: Res<Outcome>,
+    mut fight: ResMut<Fight>,
+    mut rng: ResMut<BattleRng>,
+    mut units: Units,
+    mut commands: Commands,
+    mut out: MessageWriter<BattleEvent>,
+) {
+    if outcome.0.is_some() || turn.awaiting.is_some() {
+        return;
+    }
+    let mut events = Vec::new();
+    if turn.round == 0 || turn.round_over {
+        turn.round_over = false;
+        if turn.round > 0 {
+            fight.end_round();
+        }
+        events.push(BattleEvent::RoundStarted {
+            round: fight.round + 1,
+        });
+        fight.begin_round(&mut *rng, &mut events);
+    }
+    match fight.advance(&mut *rng, &mut events) {
+        Step::Awaiting(id) => turn.awaiting = Some(id),
+        Step::RoundOver => turn.round_over = true,
+    }
+    mirror(&fight, &mut units, &mut commands);
+    sync_turn(&fight, &mut turn);
+    out.write_batch(events);
+}
+
+/// Checks and applies the awaited unit's decision.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn resolve(
+    mut turn: ResMut<TurnState>,
+    autopilot: Res<Autopilot>,
+    mut commands_in: MessageReader<Command<Action>>,
+    mut fight: ResMut<Fight>,
+    mut rng: ResMut<BattleRng>,
+    roster: Res<Roster>,
+    controllers: Query<&Controller>,
+    mut units: Units,
+    mut commands: Commands,
+    mut out: MessageWriter<BattleEvent>,
+) {
+    let mut events = Vec::new();
+    let chosen = awaited_command(
+        turn.awaiting,
+        commands_in.read().cloned(),
+        &roster,
+        &mut events,
+    );
+    let (Some(active), Some(action)) = (turn.awaiting, chosen) else {
+        out.write_batch(events);
+        return;
+    };
+    let ai = ai_decides(&roster, &controllers, autopilot.0, active);
+    let check = fight.check(active, &action);
+    let Some(action) = crate::battle::accept_or_fallback(
+        action,
+        check,
+        active,
+        ai,
+        || super::ai::choose(&fight, active),
+        &mut events,
+    ) else {
+        out.write_batch(events);
+        return; // a player chooses again
+    };
+    if fight.check(active, &action).is_err() {
+        // The fallback is refused too: end the turn so the battle moves on.
+        let end = Action::EndTurn;
+        if fight.check(active, &end).is_ok() {
+            fight.apply(active, end, &mut *rng, &mut events);
+        }
+    } else {
+        events.push(BattleEvent::ActionChosen {
+            unit: active,
+            action: fight.describe(active, &action),
+        });
+        fight.apply(active, action, &mut *rng, &mut events);
+    }
+    turn.awaiting = None;
+    mirror(&fight, &mut units, &mut commands);
+    sync_turn(&fight, &mut turn);
+    out.write_batch(events);
+}
