@@ -670,3 +670,80 @@ fn a_traveller_battle_is_played_saved_and_loaded() {
     );
     saves_loads_and_finishes(p, "traveller");
 }
+
+/// A Vergeworlds battle played by hand (issue 7): the player chooses each turn's attitude,
+/// walks, attacks the nearest foe and answers the battle's questions (how to defend, Mana)
+/// through `decide_verge`; an attitude chosen after moving is refused and not recorded;
+/// the battle saves, loads back where it stood and finishes.
+#[test]
+fn a_vergeworlds_battle_is_played_saved_and_loaded() {
+    use skirmish::rules::vergeworlds::combat::{Attitude, Location};
+    use skirmish::rules::vergeworlds::fight::{Attack, DefenseKind, ManaChoice, Prompt};
+    use skirmish::rules::vergeworlds::{Action as VwAction, Fight, ai};
+    let mut p = play("vw-sheriffs-men.ron", 5);
+    let (mut decided, mut attacks, mut defenses, mut refused) = (0, 0, 0, 0);
+    while decided < 40 {
+        let Some(me) = to_player(&mut p) else { break };
+        let f = p.session().world.resource::<Fight>().clone();
+        let action = match f.prompt {
+            Some(Prompt::Defend(_)) => {
+                defenses += 1;
+                VwAction::Defense(DefenseKind::Normal)
+            }
+            Some(_) => VwAction::Mana(ManaChoice::Keep),
+            None => {
+                let s = f.state(me);
+                let foe = f
+                    .enemies(me)
+                    .into_iter()
+                    .min_by(|&a, &b| f.distance(me, a).total_cmp(&f.distance(me, b)));
+                let attack = foe.map(|t| {
+                    VwAction::Attack(Attack {
+                        weapon: Some(0),
+                        target: t,
+                        aim: Location::Chest,
+                        careful: false,
+                        shots: 1,
+                        effort: 0,
+                    })
+                });
+                if !s.attitude_chosen && s.actions == 0 && s.moved == 0 {
+                    VwAction::Attitude(Attitude::Committed)
+                } else if let Some(a) = attack.filter(|a| f.check(me, a).is_ok()) {
+                    attacks += 1;
+                    a
+                } else {
+                    if s.moved > 0 {
+                        let late = VwAction::Attitude(Attitude::Cautious);
+                        let err = p.decide_verge(late).expect_err("too late");
+                        assert!(err.contains("start of the turn"), "{err}");
+                        refused += 1;
+                    }
+                    ai::choose(&f, me)
+                }
+            }
+        };
+        p.decide_verge(action.clone())
+            .unwrap_or_else(|e| panic!("{action:?} refused: {e}"));
+        decided += 1;
+    }
+    assert!(decided >= 10, "decided {decided} times");
+    assert!(
+        attacks > 0 && defenses > 0,
+        "{attacks} attacks, {defenses} defenses"
+    );
+    assert_eq!(
+        p.recording().decisions.len(),
+        decided,
+        "{refused} refusals recorded"
+    );
+    assert!(
+        p.recording()
+            .decisions
+            .iter()
+            .all(|d| matches!(d, Decision::Vergeworlds(_)))
+    );
+    let log = p.session().log_text();
+    assert!(log.contains("Committed attitude"), "{log}");
+    saves_loads_and_finishes(p, "vergeworlds");
+}

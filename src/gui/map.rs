@@ -7,7 +7,7 @@
 //! Animation only moves what is drawn: the battle has already moved the unit.
 
 use super::{Game, SIDE_COLOURS, Toggles};
-use crate::battle::{BattleEvent, Facing, HexPos, Standing, UnitId};
+use crate::battle::{Altitude, BattleEvent, Facing, HexPos, Standing, UnitId};
 use crate::hexmap::{Cover, HexMap, Terrain};
 use crate::rules::gurps::Fighter;
 use crate::rules::gurps::equipment::WeaponMode;
@@ -112,6 +112,15 @@ pub struct FacingMarker;
 /// The health bar of a token.
 #[derive(Component)]
 pub struct HealthBar;
+
+/// The name label of a token: the unit's name, with its altitude when it flies.
+#[derive(Component)]
+pub struct TokenLabel {
+    /// The unit's name.
+    pub name: String,
+    /// The altitude shown, m (0: on the ground, no suffix).
+    pub shown: i32,
+}
 
 /// A hex coordinate label (shown when coordinates are on).
 #[derive(Component)]
@@ -292,6 +301,10 @@ pub fn spawn_scene(
                     Transform::from_xyz(0.0, -size * 0.85, 1.6),
                 ));
                 t.spawn((
+                    TokenLabel {
+                        name: entry.name.clone(),
+                        shown: 0,
+                    },
                     Text2d::new(entry.name.clone()),
                     TextFont {
                         font_size: FontSize::Px(13.0),
@@ -357,6 +370,7 @@ pub fn queue_walks(
 /// Places each token: walking along its queued path, or where its unit stands; turned to
 /// its facing, with its health bar; fallen units grey, small and under the living.
 #[allow(clippy::type_complexity)]
+#[allow(clippy::too_many_arguments)]
 pub fn sync_tokens(
     game: Res<Game>,
     layout: Option<Res<MapLayout>>,
@@ -365,6 +379,7 @@ pub fn sync_tokens(
     mut markers: Query<&mut Transform, (With<FacingMarker>, Without<Token>)>,
     mut bars: Query<&mut Transform, (With<HealthBar>, Without<Token>, Without<FacingMarker>)>,
     mut bodies: Query<(&TokenBody, &mut MeshMaterial2d<ColorMaterial>)>,
+    mut labels: Query<(&mut TokenLabel, &mut Text2d)>,
 ) {
     let Some(layout) = layout else { return };
     let session = game.play.session();
@@ -451,6 +466,17 @@ pub fn sync_tokens(
             }
             if let Ok(mut b) = bars.get_mut(child) {
                 b.scale = Vec3::new(health.max(0.001), 1.0, 1.0);
+            }
+            if let Ok((mut label, mut text)) = labels.get_mut(child) {
+                let alt = world.get::<Altitude>(entity).map_or(0, |a| a.0);
+                if label.shown != alt {
+                    label.shown = alt;
+                    text.0 = if alt > 0 {
+                        format!("{} ({alt} m up)", label.name)
+                    } else {
+                        label.name.clone()
+                    };
+                }
             }
             if let Ok((body, mut material)) = bodies.get_mut(child) {
                 let want = if fighting { &body.alive } else { &body.fallen };
@@ -708,6 +734,7 @@ pub fn draw_overlays(
     flights.retain(|(k, _)| seen.contains(k));
     glide.retain(|(e, _)| glided.contains(e));
     super::space_map::draw(&mut gizmos, &layout, &game, &ring);
+    super::verge::draw(&mut gizmos, &layout, &game, &ring);
     // Main Sequence: the band limits around the selected unit, as rings coloured by the
     // band just beyond each (Melee, Close, Medium, Long; beyond the last is Far).
     if let (Some(f), Some(sel)) = (

@@ -15,6 +15,7 @@ mod panels;
 mod ships;
 mod space;
 mod space_map;
+mod verge;
 
 use crate::battle::{TurnState, UnitId};
 use crate::play::{Advance, Play};
@@ -173,6 +174,8 @@ pub struct Game {
     pub space_launch: (Option<UnitId>, u32),
     /// Traveller space: the ship, turn and phase the plans above are for.
     pub space_for: Option<(UnitId, u32, crate::rules::traveller_space::space::Phase)>,
+    /// Vergeworlds: the decision being drafted.
+    pub verge: verge::VergeDraft,
 }
 
 impl Game {
@@ -212,6 +215,7 @@ impl Game {
             space_aims: Vec::new(),
             space_launch: (None, 0),
             space_for: None,
+            verge: verge::VergeDraft::default(),
         }
     }
 
@@ -414,7 +418,7 @@ fn input(
                 game.status = note;
             }
         }
-        if space::click(game, hex) {
+        if space::click(game, hex) || verge::click(game, hex, clicked) {
             return;
         }
         let ms_turn = ms::fight(game).is_some() && game.play.awaiting_player().is_some();

@@ -150,6 +150,15 @@ pub fn panels(
                     }
                     ui.separator();
                     legend(ui, game);
+                } else if let Some(f) = super::verge::fight(game) {
+                    match game.selected {
+                        Some(id) => super::verge::sheet(ui, f, id),
+                        None => {
+                            ui.label("Click a character to see its sheet.");
+                        }
+                    }
+                    ui.separator();
+                    legend(ui, game);
                 } else if let Some(f) = super::ms::fight(game) {
                     match game.selected {
                         Some(id) => super::ms::sheet(ui, f, id),
@@ -191,6 +200,8 @@ pub fn panels(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if super::space::space(game).is_some() {
                     super::space::actions(ui, game);
+                } else if super::verge::fight(game).is_some() {
+                    super::verge::actions(ui, game);
                 } else if super::ms::fight(game).is_some() {
                     super::ms::actions(ui, game);
                 } else if super::ships::dogfight(game).is_some() {

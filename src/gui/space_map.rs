@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use hexx::Hex;
 
 /// An arrow from `from` to `to` with its head at `to`.
-fn vector_arrow(gizmos: &mut Gizmos, from: Vec2, to: Vec2, colour: Color) {
+pub(super) fn vector_arrow(gizmos: &mut Gizmos, from: Vec2, to: Vec2, colour: Color) {
     gizmos.line_2d(from, to, colour);
     let dir = (to - from).normalize_or_zero();
     let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.22;

@@ -47,18 +47,14 @@ fn answer(f: &Fight, p: Prompt) -> Action {
             if f.state(u).mana == 0 {
                 return Action::Mana(ManaChoice::Keep);
             }
-            let (roll, need) = match p {
-                Prompt::ManaAttack(_) => {
-                    let r = &pd.rolls[0];
-                    (r.total, r.target.unwrap_or(0) - r.total)
-                }
-                _ => {
-                    // Raise the defense until the attack fails.
-                    let r = &pd.rolls[0];
-                    (0, r.total - r.target.unwrap_or(0) + 1)
-                }
+            let Some(r) = pd.rolls.first() else {
+                return Action::Mana(ManaChoice::Keep);
             };
-            let _ = roll;
+            let need = match p {
+                Prompt::ManaAttack(_) => r.target.unwrap_or(0) - r.total,
+                // Raise the defense until the attack fails.
+                _ => r.total - r.target.unwrap_or(0) + 1,
+            };
             if (1..=4).contains(&need) {
                 Action::Mana(ManaChoice::Adjust(need))
             } else {
@@ -69,7 +65,12 @@ fn answer(f: &Fight, p: Prompt) -> Action {
             let Some(pd) = &f.pending else {
                 return Action::Mana(ManaChoice::Keep);
             };
-            let Some((loc, _, limit, raw)) = pd.limit else {
+            let Some(super::fight::LimitRoll {
+                loc,
+                roll: raw,
+                limit,
+            }) = pd.limit
+            else {
                 return Action::Mana(ManaChoice::Keep);
             };
             let w = f.weapon(pd.attacker, pd.attack.weapon);
@@ -226,6 +227,19 @@ fn turn(f: &Fight, u: UnitId) -> Action {
     if s.breath <= 0 && adjacent.is_none() && s.breath < sheet.stamina {
         return Action::Recovery;
     }
+    // A throw right after stopping a foe's blow, for a grappler.
+    if let Some(t) = s.defended_against
+        && sheet.skills.grapple > 0
+        && sheet.skills.grapple >= sheet.skills.fight
+    {
+        let throw = Action::Grapple {
+            target: t,
+            mode: super::fight::GrappleMode::Throw,
+        };
+        if f.check(u, &throw).is_ok() {
+            return throw;
+        }
+    }
     // Melee when a foe is in reach and a melee weapon (or fists) is at hand.
     if let Some(t) = adjacent
         && (melee_weapon.is_some() || ranged.is_none())
@@ -235,16 +249,8 @@ fn turn(f: &Fight, u: UnitId) -> Action {
         {
             return Action::Draw(w);
         }
-        let a = Attack {
-            weapon: melee_weapon,
-            target: t,
-            aim: Location::Chest,
-            careful: false,
-            shots: 1,
-            effort: 0,
-        };
-        if f.check(u, &Action::Attack(a)).is_ok() {
-            return Action::Attack(a);
+        if let Some(a) = blow(f, u, melee_weapon, t) {
+            return a;
         }
     }
     // A grenade at a cluster.
@@ -339,7 +345,27 @@ fn turn(f: &Fight, u: UnitId) -> Action {
             return run;
         }
     }
+    // Out of shots with a foe in reach: a blow with whatever is at hand.
+    if let Some(t) = adjacent {
+        let at_hand = melee_weapon.filter(|&w| s.drawn.get(w).copied().unwrap_or(true));
+        if let Some(a) = blow(f, u, at_hand, t) {
+            return a;
+        }
+    }
     Action::EndTurn
+}
+
+/// A plain blow of `u` at `t`'s chest with `weapon` (`None`: unarmed), if the rules allow it.
+fn blow(f: &Fight, u: UnitId, weapon: Option<usize>, t: UnitId) -> Option<Action> {
+    let a = Action::Attack(Attack {
+        weapon,
+        target: t,
+        aim: Location::Chest,
+        careful: false,
+        shots: 1,
+        effort: 0,
+    });
+    f.check(u, &a).is_ok().then_some(a)
 }
 
 /// A hex within `budget` steps on the way to a hex next to `goal`.

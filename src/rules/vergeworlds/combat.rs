@@ -492,9 +492,78 @@ pub fn miss_distance(degree_of_failure: i32) -> i32 {
     value(degree_of_failure.abs() as f64).round() as i32
 }
 
+/// "Grappling", Pickup: the Control penalty a grappler of `strength` must inflict to lift
+/// a foe of Size `victim_size`, by the text's quick estimate 6 + 3 × Size − Strength
+/// (gear neglected), as a positive number of points.
+pub fn pickup_penalty_needed(victim_size: f64, strength: i32) -> i32 {
+    (6.0 + 3.0 * victim_size - f64::from(strength)).round() as i32
+}
+
+/// "Grappling", Smash: the row shift added to the grappler's unarmed Penetration when a
+/// foe is driven into a solid object: +1 with both hands, the difference in Sizes, and
+/// +½ for every point of the Coordination penalty from Control, up to +2½.
+pub fn smash_rs(both_hands: bool, size_difference: f64, control_penalty: i32) -> f64 {
+    let hands = if both_hands { 1.0 } else { 0.0 };
+    hands + size_difference + (0.5 * f64::from(control_penalty.abs())).min(2.5)
+}
+
+/// "Grappling", Choke: the choking Fatigue of a failed Vigor check, value of [degree of
+/// failure].
+pub fn choke_fatigue(degree_of_failure: i32) -> f64 {
+    value(f64::from(degree_of_failure.abs()))
+}
+
+/// "Grappling", Choke: choking Fatigue recovered each turn without the choke, value of
+/// [3 + Vigor].
+pub fn choke_recovery(vigor: i32) -> f64 {
+    value(f64::from(3 + vigor))
+}
+
+/// "Wait": the bonus of the waiting character's interrupt roll, +2 when the other must
+/// move more than a step before it can act on the waiting one.
+pub fn interrupt_bonus(other_must_move: bool) -> i32 {
+    if other_must_move { 2 } else { 0 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// "Grappling", Pickup's estimate −(6 + 3 × Size − Strength): a Size 0 foe needs a
+    /// penalty of 6 from a Strength 0 grappler, 4 from Strength +2; a Size +1 foe needs 9.
+    #[test]
+    fn pickup_needs_the_texts_estimate() {
+        assert_eq!(pickup_penalty_needed(0.0, 0), 6);
+        assert_eq!(pickup_penalty_needed(0.0, 2), 4);
+        assert_eq!(pickup_penalty_needed(1.0, 0), 9);
+    }
+
+    /// "Grappling", Smash: both hands +1, one Size larger +1, a Control penalty of 3 gives
+    /// +1½; a penalty of 7 is capped at +2½.
+    #[test]
+    fn smash_row_shift() {
+        assert_eq!(smash_rs(true, 1.0, -3), 3.5);
+        assert_eq!(smash_rs(false, 0.0, -7), 2.5);
+        assert_eq!(smash_rs(true, -1.0, 0), 0.0);
+    }
+
+    /// "Grappling", Choke: a Vigor check failed by 2 gives value of [2] = 2 Fatigue, by 4
+    /// gives 4; Vigor +1 recovers value of [4] = 4 a turn, Vigor 0 value of [3] = 2.8.
+    #[test]
+    fn choke_fatigue_and_recovery() {
+        assert_eq!(choke_fatigue(-2), 2.0);
+        assert_eq!(choke_fatigue(-4), 4.0);
+        assert_eq!(choke_recovery(1), 4.0);
+        assert_eq!(choke_recovery(0), 2.8);
+    }
+
+    /// "Wait": +2 to interrupt someone who must first move more than a step; none when both
+    /// can act where they stand.
+    #[test]
+    fn interrupt_bonus_for_a_foe_that_must_move() {
+        assert_eq!(interrupt_bonus(true), 2);
+        assert_eq!(interrupt_bonus(false), 0);
+    }
 
     /// "Attack": an attack against a target of your own Size within twice your reach has
     /// base difficulty 0; farther, the range score counts; a small target is harder.

@@ -9,7 +9,18 @@
 //! - Ties in Action Points are broken by a Coordination contest rolled when needed; a tie
 //!   there goes to the lower unit number (the text's simultaneous turns are not modelled).
 //! - A waiting character keeps its Action Points and acts before the next turn once an
-//!   enemy is within its reach or sight; the interrupt contest is not modelled.
+//!   enemy is within its reach or sight. When that happens during a foe's turn, after one
+//!   of the foe's actions, it tries once to interrupt ("Wait": opposed Reaction Time, +2
+//!   when the foe, more than a step away, has only melee or thrown weapons); winning, it
+//!   takes its turn and the foe's turn goes on afterwards.
+//! - Extra effort +2 that fails its DC 7 Spirit roll still gives the +1 that one of its two
+//!   Breath points buys.
+//! - Grappling holds on a body part are not tracked: strangle and choke need Control on the
+//!   foe (a grab) and are taken to be on the neck. A strangled character that loses its
+//!   Strength contest loses 1 Breath that turn (the text gives suffocation no numbers); the
+//!   "Mild Shock" level of a choke is taken as choking Fatigue equal to the Stamina.
+//! - A pickup uses the text's quick estimate of the Control penalty needed; a takedown of a
+//!   lifted foe needs no roll and slams it into the ground as a smash.
 //! - Mooks of one template on one side share their starting Action Point roll.
 //! - A player's characters are asked how to defend and whether to spend Mana; the AI's
 //!   answer by the policy of [`super::ai`].
@@ -29,7 +40,7 @@ use super::combat::{
 };
 use super::flight::{Column, GlideChoice, GlideState, Glider, glide_turn};
 use super::injury::{self, Hurt, Injury};
-use super::score::{score, shift, value};
+use super::score::{score, shift};
 use super::sheet::{VwStats, Weapon, WeaponKind};
 use super::task;
 use super::vector::{self, Steer, Vector};
@@ -59,6 +70,16 @@ pub enum GrappleMode {
     Shove,
     /// Takedown: with a penalty of 3 or more the foe goes prone.
     Takedown,
+    /// Throw: on the first action after defending against this foe, a shove and takedown
+    /// with the Control row-shifted by the foe's own Brawn.
+    Throw,
+    /// Pickup: lift a held foe whose weight the grappler can carry.
+    Pickup,
+    /// Strangle: a held foe must win a Strength contest each turn or suffocate, and takes
+    /// unarmed damage to the neck.
+    Strangle,
+    /// Choke: a held foe makes a Vigor check each turn or takes choking Fatigue.
+    Choke,
 }
 
 /// How a character defends against an attack.
@@ -180,6 +201,9 @@ pub enum Action {
     Wait,
     /// Recovery: a DC 6 Vigor check for one Breath (the whole turn).
     Recovery,
+    /// Concentrate on a task that takes the character's full attention: the turn's
+    /// actions are spent.
+    Concentrate,
     /// Get up from prone.
     GetUp,
     /// Reload a weapon.
@@ -192,6 +216,17 @@ pub enum Action {
     Defense(DefenseKind),
     /// Answer: Mana on the roll asked about.
     Mana(ManaChoice),
+}
+
+/// A Penetration Limit roll of a hit ("Penetration Limit").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LimitRoll {
+    /// Where the hit landed.
+    pub loc: Location,
+    /// The 2d6 roll, goodies and Mana included.
+    pub roll: i32,
+    /// The Penetration Limit it gives.
+    pub limit: f64,
 }
 
 /// What the battle asks of a character between turns.
@@ -301,6 +336,20 @@ pub struct UnitState {
     pub tiebreak: Option<i32>,
     /// Turns taken.
     pub turns: u32,
+    /// The attacker this character just defended against successfully, while a throw is
+    /// open to it ("Throws": its first action after the defense, before the attacker's
+    /// next turn).
+    pub defended_against: Option<UnitId>,
+    /// The active character's turn this waiting character already tried to interrupt.
+    pub interrupt_tried: Option<(UnitId, u32)>,
+    /// Lifted off the ground by this grappler ("Pickup").
+    pub lifted_by: Option<UnitId>,
+    /// Choked by this grappler ("Choke").
+    pub choked_by: Option<UnitId>,
+    /// Strangled by this grappler ("Squeeze or Strangle").
+    pub strangled_by: Option<UnitId>,
+    /// Choking Fatigue taken ("Choke").
+    pub choke: f64,
 }
 
 /// An attack being resolved.
@@ -321,7 +370,7 @@ pub struct Pending {
     /// Hits to resolve: (location, goodies).
     pub hits: Vec<(Location, i32, bool)>,
     /// The hit being resolved and its Penetration Limit roll, awaiting the Mana answer.
-    pub limit: Option<(Location, i32, f64, i32)>,
+    pub limit: Option<LimitRoll>,
     /// Whether the Mana question about the current Penetration Limit roll was answered.
     pub limit_answered: bool,
     /// Base DC of the attack (without the defense).
@@ -372,6 +421,9 @@ pub struct Fight {
     pub order: Vec<UnitId>,
     /// Gravity in g.
     pub gravity: f64,
+    /// Characters whose turns were interrupted by a waiting foe, to resume when its turn
+    /// ends ("Wait").
+    pub interrupted: Vec<UnitId>,
 }
 
 fn hex(p: (i32, i32)) -> Hex {
@@ -623,6 +675,17 @@ impl Fight {
             }
             self.active = None;
         }
+        // "Wait": a turn interrupted by a waiting foe goes on where it stopped.
+        while let Some(u) = self.interrupted.pop() {
+            if self.fighting(u) {
+                self.active = Some(u);
+                events.push(BattleEvent::Note {
+                    unit: Some(u),
+                    text: "goes on with its turn".into(),
+                });
+                return Step::Awaiting(u);
+            }
+        }
         // Waiting characters go first once an enemy is within reach or sight.
         let waiting: Vec<UnitId> = self
             .ids()
@@ -635,8 +698,8 @@ impl Fight {
                     unit: Some(u),
                     text: "stops waiting and acts".into(),
                 });
-                self.start_turn(u, events);
-                return Step::Awaiting(u);
+                self.start_turn(u, dice, events);
+                return Step::Awaiting(self.active.unwrap_or(u));
             }
         }
         let mut ready: Vec<UnitId> = self
@@ -669,8 +732,12 @@ impl Fight {
             ready.sort_by_key(|&u| (std::cmp::Reverse(self.state(u).tiebreak), u.0));
         }
         let u = ready[0];
-        self.start_turn(u, events);
-        Step::Awaiting(u)
+        self.start_turn(u, dice, events);
+        match self.active {
+            Some(a) => Step::Awaiting(a),
+            // Choked or strangled out at the start of its turn.
+            None => self.advance(dice, events),
+        }
     }
 
     fn wait_triggered(&self, u: UnitId) -> bool {
@@ -687,7 +754,12 @@ impl Fight {
             .any(|e| self.distance(u, e) <= reach + 0.5 || (ranged && self.sees(u, e)))
     }
 
-    fn start_turn(&mut self, u: UnitId, events: &mut Vec<BattleEvent>) {
+    fn start_turn(&mut self, u: UnitId, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        for s in &mut self.units {
+            if s.defended_against == Some(u) {
+                s.defended_against = None;
+            }
+        }
         let s = self.state_mut(u);
         s.ap -= TURN_AP;
         s.moved = 0;
@@ -706,6 +778,155 @@ impl Fight {
         self.active = Some(u);
         self.order.push(u);
         events.push(BattleEvent::TurnStarted { unit: u });
+        self.holds_at_turn_start(u, dice, events);
+    }
+
+    /// The holds on `u` at the start of its turn ("Grappling"): a choke's Vigor check or its
+    /// recovery, a strangle's Strength contest; holds whose grappler let go or fell end.
+    fn holds_at_turn_start(
+        &mut self,
+        u: UnitId,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let holder = self.held_by(u);
+        {
+            let s = self.state_mut(u);
+            for h in [&mut s.lifted_by, &mut s.choked_by, &mut s.strangled_by] {
+                if h.is_some() && *h != holder {
+                    *h = None;
+                }
+            }
+        }
+        let sheet = self.sheet(u).clone();
+        let penalty = self.control_on(u);
+        if let Some(g) = self.state(u).choked_by {
+            // "Choke": DC 2 Vigor with the Control penalty; a failure is value of [degree]
+            // of choking Fatigue. Decision: the "Mild Shock" level is the Stamina.
+            let mut mods = vec![Modifier::new("Vigor", sheet.vigor)];
+            if penalty != 0 {
+                mods.push(Modifier::new("Control", penalty));
+            }
+            let t = task::task(dice, mods, 2, 0);
+            let fatigue = if t.succeeded() {
+                0.0
+            } else {
+                combat::choke_fatigue(t.degree)
+            };
+            events.push(BattleEvent::Roll {
+                unit: u,
+                purpose: format!("choked by {} (Vigor, DC 2)", self.name(g)).into(),
+                roll: t.roll,
+                result: if fatigue > 0.0 {
+                    format!("{fatigue:.1} choking Fatigue").into()
+                } else {
+                    "holds on".into()
+                },
+            });
+            let s = self.state_mut(u);
+            s.choke += fatigue;
+            if s.choke >= f64::from(sheet.stamina) {
+                s.hurt = Hurt::Down;
+                events.push(BattleEvent::Note {
+                    unit: Some(u),
+                    text: "passes out from the choke".into(),
+                });
+            }
+        } else if self.state(u).choke > 0.0 {
+            let s = self.state_mut(u);
+            s.choke = (s.choke - combat::choke_recovery(sheet.vigor)).max(0.0);
+        }
+        if let Some(g) = self.state(u).strangled_by
+            && self.fighting(u)
+        {
+            // "Squeeze or Strangle": a Strength contest, the victim at the Control penalty;
+            // losing it, it cannot breathe. Decision: a turn without breath costs 1 Breath.
+            let mut mine = vec![Modifier::new("Strength", sheet.strength)];
+            if penalty != 0 {
+                mine.push(Modifier::new("Control", penalty));
+            }
+            let a = task::task(dice, mine, 0, 0);
+            let b = task::task(
+                dice,
+                vec![Modifier::new("Strength", self.sheet(g).strength)],
+                0,
+                0,
+            );
+            let breathes = task::opposed(&a, &b) == std::cmp::Ordering::Greater;
+            events.push(BattleEvent::Roll {
+                unit: u,
+                purpose: format!("strangled: Strength contest with {}", self.name(g)).into(),
+                roll: a.roll,
+                result: if breathes {
+                    format!("breathes (against {})", b.roll.total).into()
+                } else {
+                    format!("cannot breathe (against {})", b.roll.total).into()
+                },
+            });
+            if !breathes {
+                self.breath(u, 1, events);
+            }
+        }
+        if !self.fighting(u) {
+            self.end_turn(u, events);
+        }
+    }
+
+    /// "Wait": a waiting foe whose chance comes during `u`'s turn may interrupt it, by an
+    /// opposed Reaction Time task (+2 when `u` must still move more than a step to act on
+    /// it). Each waiting foe tries once a turn.
+    fn interrupts(&mut self, u: UnitId, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        let turn = self.state(u).turns;
+        let waiters: Vec<UnitId> = self
+            .enemies(u)
+            .into_iter()
+            .filter(|&w| {
+                let s = self.state(w);
+                s.waiting
+                    && s.ap >= TURN_AP
+                    && s.interrupt_tried != Some((u, turn))
+                    && self.wait_triggered(w)
+            })
+            .collect();
+        for w in waiters {
+            self.state_mut(w).interrupt_tried = Some((u, turn));
+            let must_move = self.distance(u, w) > 1.5
+                && self
+                    .sheet(u)
+                    .weapons
+                    .iter()
+                    .all(|x| x.melee() || x.kind == WeaponKind::Thrown);
+            let mut mods = vec![Modifier::new("Reaction Time", self.sheet(w).reaction)];
+            let bonus = combat::interrupt_bonus(must_move);
+            if bonus != 0 {
+                mods.push(Modifier::new("the other must move first", bonus));
+            }
+            let a = task::task(dice, mods, 0, 0);
+            let b = task::task(
+                dice,
+                vec![Modifier::new("Reaction Time", self.sheet(u).reaction)],
+                0,
+                0,
+            );
+            let wins = task::opposed(&a, &b) == std::cmp::Ordering::Greater;
+            events.push(BattleEvent::Roll {
+                unit: w,
+                purpose: format!("interrupt {} (opposed Reaction Time)", self.name(u)).into(),
+                roll: a.roll,
+                result: if wins {
+                    format!("interrupts (against {})", b.roll.total).into()
+                } else {
+                    format!("too slow (against {})", b.roll.total).into()
+                },
+            });
+            if wins {
+                self.interrupted.push(u);
+                self.active = None;
+                self.state_mut(w).waiting = false;
+                self.start_turn(w, dice, events);
+                return;
+            }
+        }
     }
 
     fn end_turn(&mut self, u: UnitId, events: &mut Vec<BattleEvent>) {
@@ -730,6 +951,7 @@ impl Fight {
 
     /// The end of a round: unused Action Points over 5 are lost (kept in [`Self::begin_round`]).
     pub fn end_round(&mut self) {
+        self.interrupted.clear();
         for s in &mut self.units {
             s.ap = carried_over(s.ap);
         }
@@ -773,6 +995,15 @@ impl Fight {
             });
         }
         let held = self.held_by(u).is_some();
+        if let Action::Attack(Attack { target, .. }) | Action::Grapple { target, .. } = action
+            && self.units.get(target.0 as usize).is_none()
+        {
+            return Err(format!(
+                "there is no unit {} (the battle has {})",
+                target.0,
+                self.units.len()
+            ));
+        }
         match action {
             Action::Attitude(_) => {
                 if s.attitude_chosen || s.actions > 0 || s.moved > 0 || s.steered {
@@ -896,8 +1127,28 @@ impl Fight {
                 if *mode == GrappleMode::Escape && self.held_by(u) != Some(*target) {
                     return Err("not held by that foe".into());
                 }
-                Ok(())
+                let holds = s.control.iter().any(|(x, c)| x == target && *c > 0.0);
+                match mode {
+                    GrappleMode::Throw if s.defended_against != Some(*target) => {
+                        Err("a throw follows a successful defense against that foe".into())
+                    }
+                    GrappleMode::Pickup | GrappleMode::Strangle | GrappleMode::Choke if !holds => {
+                        Err("grab the foe first".into())
+                    }
+                    GrappleMode::Pickup if self.sheet(*target).weight > sheet.carry => {
+                        Err(format!(
+                            "{:.0} kg is more than the {:.0} kg this character can carry",
+                            self.sheet(*target).weight,
+                            sheet.carry
+                        ))
+                    }
+                    GrappleMode::Pickup if self.state(*target).lifted_by == Some(u) => {
+                        Err("already lifted".into())
+                    }
+                    _ => Ok(()),
+                }
             }
+            Action::Concentrate => Ok(()),
             Action::Defend | Action::Evade | Action::Focus | Action::GetUp => {
                 if matches!(action, Action::GetUp) && !s.prone {
                     return Err("not prone".into());
@@ -1144,6 +1395,7 @@ impl Fight {
             Action::Focus => "Focus".into(),
             Action::Wait => "Wait".into(),
             Action::Recovery => "Recovery".into(),
+            Action::Concentrate => "Concentrate".into(),
             Action::GetUp => "Get up".into(),
             Action::Reload(w) => format!("Reload {}", self.weapon(u, Some(*w)).name),
             Action::Draw(w) => format!("Draw {}", self.weapon(u, Some(*w)).name),
@@ -1157,6 +1409,38 @@ impl Fight {
 
     /// Applies a checked decision.
     pub fn apply(
+        &mut self,
+        u: UnitId,
+        action: Action,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let turn_action = !matches!(action, Action::Defense(_) | Action::Mana(_));
+        if matches!(
+            action,
+            Action::Defend
+                | Action::Evade
+                | Action::Recovery
+                | Action::Concentrate
+                | Action::GetUp
+                | Action::Reload(_)
+                | Action::Draw(_)
+                | Action::Run(_)
+        ) {
+            self.lose_focus(u, "another action came first", events);
+        }
+        self.apply_action(u, action, dice, events);
+        if turn_action
+            && self.active == Some(u)
+            && self.prompt.is_none()
+            && self.pending.is_none()
+            && self.fighting(u)
+        {
+            self.interrupts(u, dice, events);
+        }
+    }
+
+    fn apply_action(
         &mut self,
         u: UnitId,
         action: Action,
@@ -1227,6 +1511,15 @@ impl Fight {
                 self.order.pop();
                 self.end_turn(u, events);
             }
+            Action::Concentrate => {
+                self.take_action(u);
+                events.push(BattleEvent::Note {
+                    unit: Some(u),
+                    text: "concentrates: the rest of the turn's actions are spent on the task"
+                        .into(),
+                });
+                self.end_turn(u, events);
+            }
             Action::Recovery => {
                 self.take_action(u);
                 let sheet = self.sheet(u).clone();
@@ -1280,6 +1573,17 @@ impl Fight {
     fn take_action(&mut self, u: UnitId) {
         let s = self.state_mut(u);
         s.actions += 1;
+        s.defended_against = None;
+    }
+
+    /// "Focus": the bonus is for the very next action; another action, or a defense, loses it.
+    fn lose_focus(&mut self, u: UnitId, why: &str, events: &mut Vec<BattleEvent>) {
+        if std::mem::take(&mut self.state_mut(u).focus) {
+            events.push(BattleEvent::Note {
+                unit: Some(u),
+                text: format!("loses the Focus ({why})"),
+            });
+        }
     }
 
     fn breath(&mut self, u: UnitId, cost: i32, events: &mut Vec<BattleEvent>) {
@@ -1446,22 +1750,10 @@ impl Fight {
         for v in victims {
             let r = (dice.roll_die(6) + dice.roll_die(6)) as i32;
             let pen = injury::muscle_pen(r, sheet.unarmed.pen_rs + brawn);
-            let wound = self.sheet(v).unarmed.wound;
             let loc = combat::HUMAN_CHART[(dice.roll_die(10) - 1) as usize];
-            self.damage(
-                None,
-                v,
-                pen,
-                wound,
-                0.0,
-                0.0,
-                true,
-                crate::rules::vergeworlds::injury::Hardness::Organic,
-                loc,
-                0,
-                dice,
-                events,
-            );
+            let mut blow = unarmed(self.sheet(v));
+            blow.name = "impact".into();
+            self.damage(None, v, &blow, pen, loc, dice, events);
         }
     }
 
@@ -1507,6 +1799,31 @@ impl Fight {
         }
     }
 
+    /// The vector a flight plan leaves `u` with when it flies `horizontal` meters: the old
+    /// heading turned and drifted as planned.
+    fn flown_vector(&self, u: UnitId, plan: &Fly, horizontal: f64) -> Vector {
+        let old = self.state(u).vector.unwrap_or_default();
+        let turned = vector::steer(
+            &old,
+            &Steer {
+                accel: 0,
+                turns: plan.turns,
+                drift: plan.drift,
+            },
+        );
+        Vector {
+            speed: horizontal.round().max(0.0) as u32,
+            ..turned
+        }
+    }
+
+    /// The hex a flight plan aims `u` at this turn (walls and the map's edge may stop it
+    /// short), for the map's preview.
+    pub fn fly_target(&self, u: UnitId, plan: &Fly) -> Option<Hex> {
+        let t = self.preview_fly(u, plan)?;
+        Some(self.state(u).pos + self.flown_vector(u, plan, t.horizontal).offset())
+    }
+
     /// What a flight plan would do this turn (the same arithmetic the turn uses).
     pub fn preview_fly(&self, u: UnitId, plan: &Fly) -> Option<super::flight::GlideTurn> {
         let g = self.glider(u)?;
@@ -1541,20 +1858,7 @@ impl Fight {
             let cost = super::flight::breath_cost(f64::from(power), f64::from(plan.thrust), 0.0);
             self.breath(u, cost as i32, events);
         }
-        let old = self.state(u).vector.unwrap_or_default();
-        let turned = vector::steer(
-            &old,
-            &Steer {
-                accel: 0,
-                turns: plan.turns,
-                drift: plan.drift,
-            },
-        );
-        let ground = result.horizontal.round().max(0.0) as u32;
-        let v = Vector {
-            speed: ground,
-            ..turned
-        };
+        let v = self.flown_vector(u, &plan, result.horizontal);
         let from = self.state(u).pos;
         let to = from + v.offset();
         // Walls stop low fliers (a collision); the map's edge only stops the flight there
@@ -1637,9 +1941,29 @@ impl Fight {
         if w.melee() || w.kind == WeaponKind::Thrown {
             self.breath(u, 1, events);
         }
+        let mut a = a;
         if a.effort > 0 {
             // "Extra Effort": +1 Brawn for one more Breath; +2 for two more and DC 7 Spirit.
             self.breath(u, a.effort as i32, events);
+        }
+        if a.effort == 2 {
+            // Decision: a failed Spirit roll leaves the +1 that one Breath point buys.
+            let t = task::task(
+                dice,
+                vec![Modifier::new("Spirit", self.sheet(u).spirit)],
+                7,
+                0,
+            );
+            let ok = t.succeeded();
+            events.push(BattleEvent::Roll {
+                unit: u,
+                purpose: "extra effort +2 (Spirit, DC 7)".into(),
+                roll: t.roll,
+                result: if ok { "+2 Brawn" } else { "only +1 Brawn" }.into(),
+            });
+            if !ok {
+                a.effort = 1;
+            }
         }
         if let Some(i) = a.weapon {
             let s = self.state_mut(u);
@@ -1966,6 +2290,7 @@ impl Fight {
                 plain_record(Vec::new(), vec![Modifier::new("no defense", 2)], 2, Some(0)),
             )
         } else {
+            self.lose_focus(t, "it defended", events);
             // Extra defenses borrow actions from the next turn.
             if ts.free_defenses == 0 {
                 self.state_mut(t).borrowed += 1;
@@ -2054,6 +2379,13 @@ impl Fight {
         // Log only when the outcome is final (no Mana question left).
         let final_log = self.mana_question_for(&p).is_none();
         self.pending = Some(p.clone());
+        if final_log
+            && results.contains(&AttackResult::Defended)
+            && !results.contains(&AttackResult::Hit)
+        {
+            // "Throws": a successful defense opens a throw on the attacker.
+            self.state_mut(a.target).defended_against = Some(u);
+        }
         if final_log {
             let defenses: Vec<DefenseRecord> = p
                 .defense_roll
@@ -2163,8 +2495,8 @@ impl Fight {
             (_, ManaChoice::Keep) => {}
             (Prompt::ManaLimit(_), ManaChoice::FixLimit) => {
                 if let Some(l) = &mut p.limit {
-                    l.2 = injury::pen_limit(2, self.sheet(u).pen_limit_rs);
-                    l.3 = 2;
+                    l.limit = injury::pen_limit(2, self.sheet(u).pen_limit_rs);
+                    l.roll = 2;
                 }
             }
             (Prompt::ManaAttack(_), _) | (Prompt::ManaDefense(_), _) => {
@@ -2304,7 +2636,74 @@ impl Fight {
             });
             pen = res.through;
         }
-        // Armor.
+        let Some((pen, armor_goodies)) =
+            self.armor_pass(Some(u), t, &w, loc, pen, left, dice, events)
+        else {
+            return;
+        };
+        // The Penetration Limit roll, goodies shifting it toward the blow's Pen.
+        let raw = (dice.roll_die(6) + dice.roll_die(6)) as i32;
+        let rs = self.sheet(t).pen_limit_rs;
+        let mut roll = raw;
+        let mut g = armor_goodies.max(0);
+        while g > 0 && roll < 12 && injury::pen_limit(roll, rs) < pen {
+            roll += 1;
+            g -= 1;
+        }
+        let limit = injury::pen_limit(roll, rs);
+        if let Some(q) = &mut self.pending {
+            q.limit = Some(LimitRoll { loc, roll, limit });
+            q.limit_answered = false;
+            q.pen = Some(pen);
+        }
+        // The AI's Mana for its own Penetration Limit roll.
+        if !self.is_player(t) && self.state(t).mana > 0 && !self.sheet(t).mook {
+            let sheet = self.sheet(t).clone();
+            let b = injury::blow(
+                pen,
+                limit,
+                roll,
+                w.wound,
+                sheet.wound_limit,
+                sheet.susceptibility,
+            );
+            if super::ai::fix_limit(self, t, &b, loc) {
+                self.state_mut(t).mana -= 1;
+                events.push(BattleEvent::Note {
+                    unit: Some(t),
+                    text: format!(
+                        "spends a Mana point: the Penetration Limit roll becomes 2; {} left",
+                        self.state(t).mana
+                    ),
+                });
+                if let Some(q) = &mut self.pending
+                    && let Some(l) = &mut q.limit
+                {
+                    l.limit = injury::pen_limit(2, rs);
+                    l.roll = 2;
+                }
+            }
+        }
+        if self.mana_question().is_none() {
+            self.finish_hit(dice, events);
+        }
+    }
+
+    /// Armor over `loc` against a blow of `pen` from weapon `w` ("Armor"): each piece rolls
+    /// (goodies lowering the roll), with activation, AP, blunt trauma and wear. The Pen
+    /// left and the goodies left, or `None` when the blow is stopped.
+    #[allow(clippy::too_many_arguments)]
+    fn armor_pass(
+        &mut self,
+        by: Option<UnitId>,
+        t: UnitId,
+        w: &Weapon,
+        loc: Location,
+        mut pen: f64,
+        goodies: i32,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> Option<(f64, i32)> {
         let armor: Vec<(usize, super::sheet::Armor)> = self
             .sheet(t)
             .armor
@@ -2313,7 +2712,7 @@ impl Fight {
             .enumerate()
             .filter(|(i, a)| a.covers.contains(&loc) && !self.state(t).wear[*i].destroyed)
             .collect();
-        let mut armor_goodies = left;
+        let mut armor_goodies = goodies;
         for (i, a) in armor {
             if pen <= 0.0 {
                 break;
@@ -2359,7 +2758,7 @@ impl Fight {
                     )
                 {
                     let scores = injury::injury_scores(inj);
-                    self.record_injuries(Some(u), t, loc, &scores, false, "blunt trauma", events);
+                    self.record_injuries(by, t, loc, &scores, false, "blunt trauma", events);
                 }
                 // Armor degradation.
                 let hit_score = (w.wound + score(absorbed)).floor() as i32;
@@ -2398,61 +2797,21 @@ impl Fight {
                 unit: Some(t),
                 text: format!("the blow to the {} is stopped", loc.word()),
             });
-            return;
+            return None;
         }
-        // The Penetration Limit roll, goodies shifting it toward the blow's Pen.
-        let raw = (dice.roll_die(6) + dice.roll_die(6)) as i32;
-        let rs = self.sheet(t).pen_limit_rs;
-        let mut roll = raw;
-        let mut g = armor_goodies.max(0);
-        while g > 0 && roll < 12 && injury::pen_limit(roll, rs) < pen {
-            roll += 1;
-            g -= 1;
-        }
-        let limit = injury::pen_limit(roll, rs);
-        if let Some(q) = &mut self.pending {
-            q.limit = Some((loc, roll, limit, roll));
-            q.limit_answered = false;
-            q.pen = Some(pen);
-        }
-        // The AI's Mana for its own Penetration Limit roll.
-        if !self.is_player(t) && self.state(t).mana > 0 && !self.sheet(t).mook {
-            let sheet = self.sheet(t).clone();
-            let b = injury::blow(
-                pen,
-                limit,
-                roll,
-                w.wound,
-                sheet.wound_limit,
-                sheet.susceptibility,
-            );
-            if super::ai::fix_limit(self, t, &b, loc) {
-                self.state_mut(t).mana -= 1;
-                events.push(BattleEvent::Note {
-                    unit: Some(t),
-                    text: format!(
-                        "spends a Mana point: the Penetration Limit roll becomes 2; {} left",
-                        self.state(t).mana
-                    ),
-                });
-                if let Some(q) = &mut self.pending
-                    && let Some(l) = &mut q.limit
-                {
-                    l.2 = injury::pen_limit(2, rs);
-                    l.3 = 2;
-                }
-            }
-        }
-        if self.mana_question().is_none() {
-            self.finish_hit(dice, events);
-        }
+        Some((pen, armor_goodies))
     }
 
     fn finish_hit(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
         let Some(mut p) = self.pending.clone() else {
             return;
         };
-        let Some((loc, _, limit, raw)) = p.limit.take() else {
+        let Some(LimitRoll {
+            loc,
+            roll: raw,
+            limit,
+        }) = p.limit.take()
+        else {
             return;
         };
         let pen = p.pen.unwrap_or(0.0);
@@ -2485,7 +2844,6 @@ impl Fight {
             let from = self.state(u).pos;
             let through = self.state(t).pos;
             let size = sheet.size;
-            let _ = dice;
             self.stray(
                 u,
                 p.attack.weapon,
@@ -2499,25 +2857,26 @@ impl Fight {
         }
     }
 
+    /// A blow without an attack roll (a collision, a stray projectile, fragments): Pen
+    /// `pen` from weapon `w` at `loc`, through armor and the Penetration Limit like any hit
+    /// ("Armor", "Penetration Limit", "Injury"); no Mana is asked for.
     #[allow(clippy::too_many_arguments)]
     fn damage(
         &mut self,
         by: Option<UnitId>,
         t: UnitId,
+        w: &Weapon,
         pen: f64,
-        wound: f64,
-        _ap: f64,
-        _sharp: f64,
-        _smash: bool,
-        _hard: injury::Hardness,
         loc: Location,
-        _goodies: i32,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
         if !self.fighting(t) || pen <= 0.0 {
             return;
         }
+        let Some((pen, _)) = self.armor_pass(by, t, w, loc, pen, 0, dice, events) else {
+            return;
+        };
         let sheet = self.sheet(t).clone();
         let raw = (dice.roll_die(6) + dice.roll_die(6)) as i32;
         let limit = injury::pen_limit(raw, sheet.pen_limit_rs);
@@ -2525,7 +2884,7 @@ impl Fight {
             pen,
             limit,
             raw,
-            wound,
+            w.wound,
             sheet.wound_limit,
             sheet.susceptibility,
         );
@@ -2538,7 +2897,7 @@ impl Fight {
                 if b.penetrating { ", penetrating" } else { "" }
             ),
         });
-        self.record_injuries(by, t, loc, &b.scores, b.penetrating, "impact", events);
+        self.record_injuries(by, t, loc, &b.scores, b.penetrating, &w.name, events);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -2674,7 +3033,7 @@ impl Fight {
         for v in victims {
             let d = self.distance(u, v);
             let sat = combat::saturation(0.0, self.sheet(v).size, size, d, area_range);
-            self.area_victim(u, &w, v, sat, 0, dice, events);
+            self.area_victim(u, &w, v, sat, dice, events);
         }
     }
 
@@ -2687,7 +3046,6 @@ impl Fight {
         w: &Weapon,
         v: UnitId,
         sat: i32,
-        _shots: u32,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
@@ -2719,20 +3077,9 @@ impl Fight {
                 w.name
             ),
         });
-        self.damage(
-            Some(u),
-            v,
-            pen,
-            wound,
-            w.ap_rs,
-            w.sharp,
-            w.smash,
-            w.hardness,
-            loc,
-            0,
-            dice,
-            events,
-        );
+        let mut shot = w.clone();
+        shot.wound = wound;
+        self.damage(Some(u), v, &shot, pen, loc, dice, events);
     }
 
     fn area_fire(
@@ -2827,7 +3174,7 @@ impl Fight {
                 let r = self.state(v).pos.unsigned_distance_to(landed).max(1) as f64;
                 let rs = range_score(r).max(self.sheet(v).size.round() as i32);
                 let sat = (frag + self.sheet(v).size - rs as f64).floor() as i32;
-                self.area_victim(u, &w, v, sat, 0, dice, events);
+                self.area_victim(u, &w, v, sat, dice, events);
             }
         } else {
             // "Area Fire": everything in the hex aimed at (and along the line) may be hit.
@@ -2842,7 +3189,7 @@ impl Fight {
                 .collect();
             for v in victims {
                 let sat = combat::saturation(shot, self.sheet(v).size, area_size, d, d);
-                self.area_victim(u, &w, v, sat, hits, dice, events);
+                self.area_victim(u, &w, v, sat, dice, events);
             }
         }
     }
@@ -2870,13 +3217,35 @@ impl Fight {
         if held != 0 {
             mods.push(Modifier::new("grappled", held));
         }
+        if s.focus {
+            mods.push(Modifier::new("Focus", 2));
+            self.state_mut(u).focus = false;
+        }
+        // A lifted foe is taken down at will ("Pickup"): no roll, a smash into the ground.
+        if mode == GrappleMode::Takedown && self.state(t).lifted_by == Some(u) {
+            let st = self.state_mut(t);
+            st.lifted_by = None;
+            st.prone = true;
+            events.push(BattleEvent::Note {
+                unit: Some(t),
+                text: format!("slammed down by {}", self.name(u)),
+            });
+            let penalty = self.control_on(t);
+            self.smash(u, t, penalty, dice, events);
+            return;
+        }
         let dc = base_difficulty(sheet.size, self.sheet(t).size, 1.0);
         // The foe defends (an AI choice for everyone: grapples are quick).
+        self.lose_focus(t, "it defended", events);
         let defense = self.defense_roll(t, None, DefenseKind::Normal, false, dice);
         let dc = dc + defense.total.max(0);
         let roll = open_ended_2d6(dice, mods, Some(dc));
         let degree = roll.total - dc;
         let ok = degree >= 0;
+        if !ok && roll.total >= dc - defense.total.max(0) {
+            // "Throws": the defense stopped it.
+            self.state_mut(t).defended_against = Some(u);
+        }
         events.push(BattleEvent::Attack {
             attacker: u,
             target: t,
@@ -2895,11 +3264,68 @@ impl Fight {
         if !ok {
             return;
         }
-        // "Grapple Attack": 2d6 + degrees, row-shifted by Strength - 2.
+        // "Grapple Attack": 2d6 + degrees, row-shifted by Strength - 2 ("Throws": and by the
+        // victim's own Brawn).
         let r = (dice.roll_die(6) + dice.roll_die(6)) as i32 + degree;
-        let control = combat::control_points(r, sheet.strength as f64);
+        let strength = sheet.strength as f64
+            + if mode == GrappleMode::Throw {
+                self.sheet(t).brawn
+            } else {
+                0.0
+            };
+        let control = combat::control_points(r, strength);
         let carry = self.sheet(t).carry;
         match mode {
+            GrappleMode::Pickup => {
+                let pen = control_penalty(control, carry);
+                let need = combat::pickup_penalty_needed(self.sheet(t).size, sheet.strength);
+                let lifted = -pen >= need;
+                if lifted {
+                    self.state_mut(t).lifted_by = Some(u);
+                }
+                events.push(BattleEvent::Note {
+                    unit: Some(t),
+                    text: format!(
+                        "pickup: Control penalty {pen:+} against {need} needed: {}",
+                        if lifted {
+                            "lifted off the ground"
+                        } else {
+                            "too heavy to lift"
+                        }
+                    ),
+                });
+            }
+            GrappleMode::Strangle | GrappleMode::Choke => {
+                // The hold on the neck adds Control like a grab and sets the hold.
+                if let Some((_, c)) = self.state_mut(u).control.iter_mut().find(|(x, _)| *x == t) {
+                    *c += control;
+                }
+                let st = self.state_mut(t);
+                if mode == GrappleMode::Strangle {
+                    st.strangled_by = Some(u);
+                } else {
+                    st.choked_by = Some(u);
+                }
+                events.push(BattleEvent::Note {
+                    unit: Some(t),
+                    text: format!(
+                        "{} by the neck (Control {:+})",
+                        if mode == GrappleMode::Strangle {
+                            "strangled"
+                        } else {
+                            "choked"
+                        },
+                        self.control_on(t)
+                    ),
+                });
+                if mode == GrappleMode::Strangle {
+                    // "While strangling, you are also causing your unarmed combat damage to
+                    // the neck."
+                    let w = unarmed(&sheet);
+                    let (pen, _) = self.roll_pen(u, &w, 0, 0, dice);
+                    self.damage(Some(u), t, &w, pen, Location::Neck, dice, events);
+                }
+            }
             GrappleMode::Grab => {
                 let st = self.state_mut(u);
                 match st.control.iter_mut().find(|(x, _)| *x == t) {
@@ -2925,16 +3351,17 @@ impl Fight {
                     text: format!("works {control:.1} Control points loose"),
                 });
             }
-            GrappleMode::Shove | GrappleMode::Takedown => {
+            GrappleMode::Shove | GrappleMode::Takedown | GrappleMode::Throw => {
                 let pen = control_penalty(control, carry);
                 self.state_mut(t).off_balance += pen;
                 let mut text =
                     format!("knocked off balance: Coordination {pen:+} on the next turn");
-                if mode == GrappleMode::Takedown && pen <= -3 {
+                if mode != GrappleMode::Shove && pen <= -3 {
                     self.state_mut(t).prone = true;
                     text.push_str(", taken down prone");
                 }
-                if mode == GrappleMode::Shove {
+                let mut struck = false;
+                if mode != GrappleMode::Takedown {
                     let steps = (-pen / 2) as u32;
                     let dir = self.state(t).pos - self.state(u).pos;
                     let mut at = self.state(t).pos;
@@ -2945,6 +3372,7 @@ impl Fight {
                                 .ids()
                                 .any(|o| self.fighting(o) && self.state(o).pos == n);
                         if !free {
+                            struck = true;
                             break;
                         }
                         at = n;
@@ -2964,8 +3392,44 @@ impl Fight {
                     unit: Some(t),
                     text,
                 });
+                if mode != GrappleMode::Takedown && struck {
+                    // "Smash": driven into a solid object, a collision.
+                    events.push(BattleEvent::Note {
+                        unit: Some(t),
+                        text: "driven into something solid".into(),
+                    });
+                    self.smash(u, t, pen, dice, events);
+                }
             }
         }
+    }
+
+    /// "Smash": `t` driven by grappler `u` into something solid, with the Coordination
+    /// penalty `penalty` from the move: the grappler's unarmed Penetration row-shifted by
+    /// [`combat::smash_rs`] (both hands), with the victim's unarmed Wound.
+    fn smash(
+        &mut self,
+        u: UnitId,
+        t: UnitId,
+        penalty: i32,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let sheet = self.sheet(u).clone();
+        let victim = self.sheet(t).clone();
+        let rs = sheet.unarmed.pen_rs
+            + sheet.brawn
+            + combat::smash_rs(true, sheet.size - victim.size, penalty);
+        let r = (dice.roll_die(6) + dice.roll_die(6)) as i32;
+        let pen = injury::muscle_pen(r, rs);
+        let mut blow = unarmed(&victim);
+        blow.name = "smash".into();
+        let loc = combat::HUMAN_CHART[(dice.roll_die(10) - 1) as usize];
+        events.push(BattleEvent::Note {
+            unit: Some(t),
+            text: format!("smash: roll {r} at RS {rs:+.1}, Pen {pen:.1}"),
+        });
+        self.damage(Some(u), t, &blow, pen, loc, dice, events);
     }
 
     /// The chance that `u`'s attack `a` hits before any defense (exact over 2d6, open-ended
@@ -2973,7 +3437,26 @@ impl Fight {
     pub fn hit_chance(&self, u: UnitId, a: &Attack) -> f64 {
         let (mods, dc) = self.attack_modifiers(u, a);
         let m: i32 = mods.iter().map(|m| m.value).sum();
-        chance_at_least(dc - m)
+        task::chance_at_least(dc - m)
+    }
+
+    /// The chance that attack `a` of `u` hits when the target defends in the way `kind`
+    /// (keeping its Evade roll of the turn if that is better), for the odds preview.
+    pub fn hit_chance_against(&self, u: UnitId, a: &Attack, kind: DefenseKind) -> f64 {
+        let (mods, dc) = self.attack_modifiers(u, a);
+        let need = dc - mods.iter().map(|m| m.value).sum::<i32>();
+        if kind == DefenseKind::None {
+            return task::chance_at_least(need + 2);
+        }
+        let t = a.target;
+        let w = self.weapon(u, a.weapon);
+        let d: i32 = self
+            .defense_modifiers(t, Some((u, &w)), kind, false)
+            .iter()
+            .map(|m| m.value)
+            .sum();
+        let evade = self.state(t).evade.as_ref().map_or(0, |r| r.total);
+        task::chance_past_defense(need, d, evade)
     }
 }
 
@@ -3005,48 +3488,4 @@ pub fn standing(h: Hurt) -> Standing {
         Hurt::Down => Standing::Unconscious,
         Hurt::Dead => Standing::Dead,
     }
-}
-
-/// The chance that 2d6 open-ended reaches `need` or more.
-pub fn chance_at_least(need: i32) -> f64 {
-    let mut p = 0.0;
-    for a in 1..=6 {
-        for b in 1..=6 {
-            let s = a + b;
-            let ok = match s {
-                12 => {
-                    // 12 and up: 12 + k with probability (1/3)^k (2/3).
-                    if need <= 12 {
-                        1.0
-                    } else {
-                        (1.0f64 / 3.0).powi(need - 12)
-                    }
-                }
-                2 => {
-                    if need <= 2 - 20 {
-                        1.0
-                    } else if need > 2 {
-                        0.0
-                    } else {
-                        // 2 - k with probability (1/3)^k (2/3): at least need when k <= 2 - need.
-                        1.0 - (1.0f64 / 3.0).powi(2 - need + 1)
-                    }
-                }
-                s => {
-                    if s >= need {
-                        1.0
-                    } else {
-                        0.0
-                    }
-                }
-            };
-            p += ok / 36.0;
-        }
-    }
-    p
-}
-
-/// The value of a whole score as meters (for the GUI).
-pub fn meters_of(score: f64) -> f64 {
-    value(score)
 }

@@ -85,10 +85,77 @@ pub fn mana_to_succeed(task: &Task) -> Option<i32> {
     (need > 0 && need <= mana_adjust_limit(2)).then_some(need)
 }
 
+/// How far the open-ended tails are followed in [`open_2d6_pmf`]: a tail of 20 more dice
+/// has a chance under 1e-11.
+const TAIL: i32 = 20;
+
+/// The distribution of the open-ended 2d6 roll ("Judging Actions"; the dice module's
+/// decision): every total with its chance. A natural 12 goes on to 12 + k with chance
+/// (1/3)^k · 2/3 (k more dice of 5–6, then one of 1–4); a natural 2 goes down the same way.
+pub fn open_2d6_pmf() -> Vec<(i32, f64)> {
+    let tail = |k: i32| (1.0 / 36.0) * (1.0f64 / 3.0).powi(k) * (2.0 / 3.0);
+    let mut out: Vec<(i32, f64)> = (0..=TAIL).rev().map(|k| (2 - k, tail(k))).collect();
+    for s in 3..=11 {
+        out.push((s, f64::from(6 - (s - 7).abs()) / 36.0));
+    }
+    out.extend((0..=TAIL).map(|k| (12 + k, tail(k))));
+    out
+}
+
+/// The chance that the open-ended 2d6 comes to `need` or more.
+pub fn chance_at_least(need: i32) -> f64 {
+    open_2d6_pmf()
+        .into_iter()
+        .filter(|&(v, _)| v >= need)
+        .map(|(_, p)| p)
+        .sum()
+}
+
+/// The chance that an attack needing `need` on the open-ended 2d6 hits a defender whose
+/// roll has the modifiers `defense_bonus` ("Defense Rolls": a defense roll's total, when
+/// above 0, is added to the attack's DC); `at_least` is a total the defender keeps if the
+/// roll comes out lower (an Evade roll made earlier in the turn; 0 otherwise).
+pub fn chance_past_defense(need: i32, defense_bonus: i32, at_least: i32) -> f64 {
+    open_2d6_pmf()
+        .into_iter()
+        .map(|(d, p)| p * chance_at_least(need + (d + defense_bonus).max(at_least).max(0)))
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dice::Scripted;
+
+    /// The open-ended 2d6 ("Judging Actions", decision in the dice module): 7 on 6 of 36,
+    /// 12 and up on 1 of 36, 13 and up on a natural 12 then a 5–6 (1/36 · 1/3), 2 or less
+    /// on 1 of 36; the whole sums to 1.
+    #[test]
+    fn open_2d6_distribution() {
+        let pmf = open_2d6_pmf();
+        let total: f64 = pmf.iter().map(|p| p.1).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{total}");
+        let at = |v: i32| pmf.iter().find(|p| p.0 == v).map_or(0.0, |p| p.1);
+        assert!((at(7) - 6.0 / 36.0).abs() < 1e-12);
+        assert!((chance_at_least(12) - 1.0 / 36.0).abs() < 1e-9);
+        assert!((chance_at_least(13) - 1.0 / 108.0).abs() < 1e-9);
+        assert!((1.0 - chance_at_least(3) - 1.0 / 36.0).abs() < 1e-9);
+        assert!((chance_at_least(8) - 15.0 / 36.0).abs() < 1e-9);
+    }
+
+    /// "Defense Rolls": against a defender who cannot make the total positive the attack
+    /// needs its own number; against equal rolls with the DC raised by the whole defense
+    /// roll, the attack wins half of the non-ties plus every tie: (1 + P(tie)) / 2.
+    #[test]
+    fn chance_past_a_defense_roll() {
+        assert!((chance_past_defense(8, -40, 0) - chance_at_least(8)).abs() < 1e-9);
+        let tie: f64 = open_2d6_pmf().iter().map(|p| p.1 * p.1).sum();
+        let p = chance_past_defense(-20, 20, 0);
+        assert!((p - (1.0 + tie) / 2.0).abs() < 1e-9, "{p}");
+        assert!(chance_past_defense(8, 0, 0) < chance_at_least(8));
+        // An Evade roll of 30 kept: nothing gets through.
+        assert!(chance_past_defense(8, 0, 30) < 1e-9);
+    }
 
     /// "Risky Business", the worked example: Joshua climbs with the full +2 against DC 8.
     /// A roll of 6 succeeds with the risk; a roll of 5 fails by 1, and the risk makes that

@@ -82,3 +82,179 @@ fn every_demo_runs_to_an_outcome() {
         assert!(session.outcome().is_some(), "{path} ended");
     }
 }
+
+/// Deputy Hale (unit 3) with the turn, Helen (unit 0) waiting with 10 AP three meters away,
+/// everyone else without the AP for a turn.
+fn hale_walks_up_to_waiting_helen() -> Fight {
+    let mut f = fight_of("scenarios/vw-sheriffs-men.ron");
+    for s in &mut f.units {
+        s.ap = 0;
+    }
+    f.units[0].pos = hexx::Hex::new(-4, 0);
+    f.units[0].waiting = true;
+    f.units[0].ap = 10;
+    f.units[3].pos = hexx::Hex::new(-1, 0);
+    f.units[3].turns = 1;
+    f.active = Some(UnitId(3));
+    f
+}
+
+/// "Wait": the waiting character interrupts a foe that walks into reach by an opposed
+/// Reaction Time task (no +2: the deputy is already in reach), takes its turn, and the
+/// deputy goes on with his afterwards.
+#[test]
+fn a_waiting_character_interrupts_a_foe_coming_into_reach() {
+    let (helen, hale) = (UnitId(0), UnitId(3));
+    let mut f = hale_walks_up_to_waiting_helen();
+    let mut events = Vec::new();
+    // Helen 6+5 = 11 against Hale's 1+2 = 3.
+    let mut dice = Scripted::new(&[6, 5, 1, 2]);
+    f.apply(hale, Action::Move((-3, 0)), &mut dice, &mut events);
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(f.active, Some(helen), "{events:#?}");
+    assert_eq!(f.interrupted, vec![hale]);
+    assert!(!f.state(helen).waiting);
+    assert_eq!(f.state(helen).ap, 5, "the interrupting turn costs 5 AP");
+    f.apply(helen, Action::EndTurn, &mut Scripted::new(&[]), &mut events);
+    let step = f.advance(&mut Scripted::new(&[]), &mut events);
+    assert_eq!(step, super::fight::Step::Awaiting(hale));
+    assert_eq!(f.state(hale).moved, 2, "his turn goes on where it stopped");
+}
+
+/// "Wait": losing the contest, the waiting character keeps waiting and does not try again
+/// in the same turn of that foe.
+#[test]
+fn a_slow_interrupt_keeps_waiting() {
+    let (helen, hale) = (UnitId(0), UnitId(3));
+    let mut f = hale_walks_up_to_waiting_helen();
+    let mut events = Vec::new();
+    let mut dice = Scripted::new(&[1, 3, 6, 5]);
+    f.apply(hale, Action::Move((-3, 0)), &mut dice, &mut events);
+    assert_eq!(f.active, Some(hale));
+    assert!(f.state(helen).waiting);
+    // A second action of Hale's rolls no second contest.
+    f.apply(hale, Action::Defend, &mut Scripted::new(&[]), &mut events);
+    assert_eq!(f.active, Some(hale));
+}
+
+/// "Focus": a defense between the Focus and the action loses it; "Throws": a defense that
+/// stops the blow opens a throw on the attacker, only for the defender.
+#[test]
+fn a_defense_loses_the_focus_and_opens_a_throw() {
+    let (helen, hale) = (UnitId(0), UnitId(3));
+    let mut f = hale_walks_up_to_waiting_helen();
+    f.units[0].waiting = false;
+    f.units[0].focus = true;
+    f.units[3].pos = hexx::Hex::new(-3, 0);
+    let mut events = Vec::new();
+    let club = Attack {
+        weapon: Some(0),
+        target: helen,
+        aim: Location::Chest,
+        careful: false,
+        shots: 1,
+        effort: 0,
+    };
+    f.apply(
+        hale,
+        Action::Attack(club),
+        &mut Scripted::new(&[]),
+        &mut events,
+    );
+    assert_eq!(f.prompt, Some(super::fight::Prompt::Defend(helen)));
+    // Helen's defense 6+5 (+2 Coordination +3 Fight ...); Hale's attack 2+3.
+    let mut dice = Scripted::new(&[6, 5, 2, 3]);
+    f.apply(
+        helen,
+        Action::Defense(super::fight::DefenseKind::Normal),
+        &mut dice,
+        &mut events,
+    );
+    assert!(!f.state(helen).focus, "{events:#?}");
+    assert_eq!(f.state(helen).defended_against, Some(hale), "{events:#?}");
+    let throw = Action::Grapple {
+        target: hale,
+        mode: super::fight::GrappleMode::Throw,
+    };
+    f.active = Some(helen);
+    f.check(helen, &throw).expect("a throw is open");
+    f.active = Some(UnitId(1));
+    f.units[1].pos = hexx::Hex::new(-3, 1);
+    assert!(f.check(UnitId(1), &throw).is_err(), "only for the defender");
+}
+
+/// "Extra Effort": +2 Brawn needs a DC 7 Spirit roll as well as two Breath points; failing
+/// it (1+2 with Spirit 0) leaves +1 (decision in the code), the two points spent.
+#[test]
+fn extra_effort_plus_two_needs_a_spirit_roll() {
+    let (helen, hale) = (UnitId(0), UnitId(3));
+    let mut f = hale_walks_up_to_waiting_helen();
+    f.units[0].waiting = false;
+    f.units[3].pos = hexx::Hex::new(-3, 0);
+    f.active = Some(helen);
+    let breath = f.state(helen).breath;
+    let blow = Attack {
+        weapon: Some(0),
+        target: hale,
+        aim: Location::Chest,
+        careful: false,
+        shots: 1,
+        effort: 2,
+    };
+    let mut events = Vec::new();
+    let mut dice = Scripted::new(&[1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3]);
+    f.apply(helen, Action::Attack(blow), &mut dice, &mut events);
+    let spirit = events.iter().find_map(|e| match e {
+        crate::battle::BattleEvent::Roll {
+            purpose, result, ..
+        } if purpose.contains("Spirit, DC 7") => Some(result.to_string()),
+        _ => None,
+    });
+    assert_eq!(spirit.as_deref(), Some("only +1 Brawn"));
+    assert_eq!(
+        f.state(helen).breath,
+        breath - 3,
+        "1 for the blow, 2 for the effort"
+    );
+}
+
+/// "Choke": at the start of the victim's turn a DC 2 Vigor check at the Control penalty;
+/// a failure adds value of [degree] choking Fatigue, and at the Stamina (decision: the
+/// "Mild Shock" level) the victim passes out.
+#[test]
+fn a_choke_puts_the_victim_out() {
+    let (helen, hale) = (UnitId(0), UnitId(3));
+    let mut f = hale_walks_up_to_waiting_helen();
+    f.units[0].waiting = false;
+    f.units[0].ap = 0;
+    f.units[0].control = vec![(hale, 40.0)];
+    f.units[3].choked_by = Some(helen);
+    f.units[3].choke = f64::from(f.sheet(hale).stamina) - 1.0;
+    f.units[3].ap = 10;
+    f.active = None;
+    let mut events = Vec::new();
+    // Natural 2, rolling on with a 3: total 2, far under DC 2 with the Control penalty.
+    let mut dice = Scripted::new(&[1, 1, 3]);
+    f.advance(&mut dice, &mut events);
+    assert!(!f.fighting(hale), "{events:#?}");
+    assert!(f.state(hale).choke >= f64::from(f.sheet(hale).stamina));
+}
+
+/// "Pickup": a foe heavier than the grappler can carry cannot be lifted; it needs a grab
+/// first.
+#[test]
+fn a_pickup_needs_a_grab_and_a_light_enough_foe() {
+    let (helen, hale) = (UnitId(0), UnitId(3));
+    let mut f = hale_walks_up_to_waiting_helen();
+    f.units[3].pos = hexx::Hex::new(-3, 0);
+    f.units[0].waiting = false;
+    f.active = Some(helen);
+    let pickup = Action::Grapple {
+        target: hale,
+        mode: super::fight::GrappleMode::Pickup,
+    };
+    assert!(f.check(helen, &pickup).is_err(), "grab first");
+    f.units[0].control = vec![(hale, 1.0)];
+    let heavy = f.sheet(hale).weight > f.sheet(helen).carry;
+    assert_eq!(f.check(helen, &pickup).is_err(), heavy);
+}
