@@ -371,7 +371,7 @@ fn defend(ui: &mut egui::Ui, f: &Fight, me: UnitId, chosen: &mut Option<Action>)
             DefenseKind::Normal => "a defense roll",
             DefenseKind::Retreat => "a step back, +1",
             DefenseKind::DiveProne => "+1, prone afterwards",
-            DefenseKind::DuckCover => "+1 behind the cover here",
+            DefenseKind::DuckCover => "+1 behind cover, a step away if need be",
             DefenseKind::None => "the roll counts as 2, no action borrowed",
         };
         if ui
@@ -558,9 +558,14 @@ fn turn(ui: &mut egui::Ui, game: &mut Game, f: &Fight, me: UnitId, chosen: &mut 
         offer(ui, f, me, Action::Reload(wi), "fill the magazine", chosen);
     }
     ui.separator();
-    if ui.button("End turn (keep the Action Points)").clicked() {
-        *chosen = Some(Action::EndTurn);
-    }
+    offer(
+        ui,
+        f,
+        me,
+        Action::EndTurn,
+        "unused Action Points carry over (up to 5 into the next round)",
+        chosen,
+    );
     if ui.button("Let the AI decide").clicked() {
         *chosen = Some(crate::rules::vergeworlds::ai::choose(f, me));
     }

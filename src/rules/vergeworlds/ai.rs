@@ -511,7 +511,15 @@ pub fn fly_toward(f: &Fight, u: UnitId, foe: UnitId) -> super::fight::Fly {
         plan.flaps = sheet.flight.as_ref().map_or(0, |x| x.lift_aid as u8);
     }
     let v = s.vector.unwrap_or_default();
-    let want = vector::heading_of(f.state(foe).pos - s.pos) as i32;
+    // Over the foe, or about to leave the map: come round toward the middle of the map.
+    let ahead = s.pos + v.offset();
+    let leaving = f.map.as_ref().is_some_and(|m| !m.contains(ahead));
+    let goal = if leaving || flat < 1.0 {
+        middle_of_map(f).unwrap_or(f.state(foe).pos)
+    } else {
+        f.state(foe).pos
+    };
+    let want = vector::heading_of(goal - s.pos) as i32;
     let mut diff = (want - v.heading as i32).rem_euclid(6);
     if diff > 3 {
         diff -= 6;
@@ -527,4 +535,16 @@ pub fn fly_toward(f: &Fight, u: UnitId, foe: UnitId) -> super::fight::Fly {
         }
     }
     plan
+}
+
+/// The hex nearest the middle of the map's bounding box.
+fn middle_of_map(f: &Fight) -> Option<Hex> {
+    let map = f.map.as_ref()?;
+    let (mut n, mut q, mut r) = (0i64, 0i64, 0i64);
+    for (h, _) in map.hexes() {
+        n += 1;
+        q += i64::from(h.x);
+        r += i64::from(h.y);
+    }
+    (n > 0).then(|| Hex::new((q / n) as i32, (r / n) as i32))
 }

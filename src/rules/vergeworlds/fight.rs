@@ -19,8 +19,14 @@
 //!   foe (a grab) and are taken to be on the neck. A strangled character that loses its
 //!   Strength contest loses 1 Breath that turn (the text gives suffocation no numbers); the
 //!   "Mild Shock" level of a choke is taken as choking Fatigue equal to the Stamina.
-//! - A pickup uses the text's quick estimate of the Control penalty needed; a takedown of a
-//!   lifted foe needs no roll and slams it into the ground as a smash.
+//! - A pickup is a takedown whose Control penalty must reach the text's quick estimate
+//!   (gear neglected); the automatic pickup of very light foes is not modelled, since stat
+//!   blocks carry no encumbrance limits. A takedown of a lifted foe needs no roll and slams
+//!   it into the ground as a smash.
+//! - A defense may take one step ("Moving while Defending"): a retreat steps away from the
+//!   melee attacker, a duck steps into the best cover next to the defender. Off its own
+//!   turn the step counts as walked at the start of the defender's next turn.
+//! - A Careful Aim shot that would miss by three degrees or less is always held back.
 //! - Mooks of one template on one side share their starting Action Point roll.
 //! - A player's characters are asked how to defend and whether to spend Mana; the AI's
 //!   answer by the policy of [`super::ai`].
@@ -350,6 +356,9 @@ pub struct UnitState {
     pub strangled_by: Option<UnitId>,
     /// Choking Fatigue taken ("Choke").
     pub choke: f64,
+    /// Meters stepped while defending off its own turn, counted as walked on the next
+    /// ("Moving while Defending").
+    pub step_borrowed: u32,
 }
 
 /// An attack being resolved.
@@ -699,7 +708,11 @@ impl Fight {
                     text: "stops waiting and acts".into(),
                 });
                 self.start_turn(u, dice, events);
-                return Step::Awaiting(self.active.unwrap_or(u));
+                return match self.active {
+                    Some(a) => Step::Awaiting(a),
+                    // Choked or strangled out at the start of its turn.
+                    None => self.advance(dice, events),
+                };
             }
         }
         let mut ready: Vec<UnitId> = self
@@ -762,7 +775,7 @@ impl Fight {
         }
         let s = self.state_mut(u);
         s.ap -= TURN_AP;
-        s.moved = 0;
+        s.moved = std::mem::take(&mut s.step_borrowed);
         s.actions = s.borrowed;
         s.borrowed = 0;
         s.ran = false;
@@ -789,14 +802,24 @@ impl Fight {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let holder = self.held_by(u);
+        let holds = |f: &Self, g: Option<UnitId>| {
+            g.filter(|&g| {
+                f.fighting(g) && f.state(g).control.iter().any(|(x, c)| *x == u && *c > 0.0)
+            })
+        };
+        let (lifted, choked, strangled) = {
+            let s = self.state(u);
+            (
+                holds(self, s.lifted_by),
+                holds(self, s.choked_by),
+                holds(self, s.strangled_by),
+            )
+        };
         {
             let s = self.state_mut(u);
-            for h in [&mut s.lifted_by, &mut s.choked_by, &mut s.strangled_by] {
-                if h.is_some() && *h != holder {
-                    *h = None;
-                }
-            }
+            s.lifted_by = lifted;
+            s.choked_by = choked;
+            s.strangled_by = strangled;
         }
         let sheet = self.sheet(u).clone();
         let penalty = self.control_on(u);
@@ -890,12 +913,17 @@ impl Fight {
             .collect();
         for w in waiters {
             self.state_mut(w).interrupt_tried = Some((u, turn));
-            let must_move = self.distance(u, w) > 1.5
-                && self
-                    .sheet(u)
-                    .weapons
-                    .iter()
-                    .all(|x| x.melee() || x.kind == WeaponKind::Thrown);
+            // Decision: `u` must move first when it has no weapon that reaches from afar and
+            // stands beyond the reach of its longest melee weapon.
+            let reach = self
+                .sheet(u)
+                .weapons
+                .iter()
+                .filter(|x| x.melee())
+                .map(|x| x.reach)
+                .fold(1.0, f64::max);
+            let must_move = self.distance(u, w) > reach + 0.5
+                && self.sheet(u).weapons.iter().all(|x| x.melee());
             let mut mods = vec![Modifier::new("Reaction Time", self.sheet(w).reaction)];
             let bonus = combat::interrupt_bonus(must_move);
             if bonus != 0 {
@@ -1132,7 +1160,7 @@ impl Fight {
                     GrappleMode::Throw if s.defended_against != Some(*target) => {
                         Err("a throw follows a successful defense against that foe".into())
                     }
-                    GrappleMode::Pickup | GrappleMode::Strangle | GrappleMode::Choke if !holds => {
+                    GrappleMode::Strangle | GrappleMode::Choke if !holds => {
                         Err("grab the foe first".into())
                     }
                     GrappleMode::Pickup if self.sheet(*target).weight > sheet.carry => {
@@ -1285,18 +1313,17 @@ impl Fight {
             DefenseKind::Retreat if s.attitude.holds_ground() => {
                 Err("this attitude cannot move away".into())
             }
+            DefenseKind::Retreat | DefenseKind::DuckCover if s.vector.is_some() => {
+                Err("at high speed there is no step to take".into())
+            }
+            DefenseKind::Retreat if self.retreat_hex(u, p.attacker).is_none() => {
+                Err("no free hex to step back into".into())
+            }
             DefenseKind::DiveProne if melee || s.prone => {
                 Err("diving prone helps against shots, once".into())
             }
-            DefenseKind::DuckCover
-                if self
-                    .map
-                    .as_ref()
-                    .and_then(|m| m.terrain(s.pos))
-                    .and_then(Terrain::cover)
-                    .is_none() =>
-            {
-                Err("no cover here to duck behind".into())
+            DefenseKind::DuckCover if self.duck_hex(u).is_none() => {
+                Err("no cover here or a step away to duck behind".into())
             }
             _ => Ok(()),
         }
@@ -2051,7 +2078,13 @@ impl Fight {
                 combat::careful_aim(braced),
             ));
         }
-        let nth = multiple_action_penalty(s.actions.max(1));
+        // The roll comes after its action is counted; a preview counts the action ahead.
+        let rolling = self.pending.as_ref().is_some_and(|p| p.attacker == u);
+        let nth = multiple_action_penalty(if rolling {
+            s.actions.max(1)
+        } else {
+            s.actions + 1
+        });
         if nth != 0 {
             mods.push(Modifier::new("multiple actions", nth));
         }
@@ -2065,6 +2098,9 @@ impl Fight {
             }
             if s.prone {
                 mods.push(Modifier::new("prone (hindered)", -2));
+            }
+            if self.stuck(u) {
+                mods.push(Modifier::new("stuck", -3));
             }
             if self.held_by(a.target) == Some(u) || self.held_by(u).is_some() {
                 let c = combat::cramped(w.bulk, sheet.size, 0.0);
@@ -2171,6 +2207,9 @@ impl Fight {
         if s.prone {
             mods.push(Modifier::new("prone (hindered)", -2));
         }
+        if self.stuck(u) {
+            mods.push(Modifier::new("stuck", -3));
+        }
         let held = self.control_on(u);
         if held != 0 {
             mods.push(Modifier::new("grappled / off balance", held));
@@ -2210,6 +2249,86 @@ impl Fight {
             .map(|(_, w)| (w.def, w.name.clone()))
             .max_by_key(|(d, _)| *d)
             .unwrap_or((0, "unarmed".into()))
+    }
+
+    /// The hexes `u` can step into: on the map, passable, with no one standing there.
+    fn free_steps(&self, u: UnitId) -> Vec<Hex> {
+        let Some(map) = self.map.as_ref() else {
+            return Vec::new();
+        };
+        let at = self.state(u).pos;
+        at.all_neighbors()
+            .into_iter()
+            .filter(|&h| {
+                map.move_cost(h).is_some()
+                    && !self.ids().any(|o| {
+                        o != u
+                            && self.fighting(o)
+                            && self.state(o).alt <= 2.0
+                            && self.state(o).pos == h
+                    })
+            })
+            .collect()
+    }
+
+    /// "Stuck": on the ground and unable to take a step (not counting a grapple, which has
+    /// its own penalty).
+    pub fn stuck(&self, u: UnitId) -> bool {
+        !self.flying(u) && self.held_by(u).is_none() && self.free_steps(u).is_empty()
+    }
+
+    /// "Retreat": the free hex one step farther from `attacker`, if any.
+    pub fn retreat_hex(&self, u: UnitId, attacker: UnitId) -> Option<Hex> {
+        let from = self.state(attacker).pos;
+        let now = self.state(u).pos.unsigned_distance_to(from);
+        self.free_steps(u)
+            .into_iter()
+            .filter(|h| h.unsigned_distance_to(from) > now)
+            .min_by_key(|h| (h.x, h.y))
+    }
+
+    /// "Duck Behind Cover": the own hex if it has cover, else the best covered hex a step
+    /// away ("Moving while Defending": a single step).
+    pub fn duck_hex(&self, u: UnitId) -> Option<Hex> {
+        let at = self.state(u).pos;
+        let cover = |h: Hex| self.terrain_at(h).and_then(Terrain::cover);
+        if cover(at).is_some() {
+            return Some(at);
+        }
+        self.free_steps(u)
+            .into_iter()
+            .filter_map(|h| cover(h).map(|c| (c, h)))
+            .max_by_key(|(c, h)| {
+                let rank = match c {
+                    crate::hexmap::Cover::Light => 1,
+                    crate::hexmap::Cover::Half => 2,
+                    crate::hexmap::Cover::Heavy => 3,
+                };
+                (rank, -h.x, -h.y)
+            })
+            .map(|(_, h)| h)
+    }
+
+    /// "Moving while Defending": `u` steps to `to` as part of a defense; off its own turn the
+    /// step is borrowed from its next turn's movement.
+    fn defense_step(&mut self, u: UnitId, to: Hex, events: &mut Vec<BattleEvent>) {
+        let from = self.state(u).pos;
+        if from == to {
+            return;
+        }
+        let own_turn = self.active == Some(u);
+        let s = self.state_mut(u);
+        s.pos = to;
+        if own_turn {
+            s.moved += 1;
+        } else {
+            s.step_borrowed += 1;
+        }
+        events.push(BattleEvent::Moved {
+            unit: u,
+            path: vec![hex_pair(from), hex_pair(to)],
+            cost: 1,
+        });
     }
 
     /// Whether `a` attacks `u` from behind: another foe is already engaging `u` from a
@@ -2308,6 +2427,14 @@ impl Fight {
         if kind == DefenseKind::DiveProne {
             self.state_mut(t).prone = true;
         }
+        let step = match kind {
+            DefenseKind::Retreat => self.retreat_hex(t, u),
+            DefenseKind::DuckCover => self.duck_hex(t),
+            _ => None,
+        };
+        if let Some(h) = step {
+            self.defense_step(t, h, events);
+        }
         p.defense_roll = Some((label, droll));
         // The shots: rapid fire shares one die.
         let common = if a.shots > 1 {
@@ -2380,6 +2507,7 @@ impl Fight {
         let final_log = self.mana_question_for(&p).is_none();
         self.pending = Some(p.clone());
         if final_log
+            && p.defense.is_some_and(|k| k != DefenseKind::None)
             && results.contains(&AttackResult::Defended)
             && !results.contains(&AttackResult::Hit)
         {
@@ -2405,8 +2533,33 @@ impl Fight {
                     result: results[i],
                 });
             }
+            // "Careful Aim": a shot that would miss by three degrees or less is not fired
+            // (decision: it is always held back, so it cannot fly on and hit someone else).
+            let withheld = a.careful
+                && !w.melee()
+                && p.rolls.len() == 1
+                && results.first() != Some(&AttackResult::Hit)
+                && combat::aimed_shot_withheld(p.rolls[0].total - dc);
+            if withheld {
+                if let Some(i) = a.weapon {
+                    let s = self.state_mut(u);
+                    if let Some(Some(n)) = s.loaded.get_mut(i) {
+                        *n += 1;
+                    }
+                    if let Some(f) = s.fired.get_mut(i) {
+                        *f = f.saturating_sub(1);
+                    }
+                }
+                events.push(BattleEvent::Note {
+                    unit: Some(u),
+                    text: format!(
+                        "holds the shot: with Careful Aim it would miss by {}",
+                        dc - p.rolls[0].total
+                    ),
+                });
+            }
             // Misses fly on as area fire.
-            if !w.melee() {
+            if !w.melee() && !withheld {
                 let misses: Vec<i32> = p
                     .rolls
                     .iter()
@@ -3124,6 +3277,10 @@ impl Fight {
         if nth != 0 {
             mods.push(Modifier::new("multiple actions", nth));
         }
+        if s.focus {
+            mods.push(Modifier::new("Focus", 2));
+            self.state_mut(u).focus = false;
+        }
         let att = s.attitude.attack(!s.attack_bonus_used) + s.attitude.coordination();
         if att != 0 {
             mods.push(Modifier::named(
@@ -3364,10 +3521,11 @@ impl Fight {
                 if mode != GrappleMode::Takedown {
                     let steps = (-pen / 2) as u32;
                     let dir = self.state(t).pos - self.state(u).pos;
+                    let steps = if dir == Hex::ZERO { 0 } else { steps };
                     let mut at = self.state(t).pos;
                     for _ in 0..steps {
                         let n = at + dir;
-                        let free = self.map.as_ref().is_some_and(|m| m.move_cost(n).is_some())
+                        let free = self.map.as_ref().is_none_or(|m| m.move_cost(n).is_some())
                             && !self
                                 .ids()
                                 .any(|o| self.fighting(o) && self.state(o).pos == n);
@@ -3450,11 +3608,15 @@ impl Fight {
         }
         let t = a.target;
         let w = self.weapon(u, a.weapon);
-        let d: i32 = self
+        let mut d: i32 = self
             .defense_modifiers(t, Some((u, &w)), kind, false)
             .iter()
             .map(|m| m.value)
             .sum();
+        if self.state(t).free_defenses == 0 {
+            // This defense would borrow an action: -2 more.
+            d -= 2;
+        }
         let evade = self.state(t).evade.as_ref().map_or(0, |r| r.total);
         task::chance_past_defense(need, d, evade)
     }

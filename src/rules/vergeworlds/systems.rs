@@ -74,7 +74,11 @@ fn sync_turn(fight: &Fight, turn: &mut TurnState) {
         None => "turn",
     };
     turn.order = fight.order.clone();
-    turn.cursor = turn.order.len().saturating_sub(1);
+    // The unit acting now (a resumed turn is not the last to start).
+    turn.cursor = fight
+        .active
+        .and_then(|a| turn.order.iter().rposition(|&x| x == a))
+        .unwrap_or(turn.order.len().saturating_sub(1));
 }
 
 /// Starts a round when the last is over and names the unit whose decision is awaited.

@@ -240,10 +240,10 @@ fn a_choke_puts_the_victim_out() {
     assert!(f.state(hale).choke >= f64::from(f.sheet(hale).stamina));
 }
 
-/// "Pickup": a foe heavier than the grappler can carry cannot be lifted; it needs a grab
-/// first.
+/// "Pickup": a takedown that lifts the foe; one heavier than the grappler can carry cannot
+/// be lifted.
 #[test]
-fn a_pickup_needs_a_grab_and_a_light_enough_foe() {
+fn a_pickup_needs_a_light_enough_foe() {
     let (helen, hale) = (UnitId(0), UnitId(3));
     let mut f = hale_walks_up_to_waiting_helen();
     f.units[3].pos = hexx::Hex::new(-3, 0);
@@ -253,8 +253,116 @@ fn a_pickup_needs_a_grab_and_a_light_enough_foe() {
         target: hale,
         mode: super::fight::GrappleMode::Pickup,
     };
-    assert!(f.check(helen, &pickup).is_err(), "grab first");
-    f.units[0].control = vec![(hale, 1.0)];
-    let heavy = f.sheet(hale).weight > f.sheet(helen).carry;
-    assert_eq!(f.check(helen, &pickup).is_err(), heavy);
+    std::sync::Arc::make_mut(&mut f.sheets[3]).weight = 60.0;
+    std::sync::Arc::make_mut(&mut f.sheets[0]).carry = 80.0;
+    f.check(helen, &pickup).expect("light enough");
+    std::sync::Arc::make_mut(&mut f.sheets[3]).weight = 120.0;
+    let err = f.check(helen, &pickup).expect_err("too heavy");
+    assert!(err.contains("more than"), "{err}");
+}
+
+/// "Retreat", "Moving while Defending": a retreat takes a step away from the melee attacker
+/// (+1); off the defender's turn the step is borrowed and counts as walked on its next turn.
+#[test]
+fn a_retreat_steps_back_and_borrows_the_step() {
+    let (helen, hale) = (UnitId(0), UnitId(3));
+    let mut f = hale_walks_up_to_waiting_helen();
+    f.units[0].waiting = false;
+    f.units[3].pos = hexx::Hex::new(-3, 0);
+    let mut events = Vec::new();
+    let club = Attack {
+        weapon: Some(0),
+        target: helen,
+        aim: Location::Chest,
+        careful: false,
+        shots: 1,
+        effort: 0,
+    };
+    f.apply(
+        hale,
+        Action::Attack(club),
+        &mut Scripted::new(&[]),
+        &mut events,
+    );
+    let retreat = Action::Defense(super::fight::DefenseKind::Retreat);
+    f.check(helen, &retreat).expect("room to step back");
+    let before = f.state(helen).pos;
+    let mut dice = Scripted::new(&[6, 5, 2, 3]);
+    f.apply(helen, retreat, &mut dice, &mut events);
+    let after = f.state(helen).pos;
+    assert_eq!(before.unsigned_distance_to(after), 1);
+    assert_eq!(after.unsigned_distance_to(f.state(hale).pos), 2);
+    assert_eq!(f.state(helen).step_borrowed, 1);
+}
+
+/// "Stuck": with every hex around taken, a character cannot step: -3 to defense.
+#[test]
+fn surrounded_is_stuck() {
+    let helen = UnitId(0);
+    let mut f = hale_walks_up_to_waiting_helen();
+    assert!(!f.stuck(helen));
+    let around = f.units[0].pos.all_neighbors();
+    for (i, h) in (1..7).zip(around) {
+        f.units[i].pos = h;
+    }
+    assert!(f.stuck(helen));
+    let mods = f.defense_modifiers(helen, None, super::fight::DefenseKind::Normal, false);
+    assert!(mods.iter().any(|m| &*m.label == "stuck" && m.value == -3));
+}
+
+/// "Careful Aim": a shot that would miss by three degrees or less is held back (the round
+/// stays in the gun, nothing flies on); a worse miss is fired and counted.
+#[test]
+fn careful_aim_holds_a_near_miss() {
+    let (calloway, gunman) = (UnitId(0), UnitId(5));
+    let (mut held, mut fired) = (0, 0);
+    for a in 1..=6u32 {
+        for b in 1..=6u32 {
+            let mut f = fight_of("scenarios/vw-warehouse-firefight.ron");
+            f.units[0].pos = hexx::Hex::new(0, 0);
+            f.units[5].pos = hexx::Hex::new(6, 0);
+            f.units[0].turns = 1;
+            // No Mana to ask about on a miss.
+            f.units[0].mana = 0;
+            f.active = Some(calloway);
+            let shot = Attack {
+                weapon: Some(0),
+                target: gunman,
+                aim: Location::Chest,
+                careful: true,
+                shots: 1,
+                effort: 0,
+            };
+            f.check(calloway, &Action::Attack(shot))
+                .expect("a clear shot");
+            let loaded = f.state(calloway).loaded[0];
+            // The gunman's defense 3+3, then the attack a+b, then plenty for what follows.
+            let mut faces = vec![3, 3, a, b];
+            faces.extend([3; 40]);
+            let mut events = Vec::new();
+            f.apply(
+                calloway,
+                Action::Attack(shot),
+                &mut Scripted::new(&faces),
+                &mut events,
+            );
+            let margin = events.iter().find_map(|e| match e {
+                crate::battle::BattleEvent::Attack { roll, .. } => roll.margin,
+                _ => None,
+            });
+            let Some(margin) = margin else { continue };
+            let note = events.iter().any(|e| {
+                matches!(e, crate::battle::BattleEvent::Note { text, .. } if text.starts_with("holds the shot"))
+            });
+            assert_eq!(note, (-3..0).contains(&margin), "margin {margin}");
+            if note {
+                held += 1;
+                assert_eq!(f.state(calloway).loaded[0], loaded);
+            } else if margin < -3 {
+                fired += 1;
+                assert_eq!(f.state(calloway).loaded[0], loaded.map(|n| n - 1));
+            }
+        }
+    }
+    assert!(held > 0 && fired > 0, "held {held}, fired {fired}");
 }
