@@ -433,6 +433,8 @@ pub struct Fight {
     /// Characters whose turns were interrupted by a waiting foe, to resume when its turn
     /// ends ("Wait").
     pub interrupted: Vec<UnitId>,
+    /// The slack of a cramped battlefield, if it is one ("Cramped").
+    pub cramped: Option<f64>,
 }
 
 fn hex(p: (i32, i32)) -> Hex {
@@ -2107,8 +2109,19 @@ impl Fight {
                 if c != 0 {
                     mods.push(Modifier::new("cramped (grappling)", c));
                 }
+            } else if let Some(slack) = self.cramped {
+                let c = combat::cramped(w.bulk, sheet.size, slack);
+                if c != 0 {
+                    mods.push(Modifier::new("cramped", c));
+                }
             }
         } else {
+            if let Some(slack) = self.cramped {
+                let c = combat::cramped(w.bulk, sheet.size, slack);
+                if c != 0 {
+                    mods.push(Modifier::new("cramped", c));
+                }
+            }
             if let Some(m) = w.min_str.or(w.rcl) {
                 let extra = if a.shots > 1 {
                     combat::rapid_fire_recoil(a.shots)

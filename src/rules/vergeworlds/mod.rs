@@ -42,6 +42,11 @@ pub struct VwConfig {
     /// Gravity in g (flight strength of fliers; default 1).
     #[serde(default)]
     pub gravity: Option<f64>,
+    /// The whole fight is cramped ("Cramped": inside a vehicle, in a crowd): attacks are at
+    /// −(Bulk − Size − slack), never a bonus; the value is the slack in degrees (0: fully
+    /// cramped, 2: a hallway or stairway).
+    #[serde(default)]
+    pub cramped: Option<f64>,
 }
 
 /// Adds the systems to a battle-step schedule, in their sets.
@@ -140,6 +145,7 @@ pub fn new_fight(prepared: &Prepared) -> Fight {
         sides: prepared.units.iter().map(|u| u.side).collect(),
         names: prepared.units.iter().map(|u| u.name.clone()).collect(),
         gravity: config.gravity.unwrap_or(1.0),
+        cramped: config.cramped,
         sheets,
         units,
         map: Some(Arc::new(prepared.map.clone())),

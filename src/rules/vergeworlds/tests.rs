@@ -366,3 +366,32 @@ fn careful_aim_holds_a_near_miss() {
     }
     assert!(held > 0 && fired > 0, "held {held}, fired {fired}");
 }
+
+/// "Cramped": in a fully cramped fight a Bulk 3 sword in a Size 0 hand is at -3; with two
+/// degrees of slack (a hallway) at -1.
+#[test]
+fn a_cramped_battlefield_penalizes_bulky_weapons() {
+    let (helen, hale) = (UnitId(0), UnitId(3));
+    let mut f = hale_walks_up_to_waiting_helen();
+    f.units[3].pos = hexx::Hex::new(-3, 0);
+    let blow = Attack {
+        weapon: Some(0),
+        target: hale,
+        aim: Location::Chest,
+        careful: false,
+        shots: 1,
+        effort: 0,
+    };
+    let cramped = |f: &Fight| {
+        f.attack_modifiers(helen, &blow)
+            .0
+            .iter()
+            .find(|m| &*m.label == "cramped")
+            .map(|m| m.value)
+    };
+    assert_eq!(cramped(&f), None);
+    f.cramped = Some(0.0);
+    assert_eq!(cramped(&f), Some(-3));
+    f.cramped = Some(2.0);
+    assert_eq!(cramped(&f), Some(-1));
+}
