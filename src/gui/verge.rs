@@ -678,14 +678,19 @@ fn fly(ui: &mut egui::Ui, game: &mut Game, f: &Fight, me: UnitId, chosen: &mut O
         s.alt,
         s.air.map_or(String::new(), |a| format!(", airspeed {:.0} m a turn", a.speed))
     ));
+    let floater = f.floater(me);
     let p = &mut game.verge.fly;
-    ui.checkbox(&mut p.level, "Fly level (no descent)");
-    if !p.level {
-        ui.add(egui::Slider::new(&mut p.columns, -4..=4).text("glide columns (- steeper)"));
-        ui.checkbox(&mut p.climb, "Climb along the column");
+    if floater {
+        ui.label("A floater rises or sinks toward the altitude where it floats neutrally.");
+    } else {
+        ui.checkbox(&mut p.level, "Fly level (no descent)");
+        if !p.level {
+            ui.add(egui::Slider::new(&mut p.columns, -4..=4).text("glide columns (- steeper)"));
+            ui.checkbox(&mut p.climb, "Climb along the column");
+        }
     }
     let flaps = lift_aid.max(0.0).floor() as u8;
-    if flaps > 0 {
+    if flaps > 0 && !floater {
         ui.add(egui::Slider::new(&mut p.flaps, 0..=flaps).text("flaps (drag RS)"));
     }
     if power > 0 {

@@ -172,16 +172,6 @@ fn turn(f: &Fight, u: UnitId) -> Action {
         return Action::EndTurn;
     };
     let hurt = s.injuries.iter().map(|i| i.score).max().unwrap_or(0);
-    // In the air: fly toward the foe first.
-    if f.flying(u) && !s.steered {
-        return Action::Fly(fly_toward(f, u, foe));
-    }
-    // High speed: steer toward the foe first.
-    if let Some(v) = s.vector
-        && !s.steered
-    {
-        return Action::Steer(steer_toward(f, u, v, f.state(foe).pos));
-    }
     let melee_weapon = sheet
         .weapons
         .iter()
@@ -217,6 +207,16 @@ fn turn(f: &Fight, u: UnitId) -> Action {
             super::combat::Attitude::Neutral
         };
         return Action::Attitude(a);
+    }
+    // In the air: fly toward the foe first.
+    if f.flying(u) && !s.steered {
+        return Action::Fly(fly_toward(f, u, foe));
+    }
+    // High speed: steer toward the foe first.
+    if let Some(v) = s.vector
+        && !s.steered
+    {
+        return Action::Steer(steer_toward(f, u, v, f.state(foe).pos));
     }
     if s.actions >= 1 {
         return Action::EndTurn;
@@ -477,6 +477,13 @@ pub fn fly_toward(f: &Fight, u: UnitId, foe: UnitId) -> super::fight::Fly {
     let s = f.state(u);
     let sheet = f.sheet(u);
     let mut plan = super::fight::Fly::default();
+    let power = sheet.flight.as_ref().map_or(0, |x| x.power);
+    let flat = s.pos.unsigned_distance_to(f.state(foe).pos) as f64;
+    if f.floater(u) {
+        // A floater pushes toward the foe with all its thrust, if it has any.
+        plan.thrust = power;
+        return turn_toward(f, u, foe, flat, plan);
+    }
     let Some(g) = f.glider(u) else {
         return plan;
     };
@@ -487,9 +494,7 @@ pub fn fly_toward(f: &Fight, u: UnitId, foe: UnitId) -> super::fight::Fly {
         stalled: false,
     });
     let stall = g.stall_speed(false);
-    let power = sheet.flight.as_ref().map_or(0, |x| x.power);
     let dz = f.state(foe).alt - s.alt;
-    let flat = s.pos.unsigned_distance_to(f.state(foe).pos) as f64;
     let low = s.alt < 3.0 * air.speed.max(10.0);
     if (air.stalled || air.speed < stall * 1.3) && !low {
         plan.columns = -2;
@@ -510,6 +515,19 @@ pub fn fly_toward(f: &Fight, u: UnitId, foe: UnitId) -> super::fight::Fly {
     if air.speed > g.optimum_speed() * 1.5 && s.alt - f.state(foe).alt < 3.0 {
         plan.flaps = sheet.flight.as_ref().map_or(0, |x| x.lift_aid as u8);
     }
+    turn_toward(f, u, foe, flat, plan)
+}
+
+/// `plan` with the turns (or drifts) that head `u` toward `foe`, `flat` hexes away; over
+/// the foe or about to leave the map, toward the middle of the map instead.
+fn turn_toward(
+    f: &Fight,
+    u: UnitId,
+    foe: UnitId,
+    flat: f64,
+    mut plan: super::fight::Fly,
+) -> super::fight::Fly {
+    let s = f.state(u);
     let v = s.vector.unwrap_or_default();
     // Over the foe, or about to leave the map: come round toward the middle of the map.
     let ahead = s.pos + v.offset();
@@ -524,7 +542,7 @@ pub fn fly_toward(f: &Fight, u: UnitId, foe: UnitId) -> super::fight::Fly {
     if diff > 3 {
         diff -= 6;
     }
-    let maneuver = sheet.maneuver;
+    let maneuver = f.sheet(u).maneuver;
     if diff != 0 {
         if v.speed <= maneuver && v.speed > 0 {
             plan.turns = (maneuver / v.speed).min(diff.unsigned_abs()) as i32 * diff.signum();

@@ -27,6 +27,9 @@
 //!   melee attacker, a duck steps into the best cover next to the defender. Off its own
 //!   turn the step counts as walked at the start of the defender's next turn.
 //! - A Careful Aim shot that would miss by three degrees or less is always held back.
+//! - Flying a turn is free when gliding or floating ("Flight:": effortless, no Run); with
+//!   thrust it is an action, like a Run. A floater rises or sinks toward its neutral
+//!   altitude by up to its Maneuver a turn.
 //! - Mooks of one template on one side share their starting Action Point roll.
 //! - A player's characters are asked how to defend and whether to spend Mana; the AI's
 //!   answer by the policy of [`super::ai`].
@@ -1109,7 +1112,7 @@ impl Fight {
                         sheet.maneuver
                     ));
                 }
-                if !flying && spec.power == 0 {
+                if !flying && spec.power == 0 && !self.floater(u) {
                     return Err("a glider takes off by running and jumping or dropping".into());
                 }
                 Ok(())
@@ -1357,6 +1360,24 @@ impl Fight {
             Action::Steer(p) => format!(
                 "Steer: speed {:+}, turn {:+}, drift {:+}",
                 p.accel, p.turns, p.drift
+            ),
+            Action::Fly(p) if self.floater(u) => format!(
+                "Float{}{}{}",
+                if p.thrust > 0 {
+                    format!(", thrust {}", p.thrust)
+                } else {
+                    String::new()
+                },
+                if p.turns != 0 {
+                    format!(", turn {:+}", p.turns)
+                } else {
+                    String::new()
+                },
+                if p.drift != 0 {
+                    format!(", drift {:+}", p.drift)
+                } else {
+                    String::new()
+                }
             ),
             Action::Fly(p) => format!(
                 "Fly: {}{}{}{}{}",
@@ -1792,10 +1813,18 @@ impl Fight {
         s.air.is_some() && s.alt > 0.0
     }
 
+    /// Whether `u` is a floater (a Density score and no wings).
+    pub fn floater(&self, u: UnitId) -> bool {
+        self.sheet(u)
+            .flight
+            .as_ref()
+            .is_some_and(|f| f.density.is_some() && f.wing_area <= 0.0)
+    }
+
     /// The flight numbers of `u`, if it has wings or powered flight.
     pub fn glider(&self, u: UnitId) -> Option<Glider> {
         let sheet = self.sheet(u);
-        let f = sheet.flight.as_ref()?;
+        let f = sheet.flight.as_ref().filter(|f| f.wing_area > 0.0)?;
         Some(Glider {
             weight_kg: sheet.weight,
             gravity_g: if self.gravity > 0.0 {
@@ -1855,6 +1884,9 @@ impl Fight {
 
     /// What a flight plan would do this turn (the same arithmetic the turn uses).
     pub fn preview_fly(&self, u: UnitId, plan: &Fly) -> Option<super::flight::GlideTurn> {
+        if self.floater(u) {
+            return self.preview_float(u, plan);
+        }
         let g = self.glider(u)?;
         let s = self.state(u);
         let mut state = s.air?;
@@ -1870,6 +1902,39 @@ impl Fight {
         Some(glide_turn(&g, state, choice))
     }
 
+    /// A floater's turn as a flight: [`super::flight::float_turn`] with the thrust planned.
+    fn preview_float(&self, u: UnitId, plan: &Fly) -> Option<super::flight::GlideTurn> {
+        let sheet = self.sheet(u);
+        let spec = sheet.flight.as_ref()?;
+        let density = spec.density?;
+        let s = self.state(u);
+        let speed = s.air.map_or(0.0, |a| a.speed);
+        let floater = super::flight::Floater {
+            density_score: density,
+            size: sheet.size,
+            streamlining: spec.streamlining,
+            action_score: f64::from(sheet.action_score),
+            climb: f64::from(sheet.maneuver),
+        };
+        let (speed, altitude, drag) =
+            super::flight::float_turn(&floater, speed, s.alt, f64::from(plan.thrust));
+        Some(super::flight::GlideTurn {
+            state: GlideState {
+                speed,
+                altitude,
+                column: Column::LEVEL,
+                stalled: false,
+            },
+            flew: true,
+            stall_speed: 0.0,
+            gravity: 0.0,
+            drag,
+            horizontal: speed,
+            altitude_lost: s.alt - altitude,
+            reached_ground: altitude <= 0.0,
+        })
+    }
+
     fn fly(
         &mut self,
         u: UnitId,
@@ -1880,7 +1945,11 @@ impl Fight {
         let Some(result) = self.preview_fly(u, &plan) else {
             return;
         };
-        self.take_action(u);
+        // "Flight:": gliding and floating are effortless and need no action; thrust is
+        // powered movement, an action like a Run.
+        if plan.thrust > 0 {
+            self.take_action(u);
+        }
         let sheet = self.sheet(u).clone();
         let power = sheet.flight.as_ref().map_or(0, |f| f.power);
         if plan.thrust > 0 {

@@ -532,9 +532,80 @@ pub fn floater_drag(
     value(2.0 * score(distance) - size - streamlining - 3.0 * density_score - 18.0 + action_score)
 }
 
+/// A floater's numbers (vergeworlds-rough-methods.txt, "Flight:", Floating).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Floater {
+    /// Density score.
+    pub density_score: f64,
+    /// Size score.
+    pub size: f64,
+    /// Streamlining score.
+    pub streamlining: f64,
+    /// Action Score.
+    pub action_score: f64,
+    /// Meters a turn it rises or sinks (decision: the text gives no rate; its Maneuver).
+    pub climb: f64,
+}
+
+/// A floater's turn (vergeworlds-rough-methods.txt, "Flight:", Floating, and Powered
+/// Flight's drag for floaters): the altitude moves toward the one where its Density score
+/// floats neutrally, by up to its climb rate; its speed is the old speed plus the thrust,
+/// less the drag of that distance ([`floater_drag`]), never below 0 (without thrust or wind
+/// a floater comes to rest). Returns the speed, the altitude and the drag.
+pub fn float_turn(f: &Floater, speed: f64, altitude: f64, thrust: f64) -> (f64, f64, f64) {
+    let goal = neutral_altitude(f.density_score).max(0.0);
+    let altitude = if goal > altitude {
+        (altitude + f.climb).min(goal)
+    } else {
+        (altitude - f.climb).max(goal)
+    };
+    let moving = speed + thrust;
+    let drag = if moving > 0.0 {
+        floater_drag(
+            moving,
+            f.size,
+            f.streamlining,
+            f.density_score,
+            f.action_score,
+        )
+    } else {
+        0.0
+    };
+    ((moving - drag).max(0.0), altitude, drag)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// "Flight:", Floating: Density -7 floats neutrally at sea level, so a floater of -7 at
+    /// 30 m sinks by its climb rate, 10 m a turn, and comes to rest on the ground; one of
+    /// -7½ (neutral at Everest) rises 10 m a turn. Without thrust it keeps no speed: the
+    /// drag of a Density -7 floater moving 10 m is value of [2 × score 10 - 0 - 0 + 21 - 18
+    /// + 1], far above 10.
+    #[test]
+    fn a_floater_rises_or_sinks_toward_neutral_and_stops_without_thrust() {
+        let sea = Floater {
+            density_score: -7.0,
+            size: 0.0,
+            streamlining: 0.0,
+            action_score: 1.0,
+            climb: 10.0,
+        };
+        let everest = Floater {
+            density_score: -7.5,
+            ..sea
+        };
+        let (v, alt, drag) = float_turn(&sea, 10.0, 30.0, 0.0);
+        assert_eq!(alt, 20.0);
+        assert_eq!(v, 0.0);
+        assert!(drag > 10.0);
+        assert!(close(drag, floater_drag(10.0, 0.0, 0.0, -7.0, 1.0)));
+        let (_, alt, _) = float_turn(&sea, 0.0, 5.0, 0.0);
+        assert_eq!(alt, 0.0);
+        let (v, alt, drag) = float_turn(&everest, 0.0, 100.0, 0.0);
+        assert_eq!((v, alt, drag), (0.0, 110.0, 0.0));
+    }
 
     fn close(actual: f64, expected: f64) -> bool {
         (actual - expected).abs() < 1e-9

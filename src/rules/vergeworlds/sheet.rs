@@ -239,6 +239,13 @@ pub struct FlightSpec {
     /// Starting airspeed, m a turn.
     #[serde(default)]
     pub speed: u32,
+    /// Density score of a floater (a balloon, a gasbag creature; no wings): it rises or
+    /// sinks toward the altitude where it floats neutrally ("Flight:", Floating).
+    #[serde(default)]
+    pub density: Option<f64>,
+    /// Streamlining score (a floater's drag).
+    #[serde(default)]
+    pub streamlining: f64,
 }
 
 fn one_i() -> i32 {
@@ -450,10 +457,11 @@ impl VwStats {
         }
         if let Some(f) = &self.flight
             && f.wing_area <= 0.0
+            && f.density.is_none()
         {
             out.push(Problem::new(
                 root.field("flight").field("wing_area"),
-                "a flier needs wings: expected a Wing Area score above 0 (wingless hovering is not modelled)",
+                "a flier needs wings or a Density score: expected a Wing Area score above 0, or `density` for a floater (wingless hovering is not modelled)",
             ));
         }
         if self.flight.is_none() && self.altitude > 0.0 {

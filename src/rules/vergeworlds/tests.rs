@@ -69,6 +69,7 @@ fn every_demo_runs_to_an_outcome() {
         "scenarios/vw-warehouse-firefight.ron",
         "scenarios/vw-hoverbike-chase.ron",
         "scenarios/vw-sky-duel.ron",
+        "scenarios/vw-balloon-watch.ron",
     ] {
         let prepared = crate::scenario::load(std::path::Path::new(path)).expect("loads");
         let mut session =
