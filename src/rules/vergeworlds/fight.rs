@@ -873,24 +873,17 @@ impl Fight {
             if penalty != 0 {
                 mine.push(Modifier::new("Control", penalty));
             }
-            let a = task::task(dice, mine, 0, 0);
-            let b = task::task(
+            let theirs = vec![Modifier::new("Strength", self.sheet(g).strength)];
+            let purpose = format!("strangled: Strength contest with {}", self.name(g));
+            let breathes = self.contest(
+                u,
+                mine,
+                theirs,
+                purpose,
+                ["breathes", "cannot breathe"],
                 dice,
-                vec![Modifier::new("Strength", self.sheet(g).strength)],
-                0,
-                0,
+                events,
             );
-            let breathes = task::opposed(&a, &b) == std::cmp::Ordering::Greater;
-            events.push(BattleEvent::Roll {
-                unit: u,
-                purpose: format!("strangled: Strength contest with {}", self.name(g)).into(),
-                roll: a.roll,
-                result: if breathes {
-                    format!("breathes (against {})", b.roll.total).into()
-                } else {
-                    format!("cannot breathe (against {})", b.roll.total).into()
-                },
-            });
             if !breathes {
                 self.breath(u, 1, events);
             }
@@ -898,6 +891,32 @@ impl Fight {
         if !self.fighting(u) {
             self.end_turn(u, events);
         }
+    }
+
+    /// An opposed task ("Opposed Actions"): `u` rolls with `mine` against the other side's
+    /// `theirs`, logged as `u`'s roll with `words` for a win and a loss; true when `u` wins
+    /// (a tie is not a win).
+    #[allow(clippy::too_many_arguments)]
+    fn contest(
+        &mut self,
+        u: UnitId,
+        mine: Vec<Modifier>,
+        theirs: Vec<Modifier>,
+        purpose: String,
+        words: [&str; 2],
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> bool {
+        let a = task::task(dice, mine, 0, 0);
+        let b = task::task(dice, theirs, 0, 0);
+        let wins = task::opposed(&a, &b) == std::cmp::Ordering::Greater;
+        events.push(BattleEvent::Roll {
+            unit: u,
+            purpose: purpose.into(),
+            roll: a.roll,
+            result: format!("{} (against {})", words[usize::from(!wins)], b.roll.total).into(),
+        });
+        wins
     }
 
     /// "Wait": a waiting foe whose chance comes during `u`'s turn may interrupt it, by an
@@ -934,24 +953,17 @@ impl Fight {
             if bonus != 0 {
                 mods.push(Modifier::new("the other must move first", bonus));
             }
-            let a = task::task(dice, mods, 0, 0);
-            let b = task::task(
+            let theirs = vec![Modifier::new("Reaction Time", self.sheet(u).reaction)];
+            let purpose = format!("interrupt {} (opposed Reaction Time)", self.name(u));
+            let wins = self.contest(
+                w,
+                mods,
+                theirs,
+                purpose,
+                ["interrupts", "too slow"],
                 dice,
-                vec![Modifier::new("Reaction Time", self.sheet(u).reaction)],
-                0,
-                0,
+                events,
             );
-            let wins = task::opposed(&a, &b) == std::cmp::Ordering::Greater;
-            events.push(BattleEvent::Roll {
-                unit: w,
-                purpose: format!("interrupt {} (opposed Reaction Time)", self.name(u)).into(),
-                roll: a.roll,
-                result: if wins {
-                    format!("interrupts (against {})", b.roll.total).into()
-                } else {
-                    format!("too slow (against {})", b.roll.total).into()
-                },
-            });
             if wins {
                 self.interrupted.push(u);
                 self.active = None;

@@ -104,10 +104,13 @@ pub fn open_2d6_pmf() -> Vec<(i32, f64)> {
 
 /// The chance that the open-ended 2d6 comes to `need` or more.
 pub fn chance_at_least(need: i32) -> f64 {
-    open_2d6_pmf()
-        .into_iter()
-        .filter(|&(v, _)| v >= need)
-        .map(|(_, p)| p)
+    at_least(&open_2d6_pmf(), need)
+}
+
+fn at_least(pmf: &[(i32, f64)], need: i32) -> f64 {
+    pmf.iter()
+        .filter(|&&(v, _)| v >= need)
+        .map(|&(_, p)| p)
         .sum()
 }
 
@@ -116,9 +119,9 @@ pub fn chance_at_least(need: i32) -> f64 {
 /// above 0, is added to the attack's DC); `at_least` is a total the defender keeps if the
 /// roll comes out lower (an Evade roll made earlier in the turn; 0 otherwise).
 pub fn chance_past_defense(need: i32, defense_bonus: i32, at_least: i32) -> f64 {
-    open_2d6_pmf()
-        .into_iter()
-        .map(|(d, p)| p * chance_at_least(need + (d + defense_bonus).max(at_least).max(0)))
+    let pmf = open_2d6_pmf();
+    pmf.iter()
+        .map(|&(d, p)| p * self::at_least(&pmf, need + (d + defense_bonus).max(at_least).max(0)))
         .sum()
 }
 
