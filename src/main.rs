@@ -52,7 +52,9 @@ struct WindowArgs {
     /// Let the AI play every side, as a demonstration.
     #[arg(long)]
     autoplay: bool,
-    /// Print frame-time statistics after --frames frames and exit (a benchmark).
+    /// Print frame-time statistics after --frames frames and exit (a benchmark; the window
+    /// then draws without waiting for the display's refresh, so the times are the frames'
+    /// own cost).
     #[arg(long)]
     frame_stats: bool,
 }

@@ -6,6 +6,7 @@
 //!
 //! Animation only moves what is drawn: the battle has already moved the unit.
 
+use super::shading::FlatMaterial;
 use super::{Game, SIDE_COLOURS, Toggles};
 use crate::battle::{Altitude, BattleEvent, Facing, HexPos, Standing, UnitId};
 use crate::hexmap::{Cover, HexMap, Terrain};
@@ -101,8 +102,8 @@ pub struct Token {
 /// The coloured disc of a token.
 #[derive(Component)]
 pub struct TokenBody {
-    alive: Handle<ColorMaterial>,
-    fallen: Handle<ColorMaterial>,
+    alive: Handle<FlatMaterial>,
+    fallen: Handle<FlatMaterial>,
 }
 
 /// The facing marker of a token.
@@ -192,10 +193,90 @@ pub fn map_mesh(map: &HexMap, layout: &MapLayout, space: bool) -> Mesh {
     .with_inserted_indices(bevy::mesh::Indices::U32(indices))
 }
 
-/// The 2D camera. Multisampling is off: with software rendering it doubled the frame time
-/// (README, "Window speed").
-pub fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, Msaa::Off));
+/// The camera of the map. It draws only inside the rectangle the panels leave free
+/// ([`MapViewport`]) and leaves its picture in the window's intermediate texture for the
+/// panel camera to finish.
+#[derive(Component)]
+pub struct MapCamera;
+
+/// The egui panels' own camera: it draws no world entity, paints the panels over the map
+/// camera's picture and writes the whole frame to the window.
+#[derive(Component)]
+pub struct PanelCamera;
+
+/// The two cameras. Software rendering pays for every pixel a shader touches (README,
+/// "Window speed"), so the map is not drawn under the panels, the panels have no fill of
+/// their own (the window is cleared to their colour instead), and multisampling is off.
+pub fn spawn_camera(mut commands: Commands, mut egui: ResMut<bevy_egui::EguiGlobalSettings>) {
+    egui.auto_create_primary_context = false;
+    commands.spawn((
+        MapCamera,
+        Camera2d,
+        Camera {
+            order: 0,
+            output_mode: bevy::camera::CameraOutputMode::Skip,
+            ..default()
+        },
+        Msaa::Off,
+    ));
+    commands.spawn((
+        PanelCamera,
+        Camera2d,
+        Camera {
+            order: 1,
+            clear_color: ClearColorConfig::None,
+            ..default()
+        },
+        Msaa::Off,
+        // A layer nothing is on: this camera draws only egui.
+        bevy::camera::visibility::RenderLayers::layer(1),
+        bevy_egui::PrimaryEguiContext,
+    ));
+}
+
+/// The colour the window is cleared to: egui's panel colour, so the panels need no fill.
+pub fn background_colour() -> Color {
+    let [r, g, b, _] = bevy_egui::egui::Visuals::dark().panel_fill.to_array();
+    Color::srgb_u8(r, g, b)
+}
+
+/// Confines the map camera to the rectangle the panels leave free (from the last frame's
+/// layout; the whole window until the panels have been laid out once).
+pub fn confine_map_camera(
+    viewport: Res<MapViewport>,
+    windows: Query<&Window>,
+    mut camera: Query<&mut Camera, With<MapCamera>>,
+) {
+    let (Ok(window), Ok(mut camera)) = (windows.single(), camera.single_mut()) else {
+        return;
+    };
+    let wanted = viewport.measured.then(|| {
+        let scale = window.scale_factor();
+        let full = UVec2::new(window.physical_width(), window.physical_height());
+        let min = (viewport.min * scale)
+            .round()
+            .max(Vec2::ZERO)
+            .as_uvec2()
+            .min(full.saturating_sub(UVec2::ONE));
+        let size = (viewport.size * scale)
+            .round()
+            .max(Vec2::ONE)
+            .as_uvec2()
+            .min(full.saturating_sub(min))
+            .max(UVec2::ONE);
+        (min, size)
+    });
+    let current = camera
+        .viewport
+        .as_ref()
+        .map(|v| (v.physical_position, v.physical_size));
+    if wanted != current {
+        camera.viewport = wanted.map(|(min, size)| bevy::camera::Viewport {
+            physical_position: min,
+            physical_size: size,
+            ..default()
+        });
+    }
 }
 
 /// Draws the map and the tokens of the battle in `game` (again when a scenario is opened).
@@ -203,7 +284,7 @@ pub fn spawn_scene(
     mut commands: Commands,
     mut game: ResMut<Game>,
     mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut materials: ResMut<Assets<FlatMaterial>>,
     old: Query<Entity, With<MapEntity>>,
     mut viewport: ResMut<MapViewport>,
     mut cursor: ResMut<AnimationCursor>,
@@ -378,7 +459,7 @@ pub fn sync_tokens(
     mut tokens: Query<(&mut Token, &mut Transform, &Children)>,
     mut markers: Query<&mut Transform, (With<FacingMarker>, Without<Token>)>,
     mut bars: Query<&mut Transform, (With<HealthBar>, Without<Token>, Without<FacingMarker>)>,
-    mut bodies: Query<(&TokenBody, &mut MeshMaterial2d<ColorMaterial>)>,
+    mut bodies: Query<(&TokenBody, &mut MeshMaterial2d<FlatMaterial>)>,
     mut labels: Query<(&mut TokenLabel, &mut Text2d)>,
 ) {
     let Some(layout) = layout else { return };
@@ -497,7 +578,7 @@ pub fn walking(tokens: &Query<&Token>) -> bool {
 /// with the wheel (or + and -), fit to the map with F or when asked.
 #[allow(clippy::too_many_arguments)]
 pub fn camera_control(
-    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<MapCamera>>,
     buttons: Res<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
     motion: Res<AccumulatedMouseMotion>,
@@ -517,7 +598,12 @@ pub fn camera_control(
         return;
     };
     let Ok(window) = windows.single() else { return };
-    let window_size = Vec2::new(window.width(), window.height());
+    // The map camera's picture is centred in the free rectangle (`confine_map_camera`).
+    let view_centre = if viewport.measured {
+        viewport.min + viewport.size / 2.0
+    } else {
+        Vec2::new(window.width(), window.height()) / 2.0
+    };
     if (viewport.fit || (keys.just_pressed(KeyCode::KeyF) && !egui_input.wants_keyboard_input()))
         && viewport.measured
         && let Some(layout) = layout.as_ref()
@@ -534,12 +620,9 @@ pub fn camera_control(
         let view = viewport.size.max(Vec2::splat(50.0));
         let scale = (extent.x / view.x).max(extent.y / view.y).max(0.05);
         ortho.scale = scale;
-        // Put the map's centre at the viewport's centre.
-        let view_centre = viewport.min + view / 2.0;
-        let offset = (view_centre - window_size / 2.0) * Vec2::new(1.0, -1.0) * scale;
         let centre = (lo + hi) / 2.0;
-        transform.translation.x = centre.x - offset.x;
-        transform.translation.y = centre.y - offset.y;
+        transform.translation.x = centre.x;
+        transform.translation.y = centre.y;
         return;
     }
     let over_map = pointer.screen.is_some() && !viewport.pointer_over_ui;
@@ -582,25 +665,26 @@ pub fn camera_control(
         let factor = 1.1f32.powf(-scroll.delta.y.signum());
         // Zoom around the pointer.
         if let Some(screen) = pointer.screen {
-            let before = screen_to_world(screen, window_size, &transform, ortho.scale);
+            let before = screen_to_world(screen, view_centre, &transform, ortho.scale);
             ortho.scale = (ortho.scale * factor).clamp(0.05, 20.0);
-            let after = screen_to_world(screen, window_size, &transform, ortho.scale);
+            let after = screen_to_world(screen, view_centre, &transform, ortho.scale);
             transform.translation.x += before.x - after.x;
             transform.translation.y += before.y - after.y;
         }
     }
 }
 
-/// World position under a window point for a 2D camera at `camera` with `scale`.
-fn screen_to_world(screen: Vec2, window: Vec2, camera: &Transform, scale: f32) -> Vec2 {
-    let centred = (screen - window / 2.0) * Vec2::new(1.0, -1.0) * scale;
+/// World position under a window point for a 2D camera at `camera` with `scale` whose
+/// picture is centred on the window point `view_centre`.
+fn screen_to_world(screen: Vec2, view_centre: Vec2, camera: &Transform, scale: f32) -> Vec2 {
+    let centred = (screen - view_centre) * Vec2::new(1.0, -1.0) * scale;
     camera.translation.truncate() + centred
 }
 
 /// Finds the hex under the pointer (none while it is over a panel).
 pub fn track_pointer(
     windows: Query<&Window>,
-    camera: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+    camera: Query<(&Camera, &GlobalTransform), With<MapCamera>>,
     layout: Option<Res<MapLayout>>,
     game: Res<Game>,
     viewport: Res<MapViewport>,

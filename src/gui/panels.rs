@@ -121,9 +121,17 @@ pub fn panels(
     mut toggles: ResMut<Toggles>,
     mut viewport: ResMut<MapViewport>,
     pointer: Res<Pointer>,
+    mut styled: Local<bool>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let ctx = &ctx;
+    if !*styled {
+        // The window is cleared to the panel colour (`map::background_colour`) and the map
+        // is not drawn under the panels, so they need no fill: software rendering then
+        // shades half the window's pixels once instead of twice (README, "Window speed").
+        ctx.all_styles_mut(|s| s.visuals.panel_fill = egui::Color32::TRANSPARENT);
+        *styled = true;
+    }
     let game = &mut *game;
     let state = &mut *state;
     let mut root = egui::Ui::new(
