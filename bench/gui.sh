@@ -8,7 +8,9 @@
 #            frame to it through the X socket (3.7 MB a frame at 1280 x 720).
 #   wayland  Weston's headless compositor (1600 x 900, so that the whole window and its
 #            decorations are on screen) with its pixman renderer (package weston), which
-#            takes frames in shared memory, as a desktop compositor does.
+#            takes frames in shared memory, as a desktop compositor does. The flags are
+#            Weston 10's (Debian 12); later Weston spells them --backend=headless
+#            --renderer=pixman.
 # Usage: bash bench/gui.sh [x11|wayland|both] (default both). Builds with the `wayland`
 # feature, so that one binary serves both displays. Prints, per scenario and display, the
 # mean, median, p95 and max frame time over 300 frames (the first ten left out) and the
@@ -16,6 +18,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 which="${1:-both}"
+case "$which" in
+    x11 | wayland | both) ;;
+    *)
+        echo "usage: bash bench/gui.sh [x11|wayland|both]" >&2
+        exit 2
+        ;;
+esac
 cargo build --release --quiet --features wayland
 bin="${CARGO_TARGET_DIR:-target}/release/skirmish"
 scenarios=(scenarios/gurps-brawl.ron bench/gurps-200.ron)
@@ -42,11 +51,16 @@ if [ "$which" = wayland ] || [ "$which" = both ]; then
             --width=1600 --height=900 --idle-time=0 \
             --socket="$socket" > "$runtime/weston.log" 2>&1 &
         weston_pid=$!
-        trap 'kill "$weston_pid" 2> /dev/null || true; rm -rf "$runtime"' EXIT
+        trap 'kill "$weston_pid" 2> /dev/null || true; wait "$weston_pid" 2> /dev/null || true; rm -rf "$runtime"' EXIT
         for _ in $(seq 50); do
             [ -S "$runtime/$socket" ] && break
             sleep 0.1
         done
+        if [ ! -S "$runtime/$socket" ]; then
+            echo "wayland: Weston did not start:" >&2
+            cat "$runtime/weston.log" >&2
+            exit 1
+        fi
         for scenario in "${scenarios[@]}"; do
             printf 'wayland (Weston) %s: ' "$scenario"
             env -u DISPLAY XDG_RUNTIME_DIR="$runtime" WAYLAND_DISPLAY="$socket" \

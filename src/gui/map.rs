@@ -56,8 +56,8 @@ pub struct Pointer {
     pub screen: Option<Vec2>,
 }
 
-/// The part of the window the panels leave to the map, in logical pixels (left, top,
-/// width, height), kept by the panel system.
+/// The part of the window the panels leave to the map, in logical window pixels (egui's
+/// points times its zoom), kept by the panel system.
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct MapViewport {
     /// Top left corner.
@@ -240,8 +240,8 @@ pub fn background_colour() -> Color {
     Color::srgb_u8(r, g, b)
 }
 
-/// Confines the map camera to the rectangle the panels leave free (from the last frame's
-/// layout; the whole window until the panels have been laid out once).
+/// Confines the map camera to the rectangle the panels leave free, right after the panels
+/// are laid out (the whole window until they have been once).
 pub fn confine_map_camera(
     viewport: Res<MapViewport>,
     windows: Query<&Window>,
@@ -250,21 +250,26 @@ pub fn confine_map_camera(
     let (Ok(window), Ok(mut camera)) = (windows.single(), camera.single_mut()) else {
         return;
     };
+    let full = UVec2::new(window.physical_width(), window.physical_height());
+    if full.x == 0 || full.y == 0 {
+        // Minimised: nothing is drawn.
+        return;
+    }
     let wanted = viewport.measured.then(|| {
         let scale = window.scale_factor();
-        let full = UVec2::new(window.physical_width(), window.physical_height());
+        // Both edges rounded, so the picture meets the panels without a seam.
         let min = (viewport.min * scale)
             .round()
             .max(Vec2::ZERO)
             .as_uvec2()
-            .min(full.saturating_sub(UVec2::ONE));
-        let size = (viewport.size * scale)
+            .min(full - UVec2::ONE);
+        let max = ((viewport.min + viewport.size) * scale)
             .round()
-            .max(Vec2::ONE)
+            .max(Vec2::ZERO)
             .as_uvec2()
-            .min(full.saturating_sub(min))
-            .max(UVec2::ONE);
-        (min, size)
+            .min(full)
+            .max(min + UVec2::ONE);
+        (min, max - min)
     });
     let current = camera
         .viewport

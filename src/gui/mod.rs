@@ -363,7 +363,6 @@ pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
         Update,
         (
             map::spawn_scene,
-            map::confine_map_camera,
             map::track_pointer,
             map::camera_control,
             input,
@@ -378,7 +377,13 @@ pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
         )
             .chain(),
     )
-    .add_systems(EguiPrimaryContextPass, panels::panels);
+    .add_systems(EguiPrimaryContextPass, panels::panels)
+    .add_systems(
+        PostUpdate,
+        map::confine_map_camera
+            .after(bevy_egui::EguiPostUpdateSet::EndPass)
+            .before(bevy::camera::CameraUpdateSystems),
+    );
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

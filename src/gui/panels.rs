@@ -129,6 +129,8 @@ pub fn panels(
         // The window is cleared to the panel colour (`map::background_colour`) and the map
         // is not drawn under the panels, so they need no fill: software rendering then
         // shades half the window's pixels once instead of twice (README, "Window speed").
+        // The dark theme, which that colour is taken from.
+        ctx.set_theme(egui::Theme::Dark);
         ctx.all_styles_mut(|s| s.visuals.panel_fill = egui::Color32::TRANSPARENT);
         *styled = true;
     }
@@ -226,8 +228,10 @@ pub fn panels(
         .resizable(true)
         .show(&mut root, |ui| log_panel(ui, game, state));
     let rect = root.available_rect_before_wrap();
-    viewport.min = Vec2::new(rect.min.x, rect.min.y);
-    viewport.size = Vec2::new(rect.width(), rect.height());
+    // egui's points are window pixels divided by its zoom (Ctrl + and -).
+    let zoom = ctx.zoom_factor();
+    viewport.min = Vec2::new(rect.min.x, rect.min.y) * zoom;
+    viewport.size = Vec2::new(rect.width(), rect.height()) * zoom;
     viewport.measured = true;
     // The pointer is over the map only inside that rectangle and outside every window.
     viewport.pointer_over_ui = ctx.pointer_hover_pos().is_none_or(|p| {
@@ -256,7 +260,7 @@ pub fn panels(
         && !hover.note.is_empty()
     {
         egui::Area::new(egui::Id::new("hover-note"))
-            .fixed_pos(egui::pos2(screen.x + 16.0, screen.y + 12.0))
+            .fixed_pos(egui::pos2(screen.x + 16.0, screen.y + 12.0) / ctx.zoom_factor())
             .interactable(false)
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(&hover.note));

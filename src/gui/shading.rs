@@ -28,7 +28,8 @@ impl Plugin for ShadingPlugin {
 }
 
 /// A colour (times the mesh's vertex colours, if it has any), opaque or blended. Bevy's
-/// `ColorMaterial` also transforms texture coordinates and samples a texture on every pixel.
+/// `ColorMaterial` also transforms texture coordinates and tests for a texture and alpha
+/// on every pixel, which software rendering pays for.
 #[derive(Asset, TypePath, AsBindGroup, Debug, Clone)]
 pub struct FlatMaterial {
     /// The colour, linear.
