@@ -1373,26 +1373,9 @@ impl Fight {
                 "Steer: speed {:+}, turn {:+}, drift {:+}",
                 p.accel, p.turns, p.drift
             ),
-            Action::Fly(p) if self.floater(u) => format!(
-                "Float{}{}{}",
-                if p.thrust > 0 {
-                    format!(", thrust {}", p.thrust)
-                } else {
-                    String::new()
-                },
-                if p.turns != 0 {
-                    format!(", turn {:+}", p.turns)
-                } else {
-                    String::new()
-                },
-                if p.drift != 0 {
-                    format!(", drift {:+}", p.drift)
-                } else {
-                    String::new()
-                }
-            ),
+            Action::Fly(p) if self.floater(u) => format!("Float{}", flight_tail(p)),
             Action::Fly(p) => format!(
-                "Fly: {}{}{}{}{}",
+                "Fly: {}{}{}",
                 if p.level {
                     "level".to_string()
                 } else if p.columns < 0 {
@@ -1403,21 +1386,7 @@ impl Fight {
                     "best glide".to_string()
                 },
                 if p.climb { ", climbing" } else { "" },
-                if p.thrust > 0 {
-                    format!(", thrust {}", p.thrust)
-                } else {
-                    String::new()
-                },
-                if p.turns != 0 {
-                    format!(", turn {:+}", p.turns)
-                } else {
-                    String::new()
-                },
-                if p.drift != 0 {
-                    format!(", drift {:+}", p.drift)
-                } else {
-                    String::new()
-                },
+                flight_tail(p),
             ),
             Action::Attack(a) => {
                 let w = self.weapon(u, a.weapon);
@@ -3744,4 +3713,20 @@ pub fn standing(h: Hurt) -> Standing {
         Hurt::Down => Standing::Unconscious,
         Hurt::Dead => Standing::Dead,
     }
+}
+
+/// The thrust, turns and drifts of a flight plan as they end its line in the log
+/// (", thrust 2, turn +1"), empty when there are none.
+fn flight_tail(p: &Fly) -> String {
+    let mut t = String::new();
+    if p.thrust > 0 {
+        t += &format!(", thrust {}", p.thrust);
+    }
+    if p.turns != 0 {
+        t += &format!(", turn {:+}", p.turns);
+    }
+    if p.drift != 0 {
+        t += &format!(", drift {:+}", p.drift);
+    }
+    t
 }
