@@ -194,19 +194,21 @@ pub fn map_mesh(map: &HexMap, layout: &MapLayout, space: bool) -> Mesh {
 }
 
 /// The camera of the map. It draws only inside the rectangle the panels leave free
-/// ([`MapViewport`]) and leaves its picture in the window's intermediate texture for the
-/// panel camera to finish.
+/// ([`MapViewport`]) and then copies just that rectangle to the window, which it clears to
+/// the panel colour first.
 #[derive(Component)]
 pub struct MapCamera;
 
-/// The egui panels' own camera: it draws no world entity, paints the panels over the map
-/// camera's picture and writes the whole frame to the window.
+/// The egui panels' own camera: it draws no world entity and copies nothing to the
+/// window; its egui meshes are painted straight onto the window over the map's rectangle
+/// (`direct.rs`).
 #[derive(Component)]
 pub struct PanelCamera;
 
 /// The two cameras. Software rendering pays for every pixel a shader touches (README,
 /// "Window speed"), so the map is not drawn under the panels, the panels have no fill of
-/// their own (the window is cleared to their colour instead), and multisampling is off.
+/// their own (the window is cleared to their colour instead), only the map's rectangle is
+/// copied from Bevy's intermediate texture to the window, and multisampling is off.
 pub fn spawn_camera(mut commands: Commands, mut egui: ResMut<bevy_egui::EguiGlobalSettings>) {
     egui.auto_create_primary_context = false;
     commands.spawn((
@@ -214,7 +216,7 @@ pub fn spawn_camera(mut commands: Commands, mut egui: ResMut<bevy_egui::EguiGlob
         Camera2d,
         Camera {
             order: 0,
-            output_mode: bevy::camera::CameraOutputMode::Skip,
+            // Writes to the window: clears it, then copies the viewport's rectangle.
             ..default()
         },
         Msaa::Off,
@@ -225,12 +227,14 @@ pub fn spawn_camera(mut commands: Commands, mut egui: ResMut<bevy_egui::EguiGlob
         Camera {
             order: 1,
             clear_color: ClearColorConfig::None,
+            output_mode: bevy::camera::CameraOutputMode::Skip,
             ..default()
         },
         Msaa::Off,
         // A layer nothing is on: this camera draws only egui.
         bevy::camera::visibility::RenderLayers::layer(1),
         bevy_egui::PrimaryEguiContext,
+        super::direct::PanelsOnWindow,
     ));
 }
 

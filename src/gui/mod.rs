@@ -8,6 +8,7 @@
 //! pace. Nothing here decides a rule: actions are checked by the ruleset's `plan`, odds
 //! come from the ruleset's odds code, the AI is the ruleset's policy.
 
+mod direct;
 pub mod draft;
 mod map;
 mod ms;
@@ -337,6 +338,7 @@ pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
     }))
     .add_plugins(EguiPlugin::default())
     .add_plugins(shading::ShadingPlugin)
+    .add_plugins(direct::DirectPanelsPlugin)
     .insert_resource(ClearColor(map::background_colour()))
     .insert_resource(game)
     .init_resource::<Toggles>()
