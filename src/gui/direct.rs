@@ -34,7 +34,10 @@ use bevy_egui::{EguiPixelsPerPoint, EguiRenderOutput, egui};
 
 /// Marks the camera whose egui context is painted straight onto its window. Give that
 /// camera `CameraOutputMode::Skip`, so that Bevy does not also copy its intermediate
-/// texture over the window.
+/// texture over the window, and `ClearColorConfig::None`. A camera of lower order must
+/// write to the same window (as the map camera does, clearing it first): Bevy gives a
+/// skipping camera the window's texture only through that camera, and the panels are
+/// painted over whatever the window holds.
 #[derive(Component, Clone, Copy, Default, ExtractComponent)]
 pub struct PanelsOnWindow;
 
@@ -118,10 +121,13 @@ fn prepare_panels(
             continue;
         };
         let jobs = std::mem::take(&mut output.paint_jobs);
-        let (Some(format), Some(size)) = (
-            target.out_texture_view_format(),
-            camera.physical_target_size,
-        ) else {
+        let Some(size) = camera.physical_target_size else {
+            continue;
+        };
+        let Some(format) = target.out_texture_view_format() else {
+            warn_once!(
+                "the panels have no window to paint on: no camera of lower order writes to it"
+            );
             continue;
         };
         let panel = panels.0.entry(entity).or_default();
@@ -150,6 +156,7 @@ fn fill(panel: &mut Panels, jobs: &[egui::ClippedPrimitive], pixels_per_point: f
     let mut first_vertex = 0u32;
     for job in jobs {
         let egui::epaint::Primitive::Mesh(mesh) = &job.primitive else {
+            warn_once!("an egui paint callback is not drawn on the window (gui::direct)");
             continue;
         };
         let scissor = clip_pixels(job.clip_rect, pixels_per_point).intersect(window);

@@ -315,12 +315,37 @@ pub fn run_with(
     run_play(play, options)
 }
 
+/// Makes glibc's malloc keep freed memory for reuse (README, "Window speed"): up to
+/// 16 MiB above the top of each arena instead of 128 KiB, no trimming below 512 MiB, and
+/// blocks under 32 MiB from the heap rather than from their own mappings (setting the
+/// first two turns off glibc's sliding mapping threshold, so the third sets it).
+/// Software Vulkan allocates and frees megabytes on its threads every frame; by default
+/// glibc handed that memory back to the system after each frame and the next frame paid
+/// page faults to touch it again: about 3,300 faults a frame with 200 fighters, a third
+/// of the frame time (measured A/B; peak memory grew by 2 MB).
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: `mallopt` only sets tuning parameters of glibc's allocator, these three
+        // accept any non-negative value, and it takes the allocator's lock itself.
+        let set = unsafe {
+            libc::mallopt(libc::M_TOP_PAD, 16 << 20)
+                & libc::mallopt(libc::M_TRIM_THRESHOLD, 512 << 20)
+                & libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20)
+        };
+        if set != 1 {
+            eprintln!("skirmish: could not tune malloc; frames may be slower");
+        }
+    }
+}
+
 /// Opens the window on a battle already under way (e.g. a loaded save).
 pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
     let title = format!("Skirmish - {}", play.session().prepared().name);
     let path = play.scenario_path().to_path_buf();
     let mut game = Game::new(play, path);
     game.autoplay = options.autoplay;
+    keep_freed_memory();
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
