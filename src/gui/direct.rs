@@ -125,9 +125,9 @@ fn prepare_panels(
             continue;
         };
         let Some(format) = target.out_texture_view_format() else {
-            warn_once!(
-                "the panels have no window to paint on: no camera of lower order writes to it"
-            );
+            // For a frame while a screenshot is taken or the window closes, or for good
+            // when no camera of lower order writes to the window.
+            debug!("the panels have no window texture to paint on this frame");
             continue;
         };
         let panel = panels.0.entry(entity).or_default();
