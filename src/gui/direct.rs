@@ -7,13 +7,16 @@
 //! its egui meshes onto the window afterwards, in place of bevy_egui's pass into the
 //! intermediate texture.
 //!
+//! The panel camera's render schedule is [`PanelsPass`], which holds nothing but that
+//! painting: Bevy's 2D passes would draw nothing for it, yet they cleared a depth texture
+//! the size of the window every frame (about 1 ms of CPU under llvmpipe).
+//!
 //! bevy_egui still lays out the panels, keeps egui's textures and the screen transform,
 //! and supplies the pipeline layout and the shader (`shading.rs` replaces the latter);
 //! this module takes the meshes before bevy_egui uploads them, uploads them itself and
 //! draws them with the pipeline specialised for the window's format. Paint callbacks
 //! (custom Bevy rendering inside egui) are not drawn; the app has none.
 
-use bevy::core_pipeline::{Core2d, upscaling::upscaling};
 use bevy::math::URect;
 use bevy::prelude::*;
 use bevy::render::camera::ExtractedCamera;
@@ -33,13 +36,19 @@ use bevy_egui::render::{EguiCameraView, EguiPipeline, EguiPipelineKey};
 use bevy_egui::{EguiPixelsPerPoint, EguiRenderOutput, egui};
 
 /// Marks the camera whose egui context is painted straight onto its window. Give that
-/// camera `CameraOutputMode::Skip`, so that Bevy does not also copy its intermediate
-/// texture over the window, and `ClearColorConfig::None`. A camera of lower order must
+/// camera `CameraRenderGraph::new(PanelsPass)`, so that Bevy runs only the painting for
+/// it, `CameraOutputMode::Skip`, so that Bevy does not also copy its intermediate texture
+/// over the window, and `ClearColorConfig::None`. A camera of lower order must
 /// write to the same window (as the map camera does, clearing it first): Bevy gives a
 /// skipping camera the window's texture only through that camera, and the panels are
 /// painted over whatever the window holds.
 #[derive(Component, Clone, Copy, Default, ExtractComponent)]
 pub struct PanelsOnWindow;
+
+/// The render schedule of a [`PanelsOnWindow`] camera: the painting of its panels and
+/// nothing else.
+#[derive(bevy::ecs::schedule::ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct PanelsPass;
 
 /// Adds the direct painting of [`PanelsOnWindow`] cameras' egui. Add it after
 /// `EguiPlugin`.
@@ -59,7 +68,8 @@ impl Plugin for DirectPanelsPlugin {
                     .in_set(RenderSystems::Prepare)
                     .before(prepare_egui_render_target_data_system),
             )
-            .add_systems(Core2d, paint_panels.after(upscaling));
+            .add_schedule(bevy::ecs::schedule::Schedule::new(PanelsPass))
+            .add_systems(PanelsPass, paint_panels);
     }
 }
 
@@ -71,7 +81,7 @@ struct Draw {
     indices: std::ops::Range<u32>,
 }
 
-/// What one camera's panels need for drawing: filled in `Prepare`, read in `Core2d`.
+/// What one camera's panels need for drawing: filled in `Prepare`, read in [`PanelsPass`].
 #[derive(Default)]
 struct Panels {
     /// The camera's main-world entity: the key of its egui textures and transform.
@@ -226,7 +236,9 @@ fn upload(panel: &mut Panels, device: &RenderDevice, queue: &RenderQueue) {
     }
 }
 
-/// Paints the panels onto the window, over the map camera's copy of its rectangle.
+/// Paints the panels onto the window, over the map camera's copy of its rectangle: Bevy
+/// runs the cameras' schedules in the cameras' order, so a camera of lower order has
+/// written the window by then.
 fn paint_panels(
     view: ViewQuery<(&ViewTarget, &ExtractedCamera), With<PanelsOnWindow>>,
     panels: Res<WindowPanels>,

@@ -235,6 +235,8 @@ pub fn spawn_camera(mut commands: Commands, mut egui: ResMut<bevy_egui::EguiGlob
         bevy::camera::visibility::RenderLayers::layer(1),
         bevy_egui::PrimaryEguiContext,
         super::direct::PanelsOnWindow,
+        // Only the panels' painting is rendered for this camera (no 2D passes).
+        bevy::render::camera::CameraRenderGraph::new(super::direct::PanelsPass),
     ));
 }
 
