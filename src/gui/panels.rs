@@ -132,6 +132,11 @@ pub fn panels(
         // The dark theme, which that colour is taken from.
         ctx.set_theme(egui::Theme::Dark);
         ctx.all_styles_mut(|s| s.visuals.panel_fill = egui::Color32::TRANSPARENT);
+        // No feathering: egui fringes every shape's edge with a strip of thin triangles
+        // for anti-aliasing, a third of the panels' triangles, and software rendering pays
+        // for each triangle. The edges are straight and pixel-aligned, the corners'
+        // radius two pixels, so the difference is hard to see; text is not affected.
+        ctx.tessellation_options_mut(|o| o.feathering = false);
         *styled = true;
     }
     let game = &mut *game;
