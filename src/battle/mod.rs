@@ -335,6 +335,47 @@ pub fn accept_or_fallback<A>(
     }
 }
 
+/// What the resolve system of a ruleset with a state resource starts from: the turn, the
+/// commands sent for the awaited unit, and who decides for it.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct AwaitedDecision<'w, 's, A: Clone + Send + Sync + 'static> {
+    /// Whose decision is awaited; the resolve system clears `awaiting` once it has applied
+    /// the decision.
+    pub turn: ResMut<'w, TurnState>,
+    autopilot: Res<'w, Autopilot>,
+    commands: bevy::ecs::message::MessageReader<'w, 's, Command<A>>,
+    roster: Res<'w, Roster>,
+    controllers: Query<'w, 's, &'static Controller>,
+}
+
+impl<A: Clone + Send + Sync + 'static> AwaitedDecision<'_, '_, A> {
+    /// The awaited unit and its decision once `check` accepts it: commands for any other
+    /// unit are refused ([`awaited_command`]), and a refused decision is dropped for a
+    /// player, who chooses again, or replaced by `fallback(unit)` for the AI
+    /// ([`accept_or_fallback`]); each refusal is logged in `events`. `None` when no
+    /// decision goes ahead this step.
+    pub fn take(
+        &mut self,
+        check: impl FnOnce(UnitId, &A) -> Result<(), String>,
+        fallback: impl FnOnce(UnitId) -> A,
+        events: &mut Vec<BattleEvent>,
+    ) -> Option<(UnitId, A)> {
+        let chosen = awaited_command(
+            self.turn.awaiting,
+            self.commands.read().cloned(),
+            &self.roster,
+            events,
+        );
+        let (Some(active), Some(action)) = (self.turn.awaiting, chosen) else {
+            return None;
+        };
+        let ai = ai_decides(&self.roster, &self.controllers, self.autopilot.0, active);
+        let check = check(active, &action);
+        accept_or_fallback(action, check, active, ai, || fallback(active), events)
+            .map(|action| (active, action))
+    }
+}
+
 /// True when the AI decides for `unit`: its side is the AI's, or `autopilot` is on.
 pub fn ai_decides(
     roster: &Roster,
@@ -515,6 +556,103 @@ pub fn decide_outcome(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A world with two units, Ann (a person) and Bot (the AI), in which `awaiting`'s
+    /// decision is awaited and `sent` are this step's commands (unit, number).
+    fn decision_world(awaiting: u32, autopilot: bool, sent: &[(u32, i32)]) -> World {
+        let mut world = World::new();
+        let ann = world.spawn(Controller(Control::Player)).id();
+        let bot = world
+            .spawn(Controller(Control::Ai(AiStyle::default())))
+            .id();
+        let entry = |name: &str, side, entity| RosterEntry {
+            name: name.into(),
+            side,
+            entity,
+        };
+        world.insert_resource(Roster {
+            units: vec![entry("Ann", 0, ann), entry("Bot", 1, bot)],
+        });
+        world.insert_resource(TurnState {
+            awaiting: Some(UnitId(awaiting)),
+            ..Default::default()
+        });
+        world.insert_resource(Autopilot(autopilot));
+        world.init_resource::<Messages<Command<i32>>>();
+        for &(unit, action) in sent {
+            world.write_message(Command {
+                unit: UnitId(unit),
+                action,
+            });
+        }
+        world
+    }
+
+    /// [`AwaitedDecision::take`] with a check that accepts even numbers only and a
+    /// fallback of 0.
+    fn take_even(world: &mut World) -> (Option<(UnitId, i32)>, Vec<BattleEvent>) {
+        use bevy::ecs::system::RunSystemOnce;
+        world
+            .run_system_once(|mut decision: AwaitedDecision<i32>| {
+                let mut events = Vec::new();
+                let taken = decision.take(
+                    |_, n| {
+                        if n % 2 == 0 {
+                            Ok(())
+                        } else {
+                            Err(format!("{n} is odd"))
+                        }
+                    },
+                    |_| 0,
+                    &mut events,
+                );
+                (taken, events)
+            })
+            .expect("the system runs")
+    }
+
+    fn rejected(unit: u32, reason: &str) -> BattleEvent {
+        BattleEvent::Rejected {
+            unit: UnitId(unit),
+            reason: reason.into(),
+        }
+    }
+
+    #[test]
+    fn the_awaited_units_accepted_decision_goes_ahead_and_others_are_refused() {
+        let mut world = decision_world(0, false, &[(1, 2), (0, 4), (0, 6)]);
+        let (taken, events) = take_even(&mut world);
+        // The first of the awaited unit's commands counts; Bot's is refused.
+        assert_eq!(taken, Some((UnitId(0), 4)));
+        assert_eq!(events, vec![rejected(1, "it is Ann's turn")]);
+    }
+
+    #[test]
+    fn a_persons_refused_decision_is_dropped_so_they_choose_again() {
+        let mut world = decision_world(0, false, &[(0, 3)]);
+        assert_eq!(take_even(&mut world), (None, vec![rejected(0, "3 is odd")]));
+    }
+
+    #[test]
+    fn the_ais_refused_decision_is_replaced_by_the_fallback() {
+        let mut world = decision_world(1, false, &[(1, 3)]);
+        let expected = (Some((UnitId(1), 0)), vec![rejected(1, "3 is odd")]);
+        assert_eq!(take_even(&mut world), expected);
+        // Under autopilot the AI decides for the person too.
+        let mut world = decision_world(0, true, &[(0, 3)]);
+        let expected = (Some((UnitId(0), 0)), vec![rejected(0, "3 is odd")]);
+        assert_eq!(take_even(&mut world), expected);
+    }
+
+    #[test]
+    fn without_a_command_or_an_awaited_unit_nothing_goes_ahead() {
+        let mut world = decision_world(0, false, &[]);
+        assert_eq!(take_even(&mut world), (None, Vec::new()));
+        let mut world = decision_world(0, false, &[(1, 2)]);
+        world.resource_mut::<TurnState>().awaiting = None;
+        let expected = (None, vec![rejected(1, "no turn is in progress")]);
+        assert_eq!(take_even(&mut world), expected);
+    }
 
     fn turn(round: u32, round_over: bool) -> TurnState {
         TurnState {

@@ -4,12 +4,12 @@
 
 use super::fight::{Action, Fight, Step};
 use crate::battle::{
-    Autopilot, BattleEvent, Command, Controller, Facing, HexPos, Outcome, OutcomeKind, Roster,
-    Standing, TurnState, UnitId, ai_decides, awaited_command, hex_pair,
+    Autopilot, AwaitedDecision, BattleEvent, Command, Controller, Facing, HexPos, Outcome,
+    OutcomeKind, Roster, Standing, TurnState, UnitId, ai_decides, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
-use bevy::ecs::message::{MessageReader, MessageWriter};
+use bevy::ecs::message::MessageWriter;
 use bevy::ecs::prelude::{Query, Res, ResMut};
 use hexx::Hex;
 
@@ -207,39 +207,19 @@ pub(super) fn decide(
 }
 
 /// Checks and applies the awaited unit's decision.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
-    mut turn: ResMut<TurnState>,
+    mut decision: AwaitedDecision<Action>,
     mut outcome: ResMut<Outcome>,
-    autopilot: Res<Autopilot>,
-    mut commands: MessageReader<Command<Action>>,
     mut fight: ResMut<Fight>,
     mut rng: ResMut<BattleRng>,
-    roster: Res<Roster>,
     map: Res<HexMap>,
-    controllers: Query<&Controller>,
     mut units: Units,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
-    let chosen = awaited_command(
-        turn.awaiting,
-        commands.read().cloned(),
-        &roster,
-        &mut events,
-    );
-    let (Some(active), Some(action)) = (turn.awaiting, chosen) else {
-        out.write_batch(events);
-        return;
-    };
-    let ai = ai_decides(&roster, &controllers, autopilot.0, active);
-    let check = fight.check(&map, active, &action);
-    let Some(action) = crate::battle::accept_or_fallback(
-        action,
-        check,
-        active,
-        ai,
-        || match fight.prompt {
+    let Some((active, action)) = decision.take(
+        |unit, action| fight.check(&map, unit, action),
+        |_| match fight.prompt {
             Some(super::fight::Prompt::Defend(_)) => Action::Defend(None),
             Some(
                 super::fight::Prompt::Reroll
@@ -267,8 +247,8 @@ pub(super) fn resolve(
     }
     fight.apply(&map, active, action, &mut *rng, &mut events);
     escaped(&fight, &mut outcome, &mut events);
-    turn.awaiting = None;
+    decision.turn.awaiting = None;
     mirror(&fight, &map, &mut units, &mut events);
-    sync_turn(&fight, &mut turn);
+    sync_turn(&fight, &mut decision.turn);
     out.write_batch(events);
 }

@@ -3,12 +3,11 @@
 
 use super::dogfight::{Action, Dogfight, Phase, SocsRange, Step};
 use crate::battle::{
-    Autopilot, BattleEvent, Command, Controller, Facing, HexPos, Outcome, Roster, Standing,
-    TurnState, UnitId, ai_decides, awaited_command, hex_pair,
+    AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState, UnitId, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
-use bevy::ecs::message::{MessageReader, MessageWriter};
+use bevy::ecs::message::MessageWriter;
 use bevy::ecs::prelude::{Query, Res, ResMut};
 
 type Crafts<'w, 's> = Query<
@@ -132,37 +131,17 @@ pub(super) fn begin(
 }
 
 /// Checks and records the awaited craft's decision.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
-    mut turn: ResMut<TurnState>,
-    autopilot: Res<Autopilot>,
-    mut commands: MessageReader<Command<Action>>,
+    mut decision: AwaitedDecision<Action>,
     mut d: ResMut<Dogfight>,
-    roster: Res<Roster>,
     map: Res<HexMap>,
-    controllers: Query<&Controller>,
     mut crafts: Crafts,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
-    let chosen = awaited_command(
-        turn.awaiting,
-        commands.read().cloned(),
-        &roster,
-        &mut events,
-    );
-    let (Some(active), Some(action)) = (turn.awaiting, chosen) else {
-        out.write_batch(events);
-        return;
-    };
-    let ai = ai_decides(&roster, &controllers, autopilot.0, active);
-    let check = d.check(active, &action);
-    let Some(action) = crate::battle::accept_or_fallback(
-        action,
-        check,
-        active,
-        ai,
-        || match d.phase {
+    let Some((active, action)) = decision.take(
+        |unit, action| d.check(unit, action),
+        |_| match d.phase {
             Phase::Fire { .. } => Action::Fire {
                 shots: Vec::new(),
                 gm_modifier: 0,
@@ -182,8 +161,8 @@ pub(super) fn resolve(
         action: d.describe(active, &action),
     });
     d.apply(active, action);
-    turn.awaiting = None;
+    decision.turn.awaiting = None;
     mirror(&d, &map, &mut crafts, &mut events);
-    sync_turn(&d, &mut turn);
+    sync_turn(&d, &mut decision.turn);
     out.write_batch(events);
 }

@@ -5,13 +5,12 @@ use super::fleet::{Action, Fleet, Phase, Step};
 use super::place;
 use crate::battle::Projectile;
 use crate::battle::{
-    Autopilot, BattleEvent, Command, Controller, Facing, HexPos, Outcome, Roster, Standing,
-    TurnState, UnitId, ai_decides, awaited_command, hex_pair,
+    AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState, UnitId, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
 use bevy::ecs::entity::Entity;
-use bevy::ecs::message::{MessageReader, MessageWriter};
+use bevy::ecs::message::MessageWriter;
 use bevy::ecs::prelude::{Commands, Query, Res, ResMut, With};
 
 /// The missiles in flight as projectile entities: one per missile, halfway along the line
@@ -164,39 +163,19 @@ pub(super) fn begin(
 }
 
 /// Checks and applies the awaited ship's command.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
-    mut turn: ResMut<TurnState>,
-    autopilot: Res<Autopilot>,
-    mut commands: MessageReader<Command<Action>>,
+    mut decision: AwaitedDecision<Action>,
     mut fleet: ResMut<Fleet>,
-    roster: Res<Roster>,
     map: Res<HexMap>,
-    controllers: Query<&Controller>,
     mut ships: Ships,
     missiles: Query<Entity, With<Projectile>>,
     mut spawner: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
-    let chosen = awaited_command(
-        turn.awaiting,
-        commands.read().cloned(),
-        &roster,
-        &mut events,
-    );
-    let (Some(active), Some(action)) = (turn.awaiting, chosen) else {
-        out.write_batch(events);
-        return;
-    };
-    let ai = ai_decides(&roster, &controllers, autopilot.0, active);
-    let check = fleet.check(active, &action);
-    let Some(action) = crate::battle::accept_or_fallback(
-        action,
-        check,
-        active,
-        ai,
-        || match fleet.phase {
+    let Some((active, action)) = decision.take(
+        |unit, action| fleet.check(unit, action),
+        |_| match fleet.phase {
             Phase::Range { .. } => Action::Hold,
             _ => Action::Pass,
         },
@@ -210,9 +189,9 @@ pub(super) fn resolve(
         action: fleet.describe(active, &action),
     });
     fleet.apply(active, action, &mut events);
-    turn.awaiting = None;
+    decision.turn.awaiting = None;
     mirror(&fleet, &map, &mut ships, &mut events);
     sync_missiles(&fleet, &ships, &missiles, &mut spawner);
-    sync_turn(&fleet, &mut turn);
+    sync_turn(&fleet, &mut decision.turn);
     out.write_batch(events);
 }

@@ -5,14 +5,14 @@
 use super::Action;
 use super::space::{Space, Step};
 use crate::battle::{
-    Autopilot, BattleEvent, Command, Controller, Facing, HexPos, Outcome, Projectile, Roster,
-    Standing, TurnState, UnitId, Velocity, ai_decides, awaited_command,
+    AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Projectile, Standing, TurnState, UnitId,
+    Velocity,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
 use bevy::ecs::component::Component;
 use bevy::ecs::entity::Entity;
-use bevy::ecs::message::{MessageReader, MessageWriter};
+use bevy::ecs::message::MessageWriter;
 use bevy::ecs::prelude::{Commands, Query, Res, ResMut, With, Without};
 use hexx::{EdgeDirection, Hex};
 
@@ -170,38 +170,19 @@ pub(super) fn begin(
 /// decision.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
-    mut turn: ResMut<TurnState>,
-    autopilot: Res<Autopilot>,
-    mut commands_in: MessageReader<Command<Action>>,
+    mut decision: AwaitedDecision<Action>,
     mut space: ResMut<Space>,
     mut rng: ResMut<BattleRng>,
-    roster: Res<Roster>,
     map: Res<HexMap>,
-    controllers: Query<&Controller>,
     mut ships: Ships,
     mut missiles: Missiles,
     mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
-    let chosen = awaited_command(
-        turn.awaiting,
-        commands_in.read().cloned(),
-        &roster,
-        &mut events,
-    );
-    let (Some(active), Some(action)) = (turn.awaiting, chosen) else {
-        out.write_batch(events);
-        return;
-    };
-    let ai = ai_decides(&roster, &controllers, autopilot.0, active);
-    let check = space.check(active, &action);
-    let Some(action) = crate::battle::accept_or_fallback(
-        action,
-        check,
-        active,
-        ai,
-        || super::ai::pass(&space, active),
+    let Some((active, action)) = decision.take(
+        |unit, action| space.check(unit, action),
+        |unit| super::ai::pass(&space, unit),
         &mut events,
     ) else {
         out.write_batch(events);
@@ -212,10 +193,10 @@ pub(super) fn resolve(
         action: space.describe(active, &action),
     });
     space.apply(active, action, &mut events);
-    turn.awaiting = None;
+    decision.turn.awaiting = None;
     let step = space.advance(&map, &mut *rng, &mut events);
-    record_step(step, &mut turn);
+    record_step(step, &mut decision.turn);
     mirror(&space, &mut ships, &mut missiles, &mut commands);
-    sync_turn(&space, &mut turn);
+    sync_turn(&space, &mut decision.turn);
     out.write_batch(events);
 }

@@ -4,12 +4,12 @@
 
 use super::fight::{Action, Fight, Prompt, Step, standing};
 use crate::battle::{
-    Altitude, Autopilot, BattleEvent, Command, Controller, Facing, HexPos, Outcome, Roster,
-    Standing, TurnState, UnitId, Velocity, ai_decides, awaited_command,
+    Altitude, AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState, UnitId,
+    Velocity,
 };
 use crate::dice::BattleRng;
 use bevy::ecs::entity::Entity;
-use bevy::ecs::message::{MessageReader, MessageWriter};
+use bevy::ecs::message::MessageWriter;
 use bevy::ecs::prelude::{Commands, Query, Res, ResMut};
 
 type Units<'w, 's> = Query<
@@ -115,38 +115,18 @@ pub(super) fn begin(
 }
 
 /// Checks and applies the awaited unit's decision.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
-    mut turn: ResMut<TurnState>,
-    autopilot: Res<Autopilot>,
-    mut commands_in: MessageReader<Command<Action>>,
+    mut decision: AwaitedDecision<Action>,
     mut fight: ResMut<Fight>,
     mut rng: ResMut<BattleRng>,
-    roster: Res<Roster>,
-    controllers: Query<&Controller>,
     mut units: Units,
     mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
-    let chosen = awaited_command(
-        turn.awaiting,
-        commands_in.read().cloned(),
-        &roster,
-        &mut events,
-    );
-    let (Some(active), Some(action)) = (turn.awaiting, chosen) else {
-        out.write_batch(events);
-        return;
-    };
-    let ai = ai_decides(&roster, &controllers, autopilot.0, active);
-    let check = fight.check(active, &action);
-    let Some(action) = crate::battle::accept_or_fallback(
-        action,
-        check,
-        active,
-        ai,
-        || super::ai::choose(&fight, active),
+    let Some((active, action)) = decision.take(
+        |unit, action| fight.check(unit, action),
+        |unit| super::ai::choose(&fight, unit),
         &mut events,
     ) else {
         out.write_batch(events);
@@ -165,8 +145,8 @@ pub(super) fn resolve(
         });
         fight.apply(active, action, &mut *rng, &mut events);
     }
-    turn.awaiting = None;
+    decision.turn.awaiting = None;
     mirror(&fight, &mut units, &mut commands);
-    sync_turn(&fight, &mut turn);
+    sync_turn(&fight, &mut decision.turn);
     out.write_batch(events);
 }
