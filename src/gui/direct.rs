@@ -101,8 +101,10 @@ struct Panels {
 #[derive(Resource, Default)]
 struct WindowPanels(bevy::platform::collections::HashMap<Entity, Panels>);
 
-/// Takes the egui meshes of every [`PanelsOnWindow`] camera (so that bevy_egui's own pass
-/// has nothing to draw), uploads them and specialises the egui pipeline for the window.
+/// Takes the egui meshes of every [`PanelsOnWindow`] camera (so that bevy_egui does not
+/// also copy and upload them), uploads them and specialises the egui pipeline for the
+/// window. Warns once if such a camera does not render with [`PanelsPass`]: its panels
+/// would not be drawn.
 #[allow(clippy::too_many_arguments)]
 fn prepare_panels(
     mut panels: ResMut<WindowPanels>,
@@ -127,6 +129,9 @@ fn prepare_panels(
         panel.seen = false;
     }
     for (entity, main, camera, target, egui_view) in &cameras {
+        if camera.schedule != bevy::ecs::schedule::ScheduleLabel::intern(&PanelsPass) {
+            warn_once!("a PanelsOnWindow camera renders without PanelsPass: no panels drawn");
+        }
         let Ok((mut output, scale)) = egui_views.get_mut(egui_view.0) else {
             continue;
         };

@@ -347,21 +347,31 @@ fn keep_freed_memory() {
 /// (pipelined rendering), and Bevy's parallel queries still use the pool. Add it last: its
 /// `finish` sets the executors once every other plugin has added its schedules, before
 /// pipelined rendering moves the render world to its own thread.
+///
+/// Two of Bevy's settings are kept: the extraction leaves its commands unapplied (the
+/// render thread applies them, so the app waits less), and on macOS and iOS the render
+/// world keeps its executor, which runs the window's surface set-up on the main thread.
 struct SchedulesOnOneThread;
 
 impl Plugin for SchedulesOnOneThread {
     fn build(&self, _app: &mut App) {}
 
     fn finish(&self, app: &mut App) {
+        use bevy::ecs::schedule::{ScheduleLabel, Schedules, SingleThreadedExecutor};
         fn one_thread(world: &mut World) {
-            if let Some(mut schedules) = world.get_resource_mut::<bevy::ecs::schedule::Schedules>()
-            {
-                for (_, schedule) in schedules.iter_mut() {
-                    schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+            let Some(mut schedules) = world.get_resource_mut::<Schedules>() else {
+                return;
+            };
+            let extract = bevy::render::ExtractSchedule.intern();
+            for (_, schedule) in schedules.iter_mut() {
+                schedule.set_executor(SingleThreadedExecutor::new());
+                if schedule.label() == extract {
+                    schedule.set_apply_final_deferred(false);
                 }
             }
         }
         one_thread(app.world_mut());
+        #[cfg(not(any(target_os = "macos", target_os = "ios")))]
         if let Some(render) = app.get_sub_app_mut(bevy::render::RenderApp) {
             one_thread(render.world_mut());
         }
