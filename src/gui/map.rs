@@ -352,8 +352,12 @@ pub fn spawn_scene(
     let white = materials.add(Color::srgb(0.95, 0.95, 0.9));
     let green = materials.add(Color::srgb(0.3, 0.85, 0.35));
     let fallen = materials.add(Color::srgba(0.35, 0.35, 0.35, 0.8));
+    // One material per side, shared by its tokens, so that Bevy draws each side's discs in
+    // one batch rather than one draw per token.
+    let side_materials: Vec<Handle<FlatMaterial>> =
+        SIDE_COLOURS.iter().map(|&c| materials.add(c)).collect();
     for (i, entry) in session.roster().units.iter().enumerate() {
-        let colour = SIDE_COLOURS[usize::from(entry.side) % SIDE_COLOURS.len()];
+        let alive = side_materials[usize::from(entry.side) % side_materials.len()].clone();
         let id = UnitId(i as u32);
         let at = session
             .world
@@ -373,11 +377,11 @@ pub fn spawn_scene(
             .with_children(|t| {
                 t.spawn((
                     TokenBody {
-                        alive: materials.add(colour),
+                        alive: alive.clone(),
                         fallen: fallen.clone(),
                     },
                     Mesh2d(body.clone()),
-                    MeshMaterial2d(materials.add(colour)),
+                    MeshMaterial2d(alive),
                     Transform::from_xyz(0.0, 0.0, 1.0),
                 ));
                 t.spawn((
