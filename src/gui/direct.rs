@@ -84,10 +84,9 @@ struct Draw {
 /// What one camera's panels need for drawing: filled in `Prepare`, read in [`PanelsPass`].
 #[derive(Default)]
 struct Panels {
-    /// The camera's main-world entity: the key of its egui textures and transform.
-    main: Option<MainEntity>,
-    /// The egui pipeline for the window's texture format.
-    pipeline: Option<CachedRenderPipelineId>,
+    /// The camera's main-world entity (the key of its egui textures and transform) and
+    /// the egui pipeline for the window's texture format.
+    target: Option<(MainEntity, CachedRenderPipelineId)>,
     draws: Vec<Draw>,
     vertices: Vec<u8>,
     indices: Vec<u32>,
@@ -147,14 +146,14 @@ fn prepare_panels(
         };
         let panel = panels.0.entry(entity).or_default();
         panel.seen = true;
-        panel.main = Some(*main);
-        panel.pipeline = Some(pipelines.specialize(
+        let pipeline = pipelines.specialize(
             &pipeline_cache,
             &egui_pipeline,
             EguiPipelineKey {
                 target_format: format,
             },
-        ));
+        );
+        panel.target = Some((*main, pipeline));
         fill(panel, &jobs, scale.pixels_per_point, size);
         upload(panel, &device, &queue);
     }
@@ -257,9 +256,8 @@ fn paint_panels(
     let Some(panel) = panels.0.get(&entity) else {
         return;
     };
-    let (Some(main), Some(pipeline), Some(vertices), Some(indices), Some(size)) = (
-        panel.main,
-        panel.pipeline,
+    let (Some((main, pipeline)), Some(vertices), Some(indices), Some(size)) = (
+        panel.target,
         &panel.vertex_buffer,
         &panel.index_buffer,
         camera.physical_target_size,
