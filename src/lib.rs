@@ -14,6 +14,7 @@ pub mod gui;
 pub mod hexmap;
 pub mod play;
 pub mod preview;
+pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod session;

@@ -2,11 +2,11 @@
 //! scenario files and replay saved battles headless. See README.md for the reference.
 
 use clap::{Parser, Subcommand};
-use skirmish::battle::{DrawReason, OutcomeKind};
 use skirmish::play::Play;
 use skirmish::preview::{PreviewConfig, run_preview};
+use skirmish::report;
 use skirmish::scenario::{self, Prepared, ScenarioErrors};
-use skirmish::session::{Session, SessionOptions};
+use skirmish::session::Session;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -135,26 +135,6 @@ fn report_errors(e: &ScenarioErrors) -> ExitCode {
     ExitCode::from(1)
 }
 
-fn outcome_text(p: &Prepared, outcome: Option<OutcomeKind>, round: u32) -> String {
-    match outcome {
-        Some(OutcomeKind::Victory { side }) => format!(
-            "victory for {} in round {round}",
-            p.sides
-                .get(usize::from(side))
-                .map_or("?", |s| s.name.as_str())
-        ),
-        Some(OutcomeKind::Draw { reason }) => format!(
-            "draw in round {round} ({})",
-            match reason {
-                DrawReason::AllDown => "every side is down",
-                DrawReason::RoundLimit => "round limit with sides tied",
-                DrawReason::Stalemate => "stalemate cap reached",
-            }
-        ),
-        None => "unfinished".to_string(),
-    }
-}
-
 fn check(files: &[PathBuf]) -> ExitCode {
     let mut bad = 0;
     for f in files {
@@ -187,8 +167,7 @@ fn run(file: &Path, seed: Option<u64>, json: bool) -> ExitCode {
         Err(code) => return code,
     };
     let seed = seed.unwrap_or_else(clock_seed);
-    let mut session = Session::new(prepared, seed, SessionOptions::default());
-    session.run();
+    let mut session = report::run_battle(prepared, seed);
     print_battle(&mut session, file, json, serde_json::Map::new())
 }
 
@@ -223,62 +202,19 @@ fn print_battle(
     json: bool,
     extra: serde_json::Map<String, serde_json::Value>,
 ) -> ExitCode {
-    let prepared = session.prepared().clone();
-    let seed = session.seed();
-    let outcome = session.outcome();
-    let round = session.round();
-    let mut out = std::io::stdout().lock();
-    let written = if json {
-        let mut doc = serde_json::json!({
-            "scenario": prepared.name,
-            "file": file.display().to_string(),
-            "ruleset": prepared.ruleset,
-            "seed": seed,
-            "sides": session.sides().0,
-            "units": session.roster().units,
-            "events": session.log().entries,
-            "outcome": outcome,
-            "outcome_text": outcome_text(&prepared, outcome, round),
-            "rounds": round,
-            "final": session.unit_lines(),
-        });
-        if let Some(map) = doc.as_object_mut() {
-            map.extend(extra);
-        }
-        match serde_json::to_string_pretty(&doc) {
-            Ok(text) => writeln!(out, "{text}"),
+    let text = if json {
+        match report::battle_json(session, file, extra) {
+            Ok(text) => text,
             Err(e) => {
                 eprintln!("error: cannot write JSON: {e}");
                 return ExitCode::from(1);
             }
         }
     } else {
-        let mut text = format!("{} ({}), seed {seed}\n", prepared.name, prepared.ruleset);
-        for (i, side) in prepared.sides.iter().enumerate() {
-            let names: Vec<&str> = prepared
-                .units
-                .iter()
-                .filter(|u| usize::from(u.side) == i)
-                .map(|u| u.name.as_str())
-                .collect();
-            text.push_str(&format!(
-                "{} ({}): {}\n",
-                side.name,
-                side.id,
-                names.join(", ")
-            ));
-        }
-        text.push_str(&session.log_text());
-        text.push_str(&format!(
-            "\nOutcome: {}\n",
-            outcome_text(&prepared, outcome, round)
-        ));
-        for line in session.unit_lines() {
-            text.push_str(&format!("  {line}\n"));
-        }
-        write!(out, "{text}")
+        report::battle_text(session)
     };
-    match written.and_then(|_| out.flush()) {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`skirmish run ... | head`) is not an error worth a panic.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
