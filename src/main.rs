@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 use skirmish::play::Play;
 use skirmish::preview::{PreviewConfig, run_preview};
 use skirmish::report;
-use skirmish::scenario::{self, Prepared, ScenarioErrors};
+use skirmish::scenario::{Prepared, ScenarioErrors};
 use skirmish::session::Session;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -124,7 +124,9 @@ fn clock_seed() -> u64 {
 }
 
 fn load(path: &Path) -> Result<Prepared, ExitCode> {
-    scenario::load(path).map_err(|e| report_errors(&e))
+    skirmish::rules::builtin()
+        .load(path)
+        .map_err(|e| report_errors(&e))
 }
 
 fn report_errors(e: &ScenarioErrors) -> ExitCode {
@@ -138,7 +140,7 @@ fn report_errors(e: &ScenarioErrors) -> ExitCode {
 fn check(files: &[PathBuf]) -> ExitCode {
     let mut bad = 0;
     for f in files {
-        match scenario::load(f) {
+        match skirmish::rules::builtin().load(f) {
             Ok(p) => println!(
                 "{}: ok ({}, {} units, {} sides, {} hexes)",
                 f.display(),
@@ -312,13 +314,13 @@ fn gui(args: WindowArgs, started: std::time::Instant) -> ExitCode {
         };
     }
     let (loaded, path) = match args.scenario {
-        Some(path) => (scenario::load(&path), path),
+        Some(path) => (skirmish::rules::builtin().load(&path), path),
         None if Path::new(DEFAULT_SCENARIO.0).exists() => (
-            scenario::load(Path::new(DEFAULT_SCENARIO.0)),
+            skirmish::rules::builtin().load(Path::new(DEFAULT_SCENARIO.0)),
             PathBuf::from(DEFAULT_SCENARIO.0),
         ),
         None => (
-            scenario::parse(DEFAULT_SCENARIO.0, DEFAULT_SCENARIO.1),
+            skirmish::rules::builtin().parse(DEFAULT_SCENARIO.0, DEFAULT_SCENARIO.1),
             PathBuf::from(DEFAULT_SCENARIO.0),
         ),
     };

@@ -21,15 +21,12 @@
 //! expected), including a recorded decision that the ruleset refuses on replay (the file was
 //! edited by hand, or the scenario changed since): see [`LoadError`].
 
-use crate::battle::{
-    Autopilot, BattleEvent, Command, Control, Controller, OutcomeKind, TurnState, UnitId,
-};
+use crate::battle::{Autopilot, BattleEvent, Control, Controller, OutcomeKind, TurnState, UnitId};
 use crate::dice::BattleRng;
 use crate::format::{Path as FilePath, Problem, ron_options};
-use crate::rules::{gurps, main_sequence, socs, starship_d12, traveller_space, vergeworlds};
-use crate::scenario::{self, Prepared, RulesetSpec, ScenarioError, ScenarioErrors};
+use crate::scenario::{ErasedRuleset, Prepared, Registry, Ruleset, ScenarioError, ScenarioErrors};
+use crate::scenario::{Section, contract::Entry};
 use crate::session::{Session, SessionOptions};
-use bevy::ecs::message::Messages;
 use miette::Diagnostic;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -59,90 +56,121 @@ pub struct Recording {
     pub decisions: Vec<Decision>,
 }
 
-/// One player decision, tagged with its ruleset (more rulesets will add variants).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Decision {
-    /// A GURPS command: the unit and its maneuver, target and options.
-    Gurps(Command<gurps::Action>),
-    /// A starship-d12 command: the ship and its range move, shot or pass.
-    StarshipD12(Command<starship_d12::Action>),
-    /// A SOCS command: the craft's shots or its pilot's maneuver.
-    Socs(Command<socs::Action>),
-    /// A Main Sequence decision: a move, an action, or an answer (defend, re-roll, Edge).
-    MainSequence(Command<main_sequence::Action>),
-    /// A GURPS Traveller space decision: a maneuver, direct fire or a missile launch.
-    TravellerSpace(Command<traveller_space::Action>),
-    /// A Vergeworlds decision: an attitude, a move, an action or an answer (defense, Mana).
-    Vergeworlds(Command<vergeworlds::Action>),
+/// One player decision: the unit and its ruleset's action. Written in a save file as the
+/// ruleset's tag around the command, `Gurps((unit: (0), action: (...)))`, and read back by
+/// that ruleset (see `docs/save-format.md`).
+#[derive(Clone)]
+pub struct Decision {
+    ruleset: &'static dyn ErasedRuleset,
+    unit: UnitId,
+    action: Arc<dyn Section>,
 }
 
 impl Decision {
-    /// The unit that decides.
-    pub fn unit(&self) -> UnitId {
-        match self {
-            Decision::Gurps(c) => c.unit,
-            Decision::StarshipD12(c) => c.unit,
-            Decision::Socs(c) => c.unit,
-            Decision::MainSequence(c) => c.unit,
-            Decision::TravellerSpace(c) => c.unit,
-            Decision::Vergeworlds(c) => c.unit,
+    /// `unit`'s decision `action` in ruleset `R`.
+    pub fn new<R: Ruleset>(unit: UnitId, action: R::Action) -> Self {
+        Self {
+            ruleset: Entry::<R>::ERASED,
+            unit,
+            action: Arc::new(action),
         }
     }
 
-    /// Sends the decision to a battle world of `ruleset`; an error when the decision is of
-    /// another ruleset.
-    fn send(
-        &self,
-        world: &mut bevy::ecs::world::World,
-        ruleset: &RulesetSpec,
-    ) -> Result<(), String> {
-        match (self, ruleset) {
-            (Decision::Gurps(command), RulesetSpec::Gurps(_)) => {
-                world.write_message(command.clone());
-            }
-            (Decision::StarshipD12(command), RulesetSpec::StarshipD12(_)) => {
-                world.write_message(command.clone());
-            }
-            (Decision::Socs(command), RulesetSpec::Socs(_)) => {
-                world.write_message(command.clone());
-            }
-            (Decision::MainSequence(command), RulesetSpec::MainSequence(_)) => {
-                world.write_message(command.clone());
-            }
-            (Decision::TravellerSpace(command), RulesetSpec::TravellerSpace(_)) => {
-                world.write_message(command.clone());
-            }
-            (Decision::Vergeworlds(command), RulesetSpec::Vergeworlds(_)) => {
-                world.write_message(command.clone());
-            }
-            (_, ruleset) => {
-                return Err(format!(
-                    "the decision is for another ruleset than the scenario's ({})",
-                    ruleset.id()
-                ));
-            }
+    /// The unit that decides.
+    pub fn unit(&self) -> UnitId {
+        self.unit
+    }
+
+    /// The ruleset the decision is for.
+    pub fn ruleset(&self) -> &'static dyn ErasedRuleset {
+        self.ruleset
+    }
+
+    /// The action, if the decision is ruleset `R`'s.
+    pub fn action<R: Ruleset>(&self) -> Option<&R::Action> {
+        (*self.action).as_any().downcast_ref::<R::Action>()
+    }
+
+    /// Sends the decision to a battle world of `prepared`; an error when the decision is
+    /// of another ruleset.
+    fn send(&self, world: &mut bevy::ecs::world::World, prepared: &Prepared) -> Result<(), String> {
+        if self.ruleset.tag() != prepared.rules.tag() {
+            return Err(format!(
+                "the decision is for another ruleset than the scenario's ({})",
+                prepared.ruleset
+            ));
         }
-        Ok(())
+        prepared.rules.send(world, self.unit, &*self.action)
+    }
+}
+
+impl fmt::Debug for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}(Command {{ unit: {:?}, action: {:?} }})",
+            self.ruleset.tag(),
+            self.unit,
+            self.action
+        )
+    }
+}
+
+impl PartialEq for Decision {
+    fn eq(&self, other: &Self) -> bool {
+        self.ruleset.tag() == other.ruleset.tag()
+            && self.unit == other.unit
+            && self.action.same_as(&*other.action)
+    }
+}
+
+/// A decision's command as written: `(unit: ..., action: ...)`.
+#[derive(Serialize)]
+#[serde(rename = "Command")]
+struct CommandRef<'a> {
+    unit: UnitId,
+    action: &'a dyn Section,
+}
+
+impl Serialize for Decision {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let command = CommandRef {
+            unit: self.unit,
+            action: &*self.action,
+        };
+        serializer.serialize_newtype_variant("Decision", 0, self.ruleset.tag(), &command)
+    }
+}
+
+impl<'de> Deserialize<'de> for Decision {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        crate::scenario::contract::read_section(deserializer, "Decision", |ruleset, ron| {
+            ruleset
+                .parse_command(ron, "Decision")
+                .map(|(unit, action)| Decision {
+                    ruleset,
+                    unit,
+                    action,
+                })
+        })
     }
 }
 
 /// The command the AI wrote for `unit` in one step of `session` under autopilot, if any.
-fn ai_command<A: Clone + Send + Sync + 'static>(
-    session: &mut Session,
-    unit: UnitId,
-) -> Option<Command<A>> {
-    let world = &mut session.world;
-    let mut cursor = world
-        .resource::<Messages<Command<A>>>()
-        .get_cursor_current();
-    world.insert_resource(Autopilot(true));
+fn ai_command(session: &mut Session, unit: UnitId) -> Option<Decision> {
+    let rules = session.prepared().rules;
+    let cursor = rules.command_cursor(&session.world);
+    session.world.insert_resource(Autopilot(true));
     session.step();
     let world = &mut session.world;
     world.insert_resource(Autopilot(false));
-    cursor
-        .read(world.resource::<Messages<Command<A>>>())
-        .find(|c| c.unit == unit)
-        .cloned()
+    rules
+        .command_since(world, cursor, unit)
+        .map(|action| Decision {
+            ruleset: rules,
+            unit,
+            action,
+        })
 }
 
 impl Recording {
@@ -167,11 +195,12 @@ impl Recording {
             .map_err(|e| format!("cannot write the recording as RON: {e}"))
     }
 
-    /// Parses save file `text`; `name` is the file name used in messages. A syntax error,
-    /// an unknown field or a value of the wrong type is reported with its line and column.
-    pub fn parse(name: &str, text: &str) -> Result<Self, LoadError> {
-        ron_options()
-            .from_str(text)
+    /// Parses save file `text` with the rulesets of `registry` (the decisions are theirs);
+    /// `name` is the file name used in messages. A syntax error, an unknown field or a value
+    /// of the wrong type is reported with its line and column.
+    pub fn parse(registry: &Registry, name: &str, text: &str) -> Result<Self, LoadError> {
+        registry
+            .read_ron(text)
             .map_err(|e| LoadError::in_save(SaveError(ScenarioError::from_ron(name, text, &e))))
     }
 }
@@ -280,6 +309,11 @@ impl Play {
     /// battle is where it was saved: after the last decision, at the next player turn (or
     /// the end). Every problem is reported with file, line and column.
     pub fn load(path: &Path) -> Result<Self, LoadError> {
+        Self::load_with(crate::rules::builtin(), path)
+    }
+
+    /// [`Play::load`] with the rulesets of `registry`.
+    pub fn load_with(registry: &Registry, path: &Path) -> Result<Self, LoadError> {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| {
             LoadError::in_save(SaveError(ScenarioError::io(
@@ -287,7 +321,7 @@ impl Play {
                 &format!("cannot read the file: {e}"),
             )))
         })?;
-        let recording = Recording::parse(&name, &text)?;
+        let recording = Recording::parse(registry, &name, &text)?;
         let at = |path: FilePath, message: String| {
             SaveError(ScenarioError::at_path(
                 &name,
@@ -308,7 +342,7 @@ impl Play {
             };
             return Err(LoadError::in_save(at(scenario_field, message)));
         };
-        let prepared = scenario::load(&scenario_path).map_err(|errors| {
+        let prepared = registry.load(&scenario_path).map_err(|errors| {
             let n = errors.errors.len();
             LoadError {
                 save: vec![at(
@@ -436,55 +470,15 @@ impl Play {
         Ok(())
     }
 
-    /// The player's decision for the unit the battle waits for: the command is sent and
-    /// resolved in one step. If the ruleset refuses it, returns the reason; the unit is
-    /// still awaited and nothing is recorded (the refusal is not kept in the log either).
-    /// Any recorded decisions still to be played back are dropped: the battle takes a new
-    /// course.
-    pub fn decide(&mut self, action: gurps::Action) -> Result<(), String> {
+    /// The player's decision for the unit the battle waits for, an action of ruleset `R`
+    /// (`play.decide::<Gurps>(action)`): the command is sent and resolved in one step. If
+    /// the ruleset refuses it, returns the reason; the unit is still awaited and nothing is
+    /// recorded (the refusal is not kept in the log either). Any recorded decisions still
+    /// to be played back are dropped: the battle takes a new course.
+    pub fn decide<R: Ruleset>(&mut self, action: R::Action) -> Result<(), String> {
         self.script.clear();
         let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
-        self.apply(Decision::Gurps(Command { unit, action }))
-    }
-
-    /// The player's decision for the craft the battle waits for (SOCS), as
-    /// [`Play::decide`].
-    pub fn decide_craft(&mut self, action: socs::Action) -> Result<(), String> {
-        self.script.clear();
-        let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
-        self.apply(Decision::Socs(Command { unit, action }))
-    }
-
-    /// The player's decision for the ship the battle waits for (starship-d12), as
-    /// [`Play::decide`].
-    pub fn decide_ship(&mut self, action: starship_d12::Action) -> Result<(), String> {
-        self.script.clear();
-        let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
-        self.apply(Decision::StarshipD12(Command { unit, action }))
-    }
-
-    /// The player's decision for the Main Sequence unit the battle waits for (a move, an
-    /// action or an answer), as [`Play::decide`].
-    pub fn decide_ms(&mut self, action: main_sequence::Action) -> Result<(), String> {
-        self.script.clear();
-        let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
-        self.apply(Decision::MainSequence(Command { unit, action }))
-    }
-
-    /// The player's decision for the GURPS Traveller ship the battle waits for, as
-    /// [`Play::decide`].
-    pub fn decide_space(&mut self, action: traveller_space::Action) -> Result<(), String> {
-        self.script.clear();
-        let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
-        self.apply(Decision::TravellerSpace(Command { unit, action }))
-    }
-
-    /// The player's decision for the Vergeworlds character the battle waits for, as
-    /// [`Play::decide`].
-    pub fn decide_verge(&mut self, action: vergeworlds::Action) -> Result<(), String> {
-        self.script.clear();
-        let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
-        self.apply(Decision::Vergeworlds(Command { unit, action }))
+        self.apply(Decision::new::<R>(unit, action))
     }
 
     /// Takes back the last player decision: the battle starts over from its seed, every
@@ -542,23 +536,7 @@ impl Play {
         self.script.clear();
         let unit = self.awaiting_player().ok_or_else(|| self.not_awaiting())?;
         let before = self.session.log().entries.len();
-        let prepared = self.session.prepared().clone();
-        let chosen = match &prepared.file.ruleset {
-            RulesetSpec::Gurps(_) => ai_command(&mut self.session, unit).map(Decision::Gurps),
-            RulesetSpec::StarshipD12(_) => {
-                ai_command(&mut self.session, unit).map(Decision::StarshipD12)
-            }
-            RulesetSpec::Socs(_) => ai_command(&mut self.session, unit).map(Decision::Socs),
-            RulesetSpec::MainSequence(_) => {
-                ai_command(&mut self.session, unit).map(Decision::MainSequence)
-            }
-            RulesetSpec::TravellerSpace(_) => {
-                ai_command(&mut self.session, unit).map(Decision::TravellerSpace)
-            }
-            RulesetSpec::Vergeworlds(_) => {
-                ai_command(&mut self.session, unit).map(Decision::Vergeworlds)
-            }
-        };
+        let chosen = ai_command(&mut self.session, unit);
         let refused = self.session.log().entries[before..]
             .iter()
             .any(|e| matches!(e.event, BattleEvent::Rejected { .. }));
@@ -613,7 +591,7 @@ impl Play {
         }
         let before = self.session.log().entries.len();
         let prepared = self.session.prepared().clone();
-        decision.send(&mut self.session.world, &prepared.file.ruleset)?;
+        decision.send(&mut self.session.world, &prepared)?;
         self.session.step();
         let mut refused = None;
         let mut chosen = false;
@@ -690,10 +668,7 @@ pub fn continue_from(session: &mut Session, recording: &Recording, seed: u64) {
             break;
         }
         let prepared = session.prepared().clone();
-        if decision
-            .send(&mut session.world, &prepared.file.ruleset)
-            .is_err()
-        {
+        if decision.send(&mut session.world, &prepared).is_err() {
             break;
         }
         session.step();
@@ -814,25 +789,27 @@ impl std::error::Error for LoadError {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::gurps::{Action, Maneuver};
+    use crate::rules::gurps::{Action, Gurps, Maneuver};
 
     fn recording() -> Recording {
         let mut r = Recording::new(PathBuf::from("scenarios/gurps-duel.ron"), 7);
-        r.decisions.push(Decision::Gurps(Command {
-            unit: UnitId(0),
-            action: Action {
+        r.decisions.push(Decision::new::<Gurps>(
+            UnitId(0),
+            Action {
                 to: Some(hexx::Hex::new(1, -2)),
                 ..Action::simple(Maneuver::Move)
             },
-        }));
-        r.decisions.push(Decision::Gurps(Command {
-            unit: UnitId(2),
-            action: Action {
+        ));
+        r.decisions.push(Decision::new::<Gurps>(
+            UnitId(2),
+            Action {
                 target: Some(UnitId(1)),
                 weapon: Some(0),
-                ..Action::simple(Maneuver::AllOutAttack(gurps::AoaOption::Determined))
+                ..Action::simple(Maneuver::AllOutAttack(
+                    crate::rules::gurps::AoaOption::Determined,
+                ))
             },
-        }));
+        ));
         r
     }
 
@@ -847,7 +824,10 @@ mod tests {
             text.contains("maneuver: AllOutAttack(Determined)"),
             "{text}"
         );
-        assert_eq!(Recording::parse("x.ron", &text).expect("parses"), r);
+        assert_eq!(
+            Recording::parse(crate::rules::builtin(), "x.ron", &text).expect("parses"),
+            r
+        );
     }
 
     /// Hand-written saves may leave out `Some(..)`, the inner parentheses of `Gurps(..)`,
@@ -862,20 +842,20 @@ mod tests {
                 Gurps(unit: (0), action: (maneuver: Aim, target: (1), weapon: 0)),
             ],
         )"#;
-        let r = Recording::parse("short.ron", text).expect("parses");
+        let r = Recording::parse(crate::rules::builtin(), "short.ron", text).expect("parses");
         assert_eq!(r.seed, 3);
         assert_eq!(r.decisions.len(), 2);
-        let Decision::Gurps(aim) = &r.decisions[1] else {
-            panic!("a GURPS decision")
-        };
-        assert_eq!(aim.action.target, Some(UnitId(1)));
+        let aim = r.decisions[1].action::<Gurps>().expect("a GURPS decision");
+        assert_eq!(aim.target, Some(UnitId(1)));
         assert_eq!(r.decisions[0].unit(), UnitId(0));
-        let Decision::Gurps(c) = &r.decisions[0] else {
-            panic!("a GURPS decision")
-        };
-        assert_eq!(c.action.to, Some(hexx::Hex::new(1, -2)));
-        assert_eq!(c.action.deceptive, 0);
-        let empty = Recording::parse("e.ron", r#"(scenario: "duel.ron", seed: 1)"#);
+        let c = r.decisions[0].action::<Gurps>().expect("a GURPS decision");
+        assert_eq!(c.to, Some(hexx::Hex::new(1, -2)));
+        assert_eq!(c.deceptive, 0);
+        let empty = Recording::parse(
+            crate::rules::builtin(),
+            "e.ron",
+            r#"(scenario: "duel.ron", seed: 1)"#,
+        );
         assert!(empty.expect("parses").decisions.is_empty());
     }
 
@@ -884,7 +864,8 @@ mod tests {
     #[test]
     fn save_file_errors_are_located() {
         let text = "(\n    scenario: \"duel.ron\",\n    seed: 1,\n    colour: Red,\n)";
-        let e = Recording::parse("bad.ron", text).expect_err("unknown field");
+        let e =
+            Recording::parse(crate::rules::builtin(), "bad.ron", text).expect_err("unknown field");
         assert_eq!(e.count(), 1);
         let shown = e.to_string();
         assert!(shown.starts_with("bad.ron:4:5: "), "{shown}");
@@ -894,7 +875,12 @@ mod tests {
         assert!(rendered.contains("skirmish::save"), "{rendered}");
         assert!(rendered.contains("colour: Red"), "{rendered}");
 
-        let e = Recording::parse("bad.ron", "(scenario: \"d.ron\", seed: -1)").expect_err("u64");
+        let e = Recording::parse(
+            crate::rules::builtin(),
+            "bad.ron",
+            "(scenario: \"d.ron\", seed: -1)",
+        )
+        .expect_err("u64");
         assert!(e.to_string().starts_with("bad.ron:1:"), "{e}");
     }
 

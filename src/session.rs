@@ -3,13 +3,12 @@
 //! without being rebuilt (the preview reuses one per thread).
 
 use crate::battle::{
-    self, Autopilot, BattleEvent, BattleStats, CombatLog, Combatant, Command, Controller, Facing,
-    HexPos, Outcome, OutcomeKind, Projectile, Roster, RosterEntry, Ship, Side, Sides, Standing,
-    TurnState, UnitId, UnitTally, VictoryRule,
+    self, Autopilot, BattleEvent, BattleStats, CombatLog, Controller, Facing, HexPos, Outcome,
+    OutcomeKind, Projectile, Roster, RosterEntry, Side, Sides, Standing, TurnState, UnitId,
+    UnitTally, VictoryRule,
 };
 use crate::dice::BattleRng;
-use crate::rules::{gurps, main_sequence, socs, starship_d12, traveller_space, vergeworlds};
-use crate::scenario::{Prepared, PreparedStats};
+use crate::scenario::Prepared;
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::Messages;
 use bevy::ecs::query::{Or, With};
@@ -70,32 +69,8 @@ impl Session {
         let mut world = World::new();
         battle::init_resources(&mut world);
         let mut schedule = battle::new_schedule();
-        match prepared.file.ruleset {
-            crate::scenario::RulesetSpec::Gurps(ref config) => {
-                gurps::configure(&mut schedule);
-                gurps::init_resources(&mut world, config, &prepared.sides);
-            }
-            crate::scenario::RulesetSpec::StarshipD12(_) => {
-                starship_d12::configure(&mut schedule);
-                starship_d12::init_resources(&mut world, &prepared);
-            }
-            crate::scenario::RulesetSpec::Socs(_) => {
-                socs::configure(&mut schedule);
-                socs::init_resources(&mut world, &prepared);
-            }
-            crate::scenario::RulesetSpec::MainSequence(_) => {
-                main_sequence::configure(&mut schedule);
-                main_sequence::init_resources(&mut world, &prepared);
-            }
-            crate::scenario::RulesetSpec::TravellerSpace(_) => {
-                traveller_space::configure(&mut schedule);
-                traveller_space::init_resources(&mut world, &prepared);
-            }
-            crate::scenario::RulesetSpec::Vergeworlds(_) => {
-                vergeworlds::configure(&mut schedule);
-                vergeworlds::init_resources(&mut world, &prepared);
-            }
-        }
+        prepared.rules.configure(&mut schedule);
+        prepared.rules.init(&mut world, &prepared);
         world.insert_resource(prepared.map.clone());
         let mut session = Self {
             world,
@@ -140,43 +115,8 @@ impl Session {
             entries: Vec::new(),
         });
         world.insert_resource(BattleStats::new(self.prepared.units.len()));
-        match self.prepared.file.ruleset {
-            crate::scenario::RulesetSpec::Gurps(_) => {
-                gurps::reset_resources(world, self.prepared.sides.len());
-            }
-            crate::scenario::RulesetSpec::StarshipD12(_) => {
-                starship_d12::reset_resources(world, &self.prepared);
-            }
-            crate::scenario::RulesetSpec::Socs(_) => {
-                socs::reset_resources(world, &self.prepared);
-            }
-            crate::scenario::RulesetSpec::MainSequence(_) => {
-                main_sequence::reset_resources(world, &self.prepared);
-            }
-            crate::scenario::RulesetSpec::TravellerSpace(_) => {
-                traveller_space::reset_resources(world, &self.prepared);
-            }
-            crate::scenario::RulesetSpec::Vergeworlds(_) => {
-                vergeworlds::reset_resources(world, &self.prepared);
-            }
-        }
+        self.prepared.rules.reset(world, &self.prepared);
         world.resource_mut::<Messages<BattleEvent>>().clear();
-        if let Some(mut m) = world.get_resource_mut::<Messages<Command<gurps::Action>>>() {
-            m.clear();
-        }
-        if let Some(mut m) = world.get_resource_mut::<Messages<Command<starship_d12::Action>>>() {
-            m.clear();
-        }
-        if let Some(mut m) = world.get_resource_mut::<Messages<Command<socs::Action>>>() {
-            m.clear();
-        }
-        if let Some(mut m) = world.get_resource_mut::<Messages<Command<main_sequence::Action>>>() {
-            m.clear();
-        }
-        if let Some(mut m) = world.get_resource_mut::<Messages<Command<traveller_space::Action>>>()
-        {
-            m.clear();
-        }
         let mut roster = Roster::default();
         for (i, unit) in self.prepared.units.iter().enumerate() {
             let side = unit.side;
@@ -189,28 +129,7 @@ impl Session {
                 Standing::Fighting,
                 Controller(control),
             ));
-            match &unit.stats {
-                PreparedStats::Gurps(sheet) => {
-                    entity.insert((Combatant, gurps::Fighter::new(sheet.clone())));
-                }
-                PreparedStats::StarshipD12(_) | PreparedStats::Socs(_) => {
-                    entity.insert(Ship);
-                }
-                PreparedStats::TravellerSpace(s) => {
-                    let v = hexx::Hex::new(s.stats.velocity.0, s.stats.velocity.1);
-                    entity.insert((Ship, crate::battle::Velocity(v)));
-                }
-                PreparedStats::Vergeworlds(_) => {
-                    entity.insert(Combatant);
-                }
-                PreparedStats::MainSequence(sheet) => {
-                    if sheet.is_ship() {
-                        entity.insert(Ship);
-                    } else {
-                        entity.insert(Combatant);
-                    }
-                }
-            }
+            self.prepared.rules.spawn(&mut entity, &unit.stats);
             roster.units.push(RosterEntry {
                 name: unit.name.clone(),
                 side,
@@ -288,47 +207,28 @@ impl Session {
 
     /// A one-line state of each unit ("Aldric: fighting, 7/12 HP at (1, 0)"), in unit order.
     pub fn unit_lines(&mut self) -> Vec<String> {
-        let roster = self.roster().clone();
-        let fleet = self.world.get_resource::<starship_d12::Fleet>().cloned();
-        let fleet = fleet.as_ref();
-        let dogfight = self.world.get_resource::<socs::Dogfight>().cloned();
-        let dogfight = dogfight.as_ref();
-        let fight = self.world.get_resource::<main_sequence::Fight>().cloned();
-        let fight = fight.as_ref();
-        let space = self.world.get_resource::<traveller_space::Space>().cloned();
-        let space = space.as_ref();
-        let verge = self.world.get_resource::<vergeworlds::Fight>().cloned();
-        let verge = verge.as_ref();
-        let mut q = self
-            .world
-            .query::<(&UnitId, &Standing, &HexPos, Option<&gurps::Fighter>)>();
-        let mut v: Vec<(UnitId, String)> = q
-            .iter(&self.world)
-            .map(|(id, standing, pos, fighter)| {
-                let state = standing.word();
-                let hp = match (fighter, fleet, fight) {
-                    (Some(f), ..) => format!(", {}/{} HP", f.hp, f.sheet.hp_max),
-                    (None, Some(fleet), _) => fleet.ship_line(*id),
-                    (None, None, Some(fight)) => fight.unit_line(*id),
-                    (None, None, None) => match (space, verge) {
-                        (Some(space), _) => space.ship_line(*id),
-                        (None, Some(v)) => v.unit_line(*id),
-                        (None, None) => dogfight.map_or(String::new(), |d| d.craft_line(*id)),
-                    },
-                };
-                (
-                    *id,
-                    format!(
-                        "{}: {state}{hp} at ({}, {})",
-                        roster.name(*id),
-                        pos.0.x,
-                        pos.0.y
-                    ),
+        let rules = self.prepared.rules;
+        let world = &mut self.world;
+        let mut q = world.query::<(Entity, &UnitId, &Standing, &HexPos)>();
+        let mut units: Vec<(Entity, UnitId, Standing, hexx::Hex)> = q
+            .iter(world)
+            .map(|(e, id, standing, pos)| (e, *id, *standing, pos.0))
+            .collect();
+        units.sort_by_key(|(_, id, ..)| *id);
+        let roster = world.resource::<Roster>();
+        units
+            .into_iter()
+            .map(|(entity, id, standing, at)| {
+                format!(
+                    "{}: {}{} at ({}, {})",
+                    roster.name(id),
+                    standing.word(),
+                    rules.unit_line(world, entity, id),
+                    at.x,
+                    at.y
                 )
             })
-            .collect();
-        v.sort_by_key(|(i, _)| *i);
-        v.into_iter().map(|(_, s)| s).collect()
+            .collect()
     }
 
     /// How the battle went so far.

@@ -10,6 +10,15 @@ use bevy::ecs::resource::Resource;
 use serde::Serialize;
 use std::fmt::Write;
 
+/// The "dice" of a damage event whose damage is a level, not a roll (a SOCS hit's
+/// firepower): the log shows it as a change of the target's condition (intact, damaged,
+/// out) rather than as hit points.
+pub const LEVEL_DAMAGE: crate::dice::DiceName = crate::dice::DiceName::Fixed("firepower");
+
+/// The "dice" of a damage event that records injuries with scores (Vergeworlds): the log
+/// shows the injuries and the target's worst one before and after.
+pub const INJURY_DAMAGE: crate::dice::DiceName = crate::dice::DiceName::Fixed("injury");
+
 /// One logged event.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LogEntry {
@@ -139,7 +148,7 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             hp_before,
             hp_after,
             ..
-        } if roll.dice == crate::rules::socs::dogfight::FIREPOWER_DICE => {
+        } if roll.dice == LEVEL_DAMAGE => {
             // SOCS: a hit is a firepower level, and a craft is intact, damaged or out.
             let state = |c: &i32| match c {
                 2.. => "intact",
@@ -163,7 +172,7 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             hp_after,
             location,
             ..
-        } if roll.dice == crate::rules::vergeworlds::fight::INJURY_DICE => {
+        } if roll.dice == INJURY_DAMAGE => {
             // Vergeworlds: injuries with scores, the worst one before and after.
             let scores: Vec<String> = steps.iter().map(|m| format!("+{}", m.value)).collect();
             writeln!(

@@ -16,7 +16,7 @@ mod policy;
 mod stats;
 
 pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair};
-pub use log::{CombatLog, LogEntry, format_event};
+pub use log::{CombatLog, INJURY_DAMAGE, LEVEL_DAMAGE, LogEntry, format_event};
 pub use policy::{Policy, StatePolicy};
 pub use stats::{BattleStats, UnitTally};
 

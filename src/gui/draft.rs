@@ -238,7 +238,11 @@ mod tests {
     #[test]
     fn a_player_moves_attacks_and_undoes_through_the_drafts() {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-duel.ron");
-        let prepared = Arc::new(crate::scenario::load(&path).expect("shipped scenario"));
+        let prepared = Arc::new(
+            crate::rules::builtin()
+                .load(&path)
+                .expect("shipped scenario"),
+        );
         let mut play = Play::new(prepared, path, 7);
         let aldric = UnitId(0);
         let knight = UnitId(1);
@@ -255,7 +259,8 @@ mod tests {
         assert!(note.contains("MP"), "{note}");
         assert_eq!(draft.action.to, Some(step));
         assert!(draft.check(&s).is_ok());
-        play.decide(draft.action.clone()).expect("a legal move");
+        play.decide::<crate::rules::gurps::Gurps>(draft.action.clone())
+            .expect("a legal move");
         assert_eq!(pos(&play, aldric), step);
         let moved = play
             .session()
@@ -278,7 +283,8 @@ mod tests {
             draft.click(&s, &legal, foe);
             if draft.action.target == Some(knight) && draft.check(&s).is_ok() {
                 assert!(draft.action.maneuver.attacks() || draft.action.maneuver == Maneuver::Aim);
-                play.decide(draft.action.clone()).expect("legal attack");
+                play.decide::<crate::rules::gurps::Gurps>(draft.action.clone())
+                    .expect("legal attack");
                 let attack = play.session().log().entries.iter().any(|e| {
                     matches!(&e.event, BattleEvent::Attack { attacker, target, .. }
                         if *attacker == aldric && *target == knight)
@@ -293,7 +299,7 @@ mod tests {
             let (snapshot, legal, mut draft) = draft_for(&mut play, aldric);
             let s = snapshot.situation();
             if legal.get(Maneuver::Move).is_none() {
-                play.decide(draft.action.clone())
+                play.decide::<crate::rules::gurps::Gurps>(draft.action.clone())
                     .expect("the first legal option");
                 continue;
             }
@@ -301,7 +307,8 @@ mod tests {
             let me = pos(&play, aldric);
             let next = me.neighbor(me.main_direction_to(foe));
             draft.click(&s, &legal, next);
-            play.decide(draft.action.clone()).expect("a legal move");
+            play.decide::<crate::rules::gurps::Gurps>(draft.action.clone())
+                .expect("a legal move");
         }
         assert!(attacked, "never came within reach of the knight");
     }
@@ -311,7 +318,11 @@ mod tests {
     #[test]
     fn reachable_hexes_follow_the_path_search() {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-duel.ron");
-        let prepared = Arc::new(crate::scenario::load(&path).expect("shipped scenario"));
+        let prepared = Arc::new(
+            crate::rules::builtin()
+                .load(&path)
+                .expect("shipped scenario"),
+        );
         let mut play = Play::new(prepared, path, 7);
         let unit = to_player(&mut play).expect("player turn");
         let (snapshot, legal, _) = draft_for(&mut play, unit);

@@ -12,6 +12,7 @@ use crate::battle::{Altitude, BattleEvent, Facing, HexPos, Standing, UnitId};
 use crate::hexmap::{Cover, HexMap, Terrain};
 use crate::rules::gurps::Fighter;
 use crate::rules::gurps::equipment::WeaponMode;
+use crate::scenario::Ruleset as _;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use bevy::render::view::Msaa;
@@ -318,10 +319,7 @@ pub fn spawn_scene(
         Mesh2d(meshes.add(map_mesh(
             map,
             &layout,
-            matches!(
-                session.prepared().file.ruleset,
-                crate::scenario::RulesetSpec::TravellerSpace(_)
-            ),
+            session.prepared().ruleset == crate::rules::traveller_space::TravellerSpace::ID,
         ))),
         MeshMaterial2d(materials.add(Color::WHITE)),
         Transform::default(),
@@ -493,34 +491,7 @@ pub fn sync_tokens(
         ) else {
             continue;
         };
-        let health = match world.get::<Fighter>(entity) {
-            Some(f) => (f.hp.max(0) as f32 / f.sheet.hp_max.max(1) as f32).clamp(0.0, 1.0),
-            None => world
-                .get_resource::<crate::rules::starship_d12::Fleet>()
-                .and_then(|fleet| {
-                    let i = token.unit.0 as usize;
-                    let (ship, sheet) = (fleet.ships.get(i)?, fleet.sheets.get(i)?);
-                    Some(
-                        (ship.structure() as f32 / sheet.structure().max(1) as f32).clamp(0.0, 1.0),
-                    )
-                })
-                .or_else(|| {
-                    let f = world.get_resource::<crate::rules::main_sequence::Fight>()?;
-                    let i = token.unit.0 as usize;
-                    let (st, sheet) = (f.units.get(i)?, f.sheets.get(i)?);
-                    Some((st.hp as f32 / sheet.hp().max(1) as f32).clamp(0.0, 1.0))
-                })
-                .or_else(|| {
-                    let d = world.get_resource::<crate::rules::socs::Dogfight>()?;
-                    let s = d.states.get(token.unit.0 as usize)?;
-                    Some(match (s.out, s.damaged) {
-                        (Some(_), _) => 0.0,
-                        (None, true) => 0.5,
-                        (None, false) => 1.0,
-                    })
-                })
-                .unwrap_or(1.0),
-        };
+        let health = session.prepared().rules.health(world, entity, token.unit);
         let target = layout.pos(pos.0);
         // Walk towards the next queued point; snap when nothing is queued.
         let mut budget = step;

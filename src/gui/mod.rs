@@ -248,7 +248,7 @@ impl Game {
         let Some(draft) = self.draft.clone() else {
             return;
         };
-        match self.play.decide(draft.action) {
+        match self.play.decide::<crate::rules::gurps::Gurps>(draft.action) {
             Ok(()) => {
                 self.status = "done".into();
                 self.forget_draft();

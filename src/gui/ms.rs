@@ -399,7 +399,10 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
     }
     if let Some(action) = chosen {
         let attack = matches!(action, Action::Attack { .. });
-        match game.play.decide_ms(action) {
+        match game
+            .play
+            .decide::<crate::rules::main_sequence::MainSequence>(action)
+        {
             Ok(()) => {
                 game.status = "done".into();
                 game.ms_move = None;

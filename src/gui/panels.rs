@@ -276,7 +276,7 @@ pub fn panels(
 
 /// Opens a scenario file in place of the current battle, or shows why it cannot.
 fn open_scenario(game: &mut Game, path: &Path) {
-    match crate::scenario::load(path) {
+    match crate::rules::builtin().load(path) {
         Ok(p) => {
             let seed = game.play.session().seed();
             let play = Play::new(Arc::new(p), path.to_path_buf(), seed);

@@ -300,7 +300,10 @@ pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
         Phase::Start => {}
     }
     if let Some(action) = chosen {
-        match game.play.decide_ship(action) {
+        match game
+            .play
+            .decide::<crate::rules::starship_d12::StarshipD12>(action)
+        {
             Ok(()) => game.status = "done".into(),
             Err(e) => game.status = format!("not allowed: {e}"),
         }
@@ -585,7 +588,7 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
         SocsPhase::Start => {}
     }
     if let Some(action) = chosen {
-        match game.play.decide_craft(action) {
+        match game.play.decide::<crate::rules::socs::Socs>(action) {
             Ok(()) => {
                 game.status = "done".into();
                 game.gun_targets.clear();

@@ -278,7 +278,10 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         chosen = Some(crate::rules::traveller_space::ai::choose(&s, me));
     }
     if let Some(action) = chosen {
-        match game.play.decide_space(action) {
+        match game
+            .play
+            .decide::<crate::rules::traveller_space::TravellerSpace>(action)
+        {
             Ok(()) => {
                 game.status = "done".into();
                 game.space_for = None;

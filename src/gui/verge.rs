@@ -325,7 +325,10 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
             action,
             Action::Attack(_) | Action::AreaFire { .. } | Action::Run(_) | Action::Move(_)
         );
-        match game.play.decide_verge(action) {
+        match game
+            .play
+            .decide::<crate::rules::vergeworlds::Vergeworlds>(action)
+        {
             Ok(()) => {
                 game.status = "done".into();
                 if ends {

@@ -595,7 +595,11 @@ mod tests {
     fn histograms_and_previews_from_a_given_start() {
         let path =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-duel.ron");
-        let prepared = Arc::new(crate::scenario::load(&path).expect("shipped scenario"));
+        let prepared = Arc::new(
+            crate::rules::builtin()
+                .load(&path)
+                .expect("shipped scenario"),
+        );
         let config = PreviewConfig {
             runs: 200,
             seed: 3,

@@ -5,20 +5,16 @@
 //! reported, not just the first, each with where it is and what was expected; nothing a
 //! file contains can make loading panic.
 
+pub mod contract;
 mod error;
 pub mod locate;
 
+pub use contract::{ErasedRuleset, Registry, Ruleset, Section, Tagged, UnitSheet};
 pub use error::{ScenarioError, ScenarioErrors, render_diagnostics};
 
 use crate::battle::{Control, SideInfo, VictoryRule};
-use crate::format::{Path, Problem, ron_options};
+use crate::format::{Path, Problem};
 use crate::hexmap::{Compass, HexMap, MapShape, Orientation, Terrain};
-use crate::rules::gurps::{GurpsConfig, GurpsStats, Sheet, sheet::resolve_sheet};
-use crate::rules::main_sequence::{self, MsConfig, MsSheet, MsStats};
-use crate::rules::socs::{self, Craft, CraftStats, SocsConfig};
-use crate::rules::starship_d12::{self, D12Config, ShipSheet, ShipStats};
-use crate::rules::traveller_space::{TravellerConfig, TravellerShip, TravellerShipStats};
-use crate::rules::vergeworlds::{VwConfig, VwStats};
 use hexx::{EdgeDirection, Hex};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -49,62 +45,54 @@ pub struct ScenarioFile {
     pub victory: VictorySpec,
 }
 
-/// The ruleset and its scenario settings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum RulesetSpec {
-    /// GURPS personal combat (`gurps`).
-    Gurps(#[serde(default)] GurpsConfig),
-    /// The d12 starship rules (`starship-d12`): range bands, crews, systems by facing.
-    StarshipD12(#[serde(default)] D12Config),
-    /// The Space Opera Combat System (`socs`): dogfights with aiming bonuses.
-    Socs(#[serde(default)] SocsConfig),
-    /// Main Sequence (`main-sequence`): characters and ships on range bands, chases.
-    MainSequence(#[serde(default)] MsConfig),
-    /// GURPS Traveller space combat (`traveller-space`): vector movement, sensors, gunnery,
-    /// missiles.
-    TravellerSpace(#[serde(default)] TravellerConfig),
-    /// Vergeworlds "Rough Methods" (`vergeworlds`): Action Points, attitudes, Penetration
-    /// and Injury, high-speed movement and flight.
-    Vergeworlds(#[serde(default)] VwConfig),
-}
+/// The ruleset and its scenario settings, written `Tag(settings)` (`Gurps()`,
+/// `StarshipD12(start_range: Long)`); read by the ruleset of that tag in the registry in
+/// force ([`Registry::parse`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RulesetSpec(pub Tagged);
 
 impl RulesetSpec {
+    /// The ruleset.
+    pub fn ruleset(&self) -> &'static dyn ErasedRuleset {
+        self.0.ruleset
+    }
+
     /// The ruleset id used in documentation and output.
     pub fn id(&self) -> &'static str {
-        match self {
-            RulesetSpec::Gurps(_) => "gurps",
-            RulesetSpec::StarshipD12(_) => "starship-d12",
-            RulesetSpec::Socs(_) => "socs",
-            RulesetSpec::MainSequence(_) => "main-sequence",
-            RulesetSpec::TravellerSpace(_) => "traveller-space",
-            RulesetSpec::Vergeworlds(_) => "vergeworlds",
-        }
+        self.0.ruleset.id()
+    }
+
+    /// The settings as ruleset `R`'s, if the scenario is of ruleset `R`.
+    pub fn config<R: Ruleset>(&self) -> Option<&R::Config> {
+        self.0.get::<R::Config>()
     }
 
     /// Length unit of a hex at personal scale, and its default size.
     fn default_scale(&self) -> (f32, &'static str) {
-        match self {
-            RulesetSpec::Gurps(_) => (1.0, "yd"),
-            RulesetSpec::MainSequence(_) | RulesetSpec::Vergeworlds(_) => (1.0, "m"),
-            // Range is a band; hex distances only picture it.
-            RulesetSpec::StarshipD12(_) | RulesetSpec::Socs(_) => {
-                (1.0, "hex (range bands are abstract)")
-            }
-            // The ruleset's own `hex_miles` sets the scale.
-            RulesetSpec::TravellerSpace(c) => (c.hex_miles as f32, "miles"),
-        }
+        self.0.ruleset.scale(&*self.0.value)
     }
 
     /// The name of the stat-block variant its units use.
     fn stats_variant(&self) -> &'static str {
-        match self {
-            RulesetSpec::Gurps(_) => "Gurps",
-            RulesetSpec::StarshipD12(_) => "StarshipD12",
-            RulesetSpec::Socs(_) => "Socs",
-            RulesetSpec::MainSequence(_) => "MainSequence",
-            RulesetSpec::TravellerSpace(_) => "TravellerSpace",
-            RulesetSpec::Vergeworlds(_) => "Vergeworlds",
-        }
+        self.0.ruleset.tag()
+    }
+}
+
+impl Serialize for RulesetSpec {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        contract::write_tagged(
+            serializer,
+            "RulesetSpec",
+            self.0.ruleset.tag(),
+            &*self.0.value,
+        )
+    }
+}
+
+impl<'de> Deserialize<'de> for RulesetSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        contract::read_tagged(deserializer, "RulesetSpec", contract::SectionKind::Config)
+            .map(RulesetSpec)
     }
 }
 
@@ -138,33 +126,45 @@ pub struct SideSpec {
     pub control: Control,
 }
 
-/// A unit's stat block, tagged with its ruleset.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum UnitStats {
-    /// A GURPS character.
-    Gurps(GurpsStats),
-    /// A starship-d12 ship.
-    StarshipD12(ShipStats),
-    /// A SOCS craft.
-    Socs(CraftStats),
-    /// A Main Sequence character or ship.
-    MainSequence(MsStats),
-    /// A GURPS Traveller ship.
-    TravellerSpace(TravellerShipStats),
-    /// A Vergeworlds character.
-    Vergeworlds(VwStats),
-}
+/// A unit's stat block, written `Tag(...)` with its ruleset's tag and read by that ruleset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitStats(pub Tagged);
 
 impl UnitStats {
     fn variant(&self) -> &'static str {
-        match self {
-            UnitStats::Gurps(_) => "Gurps",
-            UnitStats::StarshipD12(_) => "StarshipD12",
-            UnitStats::Socs(_) => "Socs",
-            UnitStats::MainSequence(_) => "MainSequence",
-            UnitStats::TravellerSpace(_) => "TravellerSpace",
-            UnitStats::Vergeworlds(_) => "Vergeworlds",
-        }
+        self.0.ruleset.tag()
+    }
+
+    /// The stat block as ruleset `R`'s, if it is one.
+    pub fn get<R: Ruleset>(&self) -> Option<&R::Stats> {
+        self.0.get::<R::Stats>()
+    }
+}
+
+impl Serialize for UnitStats {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        contract::write_tagged(
+            serializer,
+            "UnitStats",
+            self.0.ruleset.tag(),
+            &*self.0.value,
+        )
+    }
+}
+
+impl<'de> Deserialize<'de> for UnitStats {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        contract::read_tagged(deserializer, "UnitStats", contract::SectionKind::Stats)
+            .map(UnitStats)
+    }
+}
+
+impl UnitSpec {
+    /// The unit's stat block as written: its own, or its template's.
+    pub fn stats_in<'a>(&'a self, file: &'a ScenarioFile) -> Option<&'a UnitStats> {
+        self.stats
+            .as_ref()
+            .or_else(|| self.template.as_ref().and_then(|t| file.templates.get(t)))
     }
 }
 
@@ -200,23 +200,6 @@ pub enum VictorySpec {
     RoundLimit(u32),
 }
 
-/// A unit's resolved stats.
-#[derive(Clone, Debug)]
-pub enum PreparedStats {
-    /// A resolved GURPS sheet.
-    Gurps(Arc<Sheet>),
-    /// A checked starship-d12 ship sheet.
-    StarshipD12(Arc<ShipSheet>),
-    /// A checked SOCS craft.
-    Socs(Arc<Craft>),
-    /// A checked Main Sequence character or ship.
-    MainSequence(Arc<MsSheet>),
-    /// A checked GURPS Traveller ship.
-    TravellerSpace(Arc<TravellerShip>),
-    /// A checked Vergeworlds character.
-    Vergeworlds(Arc<VwStats>),
-}
-
 /// A validated unit.
 #[derive(Clone, Debug)]
 pub struct PreparedUnit {
@@ -228,8 +211,15 @@ pub struct PreparedUnit {
     pub at: Hex,
     /// Starting facing.
     pub facing: EdgeDirection,
-    /// Stats.
-    pub stats: PreparedStats,
+    /// Its stat block as its ruleset resolved it.
+    pub stats: UnitSheet,
+}
+
+impl PreparedUnit {
+    /// The resolved stat block as ruleset `R`'s, if it is one.
+    pub fn sheet<R: Ruleset>(&self) -> Option<Arc<R::Sheet>> {
+        Arc::clone(&self.stats).downcast::<R::Sheet>().ok()
+    }
 }
 
 /// A validated scenario, ready to spawn battles from (cheaply, many times).
@@ -241,6 +231,10 @@ pub struct Prepared {
     pub description: String,
     /// Ruleset id.
     pub ruleset: &'static str,
+    /// The ruleset.
+    pub rules: &'static dyn ErasedRuleset,
+    /// The ruleset's settings (its type is the ruleset's `Config`).
+    pub config: Arc<dyn Section>,
     /// The map with its terrain.
     pub map: HexMap,
     /// Sides in file order.
@@ -253,8 +247,21 @@ pub struct Prepared {
     pub file: ScenarioFile,
 }
 
-/// Reads and validates a scenario file.
-pub fn load(path: &std::path::Path) -> Result<Prepared, ScenarioErrors> {
+impl Prepared {
+    /// The ruleset's settings as ruleset `R`'s, if the scenario is of ruleset `R`.
+    pub fn config<R: Ruleset>(&self) -> Option<&R::Config> {
+        (*self.config).as_any().downcast_ref::<R::Config>()
+    }
+
+    /// Each unit's resolved stat block as ruleset `R`'s, in unit order (units of another
+    /// ruleset, which a scenario never has, are left out).
+    pub fn sheets<R: Ruleset>(&self) -> Vec<Arc<R::Sheet>> {
+        self.units.iter().filter_map(|u| u.sheet::<R>()).collect()
+    }
+}
+
+/// Reads and validates a scenario file with the rulesets of `registry`.
+pub fn load(registry: &Registry, path: &std::path::Path) -> Result<Prepared, ScenarioErrors> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| {
         ScenarioErrors::single(ScenarioError::io(
@@ -262,13 +269,14 @@ pub fn load(path: &std::path::Path) -> Result<Prepared, ScenarioErrors> {
             &format!("cannot read the file: {e}"),
         ))
     })?;
-    parse(&name, &text)
+    parse(registry, &name, &text)
 }
 
-/// Parses and validates scenario `text`; `name` is the file name used in messages.
-pub fn parse(name: &str, text: &str) -> Result<Prepared, ScenarioErrors> {
-    let file: ScenarioFile = ron_options()
-        .from_str(text)
+/// Parses and validates scenario `text` with the rulesets of `registry`; `name` is the file
+/// name used in messages.
+pub fn parse(registry: &Registry, name: &str, text: &str) -> Result<Prepared, ScenarioErrors> {
+    let file: ScenarioFile = registry
+        .read_ron(text)
         .map_err(|e| ScenarioErrors::single(ScenarioError::from_ron(name, text, &e)))?;
     validate(file).map_err(|problems| ScenarioErrors {
         errors: problems
@@ -279,7 +287,7 @@ pub fn parse(name: &str, text: &str) -> Result<Prepared, ScenarioErrors> {
 }
 
 /// Side ids in `ids` (at `path`) that are not the scenario's.
-fn unknown_sides(file: &ScenarioFile, path: &Path, ids: &[String]) -> Vec<Problem> {
+pub fn unknown_sides(file: &ScenarioFile, path: &Path, ids: &[String]) -> Vec<Problem> {
     ids.iter()
         .enumerate()
         .filter(|(_, id)| !file.sides.iter().any(|s| &s.id == *id))
@@ -294,7 +302,12 @@ fn unknown_sides(file: &ScenarioFile, path: &Path, ids: &[String]) -> Vec<Proble
 
 /// What is wrong with a pair of unit names (at `path`, fields `from` and `to`) that must
 /// name two units of opposing sides (a ship ruleset's starting ranges and bonuses).
-fn foe_pair_problems(file: &ScenarioFile, path: &Path, from: &str, to: &str) -> Option<Problem> {
+pub fn foe_pair_problems(
+    file: &ScenarioFile,
+    path: &Path,
+    from: &str,
+    to: &str,
+) -> Option<Problem> {
     let side_of = |name: &str| {
         file.units
             .iter()
@@ -314,218 +327,6 @@ fn foe_pair_problems(file: &ScenarioFile, path: &Path, from: &str, to: &str) -> 
             path.clone(),
             format!("`{from}` and `{to}` are on the same side: expected two foes"),
         )),
-        _ => None,
-    }
-}
-
-/// What is wrong with a Main Sequence scenario's settings.
-fn main_sequence_problems(file: &ScenarioFile, config: &MsConfig) -> Vec<Problem> {
-    use main_sequence::combat::Band;
-    let base = Path::root().field("ruleset");
-    let mut problems = unknown_sides(
-        file,
-        &base.field("group_initiative"),
-        &config.group_initiative,
-    );
-    // "Combat Actions", Initiative: groups of NPCs may share a roll.
-    for (i, id) in config.group_initiative.iter().enumerate() {
-        for u in file.units.iter().filter(|u| &u.side == id) {
-            let npc = match ms_stats(file, u) {
-                Some(MsStats::Character(c)) => c.npc,
-                Some(MsStats::Ship(s)) => s.npc,
-                None => true,
-            };
-            if !npc {
-                problems.push(Problem::new(
-                    base.field("group_initiative").index(i),
-                    format!(
-                        "side `{id}` shares one initiative roll, which the text allows for NPCs only: {} is not marked `npc: true`",
-                        u.name
-                    ),
-                ));
-            }
-        }
-    }
-    if !(-10..=20).contains(&config.detection_modifier) {
-        problems.push(Problem::new(
-            base.field("detection_modifier"),
-            format!(
-                "{} is out of range: expected -10 to 20",
-                config.detection_modifier
-            ),
-        ));
-    }
-    let b = config.bands;
-    if !b.is_ordered() || b.long > 10_000 {
-        problems.push(Problem::new(
-            base.field("bands"),
-            format!(
-                "bands {}/{}/{}/{} hexes: expected 1 <= melee < close < medium < long <= 10000",
-                b.melee, b.close, b.medium, b.long
-            ),
-        ));
-    }
-    if let Some(c) = &config.chase {
-        let path = base.field("chase");
-        problems.extend(
-            foe_pair_problems(file, &path, &c.pursuer, &c.quarry).map(|mut p| {
-                if let Some(crate::format::PathSeg::Field(f)) = p.path.0.last_mut() {
-                    *f = if f == "from" {
-                        "pursuer".into()
-                    } else {
-                        "quarry".into()
-                    };
-                }
-                p
-            }),
-        );
-        if file.units.len() != 2 {
-            problems.push(Problem::new(
-                path.clone(),
-                format!(
-                    "a chase is between two units; the scenario has {}",
-                    file.units.len()
-                ),
-            ));
-        }
-        if let Some(start) = c.start
-            && start < Band::Close
-        {
-            problems.push(Problem::new(
-                path.field("start"),
-                format!("a chase cannot start at {start:?}: expected Close, Medium, Long or Far"),
-            ));
-        }
-        let is_ship = |who: &str| {
-            file.units
-                .iter()
-                .find(|u| u.name == who)
-                .and_then(|u| ms_stats(file, u))
-                .map(|s| matches!(s, MsStats::Ship(_)))
-        };
-        if let (Some(a), Some(b)) = (is_ship(&c.pursuer), is_ship(&c.quarry))
-            && a != b
-        {
-            problems.push(Problem::new(
-                path.clone(),
-                format!(
-                    "{} and {} are not at the same scale: a chase is between two ships or two characters",
-                    c.pursuer, c.quarry
-                ),
-            ));
-        }
-        for (field, who, vehicle) in [
-            ("pursuer_vehicle", &c.pursuer, &c.pursuer_vehicle),
-            ("quarry_vehicle", &c.quarry, &c.quarry_vehicle),
-        ] {
-            let ship = is_ship(who) == Some(true);
-            if vehicle.is_some() && ship {
-                problems.push(Problem::new(
-                    path.field(field),
-                    format!("{who} is a ship: its pilot rolls with the ship; leave {field} out"),
-                ));
-            }
-        }
-        for (field, v) in [
-            ("pursuer_bonus", c.pursuer_bonus),
-            ("quarry_bonus", c.quarry_bonus),
-        ] {
-            if !(0..=6).contains(&v) {
-                problems.push(Problem::new(
-                    path.field(field),
-                    format!("{v} is out of range: expected 0 to 6"),
-                ));
-            }
-        }
-    }
-    problems
-}
-
-/// The problems of GURPS Traveller space settings: sizes, the missile, planets on the map,
-/// the sides that may flee.
-fn traveller_problems(file: &ScenarioFile, config: &TravellerConfig) -> Vec<Problem> {
-    let base = Path::root().field("ruleset");
-    let mut problems = unknown_sides(file, &base.field("may_flee"), &config.may_flee);
-    for (field, v, lo, hi) in [
-        ("hex_miles", config.hex_miles, 100.0, 10_000_000.0),
-        ("turn_minutes", config.turn_minutes, 0.1, 10_000.0),
-    ] {
-        if !(v.is_finite() && (lo..=hi).contains(&v)) {
-            problems.push(Problem::new(
-                base.field(field),
-                format!("{v} is out of range: expected {lo} to {hi}"),
-            ));
-        }
-    }
-    if !(1..=10_000).contains(&config.escape_hexes) {
-        problems.push(Problem::new(
-            base.field("escape_hexes"),
-            format!(
-                "{} is out of range: expected 1 to 10000",
-                config.escape_hexes
-            ),
-        ));
-    }
-    let m = &config.missile;
-    let path = base.field("missile");
-    if !(m.thrust.is_finite() && (0.0..=100.0).contains(&m.thrust)) {
-        problems.push(Problem::new(
-            path.field("thrust"),
-            format!("{} G is out of range: expected 0 to 100", m.thrust),
-        ));
-    }
-    for (field, v, lo, hi) in [
-        ("skill", i64::from(m.skill), 0, 30),
-        ("dice", i64::from(m.dice), 1, 100),
-        ("multiplier", i64::from(m.multiplier), 1, 100_000),
-        ("endurance", i64::from(m.endurance), 1, 100),
-    ] {
-        if !(lo..=hi).contains(&v) {
-            problems.push(Problem::new(
-                path.field(field),
-                format!("{v} is out of range: expected {lo} to {hi}"),
-            ));
-        }
-    }
-    for (i, p) in config.planets.iter().enumerate() {
-        if p.name.trim().is_empty() {
-            problems.push(Problem::new(
-                base.field("planets").index(i).field("name"),
-                "a planet needs a name",
-            ));
-        }
-        if p.at.0.abs() > 1000 || p.at.1.abs() > 1000 {
-            problems.push(Problem::new(
-                base.field("planets").index(i).field("at"),
-                format!(
-                    "({}, {}) is out of range: expected coordinates from -1000 to 1000",
-                    p.at.0, p.at.1
-                ),
-            ));
-        }
-    }
-    if let Some(scale) = file.map.scale
-        && (f64::from(scale) - config.hex_miles).abs() > 1e-3 * config.hex_miles
-    {
-        problems.push(Problem::new(
-            Path::root().field("map").field("scale"),
-            format!(
-                "{scale} miles a hex, but the ruleset's hex_miles is {}: leave the map's scale out (hex_miles sets it)",
-                config.hex_miles
-            ),
-        ));
-    }
-    problems
-}
-
-/// The Main Sequence stat block of a unit as written, its own or its template's.
-fn ms_stats<'a>(file: &'a ScenarioFile, u: &'a UnitSpec) -> Option<&'a MsStats> {
-    let stats = u
-        .stats
-        .as_ref()
-        .or_else(|| u.template.as_ref().and_then(|t| file.templates.get(t)))?;
-    match stats {
-        UnitStats::MainSequence(s) => Some(s),
         _ => None,
     }
 }
@@ -609,206 +410,50 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
         }
     }
 
-    // The ruleset's own equipment.
-    let catalog = match &file.ruleset {
-        RulesetSpec::Gurps(config) => {
-            let base = root.field("ruleset");
-            for (name, weapon) in &config.weapons {
-                let path = base.field("weapons").key(name);
-                problems.extend(weapon.problems().into_iter().map(|p| Problem {
-                    path: path.join(&p.path),
-                    message: p.message,
-                }));
-            }
-            for (i, id) in config.groups.iter().enumerate() {
-                if !file.sides.iter().any(|s| &s.id == id) {
-                    problems.push(Problem::new(
-                        base.field("groups").index(i),
-                        format!("unknown side `{id}`: expected one of the side ids"),
-                    ));
-                }
-            }
-            for id in config.morale.keys() {
-                let path = base.field("morale").key(id);
-                match file.sides.iter().find(|s| &s.id == id) {
-                    None => problems.push(Problem::new(
-                        path,
-                        format!("morale for unknown side `{id}`: expected one of the side ids"),
-                    )),
-                    Some(side) if side.control == Control::Player => problems.push(Problem::new(
-                        path,
-                        format!(
-                            "side `{id}` is played by a player: morale checks are for AI sides"
-                        ),
-                    )),
-                    Some(_) => {}
-                }
-            }
-            for (name, shield) in &config.shields {
-                if !(0..=10).contains(&shield.db) {
-                    problems.push(Problem::new(
-                        base.field("shields").key(name).field("db"),
-                        format!("DB {} is out of range: expected 0 to 10", shield.db),
-                    ));
-                }
-            }
-            for (name, armor) in &config.armor {
-                if !(0..=100).contains(&armor.dr) {
-                    problems.push(Problem::new(
-                        base.field("armor").key(name).field("dr"),
-                        format!("DR {} is out of range: expected 0 to 100", armor.dr),
-                    ));
-                }
-            }
-            Some(config.catalog())
-        }
-        RulesetSpec::StarshipD12(config) => {
-            let base = root.field("ruleset");
-            problems.extend(unknown_sides(
-                &file,
-                &base.field("may_flee"),
-                &config.may_flee,
-            ));
-            if config.start_range == starship_d12::Band::Tailing {
-                problems.push(Problem::new(
-                    base.field("start_range"),
-                    "Tailing needs a tailer: give tailing pairs in `ranges`",
-                ));
-            }
-            if config.start_range == starship_d12::Band::Escaped {
-                problems.push(Problem::new(
-                    base.field("start_range"),
-                    "a fight cannot start at Escaped: expected Tailing (in `ranges`), Short, Medium or Long",
-                ));
-            }
-            for (i, r) in config.ranges.iter().enumerate() {
-                let path = base.field("ranges").index(i);
-                problems.extend(foe_pair_problems(&file, &path, &r.from, &r.to));
-                if r.band == starship_d12::Band::Escaped {
-                    problems.push(Problem::new(
-                        path.field("band"),
-                        "a pair cannot start at Escaped: leave it out of the scenario's units instead",
-                    ));
-                }
-            }
-            None
-        }
-        RulesetSpec::Socs(config) => {
-            let base = root.field("ruleset");
-            problems.extend(unknown_sides(
-                &file,
-                &base.field("may_flee"),
-                &config.may_flee,
-            ));
-            if config.start_range == socs::SocsRange::OutOfRange {
-                problems.push(Problem::new(
-                    base.field("start_range"),
-                    "a fight cannot start out of range: expected Short or Long",
-                ));
-            }
-            for (i, r) in config.ranges.iter().enumerate() {
-                let path = base.field("ranges").index(i);
-                problems.extend(foe_pair_problems(&file, &path, &r.from, &r.to));
-                if r.range == socs::SocsRange::OutOfRange {
-                    problems.push(Problem::new(
-                        path.field("range"),
-                        "a pair cannot start out of range: expected Short or Long",
-                    ));
-                }
-            }
-            for (i, p) in config.positions.iter().enumerate() {
-                let path = base.field("positions").index(i);
-                problems.extend(foe_pair_problems(&file, &path, &p.from, &p.to));
-            }
-            for (i, p) in config.positions.iter().enumerate() {
-                if !(1..=10).contains(&p.ab) {
-                    problems.push(Problem::new(
-                        base.field("positions").index(i).field("ab"),
-                        format!("Position AB {} is out of range: expected 1 to 10", p.ab),
-                    ));
-                }
-            }
-            for (i, g) in config.gm_maneuvers.iter().enumerate() {
-                if !(-10..=10).contains(&g.modifier) {
-                    problems.push(Problem::new(
-                        base.field("gm_maneuvers").index(i).field("modifier"),
-                        format!(
-                            "modifier {} is out of range: expected -10 to 10",
-                            g.modifier
-                        ),
-                    ));
-                }
-            }
-            if config.gm_maneuvers.len() > 32 {
-                problems.push(Problem::new(base.field("gm_maneuvers"), "at most 32"));
-            }
-            None
-        }
-        RulesetSpec::MainSequence(config) => {
-            problems.extend(main_sequence_problems(&file, config));
-            None
-        }
-        RulesetSpec::TravellerSpace(config) => {
-            problems.extend(traveller_problems(&file, config));
-            None
-        }
-        RulesetSpec::Vergeworlds(config) => {
-            if let Some(g) = config.gravity
-                && !(0.01..=10.0).contains(&g)
-            {
-                problems.push(Problem::new(
-                    root.field("ruleset").index(0).field("gravity"),
-                    format!("{g} is out of range: expected 0.01 to 10 g"),
-                ));
-            }
-            None
-        }
-    };
-    let side_ids: Vec<String> = file.sides.iter().map(|s| s.id.clone()).collect();
+    // The ruleset's own settings.
+    let rules = file.ruleset.ruleset();
+    let config = Arc::clone(&file.ruleset.0.value);
+    problems.extend(rules.check(&*config, &file));
     let ruleset_variant = file.ruleset.stats_variant();
-    let resolve = |stats: &UnitStats| -> Result<PreparedStats, Vec<Problem>> {
+    let variant_problem = |stats: &UnitStats| {
+        Problem::new(
+            Path::root(),
+            format!(
+                "a {} stat block in a {} scenario: expected {}(...)",
+                stats.variant(),
+                file.ruleset.id(),
+                ruleset_variant
+            ),
+        )
+    };
+    // Every stat block of the ruleset's, templates first, resolved in one call.
+    let blocks: Vec<&UnitStats> = file
+        .templates
+        .values()
+        .chain(
+            file.units
+                .iter()
+                .filter(|u| u.template.is_none())
+                .filter_map(|u| u.stats.as_ref()),
+        )
+        .filter(|s| s.variant() == ruleset_variant)
+        .collect();
+    let values: Vec<&dyn Section> = blocks.iter().map(|s| &*s.0.value).collect();
+    let mut resolved = rules.resolve(&*config, &file, &values).into_iter();
+    let mut resolve = |stats: &UnitStats| -> Result<UnitSheet, Vec<Problem>> {
         if stats.variant() != ruleset_variant {
-            return Err(vec![Problem::new(
-                Path::root(),
-                format!(
-                    "a {} stat block in a {} scenario: expected {}(...)",
-                    stats.variant(),
-                    file.ruleset.id(),
-                    ruleset_variant
-                ),
-            )]);
+            return Err(vec![variant_problem(stats)]);
         }
-        match (stats, &catalog) {
-            (UnitStats::Gurps(s), Some(catalog)) => {
-                resolve_sheet(s, catalog).map(|sheet| PreparedStats::Gurps(Arc::new(sheet)))
-            }
-            (UnitStats::StarshipD12(s), _) => {
-                ShipSheet::resolve(s).map(|sheet| PreparedStats::StarshipD12(Arc::new(sheet)))
-            }
-            (UnitStats::Socs(s), _) => Craft::resolve(s).map(|c| PreparedStats::Socs(Arc::new(c))),
-            (UnitStats::MainSequence(s), _) => {
-                MsSheet::resolve(s, &side_ids).map(|c| PreparedStats::MainSequence(Arc::new(c)))
-            }
-            (UnitStats::TravellerSpace(s), _) => {
-                TravellerShip::resolve(s).map(|c| PreparedStats::TravellerSpace(Arc::new(c)))
-            }
-            (UnitStats::Vergeworlds(s), _) => {
-                let found = s.problems();
-                if found.is_empty() {
-                    Ok(PreparedStats::Vergeworlds(Arc::new(s.clone())))
-                } else {
-                    Err(found)
-                }
-            }
-            _ => Err(vec![Problem::new(
+        resolved.next().unwrap_or_else(|| {
+            Err(vec![Problem::new(
                 Path::root(),
-                "no catalog for this ruleset",
-            )]),
-        }
+                "the ruleset did not resolve this stat block",
+            )])
+        })
     };
 
     // Templates.
-    let mut templates: BTreeMap<&str, PreparedStats> = BTreeMap::new();
+    let mut templates: BTreeMap<&str, UnitSheet> = BTreeMap::new();
     for (name, stats) in &file.templates {
         let path = root.field("templates").key(name);
         match resolve(stats) {
@@ -1009,6 +654,8 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
         name: file.name.clone(),
         description: file.description.clone(),
         ruleset: file.ruleset.id(),
+        rules,
+        config,
         map,
         sides,
         units,

@@ -17,7 +17,7 @@ const GOOD: &str = r#"(
 )"#;
 
 fn errors(text: &str) -> Vec<String> {
-    match parse("test.ron", text) {
+    match parse(crate::rules::builtin(), "test.ron", text) {
         Ok(_) => panic!("expected errors"),
         Err(e) => e.errors.iter().map(|e| e.to_string()).collect(),
     }
@@ -31,7 +31,7 @@ fn one_error(text: &str) -> String {
 
 #[test]
 fn a_good_file_loads() {
-    let p = parse("test.ron", GOOD).unwrap();
+    let p = parse(crate::rules::builtin(), "test.ron", GOOD).unwrap();
     assert_eq!(p.units.len(), 2);
     assert_eq!(
         p.sides[1].control,
@@ -43,9 +43,9 @@ fn a_good_file_loads() {
         p.units[0].facing,
         Hex::ZERO.main_direction_to(Hex::new(2, 0))
     );
-    let PreparedStats::Gurps(sheet) = &p.units[1].stats else {
-        panic!("a GURPS sheet")
-    };
+    let sheet = p.units[1]
+        .sheet::<crate::rules::gurps::Gurps>()
+        .expect("a GURPS sheet");
     assert_eq!(&*sheet.weapons[0].name, "spear");
 }
 
@@ -56,7 +56,7 @@ fn every_file_in_scenarios_loads() {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "ron") {
-            load(&path).unwrap_or_else(|e| panic!("{}", e.render(false)));
+            load(crate::rules::builtin(), &path).unwrap_or_else(|e| panic!("{}", e.render(false)));
             count += 1;
         }
     }
@@ -167,7 +167,11 @@ fn terrain_off_the_map() {
 
 #[test]
 fn missing_file_is_a_clean_error() {
-    let e = load(std::path::Path::new("no/such/file.ron")).unwrap_err();
+    let e = load(
+        crate::rules::builtin(),
+        std::path::Path::new("no/such/file.ron"),
+    )
+    .unwrap_err();
     assert!(
         e.to_string()
             .starts_with("no/such/file.ron: cannot read the file")
@@ -177,7 +181,7 @@ fn missing_file_is_a_clean_error() {
 #[test]
 fn rendered_errors_show_the_line() {
     let text = GOOD.replace("at: (2, 0)", "at: (9, 0)");
-    let e = parse("test.ron", &text).unwrap_err();
+    let e = parse(crate::rules::builtin(), "test.ron", &text).unwrap_err();
     let shown = e.render(false);
     assert!(shown.contains("at: (9, 0)"), "{shown}");
     assert!(shown.contains("test.ron:11:38"), "{shown}");
@@ -202,7 +206,7 @@ fn garbage_never_panics() {
             .replace(")\n)", "), victory: RoundLimit(0)\n)"),
     ];
     for s in samples {
-        let _ = parse("x.ron", s);
+        let _ = parse(crate::rules::builtin(), "x.ron", s);
     }
 }
 
@@ -240,7 +244,9 @@ fn morale_needs_an_ai_side() {
             (name: "B", side: "blue", at: (1, 0), stats: Gurps(st: 10, dx: 10, iq: 10, ht: 10)),
         ],
     )"#;
-    let err = parse("m.ron", text).unwrap_err().to_string();
+    let err = parse(crate::rules::builtin(), "m.ron", text)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("unknown side `green`"), "{err}");
     assert!(err.contains("played by a player"), "{err}");
 }

@@ -22,6 +22,7 @@
 pub mod actions;
 pub mod ai;
 pub mod combat;
+mod contract;
 pub mod criticals;
 pub mod equipment;
 pub mod facing;
@@ -38,6 +39,7 @@ pub mod snapshot;
 mod systems;
 pub mod tables;
 
+pub use contract::Gurps;
 pub use maneuver::{Action, AoaOption, AodOption, CommitOption, Maneuver};
 pub use odds::{Odds, estimate};
 pub use sheet::{Fighter, GurpsStats, Sheet};
@@ -45,9 +47,7 @@ pub use snapshot::Snapshot;
 pub use systems::initiative_order;
 
 use crate::battle::{BattleSet, Command, flush_messages};
-use bevy::ecs::message::Messages;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
-use bevy::ecs::world::World;
 use serde::{Deserialize, Serialize};
 
 /// The ruleset's scenario settings: equipment added to (or replacing entries of) the
@@ -120,31 +120,4 @@ pub fn configure(schedule: &mut Schedule) {
         systems::resolve.in_set(BattleSet::Resolve),
         flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
-}
-
-/// Inserts the resources the GURPS systems need, with the scenario's options (`sides`:
-/// the side ids in order).
-pub fn init_resources(world: &mut World, config: &GurpsConfig, sides: &[crate::battle::SideInfo]) {
-    world.init_resource::<Messages<Command<Action>>>();
-    world.insert_resource(GurpsRules {
-        hit_locations: config.hit_locations,
-        morale: sides
-            .iter()
-            .map(|s| config.morale.get(&s.id).copied())
-            .collect(),
-        extra_effort: config.extra_effort,
-        groups: sides
-            .iter()
-            .map(|s| config.groups.contains(&s.id))
-            .collect(),
-    });
-    reset_resources(world, sides.len());
-}
-
-/// Resets the per-battle GURPS state for a new battle with `sides` sides.
-pub fn reset_resources(world: &mut World, sides: usize) {
-    world.insert_resource(MoraleState {
-        losses_seen: vec![0; sides],
-        broken: vec![false; sides],
-    });
 }

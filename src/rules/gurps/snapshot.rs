@@ -154,7 +154,6 @@ mod tests {
     use crate::rules::gurps::ai::GurpsAi;
     use crate::rules::gurps::location::HitLocation;
     use crate::rules::gurps::{AoaOption, Maneuver};
-    use crate::scenario;
     use crate::session::{Session, SessionOptions};
     use bevy::ecs::prelude::{Query, Res};
     use bevy::ecs::system::RunSystemOnce;
@@ -215,7 +214,11 @@ mod tests {
     /// and the same legal options, for each unit in turn as the battle goes on.
     #[test]
     fn snapshot_gives_the_systems_legal_options() {
-        let prepared = Arc::new(scenario::parse("test.ron", SCENARIO).expect("valid scenario"));
+        let prepared = Arc::new(
+            crate::rules::builtin()
+                .parse("test.ron", SCENARIO)
+                .expect("valid scenario"),
+        );
         let mut session = Session::new(
             prepared,
             3,
@@ -261,7 +264,11 @@ mod tests {
     /// one at the previewed score.
     #[test]
     fn odds_match_the_resolved_attack() {
-        let prepared = Arc::new(scenario::parse("test.ron", SCENARIO).expect("valid scenario"));
+        let prepared = Arc::new(
+            crate::rules::builtin()
+                .parse("test.ron", SCENARIO)
+                .expect("valid scenario"),
+        );
         let mut defended = 0;
         for seed in 0..30 {
             let mut session = Session::new(
@@ -336,7 +343,9 @@ mod tests {
         for file in files {
             let text = std::fs::read_to_string(&file).expect("readable");
             let name = file.display().to_string();
-            let mut prepared = scenario::parse(&name, &text).expect("valid scenario");
+            let mut prepared = crate::rules::builtin()
+                .parse(&name, &text)
+                .expect("valid scenario");
             if prepared.ruleset != "gurps" {
                 continue;
             }

@@ -25,7 +25,9 @@ fn scenario(config: &str, map: &str, units: &str) -> String {
 }
 
 fn fight_of(text: &str) -> (Fight, HexMap) {
-    let p = crate::scenario::parse("test.ron", text).unwrap_or_else(|e| panic!("{e:?}"));
+    let p = crate::rules::builtin()
+        .parse("test.ron", text)
+        .unwrap_or_else(|e| panic!("{e:?}"));
     (new_fight(&p), p.map.clone())
 }
 
@@ -977,7 +979,8 @@ fn scenarios_check_the_creation_rules() {
             (name: "B", side: "b", at: (1, 0), stats: MainSequence(Character({bad}, npc: true)))"#
         ),
     );
-    let errors = crate::scenario::parse("test.ron", &text)
+    let errors = crate::rules::builtin()
+        .parse("test.ron", &text)
         .err()
         .map(|e| e.to_string());
     let text = errors.unwrap_or_default();
@@ -1242,7 +1245,10 @@ fn a_ground_vehicle_chase_rolls_agent_and_vehicle() {
         "",
         &format!("{VALKYRIE}, {}", katath("")),
     );
-    let err = format!("{:?}", crate::scenario::parse("test.ron", &bad).err());
+    let err = format!(
+        "{:?}",
+        crate::rules::builtin().parse("test.ron", &bad).err()
+    );
     assert!(err.contains("Valkyrie is a ship"), "{err}");
     let mixed = scenario(
         r#"chase: (pursuer: "Hound", quarry: "Valkyrie", start: Long)"#,
@@ -1251,7 +1257,10 @@ fn a_ground_vehicle_chase_rolls_agent_and_vehicle() {
             r#"{VALKYRIE}, (name: "Hound", side: "b", at: (3, 0), stats: MainSequence(Character(soldier: 3, agent: 3, tech: 4)))"#
         ),
     );
-    let err = format!("{:?}", crate::scenario::parse("test.ron", &mixed).err());
+    let err = format!(
+        "{:?}",
+        crate::rules::builtin().parse("test.ron", &mixed).err()
+    );
     assert!(err.contains("not at the same scale"), "{err}");
 }
 
@@ -1818,7 +1827,10 @@ fn only_npcs_share_an_initiative_roll() {
             "{ALLEN}, {COMMANDER}, (name: \"Pc\", side: \"a\", at: (2, 2), stats: MainSequence(Character(soldier: 3, agent: 4, tech: 3)))"
         ),
     );
-    let err = format!("{:?}", crate::scenario::parse("test.ron", &text).err());
+    let err = format!(
+        "{:?}",
+        crate::rules::builtin().parse("test.ron", &text).err()
+    );
     assert!(err.contains("Pc is not marked `npc: true`"), "{err}");
     assert!(!err.contains("Allen is not"), "{err}");
 }

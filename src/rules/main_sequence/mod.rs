@@ -24,6 +24,7 @@ pub mod ai;
 pub mod character;
 pub mod chase;
 pub mod combat;
+mod contract;
 pub mod edge;
 pub mod fight;
 pub mod gear;
@@ -31,14 +32,13 @@ pub mod sheet;
 pub mod ships;
 mod systems;
 
+pub use contract::MainSequence;
 pub use fight::{Action, Fight};
 pub use sheet::{MsSheet, MsStats};
 
 use crate::battle::{BattleSet, Command, UnitId, flush_messages};
-use crate::scenario::{Prepared, PreparedStats};
-use bevy::ecs::message::Messages;
+use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
-use bevy::ecs::world::World;
 use combat::{Band, BandSizes};
 use fight::{Ammo, Chase, CrewState, Failures, UnitState};
 use serde::{Deserialize, Serialize};
@@ -109,30 +109,12 @@ pub fn configure(schedule: &mut Schedule) {
     ));
 }
 
-/// Inserts the resources the systems need.
-pub fn init_resources(world: &mut World, prepared: &Prepared) {
-    world.init_resource::<Messages<Command<Action>>>();
-    reset_resources(world, prepared);
-}
-
-/// A fresh [`Fight`] for a new battle of `prepared`.
-pub fn reset_resources(world: &mut World, prepared: &Prepared) {
-    world.insert_resource(new_fight(prepared));
-}
-
 /// The fight of `prepared` at the start of the battle.
 pub fn new_fight(prepared: &Prepared) -> Fight {
-    let crate::scenario::RulesetSpec::MainSequence(config) = &prepared.file.ruleset else {
+    let Some(config) = prepared.config::<MainSequence>() else {
         return Fight::default();
     };
-    let sheets: Vec<Arc<MsSheet>> = prepared
-        .units
-        .iter()
-        .filter_map(|u| match &u.stats {
-            PreparedStats::MainSequence(s) => Some(s.clone()),
-            _ => None,
-        })
-        .collect();
+    let sheets: Vec<Arc<MsSheet>> = prepared.sheets::<MainSequence>();
     let units: Vec<UnitState> = sheets
         .iter()
         .zip(&prepared.units)

@@ -279,7 +279,7 @@ pub struct Dogfight {
 
 /// The "dice" of a SOCS hit's damage event: the firepower level, not a roll (the log
 /// shows such a hit as a change of the craft's condition).
-pub const FIREPOWER_DICE: crate::dice::DiceName = crate::dice::DiceName::Fixed("firepower");
+pub const FIREPOWER_DICE: crate::dice::DiceName = crate::battle::LEVEL_DAMAGE;
 
 fn key(a: UnitId, b: UnitId) -> (UnitId, UnitId) {
     if a < b { (a, b) } else { (b, a) }

@@ -45,18 +45,18 @@
 //!   (the foes it left hold the field); a fight cannot start out of range.
 
 pub mod ai;
+mod contract;
 pub mod dogfight;
 pub mod sheet;
 mod systems;
 
+pub use contract::Socs;
 pub use dogfight::{Action, Dogfight, GmManeuver, Maneuver, Shot, SocsRange};
 pub use sheet::{Craft, CraftStats};
 
 use crate::battle::{BattleSet, Command, UnitId, flush_messages};
 use crate::scenario::Prepared;
-use bevy::ecs::message::Messages;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
-use bevy::ecs::world::World;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -115,30 +115,12 @@ pub fn configure(schedule: &mut Schedule) {
     ));
 }
 
-/// Inserts the resources the systems need.
-pub fn init_resources(world: &mut World, prepared: &Prepared) {
-    world.init_resource::<Messages<Command<Action>>>();
-    reset_resources(world, prepared);
-}
-
-/// A fresh [`Dogfight`] for a new battle of `prepared`.
-pub fn reset_resources(world: &mut World, prepared: &Prepared) {
-    world.insert_resource(new_dogfight(prepared));
-}
-
 /// The dogfight of `prepared` at the start of the battle.
 pub fn new_dogfight(prepared: &Prepared) -> Dogfight {
-    let crate::scenario::RulesetSpec::Socs(config) = &prepared.file.ruleset else {
+    let Some(config) = prepared.config::<Socs>() else {
         return Dogfight::default();
     };
-    let crafts: Vec<Arc<Craft>> = prepared
-        .units
-        .iter()
-        .filter_map(|u| match &u.stats {
-            crate::scenario::PreparedStats::Socs(c) => Some(c.clone()),
-            _ => None,
-        })
-        .collect();
+    let crafts: Vec<Arc<Craft>> = prepared.sheets::<Socs>();
     let sides: Vec<u8> = prepared.units.iter().map(|u| u.side).collect();
     let mut d = Dogfight {
         states: crafts

@@ -9,7 +9,6 @@ use super::new_dogfight;
 use super::sheet::{Firepower, ShipClass};
 use crate::battle::{BattleEvent, UnitId};
 use crate::dice::{Modifier, Scripted, success_roll};
-use crate::scenario;
 
 /// Ace (fighter) and Cutty (cutter) against Bandit (fighter) and Liner (ship of the line).
 fn dogfight(extra: &str) -> Dogfight {
@@ -40,7 +39,9 @@ fn dogfight(extra: &str) -> Dogfight {
     ],
 )"#
     );
-    let prepared = scenario::parse("test.ron", &text).unwrap_or_else(|e| panic!("{e}"));
+    let prepared = crate::rules::builtin()
+        .parse("test.ron", &text)
+        .unwrap_or_else(|e| panic!("{e}"));
     new_dogfight(&prepared)
 }
 

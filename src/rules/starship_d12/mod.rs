@@ -26,6 +26,7 @@
 //! - A ship at Escaped from every enemy leaves the battle; escapes count apart from kills.
 
 pub mod ai;
+mod contract;
 pub mod fleet;
 pub mod gunnery;
 pub mod place;
@@ -33,6 +34,7 @@ pub mod range;
 pub mod sheet;
 mod systems;
 
+pub use contract::StarshipD12;
 pub use fleet::{Action, Fleet, Phase};
 pub use range::{Band, Direction};
 pub use sheet::{ShipSheet, ShipState, ShipStats};
@@ -40,9 +42,7 @@ pub use systems::Missile;
 
 use crate::battle::{BattleSet, Command, UnitId, flush_messages};
 use crate::scenario::Prepared;
-use bevy::ecs::message::Messages;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
-use bevy::ecs::world::World;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -83,30 +83,12 @@ pub fn configure(schedule: &mut Schedule) {
     ));
 }
 
-/// Inserts the resources the systems need.
-pub fn init_resources(world: &mut World, prepared: &Prepared) {
-    world.init_resource::<Messages<Command<Action>>>();
-    reset_resources(world, prepared);
-}
-
-/// A fresh [`Fleet`] for a new battle of `prepared`.
-pub fn reset_resources(world: &mut World, prepared: &Prepared) {
-    world.insert_resource(new_fleet(prepared));
-}
-
 /// The fleet of `prepared` at the start of the battle.
 pub fn new_fleet(prepared: &Prepared) -> Fleet {
-    let crate::scenario::RulesetSpec::StarshipD12(config) = &prepared.file.ruleset else {
+    let Some(config) = prepared.config::<StarshipD12>() else {
         return Fleet::default();
     };
-    let sheets: Vec<Arc<ShipSheet>> = prepared
-        .units
-        .iter()
-        .filter_map(|u| match &u.stats {
-            crate::scenario::PreparedStats::StarshipD12(s) => Some(s.clone()),
-            _ => None,
-        })
-        .collect();
+    let sheets: Vec<Arc<ShipSheet>> = prepared.sheets::<StarshipD12>();
     let sides: Vec<u8> = prepared.units.iter().map(|u| u.side).collect();
     let mut ranges = range::RangeBoard::default();
     for a in 0..sides.len() {

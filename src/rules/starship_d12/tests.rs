@@ -8,7 +8,6 @@ use super::sheet::{ShipFacing, ShipState, SystemRef};
 use super::{ai, new_fleet};
 use crate::battle::{BattleEvent, UnitId};
 use crate::dice::Scripted;
-use crate::scenario;
 
 const SHIP: &str = r#"StarshipD12(
     defence: 1,
@@ -36,7 +35,9 @@ fn fleet() -> Fleet {
     ],
 )"#
     );
-    let prepared = scenario::parse("test.ron", &text).unwrap_or_else(|e| panic!("{e}"));
+    let prepared = crate::rules::builtin()
+        .parse("test.ron", &text)
+        .unwrap_or_else(|e| panic!("{e}"));
     new_fleet(&prepared)
 }
 
@@ -450,7 +451,9 @@ fn engined_pair() -> Fleet {
         ship(r#"(name: "Fire control", attacker_chooses: true)"#),
         ship("")
     );
-    let prepared = scenario::parse("test.ron", &text).unwrap_or_else(|e| panic!("{e}"));
+    let prepared = crate::rules::builtin()
+        .parse("test.ron", &text)
+        .unwrap_or_else(|e| panic!("{e}"));
     new_fleet(&prepared)
 }
 

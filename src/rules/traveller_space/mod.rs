@@ -11,21 +11,21 @@
 //! - [`ai`]: the AI's stated policy.
 
 pub mod ai;
+mod contract;
 pub mod sheet;
 pub mod space;
 mod systems;
 pub mod tables;
 pub mod vector;
 
+pub use contract::TravellerSpace;
 pub use sheet::{TravellerShip, TravellerShipStats};
 pub use space::{Action, Space};
 pub use systems::TravellerMissile;
 
 use crate::battle::{BattleSet, Command, UnitId, flush_messages};
-use crate::scenario::{Prepared, PreparedStats};
-use bevy::ecs::message::Messages;
+use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
-use bevy::ecs::world::World;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
 use space::{Condition, Detection, MissileSpec, Planet, ShipState};
@@ -90,30 +90,12 @@ pub fn configure(schedule: &mut Schedule) {
     ));
 }
 
-/// Inserts the resources the systems need.
-pub fn init_resources(world: &mut World, prepared: &Prepared) {
-    world.init_resource::<Messages<Command<Action>>>();
-    reset_resources(world, prepared);
-}
-
-/// A fresh [`Space`] for a new battle of `prepared`.
-pub fn reset_resources(world: &mut World, prepared: &Prepared) {
-    world.insert_resource(new_space(prepared));
-}
-
 /// The battle of `prepared` at its start.
 pub fn new_space(prepared: &Prepared) -> Space {
-    let crate::scenario::RulesetSpec::TravellerSpace(config) = &prepared.file.ruleset else {
+    let Some(config) = prepared.config::<TravellerSpace>() else {
         return Space::default();
     };
-    let sheets: Vec<Arc<TravellerShip>> = prepared
-        .units
-        .iter()
-        .filter_map(|u| match &u.stats {
-            PreparedStats::TravellerSpace(s) => Some(s.clone()),
-            _ => None,
-        })
-        .collect();
+    let sheets: Vec<Arc<TravellerShip>> = prepared.sheets::<TravellerSpace>();
     let ships: Vec<ShipState> = sheets
         .iter()
         .zip(&prepared.units)

@@ -633,6 +633,19 @@ impl Space {
             .collect()
     }
 
+    /// Hit points left of the design's, 0 once the ship is out of the fight (the map's
+    /// health bar).
+    pub fn health(&self, u: UnitId) -> f32 {
+        let (Some(st), Some(sheet)) = (self.ships.get(u.0 as usize), self.sheets.get(u.0 as usize))
+        else {
+            return 1.0;
+        };
+        if st.condition != Condition::Fighting {
+            return 0.0;
+        }
+        st.hp.max(0) as f32 / sheet.stats.hp.max(1) as f32
+    }
+
     /// The one-line state for summaries (", HP 1200/2000, v (2, -1)").
     pub fn ship_line(&self, u: UnitId) -> String {
         let st = self.ship(u);

@@ -256,7 +256,9 @@ fn duel(config: &str, raider: &str, merchant: &str, gap: i32) -> (Space, HexMap)
     ],
 )"#
     );
-    let p = crate::scenario::parse("test.ron", &text).unwrap_or_else(|e| panic!("{e:?}"));
+    let p = crate::rules::builtin()
+        .parse("test.ron", &text)
+        .unwrap_or_else(|e| panic!("{e:?}"));
     (new_space(&p), p.map.clone())
 }
 

@@ -63,7 +63,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The dice name of an injury record (the log shows injuries by it).
-pub const INJURY_DICE: crate::dice::DiceName = crate::dice::DiceName::Fixed("injury");
+pub const INJURY_DICE: crate::dice::DiceName = crate::battle::INJURY_DAMAGE;
 
 /// Meters around a burst that fragments reach.
 pub const FRAG_RADIUS: u32 = 8;
@@ -583,6 +583,23 @@ impl Fight {
                     .iter()
                     .any(|(t, c)| *t == u && *c > 0.0)
         })
+    }
+
+    /// How far the character is from going down, for the map's health bar: 1 unhurt, 0
+    /// out of the fight; in between, the worst injury's score against the score that puts
+    /// it down (7 for a mook, 9 for a major character: [`injury::mook_down`],
+    /// [`injury::major_state`]).
+    pub fn health(&self, u: UnitId) -> f32 {
+        let (Some(s), Some(sheet)) = (self.units.get(u.0 as usize), self.sheets.get(u.0 as usize))
+        else {
+            return 1.0;
+        };
+        if s.hurt != Hurt::Fighting {
+            return 0.0;
+        }
+        let worst = s.injuries.iter().map(|i| i.score).max().unwrap_or(0);
+        let down = if sheet.mook { 7.0 } else { 9.0 };
+        1.0 - (worst as f32 / down).min(1.0)
     }
 
     /// A short line for the unit list: Breath, injuries, AP.

@@ -14,6 +14,7 @@
 
 pub mod ai;
 pub mod combat;
+mod contract;
 pub mod fight;
 pub mod flight;
 pub mod injury;
@@ -23,14 +24,13 @@ mod systems;
 pub mod task;
 pub mod vector;
 
+pub use contract::Vergeworlds;
 pub use fight::{Action, Fight};
 pub use sheet::VwStats;
 
 use crate::battle::{BattleSet, Command, UnitId, flush_messages};
-use crate::scenario::{Prepared, PreparedStats};
-use bevy::ecs::message::Messages;
+use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
-use bevy::ecs::world::World;
 use fight::{UnitState, Wear};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -59,30 +59,12 @@ pub fn configure(schedule: &mut Schedule) {
     ));
 }
 
-/// Inserts the resources the systems need.
-pub fn init_resources(world: &mut World, prepared: &Prepared) {
-    world.init_resource::<Messages<Command<Action>>>();
-    reset_resources(world, prepared);
-}
-
-/// A fresh [`Fight`] for a new battle of `prepared`.
-pub fn reset_resources(world: &mut World, prepared: &Prepared) {
-    world.insert_resource(new_fight(prepared));
-}
-
 /// The battle of `prepared` at its start.
 pub fn new_fight(prepared: &Prepared) -> Fight {
-    let crate::scenario::RulesetSpec::Vergeworlds(config) = &prepared.file.ruleset else {
+    let Some(config) = prepared.config::<Vergeworlds>() else {
         return Fight::default();
     };
-    let sheets: Vec<Arc<VwStats>> = prepared
-        .units
-        .iter()
-        .filter_map(|u| match &u.stats {
-            PreparedStats::Vergeworlds(s) => Some(s.clone()),
-            _ => None,
-        })
-        .collect();
+    let sheets: Vec<Arc<VwStats>> = prepared.sheets::<Vergeworlds>();
     let units: Vec<UnitState> = sheets
         .iter()
         .zip(&prepared.units)

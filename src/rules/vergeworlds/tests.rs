@@ -7,7 +7,9 @@ use crate::battle::UnitId;
 use crate::dice::Scripted;
 
 fn fight_of(path: &str) -> Fight {
-    let prepared = crate::scenario::load(std::path::Path::new(path)).expect("scenario loads");
+    let prepared = crate::rules::builtin()
+        .load(std::path::Path::new(path))
+        .expect("scenario loads");
     super::new_fight(&prepared)
 }
 
@@ -71,7 +73,9 @@ fn every_demo_runs_to_an_outcome() {
         "scenarios/vw-sky-duel.ron",
         "scenarios/vw-balloon-watch.ron",
     ] {
-        let prepared = crate::scenario::load(std::path::Path::new(path)).expect("loads");
+        let prepared = crate::rules::builtin()
+            .load(std::path::Path::new(path))
+            .expect("loads");
         let mut session =
             crate::session::Session::new(std::sync::Arc::new(prepared), 3, Default::default());
         session.set_autopilot(true);

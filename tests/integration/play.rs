@@ -5,8 +5,7 @@
 use hexx::Hex;
 use skirmish::battle::{HexPos, OutcomeKind, Side, Standing, UnitId};
 use skirmish::play::{Advance, Decision, Play, Recording, continue_from};
-use skirmish::rules::gurps::{Action, Maneuver};
-use skirmish::scenario;
+use skirmish::rules::gurps::{Action, Gurps, Maneuver};
 use skirmish::session::{Session, SessionOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -20,7 +19,9 @@ fn shipped(name: &str) -> PathBuf {
 /// A new battle of a shipped scenario.
 fn play(name: &str, seed: u64) -> Play {
     let path = shipped(name);
-    let prepared = scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let prepared = skirmish::rules::builtin()
+        .load(&path)
+        .unwrap_or_else(|e| panic!("{e}"));
     Play::new(Arc::new(prepared), path, seed)
 }
 
@@ -99,14 +100,11 @@ fn decide_simply(play: &mut Play, unit: UnitId) -> Vec<String> {
     let mut refusals = Vec::new();
     for action in candidates {
         let before = play.recording().decisions.len();
-        match play.decide(action.clone()) {
+        match play.decide::<Gurps>(action.clone()) {
             Ok(()) => {
                 let last = play.recording().decisions.last().cloned();
                 assert_eq!(play.recording().decisions.len(), before + 1);
-                assert_eq!(
-                    last,
-                    Some(Decision::Gurps(skirmish::battle::Command { unit, action }))
-                );
+                assert_eq!(last, Some(Decision::new::<Gurps>(unit, action)));
                 return refusals;
             }
             Err(reason) => {
@@ -203,12 +201,12 @@ fn undo_restores_the_log_before_each_decision() {
 fn a_refused_decision_is_reported_and_not_recorded() {
     let mut p = play("gurps-duel.ron", 7);
     assert_eq!(p.awaiting_player(), None, "before the first turn");
-    let early = p.decide(Action::simple(Maneuver::DoNothing));
+    let early = p.decide::<Gurps>(Action::simple(Maneuver::DoNothing));
     assert!(early.is_err_and(|e| e.contains("no player")));
 
     let unit = to_player(&mut p).expect("Aldric's turn");
     let log = p.session().log_text();
-    let refused = p.decide(Action {
+    let refused = p.decide::<Gurps>(Action {
         target: Some(UnitId(1)),
         weapon: Some(0),
         ..Action::simple(Maneuver::Attack)
@@ -224,7 +222,7 @@ fn a_refused_decision_is_reported_and_not_recorded() {
     );
     assert!(!p.undo(), "a refusal is nothing to undo");
 
-    p.decide(Action::simple(Maneuver::DoNothing))
+    p.decide::<Gurps>(Action::simple(Maneuver::DoNothing))
         .expect("Do Nothing is allowed");
     assert_eq!(p.recording().decisions.len(), 1);
 }
@@ -234,7 +232,11 @@ fn a_refused_decision_is_reported_and_not_recorded() {
 #[test]
 fn decisions_by_the_ai_are_recorded_and_replay_the_headless_battle() {
     let path = shipped("gurps-skirmish-3v3.ron");
-    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let prepared = Arc::new(
+        skirmish::rules::builtin()
+            .load(&path)
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
     let mut headless = Session::new(prepared.clone(), 5, SessionOptions::default());
     let outcome = headless.run();
 
@@ -288,14 +290,13 @@ fn replay_feeds_one_decision_per_player_turn() {
 #[test]
 fn a_decision_that_does_not_fit_stops_the_replay() {
     let path = shipped("gurps-duel.ron");
-    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let prepared = Arc::new(
+        skirmish::rules::builtin()
+            .load(&path)
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
     let mut recording = Recording::new(path, 7);
-    let order = |unit: u32, action: Action| {
-        Decision::Gurps(skirmish::battle::Command {
-            unit: UnitId(unit),
-            action,
-        })
-    };
+    let order = |unit: u32, action: Action| Decision::new::<Gurps>(UnitId(unit), action);
     recording
         .decisions
         .push(order(0, Action::simple(Maneuver::DoNothing)));
@@ -356,7 +357,10 @@ fn restart_and_finish() {
         Some(OutcomeKind::Victory { .. } | OutcomeKind::Draw { .. })
     ));
     assert_eq!(p.advance(), Advance::Over(outcome.expect("over")));
-    assert!(p.decide(Action::simple(Maneuver::DoNothing)).is_err());
+    assert!(
+        p.decide::<Gurps>(Action::simple(Maneuver::DoNothing))
+            .is_err()
+    );
     assert!(p.recording().decisions.is_empty());
 }
 
@@ -365,7 +369,9 @@ fn restart_and_finish() {
 fn the_scenario_is_found_beside_the_save() {
     let dir = temp_dir("beside");
     std::fs::copy(shipped("gurps-duel.ron"), dir.join("my-duel.ron")).expect("copied");
-    let prepared = scenario::load(&dir.join("my-duel.ron")).unwrap_or_else(|e| panic!("{e}"));
+    let prepared = skirmish::rules::builtin()
+        .load(&dir.join("my-duel.ron"))
+        .unwrap_or_else(|e| panic!("{e}"));
     let mut p = Play::new(Arc::new(prepared), PathBuf::from("my-duel.ron"), 9);
     play_turns(&mut p, 2);
     let file = dir.join("save.ron");
@@ -561,11 +567,15 @@ fn a_ship_battle_is_played_saved_loaded_and_finished() {
                 gunner: 9,
                 helpers: vec![],
             };
-            assert!(p.decide_ship(bad).is_err());
+            assert!(
+                p.decide::<skirmish::rules::starship_d12::StarshipD12>(bad)
+                    .is_err()
+            );
         }
         // The last legal option: a range move, or a shot.
         let action = legal.last().cloned().expect("an option");
-        p.decide_ship(action).expect("a legal action is taken");
+        p.decide::<skirmish::rules::starship_d12::StarshipD12>(action)
+            .expect("a legal action is taken");
         decided += 1;
     }
     assert_eq!(p.recording().decisions.len(), decided);
@@ -573,7 +583,7 @@ fn a_ship_battle_is_played_saved_loaded_and_finished() {
         p.recording()
             .decisions
             .iter()
-            .all(|d| matches!(d, Decision::StarshipD12(_)))
+            .all(|d| d.ruleset().id() == "starship-d12")
     );
     let dir = temp_dir("ships");
     let save = dir.join("duel.save.ron");
@@ -614,10 +624,11 @@ fn a_socs_battle_is_played_saved_and_loaded() {
                 }],
                 gm_modifier: 0,
             };
-            assert!(p.decide_craft(bad).is_err());
+            assert!(p.decide::<skirmish::rules::socs::Socs>(bad).is_err());
         }
         let action = legal.last().cloned().expect("an option");
-        p.decide_craft(action).expect("a legal action is taken");
+        p.decide::<skirmish::rules::socs::Socs>(action)
+            .expect("a legal action is taken");
         decided += 1;
     }
     assert_eq!(p.recording().decisions.len(), decided);
@@ -625,13 +636,13 @@ fn a_socs_battle_is_played_saved_and_loaded() {
         p.recording()
             .decisions
             .iter()
-            .all(|d| matches!(d, Decision::Socs(_)))
+            .all(|d| d.ruleset().id() == "socs")
     );
     saves_loads_and_finishes(p, "socs");
 }
 
 /// A GURPS Traveller space battle played by hand (issue 8): the player's ship maneuvers to
-/// an end position within its thrust, fires and launches through `decide_space`; a burn
+/// an end position within its thrust, fires and launches through `decide`; a burn
 /// beyond its thrust is refused and not recorded; the battle saves, loads back where it
 /// stood and finishes.
 #[test]
@@ -652,11 +663,14 @@ fn a_traveller_battle_is_played_saved_and_loaded() {
                 passive: false,
                 ram: None,
             };
-            let err = p.decide_space(far).expect_err("beyond its thrust");
+            let err = p
+                .decide::<skirmish::rules::traveller_space::TravellerSpace>(far)
+                .expect_err("beyond its thrust");
             assert!(err.contains("beyond its thrust"), "{err}");
         }
         let action = ai::choose(&s, unit);
-        p.decide_space(action).expect("the AI's choice is legal");
+        p.decide::<skirmish::rules::traveller_space::TravellerSpace>(action)
+            .expect("the AI's choice is legal");
         decided += 1;
     }
     assert!(decided >= 3, "the Beowulf decided {decided} times");
@@ -666,14 +680,14 @@ fn a_traveller_battle_is_played_saved_and_loaded() {
         p.recording()
             .decisions
             .iter()
-            .all(|d| matches!(d, Decision::TravellerSpace(_)))
+            .all(|d| d.ruleset().id() == "traveller-space")
     );
     saves_loads_and_finishes(p, "traveller");
 }
 
 /// A Vergeworlds battle played by hand (issue 7): the player chooses each turn's attitude,
 /// walks, attacks the nearest foe and answers the battle's questions (how to defend, Mana)
-/// through `decide_verge`; an attitude chosen after moving is refused and not recorded;
+/// through `decide`; an attitude chosen after moving is refused and not recorded;
 /// the battle saves, loads back where it stood and finishes.
 #[test]
 fn a_vergeworlds_battle_is_played_saved_and_loaded() {
@@ -715,7 +729,9 @@ fn a_vergeworlds_battle_is_played_saved_and_loaded() {
                 } else {
                     if s.moved > 0 {
                         let late = VwAction::Attitude(Attitude::Cautious);
-                        let err = p.decide_verge(late).expect_err("too late");
+                        let err = p
+                            .decide::<skirmish::rules::vergeworlds::Vergeworlds>(late)
+                            .expect_err("too late");
                         assert!(err.contains("start of the turn"), "{err}");
                         refused += 1;
                     }
@@ -723,7 +739,7 @@ fn a_vergeworlds_battle_is_played_saved_and_loaded() {
                 }
             }
         };
-        p.decide_verge(action.clone())
+        p.decide::<skirmish::rules::vergeworlds::Vergeworlds>(action.clone())
             .unwrap_or_else(|e| panic!("{action:?} refused: {e}"));
         decided += 1;
     }
@@ -741,7 +757,7 @@ fn a_vergeworlds_battle_is_played_saved_and_loaded() {
         p.recording()
             .decisions
             .iter()
-            .all(|d| matches!(d, Decision::Vergeworlds(_)))
+            .all(|d| d.ruleset().id() == "vergeworlds")
     );
     let log = p.session().log_text();
     assert!(log.contains("Committed attitude"), "{log}");

@@ -4,13 +4,12 @@
 //! the files in the same commit, saying why. To rewrite them on purpose:
 //!
 //! ```sh
-//! SKIRMISH_BLESS=1 cargo test --test golden
+//! SKIRMISH_BLESS=1 cargo test --test integration golden
 //! ```
 //!
 //! (see `tests/golden/README.md`).
 
 use skirmish::report;
-use skirmish::scenario;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -68,7 +67,8 @@ fn check_seed(seed: u64) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut failures = Vec::new();
     for file in shipped() {
-        let prepared = scenario::load(&root.join(&file))
+        let prepared = skirmish::rules::builtin()
+            .load(&root.join(&file))
             .unwrap_or_else(|e| panic!("{}: {}", file.display(), e.render(false)));
         let mut session = report::run_battle(Arc::new(prepared), seed);
         let text = report::battle_text(&mut session);
@@ -96,7 +96,7 @@ fn check_seed(seed: u64) {
     assert!(
         failures.is_empty(),
         "{} golden logs differ (if the change is deliberate, rewrite them with \
-         `SKIRMISH_BLESS=1 cargo test --test golden` and say why in the commit):\n{}",
+         `SKIRMISH_BLESS=1 cargo test --test integration golden` and say why in the commit):\n{}",
         failures.len(),
         failures.join("\n")
     );

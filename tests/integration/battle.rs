@@ -4,7 +4,7 @@
 
 use skirmish::battle::{BattleEvent, BattleStats, Command, Standing, TurnState, UnitId};
 use skirmish::rules::gurps::{Action, Maneuver};
-use skirmish::scenario::{self, Prepared};
+use skirmish::scenario::Prepared;
 use skirmish::session::{Session, SessionOptions};
 use std::sync::Arc;
 
@@ -22,7 +22,11 @@ const DUEL: &str = r#"(
 )"#;
 
 fn duel() -> Arc<Prepared> {
-    Arc::new(scenario::parse("duel.ron", DUEL).expect("test scenario is valid"))
+    Arc::new(
+        skirmish::rules::builtin()
+            .parse("duel.ron", DUEL)
+            .expect("test scenario is valid"),
+    )
 }
 
 fn events(session: &Session) -> Vec<BattleEvent> {
@@ -44,7 +48,13 @@ fn shipped() -> Vec<Arc<Prepared>> {
     files.sort();
     files
         .iter()
-        .map(|f| Arc::new(scenario::load(f).unwrap_or_else(|e| panic!("{e}"))))
+        .map(|f| {
+            Arc::new(
+                skirmish::rules::builtin()
+                    .load(f)
+                    .unwrap_or_else(|e| panic!("{e}")),
+            )
+        })
         .collect()
 }
 
@@ -156,6 +166,122 @@ fn reset_reproduces_a_fresh_battle() {
     assert_eq!(fresh.summary(), reused.summary());
 }
 
+/// A decision sent to a battle and not yet resolved is dropped when the battle starts over:
+/// in every shipped scenario (every ruleset), a battle reset with such a command queued is
+/// the fresh battle, log for log. (Vergeworlds once kept it, and the restarted battle began
+/// with a refused command.)
+#[test]
+fn reset_drops_a_queued_decision_in_every_ruleset() {
+    for prepared in shipped() {
+        let rules = prepared.rules;
+        // The AI's first decision in this battle, taken as a command.
+        let mut probe = Session::new(prepared.clone(), 5, SessionOptions::default());
+        let mut sent = None;
+        for _ in 0..50 {
+            let cursor = rules.command_cursor(&probe.world);
+            let seen = probe.log().entries.len();
+            probe.step();
+            let chosen = probe.log().entries[seen..]
+                .iter()
+                .find_map(|e| match e.event {
+                    BattleEvent::ActionChosen { unit, .. } => Some(unit),
+                    _ => None,
+                });
+            if let Some(unit) = chosen
+                && let Some(action) = rules.command_since(&probe.world, cursor, unit)
+            {
+                sent = Some((unit, action));
+                break;
+            }
+        }
+        let (unit, action) = sent.unwrap_or_else(|| panic!("{}: no decision", prepared.name));
+        let mut reused = Session::new(prepared.clone(), 5, SessionOptions::default());
+        rules
+            .send(&mut reused.world, unit, &*action)
+            .expect("the battle's own ruleset takes the command");
+        reused.reset(5);
+        reused.run();
+        let mut fresh = Session::new(prepared.clone(), 5, SessionOptions::default());
+        fresh.run();
+        assert_eq!(fresh.log_text(), reused.log_text(), "{}", prepared.name);
+    }
+}
+
+/// The health the map's bars show comes from each ruleset through the contract: full for
+/// every unit when a battle starts, nothing for every unit put out of the fight (killed,
+/// destroyed, disabled or knocked out), and short of full for any unit that took damage,
+/// in every shipped scenario.
+/// (Traveller ships and Vergeworlds characters once kept a full bar to the end.)
+#[test]
+fn health_bars_come_from_every_ruleset() {
+    for prepared in shipped() {
+        let rules = prepared.rules;
+        for seed in [1, 2] {
+            let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
+            let units = |s: &mut Session| {
+                let mut q = s
+                    .world
+                    .query::<(bevy::ecs::entity::Entity, &UnitId, &Standing)>();
+                q.iter(&s.world)
+                    .map(|(e, id, st)| (e, *id, *st))
+                    .collect::<Vec<_>>()
+            };
+            for (e, id, _) in units(&mut s) {
+                assert_eq!(rules.health(&s.world, e, id), 1.0, "{}", prepared.name);
+            }
+            let mut hurt = 0;
+            while s.outcome().is_none() {
+                let seen = s.log().entries.len();
+                s.step();
+                let damaged: Vec<UnitId> = s.log().entries[seen..]
+                    .iter()
+                    .filter_map(|e| match e.event {
+                        BattleEvent::Damage {
+                            target,
+                            hp_before,
+                            hp_after,
+                            ..
+                        } if hp_before != hp_after => Some(target),
+                        _ => None,
+                    })
+                    .collect();
+                for id in damaged {
+                    let e = s.roster().entity(id).expect("a unit of the roster");
+                    let health = rules.health(&s.world, e, id);
+                    assert!(
+                        health < 1.0,
+                        "{} seed {seed}: {} was damaged, at health {health}",
+                        prepared.name,
+                        s.roster().name(id)
+                    );
+                    hurt += 1;
+                }
+            }
+            assert!(
+                hurt > 0 || prepared.ruleset == "main-sequence",
+                "{}",
+                prepared.name
+            );
+            for (e, id, standing) in units(&mut s) {
+                let out = matches!(
+                    standing,
+                    Standing::Dead
+                        | Standing::Destroyed
+                        | Standing::Disabled
+                        | Standing::Unconscious
+                );
+                let health = rules.health(&s.world, e, id);
+                assert!(
+                    !out || health == 0.0,
+                    "{} seed {seed}: {} is {standing:?} at health {health}",
+                    prepared.name,
+                    s.roster().name(id)
+                );
+            }
+        }
+    }
+}
+
 /// Every shipped scenario ends, the AI never has a command refused, and the statistics
 /// agree with the events, over many seeds.
 #[test]
@@ -264,7 +390,11 @@ fn face_to_face() -> Session {
 /// A battle of `text` with dice seeded by `seed`, played by hand (no autopilot), its first
 /// turn begun.
 fn by_hand(text: &str, seed: u64) -> Session {
-    let prepared = Arc::new(scenario::parse("test.ron", text).expect("valid"));
+    let prepared = Arc::new(
+        skirmish::rules::builtin()
+            .parse("test.ron", text)
+            .expect("valid"),
+    );
     let mut s = Session::new(
         prepared,
         seed,
@@ -465,7 +595,11 @@ fn shock_applies_on_the_next_turn_only() {
 fn knockback_demo_stops_at_walls_and_fighters() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-knockback.ron");
-    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let prepared = Arc::new(
+        skirmish::rules::builtin()
+            .load(&path)
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
     let (mut wall, mut fighter_hit) = (false, false);
     for seed in 1..=20 {
         let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
@@ -628,7 +762,11 @@ fn a_dropped_weapon_must_be_readied() {
 #[test]
 fn morale_demo_breaks_and_flees() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-morale.ron");
-    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let prepared = Arc::new(
+        skirmish::rules::builtin()
+            .load(&path)
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
     let (mut broke, mut fled) = (0, 0);
     for seed in 1..=10 {
         let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
@@ -825,7 +963,11 @@ fn missed_shots_may_hit_the_figure_in_the_way() {
 #[test]
 fn mooks_attack_as_a_group() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-mooks.ron");
-    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let prepared = Arc::new(
+        skirmish::rules::builtin()
+            .load(&path)
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
     let mut groups = 0;
     for seed in 1..=5 {
         let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
@@ -956,7 +1098,11 @@ fn missiles_fly_as_projectile_entities() {
     use skirmish::battle::{HexPos, Projectile};
     use skirmish::rules::starship_d12::Fleet;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/d12-duel.ron");
-    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let prepared = Arc::new(
+        skirmish::rules::builtin()
+            .load(&path)
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
     let mut seen = 0;
     for seed in 1..=5 {
         let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
@@ -991,7 +1137,11 @@ fn missiles_fly_as_projectile_entities() {
 fn the_d12_duel_demo_seed_shows_a_tail_and_a_kill() {
     use skirmish::battle::OutcomeKind;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/d12-duel.ron");
-    let prepared = Arc::new(scenario::load(&path).unwrap_or_else(|e| panic!("{e}")));
+    let prepared = Arc::new(
+        skirmish::rules::builtin()
+            .load(&path)
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
     let mut s = Session::new(prepared, 1, SessionOptions::default());
     assert_eq!(s.run(), Some(OutcomeKind::Victory { side: 0 }));
     let log = s.log_text();
@@ -1008,7 +1158,11 @@ fn the_d12_duel_demo_seed_shows_a_tail_and_a_kill() {
 #[test]
 fn main_sequence_ai_uses_cover_and_multi_target_fire() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ms-corridor.ron");
-    let prepared = Arc::new(scenario::load(&path).expect("the corridor scenario loads"));
+    let prepared = Arc::new(
+        skirmish::rules::builtin()
+            .load(&path)
+            .expect("the corridor scenario loads"),
+    );
     let map = prepared.map.clone();
     let (mut spread, mut into_cover) = (0, 0);
     for seed in 1..=20 {
@@ -1057,7 +1211,11 @@ fn main_sequence_ai_spends_edge() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("scenarios")
             .join(file);
-        let prepared = Arc::new(scenario::load(&path).expect("the scenario loads"));
+        let prepared = Arc::new(
+            skirmish::rules::builtin()
+                .load(&path)
+                .expect("the scenario loads"),
+        );
         for seed in 1..=20 {
             let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
             assert!(s.run().is_some(), "{file} seed {seed} ends");

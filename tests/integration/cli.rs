@@ -214,7 +214,9 @@ fn live_duel(file: &Path) -> skirmish::play::Play {
     use skirmish::rules::gurps::{Action, Maneuver};
     // Relative, as a user would name it: the tests and the binary run from the crate root.
     let scenario = PathBuf::from("scenarios/gurps-duel.ron");
-    let prepared = skirmish::scenario::load(&scenario).unwrap_or_else(|e| panic!("{e}"));
+    let prepared = skirmish::rules::builtin()
+        .load(&scenario)
+        .unwrap_or_else(|e| panic!("{e}"));
     let mut play = Play::new(std::sync::Arc::new(prepared), scenario, 21);
     let turn = |play: &mut Play| loop {
         match play.advance() {
@@ -224,13 +226,13 @@ fn live_duel(file: &Path) -> skirmish::play::Play {
         }
     };
     assert_eq!(turn(&mut play), UnitId(0));
-    let far = play.decide(Action {
+    let far = play.decide::<skirmish::rules::gurps::Gurps>(Action {
         target: Some(UnitId(1)),
         weapon: Some(0),
         ..Action::simple(Maneuver::Attack)
     });
     assert!(far.is_err());
-    play.decide(Action {
+    play.decide::<skirmish::rules::gurps::Gurps>(Action {
         to: Some(hexx::Hex::new(-1, 0)),
         ..Action::simple(Maneuver::Move)
     })
@@ -240,7 +242,7 @@ fn live_duel(file: &Path) -> skirmish::play::Play {
         play.decide_by_ai().expect("the AI decides");
     }
     turn(&mut play);
-    play.decide(Action::simple(Maneuver::AllOutDefense(
+    play.decide::<skirmish::rules::gurps::Gurps>(Action::simple(Maneuver::AllOutDefense(
         skirmish::rules::gurps::AodOption::IncreasedDodge,
     )))
     .expect("All-Out Defense");

@@ -1,0 +1,138 @@
+//! GURPS behind the engine's ruleset contract ([`Ruleset`]): its scenario section
+//! (`ruleset: Gurps(...)`, checked here), its stat blocks resolved against the equipment
+//! catalog, its systems, its resources and its fighters' components.
+
+use super::{Action, Fighter, GurpsConfig, GurpsRules, GurpsStats, MoraleState, Sheet};
+use crate::battle::{Combatant, Control, UnitId};
+use crate::format::{Path, Problem};
+use crate::scenario::{Prepared, Ruleset, ScenarioFile};
+use bevy::ecs::entity::Entity;
+use bevy::ecs::schedule::Schedule;
+use bevy::ecs::world::{EntityWorldMut, World};
+use std::sync::Arc;
+
+/// GURPS personal combat (ruleset id `gurps`, tag `Gurps`).
+pub struct Gurps;
+
+impl Ruleset for Gurps {
+    const ID: &'static str = "gurps";
+    const TAG: &'static str = "Gurps";
+    type Config = GurpsConfig;
+    type Stats = GurpsStats;
+    type Sheet = Sheet;
+    type Action = Action;
+
+    fn scale(_: &GurpsConfig) -> (f32, &'static str) {
+        (1.0, "yd")
+    }
+
+    /// The scenario's equipment is checked like the catalog's; groups and morale name
+    /// sides, and morale is for AI sides only.
+    fn check(config: &GurpsConfig, file: &ScenarioFile) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        let base = Path::root().field("ruleset");
+        for (name, weapon) in &config.weapons {
+            let path = base.field("weapons").key(name);
+            problems.extend(weapon.problems().into_iter().map(|p| Problem {
+                path: path.join(&p.path),
+                message: p.message,
+            }));
+        }
+        for (i, id) in config.groups.iter().enumerate() {
+            if !file.sides.iter().any(|s| &s.id == id) {
+                problems.push(Problem::new(
+                    base.field("groups").index(i),
+                    format!("unknown side `{id}`: expected one of the side ids"),
+                ));
+            }
+        }
+        for id in config.morale.keys() {
+            let path = base.field("morale").key(id);
+            match file.sides.iter().find(|s| &s.id == id) {
+                None => problems.push(Problem::new(
+                    path,
+                    format!("morale for unknown side `{id}`: expected one of the side ids"),
+                )),
+                Some(side) if side.control == Control::Player => problems.push(Problem::new(
+                    path,
+                    format!("side `{id}` is played by a player: morale checks are for AI sides"),
+                )),
+                Some(_) => {}
+            }
+        }
+        for (name, shield) in &config.shields {
+            if !(0..=10).contains(&shield.db) {
+                problems.push(Problem::new(
+                    base.field("shields").key(name).field("db"),
+                    format!("DB {} is out of range: expected 0 to 10", shield.db),
+                ));
+            }
+        }
+        for (name, armor) in &config.armor {
+            if !(0..=100).contains(&armor.dr) {
+                problems.push(Problem::new(
+                    base.field("armor").key(name).field("dr"),
+                    format!("DR {} is out of range: expected 0 to 100", armor.dr),
+                ));
+            }
+        }
+        problems
+    }
+
+    fn resolve(
+        config: &GurpsConfig,
+        _: &ScenarioFile,
+        stats: &[&GurpsStats],
+    ) -> Vec<Result<Sheet, Vec<Problem>>> {
+        let catalog = config.catalog();
+        stats
+            .iter()
+            .map(|s| super::sheet::resolve_sheet(s, &catalog))
+            .collect()
+    }
+
+    fn configure(schedule: &mut Schedule) {
+        super::configure(schedule);
+    }
+
+    fn init(world: &mut World, prepared: &Prepared, config: &GurpsConfig) {
+        let sides = &prepared.sides;
+        world.insert_resource(GurpsRules {
+            hit_locations: config.hit_locations,
+            morale: sides
+                .iter()
+                .map(|s| config.morale.get(&s.id).copied())
+                .collect(),
+            extra_effort: config.extra_effort,
+            groups: sides
+                .iter()
+                .map(|s| config.groups.contains(&s.id))
+                .collect(),
+        });
+    }
+
+    fn reset(world: &mut World, prepared: &Prepared, _: &GurpsConfig) {
+        let sides = prepared.sides.len();
+        world.insert_resource(MoraleState {
+            losses_seen: vec![0; sides],
+            broken: vec![false; sides],
+        });
+    }
+
+    fn spawn(entity: &mut EntityWorldMut, sheet: &Arc<Sheet>) {
+        entity.insert((Combatant, Fighter::new(Arc::clone(sheet))));
+    }
+
+    fn unit_line(world: &World, entity: Entity, _: UnitId) -> String {
+        world.get::<Fighter>(entity).map_or(String::new(), |f| {
+            format!(", {}/{} HP", f.hp, f.sheet.hp_max)
+        })
+    }
+
+    /// Hit points left of the sheet's.
+    fn health(world: &World, entity: Entity, _: UnitId) -> f32 {
+        world
+            .get::<Fighter>(entity)
+            .map_or(1.0, |f| f.hp.max(0) as f32 / f.sheet.hp_max.max(1) as f32)
+    }
+}

@@ -1,0 +1,211 @@
+//! Main Sequence behind the engine's ruleset contract ([`Ruleset`]): its scenario section
+//! (`ruleset: MainSequence(...)`: bands, initiative groups, a chase, detection, checked
+//! here), its characters and ships checked against the creation rules, its systems and the
+//! [`Fight`] it keeps.
+
+use super::combat::Band;
+use super::{Action, Fight, MsConfig, MsSheet, MsStats};
+use crate::battle::{Combatant, Ship, UnitId};
+use crate::format::{Path, PathSeg, Problem};
+use crate::scenario::{
+    Prepared, Ruleset, ScenarioFile, UnitSpec, foe_pair_problems, unknown_sides,
+};
+use bevy::ecs::entity::Entity;
+use bevy::ecs::schedule::Schedule;
+use bevy::ecs::world::{EntityWorldMut, World};
+use std::sync::Arc;
+
+/// Main Sequence (ruleset id `main-sequence`, tag `MainSequence`).
+pub struct MainSequence;
+
+impl Ruleset for MainSequence {
+    const ID: &'static str = "main-sequence";
+    const TAG: &'static str = "MainSequence";
+    type Config = MsConfig;
+    type Stats = MsStats;
+    type Sheet = MsSheet;
+    type Action = Action;
+
+    fn scale(_: &MsConfig) -> (f32, &'static str) {
+        (1.0, "m")
+    }
+
+    fn check(config: &MsConfig, file: &ScenarioFile) -> Vec<Problem> {
+        problems(file, config)
+    }
+
+    /// Each block checked against the creation rules (player characters' Edge and the
+    /// like name sides, hence the side ids).
+    fn resolve(
+        _: &MsConfig,
+        file: &ScenarioFile,
+        stats: &[&MsStats],
+    ) -> Vec<Result<MsSheet, Vec<Problem>>> {
+        let side_ids: Vec<String> = file.sides.iter().map(|s| s.id.clone()).collect();
+        stats
+            .iter()
+            .map(|s| MsSheet::resolve(s, &side_ids))
+            .collect()
+    }
+
+    fn configure(schedule: &mut Schedule) {
+        super::configure(schedule);
+    }
+
+    fn reset(world: &mut World, prepared: &Prepared, _: &MsConfig) {
+        world.insert_resource(super::new_fight(prepared));
+    }
+
+    fn spawn(entity: &mut EntityWorldMut, sheet: &Arc<MsSheet>) {
+        if sheet.is_ship() {
+            entity.insert(Ship);
+        } else {
+            entity.insert(Combatant);
+        }
+    }
+
+    fn unit_line(world: &World, _: Entity, unit: UnitId) -> String {
+        world
+            .get_resource::<Fight>()
+            .map_or(String::new(), |f| f.unit_line(unit))
+    }
+
+    /// Hit points left of the sheet's (a character's or a ship's).
+    fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
+        let i = unit.0 as usize;
+        world
+            .get_resource::<Fight>()
+            .and_then(|f| {
+                let (st, sheet) = (f.units.get(i)?, f.sheets.get(i)?);
+                Some(st.hp as f32 / sheet.hp().max(1) as f32)
+            })
+            .unwrap_or(1.0)
+    }
+}
+
+/// What is wrong with a Main Sequence scenario's settings.
+fn problems(file: &ScenarioFile, config: &MsConfig) -> Vec<Problem> {
+    let base = Path::root().field("ruleset");
+    let mut problems = unknown_sides(
+        file,
+        &base.field("group_initiative"),
+        &config.group_initiative,
+    );
+    // "Combat Actions", Initiative: groups of NPCs may share a roll.
+    for (i, id) in config.group_initiative.iter().enumerate() {
+        for u in file.units.iter().filter(|u| &u.side == id) {
+            let npc = match ms_stats(file, u) {
+                Some(MsStats::Character(c)) => c.npc,
+                Some(MsStats::Ship(s)) => s.npc,
+                None => true,
+            };
+            if !npc {
+                problems.push(Problem::new(
+                    base.field("group_initiative").index(i),
+                    format!(
+                        "side `{id}` shares one initiative roll, which the text allows for NPCs only: {} is not marked `npc: true`",
+                        u.name
+                    ),
+                ));
+            }
+        }
+    }
+    if !(-10..=20).contains(&config.detection_modifier) {
+        problems.push(Problem::new(
+            base.field("detection_modifier"),
+            format!(
+                "{} is out of range: expected -10 to 20",
+                config.detection_modifier
+            ),
+        ));
+    }
+    let b = config.bands;
+    if !b.is_ordered() || b.long > 10_000 {
+        problems.push(Problem::new(
+            base.field("bands"),
+            format!(
+                "bands {}/{}/{}/{} hexes: expected 1 <= melee < close < medium < long <= 10000",
+                b.melee, b.close, b.medium, b.long
+            ),
+        ));
+    }
+    if let Some(c) = &config.chase {
+        let path = base.field("chase");
+        problems.extend(
+            foe_pair_problems(file, &path, &c.pursuer, &c.quarry).map(|mut p| {
+                if let Some(PathSeg::Field(f)) = p.path.0.last_mut() {
+                    *f = if f == "from" {
+                        "pursuer".into()
+                    } else {
+                        "quarry".into()
+                    };
+                }
+                p
+            }),
+        );
+        if file.units.len() != 2 {
+            problems.push(Problem::new(
+                path.clone(),
+                format!(
+                    "a chase is between two units; the scenario has {}",
+                    file.units.len()
+                ),
+            ));
+        }
+        if let Some(start) = c.start
+            && start < Band::Close
+        {
+            problems.push(Problem::new(
+                path.field("start"),
+                format!("a chase cannot start at {start:?}: expected Close, Medium, Long or Far"),
+            ));
+        }
+        let is_ship = |who: &str| {
+            file.units
+                .iter()
+                .find(|u| u.name == who)
+                .and_then(|u| ms_stats(file, u))
+                .map(|s| matches!(s, MsStats::Ship(_)))
+        };
+        if let (Some(a), Some(b)) = (is_ship(&c.pursuer), is_ship(&c.quarry))
+            && a != b
+        {
+            problems.push(Problem::new(
+                path.clone(),
+                format!(
+                    "{} and {} are not at the same scale: a chase is between two ships or two characters",
+                    c.pursuer, c.quarry
+                ),
+            ));
+        }
+        for (field, who, vehicle) in [
+            ("pursuer_vehicle", &c.pursuer, &c.pursuer_vehicle),
+            ("quarry_vehicle", &c.quarry, &c.quarry_vehicle),
+        ] {
+            let ship = is_ship(who) == Some(true);
+            if vehicle.is_some() && ship {
+                problems.push(Problem::new(
+                    path.field(field),
+                    format!("{who} is a ship: its pilot rolls with the ship; leave {field} out"),
+                ));
+            }
+        }
+        for (field, v) in [
+            ("pursuer_bonus", c.pursuer_bonus),
+            ("quarry_bonus", c.quarry_bonus),
+        ] {
+            if !(0..=6).contains(&v) {
+                problems.push(Problem::new(
+                    path.field(field),
+                    format!("{v} is out of range: expected 0 to 6"),
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// The Main Sequence stat block of a unit as written, its own or its template's.
+fn ms_stats<'a>(file: &'a ScenarioFile, u: &'a UnitSpec) -> Option<&'a MsStats> {
+    u.stats_in(file)?.get::<MainSequence>()
+}

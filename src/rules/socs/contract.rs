@@ -1,0 +1,117 @@
+//! SOCS behind the engine's ruleset contract ([`Ruleset`]): its scenario section
+//! (`ruleset: Socs(...)`: starting ranges and Positions, the game master's maneuvers,
+//! checked here), its craft, its systems and the [`Dogfight`] it keeps.
+
+use super::{Action, Craft, CraftStats, Dogfight, SocsConfig, SocsRange};
+use crate::battle::{Ship, UnitId};
+use crate::format::{Path, Problem};
+use crate::scenario::{Prepared, Ruleset, ScenarioFile, foe_pair_problems, unknown_sides};
+use bevy::ecs::entity::Entity;
+use bevy::ecs::schedule::Schedule;
+use bevy::ecs::world::{EntityWorldMut, World};
+use std::sync::Arc;
+
+/// The Space Opera Combat System (ruleset id `socs`, tag `Socs`).
+pub struct Socs;
+
+impl Ruleset for Socs {
+    const ID: &'static str = "socs";
+    const TAG: &'static str = "Socs";
+    type Config = SocsConfig;
+    type Stats = CraftStats;
+    type Sheet = Craft;
+    type Action = Action;
+
+    /// Range is a band; hex distances only picture it.
+    fn scale(_: &SocsConfig) -> (f32, &'static str) {
+        (1.0, "hex (range bands are abstract)")
+    }
+
+    /// Fleeing sides exist; pairs are foes that start in range; Position bonuses are 1 to
+    /// 10; at most 32 game master's maneuvers of -10 to +10.
+    fn check(config: &SocsConfig, file: &ScenarioFile) -> Vec<Problem> {
+        let base = Path::root().field("ruleset");
+        let mut problems = unknown_sides(file, &base.field("may_flee"), &config.may_flee);
+        if config.start_range == SocsRange::OutOfRange {
+            problems.push(Problem::new(
+                base.field("start_range"),
+                "a fight cannot start out of range: expected Short or Long",
+            ));
+        }
+        for (i, r) in config.ranges.iter().enumerate() {
+            let path = base.field("ranges").index(i);
+            problems.extend(foe_pair_problems(file, &path, &r.from, &r.to));
+            if r.range == SocsRange::OutOfRange {
+                problems.push(Problem::new(
+                    path.field("range"),
+                    "a pair cannot start out of range: expected Short or Long",
+                ));
+            }
+        }
+        for (i, p) in config.positions.iter().enumerate() {
+            let path = base.field("positions").index(i);
+            problems.extend(foe_pair_problems(file, &path, &p.from, &p.to));
+        }
+        for (i, p) in config.positions.iter().enumerate() {
+            if !(1..=10).contains(&p.ab) {
+                problems.push(Problem::new(
+                    base.field("positions").index(i).field("ab"),
+                    format!("Position AB {} is out of range: expected 1 to 10", p.ab),
+                ));
+            }
+        }
+        for (i, g) in config.gm_maneuvers.iter().enumerate() {
+            if !(-10..=10).contains(&g.modifier) {
+                problems.push(Problem::new(
+                    base.field("gm_maneuvers").index(i).field("modifier"),
+                    format!(
+                        "modifier {} is out of range: expected -10 to 10",
+                        g.modifier
+                    ),
+                ));
+            }
+        }
+        if config.gm_maneuvers.len() > 32 {
+            problems.push(Problem::new(base.field("gm_maneuvers"), "at most 32"));
+        }
+        problems
+    }
+
+    fn resolve(
+        _: &SocsConfig,
+        _: &ScenarioFile,
+        stats: &[&CraftStats],
+    ) -> Vec<Result<Craft, Vec<Problem>>> {
+        stats.iter().map(|s| Craft::resolve(s)).collect()
+    }
+
+    fn configure(schedule: &mut Schedule) {
+        super::configure(schedule);
+    }
+
+    fn reset(world: &mut World, prepared: &Prepared, _: &SocsConfig) {
+        world.insert_resource(super::new_dogfight(prepared));
+    }
+
+    fn spawn(entity: &mut EntityWorldMut, _: &Arc<Craft>) {
+        entity.insert(Ship);
+    }
+
+    fn unit_line(world: &World, _: Entity, unit: UnitId) -> String {
+        world
+            .get_resource::<Dogfight>()
+            .map_or(String::new(), |d| d.craft_line(unit))
+    }
+
+    /// A craft is intact (1), damaged (one half) or out (0).
+    fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
+        world
+            .get_resource::<Dogfight>()
+            .and_then(|d| d.states.get(unit.0 as usize))
+            .map_or(1.0, |s| match (s.out, s.damaged) {
+                (Some(_), _) => 0.0,
+                (None, true) => 0.5,
+                (None, false) => 1.0,
+            })
+    }
+}

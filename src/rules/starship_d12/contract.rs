@@ -1,0 +1,97 @@
+//! starship-d12 behind the engine's ruleset contract ([`Ruleset`]): its scenario section
+//! (`ruleset: StarshipD12(...)`: starting ranges, checked here), its ship sheets, its
+//! systems and the [`Fleet`] it keeps.
+
+use super::{Action, Band, D12Config, Fleet, ShipSheet, ShipStats};
+use crate::battle::{Ship, UnitId};
+use crate::format::{Path, Problem};
+use crate::scenario::{Prepared, Ruleset, ScenarioFile, foe_pair_problems, unknown_sides};
+use bevy::ecs::entity::Entity;
+use bevy::ecs::schedule::Schedule;
+use bevy::ecs::world::{EntityWorldMut, World};
+use std::sync::Arc;
+
+/// The d12 starship rules (ruleset id `starship-d12`, tag `StarshipD12`).
+pub struct StarshipD12;
+
+impl Ruleset for StarshipD12 {
+    const ID: &'static str = "starship-d12";
+    const TAG: &'static str = "StarshipD12";
+    type Config = D12Config;
+    type Stats = ShipStats;
+    type Sheet = ShipSheet;
+    type Action = Action;
+
+    /// Range is a band; hex distances only picture it.
+    fn scale(_: &D12Config) -> (f32, &'static str) {
+        (1.0, "hex (range bands are abstract)")
+    }
+
+    /// Fleeing sides exist; a fight starts at Short, Medium or Long (Tailing only for a
+    /// named pair) between named foes.
+    fn check(config: &D12Config, file: &ScenarioFile) -> Vec<Problem> {
+        let base = Path::root().field("ruleset");
+        let mut problems = unknown_sides(file, &base.field("may_flee"), &config.may_flee);
+        if config.start_range == Band::Tailing {
+            problems.push(Problem::new(
+                base.field("start_range"),
+                "Tailing needs a tailer: give tailing pairs in `ranges`",
+            ));
+        }
+        if config.start_range == Band::Escaped {
+            problems.push(Problem::new(
+                base.field("start_range"),
+                "a fight cannot start at Escaped: expected Tailing (in `ranges`), Short, Medium or Long",
+            ));
+        }
+        for (i, r) in config.ranges.iter().enumerate() {
+            let path = base.field("ranges").index(i);
+            problems.extend(foe_pair_problems(file, &path, &r.from, &r.to));
+            if r.band == Band::Escaped {
+                problems.push(Problem::new(
+                    path.field("band"),
+                    "a pair cannot start at Escaped: leave it out of the scenario's units instead",
+                ));
+            }
+        }
+        problems
+    }
+
+    fn resolve(
+        _: &D12Config,
+        _: &ScenarioFile,
+        stats: &[&ShipStats],
+    ) -> Vec<Result<ShipSheet, Vec<Problem>>> {
+        stats.iter().map(|s| ShipSheet::resolve(s)).collect()
+    }
+
+    fn configure(schedule: &mut Schedule) {
+        super::configure(schedule);
+    }
+
+    fn reset(world: &mut World, prepared: &Prepared, _: &D12Config) {
+        world.insert_resource(super::new_fleet(prepared));
+    }
+
+    fn spawn(entity: &mut EntityWorldMut, _: &Arc<ShipSheet>) {
+        entity.insert(Ship);
+    }
+
+    fn unit_line(world: &World, _: Entity, unit: UnitId) -> String {
+        world
+            .get_resource::<Fleet>()
+            .map_or(String::new(), |f| f.ship_line(unit))
+    }
+
+    /// Structure left (shields, armour, systems and core) of the sheet's.
+    fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
+        let i = unit.0 as usize;
+        world
+            .get_resource::<Fleet>()
+            .and_then(|fleet| {
+                let (ship, sheet) = (fleet.ships.get(i)?, fleet.sheets.get(i)?);
+                Some(ship.structure() as f32 / sheet.structure().max(1) as f32)
+            })
+            .unwrap_or(1.0)
+    }
+}

@@ -1,0 +1,144 @@
+//! GURPS Traveller space combat behind the engine's ruleset contract ([`Ruleset`]): its
+//! scenario section (`ruleset: TravellerSpace(...)`: scale, turn, missile, planets, checked
+//! here), its ship sheets, its systems and the [`Space`] it keeps.
+
+use super::{Action, Space, TravellerConfig, TravellerShip, TravellerShipStats};
+use crate::battle::{Ship, UnitId, Velocity};
+use crate::format::{Path, Problem};
+use crate::scenario::{Prepared, Ruleset, ScenarioFile, unknown_sides};
+use bevy::ecs::entity::Entity;
+use bevy::ecs::schedule::Schedule;
+use bevy::ecs::world::{EntityWorldMut, World};
+use std::sync::Arc;
+
+/// GURPS Traveller space combat (ruleset id `traveller-space`, tag `TravellerSpace`).
+pub struct TravellerSpace;
+
+impl Ruleset for TravellerSpace {
+    const ID: &'static str = "traveller-space";
+    const TAG: &'static str = "TravellerSpace";
+    type Config = TravellerConfig;
+    type Stats = TravellerShipStats;
+    type Sheet = TravellerShip;
+    type Action = Action;
+
+    /// The ruleset's own `hex_miles` sets the scale.
+    fn scale(config: &TravellerConfig) -> (f32, &'static str) {
+        (config.hex_miles as f32, "miles")
+    }
+
+    fn check(config: &TravellerConfig, file: &ScenarioFile) -> Vec<Problem> {
+        problems(file, config)
+    }
+
+    fn resolve(
+        _: &TravellerConfig,
+        _: &ScenarioFile,
+        stats: &[&TravellerShipStats],
+    ) -> Vec<Result<TravellerShip, Vec<Problem>>> {
+        stats.iter().map(|s| TravellerShip::resolve(s)).collect()
+    }
+
+    fn configure(schedule: &mut Schedule) {
+        super::configure(schedule);
+    }
+
+    fn reset(world: &mut World, prepared: &Prepared, _: &TravellerConfig) {
+        world.insert_resource(super::new_space(prepared));
+    }
+
+    fn spawn(entity: &mut EntityWorldMut, sheet: &Arc<TravellerShip>) {
+        let v = hexx::Hex::new(sheet.stats.velocity.0, sheet.stats.velocity.1);
+        entity.insert((Ship, Velocity(v)));
+    }
+
+    fn unit_line(world: &World, _: Entity, unit: UnitId) -> String {
+        world
+            .get_resource::<Space>()
+            .map_or(String::new(), |s| s.ship_line(unit))
+    }
+
+    /// Hit points left of the ship's design.
+    fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
+        world
+            .get_resource::<Space>()
+            .map_or(1.0, |s| s.health(unit))
+    }
+}
+
+/// The problems of GURPS Traveller space settings: sizes, the missile, planets on the map,
+/// the sides that may flee.
+fn problems(file: &ScenarioFile, config: &TravellerConfig) -> Vec<Problem> {
+    let base = Path::root().field("ruleset");
+    let mut problems = unknown_sides(file, &base.field("may_flee"), &config.may_flee);
+    for (field, v, lo, hi) in [
+        ("hex_miles", config.hex_miles, 100.0, 10_000_000.0),
+        ("turn_minutes", config.turn_minutes, 0.1, 10_000.0),
+    ] {
+        if !(v.is_finite() && (lo..=hi).contains(&v)) {
+            problems.push(Problem::new(
+                base.field(field),
+                format!("{v} is out of range: expected {lo} to {hi}"),
+            ));
+        }
+    }
+    if !(1..=10_000).contains(&config.escape_hexes) {
+        problems.push(Problem::new(
+            base.field("escape_hexes"),
+            format!(
+                "{} is out of range: expected 1 to 10000",
+                config.escape_hexes
+            ),
+        ));
+    }
+    let m = &config.missile;
+    let path = base.field("missile");
+    if !(m.thrust.is_finite() && (0.0..=100.0).contains(&m.thrust)) {
+        problems.push(Problem::new(
+            path.field("thrust"),
+            format!("{} G is out of range: expected 0 to 100", m.thrust),
+        ));
+    }
+    for (field, v, lo, hi) in [
+        ("skill", i64::from(m.skill), 0, 30),
+        ("dice", i64::from(m.dice), 1, 100),
+        ("multiplier", i64::from(m.multiplier), 1, 100_000),
+        ("endurance", i64::from(m.endurance), 1, 100),
+    ] {
+        if !(lo..=hi).contains(&v) {
+            problems.push(Problem::new(
+                path.field(field),
+                format!("{v} is out of range: expected {lo} to {hi}"),
+            ));
+        }
+    }
+    for (i, p) in config.planets.iter().enumerate() {
+        if p.name.trim().is_empty() {
+            problems.push(Problem::new(
+                base.field("planets").index(i).field("name"),
+                "a planet needs a name",
+            ));
+        }
+        if p.at.0.abs() > 1000 || p.at.1.abs() > 1000 {
+            problems.push(Problem::new(
+                base.field("planets").index(i).field("at"),
+                format!(
+                    "({}, {}) is out of range: expected coordinates from -1000 to 1000",
+                    p.at.0, p.at.1
+                ),
+            ));
+        }
+    }
+    if let Some(scale) = file.map.scale
+        && (f64::from(scale) - config.hex_miles).abs() > 1e-3 * config.hex_miles
+    {
+        problems.push(Problem::new(
+            Path::root().field("map").field("scale"),
+            format!(
+                "{scale} miles a hex, but the ruleset's hex_miles is {}: leave the map's scale out (hex_miles sets it)",
+                config.hex_miles
+            ),
+        ));
+    }
+    problems
+}

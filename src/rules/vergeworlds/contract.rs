@@ -1,0 +1,85 @@
+//! Vergeworlds behind the engine's ruleset contract ([`Ruleset`]): its scenario section
+//! (`ruleset: Vergeworlds(...)`: gravity, a cramped fight, checked here), its stat blocks
+//! (checked as written), its systems and the [`Fight`] it keeps.
+
+use super::{Action, Fight, VwConfig, VwStats};
+use crate::battle::{Combatant, UnitId};
+use crate::format::{Path, Problem};
+use crate::scenario::{Prepared, Ruleset, ScenarioFile};
+use bevy::ecs::entity::Entity;
+use bevy::ecs::schedule::Schedule;
+use bevy::ecs::world::{EntityWorldMut, World};
+use std::sync::Arc;
+
+/// Vergeworlds "Rough Methods" (ruleset id `vergeworlds`, tag `Vergeworlds`).
+pub struct Vergeworlds;
+
+impl Ruleset for Vergeworlds {
+    const ID: &'static str = "vergeworlds";
+    const TAG: &'static str = "Vergeworlds";
+    type Config = VwConfig;
+    type Stats = VwStats;
+    type Sheet = VwStats;
+    type Action = Action;
+
+    fn scale(_: &VwConfig) -> (f32, &'static str) {
+        (1.0, "m")
+    }
+
+    /// Gravity from 0.01 to 10 g.
+    fn check(config: &VwConfig, _: &ScenarioFile) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        if let Some(g) = config.gravity
+            && !(0.01..=10.0).contains(&g)
+        {
+            problems.push(Problem::new(
+                Path::root().field("ruleset").index(0).field("gravity"),
+                format!("{g} is out of range: expected 0.01 to 10 g"),
+            ));
+        }
+        problems
+    }
+
+    fn resolve(
+        _: &VwConfig,
+        _: &ScenarioFile,
+        stats: &[&VwStats],
+    ) -> Vec<Result<VwStats, Vec<Problem>>> {
+        stats
+            .iter()
+            .map(|s| {
+                let found = s.problems();
+                if found.is_empty() {
+                    Ok((*s).clone())
+                } else {
+                    Err(found)
+                }
+            })
+            .collect()
+    }
+
+    fn configure(schedule: &mut Schedule) {
+        super::configure(schedule);
+    }
+
+    fn reset(world: &mut World, prepared: &Prepared, _: &VwConfig) {
+        world.insert_resource(super::new_fight(prepared));
+    }
+
+    fn spawn(entity: &mut EntityWorldMut, _: &Arc<VwStats>) {
+        entity.insert(Combatant);
+    }
+
+    fn unit_line(world: &World, _: Entity, unit: UnitId) -> String {
+        world
+            .get_resource::<Fight>()
+            .map_or(String::new(), |f| f.unit_line(unit))
+    }
+
+    /// The way left before the worst injury puts the character down ([`Fight::health`]).
+    fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
+        world
+            .get_resource::<Fight>()
+            .map_or(1.0, |f| f.health(unit))
+    }
+}

@@ -1,0 +1,706 @@
+//! The ruleset contract: everything the shared engine needs from a ruleset, in one trait,
+//! and the [`Registry`] that lists the rulesets a program knows.
+//!
+//! A ruleset implements [`Ruleset`] with its own types (its scenario settings, its stat
+//! block as written and as resolved, its action). The shell — scenario loading, sessions,
+//! saves, replays, previews, the command line — never names a ruleset: it holds each one
+//! as a `&'static dyn` [`ErasedRuleset`], which the blanket wrapper [`Entry`] makes of any
+//! [`Ruleset`], and the ruleset's values as [`Section`]s (type-erased values that can be
+//! compared, printed and written back to RON). Scenario and save files name the ruleset by
+//! its tag (`Gurps(...)`): the registry that reads a file ([`Registry::read_ron`]) hands the
+//! section's text to the ruleset of that tag, which reads it with its own types.
+//!
+//! Registering a ruleset is one line: `Registry::new().with::<MyRules>()`
+//! (`crate::rules::builtin` lists the shipped ones; `docs/adding-a-ruleset.md` walks
+//! through a new one).
+
+use super::{Prepared, ScenarioFile};
+use crate::battle::{Command, UnitId};
+use crate::format::Problem;
+use bevy::ecs::entity::Entity;
+use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::ecs::schedule::Schedule;
+use bevy::ecs::world::{EntityWorldMut, World};
+use ron::error::SpannedError;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::any::Any;
+use std::cell::RefCell;
+use std::fmt::{self, Debug};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// A value that belongs to one ruleset inside the shared scenario and save structures (its
+/// settings, a stat block, an action), held without the shell knowing its type: it can be
+/// compared, printed, written as RON and downcast by the ruleset that made it.
+pub trait Section: erased_serde::Serialize + Any + Debug + Send + Sync {
+    /// The value itself, to downcast to the ruleset's type.
+    fn as_any(&self) -> &dyn Any;
+    /// True when `other` is a value of the same type and equal to this one.
+    fn same_as(&self, other: &dyn Section) -> bool;
+}
+
+impl<T> Section for T
+where
+    T: Serialize + Any + Debug + PartialEq + Send + Sync,
+{
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn same_as(&self, other: &dyn Section) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+}
+
+erased_serde::serialize_trait_object!(Section);
+
+/// A unit's stat block as its ruleset resolved it (the ruleset's `Sheet` type).
+pub type UnitSheet = Arc<dyn Any + Send + Sync>;
+
+/// What a ruleset gives the engine, with its own types. Every method is a plain function of
+/// the ruleset (no `self`): a ruleset is a type, registered with [`Registry::with`].
+///
+/// The order of a battle: the scenario's section is read as `Config` and checked
+/// ([`Ruleset::check`]), each stat block as `Stats` and resolved to a `Sheet`
+/// ([`Ruleset::resolve`]); a session adds the ruleset's systems to its schedule
+/// ([`Ruleset::configure`]), inserts its resources once ([`Ruleset::init`]) and at every
+/// new battle ([`Ruleset::reset`]), and gives each unit's entity its components
+/// ([`Ruleset::spawn`]). Decisions reach the systems as `Command<Self::Action>` messages.
+pub trait Ruleset: Send + Sync + Sized + 'static {
+    /// The ruleset's id in documentation and output (`gurps`, `starship-d12`).
+    const ID: &'static str;
+    /// The tag that names it in scenario and save files (`Gurps`, `StarshipD12`).
+    const TAG: &'static str;
+    /// The scenario's settings for this ruleset (`ruleset: Tag(...)`).
+    type Config: Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq + Send + Sync;
+    /// A unit's stat block as written (`stats: Tag(...)`).
+    type Stats: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    /// A unit's stat block once checked and resolved.
+    type Sheet: Debug + Send + Sync;
+    /// One decision of a unit: what the player, the AI and a save file give.
+    type Action: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+
+    /// The size of a hex and its length unit when the map does not say (`(1.0, "yd")`).
+    fn scale(config: &Self::Config) -> (f32, &'static str);
+
+    /// What is wrong with the settings (paths from the file's root), given the whole file.
+    fn check(config: &Self::Config, file: &ScenarioFile) -> Vec<Problem> {
+        let _ = (config, file);
+        Vec::new()
+    }
+
+    /// Each stat block resolved, or what is wrong with it (paths from the stat block), in
+    /// the order given. All of a scenario's blocks come in one call, so that what they
+    /// share (an equipment catalog) is built once.
+    fn resolve(
+        config: &Self::Config,
+        file: &ScenarioFile,
+        stats: &[&Self::Stats],
+    ) -> Vec<Result<Self::Sheet, Vec<Problem>>>;
+
+    /// Adds the ruleset's systems to a battle-step schedule, in their sets.
+    fn configure(schedule: &mut Schedule);
+
+    /// Inserts the resources that last as long as the session (settings the systems
+    /// read), once, before the first [`Ruleset::reset`].
+    fn init(world: &mut World, prepared: &Prepared, config: &Self::Config) {
+        let _ = (world, prepared, config);
+    }
+
+    /// Inserts the ruleset's state for a new battle of `prepared` (called for the first
+    /// battle and for every reset; the unit entities are spawned afterwards).
+    fn reset(world: &mut World, prepared: &Prepared, config: &Self::Config);
+
+    /// Adds the ruleset's components to a unit's new entity (which already has its
+    /// `UnitId`, `Side`, `HexPos`, `Facing`, `Standing` and `Controller`).
+    fn spawn(entity: &mut EntityWorldMut, sheet: &Arc<Self::Sheet>);
+
+    /// The unit's state after its standing, for `run`'s summary (", 7/12 HP").
+    fn unit_line(world: &World, entity: Entity, unit: UnitId) -> String;
+
+    /// How much of its fight the unit has left, from 1 (unhurt) to 0, for the health bar on
+    /// the map: hit points, structure or condition, as the ruleset counts damage. (A unit
+    /// out of the fight, by its `Standing`, shows 0 whatever this says.)
+    fn health(world: &World, entity: Entity, unit: UnitId) -> f32;
+}
+
+/// A [`Ruleset`] seen by the shell: the same contract with its types erased.
+pub trait ErasedRuleset: Send + Sync + 'static {
+    /// [`Ruleset::ID`].
+    fn id(&self) -> &'static str;
+    /// [`Ruleset::TAG`].
+    fn tag(&self) -> &'static str;
+    /// Reads the ruleset's settings from their RON text, tag included (`Gurps(...)`), as
+    /// the variant of enum `name` (errors are located in `ron`).
+    fn parse_config(&self, ron: &str, name: &'static str)
+    -> Result<Arc<dyn Section>, SpannedError>;
+    /// Reads a stat block from its RON text, tag included.
+    fn parse_stats(&self, ron: &str, name: &'static str) -> Result<Arc<dyn Section>, SpannedError>;
+    /// Reads a decision from its RON text, tag included (`Gurps(unit: ..., action: ...)`).
+    fn parse_command(
+        &self,
+        ron: &str,
+        name: &'static str,
+    ) -> Result<(UnitId, Arc<dyn Section>), SpannedError>;
+    /// The default settings (a scenario that gives none).
+    fn default_config(&self) -> Arc<dyn Section>;
+    /// [`Ruleset::scale`].
+    fn scale(&self, config: &dyn Section) -> (f32, &'static str);
+    /// [`Ruleset::check`].
+    fn check(&self, config: &dyn Section, file: &ScenarioFile) -> Vec<Problem>;
+    /// [`Ruleset::resolve`]; a block of another ruleset is refused.
+    fn resolve(
+        &self,
+        config: &dyn Section,
+        file: &ScenarioFile,
+        stats: &[&dyn Section],
+    ) -> Vec<Result<UnitSheet, Vec<Problem>>>;
+    /// [`Ruleset::configure`].
+    fn configure(&self, schedule: &mut Schedule);
+    /// [`Ruleset::init`], with the queue of the ruleset's commands.
+    fn init(&self, world: &mut World, prepared: &Prepared);
+    /// [`Ruleset::reset`], and any command still queued is dropped.
+    fn reset(&self, world: &mut World, prepared: &Prepared);
+    /// [`Ruleset::spawn`].
+    fn spawn(&self, entity: &mut EntityWorldMut, sheet: &UnitSheet);
+    /// [`Ruleset::unit_line`].
+    fn unit_line(&self, world: &World, entity: Entity, unit: UnitId) -> String;
+    /// [`Ruleset::health`], kept within 0 to 1, and 0 for a unit out of the fight.
+    fn health(&self, world: &World, entity: Entity, unit: UnitId) -> f32;
+    /// Sends `unit`'s decision to the battle's systems (as a `Command` message); an error
+    /// when the action is not this ruleset's.
+    fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String>;
+    /// A mark of the commands sent so far, for [`ErasedRuleset::command_since`].
+    fn command_cursor(&self, world: &World) -> Box<dyn Any>;
+    /// The first command for `unit` sent since `cursor` was taken.
+    fn command_since(
+        &self,
+        world: &World,
+        cursor: Box<dyn Any>,
+        unit: UnitId,
+    ) -> Option<Arc<dyn Section>>;
+}
+
+impl Debug for dyn ErasedRuleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.id())
+    }
+}
+
+/// The erased form of ruleset `R` ([`Entry::ERASED`] is the one the registry holds).
+pub struct Entry<R>(PhantomData<fn() -> R>);
+
+impl<R: Ruleset> Entry<R> {
+    /// `R` as the shell holds it.
+    pub const ERASED: &'static dyn ErasedRuleset = &Entry::<R>(PhantomData);
+}
+
+/// `R`'s settings in `config`, or its defaults when `config` is another ruleset's (which a
+/// registry never hands over).
+fn config_of<R: Ruleset>(config: &dyn Section) -> std::borrow::Cow<'_, R::Config> {
+    match config.as_any().downcast_ref::<R::Config>() {
+        Some(c) => std::borrow::Cow::Borrowed(c),
+        None => std::borrow::Cow::Owned(R::Config::default()),
+    }
+}
+
+/// The commands of ruleset `R` sent to a battle world.
+type CommandQueue<R> = Messages<Command<<R as Ruleset>::Action>>;
+
+impl<R: Ruleset> ErasedRuleset for Entry<R> {
+    fn id(&self) -> &'static str {
+        R::ID
+    }
+
+    fn tag(&self) -> &'static str {
+        R::TAG
+    }
+
+    fn parse_config(
+        &self,
+        ron: &str,
+        name: &'static str,
+    ) -> Result<Arc<dyn Section>, SpannedError> {
+        read_variant::<R::Config>(ron, name, R::TAG).map(|c| Arc::new(c) as Arc<dyn Section>)
+    }
+
+    fn parse_stats(&self, ron: &str, name: &'static str) -> Result<Arc<dyn Section>, SpannedError> {
+        read_variant::<R::Stats>(ron, name, R::TAG).map(|s| Arc::new(s) as Arc<dyn Section>)
+    }
+
+    fn parse_command(
+        &self,
+        ron: &str,
+        name: &'static str,
+    ) -> Result<(UnitId, Arc<dyn Section>), SpannedError> {
+        read_variant::<Command<R::Action>>(ron, name, R::TAG)
+            .map(|c| (c.unit, Arc::new(c.action) as Arc<dyn Section>))
+    }
+
+    fn default_config(&self) -> Arc<dyn Section> {
+        Arc::new(R::Config::default())
+    }
+
+    fn scale(&self, config: &dyn Section) -> (f32, &'static str) {
+        R::scale(&config_of::<R>(config))
+    }
+
+    fn check(&self, config: &dyn Section, file: &ScenarioFile) -> Vec<Problem> {
+        R::check(&config_of::<R>(config), file)
+    }
+
+    fn resolve(
+        &self,
+        config: &dyn Section,
+        file: &ScenarioFile,
+        stats: &[&dyn Section],
+    ) -> Vec<Result<UnitSheet, Vec<Problem>>> {
+        let typed: Vec<Option<&R::Stats>> = stats
+            .iter()
+            .map(|s| s.as_any().downcast_ref::<R::Stats>())
+            .collect();
+        let ours: Vec<&R::Stats> = typed.iter().flatten().copied().collect();
+        let mut resolved = R::resolve(&config_of::<R>(config), file, &ours).into_iter();
+        typed
+            .iter()
+            .map(|t| match t {
+                Some(_) => resolved
+                    .next()
+                    .unwrap_or_else(|| {
+                        Err(vec![Problem::new(
+                            crate::format::Path::root(),
+                            format!("the {} ruleset did not resolve this stat block", R::ID),
+                        )])
+                    })
+                    .map(|sheet| Arc::new(sheet) as UnitSheet),
+                None => Err(vec![Problem::new(
+                    crate::format::Path::root(),
+                    format!("a stat block of another ruleset: expected {}(...)", R::TAG),
+                )]),
+            })
+            .collect()
+    }
+
+    fn configure(&self, schedule: &mut Schedule) {
+        R::configure(schedule);
+    }
+
+    fn init(&self, world: &mut World, prepared: &Prepared) {
+        world.init_resource::<CommandQueue<R>>();
+        R::init(world, prepared, &config_of::<R>(&*prepared.config));
+    }
+
+    fn reset(&self, world: &mut World, prepared: &Prepared) {
+        R::reset(world, prepared, &config_of::<R>(&*prepared.config));
+        if let Some(mut queue) = world.get_resource_mut::<CommandQueue<R>>() {
+            queue.clear();
+        }
+    }
+
+    fn spawn(&self, entity: &mut EntityWorldMut, sheet: &UnitSheet) {
+        if let Ok(sheet) = Arc::clone(sheet).downcast::<R::Sheet>() {
+            R::spawn(entity, &sheet);
+        }
+    }
+
+    fn unit_line(&self, world: &World, entity: Entity, unit: UnitId) -> String {
+        R::unit_line(world, entity, unit)
+    }
+
+    fn health(&self, world: &World, entity: Entity, unit: UnitId) -> f32 {
+        if world
+            .get::<crate::battle::Standing>(entity)
+            .is_some_and(|s| !s.fighting())
+        {
+            return 0.0;
+        }
+        let h = R::health(world, entity, unit);
+        if h.is_nan() { 1.0 } else { h.clamp(0.0, 1.0) }
+    }
+
+    fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String> {
+        let Some(action) = action.as_any().downcast_ref::<R::Action>() else {
+            return Err(format!(
+                "the decision is for another ruleset than the scenario's ({})",
+                R::ID
+            ));
+        };
+        world.write_message(Command {
+            unit,
+            action: action.clone(),
+        });
+        Ok(())
+    }
+
+    fn command_cursor(&self, world: &World) -> Box<dyn Any> {
+        let cursor: MessageCursor<Command<R::Action>> = world
+            .get_resource::<CommandQueue<R>>()
+            .map(|queue| queue.get_cursor_current())
+            .unwrap_or_default();
+        Box::new(cursor)
+    }
+
+    fn command_since(
+        &self,
+        world: &World,
+        cursor: Box<dyn Any>,
+        unit: UnitId,
+    ) -> Option<Arc<dyn Section>> {
+        let mut cursor = *cursor
+            .downcast::<MessageCursor<Command<R::Action>>>()
+            .ok()?;
+        let queue = world.get_resource::<CommandQueue<R>>()?;
+        cursor
+            .read(queue)
+            .find(|c| c.unit == unit)
+            .map(|c| Arc::new(c.action.clone()) as Arc<dyn Section>)
+    }
+}
+
+/// The rulesets a program knows, in the order they were registered.
+#[derive(Clone, Default)]
+pub struct Registry {
+    rulesets: Vec<&'static dyn ErasedRuleset>,
+    /// Their tags, for messages (kept for the life of the program: a registry is built
+    /// once, at start).
+    tags: &'static [&'static str],
+}
+
+impl Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.rulesets.iter()).finish()
+    }
+}
+
+/// A file being read on this thread: the registry that reads its ruleset sections, the
+/// file's text (to locate a section's errors in it) and the first such error.
+struct Reading {
+    registry: Registry,
+    /// The address of the text being read: the sections RON hands over are slices of it,
+    /// so a section's place in the file is its address less this one.
+    address: usize,
+    /// The text itself (a copy), to count lines and columns.
+    text: String,
+    error: Option<SpannedError>,
+}
+
+thread_local! {
+    /// The files being read on this thread, innermost last.
+    static READING: RefCell<Vec<Reading>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// This registry with ruleset `R` added (replacing one of the same tag).
+    pub fn with<R: Ruleset>(mut self) -> Self {
+        self.rulesets.retain(|r| r.tag() != R::TAG);
+        self.rulesets.push(Entry::<R>::ERASED);
+        let tags: Vec<&'static str> = self.rulesets.iter().map(|r| r.tag()).collect();
+        self.tags = Box::leak(tags.into_boxed_slice());
+        self
+    }
+
+    /// The rulesets, in the order they were registered.
+    pub fn rulesets(&self) -> &[&'static dyn ErasedRuleset] {
+        &self.rulesets
+    }
+
+    /// The ruleset named `tag` in files (`Gurps`).
+    pub fn by_tag(&self, tag: &str) -> Option<&'static dyn ErasedRuleset> {
+        self.rulesets.iter().copied().find(|r| r.tag() == tag)
+    }
+
+    /// The ruleset with id `id` (`gurps`).
+    pub fn by_id(&self, id: &str) -> Option<&'static dyn ErasedRuleset> {
+        self.rulesets.iter().copied().find(|r| r.id() == id)
+    }
+
+    /// The rulesets' tags, in the order they were registered.
+    pub fn tags(&self) -> &'static [&'static str] {
+        self.tags
+    }
+
+    /// Reads RON `text` as a `T` (a scenario or a save file) whose ruleset sections these
+    /// rulesets read; an error in a section is located in `text`.
+    pub fn read_ron<T: DeserializeOwned>(&self, text: &str) -> Result<T, SpannedError> {
+        struct Done;
+        impl Drop for Done {
+            fn drop(&mut self) {
+                READING.with(|stack| stack.borrow_mut().pop());
+            }
+        }
+        READING.with(|stack| {
+            stack.borrow_mut().push(Reading {
+                registry: self.clone(),
+                address: text.as_ptr() as usize,
+                text: text.to_string(),
+                error: None,
+            })
+        });
+        let _done = Done;
+        let result = crate::format::ron_options().from_str::<T>(text);
+        let section_error =
+            READING.with(|stack| stack.borrow_mut().last_mut().and_then(|r| r.error.take()));
+        result.map_err(|e| section_error.unwrap_or(e))
+    }
+
+    /// Reads and validates a scenario file with these rulesets ([`super::load`]).
+    pub fn load(&self, path: &std::path::Path) -> Result<Prepared, super::ScenarioErrors> {
+        super::load(self, path)
+    }
+
+    /// Parses and validates scenario `text` with these rulesets; `name` is the file name
+    /// used in messages ([`super::parse`]).
+    pub fn parse(&self, name: &str, text: &str) -> Result<Prepared, super::ScenarioErrors> {
+        super::parse(self, name, text)
+    }
+}
+
+/// One ruleset's value in a file: the ruleset (by its tag) and the value it read. Written
+/// and read as the tagged variant `Tag(...)`; reading needs a registry in force.
+#[derive(Clone)]
+pub struct Tagged {
+    /// The ruleset the value belongs to.
+    pub ruleset: &'static dyn ErasedRuleset,
+    /// The value.
+    pub value: Arc<dyn Section>,
+}
+
+impl Tagged {
+    /// The value as ruleset `R`'s type `T`, if it is one.
+    pub fn get<T: 'static>(&self) -> Option<&T> {
+        (*self.value).as_any().downcast_ref::<T>()
+    }
+}
+
+impl Debug for Tagged {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({:?})", self.ruleset.tag(), self.value)
+    }
+}
+
+impl PartialEq for Tagged {
+    fn eq(&self, other: &Self) -> bool {
+        self.ruleset.tag() == other.ruleset.tag() && self.value.same_as(&*other.value)
+    }
+}
+
+/// What a tagged section holds, for [`read_tagged`].
+#[derive(Clone, Copy, Debug)]
+pub enum SectionKind {
+    /// A ruleset's scenario settings.
+    Config,
+    /// A unit's stat block.
+    Stats,
+}
+
+/// Writes `value` as the variant `tag(value)` of the enum `name`.
+pub fn write_tagged<S: serde::Serializer>(
+    serializer: S,
+    name: &'static str,
+    tag: &'static str,
+    value: &dyn Section,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_newtype_variant(name, 0, tag, value)
+}
+
+/// Reads the variant `Tag(...)` of enum `name` as a `kind` section of the ruleset of that
+/// tag, in a file read by [`Registry::read_ron`].
+pub fn read_tagged<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+    name: &'static str,
+    kind: SectionKind,
+) -> Result<Tagged, D::Error> {
+    read_section(deserializer, name, |ruleset, ron| {
+        match kind {
+            SectionKind::Config => ruleset.parse_config(ron, name),
+            SectionKind::Stats => ruleset.parse_stats(ron, name),
+        }
+        .map(|value| Tagged { ruleset, value })
+    })
+}
+
+/// Reads the variant `Tag(...)` of enum `name` by `read`, with the ruleset of that tag from
+/// the registry of the file being read ([`Registry::read_ron`]). The section's text is taken
+/// whole and handed to the ruleset, which reads it with its own types; an error in it is
+/// located in the file and kept for [`Registry::read_ron`] to report.
+pub fn read_section<'de, D, T>(
+    deserializer: D,
+    name: &'static str,
+    read: impl FnOnce(&'static dyn ErasedRuleset, &str) -> Result<T, SpannedError>,
+) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::Deserialize;
+    use serde::de::Error;
+    let raw = <&ron::value::RawValue>::deserialize(deserializer)?;
+    let ron = raw.get_ron();
+    let (registry, start) = READING
+        .with(|stack| {
+            stack.borrow().last().map(|r| {
+                let at = (ron.as_ptr() as usize).checked_sub(r.address);
+                (r.registry.clone(), at.filter(|&a| a <= r.text.len()))
+            })
+        })
+        .ok_or_else(|| D::Error::custom("a ruleset section is read only within a registry"))?;
+    let result = match registry.by_tag(tag_of(ron)) {
+        Some(ruleset) => read(ruleset, ron),
+        None => Err(unknown_tag(ron, name, registry.tags())),
+    };
+    result.map_err(|e| {
+        let message = e.code.to_string();
+        READING.with(|stack| {
+            if let Some(reading) = stack.borrow_mut().last_mut() {
+                let before = reading.text.get(..start.unwrap_or(0)).unwrap_or("");
+                let e = shifted(e, before);
+                reading.error.get_or_insert(e);
+            }
+        });
+        D::Error::custom(message)
+    })
+}
+
+/// The leading identifier of a tagged value's RON (`Gurps` of `Gurps(st: 10)`), after any
+/// white space and comments.
+fn tag_of(ron: &str) -> &str {
+    let mut rest = ron;
+    loop {
+        let trimmed = rest.trim_start();
+        if let Some(after) = trimmed.strip_prefix("//") {
+            rest = after.split_once('\n').map_or("", |(_, r)| r);
+        } else if let Some(after) = trimmed.strip_prefix("/*") {
+            rest = after.split_once("*/").map_or("", |(_, r)| r);
+        } else {
+            rest = trimmed;
+            break;
+        }
+    }
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The error of a tag no ruleset of the registry has, as RON reports an unknown variant of
+/// enum `name` (located at the tag), or RON's own error when `ron` is not a variant at all.
+fn unknown_tag(ron: &str, name: &'static str, expected: &'static [&'static str]) -> SpannedError {
+    struct Unknown {
+        name: &'static str,
+        expected: &'static [&'static str],
+    }
+    impl<'de> serde::de::DeserializeSeed<'de> for Unknown {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_enum(self.name, self.expected, self)
+        }
+    }
+    impl<'de> serde::de::Visitor<'de> for Unknown {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "a ruleset's variant of {}", self.name)
+        }
+        fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+            use serde::de::Error;
+            let (tag, _): (String, _) = data.variant_seed(TagSeed)?;
+            Err(A::Error::unknown_variant(&tag, self.expected))
+        }
+    }
+    match crate::format::ron_options().from_str_seed(ron, Unknown { name, expected }) {
+        Err(e) => e,
+        Ok(()) => SpannedError {
+            code: ron::Error::Message(format!("expected a variant of {name}")),
+            span: ron::error::Span {
+                start: ron::error::Position { line: 1, col: 1 },
+                end: ron::error::Position { line: 1, col: 1 },
+            },
+        },
+    }
+}
+
+/// `e`, located in a section of a file, moved to its place in the file: `before` is the
+/// file's text before the section (lines and columns counted as RON counts them, from 1,
+/// columns in characters).
+fn shifted(mut e: SpannedError, before: &str) -> SpannedError {
+    let line = 1 + before.chars().filter(|&c| c == '\n').count();
+    let col = 1 + before.chars().rev().take_while(|&c| c != '\n').count();
+    let move_to = |p: &mut ron::error::Position| {
+        if p.line == 1 {
+            p.col += col - 1;
+        }
+        p.line += line - 1;
+    };
+    move_to(&mut e.span.start);
+    move_to(&mut e.span.end);
+    e
+}
+
+/// Reads a variant's name (an identifier, `Gurps`).
+struct TagSeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for TagSeed {
+    type Value = String;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl serde::de::Visitor<'_> for TagSeed {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a ruleset's name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, tag: &str) -> Result<String, E> {
+        Ok(tag.to_string())
+    }
+}
+
+/// Reads RON `ron`, the variant `tag(...)` of enum `name`, as a `T` (the variant's content),
+/// with the options of every Skirmish file.
+fn read_variant<T: DeserializeOwned>(
+    ron: &str,
+    name: &'static str,
+    tag: &'static str,
+) -> Result<T, SpannedError> {
+    struct Variant<T> {
+        name: &'static str,
+        tag: &'static str,
+        content: PhantomData<fn() -> T>,
+    }
+    impl<'de, T: DeserializeOwned> serde::de::DeserializeSeed<'de> for Variant<T> {
+        type Value = T;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+            d.deserialize_enum(self.name, &[], self)
+        }
+    }
+    impl<'de, T: DeserializeOwned> serde::de::Visitor<'de> for Variant<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "{}(...)", self.tag)
+        }
+        fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<T, A::Error> {
+            use serde::de::{Error, VariantAccess};
+            let (found, variant): (String, A::Variant) = data.variant_seed(TagSeed)?;
+            if found != self.tag {
+                return Err(A::Error::unknown_variant(&found, &[]));
+            }
+            variant.newtype_variant::<T>()
+        }
+    }
+    crate::format::ron_options().from_str_seed(
+        ron,
+        Variant {
+            name,
+            tag,
+            content: PhantomData,
+        },
+    )
+}
