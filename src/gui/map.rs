@@ -6,6 +6,7 @@
 //!
 //! Animation only moves what is drawn: the battle has already moved the unit.
 
+pub use super::layout::{HEX_SIZE, MapLayout};
 use super::shading::FlatMaterial;
 use super::{Game, SIDE_COLOURS, Toggles};
 use crate::battle::{Altitude, BattleEvent, Facing, HexPos, Standing, UnitId};
@@ -16,37 +17,11 @@ use crate::scenario::Ruleset as _;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use bevy::render::view::Msaa;
-use hexx::{Hex, HexLayout, HexOrientation};
+use hexx::Hex;
 use std::collections::VecDeque;
-
-/// Size of a hex in world units (the camera zooms; the layout never changes).
-pub const HEX_SIZE: f32 = 32.0;
 
 /// Hexes per second a token walks.
 const WALK_SPEED: f32 = 6.0;
-
-/// The hex layout of the map being shown.
-#[derive(Resource, Clone)]
-pub struct MapLayout(pub HexLayout);
-
-impl MapLayout {
-    /// The layout for `map`, centred on the origin.
-    pub fn for_map(map: &HexMap) -> Self {
-        let orientation = match map.orientation() {
-            crate::hexmap::Orientation::Pointy => HexOrientation::Pointy,
-            crate::hexmap::Orientation::Flat => HexOrientation::Flat,
-        };
-        let mut layout = HexLayout::new(orientation).with_hex_size(HEX_SIZE);
-        // hexx names directions with y growing south; the window's y grows north.
-        layout.invert_y();
-        Self(layout)
-    }
-
-    /// Centre of `hex` in world units.
-    pub fn pos(&self, hex: Hex) -> Vec2 {
-        self.0.hex_to_world_pos(hex)
-    }
-}
 
 /// Where the pointer is.
 #[derive(Resource, Default, Clone, Copy, Debug)]

@@ -10,6 +10,7 @@
 
 mod direct;
 pub mod draft;
+mod layout;
 mod map;
 mod ms;
 mod panels;

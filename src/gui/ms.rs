@@ -568,27 +568,11 @@ fn attack_button(
     if f.check(map, me, &action).is_err() {
         return;
     }
-    let bonus: i32 = f
-        .attack_modifiers(me, w, targets[0], false)
-        .iter()
-        .map(|m| m.value)
-        .sum();
-    let blast = w.explosive;
-    let victims = if blast {
-        f.blast_victims(me, targets[0], f.state(targets[0]).pos)
-    } else {
-        targets.clone()
-    };
-    let odds: Vec<String> = victims
-        .iter()
-        .enumerate()
-        .map(|(i, &e)| {
-            let b = if blast { bonus } else { bonus - 2 * i as i32 };
-            let d = if blast {
-                f.blast_defense(map, targets[0], e, w)
-            } else {
-                f.defense(e) + f.cover(map, f.state(me).pos, e, w).bonus()
-            };
+    // The rules' own odds: the bonus and Defense the attack will count against each unit.
+    let odds: Vec<String> = f
+        .shot_odds(map, me, w, targets)
+        .into_iter()
+        .map(|(e, b, d)| {
             let st = f.state(e);
             format!(
                 "{}{} {:.0}% ~{:.1}",
@@ -695,12 +679,7 @@ fn attacks(
         // One at the easiest foe per weapon, and each rate's most targets.
         let mut ranked: Vec<(i32, UnitId)> = reach
             .iter()
-            .map(|&e| {
-                (
-                    f.defense(e) + f.cover(map, f.state(me).pos, e, w).bonus(),
-                    e,
-                )
-            })
+            .map(|&e| (f.defense_from(map, f.state(me).pos, e, w), e))
             .collect();
         ranked.sort();
         for rof in rates_of(w) {

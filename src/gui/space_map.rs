@@ -5,22 +5,12 @@
 //! turn after.
 
 use super::Game;
-use super::map::{HEX_SIZE, MapLayout};
+use super::layout::{HEX_SIZE, MapLayout, vector_arrow};
 use crate::battle::{HexPos, Projectile, Standing, Velocity};
 use crate::rules::traveller_space::TravellerMissile;
 use crate::rules::traveller_space::vector;
 use bevy::prelude::*;
 use hexx::Hex;
-
-/// An arrow from `from` to `to` with its head at `to`.
-pub(super) fn vector_arrow(gizmos: &mut Gizmos, from: Vec2, to: Vec2, colour: Color) {
-    gizmos.line_2d(from, to, colour);
-    let dir = (to - from).normalize_or_zero();
-    let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.22;
-    let back = to - dir * HEX_SIZE * 0.4;
-    gizmos.line_2d(to, back + side, colour);
-    gizmos.line_2d(to, back - side, colour);
-}
 
 /// Draws the Traveller overlays, if the battle is a Traveller space one. `ring` outlines a
 /// hex at a scale.

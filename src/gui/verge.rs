@@ -9,7 +9,7 @@
 //! (how to defend, Mana on a roll). Every option shown is one the rules' `check` accepts.
 
 use super::Game;
-use super::map::MapLayout;
+use super::layout::{MapLayout, vector_arrow};
 use crate::battle::UnitId;
 use crate::rules::vergeworlds::combat::{Attitude, Location};
 use crate::rules::vergeworlds::fight::{
@@ -859,7 +859,7 @@ pub fn draw(
         if let Some(v) = &s.vector {
             let to = s.pos + v.offset();
             if to != s.pos {
-                super::space_map::vector_arrow(gizmos, layout.pos(s.pos), layout.pos(to), white);
+                vector_arrow(gizmos, layout.pos(s.pos), layout.pos(to), white);
                 ring(gizmos, to, Color::srgba(1.0, 1.0, 1.0, 0.5), 0.6);
             }
         }
@@ -882,7 +882,7 @@ pub fn draw(
             .map(|v| vector::step(s.pos, &v, &vector::steer(&v, &game.verge.steer)))
     };
     if let Some(to) = planned {
-        super::space_map::vector_arrow(gizmos, layout.pos(s.pos), layout.pos(to), green);
+        vector_arrow(gizmos, layout.pos(s.pos), layout.pos(to), green);
         ring(gizmos, to, Color::srgba(0.3, 1.0, 0.3, 0.6), 0.7);
     }
     if let Some(h) = game.verge.hex {
@@ -891,7 +891,7 @@ pub fn draw(
     if let Some(t) = game.verge.target
         && f.units.get(t.0 as usize).is_some()
     {
-        super::space_map::vector_arrow(
+        vector_arrow(
             gizmos,
             layout.pos(s.pos),
             layout.pos(f.state(t).pos),

@@ -26,7 +26,7 @@
 //! - A dying friend within reach is stabilized before anything else; a weapon is reloaded
 //!   when no attack is possible.
 
-use super::combat::{Band, RateOfFire};
+use super::combat::{Band, RateOfFire, target_penalty};
 use super::edge;
 use super::fight::{Action, Condition, Defense, Fight, Prompt, Reroll, System};
 use super::gear::{Weapon, rounds_used};
@@ -203,7 +203,7 @@ pub fn best_plan(fight: &Fight, map: &HexMap, u: UnitId, from: Hex) -> Option<Pl
                 let value: f64 = targets
                     .iter()
                     .enumerate()
-                    .map(|(i, &t)| value_against(fight, map, u, from, w, t, 2 * i as i32))
+                    .map(|(i, &t)| value_against(fight, map, u, from, w, t, -target_penalty(i)))
                     .sum::<f64>()
                     - 0.001 * f64::from(rounds_used(rof, k));
                 consider(
@@ -433,7 +433,7 @@ fn attack(fight: &Fight, map: &HexMap, u: UnitId, plan: Plan) -> Action {
     let bonus: i32 = mods.iter().map(|m| m.value).sum();
     let from = fight.state(u).pos;
     let first = plan.targets[0];
-    let dl = fight.defense(first) + fight.cover(map, from, first, w).bonus();
+    let dl = fight.defense_from(map, from, first, w);
     let plus_two = edge::before_attack(fight.edge(u), bonus, dl).is_some();
     let excellent = fight.excellent_open(u, w);
     Action::Attack {
@@ -454,7 +454,11 @@ fn defend(fight: &Fight, u: UnitId, i: usize) -> Option<Defense> {
         .iter()
         .map(|m| m.value)
         .sum::<i32>()
-        - if a.blast.is_some() { 0 } else { 2 * i as i32 };
+        + if a.blast.is_some() {
+            0
+        } else {
+            target_penalty(i)
+        };
     let passive = fight.defense(u);
     let chance = hit_chance(bonus, passive);
     if chance <= 0.0 {
@@ -533,7 +537,12 @@ fn reroll_defense(fight: &Fight, u: UnitId, i: usize) -> Option<Reroll> {
     let a = fight.attack.as_ref()?;
     let (_, rec) = a.defenses.get(i)?.as_ref()?;
     let rec = rec.as_ref()?;
-    let attack = a.roll.as_ref()?.total - if a.blast.is_some() { 0 } else { 2 * i as i32 };
+    let attack = a.roll.as_ref()?.total
+        + if a.blast.is_some() {
+            0
+        } else {
+            target_penalty(i)
+        };
     pick_reroll(
         &fight.rerolls(u, None),
         fight.state(u).edge,

@@ -94,12 +94,17 @@ impl RateOfFire {
     }
 }
 
-/// The one attack roll's total against each of `targets` targets: the full total against
-/// the first, 2 less against each after ("Rate of Fire"; Ree's example). None when the rate
-/// of fire does not allow that many.
+/// What one attack roll counts less against its target `i` (from 0) of several: nothing
+/// against the first, 2 less against each after ("Rate of Fire"; Ree's example).
+pub fn target_penalty(i: usize) -> i32 {
+    -2 * i as i32
+}
+
+/// The one attack roll's total against each of `targets` targets ([`target_penalty`]).
+/// None when the rate of fire does not allow that many.
 pub fn totals_per_target(total: i32, rof: RateOfFire, targets: usize) -> Option<Vec<i32>> {
     (targets >= 1 && targets <= rof.max_targets())
-        .then(|| (0..targets).map(|i| total - 2 * i as i32).collect())
+        .then(|| (0..targets).map(|i| total + target_penalty(i)).collect())
 }
 
 /// What an attack total does against a Defense (plus cover): None on a miss, else the

@@ -2127,6 +2127,54 @@ impl Fight {
         })
     }
 
+    /// The Defense an attack from hex `from` with `w` is rolled against for `target` without
+    /// an active defense: its Defense plus the cover between them ("Armor and Cover").
+    pub fn defense_from(&self, map: &HexMap, from: Hex, target: UnitId, w: &Weapon) -> i32 {
+        self.defense(target) + self.cover(map, from, target, w).bonus()
+    }
+
+    /// The odds of an attack of `me` with `w` at `targets`, as the window shows them before
+    /// the attack is made: each unit the attack reaches (an explosion's victims, or the
+    /// targets in order) with the bonus its roll counts against it and the Defense it is
+    /// rolled against without an active defense; what the attack, once made, counts
+    /// ([`Fight::attack_modifiers`], [`super::combat::target_penalty`] and the Defense
+    /// with cover, or [`Fight::blast_defense`]).
+    pub fn shot_odds(
+        &self,
+        map: &HexMap,
+        me: UnitId,
+        w: &Weapon,
+        targets: &[UnitId],
+    ) -> Vec<(UnitId, i32, i32)> {
+        let Some(&first) = targets.first() else {
+            return Vec::new();
+        };
+        let bonus: i32 = self
+            .attack_modifiers(me, w, first, false)
+            .iter()
+            .map(|m| m.value)
+            .sum();
+        if w.explosive {
+            self.blast_victims(me, first, self.state(first).pos)
+                .into_iter()
+                .map(|v| (v, bonus, self.blast_defense(map, first, v, w)))
+                .collect()
+        } else {
+            let from = self.state(me).pos;
+            targets
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| {
+                    (
+                        t,
+                        bonus + super::combat::target_penalty(i),
+                        self.defense_from(map, from, t, w),
+                    )
+                })
+                .collect()
+        }
+    }
+
     /// The Defense an explosion aimed at `aimed` is rolled against for `victim` without an
     /// active defense: the aimed-at unit's own Defense (the blast is on it), anyone else's
     /// plus the cover between it and the point of the blast (the decision above).
@@ -2134,7 +2182,7 @@ impl Fight {
         if victim == aimed {
             self.defense(victim)
         } else {
-            self.defense(victim) + self.cover(map, self.state(aimed).pos, victim, w).bonus()
+            self.defense_from(map, self.state(aimed).pos, victim, w)
         }
     }
 
@@ -2271,11 +2319,12 @@ impl Fight {
         };
         let mut r = roll.clone();
         if i > 0 && a.blast.is_none() {
+            let penalty = super::combat::target_penalty(i);
             r.modifiers.push(Modifier::named(
                 format!("target {} of {}", i + 1, a.targets.len()),
-                -2 * i as i32,
+                penalty,
             ));
-            r.total -= 2 * i as i32;
+            r.total += penalty;
         }
         let dl = self.target_defense(map, i);
         r.target = Some(dl);

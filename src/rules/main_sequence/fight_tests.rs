@@ -330,6 +330,11 @@ fn rees_full_auto_burst() {
     let mut ev = Vec::new();
     round(&mut f, &[6, 1, 1, 1, 1, 1], &mut ev);
     assert_eq!(f.advance(&mut ev), Step::Awaiting(UnitId(0)));
+    let targets: Vec<UnitId> = (1..=4).map(UnitId).collect();
+    // The odds the window shows before the attack: the bonus and Defense each target is
+    // rolled against.
+    let w = f.sheet(UnitId(0)).weapons()[0].clone();
+    let odds = f.shot_odds(&map, UnitId(0), &w, &targets);
     let mut d = Scripted::new(&[5]);
     play(
         &mut f,
@@ -338,7 +343,7 @@ fn rees_full_auto_burst() {
         Action::Attack {
             weapon: 0,
             rof: RateOfFire::FullAuto,
-            targets: (1..=4).map(UnitId).collect(),
+            targets,
             plus_two: false,
             excellent: false,
         },
@@ -350,6 +355,10 @@ fn rees_full_auto_burst() {
     }
     let totals: Vec<(i32, i32)> = attacks(&ev).iter().map(|a| (a.1, a.2)).collect();
     assert_eq!(totals, vec![(13, 7), (11, 7), (9, 7), (7, 7)]);
+    // Odds shown = odds rolled: the die (5) plus the bonus shown, against the Defense shown.
+    let shown: Vec<(u32, i32, i32)> = odds.iter().map(|&(u, b, dl)| (u.0, 5 + b, dl)).collect();
+    let rolled: Vec<(u32, i32, i32)> = attacks(&ev).iter().map(|a| (a.0, a.1, a.2)).collect();
+    assert_eq!(shown, rolled);
     let hp: Vec<i32> = (1..=4).map(|i| f.state(UnitId(i)).hp).collect();
     assert_eq!(hp, vec![0, 0, 2, 4], "9 HP less 11, 9, 7 and 5");
     assert_eq!(f.state(UnitId(0)).ammo[0].loaded, Some(20));
@@ -701,12 +710,18 @@ fn a_flash_bang_hits_everyone_within_close() {
     let mut ev = Vec::new();
     round(&mut f, &[6, 1, 1, 1, 1], &mut ev);
     f.advance(&mut ev);
+    let w = f.sheet(UnitId(0)).weapons()[0].clone();
+    let odds = f.shot_odds(&map, UnitId(0), &w, &[UnitId(2)]);
     let mut d = Scripted::new(&[5]);
     play(&mut f, &map, 0, swing(vec![UnitId(2)]), &mut d, &mut ev);
     play(&mut f, &map, 2, Action::Defend(None), &mut d, &mut ev);
     play(&mut f, &map, 1, Action::Defend(None), &mut d, &mut ev);
     // 5 + 4 + 4 = 13 against Defense 7 each: 5 + 6 = 11 bashing knocks both out.
     assert_eq!(attacks(&ev).len(), 2);
+    // Odds shown = odds rolled, for each victim of the blast.
+    let shown: Vec<(u32, i32, i32)> = odds.iter().map(|&(u, b, dl)| (u.0, 5 + b, dl)).collect();
+    let rolled: Vec<(u32, i32, i32)> = attacks(&ev).iter().map(|a| (a.0, a.1, a.2)).collect();
+    assert_eq!(shown, rolled);
     assert_eq!(f.state(UnitId(2)).condition, Condition::KnockedOut);
     assert_eq!(f.state(UnitId(1)).condition, Condition::KnockedOut);
     assert_eq!(f.state(UnitId(0)).ammo[0].loaded, Some(0), "thrown");
