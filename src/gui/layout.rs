@@ -40,3 +40,13 @@ pub(super) fn vector_arrow(gizmos: &mut Gizmos, from: Vec2, to: Vec2, colour: Co
     gizmos.line_2d(to, back + side, colour);
     gizmos.line_2d(to, back - side, colour);
 }
+
+/// An arrow head on the line from `from` to `to`, just short of the token at `to`.
+pub(super) fn arrow_head(gizmos: &mut Gizmos, from: Vec2, to: Vec2, colour: Color) {
+    let dir = (to - from).normalize_or_zero();
+    let tip = to - dir * HEX_SIZE * 0.7;
+    let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.3;
+    let back = tip - dir * HEX_SIZE * 0.4;
+    gizmos.line_2d(tip, back + side, colour);
+    gizmos.line_2d(tip, back - side, colour);
+}

@@ -672,16 +672,6 @@ pub fn track_pointer(
     }
 }
 
-/// An arrow head on the line from `from` to `to`, just short of the token at `to`.
-fn arrow_head(gizmos: &mut Gizmos, from: Vec2, to: Vec2, colour: Color) {
-    let dir = (to - from).normalize_or_zero();
-    let tip = to - dir * HEX_SIZE * 0.7;
-    let side = Vec2::new(-dir.y, dir.x) * HEX_SIZE * 0.3;
-    let back = tip - dir * HEX_SIZE * 0.4;
-    gizmos.line_2d(tip, back + side, colour);
-    gizmos.line_2d(tip, back - side, colour);
-}
-
 /// The overlays: hovered hex, selected unit, the acting unit's reachable hexes, the path to
 /// the hovered hex and the planned destination, range rings and the line of sight.
 #[allow(clippy::too_many_arguments)]
@@ -778,116 +768,7 @@ pub fn draw_overlays(
     }
     flights.retain(|(k, _)| seen.contains(k));
     glide.retain(|(e, _)| glided.contains(e));
-    super::space_map::draw(&mut gizmos, &layout, &game, &ring);
-    super::verge::draw(&mut gizmos, &layout, &game, &ring);
-    // Main Sequence: the band limits around the selected unit, as rings coloured by the
-    // band just beyond each (Melee, Close, Medium, Long; beyond the last is Far).
-    if let (Some(f), Some(sel)) = (
-        session
-            .world
-            .get_resource::<crate::rules::main_sequence::Fight>(),
-        game.selected,
-    ) && toggles.ranges
-        && f.chase.is_none()
-        && let Some(st) = f.units.get(sel.0 as usize)
-    {
-        use crate::rules::main_sequence::combat::Band;
-        let s = f.sizes;
-        // Each band's outer edge traced along the hex sides between the last hex of the
-        // band and the first hex beyond it (hex distance, as the rules count it).
-        for (d, band) in [
-            (s.melee, Band::Melee),
-            (s.close, Band::Close),
-            (s.medium, Band::Medium),
-            (s.long, Band::Long),
-        ] {
-            let colour = super::ms::band_colour(band).with_alpha(0.6);
-            for h in st.pos.ring(d.max(1)) {
-                let corners = layout.0.hex_corners(h);
-                let centre = layout.pos(h);
-                for n in h.all_neighbors() {
-                    if n.unsigned_distance_to(st.pos) <= d.max(1) {
-                        continue;
-                    }
-                    let mid = (centre + layout.pos(n)) / 2.0;
-                    let mut near: Vec<Vec2> = corners.to_vec();
-                    near.sort_by(|a, b| {
-                        a.distance_squared(mid).total_cmp(&b.distance_squared(mid))
-                    });
-                    gizmos.line_2d(near[0], near[1], colour);
-                }
-            }
-        }
-    }
-    // Ship rulesets: a line between every pair of enemies in the fight, coloured by band.
-    if let Some(fleet) = session
-        .world
-        .get_resource::<crate::rules::starship_d12::Fleet>()
-    {
-        let at = |id: UnitId| {
-            session
-                .roster()
-                .entity(id)
-                .and_then(|e| session.world.get::<HexPos>(e))
-                .map(|p| layout.pos(p.0))
-        };
-        for (a, b, r) in fleet.ranges.pairs() {
-            if !(fleet.in_fight(a) && fleet.in_fight(b))
-                || r.band == crate::rules::starship_d12::Band::Escaped
-            {
-                continue;
-            }
-            if let (Some(pa), Some(pb)) = (at(a), at(b)) {
-                gizmos.line_2d(pa, pb, super::ships::band_colour(r.band).with_alpha(0.7));
-                if let Some(t) = r.tailer {
-                    // An arrow head at the tailed ship.
-                    let (from, to) = if t == a { (pa, pb) } else { (pb, pa) };
-                    arrow_head(&mut gizmos, from, to, super::ships::band_colour(r.band));
-                }
-            }
-        }
-    }
-    // SOCS: a line between foes in range, coloured by range; an arrow head where one has
-    // Position on the other.
-    if let Some(d) = session.world.get_resource::<crate::rules::socs::Dogfight>() {
-        let at = |id: UnitId| {
-            session
-                .roster()
-                .entity(id)
-                .and_then(|e| session.world.get::<HexPos>(e))
-                .map(|p| layout.pos(p.0))
-        };
-        for (&(a, b), &r) in &d.ranges {
-            if !(d.in_fight(a) && d.in_fight(b)) || r == crate::rules::socs::SocsRange::OutOfRange {
-                continue;
-            }
-            if let (Some(pa), Some(pb)) = (at(a), at(b)) {
-                gizmos.line_2d(pa, pb, super::ships::socs_range_colour(r).with_alpha(0.6));
-            }
-        }
-        // Sustained Fire: a yellow line from the firing craft two fifths of the way to its
-        // target, one per gun (side by side).
-        for (i, state) in d.states.iter().enumerate() {
-            let me = UnitId(i as u32);
-            for (k, sus) in state.sustained.iter().enumerate() {
-                if let (Some((t, _)), Some(pa)) = (sus, at(me))
-                    && d.in_fight(me)
-                    && d.in_fight(*t)
-                    && let Some(pb) = at(*t)
-                {
-                    let dir = (pb - pa).normalize_or_zero();
-                    let side = Vec2::new(-dir.y, dir.x) * (3.0 + 3.0 * k as f32);
-                    let len = (pb - pa).length() * 0.4;
-                    gizmos.line_2d(pa + side, pa + side + dir * len, Color::srgb(1.0, 0.9, 0.2));
-                }
-            }
-        }
-        for &(a, b) in d.position.keys() {
-            if let (true, Some(pa), Some(pb)) = (d.in_fight(a) && d.in_fight(b), at(a), at(b)) {
-                arrow_head(&mut gizmos, pa, pb, Color::srgb(1.0, 0.3, 0.25));
-            }
-        }
-    }
+    super::ruleset::window(&game).map_marks(&mut gizmos, &layout, &game, &ring, toggles.ranges);
     if toggles.reachable {
         for &(hex, _) in &game.reach.hexes {
             ring(&mut gizmos, hex, Color::srgba(0.55, 0.85, 1.0, 0.55), 0.8);

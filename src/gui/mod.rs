@@ -14,6 +14,7 @@ mod layout;
 mod map;
 mod ms;
 mod panels;
+mod ruleset;
 mod shading;
 mod ships;
 mod space;

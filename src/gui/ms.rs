@@ -784,3 +784,74 @@ fn stunt_chance(f: &Fight, me: UnitId, attr: &'static str, skill: &'static str) 
     let mods = f.stunt_modifiers(me, attr, skill).unwrap_or_default();
     chance(&mods, 0, MOVE_STUNT_DL)
 }
+
+/// Main Sequence in the window: the character or ship sheet and the legend, the move,
+/// action and question panel, and the band limits around the selected unit on the map.
+pub struct MsWindow;
+
+impl super::ruleset::RulesetWindow for MsWindow {
+    fn id(&self) -> &'static str {
+        use crate::scenario::Ruleset;
+        crate::rules::main_sequence::MainSequence::ID
+    }
+
+    fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
+        if let Some(f) = fight(game) {
+            super::ruleset::selected_sheet(ui, game, "a unit", |ui, id| sheet(ui, f, id));
+        }
+        ui.separator();
+        super::panels::legend(ui, game);
+    }
+
+    fn actions_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
+        actions(ui, game);
+    }
+
+    /// The band limits around the selected unit, as rings coloured by the band just
+    /// beyond each (Melee, Close, Medium, Long; beyond the last is Far).
+    fn map_marks(
+        &self,
+        gizmos: &mut bevy::prelude::Gizmos,
+        layout: &super::layout::MapLayout,
+        game: &Game,
+        _: super::ruleset::Ring,
+        ranges: bool,
+    ) {
+        use bevy::prelude::{Alpha, Vec2};
+        // Main Sequence: the band limits around the selected unit, as rings coloured by the
+        // band just beyond each (Melee, Close, Medium, Long; beyond the last is Far).
+        if let (Some(f), Some(sel)) = (fight(game), game.selected)
+            && ranges
+            && f.chase.is_none()
+            && let Some(st) = f.units.get(sel.0 as usize)
+        {
+            use crate::rules::main_sequence::combat::Band;
+            let s = f.sizes;
+            // Each band's outer edge traced along the hex sides between the last hex of the
+            // band and the first hex beyond it (hex distance, as the rules count it).
+            for (d, band) in [
+                (s.melee, Band::Melee),
+                (s.close, Band::Close),
+                (s.medium, Band::Medium),
+                (s.long, Band::Long),
+            ] {
+                let colour = band_colour(band).with_alpha(0.6);
+                for h in st.pos.ring(d.max(1)) {
+                    let corners = layout.0.hex_corners(h);
+                    let centre = layout.pos(h);
+                    for n in h.all_neighbors() {
+                        if n.unsigned_distance_to(st.pos) <= d.max(1) {
+                            continue;
+                        }
+                        let mid = (centre + layout.pos(n)) / 2.0;
+                        let mut near: Vec<Vec2> = corners.to_vec();
+                        near.sort_by(|a, b| {
+                            a.distance_squared(mid).total_cmp(&b.distance_squared(mid))
+                        });
+                        gizmos.line_2d(near[0], near[1], colour);
+                    }
+                }
+            }
+        }
+    }
+}

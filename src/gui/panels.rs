@@ -156,56 +156,7 @@ pub fn panels(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 tracker(ui, game);
                 ui.separator();
-                if let Some(sp) = super::space::space(game) {
-                    match game.selected {
-                        Some(id) => super::space::sheet(ui, sp, id),
-                        None => {
-                            ui.label("Click a ship to see its sheet.");
-                        }
-                    }
-                    ui.separator();
-                    legend(ui, game);
-                } else if let Some(f) = super::verge::fight(game) {
-                    match game.selected {
-                        Some(id) => super::verge::sheet(ui, f, id),
-                        None => {
-                            ui.label("Click a character to see its sheet.");
-                        }
-                    }
-                    ui.separator();
-                    legend(ui, game);
-                } else if let Some(f) = super::ms::fight(game) {
-                    match game.selected {
-                        Some(id) => super::ms::sheet(ui, f, id),
-                        None => {
-                            ui.label("Click a unit to see its sheet.");
-                        }
-                    }
-                    ui.separator();
-                    legend(ui, game);
-                } else if let Some(d) = super::ships::dogfight(game) {
-                    super::ships::socs_range_panel(ui, d);
-                    ui.separator();
-                    match game.selected {
-                        Some(id) => super::ships::craft_sheet(ui, d, id),
-                        None => {
-                            ui.label("Click a craft to see its sheet.");
-                        }
-                    }
-                } else if let Some(fleet) = super::ships::fleet(game) {
-                    super::ships::range_panel(ui, fleet);
-                    ui.separator();
-                    match game.selected {
-                        Some(id) => super::ships::ship_sheet(ui, fleet, id),
-                        None => {
-                            ui.label("Click a ship to see its sheet.");
-                        }
-                    }
-                } else {
-                    sheet(ui, game);
-                    ui.separator();
-                    legend(ui, game);
-                }
+                super::ruleset::window(game).sheet_panel(ui, game);
             });
         });
     egui::Panel::right("actions")
@@ -213,19 +164,7 @@ pub fn panels(
         .resizable(true)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                if super::space::space(game).is_some() {
-                    super::space::actions(ui, game);
-                } else if super::verge::fight(game).is_some() {
-                    super::verge::actions(ui, game);
-                } else if super::ms::fight(game).is_some() {
-                    super::ms::actions(ui, game);
-                } else if super::ships::dogfight(game).is_some() {
-                    super::ships::craft_actions(ui, game);
-                } else if super::ships::fleet(game).is_some() {
-                    super::ships::ship_actions(ui, game);
-                } else {
-                    actions(ui, game);
-                }
+                super::ruleset::window(game).actions_panel(ui, game);
             });
         });
     egui::Panel::bottom("log")
@@ -604,7 +543,7 @@ fn sheet(ui: &mut egui::Ui, game: &mut Game) {
 }
 
 /// Terrain colours and the hex scale.
-fn legend(ui: &mut egui::Ui, game: &Game) {
+pub(super) fn legend(ui: &mut egui::Ui, game: &Game) {
     let map = &game.play.session().prepared().map;
     ui.label(format!("1 hex = {} {}", map.scale, map.unit));
     if super::space::space(game).is_some() {
@@ -1261,5 +1200,25 @@ fn preview_window(ctx: &egui::Context, game: &mut Game, state: &mut PanelState) 
             job.cancel.store(true, Ordering::Relaxed);
         }
         state.show_preview = false;
+    }
+}
+
+/// GURPS in the window: the fighter's sheet and the map's legend, the maneuver panel.
+pub struct GurpsWindow;
+
+impl super::ruleset::RulesetWindow for GurpsWindow {
+    fn id(&self) -> &'static str {
+        use crate::scenario::Ruleset;
+        crate::rules::gurps::Gurps::ID
+    }
+
+    fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
+        sheet(ui, game);
+        ui.separator();
+        legend(ui, game);
+    }
+
+    fn actions_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
+        actions(ui, game);
     }
 }

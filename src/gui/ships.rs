@@ -601,3 +601,148 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
         ui.small(&game.status);
     }
 }
+
+/// The map position of unit `id`'s token.
+fn token_at(
+    game: &Game,
+    layout: &super::layout::MapLayout,
+    id: UnitId,
+) -> Option<bevy::prelude::Vec2> {
+    let session = game.play.session();
+    session
+        .roster()
+        .entity(id)
+        .and_then(|e| session.world.get::<crate::battle::HexPos>(e))
+        .map(|p| layout.pos(p.0))
+}
+
+/// starship-d12 in the window: the range board and the ship sheet, the range move and
+/// fire panel, and a line between every pair of enemies on the map, coloured by band.
+pub struct D12Window;
+
+impl super::ruleset::RulesetWindow for D12Window {
+    fn id(&self) -> &'static str {
+        use crate::scenario::Ruleset;
+        crate::rules::starship_d12::StarshipD12::ID
+    }
+
+    fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
+        if let Some(fleet) = fleet(game) {
+            range_panel(ui, fleet);
+            ui.separator();
+            super::ruleset::selected_sheet(ui, game, "a ship", |ui, id| ship_sheet(ui, fleet, id));
+        }
+    }
+
+    fn actions_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
+        ship_actions(ui, game);
+    }
+
+    fn map_marks(
+        &self,
+        gizmos: &mut bevy::prelude::Gizmos,
+        layout: &super::layout::MapLayout,
+        game: &Game,
+        _: super::ruleset::Ring,
+        _: bool,
+    ) {
+        use super::layout::arrow_head;
+        use bevy::prelude::Alpha;
+        let at = |id: UnitId| token_at(game, layout, id);
+        // Ship rulesets: a line between every pair of enemies in the fight, coloured by band.
+        if let Some(fleet) = fleet(game) {
+            for (a, b, r) in fleet.ranges.pairs() {
+                if !(fleet.in_fight(a) && fleet.in_fight(b))
+                    || r.band == crate::rules::starship_d12::Band::Escaped
+                {
+                    continue;
+                }
+                if let (Some(pa), Some(pb)) = (at(a), at(b)) {
+                    gizmos.line_2d(pa, pb, band_colour(r.band).with_alpha(0.7));
+                    if let Some(t) = r.tailer {
+                        // An arrow head at the tailed ship.
+                        let (from, to) = if t == a { (pa, pb) } else { (pb, pa) };
+                        arrow_head(gizmos, from, to, band_colour(r.band));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// SOCS in the window: the range board and the craft sheet, the shot and maneuver panel,
+/// and on the map a line between foes in range, Sustained Fire and Position.
+pub struct SocsWindow;
+
+impl super::ruleset::RulesetWindow for SocsWindow {
+    fn id(&self) -> &'static str {
+        use crate::scenario::Ruleset;
+        crate::rules::socs::Socs::ID
+    }
+
+    fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
+        if let Some(d) = dogfight(game) {
+            socs_range_panel(ui, d);
+            ui.separator();
+            super::ruleset::selected_sheet(ui, game, "a craft", |ui, id| craft_sheet(ui, d, id));
+        }
+    }
+
+    fn actions_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
+        craft_actions(ui, game);
+    }
+
+    fn map_marks(
+        &self,
+        gizmos: &mut bevy::prelude::Gizmos,
+        layout: &super::layout::MapLayout,
+        game: &Game,
+        _: super::ruleset::Ring,
+        _: bool,
+    ) {
+        use super::layout::arrow_head;
+        use bevy::prelude::Alpha;
+        use bevy::prelude::Vec2;
+        let at = |id: UnitId| token_at(game, layout, id);
+        // SOCS: a line between foes in range, coloured by range; an arrow head where one has
+        // Position on the other.
+        if let Some(d) = dogfight(game) {
+            for (&(a, b), &r) in &d.ranges {
+                if !(d.in_fight(a) && d.in_fight(b))
+                    || r == crate::rules::socs::SocsRange::OutOfRange
+                {
+                    continue;
+                }
+                if let (Some(pa), Some(pb)) = (at(a), at(b)) {
+                    gizmos.line_2d(pa, pb, socs_range_colour(r).with_alpha(0.6));
+                }
+            }
+            // Sustained Fire: a yellow line from the firing craft two fifths of the way to its
+            // target, one per gun (side by side).
+            for (i, state) in d.states.iter().enumerate() {
+                let me = UnitId(i as u32);
+                for (k, sus) in state.sustained.iter().enumerate() {
+                    if let (Some((t, _)), Some(pa)) = (sus, at(me))
+                        && d.in_fight(me)
+                        && d.in_fight(*t)
+                        && let Some(pb) = at(*t)
+                    {
+                        let dir = (pb - pa).normalize_or_zero();
+                        let side = Vec2::new(-dir.y, dir.x) * (3.0 + 3.0 * k as f32);
+                        let len = (pb - pa).length() * 0.4;
+                        gizmos.line_2d(
+                            pa + side,
+                            pa + side + dir * len,
+                            Color::srgb(1.0, 0.9, 0.2),
+                        );
+                    }
+                }
+            }
+            for &(a, b) in d.position.keys() {
+                if let (true, Some(pa), Some(pb)) = (d.in_fight(a) && d.in_fight(b), at(a), at(b)) {
+                    arrow_head(gizmos, pa, pb, Color::srgb(1.0, 0.3, 0.25));
+                }
+            }
+        }
+    }
+}

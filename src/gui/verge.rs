@@ -899,3 +899,37 @@ pub fn draw(
         );
     }
 }
+
+/// Vergeworlds in the window: the character sheet and the legend, the action panel with
+/// its questions, vectors and altitude on the map.
+pub struct VergeWindow;
+
+impl super::ruleset::RulesetWindow for VergeWindow {
+    fn id(&self) -> &'static str {
+        use crate::scenario::Ruleset;
+        crate::rules::vergeworlds::Vergeworlds::ID
+    }
+
+    fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
+        if let Some(f) = fight(game) {
+            super::ruleset::selected_sheet(ui, game, "a character", |ui, id| sheet(ui, f, id));
+        }
+        ui.separator();
+        super::panels::legend(ui, game);
+    }
+
+    fn actions_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
+        actions(ui, game);
+    }
+
+    fn map_marks(
+        &self,
+        gizmos: &mut Gizmos,
+        layout: &MapLayout,
+        game: &Game,
+        ring: super::ruleset::Ring,
+        _: bool,
+    ) {
+        draw(gizmos, layout, game, ring);
+    }
+}
