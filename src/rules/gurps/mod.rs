@@ -24,6 +24,7 @@ pub mod ai;
 pub mod combat;
 mod contract;
 pub mod criticals;
+pub mod defense;
 pub mod equipment;
 pub mod facing;
 pub mod fatigue;
