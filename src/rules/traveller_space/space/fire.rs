@@ -1,0 +1,687 @@
+//! Direct fire in GURPS Traveller space (gurps-traveller-gm-screen.txt, "GUNNERY MODIFIERS",
+//! "SPACE RANGE TABLE", "SPACE WEAPONS TABLE", "MAJOR DAMAGE TABLE", "VEHICLE CRITICAL
+//! HITS"): the shots' modifiers, the volley resolved together, hits, critical effects,
+//! major damage and knocked-out systems.
+
+use super::*;
+
+impl Space {
+    // ---------------------------------------------------------------------------------
+    // 4. Direct fire.
+
+    /// The gunnery modifiers of `u`'s mount `mount` at `target` ("GUNNERY MODIFIERS"):
+    /// augmented Gunner skill (skill, Acc up to the skill, RoF bonus, targeting program),
+    /// target size (or −6 for pinpoint marksmanship), range, active sensor lock.
+    pub fn gunnery_modifiers(&self, u: UnitId, mount: usize, target: UnitId) -> Vec<Modifier> {
+        self.shot_modifiers(u, mount, target, false)
+    }
+
+    /// As [`Space::gunnery_modifiers`], with pinpoint marksmanship when `pinpoint`.
+    pub fn shot_modifiers(
+        &self,
+        u: UnitId,
+        mount: usize,
+        target: UnitId,
+        pinpoint: bool,
+    ) -> Vec<Modifier> {
+        let sheet = self.sheet(u);
+        let Some(m) = sheet.mounts.get(mount) else {
+            return Vec::new();
+        };
+        let mut mods = self.augmented_gunner(u, &m.weapon);
+        if pinpoint {
+            mods.push(Modifier::new("pinpoint marksmanship", -6));
+        } else {
+            mods.push(Modifier::new("target size", self.sheet(target).stats.sm));
+        }
+        let d = self.std_range(self.distance(u, target));
+        mods.push(Modifier::named(
+            format!("range {} hexes (+1 firing hex)", d),
+            gunnery_range_modifier(d),
+        ));
+        if self.active_sensors(u) && self.detection(u, target).active {
+            mods.push(Modifier::new("active sensor lock", 2));
+        }
+        mods
+    }
+
+    /// Augmented Gunner skill with weapon `w`: skill, Acc up to the skill, RoF bonus, and
+    /// the targeting program while a computer and the bridge work.
+    pub fn augmented_gunner(&self, u: UnitId, w: &SpaceWeapon) -> Vec<Modifier> {
+        let sheet = self.sheet(u);
+        let gunner = sheet.stats.crew.gunner;
+        let mut mods = vec![Modifier::new("Gunner", gunner)];
+        mods.push(Modifier::named(
+            format!("Acc {} (up to skill)", w.acc),
+            acc_bonus(w.acc, gunner),
+        ));
+        let rof = rof_bonus(w, self.turn_seconds());
+        if rof != 0 {
+            mods.push(Modifier::new("RoF", rof));
+        }
+        let st = self.ship(u);
+        if sheet.stats.targeting != 0 && st.computers > 0 && st.bridge {
+            mods.push(Modifier::new("targeting program", sheet.stats.targeting));
+        }
+        mods
+    }
+
+    pub(super) fn resolve_fire(
+        &mut self,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let shots = std::mem::take(&mut self.declared);
+        for (u, s) in shots {
+            let Some(w) = self.sheet(u).mounts.get(s.mount).map(|m| m.weapon) else {
+                continue;
+            };
+            if self.ship(s.target).condition == Condition::Destroyed {
+                continue;
+            }
+            let mods = self.shot_modifiers(u, s.mount, s.target, s.pinpoint.is_some());
+            let roll = success_roll(dice, mods);
+            let hit = roll.succeeded();
+            let critical = roll.critical == Some(Critical::Success);
+            events.push(BattleEvent::Attack {
+                attacker: u,
+                target: s.target,
+                weapon: crate::dice::Label::Static(w.name),
+                roll,
+                defenses: Vec::new(),
+                result: if hit {
+                    AttackResult::Hit
+                } else {
+                    AttackResult::Miss
+                },
+            });
+            if hit {
+                let d = self.std_range(self.distance(u, s.target));
+                let through = self.weapon_hit(u, s.target, &w, d, critical, dice, events);
+                if through > 0
+                    && let Some(aim) = s.pinpoint
+                {
+                    self.pinpointed(s.target, aim, events);
+                }
+            }
+        }
+    }
+
+    /// A pinpoint hit's effect on the system aimed at (the decision on [`Aim`]).
+    pub(super) fn pinpointed(&mut self, target: UnitId, aim: Aim, events: &mut Vec<BattleEvent>) {
+        let text = match aim {
+            Aim::Weapon => {
+                self.knock_out(target, MajorDamage::Weapon, events);
+                "pinpoint hit: a weapon is disabled"
+            }
+            Aim::Bridge => {
+                self.knock_out(target, MajorDamage::Bridge, events);
+                "pinpoint hit: the bridge is knocked out"
+            }
+            Aim::Drive => {
+                let st = self.ship_mut(target);
+                st.drive_halved += 1;
+                st.repairs.push(Repairable::ManeuverDrive);
+                "pinpoint hit: M-drive acceleration halved"
+            }
+            Aim::Sensors => {
+                let lose = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
+                    .into_iter()
+                    .find(|k| {
+                        self.sheet(target).scan(*k).is_some()
+                            && !self.ship(target).sensors_out.contains(k)
+                    });
+                match lose {
+                    Some(k) => {
+                        let st = self.ship_mut(target);
+                        st.sensors_out.push(k);
+                        st.repairs.push(Repairable::Sensor(k));
+                        "pinpoint hit: a sensor is disabled"
+                    }
+                    None => "pinpoint hit: no sensor left to disable",
+                }
+            }
+        };
+        events.push(note(Some(target), text.into()));
+    }
+
+    /// A hit by `w` from `u` at range `d` on `target` (a critical hit rolls on the vehicle
+    /// critical hit table first); returns the damage that got through the armor.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn weapon_hit(
+        &mut self,
+        u: UnitId,
+        target: UnitId,
+        w: &SpaceWeapon,
+        d: u32,
+        critical: bool,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> i32 {
+        let mut crit = None;
+        if critical {
+            let r = DiceExpr::d6(3, 0).roll(dice, 0);
+            let c = vehicle_critical(r.total);
+            events.push(roll_event(
+                u,
+                "vehicle critical hit".into(),
+                r,
+                c.word().into(),
+            ));
+            crit = Some(c);
+        }
+        let raw = w.damage_dice().roll(dice, 0);
+        let mut steps = vec![Modifier::named(
+            format!("×{}", w.multiplier),
+            raw.total * (w.multiplier - 1),
+        )];
+        let mut dmg = raw.total * w.multiplier;
+        if d > w.half_damage {
+            steps.push(Modifier::new("beyond 1/2D: half", -(dmg - dmg / 2)));
+            dmg /= 2;
+        }
+        let factor = crit.map_or(1, |c| c.factor());
+        if factor > 1 {
+            steps.push(Modifier::named(
+                format!("critical ×{factor}"),
+                dmg * (factor - 1),
+            ));
+            dmg *= factor;
+        }
+        let dr = self.sheet(target).stats.dr;
+        let mut eff = effective_dr(dr, w);
+        if matches!(
+            crit,
+            Some(VehicleCritical::BypassSensor | VehicleCritical::Bypass)
+        ) {
+            // "bypasses 90% of DR".
+            eff /= 10;
+        }
+        let label = match w.armor {
+            tables::ArmorEffect::Normal => format!("DR {dr}"),
+            tables::ArmorEffect::Halved => format!("DR {dr} halved"),
+            tables::ArmorEffect::Ignored => format!("DR {dr} ignored (meson)"),
+        };
+        let through = self.take_hit(
+            Some(u),
+            target,
+            raw,
+            "space weapon",
+            steps,
+            dmg,
+            eff,
+            label,
+            events,
+        );
+        if let Some(c) = crit {
+            self.critical_effect(target, c, through, dice, events);
+        }
+        self.major_damage_rolls(target, through, w.radiation, dice, events);
+        through
+    }
+
+    /// The lasting effect of a vehicle critical hit on `target`, after its damage
+    /// (`through`: what got through the armor).
+    pub(super) fn critical_effect(
+        &mut self,
+        target: UnitId,
+        c: VehicleCritical,
+        through: i32,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        match c {
+            VehicleCritical::Triple if through > 0 => {
+                self.knock_out(target, MajorDamage::Computer, events);
+            }
+            VehicleCritical::BypassSensor => {
+                let lose = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
+                    .into_iter()
+                    .find(|k| {
+                        self.sheet(target).scan(*k).is_some()
+                            && !self.ship(target).sensors_out.contains(k)
+                    });
+                if let Some(k) = lose {
+                    let st = self.ship_mut(target);
+                    st.sensors_out.push(k);
+                    st.repairs.push(Repairable::Sensor(k));
+                    events.push(note(Some(target), format!("its {k:?} is disabled")));
+                }
+            }
+            VehicleCritical::Engine => {
+                let st = self.ship_mut(target);
+                st.drive_hits += 1;
+                let text = if st.drive_hits >= 2 {
+                    "its drive stops working"
+                } else {
+                    "its drive is badly damaged: acceleration halved"
+                };
+                events.push(note(Some(target), text.into()));
+            }
+            VehicleCritical::Fire if through > 0 => {
+                self.ship_mut(target).fire = Some(false);
+                events.push(note(Some(target), "fire breaks out aboard".into()));
+            }
+            VehicleCritical::Weapon => self.knock_out(target, MajorDamage::Weapon, events),
+            VehicleCritical::FuelLeak => {
+                let capacity = self.sheet(target).stats.fuel;
+                if capacity == 0 {
+                    return;
+                }
+                let r = DiceExpr::d6(1, 0).roll(dice, 0);
+                let lost = (capacity * r.total.max(0) as u32 / 100).max(1);
+                let st = self.ship_mut(target);
+                st.fuel = st.fuel.saturating_sub(lost);
+                st.leaking = true;
+                events.push(roll_event(
+                    target,
+                    "fuel leak (1d%)".into(),
+                    r,
+                    format!("{lost} t of fuel lost; the tank leaks"),
+                ));
+                // Starship fuel burns like rocket fuel: it catches fire on 13 or less.
+                let r = DiceExpr::d6(3, 0).roll(dice, 0);
+                let ignites = r.total <= FUEL_IGNITES;
+                events.push(roll_event(
+                    target,
+                    "the leaking fuel".into(),
+                    r,
+                    if ignites {
+                        "catches fire".into()
+                    } else {
+                        "does not catch fire".into()
+                    },
+                ));
+                if ignites {
+                    self.ship_mut(target).fire = Some(true);
+                }
+            }
+            VehicleCritical::DoubleAmmo if through > 0 && self.ship(target).missiles > 0 => {
+                let r = DiceExpr::d6(1, 0).roll(dice, 0);
+                let n = (r.total.max(0) as u32).min(self.ship(target).missiles);
+                self.ship_mut(target).missiles -= n;
+                events.push(roll_event(
+                    target,
+                    "missiles aboard explode (1d)".into(),
+                    r,
+                    format!("{n} missiles explode in their racks"),
+                ));
+                let dice_n = self.missile.dice.saturating_mul(n);
+                let raw = DiceExpr::d6(dice_n.min(1000), 0).roll(dice, 0);
+                let mult = self.missile.multiplier;
+                let dmg = raw.total.saturating_mul(mult);
+                let steps = vec![Modifier::named(
+                    format!("×{mult}"),
+                    raw.total.saturating_mul(mult - 1),
+                )];
+                self.take_hit(
+                    None,
+                    target,
+                    raw,
+                    "exploding missiles",
+                    steps,
+                    dmg,
+                    0,
+                    String::new(),
+                    events,
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// Applies `dmg` less `dr` to the hull of `target`; returns the damage that got
+    /// through.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn take_hit(
+        &mut self,
+        attacker: Option<UnitId>,
+        target: UnitId,
+        roll: RollRecord,
+        damage_type: &'static str,
+        mut steps: Vec<Modifier>,
+        dmg: i32,
+        dr: i32,
+        dr_label: String,
+        events: &mut Vec<BattleEvent>,
+    ) -> i32 {
+        let through = (dmg - dr).max(0);
+        if dr != 0 {
+            steps.push(Modifier::named(dr_label, -(dmg.min(dr))));
+        }
+        let max = self.sheet(target).stats.hp;
+        let before = self.ship(target).hp;
+        let after = before - through;
+        self.ship_mut(target).hp = after;
+        events.push(BattleEvent::Damage {
+            attacker,
+            target,
+            roll,
+            damage_type: Cow::Borrowed(damage_type),
+            steps,
+            injury: through,
+            hp_before: before,
+            hp_after: after,
+            hp_max: max,
+            location: None,
+        });
+        self.hull_state(target, events);
+        through
+    }
+
+    pub(super) fn hull_state(&mut self, u: UnitId, events: &mut Vec<BattleEvent>) {
+        let max = self.sheet(u).stats.hp;
+        let st = self.ship(u);
+        let next = if st.hp <= -max {
+            Condition::Destroyed
+        } else if st.hp <= 0 {
+            Condition::Disabled
+        } else {
+            return;
+        };
+        if st.condition == next || st.condition == Condition::Destroyed {
+            return;
+        }
+        self.ship_mut(u).condition = next;
+        events.push(BattleEvent::StatusChanged {
+            unit: u,
+            standing: next.standing(),
+            cause: Cow::Borrowed(if next == Condition::Destroyed {
+                "is destroyed"
+            } else {
+                "no longer functions (0 hit points)"
+            }),
+        });
+    }
+
+    pub(super) fn major_damage_rolls(
+        &mut self,
+        u: UnitId,
+        through: i32,
+        radiation: bool,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let max = self.sheet(u).stats.hp;
+        if through <= 0 || i64::from(through) * 10 < i64::from(max) {
+            return;
+        }
+        let r = DiceExpr::d6(3, 0).roll(dice, 0);
+        let effect = major_damage(r.total);
+        let effect = match effect {
+            MajorDamage::Radiation if radiation => MajorDamage::Computer,
+            e => e,
+        };
+        events.push(roll_event(
+            u,
+            "major damage".into(),
+            r,
+            major_word(effect).into(),
+        ));
+        self.major_effect(u, effect, dice, events);
+    }
+
+    /// [`Space::major_effect`] for the tests.
+    #[cfg(test)]
+    pub(in crate::rules::traveller_space) fn major_effect_for_test(
+        &mut self,
+        u: UnitId,
+        effect: MajorDamage,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        self.major_effect(u, effect, dice, events);
+    }
+
+    /// [`Space::major_damage_rolls`] for the tests.
+    #[cfg(test)]
+    pub(in crate::rules::traveller_space) fn major_damage_for_test(
+        &mut self,
+        u: UnitId,
+        through: i32,
+        radiation: bool,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        self.major_damage_rolls(u, through, radiation, dice, events);
+    }
+
+    pub(super) fn major_effect(
+        &mut self,
+        u: UnitId,
+        effect: MajorDamage,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let crew = self.sheet(u).stats.crew.count;
+        let passengers = self.sheet(u).stats.passengers;
+        match effect {
+            MajorDamage::FuelLost => {
+                let half = self.sheet(u).stats.fuel / 2;
+                let st = self.ship_mut(u);
+                st.fuel = st.fuel.saturating_sub(half);
+            }
+            MajorDamage::Cargo => {
+                let st = self.ship_mut(u);
+                st.cargo -= st.cargo / 4;
+            }
+            MajorDamage::JumpDrive => self.ship_mut(u).jump_drive = false,
+            MajorDamage::PassengersHurt | MajorDamage::CrewHurt => {
+                let crew_hit = effect == MajorDamage::CrewHurt;
+                let aboard = if crew_hit { crew } else { passengers };
+                let already = if crew_hit {
+                    self.ship(u).crew_hurt
+                } else {
+                    self.ship(u).passengers_hurt
+                };
+                let left = aboard.saturating_sub(already);
+                if left == 0 {
+                    return;
+                }
+                let n = tables::casualty_dice(left);
+                let r = DiceExpr::d6(n, 0).roll(dice, 0);
+                let hurt = (r.total.max(0) as u32).min(left);
+                events.push(roll_event(
+                    u,
+                    if crew_hit {
+                        "crew casualties".into()
+                    } else {
+                        "passenger casualties".into()
+                    },
+                    r,
+                    format!("{hurt} hurt (5d each, no DR: out of action)"),
+                ));
+                let st = self.ship_mut(u);
+                if crew_hit {
+                    st.crew_hurt += hurt;
+                    if st.crew_hurt >= crew && st.condition == Condition::Fighting {
+                        st.condition = Condition::Disabled;
+                        events.push(BattleEvent::StatusChanged {
+                            unit: u,
+                            standing: Standing::Disabled,
+                            cause: Cow::Borrowed("has nobody left to work the ship"),
+                        });
+                    }
+                } else {
+                    st.passengers_hurt += hurt;
+                }
+            }
+            MajorDamage::Computer | MajorDamage::Bridge | MajorDamage::Weapon => {
+                self.knock_out(u, effect, events);
+            }
+            MajorDamage::PowerLoss => {
+                let st = self.ship_mut(u);
+                if !st.power_loss {
+                    st.power_loss = true;
+                    st.repairs.push(Repairable::Power);
+                }
+            }
+            MajorDamage::ManeuverDrive => {
+                let st = self.ship_mut(u);
+                st.drive_halved += 1;
+                st.repairs.push(Repairable::ManeuverDrive);
+            }
+            MajorDamage::PowerPlant => {
+                self.ship_mut(u).power_plant = false;
+                events.push(note(Some(u), "is crippled: no thrust and no fire".into()));
+            }
+            MajorDamage::Radiation => {}
+        }
+    }
+
+    pub(super) fn knock_out(
+        &mut self,
+        u: UnitId,
+        effect: MajorDamage,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let st = self.ship_mut(u);
+        match effect {
+            MajorDamage::Computer if st.computers > 0 => {
+                st.computers -= 1;
+                st.repairs.push(Repairable::Computer);
+                let left = st.computers;
+                events.push(note(
+                    Some(u),
+                    format!("a computer is knocked out ({left} working)"),
+                ));
+            }
+            MajorDamage::Bridge if st.bridge => {
+                st.bridge = false;
+                st.repairs.push(Repairable::Bridge);
+            }
+            MajorDamage::Weapon => {
+                if let Some(i) = st.mounts_out.iter().position(|o| !o) {
+                    st.mounts_out[i] = true;
+                    st.repairs.push(Repairable::Weapon(i));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A vehicle critical hit ("VEHICLE CRITICAL HITS"; the table is split across the
+/// screen's page, 8 to 18 after the critical head blows). Results for things ships here do
+/// not have (a rudder, windows, batteries, miscellaneous equipment, communications and
+/// ECM) come to their normal damage, or, for batteries, to #6 as the text says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VehicleCritical {
+    /// 3: triple damage, and a computer lost if any penetrates.
+    Triple,
+    /// 4: double damage (a water or air vehicle's rudder: not a starship's).
+    Double,
+    /// 5: the hit bypasses 90% of the armor DR; a sensor is disabled.
+    BypassSensor,
+    /// 6 (and 14, without batteries): normal damage; the drive badly damaged
+    /// (acceleration halved; a second time it stops).
+    Engine,
+    /// 7: normal damage; if any penetrates, fire breaks out.
+    Fire,
+    /// 8: normal damage; a weapon disabled.
+    Weapon,
+    /// 9-11: a window hit (no windows: normal damage).
+    Window,
+    /// 12: normal damage; an item of miscellaneous equipment (none here) disabled.
+    Equipment,
+    /// 13: the hit bypasses 90% of DR.
+    Bypass,
+    /// 15: normal damage; communications or ECM (not carried here) disabled.
+    Comms,
+    /// 16: double damage; the fuel tank leaks, and the fuel may catch fire.
+    FuelLeak,
+    /// 17: triple damage.
+    TripleOnly,
+    /// 18: double damage; explosive ammunition (its missiles) may explode.
+    DoubleAmmo,
+}
+
+impl VehicleCritical {
+    fn word(self) -> &'static str {
+        match self {
+            VehicleCritical::Triple => "triple damage; a computer lost if it penetrates",
+            VehicleCritical::Double => "double damage",
+            VehicleCritical::BypassSensor => "bypasses 90% of the armor; a sensor is disabled",
+            VehicleCritical::Engine => "normal damage; the drive is badly damaged",
+            VehicleCritical::Fire => "normal damage; fire if it penetrates",
+            VehicleCritical::Weapon => "normal damage; a weapon is disabled",
+            VehicleCritical::Window => "a window hit: no windows, normal damage",
+            VehicleCritical::Equipment => "normal damage (miscellaneous equipment)",
+            VehicleCritical::Bypass => "bypasses 90% of the armor",
+            VehicleCritical::Comms => "normal damage (communications and ECM)",
+            VehicleCritical::FuelLeak => "double damage; the fuel tank leaks",
+            VehicleCritical::TripleOnly => "triple damage",
+            VehicleCritical::DoubleAmmo => "double damage; explosive ammunition may go off",
+        }
+    }
+
+    /// What it multiplies the damage by.
+    pub fn factor(self) -> i32 {
+        match self {
+            VehicleCritical::Triple | VehicleCritical::TripleOnly => 3,
+            VehicleCritical::Double | VehicleCritical::FuelLeak | VehicleCritical::DoubleAmmo => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// The vehicle critical hit table by its 3d6 roll.
+pub fn vehicle_critical(roll: i32) -> VehicleCritical {
+    use VehicleCritical::*;
+    match roll {
+        ..=3 => Triple,
+        4 => Double,
+        5 => BypassSensor,
+        6 | 14 => Engine,
+        7 => Fire,
+        8 => Weapon,
+        9..=11 => Window,
+        12 => Equipment,
+        13 => Bypass,
+        15 => Comms,
+        16 => FuelLeak,
+        17 => TripleOnly,
+        _ => DoubleAmmo,
+    }
+}
+
+/// What the leaking fuel of vehicle critical 16 catches fire on (3d): starship fuel counts
+/// as the text's jet or rocket fuel, 13 or less; a fuel fire explodes on half that, 6.
+pub const FUEL_IGNITES: i32 = 13;
+
+pub(super) fn major_word(m: MajorDamage) -> &'static str {
+    match m {
+        MajorDamage::FuelLost => "fuel tank shattered: half the fuel lost",
+        MajorDamage::PassengersHurt => "passengers injured",
+        MajorDamage::JumpDrive => "jump drive knocked out",
+        MajorDamage::Cargo => "cargo damaged: a quarter lost",
+        MajorDamage::Computer => "a computer knocked out",
+        MajorDamage::CrewHurt => "crew injured",
+        MajorDamage::PowerLoss => "power loss: Gs halved",
+        MajorDamage::Weapon => "a weapon disabled",
+        MajorDamage::Radiation => "no special effect",
+        MajorDamage::ManeuverDrive => "M-drive acceleration halved",
+        MajorDamage::Bridge => "bridge knocked out",
+        MajorDamage::PowerPlant => "power plant knocked out: crippled",
+    }
+}
+
+pub(super) fn repair_word(r: Repairable) -> String {
+    match r {
+        Repairable::Computer => "a computer".into(),
+        Repairable::Bridge => "the bridge".into(),
+        Repairable::Weapon(i) => format!("mount {i}"),
+        Repairable::Sensor(k) => format!("the {k:?}"),
+        Repairable::ManeuverDrive => "the M-drive".into(),
+        Repairable::Power => "the power".into(),
+    }
+}
+
+/// Stealth that hides a ship from AESA scans, for the sheet.
+pub fn masking_word(m: Masking) -> &'static str {
+    match m {
+        Masking::None => "none",
+        Masking::Basic => "basic",
+        Masking::Radical => "radical",
+    }
+}
