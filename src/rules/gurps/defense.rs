@@ -1,7 +1,7 @@
-//! GURPS active defenses as plain functions (gurps-lite-and-socs.txt, "ACTIVE DEFENSE",
-//! "DODGING", "BLOCKING", "PARRYING", "Retreating" and "Dodge and Drop"; the extra-effort
-//! option Feverish Defense): which defenses a fighter has against an attack, each with its
-//! labelled modifiers, and the best of them.
+//! GURPS active defenses as plain functions (gurps-lite-and-socs.txt, "ATTACK/DEFENSE
+//! OPTIONS" (Retreat, Dodge and Drop, Feverish Defense), "MANEUVERS" (All-Out Defense);
+//! gurps-traveller-gm-screen.txt, "MODIFIERS TO ACTIVE DEFENSE ROLLS"): which defenses a
+//! fighter has against an attack, each with its labelled modifiers, and the best of them.
 
 use super::fatigue::tired;
 use super::injury::STUNNED_DEFENSE;

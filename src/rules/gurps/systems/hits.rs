@@ -1,6 +1,6 @@
-//! How a GURPS hit lands (gurps-lite-and-socs.txt, "DAMAGE AND INJURY", "HIT LOCATIONS",
-//! "INJURY", "CRITICAL HITS"; gurps-traveller-gm-screen.txt, the critical hit and head blow
-//! tables): damage through DR to injury, the wound's effects (shock, major wounds,
+//! How a GURPS hit lands (gurps-lite-and-socs.txt, "HIT LOCATIONS", "INJURY", "LOST HIT
+//! POINTS", "KNOCKBACK"; gurps-traveller-gm-screen.txt, "CRITICAL HITS", "CRITICAL HEAD
+//! BLOWS"): damage through DR to injury, the wound's effects (shock, major wounds,
 //! knockdown, crippling) and the critical tables' results, as events.
 
 use super::*;

@@ -1,6 +1,6 @@
-//! GURPS critical misses and what follows them (gurps-lite-and-socs.txt, "CRITICALS";
-//! gurps-traveller-gm-screen.txt, the critical miss table): dropped and broken weapons,
-//! hurting oneself, stumbling, and the death checks of a blow.
+//! GURPS critical misses and what follows them (gurps-traveller-gm-screen.txt, "CRITICAL
+//! MISSES"; gurps-lite-and-socs.txt, "LOST HIT POINTS" for the death checks): dropped and
+//! broken weapons, hurting oneself, stumbling, and the death checks of a blow.
 
 use super::*;
 

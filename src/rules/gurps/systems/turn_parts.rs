@@ -1,7 +1,8 @@
 //! The parts of a GURPS turn that the resolve system calls on the way (gurps-lite-and-socs.txt,
-//! "MANEUVERS", "RANGED ATTACKS", "GROUP COMBAT", "EXTRA EFFORT"): retreats, fatigue
-//! paid for extra effort, acting while hurt, moving past waiting foes, disarms, shots that
-//! miss into another figure, group attacks and the report of an attack.
+//! "MANEUVERS", "ATTACK/DEFENSE OPTIONS", "GROUP COMBAT", "LOST FATIGUE POINTS";
+//! gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS"): retreats, fatigue paid for
+//! extra effort, acting while hurt, moving past waiting foes, disarms, shots that miss
+//! into another figure, group attacks and the report of an attack.
 
 use super::*;
 
