@@ -768,7 +768,7 @@ pub fn draw_overlays(
     }
     flights.retain(|(k, _)| seen.contains(k));
     glide.retain(|(e, _)| glided.contains(e));
-    super::ruleset::window(&game).map_marks(&mut gizmos, &layout, &game, &ring, toggles.ranges);
+    super::window(&game).map_marks(&mut gizmos, &layout, &game, &ring, toggles.ranges);
     if toggles.reachable {
         for &(hex, _) in &game.reach.hexes {
             ring(&mut gizmos, hex, Color::srgba(0.55, 0.85, 1.0, 0.55), 0.8);

@@ -772,3 +772,48 @@ fn screenshot(
         _ => {}
     }
 }
+
+/// The window side of every shipped ruleset.
+static WINDOWS: [&dyn ruleset::RulesetWindow; 6] = [
+    &panels::GurpsWindow,
+    &ships::D12Window,
+    &ships::SocsWindow,
+    &ms::MsWindow,
+    &space_map::SpaceWindow,
+    &verge::VergeWindow,
+];
+
+/// The window side of the ruleset with id `id`.
+pub fn window_for(id: &str) -> &'static dyn ruleset::RulesetWindow {
+    WINDOWS
+        .iter()
+        .copied()
+        .find(|w| w.id() == id)
+        .unwrap_or(&ruleset::Plain)
+}
+
+/// The window side of the battle's ruleset.
+pub fn window(game: &Game) -> &'static dyn ruleset::RulesetWindow {
+    window_for(game.play.session().prepared().ruleset)
+}
+
+#[cfg(test)]
+mod window_tests {
+    use super::*;
+    use crate::scenario::ErasedRuleset;
+
+    /// Every shipped ruleset has its window side, each once.
+    #[test]
+    fn every_shipped_ruleset_has_a_window() {
+        let ids: Vec<&str> = crate::rules::builtin()
+            .rulesets()
+            .iter()
+            .map(|r: &&'static dyn ErasedRuleset| r.id())
+            .collect();
+        for id in &ids {
+            assert_eq!(window_for(id).id(), *id);
+        }
+        assert_eq!(WINDOWS.len(), ids.len());
+        assert_eq!(window_for("d6-duel").id(), "");
+    }
+}

@@ -156,7 +156,7 @@ pub fn panels(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 tracker(ui, game);
                 ui.separator();
-                super::ruleset::window(game).sheet_panel(ui, game);
+                super::window(game).sheet_panel(ui, game);
             });
         });
     egui::Panel::right("actions")
@@ -164,7 +164,7 @@ pub fn panels(
         .resizable(true)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                super::ruleset::window(game).actions_panel(ui, game);
+                super::window(game).actions_panel(ui, game);
             });
         });
     egui::Panel::bottom("log")
@@ -412,18 +412,15 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
                     .get::<Standing>(entry.entity)
                     .copied()
                     .unwrap_or(Standing::Dead);
+                // The unit's state as its ruleset sums it up (GURPS: its hit points).
                 let hp = match world.get::<Fighter>(entry.entity) {
                     Some(f) => format!("{}/{} HP", f.hp, f.sheet.hp_max),
-                    None => super::ships::fleet(game)
-                        .and_then(|fleet| {
-                            let i = id.0 as usize;
-                            Some(format!(
-                                "{}/{} HP",
-                                fleet.ships.get(i)?.structure(),
-                                fleet.sheets.get(i)?.structure()
-                            ))
-                        })
-                        .unwrap_or_default(),
+                    None => session
+                        .prepared()
+                        .rules
+                        .unit_line(world, entry.entity, id)
+                        .trim_start_matches(", ")
+                        .to_string(),
                 };
                 ui.horizontal(|ui| {
                     let now =
@@ -441,7 +438,9 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
                     {
                         select = Some(id);
                     }
-                    ui.label(format!("{} {hp}", standing.word()));
+                    // Cut to the panel's width (the whole line on hover), so that a long
+                    // state does not widen the panel.
+                    ui.add(egui::Label::new(format!("{} {hp}", standing.word())).truncate());
                 });
             }
         });
@@ -546,11 +545,6 @@ fn sheet(ui: &mut egui::Ui, game: &mut Game) {
 pub(super) fn legend(ui: &mut egui::Ui, game: &Game) {
     let map = &game.play.session().prepared().map;
     ui.label(format!("1 hex = {} {}", map.scale, map.unit));
-    if super::space::space(game).is_some() {
-        ui.small("White arrows: each ship's velocity, to the hex it coasts to next turn (outlined). Red: missiles. Blue discs: planets. Green: where your thrust reaches this turn.");
-        ui.small("Drag with the right button or use the arrow keys to pan; wheel to zoom; F fits.");
-        return;
-    }
     for t in [
         Terrain::Open,
         Terrain::Difficult,

@@ -2,8 +2,8 @@
 //! unit sheet in the left panel, the actions open to the awaited unit in the right one,
 //! its own marks on the map), behind one trait, so that the window's panels and map loop
 //! over the rulesets and name none. Each ruleset implements it in its own window file
-//! (`panels.rs` for GURPS, `ships.rs`, `ms.rs`, `space.rs`, `verge.rs`); [`window_for`] is
-//! the one list of them.
+//! (`panels.rs` for GURPS, `ships.rs`, `ms.rs`, `space.rs`, `verge.rs`); `gui::window_for`
+//! is the one list of them.
 
 use super::Game;
 use super::layout::MapLayout;
@@ -42,7 +42,7 @@ pub trait RulesetWindow: Sync {
 
 /// The window of a ruleset that brings none (one registered by a program of its own): the
 /// map, the turn tracker, the log and the AI's play work; the panels say what is missing.
-struct Plain;
+pub struct Plain;
 
 impl RulesetWindow for Plain {
     fn id(&self) -> &'static str {
@@ -58,30 +58,6 @@ impl RulesetWindow for Plain {
     }
 }
 
-/// The window side of every shipped ruleset.
-static WINDOWS: [&dyn RulesetWindow; 6] = [
-    &super::panels::GurpsWindow,
-    &super::ships::D12Window,
-    &super::ships::SocsWindow,
-    &super::ms::MsWindow,
-    &super::space::SpaceWindow,
-    &super::verge::VergeWindow,
-];
-
-/// The window side of the ruleset with id `id`.
-pub fn window_for(id: &str) -> &'static dyn RulesetWindow {
-    WINDOWS
-        .iter()
-        .copied()
-        .find(|w| w.id() == id)
-        .unwrap_or(&Plain)
-}
-
-/// The window side of the battle's ruleset.
-pub fn window(game: &Game) -> &'static dyn RulesetWindow {
-    window_for(game.play.session().prepared().ruleset)
-}
-
 /// The selected unit's sheet by `sheet`, or a hint to click one (`what`: "a ship").
 pub fn selected_sheet(
     ui: &mut egui::Ui,
@@ -94,26 +70,5 @@ pub fn selected_sheet(
         None => {
             ui.label(format!("Click {what} to see its sheet."));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scenario::ErasedRuleset;
-
-    /// Every shipped ruleset has its window side, each once.
-    #[test]
-    fn every_shipped_ruleset_has_a_window() {
-        let ids: Vec<&str> = crate::rules::builtin()
-            .rulesets()
-            .iter()
-            .map(|r: &&'static dyn ErasedRuleset| r.id())
-            .collect();
-        for id in &ids {
-            assert_eq!(window_for(id).id(), *id);
-        }
-        assert_eq!(WINDOWS.len(), ids.len());
-        assert_eq!(window_for("d6-duel").id(), "");
     }
 }

@@ -515,37 +515,3 @@ fn launch(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mu
         });
     }
 }
-
-/// GURPS Traveller space in the window: the ship sheet and the legend, the maneuver, fire
-/// and launch panels, the overlays of `space_map`.
-pub struct SpaceWindow;
-
-impl super::ruleset::RulesetWindow for SpaceWindow {
-    fn id(&self) -> &'static str {
-        use crate::scenario::Ruleset;
-        crate::rules::traveller_space::TravellerSpace::ID
-    }
-
-    fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
-        if let Some(sp) = space(game) {
-            super::ruleset::selected_sheet(ui, game, "a ship", |ui, id| sheet(ui, sp, id));
-        }
-        ui.separator();
-        super::panels::legend(ui, game);
-    }
-
-    fn actions_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
-        actions(ui, game);
-    }
-
-    fn map_marks(
-        &self,
-        gizmos: &mut bevy::prelude::Gizmos,
-        layout: &super::layout::MapLayout,
-        game: &Game,
-        ring: super::ruleset::Ring,
-        _: bool,
-    ) {
-        super::space_map::draw(gizmos, layout, game, ring);
-    }
-}

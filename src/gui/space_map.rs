@@ -86,3 +86,42 @@ pub fn draw(
         }
     }
 }
+
+/// GURPS Traveller space in the window: the ship sheet and the legend, the maneuver, fire
+/// and launch panels, the overlays of `space_map`.
+pub struct SpaceWindow;
+
+impl super::ruleset::RulesetWindow for SpaceWindow {
+    fn id(&self) -> &'static str {
+        use crate::scenario::Ruleset;
+        crate::rules::traveller_space::TravellerSpace::ID
+    }
+
+    fn sheet_panel(&self, ui: &mut bevy_egui::egui::Ui, game: &mut Game) {
+        if let Some(sp) = super::space::space(game) {
+            super::ruleset::selected_sheet(ui, game, "a ship", |ui, id| {
+                super::space::sheet(ui, sp, id)
+            });
+        }
+        ui.separator();
+        let map = &game.play.session().prepared().map;
+        ui.label(format!("1 hex = {} {}", map.scale, map.unit));
+        ui.small("White arrows: each ship's velocity, to the hex it coasts to next turn (outlined). Red: missiles. Blue discs: planets. Green: where your thrust reaches this turn.");
+        ui.small("Drag with the right button or use the arrow keys to pan; wheel to zoom; F fits.");
+    }
+
+    fn actions_panel(&self, ui: &mut bevy_egui::egui::Ui, game: &mut Game) {
+        super::space::actions(ui, game);
+    }
+
+    fn map_marks(
+        &self,
+        gizmos: &mut bevy::prelude::Gizmos,
+        layout: &super::layout::MapLayout,
+        game: &Game,
+        ring: super::ruleset::Ring,
+        _: bool,
+    ) {
+        draw(gizmos, layout, game, ring);
+    }
+}
