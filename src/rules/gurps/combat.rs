@@ -2,7 +2,6 @@
 //! injury, and the lost-HP thresholds. No ECS types; the systems gather the numbers, call
 //! these, and write the events.
 
-use super::actions::Plan;
 use super::criticals::{
     CriticalHit, HeadBlow, MissTable, Times, critical_head_blow, critical_hit, is_head,
 };
@@ -11,6 +10,7 @@ use super::equipment::WeaponMode;
 use super::facing::{Arc, side_attack};
 use super::location::HitLocation;
 use super::maneuver::{AoaOption, AodOption, CommitOption, Maneuver};
+use super::plan::Plan;
 use super::posture::Posture;
 use super::sheet::{Fighter, Guard, Weapon};
 use super::tables::{DamageType, speed_range_modifier};

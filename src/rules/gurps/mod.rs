@@ -34,6 +34,7 @@ pub mod location;
 pub mod maneuver;
 pub mod morale;
 pub mod odds;
+pub mod plan;
 pub mod posture;
 pub mod sheet;
 pub mod snapshot;
