@@ -655,6 +655,39 @@ impl Fighter {
     }
 }
 
+/// The penalty to hit a weapon held by a foe (gurps-lite-and-socs.txt, "HIT LOCATIONS",
+/// Weapon: −5 reach C melee or pistol, −4 reach 1 melee or carbine, −3 reach 2+ melee or
+/// rifle), and −2 more to disarm. Decision: ranged weapons count as pistols when their
+/// skill is Guns (Pistol), as rifles when two-handed, as carbines otherwise.
+pub fn weapon_target_penalty(weapon: &Weapon, disarm: bool) -> i32 {
+    use super::equipment::WeaponMode;
+    let base = match weapon.mode {
+        WeaponMode::Melee {
+            reach_min,
+            reach_max,
+            ..
+        } => {
+            if reach_max >= 2 {
+                -3
+            } else if reach_min == 0 {
+                -5
+            } else {
+                -4
+            }
+        }
+        WeaponMode::Ranged { .. } => {
+            if weapon.skill_name.eq_ignore_ascii_case("Guns (Pistol)") {
+                -5
+            } else if weapon.hands >= 2 {
+                -3
+            } else {
+                -4
+            }
+        }
+    };
+    if disarm { base - 2 } else { base }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
