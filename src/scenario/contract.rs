@@ -11,7 +11,7 @@
 //! section's text to the ruleset of that tag, which reads it with its own types.
 //!
 //! Registering a ruleset is one line: `Registry::new().with::<MyRules>()`
-//! (`crate::rules::builtin` lists the shipped ones; `docs/adding-a-ruleset.md` walks
+//! (the shipped ones are listed in `src/rules/mod.rs`; `docs/adding-a-ruleset.md` walks
 //! through a new one).
 
 use super::{Prepared, ScenarioFile};
@@ -143,8 +143,6 @@ pub trait ErasedRuleset: Send + Sync + 'static {
         ron: &str,
         name: &'static str,
     ) -> Result<(UnitId, Arc<dyn Section>), SpannedError>;
-    /// The default settings (a scenario that gives none).
-    fn default_config(&self) -> Arc<dyn Section>;
     /// [`Ruleset::scale`].
     fn scale(&self, config: &dyn Section) -> (f32, &'static str);
     /// [`Ruleset::check`].
@@ -236,10 +234,6 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
     ) -> Result<(UnitId, Arc<dyn Section>), SpannedError> {
         read_variant::<Command<R::Action>>(ron, name, R::TAG)
             .map(|c| (c.unit, Arc::new(c.action) as Arc<dyn Section>))
-    }
-
-    fn default_config(&self) -> Arc<dyn Section> {
-        Arc::new(R::Config::default())
     }
 
     fn scale(&self, config: &dyn Section) -> (f32, &'static str) {

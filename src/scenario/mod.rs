@@ -663,6 +663,3 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
         file,
     })
 }
-
-#[cfg(test)]
-mod tests;

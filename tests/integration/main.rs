@@ -1,9 +1,11 @@
 //! Every integration test in one test binary (each binary links the whole simulator and
 //! its window, so one link instead of five): battles, the command line, play and saves,
-//! the golden logs, and the conformance of every registered ruleset.
+//! the golden logs, scenario loading and its errors, and the conformance of every
+//! registered ruleset.
 
 mod battle;
 mod cli;
 mod conformance;
 mod golden;
 mod play;
+mod scenario;

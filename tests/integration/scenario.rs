@@ -1,6 +1,9 @@
 //! Scenario loading: valid files load, and every kind of bad input gives a located error.
 
-use super::*;
+use hexx::Hex;
+use skirmish::battle::Control;
+use skirmish::hexmap::Terrain;
+use skirmish::scenario::{load, parse};
 
 const GOOD: &str = r#"(
     name: "Test",
@@ -17,7 +20,7 @@ const GOOD: &str = r#"(
 )"#;
 
 fn errors(text: &str) -> Vec<String> {
-    match parse(crate::rules::builtin(), "test.ron", text) {
+    match parse(skirmish::rules::builtin(), "test.ron", text) {
         Ok(_) => panic!("expected errors"),
         Err(e) => e.errors.iter().map(|e| e.to_string()).collect(),
     }
@@ -31,11 +34,11 @@ fn one_error(text: &str) -> String {
 
 #[test]
 fn a_good_file_loads() {
-    let p = parse(crate::rules::builtin(), "test.ron", GOOD).unwrap();
+    let p = parse(skirmish::rules::builtin(), "test.ron", GOOD).unwrap();
     assert_eq!(p.units.len(), 2);
     assert_eq!(
         p.sides[1].control,
-        Control::Ai(crate::battle::AiStyle::Cautious)
+        Control::Ai(skirmish::battle::AiStyle::Cautious)
     );
     assert_eq!(p.map.terrain(Hex::new(1, 1)), Some(Terrain::Blocked));
     // default facing: towards the nearest enemy
@@ -44,7 +47,7 @@ fn a_good_file_loads() {
         Hex::ZERO.main_direction_to(Hex::new(2, 0))
     );
     let sheet = p.units[1]
-        .sheet::<crate::rules::gurps::Gurps>()
+        .sheet::<skirmish::rules::gurps::Gurps>()
         .expect("a GURPS sheet");
     assert_eq!(&*sheet.weapons[0].name, "spear");
 }
@@ -56,7 +59,8 @@ fn every_file_in_scenarios_loads() {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "ron") {
-            load(crate::rules::builtin(), &path).unwrap_or_else(|e| panic!("{}", e.render(false)));
+            load(skirmish::rules::builtin(), &path)
+                .unwrap_or_else(|e| panic!("{}", e.render(false)));
             count += 1;
         }
     }
@@ -168,7 +172,7 @@ fn terrain_off_the_map() {
 #[test]
 fn missing_file_is_a_clean_error() {
     let e = load(
-        crate::rules::builtin(),
+        skirmish::rules::builtin(),
         std::path::Path::new("no/such/file.ron"),
     )
     .unwrap_err();
@@ -181,7 +185,7 @@ fn missing_file_is_a_clean_error() {
 #[test]
 fn rendered_errors_show_the_line() {
     let text = GOOD.replace("at: (2, 0)", "at: (9, 0)");
-    let e = parse(crate::rules::builtin(), "test.ron", &text).unwrap_err();
+    let e = parse(skirmish::rules::builtin(), "test.ron", &text).unwrap_err();
     let shown = e.render(false);
     assert!(shown.contains("at: (9, 0)"), "{shown}");
     assert!(shown.contains("test.ron:11:38"), "{shown}");
@@ -206,7 +210,7 @@ fn garbage_never_panics() {
             .replace(")\n)", "), victory: RoundLimit(0)\n)"),
     ];
     for s in samples {
-        let _ = parse(crate::rules::builtin(), "x.ron", s);
+        let _ = parse(skirmish::rules::builtin(), "x.ron", s);
     }
 }
 
@@ -244,7 +248,7 @@ fn morale_needs_an_ai_side() {
             (name: "B", side: "blue", at: (1, 0), stats: Gurps(st: 10, dx: 10, iq: 10, ht: 10)),
         ],
     )"#;
-    let err = parse(crate::rules::builtin(), "m.ron", text)
+    let err = parse(skirmish::rules::builtin(), "m.ron", text)
         .unwrap_err()
         .to_string();
     assert!(err.contains("unknown side `green`"), "{err}");
