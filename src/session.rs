@@ -115,7 +115,6 @@ impl Session {
             entries: Vec::new(),
         });
         world.insert_resource(BattleStats::new(self.prepared.units.len()));
-        self.prepared.rules.reset(world, &self.prepared);
         world.resource_mut::<Messages<BattleEvent>>().clear();
         let mut roster = Roster::default();
         for (i, unit) in self.prepared.units.iter().enumerate() {
@@ -137,6 +136,7 @@ impl Session {
             });
         }
         world.insert_resource(roster);
+        self.prepared.rules.reset(world, &self.prepared);
     }
 
     /// Lets the AI play the player sides too (on), or makes them wait for commands (off),

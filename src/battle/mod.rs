@@ -14,11 +14,13 @@ mod log;
 pub mod place;
 mod policy;
 mod stats;
+mod units;
 
 pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair};
 pub use log::{CombatLog, INJURY_DAMAGE, LEVEL_DAMAGE, LogEntry, format_event};
 pub use policy::{Policy, StatePolicy};
 pub use stats::{BattleStats, UnitTally};
+pub use units::{Sheet, UnitComponents, Units, UnitsMut};
 
 use bevy::ecs::component::Component;
 use bevy::ecs::message::{Message, MessageWriter, Messages};
@@ -270,17 +272,16 @@ pub struct Command<A: Send + Sync + 'static> {
 
 /// For rulesets that keep range as a band per pair of foes (starship-d12, SOCS): true when
 /// `me` leaves the fight, that is when every foe still fighting is out of reach
-/// (`out_of_reach`) and `me` itself broke off from at least one of them (`left` lists
-/// `(who broke off, from whom)`). A ship that others broke off from holds the field instead.
+/// (`out_of_reach`) and `me` itself broke off from at least one of them (`broke_off_from`).
+/// A ship that others broke off from holds the field instead.
 pub fn breaks_away(
-    me: UnitId,
     foes: &[UnitId],
     out_of_reach: impl Fn(UnitId) -> bool,
-    left: &[(UnitId, UnitId)],
+    broke_off_from: impl Fn(UnitId) -> bool,
 ) -> bool {
     !foes.is_empty()
         && foes.iter().all(|&f| out_of_reach(f))
-        && foes.iter().any(|&f| left.contains(&(me, f)))
+        && foes.iter().any(|&f| broke_off_from(f))
 }
 
 /// The command of the unit whose turn it is (`awaiting`) among a step's commands, for every

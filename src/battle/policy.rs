@@ -22,7 +22,7 @@ pub trait Policy {
 }
 
 /// A ruleset whose whole battle state is one resource that also picks the AI's decision
-/// of the unit whose turn it is (starship-d12's `Fleet`, SOCS's `Dogfight`); its Decide
+/// of the unit whose turn it is (SOCS's `Dogfight`); its Decide
 /// system is [`super::decide_by_policy`].
 pub trait StatePolicy: bevy::ecs::resource::Resource {
     /// The ruleset's decision.

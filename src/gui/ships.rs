@@ -6,10 +6,11 @@
 
 use super::Game;
 use crate::battle::UnitId;
-use crate::rules::starship_d12::fleet::{Action, Fleet, Phase};
+use crate::rules::starship_d12::fleet::{Action, Fleet, Phase, Ships};
 use crate::rules::starship_d12::gunnery;
 use crate::rules::starship_d12::range::{Band, Direction, move_range};
 use crate::rules::starship_d12::sheet::ShipFacing;
+use bevy::ecs::world::World;
 use bevy::prelude::Color;
 use bevy_egui::egui;
 
@@ -33,20 +34,18 @@ fn colour32(c: Color) -> egui::Color32 {
     )
 }
 
-/// The fleet of the battle, if it is a starship-d12 one.
-pub fn fleet(game: &Game) -> Option<&Fleet> {
-    game.play.session().world.get_resource::<Fleet>()
+/// The fleet of the battle and its ships (the battle world), if it is a starship-d12 one.
+pub fn fleet(game: &Game) -> Option<(&Fleet, &World)> {
+    let world = &game.play.session().world;
+    Some((world.get_resource::<Fleet>()?, world))
 }
 
 /// The sheet of ship `id`.
-pub fn ship_sheet(ui: &mut egui::Ui, fleet: &Fleet, id: UnitId) {
-    let i = id.0 as usize;
-    let (Some(sheet), Some(ship), Some(name)) =
-        (fleet.sheets.get(i), fleet.ships.get(i), fleet.names.get(i))
-    else {
+pub fn ship_sheet(ui: &mut egui::Ui, ships: &impl Ships, id: UnitId) {
+    let (Some(sheet), Some(ship)) = (ships.sheet_of(id), ships.state_of(id)) else {
         return;
     };
-    ui.heading(name);
+    ui.heading(ships.name_of(id));
     if !sheet.class.is_empty() {
         ui.label(&sheet.class);
     }
@@ -150,18 +149,18 @@ pub fn ship_sheet(ui: &mut egui::Ui, fleet: &Fleet, id: UnitId) {
 }
 
 /// Every pair of enemies with its band, closest first.
-pub fn range_panel(ui: &mut egui::Ui, fleet: &Fleet) {
+pub fn range_panel(ui: &mut egui::Ui, fleet: &Fleet, ships: &impl Ships) {
     ui.strong("Ranges");
     let mut pairs: Vec<_> = fleet
-        .ranges
-        .pairs()
-        .filter(|(a, b, _)| fleet.in_fight(*a) && fleet.in_fight(*b))
+        .pairs(ships)
+        .into_iter()
+        .filter(|(a, b, _)| ships.in_fight(*a) && ships.in_fight(*b))
         .collect();
     pairs.sort_by_key(|(a, b, r)| (r.band, *a, *b));
     if pairs.is_empty() {
         ui.label("No enemies left in range of each other.");
     }
-    let name = |id: UnitId| fleet.names.get(id.0 as usize).map_or("?", |s| s.as_str());
+    let name = |id: UnitId| ships.name_of(id);
     for (a, b, r) in pairs {
         let text = match r.tailer {
             Some(t) => {
@@ -193,29 +192,66 @@ pub(super) fn awaited(ui: &mut egui::Ui, game: &Game, units: &str) -> Option<Uni
     me
 }
 
-/// The action panel for the player's ship whose decision is awaited.
+/// The action panel for the player's ship whose decision is awaited: each legal action
+/// with what the rules make of it (range moves with their bands; shots with their exact
+/// chance to hit and expected damage from [`gunnery::odds`]).
 pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
     let Some(me) = awaited(ui, game, "ships") else {
-        return;
-    };
-    let Some(fleet) = fleet(game).cloned() else {
         return;
     };
     if game.selected.is_none() {
         game.selected = Some(me);
     }
-    let name = |id: UnitId| fleet.names.get(id.0 as usize).cloned().unwrap_or_default();
-    ui.strong(format!("{}'s decision", name(me)));
+    let Some((fleet, ships)) = fleet(game) else {
+        return;
+    };
+    let (intro, options) = ship_options(fleet, ships, me);
+    ui.strong(format!(
+        "{}'s decision",
+        game.play.session().roster().name(me)
+    ));
+    for line in intro {
+        ui.label(line);
+    }
     let mut chosen = None;
+    for (text, a) in options {
+        if ui.button(text).clicked() {
+            chosen = Some(a);
+        }
+    }
+    if let Some(action) = chosen {
+        match game
+            .play
+            .decide::<crate::rules::starship_d12::StarshipD12>(action)
+        {
+            Ok(()) => game.status = "done".into(),
+            Err(e) => game.status = format!("not allowed: {e}"),
+        }
+    }
+    if !game.status.is_empty() {
+        ui.small(&game.status);
+    }
+}
+
+/// What the action panel says for `me`: lines of explanation, and each legal action with
+/// its button text.
+fn ship_options(
+    fleet: &Fleet,
+    ships: &impl Ships,
+    me: UnitId,
+) -> (Vec<String>, Vec<(String, Action)>) {
+    let name = |id: UnitId| ships.name_of(id).to_string();
+    let mut intro = Vec::new();
+    let mut options = Vec::new();
     match &fleet.phase {
-        Phase::Range { .. } => {
-            let mine = fleet.range_roll(me).unwrap_or(0);
-            ui.label(format!(
+        Phase::Range => {
+            let mine = fleet.range_roll(ships, me).unwrap_or(0);
+            intro.push(format!(
                 "Range phase: your piloting roll is {mine}. Move the range to one enemy (two steps if you beat its roll by 6), or hold."
             ));
-            let legal = fleet.legal_actions(me);
+            let legal = fleet.legal_actions(ships, me);
             if legal.len() == 1 {
-                ui.label(fleet.why_no_range_move(me));
+                intro.push(Fleet::why_no_range_move(ships, me));
             }
             for a in legal {
                 let text = match &a {
@@ -225,8 +261,8 @@ pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
                         direction,
                         steps,
                     } => {
-                        let theirs = fleet.range_roll(*target).unwrap_or(0);
-                        let now = fleet.ranges.get(me, *target);
+                        let theirs = fleet.range_roll(ships, *target).unwrap_or(0);
+                        let now = fleet.range(ships, me, *target);
                         let after = now.map(|r| move_range(r, me, *direction, i32::from(*steps)));
                         format!(
                             "{} the range to {} (their roll {theirs}){}: {} -> {}{}",
@@ -247,17 +283,17 @@ pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
                     }
                     _ => continue,
                 };
-                if ui.button(text).clicked() {
-                    chosen = Some(a);
-                }
+                options.push((text, a));
             }
         }
         Phase::Actions { round, .. } => {
-            ui.label(format!(
+            intro.push(format!(
                 "Action round {round}: one full action (a shot), or pass. Shots are resolved together at the end of the round."
             ));
-            let sheet = fleet.sheets[me.0 as usize].clone();
-            for a in fleet.legal_actions(me) {
+            let Some(sheet) = ships.sheet_of(me) else {
+                return (intro, options);
+            };
+            for a in fleet.legal_actions(ships, me) {
                 let text = match &a {
                     Action::Pass => "Pass".to_string(),
                     Action::Fire {
@@ -271,8 +307,8 @@ pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
                         };
                         let system = &sheet.systems[k];
                         let Some(w) = &system.weapon else { continue };
-                        let band = fleet.ranges.band(me, *target);
-                        let defence = fleet.sheets[target.0 as usize].defence;
+                        let band = fleet.band(ships, me, *target);
+                        let defence = ships.sheet_of(*target).map_or(0, |t| t.defence);
                         let need = gunnery::difficulty(band, w, defence).unwrap_or(99);
                         let crew: Vec<&str> = std::iter::once(gunner)
                             .chain(helpers)
@@ -292,25 +328,12 @@ pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
                     }
                     _ => continue,
                 };
-                if ui.button(text).clicked() {
-                    chosen = Some(a);
-                }
+                options.push((text, a));
             }
         }
         Phase::Start => {}
     }
-    if let Some(action) = chosen {
-        match game
-            .play
-            .decide::<crate::rules::starship_d12::StarshipD12>(action)
-        {
-            Ok(()) => game.status = "done".into(),
-            Err(e) => game.status = format!("not allowed: {e}"),
-        }
-    }
-    if !game.status.is_empty() {
-        ui.small(&game.status);
-    }
+    (intro, options)
 }
 
 // SOCS.
@@ -627,10 +650,10 @@ impl super::ruleset::RulesetWindow for D12Window {
     }
 
     fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
-        if let Some(fleet) = fleet(game) {
-            range_panel(ui, fleet);
+        if let Some((fleet, ships)) = fleet(game) {
+            range_panel(ui, fleet, ships);
             ui.separator();
-            super::ruleset::selected_sheet(ui, game, "a ship", |ui, id| ship_sheet(ui, fleet, id));
+            super::ruleset::selected_sheet(ui, game, "a ship", |ui, id| ship_sheet(ui, ships, id));
         }
     }
 
@@ -650,9 +673,9 @@ impl super::ruleset::RulesetWindow for D12Window {
         use bevy::prelude::Alpha;
         let at = |id: UnitId| token_at(game, layout, id);
         // Ship rulesets: a line between every pair of enemies in the fight, coloured by band.
-        if let Some(fleet) = fleet(game) {
-            for (a, b, r) in fleet.ranges.pairs() {
-                if !(fleet.in_fight(a) && fleet.in_fight(b))
+        if let Some((fleet, ships)) = fleet(game) {
+            for (a, b, r) in fleet.pairs(ships) {
+                if !(ships.in_fight(a) && ships.in_fight(b))
                     || r.band == crate::rules::starship_d12::Band::Escaped
                 {
                     continue;

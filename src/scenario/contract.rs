@@ -109,7 +109,8 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
     }
 
     /// Inserts the ruleset's state for a new battle of `prepared` (called for the first
-    /// battle and for every reset; the unit entities are spawned afterwards).
+    /// battle and for every reset, once the unit entities are spawned and the
+    /// [`Roster`](crate::battle::Roster) names their entities).
     fn reset(world: &mut World, prepared: &Prepared, config: &Self::Config);
 
     /// Adds the ruleset's components to a unit's new entity (which already has its

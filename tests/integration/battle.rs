@@ -1090,13 +1090,16 @@ fn a_long_move_limits_the_turn_at_its_end() {
     }
 }
 
-/// starship-d12 missiles are projectile entities while in flight: launched when declared,
-/// gone when the action round's shots are resolved (starship-d12-quick-reference.txt,
-/// "Gunnery Difficulties": missiles have their own to-hit numbers).
+/// starship-d12 missiles are projectile entities from launch to impact: each is spawned
+/// once when its shot is declared, keeps its entity while the action round lasts, matches
+/// a missile shot declared in that round, and is gone once the round's shots are resolved
+/// (starship-d12-quick-reference.txt, "Gunnery Difficulties": missiles have their own
+/// to-hit numbers; the shots of a round resolve together).
 #[test]
 fn missiles_fly_as_projectile_entities() {
+    use bevy::ecs::entity::Entity;
     use skirmish::battle::{HexPos, Projectile};
-    use skirmish::rules::starship_d12::Fleet;
+    use skirmish::rules::starship_d12::{Action, Fleet, Missile, Phase};
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/d12-duel.ron");
     let prepared = Arc::new(
         skirmish::rules::builtin()
@@ -1107,19 +1110,40 @@ fn missiles_fly_as_projectile_entities() {
     for seed in 1..=5 {
         let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
         let mut steps = 0;
+        let mut before: (Option<(u32, u32)>, Vec<Entity>) = (None, Vec::new());
         while s.outcome().is_none() && steps < 10_000 {
             s.step();
             steps += 1;
-            let in_flight = s.world.resource::<Fleet>().missiles.len();
+            let fleet = s.world.resource::<Fleet>().clone();
+            let (round, declared) = match &fleet.phase {
+                Phase::Actions { round, declared } => {
+                    (Some((fleet.turn, *round)), declared.clone())
+                }
+                _ => (None, Vec::new()),
+            };
             let mut q = s
                 .world
-                .query_filtered::<&HexPos, bevy::ecs::query::With<Projectile>>();
-            assert_eq!(
-                q.iter(&s.world).count(),
-                in_flight,
-                "seed {seed}, step {steps}"
-            );
-            seen += in_flight;
+                .query_filtered::<(Entity, &Missile, &HexPos), bevy::ecs::query::With<Projectile>>(
+                );
+            let now: Vec<(Entity, Missile)> = q.iter(&s.world).map(|(e, m, _)| (e, *m)).collect();
+            for (_, m) in &now {
+                assert!(
+                    declared.iter().any(|(u, a)| *u == m.from
+                        && matches!(a, Action::Fire { target, weapon, .. }
+                            if *target == m.target && *weapon == m.launcher)),
+                    "seed {seed}, step {steps}: {m:?} was not declared this round"
+                );
+            }
+            if round.is_some() && round == before.0 {
+                for e in &before.1 {
+                    assert!(
+                        now.iter().any(|(n, _)| n == e),
+                        "seed {seed}, step {steps}: a missile lost its entity mid-round"
+                    );
+                }
+            }
+            seen += now.len();
+            before = (round, now.iter().map(|(e, _)| *e).collect());
         }
         assert!(s.outcome().is_some());
         s.reset(seed + 100);

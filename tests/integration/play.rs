@@ -551,8 +551,8 @@ fn a_ship_battle_is_played_saved_loaded_and_finished() {
     while decided < 6 {
         let Some(unit) = to_player(&mut p) else { break };
         assert_eq!(unit, vigilant);
-        let fleet = p.session().world.resource::<Fleet>().clone();
-        let legal = fleet.legal_actions(unit);
+        let world = &p.session().world;
+        let legal = world.resource::<Fleet>().legal_actions(world, unit);
         assert!(!legal.is_empty());
         if decided == 1
             && let Some(ShipAction::Fire { weapon, target, .. }) = legal

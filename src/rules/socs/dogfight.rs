@@ -811,7 +811,7 @@ impl Dogfight {
         for id in self.fighting() {
             let foes = self.foes(id);
             let out = |f: UnitId| self.range(id, f) == SocsRange::OutOfRange;
-            if crate::battle::breaks_away(id, &foes, out, &self.left) {
+            if crate::battle::breaks_away(&foes, out, |f| self.left.contains(&(id, f))) {
                 self.states[id.0 as usize].out = Some(Fate::Escaped);
                 events.push(BattleEvent::StatusChanged {
                     unit: id,

@@ -15,7 +15,7 @@
 //!   weighted towards the weakest target, with the default crew, and passes when no shot
 //!   can do damage.
 
-use super::fleet::{Action, Fleet, Phase};
+use super::fleet::{Action, Fleet, Phase, Ships};
 use super::gunnery;
 use super::range::{Band, Direction, move_range};
 use super::sheet::ShipFacing;
@@ -24,11 +24,17 @@ use crate::battle::UnitId;
 /// Expected damage a turn from `from` firing every weapon that can bear at `to` at `band`
 /// (each with `from`'s best gunner), counting only rear weapons and turrets when `to` sits
 /// on `from`'s tail.
-pub fn expected_damage(fleet: &Fleet, from: UnitId, to: UnitId, band: Band, tailed: bool) -> f64 {
+pub fn expected_damage(
+    ships: &impl Ships,
+    from: UnitId,
+    to: UnitId,
+    band: Band,
+    tailed: bool,
+) -> f64 {
     let (Some(sheet), Some(ship), Some(target)) = (
-        fleet.sheets.get(from.0 as usize),
-        fleet.ships.get(from.0 as usize),
-        fleet.sheets.get(to.0 as usize),
+        ships.sheet_of(from),
+        ships.state_of(from),
+        ships.sheet_of(to),
     ) else {
         return 0.0;
     };
@@ -54,7 +60,7 @@ pub fn expected_damage(fleet: &Fleet, from: UnitId, to: UnitId, band: Band, tail
 /// shared among the ships it fights; choosing the system hit (the tailer's right) counts a
 /// quarter more.
 fn band_value(
-    fleet: &Fleet,
+    ships: &impl Ships,
     me: UnitId,
     e: UnitId,
     band: Band,
@@ -62,35 +68,26 @@ fn band_value(
     e_tails: bool,
 ) -> f64 {
     let choose = |tails: bool| if tails { 1.25 } else { 1.0 };
-    let mine = expected_damage(fleet, me, e, band, e_tails) * choose(me_tails);
-    let shared = fleet.enemies(e).len().max(1) as f64;
-    let theirs = expected_damage(fleet, e, me, band, me_tails) * choose(e_tails) / shared;
+    let mine = expected_damage(ships, me, e, band, e_tails) * choose(me_tails);
+    let shared = ships.enemies(e).len().max(1) as f64;
+    let theirs = expected_damage(ships, e, me, band, me_tails) * choose(e_tails) / shared;
     mine - theirs
 }
 
-impl crate::battle::StatePolicy for Fleet {
-    type Action = Action;
-
-    fn choose(&self, unit: UnitId) -> Action {
-        choose(self, unit)
-    }
-}
-
 /// What `me` does now.
-pub fn choose(fleet: &Fleet, me: UnitId) -> Action {
-    let legal = fleet.legal_actions(me);
+pub fn choose(fleet: &Fleet, ships: &impl Ships, me: UnitId) -> Action {
+    let legal = fleet.legal_actions(ships, me);
     match &fleet.phase {
-        Phase::Range { .. } => choose_range(fleet, me, &legal),
-        Phase::Actions { .. } => choose_shot(fleet, me, &legal),
+        Phase::Range => choose_range(fleet, ships, me, &legal),
+        Phase::Actions { .. } => choose_shot(fleet, ships, me, &legal),
         Phase::Start => Action::Hold,
     }
 }
 
 /// True when the ship has no weapon left that can fire (working, with a missile if a
 /// launcher): it can only try to escape.
-pub fn disarmed(fleet: &Fleet, me: UnitId) -> bool {
-    let i = me.0 as usize;
-    let (Some(sheet), Some(ship)) = (fleet.sheets.get(i), fleet.ships.get(i)) else {
+pub fn disarmed(ships: &impl Ships, me: UnitId) -> bool {
+    let (Some(sheet), Some(ship)) = (ships.sheet_of(me), ships.state_of(me)) else {
         return true;
     };
     !sheet.systems.iter().enumerate().any(|(k, s)| {
@@ -101,61 +98,63 @@ pub fn disarmed(fleet: &Fleet, me: UnitId) -> bool {
 }
 
 /// How much damage a ship can still take: its systems' hit points, shields and armour.
-fn toughness(fleet: &Fleet, id: UnitId) -> f64 {
-    let s = &fleet.ships[id.0 as usize];
-    f64::from(s.structure() + s.shields + s.armour)
+fn toughness(ships: &impl Ships, id: UnitId) -> f64 {
+    ships
+        .state_of(id)
+        .map_or(0.0, |s| f64::from(s.structure() + s.shields + s.armour))
 }
 
 /// True when `me` would break off (its side may flee): hurt in its systems and losing the
 /// race: at the present ranges its enemies would wear it down before it wears
 /// down the weakest of them.
-fn fleeing(fleet: &Fleet, me: UnitId) -> bool {
-    let i = me.0 as usize;
-    let side = usize::from(fleet.sides[i]);
-    if !fleet.may_flee.get(side).copied().unwrap_or(false)
-        || fleet.ships[i].structure() >= fleet.sheets[i].structure()
+fn fleeing(fleet: &Fleet, ships: &impl Ships, me: UnitId) -> bool {
+    let side = ships.side_of(me).map_or(usize::MAX, usize::from);
+    let (Some(sheet), Some(ship)) = (ships.sheet_of(me), ships.state_of(me)) else {
+        return false;
+    };
+    if !fleet.may_flee.get(side).copied().unwrap_or(false) || ship.structure() >= sheet.structure()
     {
         return false;
     }
-    let enemies = fleet.enemies(me);
+    let enemies = ships.enemies(me);
     let at = |a: UnitId, b: UnitId| {
-        let band = fleet.ranges.band(a, b).min(Band::Long);
-        expected_damage(fleet, a, b, band, fleet.ranges.tails(b, a))
+        let band = fleet.band(ships, a, b).min(Band::Long);
+        expected_damage(ships, a, b, band, fleet.tails(ships, b, a))
     };
     let taken: f64 = enemies.iter().map(|&e| at(e, me)).sum();
     let dealt = enemies
         .iter()
-        .map(|&e| (toughness(fleet, e), at(me, e)))
+        .map(|&e| (toughness(ships, e), at(me, e)))
         .filter(|(_, d)| *d > 0.0)
         .map(|(t, d)| t / d)
         .fold(f64::INFINITY, f64::min);
-    taken > 0.0 && toughness(fleet, me) / taken < dealt
+    taken > 0.0 && toughness(ships, me) / taken < dealt
 }
 
-fn choose_range(fleet: &Fleet, me: UnitId, legal: &[Action]) -> Action {
+fn choose_range(fleet: &Fleet, ships: &impl Ships, me: UnitId, legal: &[Action]) -> Action {
     let opening = legal.iter().filter_map(|a| match a {
         Action::Range {
             target,
             direction: Direction::Farther,
             steps,
-        } => Some((fleet.ranges.band(me, *target), *target, *steps, a)),
+        } => Some((fleet.band(ships, me, *target), *target, *steps, a)),
         _ => None,
     });
-    if disarmed(fleet, me) {
+    if disarmed(ships, me) {
         // Open the range to the closest enemy it may move against, as far as it may.
         let best =
             opening.min_by_key(|(band, target, steps, _)| (*band, *target, -i32::from(*steps)));
         return best.map_or(Action::Hold, |(.., a)| a.clone());
     }
-    if fleeing(fleet, me) {
+    if fleeing(fleet, ships, me) {
         // Break off from the last enemy only with a move that leaves it at Long or
         // farther; a run from closer loses more ships than it saves, so it fights on.
-        let enemies = fleet.enemies(me);
+        let enemies = ships.enemies(me);
         let away = opening.filter(|(band, target, steps, _)| {
             band.moved(i32::from(*steps)) >= Band::Long
                 && enemies
                     .iter()
-                    .all(|e| e == target || fleet.ranges.band(me, *e) == Band::Escaped)
+                    .all(|e| e == target || fleet.band(ships, me, *e) == Band::Escaped)
         });
         if let Some((.., a)) = away.min_by_key(|(_, target, steps, _)| (*target, *steps)) {
             return a.clone();
@@ -171,7 +170,7 @@ fn choose_range(fleet: &Fleet, me: UnitId, legal: &[Action]) -> Action {
         else {
             continue;
         };
-        let Some(now) = fleet.ranges.get(me, *target) else {
+        let Some(now) = fleet.range(ships, me, *target) else {
             continue;
         };
         let after = move_range(now, me, *direction, i32::from(*steps));
@@ -182,7 +181,7 @@ fn choose_range(fleet: &Fleet, me: UnitId, legal: &[Action]) -> Action {
         }
         let value = |r: super::range::PairRange| {
             band_value(
-                fleet,
+                ships,
                 me,
                 *target,
                 r.band,
@@ -198,8 +197,8 @@ fn choose_range(fleet: &Fleet, me: UnitId, legal: &[Action]) -> Action {
     best.1
 }
 
-fn choose_shot(fleet: &Fleet, me: UnitId, legal: &[Action]) -> Action {
-    let Some(sheet) = fleet.sheets.get(me.0 as usize) else {
+fn choose_shot(fleet: &Fleet, ships: &impl Ships, me: UnitId, legal: &[Action]) -> Action {
+    let Some(sheet) = ships.sheet_of(me) else {
         return Action::Pass;
     };
     let mut best = (0.0f64, Action::Pass);
@@ -219,14 +218,16 @@ fn choose_shot(fleet: &Fleet, me: UnitId, legal: &[Action]) -> Action {
         else {
             continue;
         };
-        let t = target.0 as usize;
-        let band = fleet.ranges.band(me, *target);
-        let Some(need) = gunnery::difficulty(band, w, fleet.sheets[t].defence) else {
+        let band = fleet.band(ships, me, *target);
+        let (Some(target_sheet), Some(ship)) = (ships.sheet_of(*target), ships.state_of(*target))
+        else {
+            continue;
+        };
+        let Some(need) = gunnery::difficulty(band, w, target_sheet.defence) else {
             continue;
         };
         let bonus = sheet.shot_bonus(*gunner, helpers);
         let (_, damage) = gunnery::odds(bonus, need, w);
-        let ship = &fleet.ships[t];
         let toughness = f64::from(ship.structure() + ship.shields + ship.armour).max(1.0);
         let value = damage * (1.0 + 10.0 / toughness);
         if value > best.0 + 1e-9 {

@@ -1,9 +1,9 @@
 //! starship-d12 behind the engine's ruleset contract ([`Ruleset`]): its scenario section
 //! (`ruleset: StarshipD12(...)`: starting ranges, checked here), its ship sheets, its
-//! systems and the [`Fleet`] it keeps.
+//! systems, and the components on each ship's entity with the [`super::Fleet`] they share.
 
-use super::{Action, Band, D12Config, Fleet, ShipSheet, ShipStats};
-use crate::battle::{Ship, UnitId};
+use super::{Action, Band, D12Config, ShipSheet, ShipState, ShipStats, Ships};
+use crate::battle::{Sheet, Ship, UnitId, Units};
 use crate::format::{Path, Problem};
 use crate::scenario::{Prepared, Ruleset, ScenarioFile, foe_pair_problems, unknown_sides};
 use bevy::ecs::entity::Entity;
@@ -70,28 +70,26 @@ impl Ruleset for StarshipD12 {
     }
 
     fn reset(world: &mut World, prepared: &Prepared, _: &D12Config) {
-        world.insert_resource(super::new_fleet(prepared));
+        let fleet = super::new_fleet(prepared, &*world);
+        world.insert_resource(fleet);
     }
 
-    fn spawn(entity: &mut EntityWorldMut, _: &Arc<ShipSheet>) {
-        entity.insert(Ship);
+    /// A ship entity carries its sheet and its [`ShipState`].
+    fn spawn(entity: &mut EntityWorldMut, sheet: &Arc<ShipSheet>) {
+        entity.insert((Ship, Sheet(Arc::clone(sheet)), ShipState::new(sheet)));
     }
 
     fn unit_line(world: &World, _: Entity, unit: UnitId) -> String {
-        world
-            .get_resource::<Fleet>()
-            .map_or(String::new(), |f| f.ship_line(unit))
+        Ships::ship_line(world, unit)
     }
 
     /// Structure left (shields, armour, systems and core) of the sheet's.
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
-        let i = unit.0 as usize;
-        world
-            .get_resource::<Fleet>()
-            .and_then(|fleet| {
-                let (ship, sheet) = (fleet.ships.get(i)?, fleet.sheets.get(i)?);
-                Some(ship.structure() as f32 / sheet.structure().max(1) as f32)
-            })
-            .unwrap_or(1.0)
+        let ship = Units::<ShipSheet, ShipState>::state_of(world, unit);
+        let sheet = Units::<ShipSheet, ShipState>::sheet_of(world, unit);
+        match (ship, sheet) {
+            (Some(ship), Some(sheet)) => ship.structure() as f32 / sheet.structure().max(1) as f32,
+            _ => 1.0,
+        }
     }
 }

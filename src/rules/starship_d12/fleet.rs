@@ -1,8 +1,10 @@
-//! The state of a starship-d12 battle as one plain struct ([`Fleet`]): every ship's sheet
-//! and state, the range board and where the turn stands; the legal actions of a ship; and
-//! the turn as plain functions (range phase, action rounds, resolution) that take the dice
-//! and write [`BattleEvent`]s. The ECS systems only hand these functions the world's
-//! resources and mirror standing and positions onto the ship entities.
+//! The turn of a starship-d12 battle: what the ships share ([`Fleet`]: the range board
+//! keyed by the ships' entities, the phase and whose decision comes next), each ship's
+//! sheet and state as components on its entity (read through [`Ships`]); the legal actions
+//! of a ship; and the turn as plain functions (range phase, action rounds, resolution)
+//! that take the ships, the dice and write [`BattleEvent`]s. The ECS systems hand these
+//! functions the ships' query, give launched missiles their entities and mirror standing
+//! and positions onto the ship entities.
 //!
 //! The turn (starship-d12-quick-reference.txt): the range phase ("Range"), then action
 //! rounds ("Actions"): in each, every ship declares one full action (a shot, usually) or
@@ -11,13 +13,14 @@
 //! the next turn begins with the range phase.
 
 use super::gunnery::{self, DamageReport};
-use super::range::{Band, Direction, RangeBoard, move_range, range_order, steps_allowed};
+use super::range::{
+    Band, Direction, PairRange, RangeBoard, move_range, range_order, steps_allowed,
+};
 use super::sheet::{ShipFacing, ShipSheet, ShipState, SystemRef};
-use crate::battle::{AttackResult, BattleEvent, Standing, UnitId};
+use crate::battle::{AttackResult, BattleEvent, Standing, UnitId, Units, UnitsMut};
 use crate::dice::{DiceName, DieRoller, Label, Modifier, RollRecord, RollSense, d12_roll};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
-use std::sync::Arc;
 
 /// A ship's decision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,13 +64,9 @@ pub enum Phase {
     /// Before the first turn.
     #[default]
     Start,
-    /// The range phase: pilots in `order` (highest roll first) move ranges in turn.
-    Range {
-        /// Each ship's roll total, by unit index (0 for ships out of the fight).
-        rolls: Vec<i32>,
-        /// Who moved against whom: `moved_against[b]` lists ships that moved against `b`.
-        moved_against: Vec<Vec<UnitId>>,
-    },
+    /// The range phase: pilots in the cursor's order (highest roll first) move ranges in
+    /// turn; each ship's roll and who moved against it are on its [`ShipState`].
+    Range,
     /// An action round: ships declare in `order`; declarations wait for the round's end.
     Actions {
         /// Action round of this turn, from 1.
@@ -86,20 +85,15 @@ pub struct Cursor {
     pub next: usize,
 }
 
-/// Everything of a starship-d12 battle that the rules read and change.
+/// What a starship-d12 battle shares between its ships: the range between each pair of
+/// enemies (keyed by their entities), the phase, whose decision comes next and the turn.
+/// Each ship's sheet and state are components on its entity, read and changed through
+/// [`Ships`] and [`ShipsMut`].
 #[derive(bevy::ecs::resource::Resource, Clone, Debug, Default)]
 pub struct Fleet {
-    /// Sheets by unit index.
-    pub sheets: Vec<Arc<ShipSheet>>,
-    /// States by unit index.
-    pub ships: Vec<ShipState>,
-    /// Sides by unit index.
-    pub sides: Vec<u8>,
-    /// Names by unit index (for the log).
-    pub names: Vec<String>,
     /// Sides (by index) that may break off and escape.
     pub may_flee: Vec<bool>,
-    /// The range between each pair of enemies.
+    /// The range between each pair of enemies, by their entities.
     pub ranges: RangeBoard,
     /// The phase.
     pub phase: Phase,
@@ -107,13 +101,69 @@ pub struct Fleet {
     pub cursor: Cursor,
     /// Turn number, from 1.
     pub turn: u32,
-    /// Missiles launched this action round and still in flight: launcher, target and
-    /// launcher system. They strike at the round's end, after the beams.
-    pub missiles: Vec<(UnitId, UnitId, SystemRef)>,
-    /// Who broke off from whom: `(mover, enemy)` for every range a ship opened to
-    /// Escaped. A ship escapes once it is at Escaped from every enemy and broke off
-    /// from one of them ([`crate::battle::breaks_away`]).
-    pub left: Vec<(UnitId, UnitId)>,
+}
+
+/// The ships of a starship-d12 battle, read by unit id: each one's [`ShipSheet`] and
+/// [`ShipState`] (a battle world, or the systems' query).
+pub trait Ships: Units<ShipSheet, ShipState> {
+    /// True while the ship is in the fight.
+    fn in_fight(&self, id: UnitId) -> bool {
+        self.state_of(id).is_some_and(ShipState::in_fight)
+    }
+
+    /// Ships in the fight, in unit order.
+    fn fighting(&self) -> Vec<UnitId> {
+        self.ids().filter(|&i| self.in_fight(i)).collect()
+    }
+
+    /// Enemies of `me` still in the fight, in unit order.
+    fn enemies(&self, me: UnitId) -> Vec<UnitId> {
+        let side = self.side_of(me);
+        self.ids()
+            .filter(|&i| self.in_fight(i) && self.side_of(i) != side)
+            .collect()
+    }
+
+    /// A ship's state in a few words for `run`'s closing lines: ", shields 2, armour 0,
+    /// systems 14/20 HP".
+    fn ship_line(&self, id: UnitId) -> String {
+        match (self.state_of(id), self.sheet_of(id)) {
+            (Some(s), Some(sheet)) => format!(
+                ", shields {}, armour {}, systems {}/{} HP",
+                s.shields,
+                s.armour,
+                s.structure(),
+                sheet.structure()
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// The standing a ship's state gives its entity.
+    fn standing(&self, id: UnitId) -> Standing {
+        match self.state_of(id) {
+            Some(s) if s.destroyed => Standing::Destroyed,
+            Some(s) if s.escaped => Standing::Escaped,
+            _ => Standing::Fighting,
+        }
+    }
+}
+impl<T: Units<ShipSheet, ShipState> + ?Sized> Ships for T {}
+
+/// [`Ships`] whose states the rules may change.
+pub trait ShipsMut: UnitsMut<ShipSheet, ShipState> + Ships {}
+impl<T: UnitsMut<ShipSheet, ShipState> + ?Sized> ShipsMut for T {}
+
+/// A missile launched in this action round: an entity from its launch to the round's end,
+/// when it strikes (after the beams) or is lost with its target.
+#[derive(bevy::ecs::component::Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Missile {
+    /// Who launched it.
+    pub from: UnitId,
+    /// Its target.
+    pub target: UnitId,
+    /// The launcher.
+    pub launcher: SystemRef,
 }
 
 /// What a step of the turn did, for the systems to mirror.
@@ -128,68 +178,56 @@ pub enum Step {
 }
 
 impl Fleet {
-    fn sheet(&self, id: UnitId) -> Option<&ShipSheet> {
-        self.sheets.get(id.0 as usize).map(|s| &**s)
+    /// The range between `a` and `b`, if they are a pair of enemies.
+    pub fn range(&self, ships: &impl Ships, a: UnitId, b: UnitId) -> Option<PairRange> {
+        let (ea, eb) = (ships.entity_of(a)?, ships.entity_of(b)?);
+        let r = self.ranges.get(ea, eb)?;
+        Some(r.map(|e| ships.unit_of(e)))
     }
 
-    fn ship(&self, id: UnitId) -> Option<&ShipState> {
-        self.ships.get(id.0 as usize)
+    /// The band between `a` and `b` (Escaped when they are not a pair).
+    pub fn band(&self, ships: &impl Ships, a: UnitId, b: UnitId) -> Band {
+        self.range(ships, a, b).map_or(Band::Escaped, |r| r.band)
     }
 
-    fn name(&self, id: UnitId) -> &str {
-        self.names.get(id.0 as usize).map_or("?", |s| s.as_str())
+    /// True when `a` sits on `b`'s tail.
+    pub fn tails(&self, ships: &impl Ships, a: UnitId, b: UnitId) -> bool {
+        self.range(ships, a, b).is_some_and(|r| r.tailer == Some(a))
     }
 
-    /// True while the ship is in the fight.
-    pub fn in_fight(&self, id: UnitId) -> bool {
-        self.ship(id).is_some_and(ShipState::in_fight)
-    }
-
-    /// Ships in the fight, in unit order.
-    pub fn fighting(&self) -> Vec<UnitId> {
-        (0..self.ships.len() as u32)
-            .map(UnitId)
-            .filter(|&i| self.in_fight(i))
-            .collect()
-    }
-
-    /// Enemies of `me` still in the fight, in unit order.
-    pub fn enemies(&self, me: UnitId) -> Vec<UnitId> {
-        let side = self.sides.get(me.0 as usize).copied();
-        self.fighting()
-            .into_iter()
-            .filter(|&i| Some(self.sides[i.0 as usize]) != side)
-            .collect()
-    }
-
-    /// A ship's state in a few words for `run`'s closing lines: ", shields 2, armour 0,
-    /// systems 14/20 HP".
-    pub fn ship_line(&self, id: UnitId) -> String {
-        match (self.ship(id), self.sheet(id)) {
-            (Some(s), Some(sheet)) => format!(
-                ", shields {}, armour {}, systems {}/{} HP",
-                s.shields,
-                s.armour,
-                s.structure(),
-                sheet.structure()
-            ),
-            _ => String::new(),
+    /// Sets the range between `a` and `b` (at Tailing, `tailer` sits on the other's tail).
+    pub fn set_range(
+        &mut self,
+        ships: &impl Ships,
+        a: UnitId,
+        b: UnitId,
+        band: Band,
+        tailer: Option<UnitId>,
+    ) {
+        if let (Some(ea), Some(eb)) = (ships.entity_of(a), ships.entity_of(b)) {
+            let tailer = tailer.and_then(|t| ships.entity_of(t));
+            self.ranges.set(ea, eb, band, tailer);
         }
     }
 
-    /// The standing to mirror onto a ship's entity.
-    pub fn standing(&self, id: UnitId) -> Standing {
-        match self.ship(id) {
-            Some(s) if s.destroyed => Standing::Destroyed,
-            Some(s) if s.escaped => Standing::Escaped,
-            _ => Standing::Fighting,
-        }
+    /// Every pair of enemies with its range, by unit ids.
+    pub fn pairs(&self, ships: &impl Ships) -> Vec<(UnitId, UnitId, PairRange)> {
+        let mut v: Vec<_> = self
+            .ranges
+            .pairs()
+            .filter_map(|(a, b, r)| {
+                let (a, b) = (ships.unit_of(a)?, ships.unit_of(b)?);
+                Some((a.min(b), a.max(b), r.map(|e| ships.unit_of(e))))
+            })
+            .collect();
+        v.sort_by_key(|(a, b, _)| (*a, *b));
+        v
     }
 
     /// The roll total of `id` in this range phase.
-    pub fn range_roll(&self, id: UnitId) -> Option<i32> {
+    pub fn range_roll(&self, ships: &impl Ships, id: UnitId) -> Option<i32> {
         match &self.phase {
-            Phase::Range { rolls, .. } => rolls.get(id.0 as usize).copied(),
+            Phase::Range => ships.state_of(id).map(|s| s.range_roll),
             _ => None,
         }
     }
@@ -197,28 +235,22 @@ impl Fleet {
     /// Every action the rules allow `me` now, as the action panel and the AI list them.
     /// Shots are listed with the best unused gunner and the crew to spare as helpers (any
     /// other choice of unused crew is legal too: see [`Fleet::check`]).
-    pub fn legal_actions(&self, me: UnitId) -> Vec<Action> {
+    pub fn legal_actions(&self, ships: &impl Ships, me: UnitId) -> Vec<Action> {
         match &self.phase {
-            Phase::Range {
-                moved_against,
-                rolls,
-            } => {
+            Phase::Range => {
                 let mut v = vec![Action::Hold];
-                let roll = |id: UnitId| rolls.get(id.0 as usize).copied().unwrap_or(0);
-                let Some(sheet) = self.sheet(me) else {
+                let roll = |id: UnitId| ships.state_of(id).map_or(0, |s| s.range_roll);
+                let (Some(sheet), Some(ship)) = (ships.sheet_of(me), ships.state_of(me)) else {
                     return v;
                 };
-                if !self.ships[me.0 as usize].can_manoeuvre(sheet) {
+                if !ship.can_manoeuvre(sheet) {
                     return v;
                 }
-                for e in self.enemies(me) {
-                    if moved_against
-                        .get(me.0 as usize)
-                        .is_some_and(|m| m.contains(&e))
-                    {
+                for e in ships.enemies(me) {
+                    if ship.moved_against.contains(&e) {
                         continue;
                     }
-                    let r = self.ranges.band(me, e);
+                    let r = self.band(ships, me, e);
                     if r == Band::Escaped {
                         continue;
                     }
@@ -246,7 +278,7 @@ impl Fleet {
             }
             Phase::Actions { .. } => {
                 let mut v = vec![Action::Pass];
-                v.extend(self.shots(me));
+                v.extend(self.shots(ships, me));
                 v
             }
             Phase::Start => Vec::new(),
@@ -254,14 +286,14 @@ impl Fleet {
     }
 
     /// Why `me` has no range move in this range phase (for the action panel).
-    pub fn why_no_range_move(&self, me: UnitId) -> String {
-        let engines = self
-            .sheet(me)
-            .zip(self.ship(me))
+    pub fn why_no_range_move(ships: &impl Ships, me: UnitId) -> String {
+        let engines = ships
+            .sheet_of(me)
+            .zip(ships.state_of(me))
             .is_some_and(|(sheet, ship)| ship.can_manoeuvre(sheet));
         if !engines {
             "No range move: no working engine.".into()
-        } else if self.enemies(me).is_empty() {
+        } else if ships.enemies(me).is_empty() {
             "No range move: no enemy left in the fight.".into()
         } else {
             "No range move: every enemy has moved the range against you this turn (you may \
@@ -273,17 +305,15 @@ impl Fleet {
     /// Weapons of `me` that can fire at `target` now: working, not yet fired this turn,
     /// with a missile left if a launcher, the target not escaped; at a ship on `me`'s tail
     /// only rear weapons and turrets ("After the shot", the tailing exception).
-    pub fn weapons_at(&self, me: UnitId, target: UnitId) -> Vec<usize> {
-        let (Some(sheet), Some(ship)) = (self.sheet(me), self.ship(me)) else {
+    pub fn weapons_at(&self, ships: &impl Ships, me: UnitId, target: UnitId) -> Vec<usize> {
+        let (Some(sheet), Some(ship)) = (ships.sheet_of(me), ships.state_of(me)) else {
             return Vec::new();
         };
-        if !self.in_fight(target)
-            || self.sides.get(target.0 as usize) == self.sides.get(me.0 as usize)
-        {
+        if !ships.in_fight(target) || ships.side_of(target) == ships.side_of(me) {
             return Vec::new();
         }
-        let band = self.ranges.band(me, target);
-        let tailed_by_target = self.ranges.tails(target, me);
+        let band = self.band(ships, me, target);
+        let tailed_by_target = self.tails(ships, target, me);
         (0..sheet.systems.len())
             .filter(|&i| {
                 let s = &sheet.systems[i];
@@ -298,8 +328,8 @@ impl Fleet {
     }
 
     /// Unused crew of `me`, best gunnery first (equal: crew order).
-    pub fn free_crew(&self, me: UnitId) -> Vec<u8> {
-        let (Some(sheet), Some(ship)) = (self.sheet(me), self.ship(me)) else {
+    pub fn free_crew(ships: &impl Ships, me: UnitId) -> Vec<u8> {
+        let (Some(sheet), Some(ship)) = (ships.sheet_of(me), ships.state_of(me)) else {
             return Vec::new();
         };
         let mut v: Vec<u8> = (0..sheet.crew.len() as u8)
@@ -311,26 +341,26 @@ impl Fleet {
 
     /// The shots `me` can declare, with the default crew: the best unused gunner, and as
     /// helpers the unused crew beyond one gunner for each weapon that can still fire.
-    pub fn shots(&self, me: UnitId) -> Vec<Action> {
-        let crew = self.free_crew(me);
+    pub fn shots(&self, ships: &impl Ships, me: UnitId) -> Vec<Action> {
+        let crew = Self::free_crew(ships, me);
         let Some(&gunner) = crew.first() else {
             return Vec::new();
         };
-        let enemies = self.enemies(me);
+        let enemies = ships.enemies(me);
         let mut usable: Vec<usize> = enemies
             .iter()
-            .flat_map(|&e| self.weapons_at(me, e))
+            .flat_map(|&e| self.weapons_at(ships, me, e))
             .collect();
         usable.sort_unstable();
         usable.dedup();
         let spare = crew.len().saturating_sub(usable.len().max(1));
         let helpers: Vec<u8> = crew[1..].iter().rev().take(spare).rev().copied().collect();
-        let Some(sheet) = self.sheet(me) else {
+        let Some(sheet) = ships.sheet_of(me) else {
             return Vec::new();
         };
         let mut v = Vec::new();
         for &e in &enemies {
-            for w in self.weapons_at(me, e) {
+            for w in self.weapons_at(ships, me, e) {
                 v.push(Action::Fire {
                     weapon: sheet.systems[w].at,
                     target: e,
@@ -343,8 +373,8 @@ impl Fleet {
     }
 
     /// Checks a command of `me` against the rules; the reason when it is refused.
-    pub fn check(&self, me: UnitId, action: &Action) -> Result<(), String> {
-        let legal = self.legal_actions(me);
+    pub fn check(&self, ships: &impl Ships, me: UnitId, action: &Action) -> Result<(), String> {
+        let legal = self.legal_actions(ships, me);
         match action {
             Action::Fire {
                 weapon,
@@ -352,7 +382,7 @@ impl Fleet {
                 gunner,
                 helpers,
             } => {
-                let Some(sheet) = self.sheet(me) else {
+                let Some(sheet) = ships.sheet_of(me) else {
                     return Err("no such ship".into());
                 };
                 if !matches!(self.phase, Phase::Actions { .. }) {
@@ -361,14 +391,14 @@ impl Fleet {
                 let Some(w) = sheet.find(*weapon) else {
                     return Err(format!("no system {weapon:?}"));
                 };
-                if !self.weapons_at(me, *target).contains(&w) {
+                if !self.weapons_at(ships, me, *target).contains(&w) {
                     return Err(format!(
                         "{} cannot fire at {} now (not a working weapon, fired already, out of missiles, out of range, or not facing a ship on the tail)",
                         sheet.systems[w].name,
-                        self.name(*target)
+                        ships.name_of(*target)
                     ));
                 }
-                let free = self.free_crew(me);
+                let free = Self::free_crew(ships, me);
                 let mut seen = vec![*gunner];
                 for h in helpers {
                     if seen.contains(h) {
@@ -386,7 +416,7 @@ impl Fleet {
             _ if legal.contains(action) => Ok(()),
             Action::Range { target, steps, .. } => Err(format!(
                 "the range to {} cannot be changed that way now{}",
-                self.name(*target),
+                ships.name_of(*target),
                 if *steps > 1 {
                     " (two steps need a roll 6 or more above theirs)"
                 } else {
@@ -399,7 +429,7 @@ impl Fleet {
     }
 
     /// The words for an action in the log.
-    pub fn describe(&self, me: UnitId, action: &Action) -> String {
+    pub fn describe(ships: &impl Ships, me: UnitId, action: &Action) -> String {
         match action {
             Action::Range {
                 target,
@@ -411,7 +441,7 @@ impl Fleet {
                     Direction::Closer => "closes",
                     Direction::Farther => "opens",
                 },
-                self.name(*target),
+                ships.name_of(*target),
                 if *steps > 1 { " by two steps" } else { "" }
             ),
             Action::Hold => "holds the range".into(),
@@ -422,7 +452,7 @@ impl Fleet {
                 gunner,
                 helpers,
             } => {
-                let sheet = self.sheet(me);
+                let sheet = ships.sheet_of(me);
                 let w = sheet
                     .and_then(|s| s.find(*weapon).map(|i| s.systems[i].name.clone()))
                     .unwrap_or_default();
@@ -433,7 +463,7 @@ impl Fleet {
                 };
                 let mut text = format!(
                     "fires {w} at {} ({} on the gun",
-                    self.name(*target),
+                    ships.name_of(*target),
                     crew(gunner)
                 );
                 if !helpers.is_empty() {
@@ -448,17 +478,25 @@ impl Fleet {
 
     /// Starts a new turn: clears what the ships used, and rolls every pilot's range roll
     /// (the pilot's piloting plus edges; a ship whose engines are all out rolls nothing).
-    pub fn begin_turn(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+    pub fn begin_turn(
+        &mut self,
+        ships: &mut impl ShipsMut,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
         self.turn += 1;
-        for s in &mut self.ships {
-            s.new_turn();
+        for id in ships.ids() {
+            if let Some(s) = ships.state_mut(id) {
+                s.new_turn();
+            }
         }
-        let mut rolls = vec![0; self.ships.len()];
         let mut ranked = Vec::new();
-        for id in self.fighting() {
-            let i = id.0 as usize;
-            let sheet = self.sheets[i].clone();
-            if !self.ships[i].can_manoeuvre(&sheet) {
+        for id in ships.fighting() {
+            let (Some(sheet), Some(ship)) = (ships.sheet_of(id).cloned(), ships.state_of(id))
+            else {
+                continue;
+            };
+            if !ship.can_manoeuvre(&sheet) {
                 events.push(BattleEvent::Note {
                     unit: Some(id),
                     text: "has no working engine: cannot change the range".into(),
@@ -474,7 +512,9 @@ impl Fleet {
                 mods.push(Modifier::named(e.name.clone(), e.piloting));
             }
             let roll = d12_roll(dice, mods, None, false);
-            rolls[i] = roll.total;
+            if let Some(s) = ships.state_mut(id) {
+                s.range_roll = roll.total;
+            }
             ranked.push((id, roll.total, pilot.piloting));
             events.push(BattleEvent::Roll {
                 unit: id,
@@ -487,18 +527,20 @@ impl Fleet {
             order: range_order(&ranked),
             next: 0,
         };
-        self.phase = Phase::Range {
-            rolls,
-            moved_against: vec![Vec::new(); self.ships.len()],
-        };
+        self.phase = Phase::Range;
     }
 
     /// Moves the turn on: the next ship to decide, or the end of a phase or action round
     /// (resolving the round's shots), or the end of the turn.
-    pub fn advance(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) -> Step {
+    pub fn advance(
+        &mut self,
+        ships: &mut impl ShipsMut,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> Step {
         while self.cursor.next < self.cursor.order.len() {
             let id = self.cursor.order[self.cursor.next];
-            if self.in_fight(id) {
+            if ships.in_fight(id) {
                 return Step::Awaiting(id);
             }
             self.cursor.next += 1;
@@ -508,34 +550,34 @@ impl Fleet {
                 self.phase = Phase::Start;
                 Step::TurnOver
             }
-            Phase::Range { .. } => {
-                self.escapes(events);
-                self.start_actions(1);
+            Phase::Range => {
+                self.escapes(ships, events);
+                self.start_actions(ships, 1);
                 Step::Advanced
             }
             Phase::Actions { round, declared } => {
                 let all_passed = declared.iter().all(|(_, a)| *a == Action::Pass);
-                self.resolve_round(&declared, dice, events);
+                self.resolve_round(ships, &declared, dice, events);
                 if all_passed {
                     self.phase = Phase::Start;
                     Step::TurnOver
                 } else {
-                    self.start_actions(round + 1);
+                    self.start_actions(ships, round + 1);
                     Step::Advanced
                 }
             }
         }
     }
 
-    fn start_actions(&mut self, round: u32) {
+    fn start_actions(&mut self, ships: &impl Ships, round: u32) {
         // Ships decide in the range phase's order (pilots' rolls), then any others.
         let mut order: Vec<UnitId> = self.cursor.order.clone();
-        for id in self.fighting() {
+        for id in ships.fighting() {
             if !order.contains(&id) {
                 order.push(id);
             }
         }
-        order.retain(|&id| self.in_fight(id));
+        order.retain(|&id| ships.in_fight(id));
         self.cursor = Cursor { order, next: 0 };
         self.phase = Phase::Actions {
             round,
@@ -545,12 +587,19 @@ impl Fleet {
 
     /// A ship that is at Escaped from every enemy, and broke off from one of them, leaves
     /// the fight; the enemies it left behind hold the field.
-    fn escapes(&mut self, events: &mut Vec<BattleEvent>) {
-        for id in self.fighting() {
-            let enemies = self.enemies(id);
-            let out = |e: UnitId| self.ranges.band(id, e) == Band::Escaped;
-            if crate::battle::breaks_away(id, &enemies, out, &self.left) {
-                self.ships[id.0 as usize].escaped = true;
+    fn escapes(&mut self, ships: &mut impl ShipsMut, events: &mut Vec<BattleEvent>) {
+        for id in ships.fighting() {
+            let enemies = ships.enemies(id);
+            let out = |e: UnitId| self.band(ships, id, e) == Band::Escaped;
+            let left = |e: UnitId| {
+                ships
+                    .state_of(id)
+                    .is_some_and(|s| s.broke_off_from.contains(&e))
+            };
+            if crate::battle::breaks_away(&enemies, out, left)
+                && let Some(s) = ships.state_mut(id)
+            {
+                s.escaped = true;
                 events.push(BattleEvent::StatusChanged {
                     unit: id,
                     standing: Standing::Escaped,
@@ -562,83 +611,95 @@ impl Fleet {
 
     /// Applies the decision of the ship the turn waits for (checked already). Range moves
     /// take effect at once; shots are declared (crew and weapon marked used) and resolved
-    /// at the end of the action round.
-    pub fn apply(&mut self, me: UnitId, action: Action, events: &mut Vec<BattleEvent>) {
+    /// at the end of the action round. A missile launched is returned, for the systems to
+    /// give it its entity.
+    pub fn apply(
+        &mut self,
+        ships: &mut impl ShipsMut,
+        me: UnitId,
+        action: Action,
+        events: &mut Vec<BattleEvent>,
+    ) -> Option<Missile> {
         self.cursor.next += 1;
-        match (&mut self.phase, action) {
+        match (&self.phase, action) {
             (
-                Phase::Range {
-                    rolls,
-                    moved_against,
-                },
+                Phase::Range,
                 Action::Range {
                     target,
                     direction,
                     steps,
                 },
             ) => {
-                let mine = rolls.get(me.0 as usize).copied().unwrap_or(0);
-                let theirs = rolls.get(target.0 as usize).copied().unwrap_or(0);
+                let roll = |id: UnitId| ships.state_of(id).map_or(0, |s| s.range_roll);
+                let (mine, theirs) = (roll(me), roll(target));
                 let steps = i32::from(steps).min(steps_allowed(mine, theirs));
-                if let Some(list) = moved_against.get_mut(target.0 as usize) {
-                    list.push(me);
+                if let Some(s) = ships.state_mut(target) {
+                    s.moved_against.push(me);
                 }
-                let Some(before) = self.ranges.get(me, target) else {
-                    return;
-                };
+                let before = self.range(ships, me, target)?;
                 let after = move_range(before, me, direction, steps);
-                self.ranges.set(me, target, after.band, after.tailer);
-                if after.band == Band::Escaped {
-                    self.left.push((me, target));
+                self.set_range(ships, me, target, after.band, after.tailer);
+                if after.band == Band::Escaped
+                    && let Some(s) = ships.state_mut(me)
+                {
+                    s.broke_off_from.push(target);
                 }
                 let tail = match after.tailer {
-                    Some(t) if t == me => format!(", on {}'s tail", self.name(target)),
-                    Some(_) => format!(", {} on its tail", self.name(target)),
+                    Some(t) if t == me => format!(", on {}'s tail", ships.name_of(target)),
+                    Some(_) => format!(", {} on its tail", ships.name_of(target)),
                     None => String::new(),
                 };
                 events.push(BattleEvent::Note {
                     unit: Some(me),
                     text: format!(
                         "range to {}: {} -> {} ({} step{}: roll {mine} against {theirs}){tail}",
-                        self.name(target),
+                        ships.name_of(target),
                         before.band,
                         after.band,
                         steps,
                         if steps == 1 { "" } else { "s" }
                     ),
                 });
+                None
             }
-            (Phase::Actions { declared, .. }, action) => {
+            (Phase::Actions { .. }, action) => {
+                let mut launched = None;
                 if let Action::Fire {
                     weapon,
+                    target,
                     gunner,
                     helpers,
-                    ..
                 } = &action
+                    && let Some(sheet) = ships.sheet_of(me).cloned()
+                    && let Some(ship) = ships.state_mut(me)
                 {
-                    let i = me.0 as usize;
-                    if let Some(w) = self.sheets[i].find(*weapon) {
-                        self.ships[i].fired[w] = true;
-                        if self.sheets[i].systems[w]
+                    if let Some(w) = sheet.find(*weapon) {
+                        ship.fired[w] = true;
+                        if sheet.systems[w]
                             .weapon
                             .as_ref()
                             .is_some_and(|w| w.missile.is_some())
                         {
-                            self.ships[i].ammo[w] = self.ships[i].ammo[w].saturating_sub(1);
-                            if let Action::Fire { target, .. } = &action {
-                                self.missiles.push((me, *target, *weapon));
-                            }
+                            ship.ammo[w] = ship.ammo[w].saturating_sub(1);
+                            launched = Some(Missile {
+                                from: me,
+                                target: *target,
+                                launcher: *weapon,
+                            });
                         }
                     }
                     for c in std::iter::once(gunner).chain(helpers) {
-                        if let Some(u) = self.ships[i].crew_used.get_mut(usize::from(*c)) {
+                        if let Some(u) = ship.crew_used.get_mut(usize::from(*c)) {
                             *u = true;
                         }
                     }
                 }
-                declared.push((me, action));
+                if let Phase::Actions { declared, .. } = &mut self.phase {
+                    declared.push((me, action));
+                }
+                launched
             }
-            _ => {}
+            _ => None,
         }
     }
 
@@ -646,23 +707,16 @@ impl Fleet {
     /// missiles (they fly while the beams fire); every declared shot is fired even if its
     /// ship was destroyed earlier in the round.
     fn resolve_round(
-        &mut self,
+        &self,
+        ships: &mut impl ShipsMut,
         declared: &[(UnitId, Action)],
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let missile = |fleet: &Fleet, me: UnitId, a: &Action| match a {
-            Action::Fire { weapon, .. } => fleet
-                .sheet(me)
-                .and_then(|s| s.find(*weapon).map(|i| &s.systems[i]))
-                .and_then(|s| s.weapon.as_ref())
-                .is_some_and(|w| w.missile.is_some()),
-            _ => false,
-        };
-        let beams = declared.iter().filter(|(me, a)| !missile(self, *me, a));
-        let missiles = declared.iter().filter(|(me, a)| missile(self, *me, a));
+        let missile = |(me, a): &&(UnitId, Action)| launches_missile(&*ships, *me, a);
+        let beams = declared.iter().filter(|d| !missile(d));
+        let missiles = declared.iter().filter(missile);
         let order: Vec<(UnitId, Action)> = beams.chain(missiles).cloned().collect();
-        self.missiles.clear();
         for (me, action) in order {
             if let Action::Fire {
                 weapon,
@@ -671,14 +725,15 @@ impl Fleet {
                 helpers,
             } = action
             {
-                self.fire(me, weapon, target, gunner, &helpers, dice, events);
+                self.fire(ships, me, weapon, target, gunner, &helpers, dice, events);
             }
         }
     }
 
     #[allow(clippy::too_many_arguments)]
     fn fire(
-        &mut self,
+        &self,
+        ships: &mut impl ShipsMut,
         me: UnitId,
         weapon: SystemRef,
         target: UnitId,
@@ -687,21 +742,25 @@ impl Fleet {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let sheet = self.sheets[me.0 as usize].clone();
+        let Some(sheet) = ships.sheet_of(me).cloned() else {
+            return;
+        };
         let Some(w) = sheet.find(weapon) else { return };
         let system = &sheet.systems[w];
         let Some(stats) = system.weapon.clone() else {
             return;
         };
-        if !self.in_fight(target) {
+        if !ships.in_fight(target) {
             events.push(BattleEvent::Note {
                 unit: Some(me),
                 text: format!("{}'s target is out of the fight: no shot", system.name),
             });
             return;
         }
-        let target_sheet = self.sheets[target.0 as usize].clone();
-        let band = self.ranges.band(me, target);
+        let Some(target_sheet) = ships.sheet_of(target).cloned() else {
+            return;
+        };
+        let band = self.band(ships, me, target);
         let Some(need) = gunnery::difficulty(band, &stats, target_sheet.defence) else {
             return;
         };
@@ -738,21 +797,18 @@ impl Fleet {
         if !shot.hit {
             return;
         }
-        let attacker_picks = self.ranges.tails(me, target) || sheet.attacker_chooses();
-        let state = &self.ships[target.0 as usize];
+        let attacker_picks = self.tails(ships, me, target) || sheet.attacker_chooses();
+        let Some(state) = ships.state_mut(target) else {
+            return;
+        };
         let chosen = if attacker_picks {
             gunnery::attacker_choice(&target_sheet, state, shot.damage)
         } else {
             gunnery::defender_choice(&target_sheet, state, shot.damage)
         };
-        let before = self.ships[target.0 as usize].structure();
-        let report = gunnery::apply_damage(
-            &target_sheet,
-            &mut self.ships[target.0 as usize],
-            shot.damage,
-            chosen,
-        );
-        let after = self.ships[target.0 as usize].structure();
+        let before = state.structure();
+        let report = gunnery::apply_damage(&target_sheet, state, shot.damage, chosen);
+        let after = state.structure();
         let chosen_name = target_sheet
             .find(chosen)
             .map_or("?".to_string(), |i| target_sheet.systems[i].name.clone());
@@ -802,6 +858,18 @@ impl Fleet {
                 cause: Cow::Borrowed("its core is gone"),
             });
         }
+    }
+}
+
+/// True when `a` fires a missile launcher of `me`'s.
+fn launches_missile(ships: &impl Ships, me: UnitId, a: &Action) -> bool {
+    match a {
+        Action::Fire { weapon, .. } => ships
+            .sheet_of(me)
+            .and_then(|s| s.find(*weapon).map(|i| &s.systems[i]))
+            .and_then(|s| s.weapon.as_ref())
+            .is_some_and(|w| w.missile.is_some()),
+        _ => false,
     }
 }
 

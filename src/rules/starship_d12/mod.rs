@@ -8,6 +8,12 @@
 //! through shields, outer armour, the chosen system, its side and the core ([`gunnery`]).
 //! The map shows the bands as hex distances ([`place`]).
 //!
+//! Each ship's entity carries its sheet and its [`ShipState`] (hit points, shields,
+//! armour, missiles, crew and weapons used, range roll, who moved against it); the rules
+//! read them through [`Ships`]. The [`Fleet`] resource keeps only what the ships share:
+//! the range of each pair (keyed by their entities), the phase and whose turn it is. A
+//! missile is an entity ([`Missile`]) from its launch to the end of its action round.
+//!
 //! Decisions where the text is silent, each in one place:
 //! - Shields and outer armour are pools of points used up by damage, not restored in a
 //!   battle ([`gunnery::apply_damage`]).
@@ -35,16 +41,14 @@ pub mod sheet;
 mod systems;
 
 pub use contract::StarshipD12;
-pub use fleet::{Action, Fleet, Phase};
+pub use fleet::{Action, Fleet, Missile, Phase, Ships, ShipsMut};
 pub use range::{Band, Direction};
 pub use sheet::{ShipSheet, ShipState, ShipStats};
-pub use systems::Missile;
 
 use crate::battle::{BattleSet, Command, UnitId, flush_messages};
 use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
 
 /// The starting range of one pair of enemy ships.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -77,24 +81,32 @@ pub struct D12Config {
 pub fn configure(schedule: &mut Schedule) {
     schedule.add_systems((
         systems::begin.in_set(BattleSet::Begin),
-        crate::battle::decide_by_policy::<Fleet>.in_set(BattleSet::Decide),
+        systems::decide.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
         flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
 }
 
-/// The fleet of `prepared` at the start of the battle.
-pub fn new_fleet(prepared: &Prepared) -> Fleet {
+/// What the ships of `prepared` share at the start of the battle: the starting ranges
+/// between enemies (keyed by the entities of `ships`, spawned already) and which sides may
+/// flee.
+pub fn new_fleet(prepared: &Prepared, ships: &impl Ships) -> Fleet {
     let Some(config) = prepared.config::<StarshipD12>() else {
         return Fleet::default();
     };
-    let sheets: Vec<Arc<ShipSheet>> = prepared.sheets::<StarshipD12>();
-    let sides: Vec<u8> = prepared.units.iter().map(|u| u.side).collect();
-    let mut ranges = range::RangeBoard::default();
-    for a in 0..sides.len() {
-        for b in a + 1..sides.len() {
-            if sides[a] != sides[b] {
-                ranges.set(UnitId(a as u32), UnitId(b as u32), config.start_range, None);
+    let mut fleet = Fleet {
+        may_flee: prepared
+            .sides
+            .iter()
+            .map(|s| config.may_flee.contains(&s.id))
+            .collect(),
+        ..Fleet::default()
+    };
+    let ids: Vec<UnitId> = ships.ids().collect();
+    for (k, &a) in ids.iter().enumerate() {
+        for &b in &ids[k + 1..] {
+            if ships.side_of(a) != ships.side_of(b) {
+                fleet.set_range(ships, a, b, config.start_range, None);
             }
         }
     }
@@ -102,22 +114,10 @@ pub fn new_fleet(prepared: &Prepared) -> Fleet {
     for r in &config.ranges {
         if let (Some(a), Some(b)) = (index(&r.from), index(&r.to)) {
             let (a, b) = (UnitId(a as u32), UnitId(b as u32));
-            ranges.set(a, b, r.band, Some(a));
+            fleet.set_range(ships, a, b, r.band, Some(a));
         }
     }
-    Fleet {
-        ships: sheets.iter().map(|s| ShipState::new(s)).collect(),
-        sheets,
-        names: prepared.units.iter().map(|u| u.name.clone()).collect(),
-        may_flee: prepared
-            .sides
-            .iter()
-            .map(|s| config.may_flee.contains(&s.id))
-            .collect(),
-        sides,
-        ranges,
-        ..Fleet::default()
-    }
+    fleet
 }
 
 #[cfg(test)]

@@ -71,28 +71,46 @@ impl fmt::Display for Band {
     }
 }
 
-/// The range between one pair of opposing ships.
+/// The range between one pair of opposing ships, the ships named by `K` (their entities
+/// on the board, their unit ids for the rules that read it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct PairRange {
+pub struct PairRange<K = UnitId> {
     /// The band.
     pub band: Band,
     /// At Tailing: the ship that sits on the other's tail.
-    pub tailer: Option<UnitId>,
+    pub tailer: Option<K>,
 }
 
-/// Every pair's range, kept for unit ids `a < b` of opposing sides.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RangeBoard {
-    pairs: Vec<((UnitId, UnitId), PairRange)>,
+impl<K> PairRange<K> {
+    /// The same range with the ships named another way.
+    pub fn map<L>(self, f: impl FnOnce(K) -> Option<L>) -> PairRange<L> {
+        PairRange {
+            band: self.band,
+            tailer: self.tailer.and_then(f),
+        }
+    }
 }
 
-fn key(a: UnitId, b: UnitId) -> (UnitId, UnitId) {
+/// Every pair's range, keyed by the two ships (their entities in a battle), each pair
+/// once whichever way it is asked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RangeBoard<K = bevy::ecs::entity::Entity> {
+    pairs: Vec<((K, K), PairRange<K>)>,
+}
+
+impl<K> Default for RangeBoard<K> {
+    fn default() -> Self {
+        Self { pairs: Vec::new() }
+    }
+}
+
+fn key<K: Ord>(a: K, b: K) -> (K, K) {
     if a < b { (a, b) } else { (b, a) }
 }
 
-impl RangeBoard {
+impl<K: Copy + Ord> RangeBoard<K> {
     /// Sets the range between `a` and `b` (at Tailing, `tailer` sits on the other's tail).
-    pub fn set(&mut self, a: UnitId, b: UnitId, band: Band, tailer: Option<UnitId>) {
+    pub fn set(&mut self, a: K, b: K, band: Band, tailer: Option<K>) {
         let k = key(a, b);
         let tailer = if band == Band::Tailing {
             tailer.or(Some(a))
@@ -110,23 +128,23 @@ impl RangeBoard {
     }
 
     /// The range between `a` and `b`, if they are a pair of enemies.
-    pub fn get(&self, a: UnitId, b: UnitId) -> Option<PairRange> {
+    pub fn get(&self, a: K, b: K) -> Option<PairRange<K>> {
         let k = key(a, b);
         self.pairs.iter().find(|(p, _)| *p == k).map(|(_, r)| *r)
     }
 
     /// The band between `a` and `b` (Escaped when they are not a pair).
-    pub fn band(&self, a: UnitId, b: UnitId) -> Band {
+    pub fn band(&self, a: K, b: K) -> Band {
         self.get(a, b).map_or(Band::Escaped, |r| r.band)
     }
 
     /// True when `a` sits on `b`'s tail.
-    pub fn tails(&self, a: UnitId, b: UnitId) -> bool {
+    pub fn tails(&self, a: K, b: K) -> bool {
         self.get(a, b).is_some_and(|r| r.tailer == Some(a))
     }
 
-    /// Every pair with its range, in unit order.
-    pub fn pairs(&self) -> impl Iterator<Item = (UnitId, UnitId, PairRange)> + '_ {
+    /// Every pair with its range, in key order.
+    pub fn pairs(&self) -> impl Iterator<Item = (K, K, PairRange<K>)> + '_ {
         self.pairs.iter().map(|&((a, b), r)| (a, b, r))
     }
 }
@@ -150,12 +168,12 @@ pub fn steps_allowed(mine: i32, theirs: i32) -> i32 {
 /// from Short (or two steps from Medium) puts the mover on the other's tail; a ship that is
 /// being tailed can only open the range (it cannot close past its own tailer), and closing
 /// while already tailing changes nothing.
-pub fn move_range(
-    current: PairRange,
-    mover: UnitId,
+pub fn move_range<K: Copy>(
+    current: PairRange<K>,
+    mover: K,
     direction: Direction,
     steps: i32,
-) -> PairRange {
+) -> PairRange<K> {
     match direction {
         Direction::Farther => PairRange {
             band: current.band.moved(steps.max(1)),
@@ -239,7 +257,7 @@ mod tests {
 
     #[test]
     fn the_board_keeps_one_range_per_pair() {
-        let mut board = RangeBoard::default();
+        let mut board = RangeBoard::<UnitId>::default();
         board.set(UnitId(2), UnitId(0), Band::Tailing, Some(UnitId(2)));
         assert!(board.tails(UnitId(2), UnitId(0)));
         assert!(!board.tails(UnitId(0), UnitId(2)));

@@ -408,8 +408,9 @@ impl ShipSheet {
     }
 }
 
-/// A ship in battle: what is left of it and what it has used this turn.
-#[derive(Clone, Debug, PartialEq)]
+/// A ship in battle, the component on its entity: what is left of it, what it has used
+/// this turn, its range roll and who it has moved against or broken off from.
+#[derive(bevy::ecs::component::Component, Clone, Debug, PartialEq)]
 pub struct ShipState {
     /// Shield points left.
     pub shields: i32,
@@ -427,6 +428,14 @@ pub struct ShipState {
     pub destroyed: bool,
     /// The ship has escaped every enemy.
     pub escaped: bool,
+    /// This turn's range roll total (0 when it rolled none: out of the fight, or no
+    /// working engine).
+    pub range_roll: i32,
+    /// Enemies that moved the range against this ship this turn (it may not move against
+    /// them).
+    pub moved_against: Vec<crate::battle::UnitId>,
+    /// Enemies this ship broke off from (opened the range to Escaped).
+    pub broke_off_from: Vec<crate::battle::UnitId>,
 }
 
 impl ShipState {
@@ -450,6 +459,9 @@ impl ShipState {
             crew_used: vec![false; sheet.crew.len()],
             destroyed: false,
             escaped: false,
+            range_roll: 0,
+            moved_against: Vec::new(),
+            broke_off_from: Vec::new(),
         }
     }
 
@@ -467,6 +479,8 @@ impl ShipState {
     pub fn new_turn(&mut self) {
         self.fired.iter_mut().for_each(|f| *f = false);
         self.crew_used.iter_mut().for_each(|c| *c = false);
+        self.range_roll = 0;
+        self.moved_against.clear();
     }
 
     /// True when the system at sheet index `i` works.

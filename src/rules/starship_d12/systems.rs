@@ -1,11 +1,14 @@
-//! The thin ECS systems of starship-d12: they hand the [`Fleet`] the dice and the command,
-//! write its events, and mirror standing, position and facing onto the ship entities.
+//! The thin ECS systems of starship-d12: they hand the turn's functions ([`Fleet`]) the
+//! ships' components, the dice and the command, write the events, give each launched
+//! missile its entity (from launch to the end of the action round, when it strikes), and
+//! mirror standing, position and facing onto the ship entities.
 
-use super::fleet::{Action, Fleet, Phase, Step};
+use super::fleet::{Action, Fleet, Missile, Phase, Ships, Step};
 use super::place;
-use crate::battle::Projectile;
+use super::sheet::{ShipSheet, ShipState};
 use crate::battle::{
-    AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState, UnitId, hex_pair,
+    Autopilot, AwaitedDecision, BattleEvent, Command, Controller, Facing, HexPos, Outcome,
+    Projectile, Standing, TurnState, UnitComponents, UnitId, Units, ai_decides, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
@@ -13,47 +16,11 @@ use bevy::ecs::entity::Entity;
 use bevy::ecs::message::MessageWriter;
 use bevy::ecs::prelude::{Commands, Query, Res, ResMut, With};
 
-/// The missiles in flight as projectile entities: one per missile, halfway along the line
-/// from its launcher to its target, pointing at the target. They are replaced whenever the
-/// fleet changes, and gone once the action round's shots are resolved.
-#[derive(bevy::ecs::component::Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Missile {
-    /// Who launched it.
-    pub from: UnitId,
-    /// Its target.
-    pub target: UnitId,
-}
+/// The ships' sheets and states, for the turn's functions.
+type ShipQuery<'w, 's> = UnitComponents<'w, 's, ShipSheet, ShipState>;
 
-fn sync_missiles(
-    fleet: &Fleet,
-    ships: &Ships,
-    old: &Query<Entity, With<Projectile>>,
-    commands: &mut Commands,
-) {
-    for e in old {
-        commands.entity(e).despawn();
-    }
-    let at = |id: UnitId| ships.iter().find(|(i, ..)| **i == id).map(|(_, p, ..)| p.0);
-    for &(from, target, _) in &fleet.missiles {
-        let (Some(a), Some(b)) = (at(from), at(target)) else {
-            continue;
-        };
-        let line: Vec<hexx::Hex> = a.line_to(b).collect();
-        let mid = line[line.len() / 2];
-        commands.spawn((
-            Projectile,
-            Missile { from, target },
-            HexPos(mid),
-            Facing(if mid == b {
-                a.main_direction_to(b)
-            } else {
-                mid.main_direction_to(b)
-            }),
-        ));
-    }
-}
-
-type Ships<'w, 's> = Query<
+/// Where the map shows the ships, and their standing.
+type Places<'w, 's> = Query<
     'w,
     's,
     (
@@ -64,20 +31,52 @@ type Ships<'w, 's> = Query<
     ),
 >;
 
+/// Gives a missile just launched its entity: halfway along the line from its launcher to
+/// its target, pointing at the target.
+fn launch(missile: Missile, places: &Places, commands: &mut Commands) {
+    let at = |id: UnitId| {
+        places
+            .iter()
+            .find(|(i, ..)| **i == id)
+            .map(|(_, p, ..)| p.0)
+    };
+    let (Some(a), Some(b)) = (at(missile.from), at(missile.target)) else {
+        return;
+    };
+    let line: Vec<hexx::Hex> = a.line_to(b).collect();
+    let mid = line[line.len() / 2];
+    commands.spawn((
+        Projectile,
+        missile,
+        HexPos(mid),
+        Facing(if mid == b {
+            a.main_direction_to(b)
+        } else {
+            mid.main_direction_to(b)
+        }),
+    ));
+}
+
 /// Copies standing onto the entities, and moves the ships on the map to fit the bands
 /// (each move a `Moved` event of cost 0, so the window animates it).
-fn mirror(fleet: &Fleet, map: &HexMap, ships: &mut Ships, events: &mut Vec<BattleEvent>) {
-    let mut at = vec![hexx::Hex::ZERO; fleet.ships.len()];
-    for (id, pos, _, _) in ships.iter() {
+fn mirror(
+    fleet: &Fleet,
+    ships: &impl Ships,
+    map: &HexMap,
+    places: &mut Places,
+    events: &mut Vec<BattleEvent>,
+) {
+    let mut at = vec![hexx::Hex::ZERO; ships.count()];
+    for (id, pos, _, _) in places.iter() {
         if let Some(h) = at.get_mut(id.0 as usize) {
             *h = pos.0;
         }
     }
-    let placed = place::place(map, fleet, &at);
-    let faces = place::facings(fleet, &placed);
-    for (id, mut pos, mut facing, mut standing) in ships.iter_mut() {
+    let placed = place::place(map, fleet, ships, &at);
+    let faces = place::facings(fleet, ships, &placed);
+    for (id, mut pos, mut facing, mut standing) in places.iter_mut() {
         let i = id.0 as usize;
-        let now = fleet.standing(*id);
+        let now = ships.standing(*id);
         if *standing != now {
             *standing = now;
         }
@@ -103,15 +102,15 @@ fn sync_turn(fleet: &Fleet, turn: &mut TurnState) {
     turn.round = fleet.turn;
     turn.phase = match fleet.phase {
         Phase::Start => "turn over",
-        Phase::Range { .. } => "range",
+        Phase::Range => "range",
         Phase::Actions { .. } => "actions",
     };
     turn.order = fleet.cursor.order.clone();
     turn.cursor = fleet.cursor.next;
 }
 
-/// Starts the next turn when the last is over, moves the turn on, and names the ship
-/// whose decision is awaited.
+/// Starts the next turn when the last is over, moves the turn on (despawning the missiles
+/// of each action round resolved), and names the ship whose decision is awaited.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn begin(
     mut turn: ResMut<TurnState>,
@@ -119,9 +118,10 @@ pub(super) fn begin(
     mut fleet: ResMut<Fleet>,
     mut rng: ResMut<BattleRng>,
     map: Res<HexMap>,
-    mut ships: Ships,
-    missiles: Query<Entity, With<Projectile>>,
-    mut spawner: Commands,
+    mut ships: ShipQuery,
+    mut places: Places,
+    missiles: Query<Entity, With<Missile>>,
+    mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
     if outcome.0.is_some() || turn.awaiting.is_some() {
@@ -133,10 +133,18 @@ pub(super) fn begin(
         events.push(BattleEvent::RoundStarted {
             round: fleet.turn + 1,
         });
-        fleet.begin_turn(&mut *rng, &mut events);
+        fleet.begin_turn(&mut ships, &mut *rng, &mut events);
     }
     loop {
-        match fleet.advance(&mut *rng, &mut events) {
+        let resolving = matches!(fleet.phase, Phase::Actions { .. });
+        let step = fleet.advance(&mut ships, &mut *rng, &mut events);
+        if resolving && !matches!(step, Step::Awaiting(_)) {
+            // The round's shots are resolved: its missiles struck or were lost.
+            for e in &missiles {
+                commands.entity(e).despawn();
+            }
+        }
+        match step {
             Step::Awaiting(id) => {
                 turn.awaiting = Some(id);
                 events.push(BattleEvent::TurnStarted { unit: id });
@@ -156,27 +164,45 @@ pub(super) fn begin(
             }
         }
     }
-    mirror(&fleet, &map, &mut ships, &mut events);
-    sync_missiles(&fleet, &ships, &missiles, &mut spawner);
+    mirror(&fleet, &ships, &map, &mut places, &mut events);
     sync_turn(&fleet, &mut turn);
     out.write_batch(events);
 }
 
-/// Checks and applies the awaited ship's command.
+/// The AI's decision for the awaited ship when its side is the AI's (or under autopilot).
+pub(super) fn decide(
+    turn: Res<TurnState>,
+    autopilot: Res<Autopilot>,
+    fleet: Res<Fleet>,
+    ships: ShipQuery,
+    controllers: Query<&Controller>,
+    mut commands: MessageWriter<Command<Action>>,
+) {
+    let Some(active) = turn.awaiting else { return };
+    if ai_decides(ships.roster(), &controllers, autopilot.0, active) {
+        commands.write(Command {
+            unit: active,
+            action: super::ai::choose(&fleet, &ships, active),
+        });
+    }
+}
+
+/// Checks and applies the awaited ship's command; a missile launched gets its entity.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
     mut decision: AwaitedDecision<Action>,
     mut fleet: ResMut<Fleet>,
     map: Res<HexMap>,
-    mut ships: Ships,
-    missiles: Query<Entity, With<Projectile>>,
-    mut spawner: Commands,
+    mut ships: ShipQuery,
+    mut places: Places,
+    mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
     let Some((active, action)) = decision.take(
-        |unit, action| fleet.check(unit, action),
+        |unit, action| fleet.check(&ships, unit, action),
         |_| match fleet.phase {
-            Phase::Range { .. } => Action::Hold,
+            Phase::Range => Action::Hold,
             _ => Action::Pass,
         },
         &mut events,
@@ -186,12 +212,13 @@ pub(super) fn resolve(
     };
     events.push(BattleEvent::ActionChosen {
         unit: active,
-        action: fleet.describe(active, &action),
+        action: Fleet::describe(&ships, active, &action),
     });
-    fleet.apply(active, action, &mut events);
+    if let Some(missile) = fleet.apply(&mut ships, active, action, &mut events) {
+        launch(missile, &places, &mut commands);
+    }
     decision.turn.awaiting = None;
-    mirror(&fleet, &map, &mut ships, &mut events);
-    sync_missiles(&fleet, &ships, &missiles, &mut spawner);
+    mirror(&fleet, &ships, &map, &mut places, &mut events);
     sync_turn(&fleet, &mut decision.turn);
     out.write_batch(events);
 }

@@ -1,13 +1,82 @@
 //! Tests of the starship-d12 turn on a small fleet built from a scenario text, with
 //! scripted dice (starship-d12-quick-reference.txt, "Range", "Actions", "After the shot").
 
-use super::fleet::{Action, Fleet, Phase, Step};
+use super::ai;
+use super::fleet::{Action, Fleet, Phase, Ships, Step};
 use super::gunnery;
 use super::range::{Band, Direction};
-use super::sheet::{ShipFacing, ShipState, SystemRef};
-use super::{ai, new_fleet};
-use crate::battle::{BattleEvent, UnitId};
-use crate::dice::Scripted;
+use super::sheet::{ShipFacing, ShipSheet, ShipState, SystemRef};
+use crate::battle::{BattleEvent, UnitId, Units, UnitsMut};
+use crate::dice::{DieRoller, Scripted};
+use crate::scenario::Prepared;
+use crate::session::{Session, SessionOptions};
+use bevy::ecs::world::World;
+use std::sync::Arc;
+
+/// A battle's ships on their entities (the world of a new session) and the [`Fleet`] they
+/// share, taken out of the world so that the turn's functions can be called one by one.
+struct Battle {
+    fleet: Fleet,
+    world: World,
+}
+
+impl Battle {
+    fn new(prepared: Prepared) -> Self {
+        let mut world = Session::new(Arc::new(prepared), 0, SessionOptions::default()).world;
+        let Some(fleet) = world.remove_resource::<Fleet>() else {
+            panic!("no fleet");
+        };
+        Self { fleet, world }
+    }
+    fn ships(&self) -> &impl Ships {
+        &self.world
+    }
+    fn begin_turn(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        self.fleet.begin_turn(&mut self.world, dice, events);
+    }
+    fn advance(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) -> Step {
+        self.fleet.advance(&mut self.world, dice, events)
+    }
+    fn apply(&mut self, me: UnitId, action: Action, events: &mut Vec<BattleEvent>) {
+        self.fleet.apply(&mut self.world, me, action, events);
+    }
+    fn legal_actions(&self, me: UnitId) -> Vec<Action> {
+        self.fleet.legal_actions(self.ships(), me)
+    }
+    fn check(&self, me: UnitId, action: &Action) -> Result<(), String> {
+        self.fleet.check(self.ships(), me, action)
+    }
+    fn why_no_range_move(&self, me: UnitId) -> String {
+        Fleet::why_no_range_move(self.ships(), me)
+    }
+    fn choose(&self, me: UnitId) -> Action {
+        ai::choose(&self.fleet, self.ships(), me)
+    }
+    fn band(&self, a: UnitId, b: UnitId) -> Band {
+        self.fleet.band(self.ships(), a, b)
+    }
+    fn tails(&self, a: UnitId, b: UnitId) -> bool {
+        self.fleet.tails(self.ships(), a, b)
+    }
+    fn set_range(&mut self, a: UnitId, b: UnitId, band: Band, tailer: Option<UnitId>) {
+        self.fleet.set_range(&self.world, a, b, band, tailer);
+    }
+    fn in_fight(&self, id: UnitId) -> bool {
+        self.ships().in_fight(id)
+    }
+    fn sheet(&self, id: UnitId) -> Arc<ShipSheet> {
+        match Units::<ShipSheet, ShipState>::sheet_of(&self.world, id) {
+            Some(s) => Arc::clone(s),
+            None => panic!("no ship {id:?}"),
+        }
+    }
+    fn ship(&mut self, id: UnitId) -> &mut ShipState {
+        match UnitsMut::<ShipSheet, ShipState>::state_mut(&mut self.world, id) {
+            Some(s) => s,
+            None => panic!("no ship {id:?}"),
+        }
+    }
+}
 
 const SHIP: &str = r#"StarshipD12(
     defence: 1,
@@ -20,7 +89,7 @@ const SHIP: &str = r#"StarshipD12(
 )"#;
 
 /// Three ships: Anvil (side a) against Brand and Cinder (side b), all at Medium.
-fn fleet() -> Fleet {
+fn fleet() -> Battle {
     let text = format!(
         r#"(
     name: "test",
@@ -38,7 +107,7 @@ fn fleet() -> Fleet {
     let prepared = crate::rules::builtin()
         .parse("test.ron", &text)
         .unwrap_or_else(|e| panic!("{e}"));
-    new_fleet(&prepared)
+    Battle::new(prepared)
 }
 
 const ANVIL: UnitId = UnitId(0);
@@ -54,7 +123,7 @@ fn the_range_phase_goes_by_rolls_and_spares_who_moved_first() {
     // Each pilot has piloting 3: a first die under 3 adds a second die.
     // Anvil 11, Brand 5, Cinder 2+1 = 3.
     f.begin_turn(&mut Scripted::new(&[11, 5, 2, 1]), &mut events);
-    assert_eq!(f.cursor.order, vec![ANVIL, BRAND, CINDER]);
+    assert_eq!(f.fleet.cursor.order, vec![ANVIL, BRAND, CINDER]);
     assert_eq!(
         f.advance(&mut Scripted::new(&[]), &mut events),
         Step::Awaiting(ANVIL)
@@ -80,8 +149,8 @@ fn the_range_phase_goes_by_rolls_and_spares_who_moved_first() {
             .all(|a| !matches!(a, Action::Range { steps, .. } if *steps > 2))
     );
     f.apply(ANVIL, close, &mut events);
-    assert_eq!(f.ranges.band(ANVIL, CINDER), Band::Tailing);
-    assert!(f.ranges.tails(ANVIL, CINDER));
+    assert_eq!(f.band(ANVIL, CINDER), Band::Tailing);
+    assert!(f.tails(ANVIL, CINDER));
     // Brand may move against Anvil (Anvil moved against Cinder, not Brand).
     assert_eq!(
         f.advance(&mut Scripted::new(&[]), &mut events),
@@ -142,8 +211,8 @@ fn the_ship_that_opens_the_range_to_escaped_is_the_one_that_escapes() {
     let mut f = fleet();
     let mut events = Vec::new();
     // Brand is out of it: only Anvil and Cinder fight, at Long.
-    f.ships[1].destroyed = true;
-    f.ranges.set(ANVIL, CINDER, Band::Long, None);
+    f.ship(BRAND).destroyed = true;
+    f.set_range(ANVIL, CINDER, Band::Long, None);
     // Cinder rolls highest and opens the range.
     f.begin_turn(&mut Scripted::new(&[2, 1, 9]), &mut events);
     assert_eq!(
@@ -166,12 +235,12 @@ fn the_ship_that_opens_the_range_to_escaped_is_the_one_that_escapes() {
     f.apply(ANVIL, Action::Hold, &mut events);
     f.advance(&mut Scripted::new(&[]), &mut events);
     // Cinder (unit 2, after Anvil in unit order) escaped; Anvil did not.
-    assert!(f.ships[2].escaped);
-    assert!(!f.ships[0].escaped);
+    assert!(f.ship(CINDER).escaped);
+    assert!(!f.ship(ANVIL).escaped);
     assert!(f.in_fight(ANVIL));
 }
 
-fn to_actions(f: &mut Fleet) {
+fn to_actions(f: &mut Battle) {
     let mut events = Vec::new();
     f.begin_turn(&mut Scripted::new(&[5, 5, 5]), &mut events);
     for id in [ANVIL, BRAND, CINDER] {
@@ -185,7 +254,7 @@ fn to_actions(f: &mut Fleet) {
         f.advance(&mut Scripted::new(&[]), &mut events),
         Step::Advanced
     );
-    assert!(matches!(f.phase, Phase::Actions { round: 1, .. }));
+    assert!(matches!(f.fleet.phase, Phase::Actions { round: 1, .. }));
 }
 
 const GUN: SystemRef = SystemRef {
@@ -202,7 +271,7 @@ const TURRET: SystemRef = SystemRef {
 #[test]
 fn a_tailed_ship_fires_back_with_rear_weapons_and_turrets_only() {
     let mut f = fleet();
-    f.ranges.set(BRAND, ANVIL, Band::Tailing, Some(BRAND));
+    f.set_range(BRAND, ANVIL, Band::Tailing, Some(BRAND));
     to_actions(&mut f);
     let fire = |weapon, target| Action::Fire {
         weapon,
@@ -282,7 +351,7 @@ fn action_rounds_resolve_together_until_everyone_passes() {
     assert_eq!(attacks, vec![true, true], "{events:#?}");
     assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { text, .. } if text.starts_with("Sustain: +1 to the die for 1 damage (D 4 -> 3)"))));
     // Anvil's gun fired, both its crew acted: nothing is left for it this turn.
-    assert!(matches!(f.phase, Phase::Actions { round: 2, .. }));
+    assert!(matches!(f.fleet.phase, Phase::Actions { round: 2, .. }));
     assert_eq!(f.legal_actions(ANVIL), vec![Action::Pass]);
     // Everyone passes: the turn is over.
     for _ in 0..3 {
@@ -301,8 +370,8 @@ fn a_ship_destroyed_in_a_round_still_fires() {
     let mut events = Vec::new();
     let none = &mut Scripted::new(&[]);
     // Brand's systems are down to the core's last point.
-    f.ships[1].hp = vec![0, 0, 1];
-    f.ships[1].hp[1] = 2; // its turret still works
+    f.ship(BRAND).hp = vec![0, 0, 1];
+    f.ship(BRAND).hp[1] = 2; // its turret still works
     assert_eq!(f.advance(none, &mut events), Step::Awaiting(ANVIL));
     f.apply(
         ANVIL,
@@ -331,7 +400,7 @@ fn a_ship_destroyed_in_a_round_still_fires() {
     // Anvil hits with a 12 (4 damage: turret 2, core 1, 1 more destroys Brand); Brand's
     // turret (no bonus) hits with a 12 too.
     f.advance(&mut Scripted::new(&[12, 12]), &mut events);
-    assert!(f.ships[1].destroyed);
+    assert!(f.ship(BRAND).destroyed);
     let attackers: Vec<UnitId> = events
         .iter()
         .filter_map(|e| match e {
@@ -340,7 +409,11 @@ fn a_ship_destroyed_in_a_round_still_fires() {
         })
         .collect();
     assert_eq!(attackers, vec![ANVIL, BRAND]);
-    assert_eq!(f.ships[0].structure(), 6 - 2, "Brand's 2 landed on Anvil");
+    assert_eq!(
+        f.ship(ANVIL).structure(),
+        6 - 2,
+        "Brand's 2 landed on Anvil"
+    );
 }
 
 /// The AI closes on an enemy it outguns, tails when it can, and passes when no shot can
@@ -351,7 +424,7 @@ fn the_ai_closes_fires_and_runs_when_disarmed() {
     let mut events = Vec::new();
     f.begin_turn(&mut Scripted::new(&[11, 5, 5]), &mut events);
     f.advance(&mut Scripted::new(&[]), &mut events);
-    let choice = ai::choose(&f, ANVIL);
+    let choice = f.choose(ANVIL);
     assert!(
         matches!(
             choice,
@@ -363,9 +436,9 @@ fn the_ai_closes_fires_and_runs_when_disarmed() {
         "{choice:?}"
     );
     // Disarmed: both weapons destroyed.
-    f.ships[0].hp[0] = 0;
-    f.ships[0].hp[1] = 0;
-    let choice = ai::choose(&f, ANVIL);
+    f.ship(ANVIL).hp[0] = 0;
+    f.ship(ANVIL).hp[1] = 0;
+    let choice = f.choose(ANVIL);
     assert!(
         matches!(
             choice,
@@ -384,29 +457,29 @@ fn the_ai_closes_fires_and_runs_when_disarmed() {
 fn the_ai_does_not_leave_a_fight_it_may_not_flee() {
     let mut f = fleet();
     let mut events = Vec::new();
-    f.ships[0].hp[0] = 0; // Anvil's gun is gone: outgunned two to one.
-    f.ranges.set(ANVIL, BRAND, Band::Long, None);
-    f.ranges.set(ANVIL, CINDER, Band::Long, None);
+    f.ship(ANVIL).hp[0] = 0; // Anvil's gun is gone: outgunned two to one.
+    f.set_range(ANVIL, BRAND, Band::Long, None);
+    f.set_range(ANVIL, CINDER, Band::Long, None);
     f.begin_turn(&mut Scripted::new(&[11, 2, 1, 2, 1]), &mut events);
     assert_eq!(
         f.advance(&mut Scripted::new(&[]), &mut events),
         Step::Awaiting(ANVIL)
     );
-    let choice = ai::choose(&f, ANVIL);
+    let choice = f.choose(ANVIL);
     if let Action::Range {
         target,
         direction: Direction::Farther,
         ..
     } = choice
     {
-        assert_ne!(f.ranges.band(ANVIL, target), Band::Long, "{choice:?}");
+        assert_ne!(f.band(ANVIL, target), Band::Long, "{choice:?}");
     }
     // The same ship of a side that may flee, hurt and losing the exchange, breaks off
     // from its last enemy (Cinder is gone) at Long: the move takes it out of the fight.
-    f.may_flee = vec![true, true];
-    f.ships[0].hp[2] = 0;
-    f.ships[2].destroyed = true;
-    let choice = ai::choose(&f, ANVIL);
+    f.fleet.may_flee = vec![true, true];
+    f.ship(ANVIL).hp[2] = 0;
+    f.ship(CINDER).destroyed = true;
+    let choice = f.choose(ANVIL);
     assert!(
         matches!(
             choice,
@@ -421,7 +494,7 @@ fn the_ai_does_not_leave_a_fight_it_may_not_flee() {
 
 /// Two ships with an engine each; Anvil's crew has an edge that lets its gunners choose
 /// the system hit.
-fn engined_pair() -> Fleet {
+fn engined_pair() -> Battle {
     let ship = |edges: &str| {
         format!(
             r#"StarshipD12(
@@ -454,7 +527,7 @@ fn engined_pair() -> Fleet {
     let prepared = crate::rules::builtin()
         .parse("test.ron", &text)
         .unwrap_or_else(|e| panic!("{e}"));
-    new_fleet(&prepared)
+    Battle::new(prepared)
 }
 
 /// "Range" needs a working engine (a decision in the module doc): a ship whose engines
@@ -462,15 +535,15 @@ fn engined_pair() -> Fleet {
 #[test]
 fn a_ship_without_a_working_engine_cannot_change_the_range() {
     let mut f = engined_pair();
-    let drive = f.sheets[0].systems.iter().position(|s| s.engine);
+    let drive = f.sheet(ANVIL).systems.iter().position(|s| s.engine);
     let Some(drive) = drive else {
         panic!("no engine")
     };
-    f.ships[0].hp[drive] = 1; // a damaged normal system is out of action
+    f.ship(ANVIL).hp[drive] = 1; // a damaged normal system is out of action
     let mut events = Vec::new();
     f.begin_turn(&mut Scripted::new(&[5]), &mut events);
     assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { unit: Some(ANVIL), text } if text.contains("no working engine"))));
-    assert_eq!(f.cursor.order, vec![BRAND]);
+    assert_eq!(f.fleet.cursor.order, vec![BRAND]);
     assert_eq!(f.legal_actions(ANVIL), vec![Action::Hold]);
     assert!(f.why_no_range_move(ANVIL).contains("engine"));
 }
@@ -514,8 +587,16 @@ fn an_edge_lets_the_attacker_choose_the_system_hit() {
             .is_some_and(|l| l.starts_with("Gun") && l.contains("chosen by the attacker")),
         "{chosen:?}"
     );
-    assert!(!f.ships[1].works(&f.sheets[1], 0));
-    let sensors = f.sheets[1].systems.iter().position(|s| s.name == "Sensors");
-    let defender = gunnery::defender_choice(&f.sheets[1], &ShipState::new(&f.sheets[1]), 2);
-    assert_eq!(sensors.map(|i| f.sheets[1].systems[i].at), Some(defender));
+    let brand = f.sheet(BRAND);
+    assert!(!f.ship(BRAND).works(&brand, 0));
+    let sensors = f
+        .sheet(BRAND)
+        .systems
+        .iter()
+        .position(|s| s.name == "Sensors");
+    let defender = gunnery::defender_choice(&f.sheet(BRAND), &ShipState::new(&f.sheet(BRAND)), 2);
+    assert_eq!(
+        sensors.map(|i| f.sheet(BRAND).systems[i].at),
+        Some(defender)
+    );
 }

@@ -1,0 +1,132 @@
+//! A ruleset's units read and changed through their entities: each unit entity carries
+//! its checked sheet ([`Sheet`], shared and never changed in battle) and the ruleset's
+//! state component; the rules reach both by [`UnitId`] through the [`Roster`].
+//!
+//! The rules are plain functions over [`Units`] (read) and [`UnitsMut`] (change), so the
+//! same code runs inside a system (through [`UnitComponents`], a system parameter), on a
+//! whole battle world outside any system (the window, the contract's unit lines, tests:
+//! [`World`] implements both traits) and nowhere keeps a copy of a unit's state.
+
+use super::{Roster, UnitId};
+use bevy::ecs::component::{Component, Mutable};
+use bevy::ecs::entity::Entity;
+use bevy::ecs::prelude::{Query, Res};
+use bevy::ecs::system::SystemParam;
+use bevy::ecs::world::World;
+use std::sync::Arc;
+
+/// A unit's checked sheet on its entity: what the scenario made of it, shared between
+/// the battles of a session and never changed in battle.
+#[derive(Component, Debug)]
+pub struct Sheet<S: Send + Sync + 'static>(pub Arc<S>);
+
+impl<S: Send + Sync + 'static> std::ops::Deref for Sheet<S> {
+    type Target = S;
+    fn deref(&self) -> &S {
+        &self.0
+    }
+}
+
+/// The roster of a world without one (no units).
+static NO_UNITS: Roster = Roster { units: Vec::new() };
+
+/// Read access to every unit's sheet `S` and state component `T`, by [`UnitId`].
+pub trait Units<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> {
+    /// Names, sides and entities of the units, in [`UnitId`] order.
+    fn roster(&self) -> &Roster;
+    /// A unit's sheet (`None`: no such unit, or not one of this ruleset).
+    fn sheet_of(&self, id: UnitId) -> Option<&Arc<S>>;
+    /// A unit's state (`None`: no such unit, or not one of this ruleset).
+    fn state_of(&self, id: UnitId) -> Option<&T>;
+    /// The unit of an entity.
+    fn unit_of(&self, entity: Entity) -> Option<UnitId>;
+
+    /// How many units the battle has.
+    fn count(&self) -> usize {
+        self.roster().units.len()
+    }
+    /// Every unit, in [`UnitId`] order.
+    fn ids(&self) -> std::iter::Map<std::ops::Range<u32>, fn(u32) -> UnitId> {
+        (0..self.count() as u32).map(UnitId as fn(u32) -> UnitId)
+    }
+    /// A unit's side.
+    fn side_of(&self, id: UnitId) -> Option<u8> {
+        self.roster().units.get(id.0 as usize).map(|u| u.side)
+    }
+    /// A unit's name ("?" for no such unit).
+    fn name_of(&self, id: UnitId) -> &str {
+        self.roster().name(id)
+    }
+    /// A unit's entity.
+    fn entity_of(&self, id: UnitId) -> Option<Entity> {
+        self.roster().entity(id)
+    }
+}
+
+/// [`Units`] with the state open to change.
+pub trait UnitsMut<S: Send + Sync + 'static, T: Component<Mutability = Mutable>>:
+    Units<S, T>
+{
+    /// A unit's state to change.
+    fn state_mut(&mut self, id: UnitId) -> Option<&mut T>;
+}
+
+impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> Units<S, T> for World {
+    fn roster(&self) -> &Roster {
+        self.get_resource::<Roster>().unwrap_or(&NO_UNITS)
+    }
+    fn sheet_of(&self, id: UnitId) -> Option<&Arc<S>> {
+        let e = Units::<S, T>::roster(self).entity(id)?;
+        self.get::<Sheet<S>>(e).map(|s| &s.0)
+    }
+    fn state_of(&self, id: UnitId) -> Option<&T> {
+        let e = Units::<S, T>::roster(self).entity(id)?;
+        self.get::<T>(e)
+    }
+    fn unit_of(&self, entity: Entity) -> Option<UnitId> {
+        self.get::<UnitId>(entity).copied()
+    }
+}
+
+impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> UnitsMut<S, T> for World {
+    fn state_mut(&mut self, id: UnitId) -> Option<&mut T> {
+        let e = Units::<S, T>::entity_of(self, id)?;
+        self.get_mut::<T>(e).map(|m| m.into_inner())
+    }
+}
+
+/// The system parameter that gives a system [`Units`] and [`UnitsMut`]: the roster and
+/// the query of every unit's id, sheet `S` and state `T`.
+#[derive(SystemParam)]
+pub struct UnitComponents<'w, 's, S: Send + Sync + 'static, T: Component<Mutability = Mutable>> {
+    roster: Res<'w, Roster>,
+    query: Query<'w, 's, (&'static UnitId, &'static Sheet<S>, &'static mut T)>,
+}
+
+impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> Units<S, T>
+    for UnitComponents<'_, '_, S, T>
+{
+    fn roster(&self) -> &Roster {
+        &self.roster
+    }
+    fn sheet_of(&self, id: UnitId) -> Option<&Arc<S>> {
+        let e = self.roster.entity(id)?;
+        self.query.get(e).ok().map(|(_, s, _)| &s.0)
+    }
+    fn state_of(&self, id: UnitId) -> Option<&T> {
+        let e = self.roster.entity(id)?;
+        self.query.get(e).ok().map(|(_, _, t)| t)
+    }
+    fn unit_of(&self, entity: Entity) -> Option<UnitId> {
+        self.query.get(entity).ok().map(|(id, ..)| *id)
+    }
+}
+
+impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> UnitsMut<S, T>
+    for UnitComponents<'_, '_, S, T>
+{
+    fn state_mut(&mut self, id: UnitId) -> Option<&mut T> {
+        let e = self.roster.entity(id)?;
+        self.query.get_mut(e).ok().map(|(_, _, t)| t.into_inner())
+    }
+}
