@@ -18,7 +18,7 @@ mod units;
 
 pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair};
 pub use log::{CombatLog, INJURY_DAMAGE, LEVEL_DAMAGE, LogEntry, format_event};
-pub use policy::{Policy, StatePolicy};
+pub use policy::{Policy, StatePolicy, UnitsPolicy};
 pub use stats::{BattleStats, UnitTally};
 pub use units::{Sheet, UnitComponents, Units, UnitsMut};
 
@@ -405,6 +405,26 @@ pub fn decide_by_policy<P: StatePolicy>(
         commands.write(Command {
             unit: active,
             action: state.choose(active),
+        });
+    }
+}
+
+/// The Decide system of a [`UnitsPolicy`] ruleset: the AI's decision for the awaited unit
+/// when its side is the AI's (or under autopilot), from the shared state and the units'
+/// components.
+pub fn decide_with_units<P: UnitsPolicy>(
+    turn: Res<TurnState>,
+    autopilot: Res<Autopilot>,
+    state: Res<P>,
+    units: UnitComponents<P::Sheet, P::State>,
+    controllers: Query<&Controller>,
+    mut commands: MessageWriter<Command<P::Action>>,
+) {
+    let Some(active) = turn.awaiting else { return };
+    if ai_decides(units.roster(), &controllers, autopilot.0, active) {
+        commands.write(Command {
+            unit: active,
+            action: state.choose(&units, active),
         });
     }
 }

@@ -74,6 +74,20 @@ fn band_value(
     mine - theirs
 }
 
+impl crate::battle::UnitsPolicy for Fleet {
+    type Sheet = super::ShipSheet;
+    type State = super::ShipState;
+    type Action = Action;
+
+    fn choose(
+        &self,
+        ships: &impl crate::battle::Units<Self::Sheet, Self::State>,
+        unit: UnitId,
+    ) -> Action {
+        choose(self, ships, unit)
+    }
+}
+
 /// What `me` does now.
 pub fn choose(fleet: &Fleet, ships: &impl Ships, me: UnitId) -> Action {
     let legal = fleet.legal_actions(ships, me);

@@ -81,7 +81,7 @@ pub struct D12Config {
 pub fn configure(schedule: &mut Schedule) {
     schedule.add_systems((
         systems::begin.in_set(BattleSet::Begin),
-        systems::decide.in_set(BattleSet::Decide),
+        crate::battle::decide_with_units::<Fleet>.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
         flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));

@@ -7,8 +7,8 @@ use super::fleet::{Action, Fleet, Missile, Phase, Ships, Step};
 use super::place;
 use super::sheet::{ShipSheet, ShipState};
 use crate::battle::{
-    Autopilot, AwaitedDecision, BattleEvent, Command, Controller, Facing, HexPos, Outcome,
-    Projectile, Standing, TurnState, UnitComponents, UnitId, Units, ai_decides, hex_pair,
+    AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Projectile, Standing, TurnState,
+    UnitComponents, UnitId, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
@@ -167,24 +167,6 @@ pub(super) fn begin(
     mirror(&fleet, &ships, &map, &mut places, &mut events);
     sync_turn(&fleet, &mut turn);
     out.write_batch(events);
-}
-
-/// The AI's decision for the awaited ship when its side is the AI's (or under autopilot).
-pub(super) fn decide(
-    turn: Res<TurnState>,
-    autopilot: Res<Autopilot>,
-    fleet: Res<Fleet>,
-    ships: ShipQuery,
-    controllers: Query<&Controller>,
-    mut commands: MessageWriter<Command<Action>>,
-) {
-    let Some(active) = turn.awaiting else { return };
-    if ai_decides(ships.roster(), &controllers, autopilot.0, active) {
-        commands.write(Command {
-            unit: active,
-            action: super::ai::choose(&fleet, &ships, active),
-        });
-    }
 }
 
 /// Checks and applies the awaited ship's command; a missile launched gets its entity.
