@@ -20,7 +20,7 @@ pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair};
 pub use log::{CombatLog, INJURY_DAMAGE, LEVEL_DAMAGE, LogEntry, format_event};
 pub use policy::{Policy, StatePolicy, UnitsPolicy};
 pub use stats::{BattleStats, UnitTally};
-pub use units::{Sheet, UnitComponents, Units, UnitsMut};
+pub use units::{Frozen, Sheet, UnitComponents, Units, UnitsMut};
 
 use bevy::ecs::component::Component;
 use bevy::ecs::message::{Message, MessageWriter, Messages};

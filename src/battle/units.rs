@@ -130,3 +130,42 @@ impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> UnitsMut<S, T
         self.query.get_mut(e).ok().map(|(_, _, t)| t.into_inner())
     }
 }
+
+/// A copy of every unit's sheet and state taken at one moment (say, when a phase began,
+/// for rules that resolve against the state at declaration), readable as [`Units`].
+#[derive(Clone, Debug)]
+pub struct Frozen<S, T> {
+    roster: Roster,
+    sheets: Vec<Option<Arc<S>>>,
+    states: Vec<Option<T>>,
+}
+
+impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable> + Clone> Frozen<S, T> {
+    /// The units as they are now.
+    pub fn take(units: &impl Units<S, T>) -> Self {
+        Self {
+            roster: units.roster().clone(),
+            sheets: units.ids().map(|id| units.sheet_of(id).cloned()).collect(),
+            states: units.ids().map(|id| units.state_of(id).cloned()).collect(),
+        }
+    }
+}
+
+impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> Units<S, T> for Frozen<S, T> {
+    fn roster(&self) -> &Roster {
+        &self.roster
+    }
+    fn sheet_of(&self, id: UnitId) -> Option<&Arc<S>> {
+        self.sheets.get(id.0 as usize)?.as_ref()
+    }
+    fn state_of(&self, id: UnitId) -> Option<&T> {
+        self.states.get(id.0 as usize)?.as_ref()
+    }
+    fn unit_of(&self, entity: Entity) -> Option<UnitId> {
+        self.roster
+            .units
+            .iter()
+            .position(|u| u.entity == entity)
+            .map(|i| UnitId(i as u32))
+    }
+}

@@ -5,12 +5,11 @@
 //! code), and the band lines drawn on the map.
 
 use super::Game;
-use crate::battle::UnitId;
+use crate::battle::{UnitId, Units};
 use crate::rules::starship_d12::fleet::{Action, Fleet, Phase, Ships};
 use crate::rules::starship_d12::gunnery;
 use crate::rules::starship_d12::range::{Band, Direction, move_range};
 use crate::rules::starship_d12::sheet::ShipFacing;
-use bevy::ecs::world::World;
 use bevy::prelude::Color;
 use bevy_egui::egui;
 
@@ -35,7 +34,7 @@ fn colour32(c: Color) -> egui::Color32 {
 }
 
 /// The fleet of the battle and its ships (the battle world), if it is a starship-d12 one.
-pub fn fleet(game: &Game) -> Option<(&Fleet, &World)> {
+pub fn fleet(game: &Game) -> Option<(&Fleet, &impl Ships)> {
     let world = &game.play.session().world;
     Some((world.get_resource::<Fleet>()?, world))
 }
@@ -340,12 +339,13 @@ fn ship_options(
 
 use crate::rules::socs::SocsRange;
 use crate::rules::socs::dogfight::{
-    Action as CraftAction, Dogfight, Maneuver, Phase as SocsPhase, Shot, chance_3d6,
+    Action as CraftAction, Crafts, Dogfight, Maneuver, Phase as SocsPhase, Shot, chance_3d6,
 };
 
-/// The dogfight of the battle, if it is a SOCS one.
-pub fn dogfight(game: &Game) -> Option<&Dogfight> {
-    game.play.session().world.get_resource::<Dogfight>()
+/// The dogfight of the battle and its craft (the battle world), if it is a SOCS one.
+pub fn dogfight(game: &Game) -> Option<(&Dogfight, &impl Crafts)> {
+    let world = &game.play.session().world;
+    Some((world.get_resource::<Dogfight>()?, world))
 }
 
 /// The colour of a SOCS range.
@@ -358,31 +358,42 @@ pub fn socs_range_colour(r: SocsRange) -> Color {
 }
 
 /// Every pair of foes with its range, and every Position aiming bonus.
-pub fn socs_range_panel(ui: &mut egui::Ui, d: &Dogfight) {
-    ui.strong(if d.furball() {
+pub fn socs_range_panel(ui: &mut egui::Ui, d: &Dogfight, crafts: &impl Crafts) {
+    ui.strong(if crafts.furball() {
         "Ranges (a furball!)"
     } else {
         "Ranges"
     });
-    let mut pairs: Vec<(UnitId, UnitId, SocsRange)> = d
-        .ranges
-        .iter()
-        .filter(|((a, b), _)| d.in_fight(*a) && d.in_fight(*b))
-        .map(|(&(a, b), &r)| (a, b, r))
-        .collect();
+    let fighting = crafts.fighting();
+    let mut pairs: Vec<(UnitId, UnitId, SocsRange)> = Vec::new();
+    let mut held = Vec::new();
+    for (k, &a) in fighting.iter().enumerate() {
+        for &b in &fighting[k + 1..] {
+            if crafts.side_of(a) != crafts.side_of(b) {
+                pairs.push((a, b, d.range(crafts, a, b)));
+            }
+        }
+        for (b, ab) in d.positions_of(crafts, a) {
+            if crafts.in_fight(b) {
+                held.push(format!(
+                    "{} has Position {ab} on {}",
+                    crafts.name_of(a),
+                    crafts.name_of(b)
+                ));
+            }
+        }
+    }
     pairs.sort_by_key(|&(a, b, r)| (r, a, b));
     for (a, b, r) in pairs {
         ui.label(
-            egui::RichText::new(format!("{} - {}: {r}", d.name(a), d.name(b)))
-                .color(colour32(socs_range_colour(r))),
+            egui::RichText::new(format!(
+                "{} - {}: {r}",
+                crafts.name_of(a),
+                crafts.name_of(b)
+            ))
+            .color(colour32(socs_range_colour(r))),
         );
     }
-    let held: Vec<String> = d
-        .position
-        .iter()
-        .filter(|((a, b), _)| d.in_fight(*a) && d.in_fight(*b))
-        .map(|(&(a, b), ab)| format!("{} has Position {ab} on {}", d.name(a), d.name(b)))
-        .collect();
     if !held.is_empty() {
         ui.strong("Position aiming bonuses");
         for h in held {
@@ -392,13 +403,12 @@ pub fn socs_range_panel(ui: &mut egui::Ui, d: &Dogfight) {
 }
 
 /// The sheet of craft `id`.
-pub fn craft_sheet(ui: &mut egui::Ui, d: &Dogfight, id: UnitId) {
-    let i = id.0 as usize;
-    let (Some(craft), Some(state)) = (d.crafts.get(i), d.states.get(i)) else {
+pub fn craft_sheet(ui: &mut egui::Ui, d: &Dogfight, crafts: &impl Crafts, id: UnitId) {
+    let (Some(craft), Some(state)) = (crafts.sheet_of(id), crafts.state_of(id)) else {
         return;
     };
     let c = &craft.stats;
-    ui.heading(d.name(id));
+    ui.heading(crafts.name_of(id));
     ui.label(format!(
         "{}, MR {}, {:+} to be hit",
         c.class, c.mr, craft.to_be_hit
@@ -440,7 +450,7 @@ pub fn craft_sheet(ui: &mut egui::Ui, d: &Dogfight, id: UnitId) {
     for (w, weapon) in c.weapons.iter().enumerate() {
         let g = craft.gunner(w);
         let sus = match state.sustained[w] {
-            Some((t, n)) => format!(", Sustained Fire {n} on {}", d.name(t)),
+            Some((t, n)) => format!(", Sustained Fire {n} on {}", crafts.name_of(t)),
             None => String::new(),
         };
         let t = egui::RichText::new(format!(
@@ -473,11 +483,13 @@ pub fn craft_sheet(ui: &mut egui::Ui, d: &Dogfight, id: UnitId) {
             if state.alive[k] { "" } else { " - dead" }
         ));
     }
-    for (&(a, b), ab) in &d.position {
-        if a == id {
-            ui.label(format!("Position {ab} on {}", d.name(b)));
-        } else if b == id {
-            ui.label(format!("{} has Position {ab} on it", d.name(a)));
+    for (b, ab) in d.positions_of(crafts, id) {
+        ui.label(format!("Position {ab} on {}", crafts.name_of(b)));
+    }
+    for a in crafts.ids() {
+        let ab = d.position_ab(crafts, a, id);
+        if a != id && ab > 0 {
+            ui.label(format!("{} has Position {ab} on it", crafts.name_of(a)));
         }
     }
 }
@@ -487,55 +499,87 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
     let Some(me) = awaited(ui, game, "craft") else {
         return;
     };
-    let Some(d) = dogfight(game).cloned() else {
-        return;
-    };
     if game.selected.is_none() {
         game.selected = Some(me);
     }
-    ui.strong(format!("{}'s decision", d.name(me)));
+    // The panel's own inputs, held apart while the battle is borrowed.
+    let mut gun_targets = std::mem::take(&mut game.gun_targets);
+    let mut gm_modifier = game.gm_modifier;
+    let chosen = match dogfight(game) {
+        Some((d, crafts)) => craft_options(ui, d, crafts, me, &mut gun_targets, &mut gm_modifier),
+        None => None,
+    };
+    game.gun_targets = gun_targets;
+    game.gm_modifier = gm_modifier;
+    if let Some(action) = chosen {
+        match game.play.decide::<crate::rules::socs::Socs>(action) {
+            Ok(()) => {
+                game.status = "done".into();
+                game.gun_targets.clear();
+                game.gm_modifier = 0;
+            }
+            Err(e) => game.status = format!("not allowed: {e}"),
+        }
+    }
+    if !game.status.is_empty() {
+        ui.small(&game.status);
+    }
+}
+
+/// The decision widgets for craft `me`: a target per gun with its exact odds from the
+/// rules' own modifiers ([`Dogfight::shot_modifiers`], [`chance_3d6`]), or the legal
+/// maneuvers; the action chosen, if any.
+fn craft_options(
+    ui: &mut egui::Ui,
+    d: &Dogfight,
+    crafts: &impl Crafts,
+    me: UnitId,
+    gun_targets: &mut Vec<Option<UnitId>>,
+    gm_modifier: &mut i32,
+) -> Option<CraftAction> {
+    ui.strong(format!("{}'s decision", crafts.name_of(me)));
     ui.horizontal(|ui| {
         ui.label("GM modifier (unorthodox tactics)");
-        ui.add(egui::DragValue::new(&mut game.gm_modifier).range(-10..=10));
+        ui.add(egui::DragValue::new(gm_modifier).range(-10..=10));
     });
     let mut chosen = None;
     match &d.phase {
         SocsPhase::Fire { .. } => {
-            let craft = d.crafts[me.0 as usize].clone();
+            let craft = crafts.craft(me);
             let guns = craft.stats.weapons.len();
-            if game.gun_targets.len() != guns {
-                game.gun_targets = vec![None; guns];
+            if gun_targets.len() != guns {
+                *gun_targets = vec![None; guns];
             }
-            if d.states[me.0 as usize].skip_fire {
+            if crafts.craft_state(me).skip_fire {
                 ui.label("Your gunners may not fire this turn.");
             } else {
                 ui.label("Fire phase: pick a target for each gun (shots are resolved together).");
             }
-            for w in 0..guns {
-                let foes: Vec<UnitId> = d
+            for (w, target) in gun_targets.iter_mut().enumerate() {
+                let foes: Vec<UnitId> = crafts
                     .foes(me)
                     .into_iter()
-                    .filter(|&t| d.guns_at(me, t).contains(&w))
+                    .filter(|&t| d.guns_at(crafts, me, t).contains(&w))
                     .collect();
-                if !foes.contains(&game.gun_targets[w].unwrap_or(UnitId(u32::MAX))) {
-                    game.gun_targets[w] = None;
+                if !foes.contains(&target.unwrap_or(UnitId(u32::MAX))) {
+                    *target = None;
                 }
                 let name = |t: Option<UnitId>| {
-                    t.map_or("hold fire".to_string(), |t| d.name(t).to_string())
+                    t.map_or("hold fire".to_string(), |t| crafts.name_of(t).to_string())
                 };
                 ui.horizontal(|ui| {
                     ui.label(&craft.stats.weapons[w].name);
                     egui::ComboBox::from_id_salt(("gun", w))
-                        .selected_text(name(game.gun_targets[w]))
+                        .selected_text(name(*target))
                         .show_ui(ui, |ui| {
-                            ui.selectable_value(&mut game.gun_targets[w], None, "hold fire");
+                            ui.selectable_value(target, None, "hold fire");
                             for &t in &foes {
-                                ui.selectable_value(&mut game.gun_targets[w], Some(t), d.name(t));
+                                ui.selectable_value(target, Some(t), crafts.name_of(t));
                             }
                         });
                 });
-                if let Some(t) = game.gun_targets[w] {
-                    let mods = d.shot_modifiers(me, w, t, game.gm_modifier);
+                if let Some(t) = *target {
+                    let mods = d.shot_modifiers(crafts, me, w, t, *gm_modifier);
                     let total: i32 = mods.iter().map(|m| m.value).sum();
                     let parts: Vec<String> = mods
                         .iter()
@@ -544,7 +588,7 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
                     ui.small(format!(
                         "hit on {total} or less: {:.0}%{} ({})",
                         chance_3d6(total) * 100.0,
-                        if d.may_dodge(t, me) {
+                        if crafts.may_dodge(t, me) {
                             ", the target may dodge"
                         } else {
                             ", no dodge"
@@ -555,8 +599,7 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
             }
             if ui.button("Fire (Enter)").clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter))
             {
-                let shots = game
-                    .gun_targets
+                let shots = gun_targets
                     .iter()
                     .enumerate()
                     .filter_map(|(w, t)| {
@@ -568,17 +611,17 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
                     .collect();
                 chosen = Some(CraftAction::Fire {
                     shots,
-                    gm_modifier: game.gm_modifier,
+                    gm_modifier: *gm_modifier,
                 });
             }
         }
         SocsPhase::Maneuvers { .. } => {
             ui.label("Maneuver phase: choose the pilot's maneuver (rolled against Piloting + MR).");
-            for a in d.legal_actions(me) {
+            for a in d.legal_actions(crafts, me) {
                 let CraftAction::Maneuver { maneuver, .. } = &a else {
                     continue;
                 };
-                let text = d.describe(me, &a);
+                let text = d.describe(crafts, me, &a);
                 let hint = match maneuver {
                     Maneuver::FlyStraight => "no change to any aiming bonus",
                     Maneuver::Offensive { .. } => {
@@ -603,26 +646,14 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
                 if ui.button(text).on_hover_text(hint).clicked() {
                     chosen = Some(CraftAction::Maneuver {
                         maneuver: maneuver.clone(),
-                        gm_modifier: game.gm_modifier,
+                        gm_modifier: *gm_modifier,
                     });
                 }
             }
         }
         SocsPhase::Start => {}
     }
-    if let Some(action) = chosen {
-        match game.play.decide::<crate::rules::socs::Socs>(action) {
-            Ok(()) => {
-                game.status = "done".into();
-                game.gun_targets.clear();
-                game.gm_modifier = 0;
-            }
-            Err(e) => game.status = format!("not allowed: {e}"),
-        }
-    }
-    if !game.status.is_empty() {
-        ui.small(&game.status);
-    }
+    chosen
 }
 
 /// The map position of unit `id`'s token.
@@ -704,10 +735,12 @@ impl super::ruleset::RulesetWindow for SocsWindow {
     }
 
     fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
-        if let Some(d) = dogfight(game) {
-            socs_range_panel(ui, d);
+        if let Some((d, crafts)) = dogfight(game) {
+            socs_range_panel(ui, d, crafts);
             ui.separator();
-            super::ruleset::selected_sheet(ui, game, "a craft", |ui, id| craft_sheet(ui, d, id));
+            super::ruleset::selected_sheet(ui, game, "a craft", |ui, id| {
+                craft_sheet(ui, d, crafts, id)
+            });
         }
     }
 
@@ -729,25 +762,28 @@ impl super::ruleset::RulesetWindow for SocsWindow {
         let at = |id: UnitId| token_at(game, layout, id);
         // SOCS: a line between foes in range, coloured by range; an arrow head where one has
         // Position on the other.
-        if let Some(d) = dogfight(game) {
-            for (&(a, b), &r) in &d.ranges {
-                if !(d.in_fight(a) && d.in_fight(b))
-                    || r == crate::rules::socs::SocsRange::OutOfRange
-                {
-                    continue;
-                }
-                if let (Some(pa), Some(pb)) = (at(a), at(b)) {
-                    gizmos.line_2d(pa, pb, socs_range_colour(r).with_alpha(0.6));
+        if let Some((d, crafts)) = dogfight(game) {
+            let fighting = crafts.fighting();
+            for (k, &a) in fighting.iter().enumerate() {
+                for &b in &fighting[k + 1..] {
+                    let r = d.range(crafts, a, b);
+                    if r == crate::rules::socs::SocsRange::OutOfRange {
+                        continue;
+                    }
+                    if let (Some(pa), Some(pb)) = (at(a), at(b)) {
+                        gizmos.line_2d(pa, pb, socs_range_colour(r).with_alpha(0.6));
+                    }
                 }
             }
             // Sustained Fire: a yellow line from the firing craft two fifths of the way to its
             // target, one per gun (side by side).
-            for (i, state) in d.states.iter().enumerate() {
-                let me = UnitId(i as u32);
+            for &me in &fighting {
+                let Some(state) = crafts.state_of(me) else {
+                    continue;
+                };
                 for (k, sus) in state.sustained.iter().enumerate() {
                     if let (Some((t, _)), Some(pa)) = (sus, at(me))
-                        && d.in_fight(me)
-                        && d.in_fight(*t)
+                        && crafts.in_fight(*t)
                         && let Some(pb) = at(*t)
                     {
                         let dir = (pb - pa).normalize_or_zero();
@@ -761,9 +797,11 @@ impl super::ruleset::RulesetWindow for SocsWindow {
                     }
                 }
             }
-            for &(a, b) in d.position.keys() {
-                if let (true, Some(pa), Some(pb)) = (d.in_fight(a) && d.in_fight(b), at(a), at(b)) {
-                    arrow_head(gizmos, pa, pb, Color::srgb(1.0, 0.3, 0.25));
+            for &a in &fighting {
+                for (b, _) in d.positions_of(crafts, a) {
+                    if let (true, Some(pa), Some(pb)) = (crafts.in_fight(b), at(a), at(b)) {
+                        arrow_head(gizmos, pa, pb, Color::srgb(1.0, 0.3, 0.25));
+                    }
                 }
             }
         }

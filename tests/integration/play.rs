@@ -613,8 +613,8 @@ fn a_socs_battle_is_played_saved_and_loaded() {
     let mut decided = 0;
     while decided < 8 {
         let Some(unit) = to_player(&mut p) else { break };
-        let d = p.session().world.resource::<Dogfight>().clone();
-        let legal = d.legal_actions(unit);
+        let world = &p.session().world;
+        let legal = world.resource::<Dogfight>().legal_actions(world, unit);
         if decided == 0 {
             // Gun 7 does not exist.
             let bad = CraftAction::Fire {

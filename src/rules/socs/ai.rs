@@ -9,24 +9,32 @@
 //!   close in (CloseRange) when its
 //!   guns cannot reach; else gain Position on the foe it can hurt most; else fly straight.
 
-use super::dogfight::{Action, Dogfight, GmEffect, Maneuver, Phase, Shot, SocsRange, chance_3d6};
-use super::sheet::{Firepower, ShipClass};
+use super::dogfight::{
+    Action, Crafts, Dogfight, GmEffect, Maneuver, Phase, Shot, SocsRange, chance_3d6,
+};
+use super::sheet::{Craft, Firepower, ShipClass};
 use crate::battle::UnitId;
 
-impl crate::battle::StatePolicy for Dogfight {
+impl crate::battle::UnitsPolicy for Dogfight {
+    type Sheet = Craft;
+    type State = super::dogfight::CraftState;
     type Action = Action;
 
-    fn choose(&self, unit: UnitId) -> Action {
-        choose(self, unit)
+    fn choose(
+        &self,
+        crafts: &impl crate::battle::Units<Self::Sheet, Self::State>,
+        unit: UnitId,
+    ) -> Action {
+        choose(self, crafts, unit)
     }
 }
 
 /// What `me` does now.
-pub fn choose(d: &Dogfight, me: UnitId) -> Action {
+pub fn choose(d: &Dogfight, crafts: &impl Crafts, me: UnitId) -> Action {
     match &d.phase {
-        Phase::Fire { .. } => choose_fire(d, me),
+        Phase::Fire { .. } => choose_fire(d, crafts, me),
         Phase::Maneuvers { declared } => Action::Maneuver {
-            maneuver: choose_maneuver(d, me, declared),
+            maneuver: choose_maneuver(d, crafts, me, declared),
             gm_modifier: 0,
         },
         Phase::Start => Action::Maneuver {
@@ -37,11 +45,11 @@ pub fn choose(d: &Dogfight, me: UnitId) -> Action {
 }
 
 /// How much a hit of `fp` on `target` is worth.
-fn weight(d: &Dogfight, target: UnitId, fp: Firepower) -> f64 {
-    let fighter = d.crafts[target.0 as usize].stats.class == ShipClass::Fighter;
+fn weight(crafts: &impl Crafts, target: UnitId, fp: Firepower) -> f64 {
+    let fighter = crafts.craft(target).stats.class == ShipClass::Fighter;
     match fp {
         Firepower::Cosmetic => 0.05,
-        Firepower::Light if d.states[target.0 as usize].damaged => 3.0,
+        Firepower::Light if crafts.craft_state(target).damaged => 3.0,
         Firepower::Light => 1.0,
         Firepower::Heavy if fighter => 3.0,
         Firepower::Heavy => 2.5,
@@ -50,31 +58,35 @@ fn weight(d: &Dogfight, target: UnitId, fp: Firepower) -> f64 {
 }
 
 /// Expected worth of gun `w` of `me` firing at `t`.
-pub fn shot_value(d: &Dogfight, me: UnitId, w: usize, t: UnitId) -> f64 {
-    let total: i32 = d.shot_modifiers(me, w, t, 0).iter().map(|m| m.value).sum();
+pub fn shot_value(d: &Dogfight, crafts: &impl Crafts, me: UnitId, w: usize, t: UnitId) -> f64 {
+    let total: i32 = d
+        .shot_modifiers(crafts, me, w, t, 0)
+        .iter()
+        .map(|m| m.value)
+        .sum();
     let p = chance_3d6(total);
-    let fp = d.crafts[me.0 as usize].stats.weapons[w].firepower;
-    let v = weight(d, t, fp);
-    if d.may_dodge(t, me) {
-        let dodged = weight(d, t, fp.lower());
+    let fp = crafts.craft(me).stats.weapons[w].firepower;
+    let v = weight(crafts, t, fp);
+    if crafts.may_dodge(t, me) {
+        let dodged = weight(crafts, t, fp.lower());
         (v + dodged) / 2.0 * p
     } else {
         v * p
     }
 }
 
-fn choose_fire(d: &Dogfight, me: UnitId) -> Action {
+fn choose_fire(d: &Dogfight, crafts: &impl Crafts, me: UnitId) -> Action {
     let mut shots = Vec::new();
-    if !d.states[me.0 as usize].skip_fire {
-        let guns = d.crafts[me.0 as usize].stats.weapons.len();
+    if !crafts.craft_state(me).skip_fire {
+        let guns = crafts.craft(me).stats.weapons.len();
         for w in 0..guns {
             let mut best: Option<(f64, UnitId)> = None;
-            for t in d.foes(me) {
-                if !d.guns_at(me, t).contains(&w) {
+            for t in crafts.foes(me) {
+                if !d.guns_at(crafts, me, t).contains(&w) {
                     continue;
                 }
-                let v = shot_value(d, me, w, t)
-                    + if d.sustained_ab(me, w, t) > 0 {
+                let v = shot_value(d, crafts, me, w, t)
+                    + if crafts.sustained_ab(me, w, t) > 0 {
                         1e-6
                     } else {
                         0.0
@@ -97,13 +109,18 @@ fn choose_fire(d: &Dogfight, me: UnitId) -> Action {
     }
 }
 
-fn skill(d: &Dogfight, id: UnitId) -> i32 {
-    let c = &d.crafts[id.0 as usize].stats;
+fn skill(crafts: &impl Crafts, id: UnitId) -> i32 {
+    let c = &crafts.craft(id).stats;
     c.pilot.piloting + c.mr
 }
 
-fn choose_maneuver(d: &Dogfight, me: UnitId, declared: &[(UnitId, Maneuver, i32)]) -> Maneuver {
-    let legal = d.legal_actions(me);
+fn choose_maneuver(
+    d: &Dogfight,
+    crafts: &impl Crafts,
+    me: UnitId,
+    declared: &[(UnitId, Maneuver, i32)],
+) -> Maneuver {
+    let legal = d.legal_actions(crafts, me);
     let open = |m: &Maneuver| {
         legal.contains(&Action::Maneuver {
             maneuver: m.clone(),
@@ -113,21 +130,24 @@ fn choose_maneuver(d: &Dogfight, me: UnitId, declared: &[(UnitId, Maneuver, i32)
     // A foe maneuvering offensively against us: reverse it if our pilot is no worse.
     for (u, m, _) in declared {
         let r = Maneuver::Reversal { target: *u };
-        if *m == (Maneuver::Offensive { target: me }) && open(&r) && skill(d, me) >= skill(d, *u) {
+        if *m == (Maneuver::Offensive { target: me })
+            && open(&r)
+            && skill(crafts, me) >= skill(crafts, *u)
+        {
             return r;
         }
     }
-    let foes = d.foes(me);
+    let foes = crafts.foes(me);
     let mine_best = foes
         .iter()
-        .map(|&f| d.position_ab(me, f))
+        .map(|&f| d.position_ab(crafts, me, f))
         .max()
         .unwrap_or(0);
     if let Some(&worst) = foes
         .iter()
-        .max_by_key(|&&f| (d.position_ab(f, me), std::cmp::Reverse(f)))
+        .max_by_key(|&&f| (d.position_ab(crafts, f, me), std::cmp::Reverse(f)))
     {
-        let on_me = d.position_ab(worst, me);
+        let on_me = d.position_ab(crafts, worst, me);
         let shake = Maneuver::Defensive {
             target: worst,
             weapon: None,
@@ -136,11 +156,11 @@ fn choose_maneuver(d: &Dogfight, me: UnitId, declared: &[(UnitId, Maneuver, i32)
             return shake;
         }
     }
-    let side = d.sides[me.0 as usize];
-    let allies = d
+    let side = crafts.side_of(me).unwrap_or(u8::MAX);
+    let allies = crafts
         .fighting()
         .iter()
-        .filter(|&&u| d.sides[u.0 as usize] == side)
+        .filter(|&&u| crafts.side_of(u) == Some(side))
         .count();
     let gm = |effect: GmEffect, target: UnitId| {
         d.gm_maneuvers
@@ -152,23 +172,26 @@ fn choose_maneuver(d: &Dogfight, me: UnitId, declared: &[(UnitId, Maneuver, i32)
             })
             .filter(|m| open(m))
     };
-    let nearest = foes.iter().copied().min_by_key(|&f| (d.range(me, f), f));
+    let nearest = foes
+        .iter()
+        .copied()
+        .min_by_key(|&f| (d.range(crafts, me, f), f));
     if d.may_flee.get(usize::from(side)).copied().unwrap_or(false)
         && foes.len() > allies
-        && (d.states[me.0 as usize].damaged || foes.len() >= 2 * allies)
+        && (crafts.craft_state(me).damaged || foes.len() >= 2 * allies)
         && let Some(f) = nearest
         && let Some(m) = gm(GmEffect::OpenRange, f)
     {
         return m;
     }
-    let guns = d.crafts[me.0 as usize].stats.weapons.len();
-    let reach = |f: UnitId| (0..guns).any(|w| d.guns_at(me, f).contains(&w));
+    let guns = crafts.craft(me).stats.weapons.len();
+    let reach = |f: UnitId| (0..guns).any(|w| d.guns_at(crafts, me, f).contains(&w));
     if !foes.iter().any(|&f| reach(f))
         && let Some(f) = foes
             .iter()
             .copied()
-            .filter(|&f| d.range(me, f) != SocsRange::Short)
-            .min_by_key(|&f| (d.range(me, f), f))
+            .filter(|&f| d.range(crafts, me, f) != SocsRange::Short)
+            .min_by_key(|&f| (d.range(crafts, me, f), f))
         && let Some(m) = gm(GmEffect::CloseRange, f)
     {
         return m;
@@ -179,9 +202,9 @@ fn choose_maneuver(d: &Dogfight, me: UnitId, declared: &[(UnitId, Maneuver, i32)
         .filter(|&f| open(&Maneuver::Offensive { target: f }))
         .map(|f| {
             let v: f64 = d
-                .guns_at(me, f)
+                .guns_at(crafts, me, f)
                 .into_iter()
-                .map(|w| shot_value(d, me, w, f))
+                .map(|w| shot_value(d, crafts, me, w, f))
                 .sum();
             (v, f)
         })

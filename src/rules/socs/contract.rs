@@ -1,9 +1,11 @@
 //! SOCS behind the engine's ruleset contract ([`Ruleset`]): its scenario section
 //! (`ruleset: Socs(...)`: starting ranges and Positions, the game master's maneuvers,
-//! checked here), its craft, its systems and the [`Dogfight`] it keeps.
+//! checked here), its craft, its systems, and the components on each craft's entity
+//! with the [`Dogfight`] they share.
 
+use super::dogfight::CraftState;
 use super::{Action, Craft, CraftStats, Dogfight, SocsConfig, SocsRange};
-use crate::battle::{Ship, UnitId};
+use crate::battle::{Sheet, Ship, UnitId, Units};
 use crate::format::{Path, Problem};
 use crate::scenario::{Prepared, Ruleset, ScenarioFile, foe_pair_problems, unknown_sides};
 use bevy::ecs::entity::Entity;
@@ -90,28 +92,29 @@ impl Ruleset for Socs {
     }
 
     fn reset(world: &mut World, prepared: &Prepared, _: &SocsConfig) {
-        world.insert_resource(super::new_dogfight(prepared));
+        let dogfight = super::new_dogfight(prepared, &*world);
+        world.insert_resource(dogfight);
     }
 
-    fn spawn(entity: &mut EntityWorldMut, _: &Arc<Craft>) {
-        entity.insert(Ship);
+    /// A craft entity carries its sheet and its [`CraftState`].
+    fn spawn(entity: &mut EntityWorldMut, craft: &Arc<Craft>) {
+        entity.insert((Ship, Sheet(Arc::clone(craft)), CraftState::new(craft)));
     }
 
     fn unit_line(world: &World, _: Entity, unit: UnitId) -> String {
         world
             .get_resource::<Dogfight>()
-            .map_or(String::new(), |d| d.craft_line(unit))
+            .map_or(String::new(), |d| d.craft_line(world, unit))
     }
 
     /// A craft is intact (1), damaged (one half) or out (0).
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
-        world
-            .get_resource::<Dogfight>()
-            .and_then(|d| d.states.get(unit.0 as usize))
-            .map_or(1.0, |s| match (s.out, s.damaged) {
+        Units::<Craft, CraftState>::state_of(world, unit).map_or(1.0, |s| {
+            match (s.out, s.damaged) {
                 (Some(_), _) => 0.0,
                 (None, true) => 0.5,
                 (None, false) => 1.0,
-            })
+            }
+        })
     }
 }

@@ -1,12 +1,18 @@
-//! The state of a SOCS battle as one plain struct ([`Dogfight`]) and its turn as plain
-//! functions (gurps-lite-and-socs.txt, SOCS "COMBAT", "FIRE PHASE", "MANEUVER PHASE", "THE
-//! FURBALL", "FOLLOW THE LEADER"): ranges per pair of enemies, Position aiming bonuses per
-//! pair, Sustained Fire bonuses per gun, the fire phase (declared by every craft, resolved
-//! together) and the maneuver phase (declared in order, resolved in that order).
+//! The turn of a SOCS battle as plain functions (gurps-lite-and-socs.txt, SOCS "COMBAT",
+//! "FIRE PHASE", "MANEUVER PHASE", "THE FURBALL", "FOLLOW THE LEADER"): each craft's state
+//! ([`CraftState`]: damage, locations, crew, Sustained Fire bonuses per gun) is a component
+//! on its entity, read through [`Crafts`]; what the craft share ([`Dogfight`]) is the range
+//! and the Position aiming bonus of each pair, keyed by their entities, and the phase. The
+//! fire phase is declared by every craft and resolved together against the state when it
+//! began ([`crate::battle::Frozen`]); the maneuver phase is declared in order and resolved
+//! in that order.
 
 use super::sheet::{Craft, Firepower, ShipClass, SizeGroup, WeaponRange};
-use crate::battle::{AttackResult, BattleEvent, DefenseRecord, Standing, UnitId};
+use crate::battle::{
+    AttackResult, BattleEvent, DefenseRecord, Frozen, Standing, UnitId, Units, UnitsMut,
+};
 use crate::dice::{DieRoller, Label, Modifier, RollRecord, quick_contest, success_roll};
+use bevy::ecs::entity::Entity;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -171,8 +177,8 @@ pub enum Fate {
     Escaped,
 }
 
-/// A craft in battle.
-#[derive(Clone, Debug, PartialEq)]
+/// A craft in battle, the component on its entity.
+#[derive(bevy::ecs::component::Component, Clone, Debug, PartialEq)]
 pub struct CraftState {
     /// Out of the fight, and how.
     pub out: Option<Fate>,
@@ -190,6 +196,12 @@ pub struct CraftState {
     pub alive: Vec<bool>,
     /// Per gun: its Sustained Fire bonus and on whom.
     pub sustained: Vec<Option<(UnitId, i32)>>,
+    /// Foes this craft broke off from (opened the range to out of range;
+    /// [`crate::battle::breaks_away`]).
+    pub broke_off_from: Vec<UnitId>,
+    /// Leaders this craft lost in Follow the Leader: its guns cannot find them in the
+    /// next fire phase.
+    pub lost_sight_of: Vec<UnitId>,
 }
 
 impl CraftState {
@@ -204,6 +216,8 @@ impl CraftState {
             locations_out: vec![false; craft.stats.locations.len()],
             alive: vec![true; craft.people().len()],
             sustained: vec![None; craft.stats.weapons.len()],
+            broke_off_from: Vec::new(),
+            lost_sight_of: Vec::new(),
         }
     }
 
@@ -245,25 +259,20 @@ pub enum Step {
     TurnOver,
 }
 
-/// Everything of a SOCS battle the rules read and change.
+/// What the craft of a SOCS battle share: the range of each pair of foes and each
+/// craft's Position on another (keyed by their entities), the scenario's game-master
+/// maneuvers, the phase and whose decision comes next. Each craft's sheet and state are
+/// components on its entity, read and changed through [`Crafts`] and [`CraftsMut`].
 #[derive(bevy::ecs::resource::Resource, Clone, Debug, Default)]
 pub struct Dogfight {
-    /// Craft by unit index.
-    pub crafts: Vec<Arc<Craft>>,
-    /// States by unit index.
-    pub states: Vec<CraftState>,
-    /// Sides by unit index.
-    pub sides: Vec<u8>,
-    /// Names by unit index.
-    pub names: Vec<String>,
     /// Sides (by index) whose AI craft break off when losing.
     pub may_flee: Vec<bool>,
     /// The scenario's game-master maneuvers.
     pub gm_maneuvers: Vec<GmManeuver>,
-    /// Range per pair of enemies (`a < b`).
-    pub ranges: BTreeMap<(UnitId, UnitId), SocsRange>,
+    /// Range per pair of foes (entities in order).
+    pub ranges: BTreeMap<(Entity, Entity), SocsRange>,
     /// Position aiming bonus of the first craft on the second.
-    pub position: BTreeMap<(UnitId, UnitId), i32>,
+    pub position: BTreeMap<(Entity, Entity), i32>,
     /// The phase.
     pub phase: Phase,
     /// Who decides in this phase, in order.
@@ -272,19 +281,118 @@ pub struct Dogfight {
     pub next: usize,
     /// Turn number, from 1.
     pub turn: u32,
-    /// Who broke off from whom: `(mover, foe)` for every range a craft opened to out of
-    /// range ([`crate::battle::breaks_away`]).
-    pub left: Vec<(UnitId, UnitId)>,
-    /// Chasers that lost a leader in Follow the Leader: `(chaser, leader)`; the chaser's
-    /// guns cannot find the leader in the next fire phase.
-    pub lost: Vec<(UnitId, UnitId)>,
 }
+
+/// The craft of a SOCS battle, read by unit id: each one's [`Craft`] sheet and
+/// [`CraftState`] (a battle world, the systems' query, or a copy taken when a phase began).
+/// The accessors that return a craft directly are for ids the rules have checked (a unit
+/// of the battle); they panic otherwise, as indexing a list would.
+pub trait Crafts: Units<Craft, CraftState> {
+    /// The sheet of a craft of the battle.
+    fn craft(&self, id: UnitId) -> &Arc<Craft> {
+        match self.sheet_of(id) {
+            Some(c) => c,
+            None => panic!("no craft {id:?}"),
+        }
+    }
+
+    /// The state of a craft of the battle.
+    fn craft_state(&self, id: UnitId) -> &CraftState {
+        match self.state_of(id) {
+            Some(c) => c,
+            None => panic!("no craft {id:?}"),
+        }
+    }
+
+    /// True while the craft is in the fight.
+    fn in_fight(&self, id: UnitId) -> bool {
+        self.state_of(id).is_some_and(|s| s.out.is_none())
+    }
+
+    /// Craft in the fight, in unit order.
+    fn fighting(&self) -> Vec<UnitId> {
+        self.ids().filter(|&i| self.in_fight(i)).collect()
+    }
+
+    /// Foes of `me` in the fight.
+    fn foes(&self, me: UnitId) -> Vec<UnitId> {
+        let side = self.side_of(me);
+        self.ids()
+            .filter(|&i| self.in_fight(i) && self.side_of(i) != side)
+            .collect()
+    }
+
+    /// Gun `w` of `me`'s Sustained Fire bonus on `target`.
+    fn sustained_ab(&self, me: UnitId, w: usize, target: UnitId) -> i32 {
+        match self.craft_state(me).sustained.get(w).copied().flatten() {
+            Some((t, n)) if t == target => n,
+            _ => 0,
+        }
+    }
+
+    /// The standing a craft's state gives its entity.
+    fn standing(&self, id: UnitId) -> Standing {
+        match self.craft_state(id).out {
+            None => Standing::Fighting,
+            Some(Fate::Escaped) => Standing::Escaped,
+            Some(Fate::Disabled) => Standing::Disabled,
+            Some(Fate::Destroyed | Fate::Vaporized) => Standing::Destroyed,
+        }
+    }
+
+    /// A furball: more than six craft in the fight ("THE FURBALL"; the text's "not paired
+    /// off into neat dogfights" is read as: more than six craft still fighting).
+    fn furball(&self) -> bool {
+        self.fighting().len() > 6
+    }
+
+    /// True when `me` may gain Position on `target`: cutters not on fighters, ships of the
+    /// line (and larger) not on fighters or cutters (the class restrictions).
+    fn may_gain_position(&self, me: UnitId, target: UnitId) -> bool {
+        let (a, b) = (
+            self.craft(me).stats.class.group(),
+            self.craft(target).stats.class.group(),
+        );
+        match a {
+            SizeGroup::Fighter => true,
+            SizeGroup::Cutter => b != SizeGroup::Fighter,
+            SizeGroup::Line | SizeGroup::Station => b >= SizeGroup::Line,
+        }
+    }
+
+    /// True when `target` may dodge fire from `shooter`: cutters cannot dodge fighters'
+    /// attacks, ships of the line cannot dodge fighters' or cutters' fire.
+    fn may_dodge(&self, target: UnitId, shooter: UnitId) -> bool {
+        let (t, s) = (
+            self.craft(target).stats.class.group(),
+            self.craft(shooter).stats.class.group(),
+        );
+        match t {
+            SizeGroup::Fighter => true,
+            SizeGroup::Cutter => s != SizeGroup::Fighter,
+            SizeGroup::Line | SizeGroup::Station => s >= SizeGroup::Line,
+        }
+    }
+}
+impl<T: Units<Craft, CraftState> + ?Sized> Crafts for T {}
+
+/// [`Crafts`] whose states the rules may change.
+pub trait CraftsMut: UnitsMut<Craft, CraftState> + Crafts {
+    /// The state of a craft of the battle, to change.
+    fn craft_mut(&mut self, id: UnitId) -> &mut CraftState {
+        match self.state_mut(id) {
+            Some(c) => c,
+            None => panic!("no craft {id:?}"),
+        }
+    }
+}
+impl<T: UnitsMut<Craft, CraftState> + ?Sized> CraftsMut for T {}
 
 /// The "dice" of a SOCS hit's damage event: the firepower level, not a roll (the log
 /// shows such a hit as a change of the craft's condition).
 pub const FIREPOWER_DICE: crate::dice::DiceName = crate::battle::LEVEL_DAMAGE;
 
-fn key(a: UnitId, b: UnitId) -> (UnitId, UnitId) {
+fn key(a: Entity, b: Entity) -> (Entity, Entity) {
     if a < b { (a, b) } else { (b, a) }
 }
 
@@ -303,81 +411,69 @@ pub fn chance_3d6(target: i32) -> f64 {
 }
 
 impl Dogfight {
-    fn craft(&self, id: UnitId) -> &Craft {
-        &self.crafts[id.0 as usize]
-    }
-
-    fn state(&self, id: UnitId) -> &CraftState {
-        &self.states[id.0 as usize]
-    }
-
-    /// The name of a craft.
-    pub fn name(&self, id: UnitId) -> &str {
-        self.names.get(id.0 as usize).map_or("?", |s| s.as_str())
-    }
-
-    /// True while the craft is in the fight.
-    pub fn in_fight(&self, id: UnitId) -> bool {
-        self.states
-            .get(id.0 as usize)
-            .is_some_and(|s| s.out.is_none())
-    }
-
-    /// Craft in the fight, in unit order.
-    pub fn fighting(&self) -> Vec<UnitId> {
-        (0..self.states.len() as u32)
-            .map(UnitId)
-            .filter(|&i| self.in_fight(i))
-            .collect()
-    }
-
-    /// Foes of `me` in the fight.
-    pub fn foes(&self, me: UnitId) -> Vec<UnitId> {
-        let side = self.sides[me.0 as usize];
-        self.fighting()
-            .into_iter()
-            .filter(|&i| self.sides[i.0 as usize] != side)
-            .collect()
+    fn pair(crafts: &impl Crafts, a: UnitId, b: UnitId) -> Option<(Entity, Entity)> {
+        Some((crafts.entity_of(a)?, crafts.entity_of(b)?))
     }
 
     /// The range between two foes (OutOfRange for friends).
-    pub fn range(&self, a: UnitId, b: UnitId) -> SocsRange {
-        self.ranges
-            .get(&key(a, b))
-            .copied()
+    pub fn range(&self, crafts: &impl Crafts, a: UnitId, b: UnitId) -> SocsRange {
+        Self::pair(crafts, a, b)
+            .and_then(|(a, b)| self.ranges.get(&key(a, b)).copied())
             .unwrap_or(SocsRange::OutOfRange)
     }
 
     /// Sets the range between two foes.
-    pub fn set_range(&mut self, a: UnitId, b: UnitId, r: SocsRange) {
-        self.ranges.insert(key(a, b), r);
-    }
-
-    /// `a`'s Position aiming bonus on `b`.
-    pub fn position_ab(&self, a: UnitId, b: UnitId) -> i32 {
-        self.position.get(&(a, b)).copied().unwrap_or(0)
-    }
-
-    fn set_position(&mut self, a: UnitId, b: UnitId, v: i32) {
-        if v <= 0 {
-            self.position.remove(&(a, b));
-        } else {
-            self.position.insert((a, b), v);
+    pub fn set_range(&mut self, crafts: &impl Crafts, a: UnitId, b: UnitId, r: SocsRange) {
+        if let Some((a, b)) = Self::pair(crafts, a, b) {
+            self.ranges.insert(key(a, b), r);
         }
     }
 
-    /// Gun `w` of `me`'s Sustained Fire bonus on `target`.
-    pub fn sustained_ab(&self, me: UnitId, w: usize, target: UnitId) -> i32 {
-        match self.state(me).sustained.get(w).copied().flatten() {
-            Some((t, n)) if t == target => n,
-            _ => 0,
+    /// `a`'s Position aiming bonus on `b`.
+    pub fn position_ab(&self, crafts: &impl Crafts, a: UnitId, b: UnitId) -> i32 {
+        Self::pair(crafts, a, b)
+            .and_then(|k| self.position.get(&k).copied())
+            .unwrap_or(0)
+    }
+
+    /// Sets `a`'s Position aiming bonus on `b` (none at 0).
+    pub fn set_position(&mut self, crafts: &impl Crafts, a: UnitId, b: UnitId, v: i32) {
+        let Some(k) = Self::pair(crafts, a, b) else {
+            return;
+        };
+        if v <= 0 {
+            self.position.remove(&k);
+        } else {
+            self.position.insert(k, v);
+        }
+    }
+
+    /// Every Position `me` holds: on whom and how much, in unit order.
+    pub fn positions_of(&self, crafts: &impl Crafts, me: UnitId) -> Vec<(UnitId, i32)> {
+        let Some(e) = crafts.entity_of(me) else {
+            return Vec::new();
+        };
+        let mut v: Vec<(UnitId, i32)> = self
+            .position
+            .iter()
+            .filter(|((a, _), _)| *a == e)
+            .filter_map(|((_, b), ab)| Some((crafts.unit_of(*b)?, *ab)))
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Drops every Position `me` holds.
+    pub(super) fn drop_positions(&mut self, crafts: &impl Crafts, me: UnitId) {
+        if let Some(e) = crafts.entity_of(me) {
+            self.position.retain(|(a, _), _| *a != e);
         }
     }
 
     /// A craft's state in a few words for `run`'s closing lines: ", damaged, Position on
     /// Viper 2".
-    pub fn craft_line(&self, id: UnitId) -> String {
-        let Some(state) = self.states.get(id.0 as usize) else {
+    pub fn craft_line(&self, crafts: &impl Crafts, id: UnitId) -> String {
+        let (Some(state), Some(craft)) = (crafts.state_of(id), crafts.sheet_of(id)) else {
             return String::new();
         };
         let mut parts = Vec::new();
@@ -389,74 +485,30 @@ impl Dogfight {
             .iter()
             .enumerate()
             .filter(|(_, o)| **o)
-            .map(|(k, _)| self.crafts[id.0 as usize].stats.locations[k].as_str())
+            .map(|(k, _)| craft.stats.locations[k].as_str())
             .collect();
         if !out.is_empty() {
             parts.push(format!("knocked out: {}", out.join(", ")));
         }
-        for (&(a, b), ab) in &self.position {
-            if a == id && self.in_fight(a) && self.in_fight(b) {
-                parts.push(format!("Position AB {ab} on {}", self.name(b)));
+        for (b, ab) in self.positions_of(crafts, id) {
+            if crafts.in_fight(id) && crafts.in_fight(b) {
+                parts.push(format!("Position AB {ab} on {}", crafts.name_of(b)));
             }
         }
         parts.iter().map(|p| format!(", {p}")).collect()
     }
 
-    /// The standing to mirror onto a craft's entity.
-    pub fn standing(&self, id: UnitId) -> Standing {
-        match self.state(id).out {
-            None => Standing::Fighting,
-            Some(Fate::Escaped) => Standing::Escaped,
-            Some(Fate::Disabled) => Standing::Disabled,
-            Some(Fate::Destroyed | Fate::Vaporized) => Standing::Destroyed,
-        }
-    }
-
-    /// A furball: more than six craft in the fight ("THE FURBALL"; the text's "not paired
-    /// off into neat dogfights" is read as: more than six craft still fighting).
-    pub fn furball(&self) -> bool {
-        self.fighting().len() > 6
-    }
-
-    /// True when `me` may gain Position on `target`: cutters not on fighters, ships of the
-    /// line (and larger) not on fighters or cutters (the class restrictions).
-    pub fn may_gain_position(&self, me: UnitId, target: UnitId) -> bool {
-        let (a, b) = (
-            self.craft(me).stats.class.group(),
-            self.craft(target).stats.class.group(),
-        );
-        match a {
-            SizeGroup::Fighter => true,
-            SizeGroup::Cutter => b != SizeGroup::Fighter,
-            SizeGroup::Line | SizeGroup::Station => b >= SizeGroup::Line,
-        }
-    }
-
-    /// True when `target` may dodge fire from `shooter`: cutters cannot dodge fighters'
-    /// attacks, ships of the line cannot dodge fighters' or cutters' fire.
-    pub fn may_dodge(&self, target: UnitId, shooter: UnitId) -> bool {
-        let (t, s) = (
-            self.craft(target).stats.class.group(),
-            self.craft(shooter).stats.class.group(),
-        );
-        match t {
-            SizeGroup::Fighter => true,
-            SizeGroup::Cutter => s != SizeGroup::Fighter,
-            SizeGroup::Line | SizeGroup::Station => s >= SizeGroup::Line,
-        }
-    }
-
     /// Guns of `me` that can fire at `target` now.
-    pub fn guns_at(&self, me: UnitId, target: UnitId) -> Vec<usize> {
-        if !self.in_fight(target) || self.sides[me.0 as usize] == self.sides[target.0 as usize] {
+    pub fn guns_at(&self, crafts: &impl Crafts, me: UnitId, target: UnitId) -> Vec<usize> {
+        if !crafts.in_fight(target) || crafts.side_of(me) == crafts.side_of(target) {
             return Vec::new();
         }
-        if self.lost.contains(&(me, target)) {
+        if crafts.craft_state(me).lost_sight_of.contains(&target) {
             return Vec::new();
         }
-        let craft = self.craft(me);
-        let state = self.state(me);
-        let range = self.range(me, target);
+        let craft = crafts.craft(me);
+        let state = crafts.craft_state(me);
+        let range = self.range(crafts, me, target);
         (0..craft.stats.weapons.len())
             .filter(|&w| state.gun_works(craft, w) && range.allows(craft.stats.weapons[w].range))
             .collect()
@@ -465,8 +517,15 @@ impl Dogfight {
     /// The modifiers of gun `w` of `me` firing at `target`: skill, Accuracy, the aiming
     /// bonuses or the snap-shot penalty (firing without bonuses), the target's size, the
     /// GM's modifier ("FIRE PHASE", "TO-HIT MODIFIERS", "AIMING BONUSES").
-    pub fn shot_modifiers(&self, me: UnitId, w: usize, target: UnitId, gm: i32) -> Vec<Modifier> {
-        let craft = self.craft(me);
+    pub fn shot_modifiers(
+        &self,
+        crafts: &impl Crafts,
+        me: UnitId,
+        w: usize,
+        target: UnitId,
+        gm: i32,
+    ) -> Vec<Modifier> {
+        let craft = crafts.craft(me);
         let gunner = craft.gunner(w);
         let weapon = &craft.stats.weapons[w];
         let mut mods = vec![
@@ -474,8 +533,8 @@ impl Dogfight {
             Modifier::new("Acc", weapon.acc),
         ];
         let (pos, sus) = (
-            self.position_ab(me, target),
-            self.sustained_ab(me, w, target),
+            self.position_ab(crafts, me, target),
+            crafts.sustained_ab(me, w, target),
         );
         if pos + sus > 0 {
             if pos > 0 {
@@ -487,10 +546,10 @@ impl Dogfight {
         } else {
             mods.push(Modifier::new("snap shot", -5));
         }
-        let size = self.craft(target).to_be_hit;
+        let size = crafts.craft(target).to_be_hit;
         if size != 0 {
             mods.push(Modifier::named(
-                format!("{} to be hit", self.craft(target).stats.class),
+                format!("{} to be hit", crafts.craft(target).stats.class),
                 size,
             ));
         }
@@ -502,18 +561,18 @@ impl Dogfight {
 
     /// Every decision the rules allow `me` now (the fire phase lists one shot per gun at
     /// each target; a decision may combine them, one per gun).
-    pub fn legal_actions(&self, me: UnitId) -> Vec<Action> {
+    pub fn legal_actions(&self, crafts: &impl Crafts, me: UnitId) -> Vec<Action> {
         match &self.phase {
             Phase::Fire { .. } => {
                 let mut v = vec![Action::Fire {
                     shots: Vec::new(),
                     gm_modifier: 0,
                 }];
-                if self.state(me).skip_fire {
+                if crafts.craft_state(me).skip_fire {
                     return v;
                 }
-                for t in self.foes(me) {
-                    for w in self.guns_at(me, t) {
+                for t in crafts.foes(me) {
+                    for w in self.guns_at(crafts, me, t) {
                         v.push(Action::Fire {
                             shots: vec![Shot {
                                 weapon: w as u8,
@@ -531,21 +590,21 @@ impl Dogfight {
                     gm_modifier: 0,
                 };
                 let mut v = vec![m(Maneuver::FlyStraight), m(Maneuver::TotallyDefensive)];
-                let foes: Vec<UnitId> = self
+                let foes: Vec<UnitId> = crafts
                     .foes(me)
                     .into_iter()
-                    .filter(|&f| self.range(me, f) != SocsRange::OutOfRange)
+                    .filter(|&f| self.range(crafts, me, f) != SocsRange::OutOfRange)
                     .collect();
                 for &f in &foes {
-                    if self.position_ab(f, me) == 0 && self.may_gain_position(me, f) {
+                    if self.position_ab(crafts, f, me) == 0 && crafts.may_gain_position(me, f) {
                         v.push(m(Maneuver::Offensive { target: f }));
                     }
                     v.push(m(Maneuver::Defensive {
                         target: f,
                         weapon: None,
                     }));
-                    for w in 0..self.craft(f).stats.weapons.len() {
-                        if self.sustained_ab(f, w, me) > 0 {
+                    for w in 0..crafts.craft(f).stats.weapons.len() {
+                        if crafts.sustained_ab(f, w, me) > 0 {
                             v.push(m(Maneuver::Defensive {
                                 target: f,
                                 weapon: Some(w as u8),
@@ -559,23 +618,23 @@ impl Dogfight {
                     let open = match theirs {
                         Some(d) => *d == Maneuver::Offensive { target: me },
                         None => {
-                            self.position_ab(me, f) == 0
-                                && self.may_gain_position(f, me)
-                                && !self.state(f).skip_maneuver
+                            self.position_ab(crafts, me, f) == 0
+                                && crafts.may_gain_position(f, me)
+                                && !crafts.craft_state(f).skip_maneuver
                         }
                     };
                     if open {
                         v.push(m(Maneuver::Reversal { target: f }));
                     }
                 }
-                if self.craft(me).stats.class.group() < SizeGroup::Line {
+                if crafts.craft(me).stats.class.group() < SizeGroup::Line {
                     for penalty in [0, 2, 4, 6] {
                         v.push(m(Maneuver::FollowTheLeader { penalty }));
                     }
                 }
                 for (i, g) in self.gm_maneuvers.iter().enumerate() {
-                    for f in self.foes(me) {
-                        let r = self.range(me, f);
+                    for f in crafts.foes(me) {
+                        let r = self.range(crafts, me, f);
                         let useful = match g.effect {
                             GmEffect::CloseRange => r != SocsRange::Short,
                             GmEffect::OpenRange => r != SocsRange::OutOfRange,
@@ -595,16 +654,16 @@ impl Dogfight {
     }
 
     /// Checks a decision of `me`; the reason when it is refused.
-    pub fn check(&self, me: UnitId, action: &Action) -> Result<(), String> {
+    pub fn check(&self, crafts: &impl Crafts, me: UnitId, action: &Action) -> Result<(), String> {
         match (action, &self.phase) {
             (Action::Fire { shots, gm_modifier }, Phase::Fire { .. }) => {
                 if !(-10..=10).contains(gm_modifier) {
                     return Err("a GM modifier is between -10 and +10".into());
                 }
-                if !shots.is_empty() && self.state(me).skip_fire {
+                if !shots.is_empty() && crafts.craft_state(me).skip_fire {
                     return Err(format!(
                         "{}'s gunners may not fire this turn",
-                        self.name(me)
+                        crafts.name_of(me)
                     ));
                 }
                 let mut used = Vec::new();
@@ -614,11 +673,11 @@ impl Dogfight {
                         return Err("a gun fires once a turn".into());
                     }
                     used.push(w);
-                    if !self.guns_at(me, s.target).contains(&w) {
+                    if !self.guns_at(crafts, me, s.target).contains(&w) {
                         return Err(format!(
                             "gun {} cannot fire at {} (no such gun, knocked out, or out of its range)",
                             s.weapon,
-                            self.name(s.target)
+                            crafts.name_of(s.target)
                         ));
                     }
                 }
@@ -638,13 +697,13 @@ impl Dogfight {
                     maneuver: maneuver.clone(),
                     gm_modifier: 0,
                 };
-                if self.legal_actions(me).contains(&probe) {
+                if self.legal_actions(crafts, me).contains(&probe) {
                     Ok(())
                 } else {
                     Err(format!(
                         "{} is not open to {} now",
-                        self.describe_maneuver(maneuver),
-                        self.name(me)
+                        self.describe_maneuver(crafts, maneuver),
+                        crafts.name_of(me)
                     ))
                 }
             }
@@ -653,31 +712,33 @@ impl Dogfight {
         }
     }
 
-    fn describe_maneuver(&self, m: &Maneuver) -> String {
+    fn describe_maneuver(&self, crafts: &impl Crafts, m: &Maneuver) -> String {
         match m {
             Maneuver::FlyStraight => "Fly Straight".into(),
             Maneuver::Offensive { target } => {
-                format!("Maneuver Offensively against {}", self.name(*target))
+                format!("Maneuver Offensively against {}", crafts.name_of(*target))
             }
             Maneuver::Defensive {
                 target,
                 weapon: None,
             } => {
-                format!("Maneuver Defensively against {}", self.name(*target))
+                format!("Maneuver Defensively against {}", crafts.name_of(*target))
             }
             Maneuver::Defensive {
                 target,
                 weapon: Some(w),
             } => format!(
                 "Maneuver Defensively against {}'s {}",
-                self.name(*target),
-                self.crafts
-                    .get(target.0 as usize)
+                crafts.name_of(*target),
+                crafts
+                    .sheet_of(*target)
                     .and_then(|c| c.stats.weapons.get(usize::from(*w)))
                     .map_or("?", |w| w.name.as_str())
             ),
             Maneuver::TotallyDefensive => "Go Totally Defensive".into(),
-            Maneuver::Reversal { target } => format!("Reversal against {}", self.name(*target)),
+            Maneuver::Reversal { target } => {
+                format!("Reversal against {}", crafts.name_of(*target))
+            }
             Maneuver::FollowTheLeader { penalty: 0 } => {
                 "Follow the Leader (no hazard penalty)".into()
             }
@@ -687,17 +748,17 @@ impl Dogfight {
                 self.gm_maneuvers
                     .get(usize::from(*index))
                     .map_or("?", |g| g.name.as_str()),
-                self.name(*target)
+                crafts.name_of(*target)
             ),
         }
     }
 
     /// Words for a decision in the log.
-    pub fn describe(&self, me: UnitId, action: &Action) -> String {
+    pub fn describe(&self, crafts: &impl Crafts, me: UnitId, action: &Action) -> String {
         match action {
             Action::Fire { shots, .. } if shots.is_empty() => "holds fire".into(),
             Action::Fire { shots, .. } => {
-                let craft = self.craft(me);
+                let craft = crafts.craft(me);
                 let parts: Vec<String> = shots
                     .iter()
                     .map(|s| {
@@ -708,38 +769,43 @@ impl Dogfight {
                                 .weapons
                                 .get(usize::from(s.weapon))
                                 .map_or("?", |w| w.name.as_str()),
-                            self.name(s.target)
+                            crafts.name_of(s.target)
                         )
                     })
                     .collect();
                 format!("fires {}", parts.join(", "))
             }
-            Action::Maneuver { maneuver, .. } => self.describe_maneuver(maneuver),
+            Action::Maneuver { maneuver, .. } => self.describe_maneuver(crafts, maneuver),
         }
     }
 
     /// Starts a turn: the fire phase, craft in unit order.
-    pub fn begin_turn(&mut self) {
+    pub fn begin_turn(&mut self, crafts: &mut impl CraftsMut) {
         self.turn += 1;
         self.phase = Phase::Fire {
             declared: Vec::new(),
         };
-        self.order = self.fighting();
+        self.order = crafts.fighting();
         self.next = 0;
     }
 
     /// Moves the turn on: the next craft to decide, or the end of a phase (resolving it).
-    pub fn advance(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) -> Step {
+    pub fn advance(
+        &mut self,
+        crafts: &mut impl CraftsMut,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> Step {
         while self.next < self.order.len() {
             let id = self.order[self.next];
             let skip = match self.phase {
-                Phase::Maneuvers { .. } => self.state(id).skip_maneuver,
+                Phase::Maneuvers { .. } => crafts.craft_state(id).skip_maneuver,
                 _ => false,
             };
-            if self.in_fight(id) && !skip {
+            if crafts.in_fight(id) && !skip {
                 return Step::Awaiting(id);
             }
-            if skip && self.in_fight(id) {
+            if skip && crafts.in_fight(id) {
                 events.push(BattleEvent::Note {
                     unit: Some(id),
                     text: "loses this maneuver (light damage)".into(),
@@ -750,16 +816,17 @@ impl Dogfight {
         match std::mem::take(&mut self.phase) {
             Phase::Start => Step::TurnOver,
             Phase::Fire { declared } => {
-                self.resolve_fire(&declared, dice, events);
-                for s in &mut self.states {
+                self.resolve_fire(crafts, &declared, dice, events);
+                for id in crafts.ids() {
+                    let s = crafts.craft_mut(id);
                     s.auto_hit = false;
+                    s.lost_sight_of.clear();
                 }
-                self.lost.clear();
                 // Pilots declare from the worst Piloting + MR to the best, so the better
                 // pilot answers (a decision: the text gives no order).
-                let mut order = self.fighting();
+                let mut order = crafts.fighting();
                 order.sort_by_key(|&id| {
-                    let c = self.craft(id);
+                    let c = crafts.craft(id);
                     (c.stats.pilot.piloting + c.stats.mr, id)
                 });
                 self.order = order;
@@ -774,11 +841,11 @@ impl Dogfight {
                 Step::Advanced
             }
             Phase::Maneuvers { declared } => {
-                self.resolve_maneuvers(&declared, dice, events);
-                for s in &mut self.states {
-                    s.skip_maneuver = false;
+                self.resolve_maneuvers(crafts, &declared, dice, events);
+                for id in crafts.ids() {
+                    crafts.craft_mut(id).skip_maneuver = false;
                 }
-                self.escapes(events);
+                self.escapes(crafts, events);
                 self.phase = Phase::Start;
                 Step::TurnOver
             }
@@ -807,12 +874,13 @@ impl Dogfight {
 
     /// A craft out of range of every foe, that broke off from one of them, has escaped;
     /// the foes it left behind hold the field.
-    fn escapes(&mut self, events: &mut Vec<BattleEvent>) {
-        for id in self.fighting() {
-            let foes = self.foes(id);
-            let out = |f: UnitId| self.range(id, f) == SocsRange::OutOfRange;
-            if crate::battle::breaks_away(&foes, out, |f| self.left.contains(&(id, f))) {
-                self.states[id.0 as usize].out = Some(Fate::Escaped);
+    fn escapes(&mut self, crafts: &mut impl CraftsMut, events: &mut Vec<BattleEvent>) {
+        for id in crafts.fighting() {
+            let foes = crafts.foes(id);
+            let out = |f: UnitId| self.range(crafts, id, f) == SocsRange::OutOfRange;
+            let left = |f: UnitId| crafts.craft_state(id).broke_off_from.contains(&f);
+            if crate::battle::breaks_away(&foes, out, left) {
+                crafts.craft_mut(id).out = Some(Fate::Escaped);
                 events.push(BattleEvent::StatusChanged {
                     unit: id,
                     standing: Standing::Escaped,
@@ -826,50 +894,63 @@ impl Dogfight {
     /// the bonuses it had when the phase began, even if hit earlier in the phase.
     fn resolve_fire(
         &mut self,
+        crafts: &mut impl CraftsMut,
         declared: &[(UnitId, Vec<Shot>, i32)],
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
         let before = self.clone();
-        for s in &mut self.states {
-            s.skip_fire = false;
+        let before_crafts = Frozen::take(&*crafts);
+        for id in crafts.ids() {
+            crafts.craft_mut(id).skip_fire = false;
         }
         let mut fired: Vec<(UnitId, usize, UnitId)> = Vec::new();
         for (me, shots, gm) in declared {
             for shot in shots {
                 let w = usize::from(shot.weapon);
                 fired.push((*me, w, shot.target));
-                before.fire_one(self, *me, w, shot.target, *gm, dice, events);
+                before.fire_one(
+                    &before_crafts,
+                    self,
+                    crafts,
+                    *me,
+                    w,
+                    shot.target,
+                    *gm,
+                    dice,
+                    events,
+                );
             }
         }
         // Sustained Fire: +1 per turn of firing on the same target; a gun that fired at
         // another target starts again, one that did not fire loses it.
-        for (i, state) in self.states.iter_mut().enumerate() {
+        for id in crafts.ids() {
+            let old = &before_crafts.craft_state(id).sustained;
+            let state = crafts.craft_mut(id);
             for (w, sus) in state.sustained.iter_mut().enumerate() {
-                let shot = fired
-                    .iter()
-                    .find(|(me, g, _)| me.0 as usize == i && *g == w);
-                *sus = match (shot, before.states[i].sustained[w]) {
+                let shot = fired.iter().find(|(me, g, _)| *me == id && *g == w);
+                *sus = match (shot, old[w]) {
                     (Some(&(_, _, t)), Some((old, n))) if old == t => Some((t, n + 1)),
                     (Some(&(_, _, t)), _) => Some((t, 1)),
                     (None, _) => None,
                 };
             }
-        }
-        // A craft that took light damage in this phase lost its bonuses, including the
-        // one it just built.
-        for i in 0..self.states.len() {
-            if self.states[i].skip_maneuver || self.states[i].out.is_some() {
-                self.states[i].sustained.iter_mut().for_each(|s| *s = None);
+            // A craft that took light damage in this phase lost its bonuses, including
+            // the one it just built.
+            if state.skip_maneuver || state.out.is_some() {
+                state.sustained.iter_mut().for_each(|s| *s = None);
             }
         }
     }
 
-    /// One shot, with `self` the state when the phase began and `now` the state changed.
+    /// One shot, with `self` and `crafts` the state when the phase began, `now` and
+    /// `live` the state changed.
     #[allow(clippy::too_many_arguments)]
     fn fire_one(
         &self,
+        crafts: &impl Crafts,
         now: &mut Dogfight,
+        live: &mut impl CraftsMut,
         me: UnitId,
         w: usize,
         target: UnitId,
@@ -877,14 +958,14 @@ impl Dogfight {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let craft = self.craft(me);
+        let craft = crafts.craft(me);
         let weapon = &craft.stats.weapons[w];
-        let mods = self.shot_modifiers(me, w, target, gm);
+        let mods = self.shot_modifiers(crafts, me, w, target, gm);
         let snap = mods.iter().any(|m| m.label.to_string() == "snap shot");
         let mut roll = success_roll(dice, mods);
         let mut target = target;
         // Furball: a gunner who snap-shoots rolls perception; failure, a friend is hit.
-        if snap && self.furball() {
+        if snap && crafts.furball() {
             let gunner = craft.gunner(w);
             let check = success_roll(
                 dice,
@@ -893,10 +974,10 @@ impl Dogfight {
                     gunner.perception,
                 )],
             );
-            let friends: Vec<UnitId> = now
+            let friends: Vec<UnitId> = live
                 .fighting()
                 .into_iter()
-                .filter(|&f| f != me && now.sides[f.0 as usize] == now.sides[me.0 as usize])
+                .filter(|&f| f != me && live.side_of(f) == live.side_of(me))
                 .collect();
             let failed = !check.succeeded() && !friends.is_empty();
             events.push(BattleEvent::Roll {
@@ -913,17 +994,17 @@ impl Dogfight {
                 let k = dice.roll_die(friends.len() as u32) as usize - 1;
                 target = friends[k];
                 // The same dice, judged against the friend's size: the shot went its way.
-                let mods = self.shot_modifiers(me, w, target, gm);
+                let mods = self.shot_modifiers(crafts, me, w, target, gm);
                 roll = crate::dice::judge_success(roll.faces.clone(), mods);
             }
         }
-        let auto = self.state(me).auto_hit;
+        let auto = crafts.craft_state(me).auto_hit;
         let hit = auto || roll.succeeded();
         let critical = roll.critical == Some(crate::dice::Critical::Success);
         let mut firepower = weapon.firepower;
         let mut defenses = Vec::new();
-        if hit && !critical && !auto && now.in_fight(target) && self.may_dodge(target, me) {
-            let t = self.craft(target);
+        if hit && !critical && !auto && live.in_fight(target) && crafts.may_dodge(target, me) {
+            let t = crafts.craft(target);
             let dodge = success_roll(
                 dice,
                 vec![
@@ -962,7 +1043,7 @@ impl Dogfight {
                 text: "hits automatically (reversal won critically last turn)".into(),
             });
         }
-        if hit && now.in_fight(target) {
+        if hit && live.in_fight(target) {
             if firepower != weapon.firepower {
                 events.push(BattleEvent::Note {
                     unit: Some(target),
@@ -972,7 +1053,7 @@ impl Dogfight {
                     ),
                 });
             }
-            now.hit(me, target, firepower, dice, events);
+            now.hit(live, me, target, firepower, dice, events);
         } else if hit {
             events.push(BattleEvent::Note {
                 unit: Some(target),
@@ -984,14 +1065,14 @@ impl Dogfight {
     /// The effect of a hit of `firepower` on `target` ("FIREPOWER LEVELS").
     pub fn hit(
         &mut self,
+        crafts: &mut impl CraftsMut,
         by: UnitId,
         target: UnitId,
         firepower: Firepower,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let i = target.0 as usize;
-        let craft = self.crafts[i].clone();
+        let craft = Arc::clone(crafts.craft(target));
         let fighter = craft.stats.class == ShipClass::Fighter;
         let located = !fighter && !craft.stats.locations.is_empty();
         let mut level = firepower;
@@ -1003,7 +1084,7 @@ impl Dogfight {
             let n = craft.stats.locations.len() as u32;
             let k = dice.roll_die(n) as usize - 1;
             location = Some((n, k));
-            let state = &self.states[i];
+            let state = crafts.craft_state(target);
             let last = state.locations_out.iter().filter(|o| !**o).count() <= 1;
             if state.damaged && (state.locations_out[k] || last) {
                 events.push(BattleEvent::Note {
@@ -1021,7 +1102,7 @@ impl Dogfight {
                 });
                 level = Firepower::Heavy;
             }
-        } else if level == Firepower::Light && self.states[i].damaged {
+        } else if level == Firepower::Light && crafts.craft_state(target).damaged {
             events.push(BattleEvent::Note {
                 unit: Some(target),
                 text: "already damaged: continuing damage makes this light hit heavy".into(),
@@ -1030,7 +1111,11 @@ impl Dogfight {
         }
         // For the statistics and the log: the hit as damage of its firepower level to a
         // craft whose condition runs 2 (intact), 1 (damaged), 0 (out).
-        let before = if self.states[i].damaged { 1 } else { 2 };
+        let before = if crafts.craft_state(target).damaged {
+            1
+        } else {
+            2
+        };
         let after = match level {
             Firepower::Cosmetic => before,
             Firepower::Light => 1,
@@ -1059,27 +1144,19 @@ impl Dogfight {
             hp_max: 2,
             location: None,
         });
-        let mut text = format!("{level} damage from {}", self.name(by));
+        let mut text = format!("{level} damage from {}", crafts.name_of(by));
         match level {
             Firepower::Cosmetic => text.push_str(": paint blistered"),
             Firepower::Light => {
-                let s = &mut self.states[i];
+                let s = crafts.craft_mut(target);
                 s.damaged = true;
                 s.skip_maneuver = true;
                 s.skip_fire = true;
                 s.sustained.iter_mut().for_each(|x| *x = None);
-                let held: Vec<(UnitId, UnitId)> = self
-                    .position
-                    .keys()
-                    .filter(|(a, _)| *a == target)
-                    .copied()
-                    .collect();
-                for k in held {
-                    self.position.remove(&k);
-                }
+                self.drop_positions(crafts, target);
                 text.push_str(": loses its next turn and its aiming bonuses; continuing damage");
                 if let Some((n, k)) = location {
-                    self.states[i].locations_out[k] = true;
+                    crafts.craft_mut(target).locations_out[k] = true;
                     text.push_str(&format!(
                         "; hit location (d{n} = {}): {} knocked out",
                         k + 1,
@@ -1093,7 +1170,7 @@ impl Dogfight {
                     Firepower::Heavy => Fate::Destroyed,
                     _ => Fate::Vaporized,
                 };
-                self.states[i].out = Some(fate);
+                crafts.craft_mut(target).out = Some(fate);
                 text.push_str(match fate {
                     Fate::Disabled => ": completely disabled",
                     Fate::Destroyed => ": destroyed",
@@ -1106,8 +1183,8 @@ impl Dogfight {
             text,
         });
         if level >= Firepower::Heavy {
-            self.casualties(target, level, dice, events);
-            let standing = self.standing(target);
+            self.casualties(crafts, target, level, dice, events);
+            let standing = crafts.standing(target);
             events.push(BattleEvent::StatusChanged {
                 unit: target,
                 standing,
@@ -1121,15 +1198,15 @@ impl Dogfight {
     /// extreme hit everyone dies.
     fn casualties(
         &mut self,
+        crafts: &mut impl CraftsMut,
         target: UnitId,
         level: Firepower,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let i = target.0 as usize;
-        let craft = self.crafts[i].clone();
+        let craft = Arc::clone(crafts.craft(target));
         for (k, person) in craft.people().into_iter().enumerate() {
-            if !self.states[i].alive[k] {
+            if !crafts.craft_state(target).alive[k] {
                 continue;
             }
             let dies = match (level, person.major) {
@@ -1152,14 +1229,15 @@ impl Dogfight {
                 _ => false,
             };
             if dies {
-                self.states[i].alive[k] = false;
+                crafts.craft_mut(target).alive[k] = false;
             }
         }
+        let alive = &crafts.craft_state(target).alive;
         let dead: Vec<&str> = craft
             .people()
             .into_iter()
             .enumerate()
-            .filter(|(k, _)| !self.states[i].alive[*k])
+            .filter(|(k, _)| !alive[*k])
             .map(|(_, p)| p.name.as_str())
             .collect();
         let text = if dead.is_empty() {

@@ -51,14 +51,15 @@ pub mod sheet;
 mod systems;
 
 pub use contract::Socs;
-pub use dogfight::{Action, Dogfight, GmManeuver, Maneuver, Shot, SocsRange};
+pub use dogfight::{
+    Action, CraftState, Crafts, CraftsMut, Dogfight, GmManeuver, Maneuver, Shot, SocsRange,
+};
 pub use sheet::{Craft, CraftStats};
 
 use crate::battle::{BattleSet, Command, UnitId, flush_messages};
 use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
 
 /// The starting range of one pair of foes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -109,52 +110,45 @@ pub struct SocsConfig {
 pub fn configure(schedule: &mut Schedule) {
     schedule.add_systems((
         systems::begin.in_set(BattleSet::Begin),
-        crate::battle::decide_by_policy::<Dogfight>.in_set(BattleSet::Decide),
+        crate::battle::decide_with_units::<Dogfight>.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
         flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
 }
 
-/// The dogfight of `prepared` at the start of the battle.
-pub fn new_dogfight(prepared: &Prepared) -> Dogfight {
+/// What the craft of `prepared` share at the start of the battle: the starting ranges
+/// and Positions (keyed by the entities of `crafts`, spawned already), the game master's
+/// maneuvers and which sides may flee.
+pub fn new_dogfight(prepared: &Prepared, crafts: &impl Crafts) -> Dogfight {
     let Some(config) = prepared.config::<Socs>() else {
         return Dogfight::default();
     };
-    let crafts: Vec<Arc<Craft>> = prepared.sheets::<Socs>();
-    let sides: Vec<u8> = prepared.units.iter().map(|u| u.side).collect();
     let mut d = Dogfight {
-        states: crafts
-            .iter()
-            .map(|c| dogfight::CraftState::new(c))
-            .collect(),
-        crafts,
-        names: prepared.units.iter().map(|u| u.name.clone()).collect(),
         may_flee: prepared
             .sides
             .iter()
             .map(|s| config.may_flee.contains(&s.id))
             .collect(),
         gm_maneuvers: config.gm_maneuvers.clone(),
-        sides: sides.clone(),
         ..Dogfight::default()
     };
-    for a in 0..sides.len() {
-        for b in a + 1..sides.len() {
-            if sides[a] != sides[b] {
-                d.set_range(UnitId(a as u32), UnitId(b as u32), config.start_range);
+    let ids: Vec<UnitId> = crafts.ids().collect();
+    for (k, &a) in ids.iter().enumerate() {
+        for &b in &ids[k + 1..] {
+            if crafts.side_of(a) != crafts.side_of(b) {
+                d.set_range(crafts, a, b, config.start_range);
             }
         }
     }
     let index = |name: &str| prepared.units.iter().position(|u| u.name == name);
     for r in &config.ranges {
         if let (Some(a), Some(b)) = (index(&r.from), index(&r.to)) {
-            d.set_range(UnitId(a as u32), UnitId(b as u32), r.range);
+            d.set_range(crafts, UnitId(a as u32), UnitId(b as u32), r.range);
         }
     }
     for p in &config.positions {
         if let (Some(a), Some(b)) = (index(&p.from), index(&p.to)) {
-            d.position
-                .insert((UnitId(a as u32), UnitId(b as u32)), p.ab);
+            d.set_position(crafts, UnitId(a as u32), UnitId(b as u32), p.ab);
         }
     }
     d

@@ -1,16 +1,23 @@
-//! The thin ECS systems of SOCS: they hand the [`Dogfight`] the dice and the command,
-//! write its events, and mirror standing, position and facing onto the craft's entities.
+//! The thin ECS systems of SOCS: they hand the turn's functions ([`Dogfight`]) the
+//! craft's components, the dice and the command, write the events, and mirror standing,
+//! position and facing onto the craft's entities.
 
-use super::dogfight::{Action, Dogfight, Phase, SocsRange, Step};
+use super::dogfight::{Action, CraftState, Crafts, Dogfight, Phase, SocsRange, Step};
+use super::sheet::Craft;
 use crate::battle::{
-    AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState, UnitId, hex_pair,
+    AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState, UnitComponents,
+    UnitId, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
 use bevy::ecs::message::MessageWriter;
 use bevy::ecs::prelude::{Query, Res, ResMut};
 
-type Crafts<'w, 's> = Query<
+/// The craft's sheets and states, for the turn's functions.
+type CraftQuery<'w, 's> = UnitComponents<'w, 's, Craft, CraftState>;
+
+/// Where the map shows the craft, and their standing.
+type Places<'w, 's> = Query<
     'w,
     's,
     (
@@ -24,23 +31,31 @@ type Crafts<'w, 's> = Query<
 /// Copies standing onto the entities and moves the craft on the map to fit the ranges
 /// (Short 3 hexes, Long 8), each move a `Moved` event of cost 0; each craft faces its
 /// nearest foe.
-fn mirror(d: &Dogfight, map: &HexMap, crafts: &mut Crafts, events: &mut Vec<BattleEvent>) {
-    let mut at = vec![hexx::Hex::ZERO; d.states.len()];
-    for (id, pos, _, _) in crafts.iter() {
+fn mirror(
+    d: &Dogfight,
+    crafts: &impl Crafts,
+    map: &HexMap,
+    places: &mut Places,
+    events: &mut Vec<BattleEvent>,
+) {
+    let mut at = vec![hexx::Hex::ZERO; crafts.count()];
+    for (id, pos, _, _) in places.iter() {
         if let Some(h) = at.get_mut(id.0 as usize) {
             *h = pos.0;
         }
     }
-    let fighting: Vec<bool> = (0..d.states.len() as u32)
-        .map(|i| d.in_fight(UnitId(i)))
+    let fighting: Vec<bool> = crafts.ids().map(|i| crafts.in_fight(i)).collect();
+    let sides: Vec<u8> = crafts
+        .ids()
+        .map(|i| crafts.side_of(i).unwrap_or(0))
         .collect();
-    let placed = crate::battle::place::place(map, &at, &fighting, &d.sides, |a, b| {
-        let r = d.range(UnitId(a as u32), UnitId(b as u32));
+    let placed = crate::battle::place::place(map, &at, &fighting, &sides, |a, b| {
+        let r = d.range(crafts, UnitId(a as u32), UnitId(b as u32));
         (r != SocsRange::OutOfRange).then(|| r.hexes())
     });
-    for (id, mut pos, mut facing, mut standing) in crafts.iter_mut() {
+    for (id, mut pos, mut facing, mut standing) in places.iter_mut() {
         let i = id.0 as usize;
-        let now = d.standing(*id);
+        let now = crafts.standing(*id);
         if *standing != now {
             *standing = now;
         }
@@ -54,11 +69,11 @@ fn mirror(d: &Dogfight, map: &HexMap, crafts: &mut Crafts, events: &mut Vec<Batt
             });
             pos.0 = to;
         }
-        let nearest = d
+        let nearest = crafts
             .foes(*id)
             .into_iter()
-            .filter(|&f| d.range(*id, f) != SocsRange::OutOfRange)
-            .min_by_key(|&f| (d.range(*id, f), f))
+            .filter(|&f| d.range(crafts, *id, f) != SocsRange::OutOfRange)
+            .min_by_key(|&f| (d.range(crafts, *id, f), f))
             .map(|f| placed[f.0 as usize]);
         if let Some(to) = nearest
             && to != pos.0
@@ -91,7 +106,8 @@ pub(super) fn begin(
     mut d: ResMut<Dogfight>,
     mut rng: ResMut<BattleRng>,
     map: Res<HexMap>,
-    mut crafts: Crafts,
+    mut crafts: CraftQuery,
+    mut places: Places,
     mut out: MessageWriter<BattleEvent>,
 ) {
     if outcome.0.is_some() || turn.awaiting.is_some() {
@@ -101,10 +117,10 @@ pub(super) fn begin(
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
         events.push(BattleEvent::RoundStarted { round: d.turn + 1 });
-        d.begin_turn();
+        d.begin_turn(&mut crafts);
         events.push(BattleEvent::Note {
             unit: None,
-            text: if d.furball() {
+            text: if crafts.furball() {
                 "Fire phase (a furball: more than six craft)".into()
             } else {
                 "Fire phase".into()
@@ -112,7 +128,7 @@ pub(super) fn begin(
         });
     }
     loop {
-        match d.advance(&mut *rng, &mut events) {
+        match d.advance(&mut crafts, &mut *rng, &mut events) {
             Step::Awaiting(id) => {
                 turn.awaiting = Some(id);
                 events.push(BattleEvent::TurnStarted { unit: id });
@@ -125,7 +141,7 @@ pub(super) fn begin(
             }
         }
     }
-    mirror(&d, &map, &mut crafts, &mut events);
+    mirror(&d, &crafts, &map, &mut places, &mut events);
     sync_turn(&d, &mut turn);
     out.write_batch(events);
 }
@@ -135,12 +151,13 @@ pub(super) fn resolve(
     mut decision: AwaitedDecision<Action>,
     mut d: ResMut<Dogfight>,
     map: Res<HexMap>,
-    mut crafts: Crafts,
+    crafts: CraftQuery,
+    mut places: Places,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
     let Some((active, action)) = decision.take(
-        |unit, action| d.check(unit, action),
+        |unit, action| d.check(&crafts, unit, action),
         |_| match d.phase {
             Phase::Fire { .. } => Action::Fire {
                 shots: Vec::new(),
@@ -158,11 +175,11 @@ pub(super) fn resolve(
     };
     events.push(BattleEvent::ActionChosen {
         unit: active,
-        action: d.describe(active, &action),
+        action: d.describe(&crafts, active, &action),
     });
     d.apply(active, action);
     decision.turn.awaiting = None;
-    mirror(&d, &map, &mut crafts, &mut events);
+    mirror(&d, &crafts, &map, &mut places, &mut events);
     sync_turn(&d, &mut decision.turn);
     out.write_batch(events);
 }

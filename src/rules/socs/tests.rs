@@ -2,16 +2,123 @@
 //! System (SOCS) - Summary", the section named in each test).
 
 use super::dogfight::{
-    Action, Dogfight, Fate, Maneuver, Phase, Shot, SocsRange, Step, chance_3d6, defensive_result,
-    offensive_result,
+    Action, CraftState, Crafts, Dogfight, Fate, Maneuver, Phase, Shot, SocsRange, Step, chance_3d6,
+    defensive_result, offensive_result,
 };
-use super::new_dogfight;
-use super::sheet::{Firepower, ShipClass};
-use crate::battle::{BattleEvent, UnitId};
-use crate::dice::{Modifier, Scripted, success_roll};
+use super::sheet::{Craft, Firepower, ShipClass};
+use crate::battle::{BattleEvent, UnitId, Units, UnitsMut};
+use crate::dice::{DieRoller, Modifier, Scripted, success_roll};
+use crate::scenario::Prepared;
+use crate::session::{Session, SessionOptions};
+use bevy::ecs::world::World;
+use std::sync::Arc;
+
+/// A battle's craft on their entities (the world of a new session) and the [`Dogfight`]
+/// they share, taken out of the world so that the turn's functions can be called one by
+/// one; it reads as the `Dogfight` for the shared fields (order, phase).
+struct Battle {
+    fight: Dogfight,
+    world: World,
+}
+
+impl std::ops::Deref for Battle {
+    type Target = Dogfight;
+    fn deref(&self) -> &Dogfight {
+        &self.fight
+    }
+}
+
+impl std::ops::DerefMut for Battle {
+    fn deref_mut(&mut self) -> &mut Dogfight {
+        &mut self.fight
+    }
+}
+
+impl Battle {
+    fn new(prepared: Prepared) -> Self {
+        let mut world = Session::new(Arc::new(prepared), 0, SessionOptions::default()).world;
+        let Some(fight) = world.remove_resource::<Dogfight>() else {
+            panic!("no dogfight");
+        };
+        Self { fight, world }
+    }
+    fn crafts(&self) -> &impl Crafts {
+        &self.world
+    }
+    fn begin_turn(&mut self) {
+        self.fight.begin_turn(&mut self.world);
+    }
+    fn advance(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) -> Step {
+        self.fight.advance(&mut self.world, dice, events)
+    }
+    fn apply(&mut self, me: UnitId, action: Action) {
+        self.fight.apply(me, action);
+    }
+    fn check(&self, me: UnitId, action: &Action) -> Result<(), String> {
+        self.fight.check(self.crafts(), me, action)
+    }
+    fn hit(
+        &mut self,
+        by: UnitId,
+        target: UnitId,
+        firepower: Firepower,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        self.fight
+            .hit(&mut self.world, by, target, firepower, dice, events);
+    }
+    fn guns_at(&self, me: UnitId, target: UnitId) -> Vec<usize> {
+        self.fight.guns_at(self.crafts(), me, target)
+    }
+    fn shot_modifiers(&self, me: UnitId, w: usize, target: UnitId, gm: i32) -> Vec<Modifier> {
+        self.fight.shot_modifiers(self.crafts(), me, w, target, gm)
+    }
+    fn position_ab(&self, a: UnitId, b: UnitId) -> i32 {
+        self.fight.position_ab(self.crafts(), a, b)
+    }
+    fn set_position(&mut self, a: UnitId, b: UnitId, v: i32) {
+        self.fight.set_position(&self.world, a, b, v);
+    }
+    fn set_range(&mut self, a: UnitId, b: UnitId, r: SocsRange) {
+        self.fight.set_range(&self.world, a, b, r);
+    }
+    fn may_gain_position(&self, me: UnitId, target: UnitId) -> bool {
+        self.crafts().may_gain_position(me, target)
+    }
+    fn may_dodge(&self, target: UnitId, shooter: UnitId) -> bool {
+        self.crafts().may_dodge(target, shooter)
+    }
+    fn furball(&self) -> bool {
+        self.crafts().furball()
+    }
+    fn in_fight(&self, id: UnitId) -> bool {
+        self.crafts().in_fight(id)
+    }
+    fn sustained_ab(&self, me: UnitId, w: usize, target: UnitId) -> i32 {
+        self.crafts().sustained_ab(me, w, target)
+    }
+    fn side(&self, id: UnitId) -> Option<u8> {
+        self.crafts().side_of(id)
+    }
+    fn state(&mut self, id: UnitId) -> &mut CraftState {
+        match UnitsMut::<Craft, CraftState>::state_mut(&mut self.world, id) {
+            Some(s) => s,
+            None => panic!("no craft {id:?}"),
+        }
+    }
+    fn state_of(&self, id: UnitId) -> &CraftState {
+        self.crafts().craft_state(id)
+    }
+}
 
 /// Ace (fighter) and Cutty (cutter) against Bandit (fighter) and Liner (ship of the line).
-fn dogfight(extra: &str) -> Dogfight {
+fn dogfight(extra: &str) -> Battle {
+    dogfight_with(extra, "")
+}
+
+/// [`dogfight`] with more units (RON unit entries) after the four.
+fn dogfight_with(extra: &str, more: &str) -> Battle {
     let text = format!(
         r#"(
     name: "test",
@@ -36,13 +143,14 @@ fn dogfight(extra: &str) -> Dogfight {
             pilot: (name: "Helm", piloting: 11),
             weapons: [(name: "Battery", firepower: Great, range: Long, acc: 0, location: "Bridge",
                 gunner: (name: "Gunner L", gunner: 12))])),
+        {more}
     ],
 )"#
     );
     let prepared = crate::rules::builtin()
         .parse("test.ron", &text)
         .unwrap_or_else(|e| panic!("{e}"));
-    new_dogfight(&prepared)
+    Battle::new(prepared)
 }
 
 const ACE: UnitId = UnitId(0);
@@ -73,7 +181,7 @@ fn size_modifiers_and_dodges() {
 #[test]
 fn shots_use_aiming_bonuses_or_snap() {
     let mut d = dogfight("");
-    let total = |d: &Dogfight, me, w, t| {
+    let total = |d: &Battle, me, w, t| {
         d.shot_modifiers(me, w, t, 0)
             .iter()
             .map(|m| m.value)
@@ -81,8 +189,8 @@ fn shots_use_aiming_bonuses_or_snap() {
     };
     assert_eq!(total(&d, ACE, 0, BANDIT), 13 + 2 - 5);
     assert_eq!(total(&d, ACE, 0, LINER), 13 + 2 - 5 + 4);
-    d.position.insert((ACE, BANDIT), 2);
-    d.states[0].sustained[0] = Some((BANDIT, 1));
+    d.set_position(ACE, BANDIT, 2);
+    d.state(UnitId(0)).sustained[0] = Some((BANDIT, 1));
     assert_eq!(total(&d, ACE, 0, BANDIT), 13 + 2 + 2 + 1);
     // Sustained Fire on another target does not count.
     assert_eq!(total(&d, ACE, 0, LINER), 13 + 2 - 5 + 4);
@@ -144,12 +252,12 @@ fn class_restrictions_and_who_may_maneuver_offensively() {
         gm_modifier: 0,
     };
     assert!(d.check(ACE, &offensive(BANDIT)).is_ok());
-    d.position.insert((BANDIT, ACE), 1);
+    d.set_position(BANDIT, ACE, 1);
     assert!(d.check(ACE, &offensive(BANDIT)).is_err());
     assert!(d.check(CUTTY, &offensive(BANDIT)).is_err());
 }
 
-fn to_fire_resolution(d: &mut Dogfight, orders: &[(UnitId, Vec<Shot>)]) -> Vec<BattleEvent> {
+fn to_fire_resolution(d: &mut Battle, orders: &[(UnitId, Vec<Shot>)]) -> Vec<BattleEvent> {
     d.begin_turn();
     let mut events = Vec::new();
     while d.next < d.order.len() {
@@ -190,7 +298,11 @@ fn sustained_fire_light_damage_and_continuing_damage() {
     // rolls 9, fails. Light damage.
     let step = d.advance(&mut Scripted::new(&[4, 3, 3, 3, 3, 3]), &mut events);
     assert_eq!(step, Step::Advanced);
-    assert!(d.states[2].damaged && d.states[2].skip_maneuver && d.states[2].skip_fire);
+    assert!(
+        d.state(UnitId(2)).damaged
+            && d.state(UnitId(2)).skip_maneuver
+            && d.state(UnitId(2)).skip_fire
+    );
     assert_eq!(d.sustained_ab(ACE, 0, BANDIT), 1);
     // Bandit loses its maneuver; the others fly straight.
     let mut events = Vec::new();
@@ -246,7 +358,7 @@ fn sustained_fire_light_damage_and_continuing_damage() {
     // Hit with 15 (dodge 9 fails): a second light hit on a damaged fighter is heavy.
     let mut events = Vec::new();
     d.advance(&mut Scripted::new(&[5, 5, 5, 3, 3, 3]), &mut events);
-    assert_eq!(d.states[2].out, Some(Fate::Destroyed));
+    assert_eq!(d.state(UnitId(2)).out, Some(Fate::Destroyed));
     assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { text, .. } if text.contains("continuing damage makes this light hit heavy"))));
     assert_eq!(d.sustained_ab(ACE, 0, BANDIT), 2);
 }
@@ -266,7 +378,7 @@ fn heavy_and_great_hits_and_hit_locations() {
         &mut Scripted::new(&[2]),
         &mut events,
     );
-    assert!(d.states[1].locations_out[1]);
+    assert!(d.state(UnitId(1)).locations_out[1]);
     assert!(d.guns_at(CUTTY, LINER).is_empty());
     // Heavy: disabled; the pilot and gunner (minor) die, the captain (major) lives.
     let mut d = dogfight("");
@@ -277,8 +389,8 @@ fn heavy_and_great_hits_and_hit_locations() {
         &mut Scripted::new(&[]),
         &mut events,
     );
-    assert_eq!(d.states[1].out, Some(Fate::Disabled));
-    assert_eq!(d.states[1].alive, vec![false, false, true]);
+    assert_eq!(d.state(UnitId(1)).out, Some(Fate::Disabled));
+    assert_eq!(d.state(UnitId(1)).alive, vec![false, false, true]);
     // Great: vaporized; the captain rolls HT 12: 13 fails.
     let mut d = dogfight("");
     d.hit(
@@ -288,8 +400,8 @@ fn heavy_and_great_hits_and_hit_locations() {
         &mut Scripted::new(&[6, 4, 3]),
         &mut events,
     );
-    assert_eq!(d.states[1].out, Some(Fate::Vaporized));
-    assert_eq!(d.states[1].alive, vec![false, false, false]);
+    assert_eq!(d.state(UnitId(1)).out, Some(Fate::Vaporized));
+    assert_eq!(d.state(UnitId(1)).alive, vec![false, false, false]);
     // Great on a fighter with a major pilot who makes HT 10: 10 succeeds.
     let mut d = dogfight("");
     d.hit(
@@ -299,10 +411,10 @@ fn heavy_and_great_hits_and_hit_locations() {
         &mut Scripted::new(&[4, 3, 3]),
         &mut events,
     );
-    assert_eq!(d.states[0].alive, vec![true]);
+    assert_eq!(d.state(UnitId(0)).alive, vec![true]);
 }
 
-fn to_maneuvers(d: &mut Dogfight) {
+fn to_maneuvers(d: &mut Battle) {
     to_fire_resolution(d, &[]);
     let mut events = Vec::new();
     assert_eq!(
@@ -317,7 +429,7 @@ fn to_maneuvers(d: &mut Dogfight) {
 #[test]
 fn reversal_contest_and_swap() {
     let mut d = dogfight("");
-    d.position.insert((ACE, BANDIT), 3);
+    d.set_position(ACE, BANDIT, 3);
     to_maneuvers(&mut d);
     // Order: worst Piloting + MR first: Liner 10, Cutty 12, Bandit 13, Ace 16.
     assert_eq!(d.order, vec![LINER, CUTTY, BANDIT, ACE]);
@@ -381,7 +493,7 @@ fn reversal_contest_and_swap() {
     // class restrictions ("UNORTHODOX TACTICS": a cutter cannot gain Position on a
     // fighter): Bandit keeps none, Cutty gains none.
     let mut d = dogfight("");
-    d.position.insert((BANDIT, CUTTY), 2);
+    d.set_position(BANDIT, CUTTY, 2);
     to_maneuvers(&mut d);
     let mut events = Vec::new();
     d.order = vec![LINER, BANDIT, CUTTY, ACE];
@@ -425,9 +537,9 @@ fn reversal_contest_and_swap() {
 
 /// Runs a maneuver phase in the order given, with each craft's decision from `pick`.
 fn maneuvers_in_order(
-    d: &mut Dogfight,
+    d: &mut Battle,
     order: Vec<UnitId>,
-    pick: impl Fn(&Dogfight, UnitId) -> (Maneuver, i32),
+    pick: impl Fn(&Battle, UnitId) -> (Maneuver, i32),
     dice: &[u32],
 ) -> Vec<BattleEvent> {
     to_maneuvers(d);
@@ -457,7 +569,7 @@ fn maneuvers_in_order(
 #[test]
 fn a_reversal_declared_in_advance_wins_a_contest_of_failures() {
     let mut d = dogfight("");
-    d.position.insert((BANDIT, ACE), 2);
+    d.set_position(BANDIT, ACE, 2);
     let events = maneuvers_in_order(
         &mut d,
         vec![LINER, CUTTY, ACE, BANDIT],
@@ -488,7 +600,7 @@ fn a_reversal_declared_in_advance_wins_a_contest_of_failures() {
 #[test]
 fn a_reversal_against_a_foe_that_does_not_attack_comes_to_nothing() {
     let mut d = dogfight("");
-    d.position.insert((BANDIT, ACE), 2);
+    d.set_position(BANDIT, ACE, 2);
     let events = maneuvers_in_order(
         &mut d,
         vec![LINER, CUTTY, ACE, BANDIT],
@@ -513,7 +625,7 @@ fn a_reversal_against_a_foe_that_does_not_attack_comes_to_nothing() {
 #[test]
 fn going_totally_defensive_rolls_piloting_without_mr() {
     let mut d = dogfight("");
-    d.position.insert((BANDIT, ACE), 2);
+    d.set_position(BANDIT, ACE, 2);
     let events = maneuvers_in_order(
         &mut d,
         vec![LINER, CUTTY, BANDIT, ACE],
@@ -533,7 +645,7 @@ fn going_totally_defensive_rolls_piloting_without_mr() {
         |r| r.target == Some(14) && !r.modifiers.iter().any(|m| m.label.to_string() == "MR")
     ));
     assert_eq!(d.position_ab(BANDIT, ACE), 1);
-    assert!(d.states[ACE.0 as usize].skip_fire);
+    assert!(d.state(ACE).skip_fire);
 }
 
 /// "THE FURBALL": a gunner who snap-shoots and fails perception fired on a friend; the
@@ -542,13 +654,20 @@ fn going_totally_defensive_rolls_piloting_without_mr() {
 /// (+2 to be hit) the 9 is checked against 12 and hits; a cutter cannot dodge a fighter.
 #[test]
 fn a_furball_snap_shot_that_fails_perception_hits_a_friend_by_its_size() {
-    let mut d = dogfight("");
-    for k in 0..3 {
-        d.crafts.push(d.crafts[CUTTY.0 as usize].clone());
-        d.states.push(d.states[CUTTY.0 as usize].clone());
-        d.sides.push(0);
-        d.names.push(format!("Extra {k}"));
-    }
+    // Three more cutters like Cutty make it a furball.
+    let more: String = (0..3)
+        .map(|k| {
+            format!(
+                r#"(name: "Extra {k}", side: "a", at: (-5, {k}), stats: Socs(class: Cutter, mr: 0,
+            locations: ["Bridge", "Turret"],
+            pilot: (name: "Pilot C", piloting: 12),
+            weapons: [(name: "Laser", firepower: Light, range: Long, acc: 1, location: "Turret",
+                gunner: (name: "Gunner C", gunner: 12))],
+            aboard: [(name: "Captain C", major: true, ht: 12)])),"#
+            )
+        })
+        .collect();
+    let mut d = dogfight_with("", &more);
     assert!(d.furball());
     d.begin_turn();
     let mut events = Vec::new();
@@ -594,7 +713,7 @@ fn a_furball_snap_shot_that_fails_perception_hits_a_friend_by_its_size() {
             .any(|m| m.value == 2 && m.label.to_string().contains("to be hit"))
     );
     assert_eq!(result, crate::battle::AttackResult::Hit);
-    assert!(d.states[CUTTY.0 as usize].damaged);
+    assert!(d.state(CUTTY).damaged);
 }
 
 /// "2-LIGHT" continuing damage on a craft with hit locations (a decision, in the module
@@ -604,7 +723,7 @@ fn a_furball_snap_shot_that_fails_perception_hits_a_friend_by_its_size() {
 fn continuing_damage_on_a_craft_with_locations() {
     let mut d = dogfight("");
     let mut events = Vec::new();
-    let mut light = |d: &mut Dogfight, by: UnitId, target: UnitId, dice: &[u32]| {
+    let mut light = |d: &mut Battle, by: UnitId, target: UnitId, dice: &[u32]| {
         d.hit(
             by,
             target,
@@ -615,35 +734,38 @@ fn continuing_damage_on_a_craft_with_locations() {
     };
     // First light hit: location die 1, the Bridge.
     light(&mut d, ACE, CUTTY, &[1]);
-    assert!(d.states[CUTTY.0 as usize].damaged);
-    assert_eq!(d.states[CUTTY.0 as usize].locations_out, vec![true, false]);
+    assert!(d.state(CUTTY).damaged);
+    assert_eq!(d.state(CUTTY).locations_out, vec![true, false]);
     // Second light hit on the Bridge again: heavy, disabled.
     light(&mut d, ACE, CUTTY, &[1]);
-    assert_eq!(d.states[CUTTY.0 as usize].out, Some(Fate::Disabled));
+    assert_eq!(d.state(CUTTY).out, Some(Fate::Disabled));
     // A fighter has no locations: its second light hit is heavy at once.
     light(&mut d, CUTTY, BANDIT, &[]);
     light(&mut d, CUTTY, BANDIT, &[]);
-    assert_eq!(d.states[BANDIT.0 as usize].out, Some(Fate::Destroyed));
+    assert_eq!(d.state(BANDIT).out, Some(Fate::Destroyed));
     // Liner (one location): its first light hit knocks the Bridge out; the next is heavy.
     light(&mut d, ACE, LINER, &[1]);
     assert!(d.in_fight(LINER));
     light(&mut d, ACE, LINER, &[1]);
-    assert_eq!(d.states[LINER.0 as usize].out, Some(Fate::Disabled));
+    assert_eq!(d.state(LINER).out, Some(Fate::Disabled));
 }
 
 /// "THE FURBALL": with more than six craft, a critical failure on a piloting roll
 /// collides with a random craft.
 #[test]
 fn furball_collisions() {
-    let mut d = dogfight("");
-    assert!(!d.furball());
-    // Make it a furball by adding three more copies of the fighters' states.
-    for k in 0..3 {
-        d.crafts.push(d.crafts[0].clone());
-        d.states.push(d.states[0].clone());
-        d.sides.push(0);
-        d.names.push(format!("Extra {k}"));
-    }
+    assert!(!dogfight("").furball());
+    // Make it a furball with three more fighters like Ace.
+    let more: String = (0..3)
+        .map(|k| {
+            format!(
+                r#"(name: "Extra {k}", side: "a", at: (-5, {k}), stats: Socs(class: Fighter, mr: 2,
+            pilot: (name: "Ace", major: true, piloting: 14, gunner: 13),
+            weapons: [(name: "Blaster", firepower: Light, range: Short, acc: 2)])),"#
+            )
+        })
+        .collect();
+    let mut d = dogfight_with("", &more);
     assert!(d.furball());
     to_maneuvers(&mut d);
     let mut events = Vec::new();
@@ -655,11 +777,7 @@ fn furball_collisions() {
                 u,
                 Action::Maneuver {
                     maneuver: Maneuver::Defensive {
-                        target: if d.sides[u.0 as usize] == 0 {
-                            BANDIT
-                        } else {
-                            ACE
-                        },
+                        target: if d.side(u) == Some(0) { BANDIT } else { ACE },
                         weapon: None,
                     },
                     gm_modifier: 0,
@@ -676,7 +794,7 @@ fn furball_collisions() {
         }
     }
     assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { text, .. } if text.starts_with("furball: collides with"))), "{events:#?}");
-    assert!(d.states[first.0 as usize].out.is_some());
+    assert!(d.state(first).out.is_some());
 }
 
 /// Range: short-range weapons fire at short range only; at Out of range nobody fires,
@@ -706,10 +824,10 @@ fn ranges_limit_weapons_and_escapes() {
         );
     }
     // Nobody broke off (the ranges were set): nobody escapes, the fight stays.
-    assert_eq!(d.states[0].out, None);
+    assert_eq!(d.state(UnitId(0)).out, None);
     // Ace broke off from Bandit: now out of range of every foe, it has escaped; the foes
     // it left stay in the fight.
-    d.left.push((ACE, BANDIT));
+    d.state(ACE).broke_off_from.push(BANDIT);
     to_maneuvers(&mut d);
     while let Step::Awaiting(u) = d.advance(&mut Scripted::new(&[]), &mut events) {
         d.apply(
@@ -720,7 +838,7 @@ fn ranges_limit_weapons_and_escapes() {
             },
         );
     }
-    assert_eq!(d.states[0].out, Some(Fate::Escaped));
+    assert_eq!(d.state(UnitId(0)).out, Some(Fate::Escaped));
     assert!(d.in_fight(BANDIT) && d.in_fight(LINER));
 }
 
@@ -730,8 +848,8 @@ fn ranges_limit_weapons_and_escapes() {
 #[test]
 fn follow_the_leader() {
     let mut d = dogfight("");
-    d.position.insert((BANDIT, ACE), 2);
-    d.position.insert((LINER, ACE), 1);
+    d.set_position(BANDIT, ACE, 2);
+    d.set_position(LINER, ACE, 1);
     to_maneuvers(&mut d);
     let mut events = Vec::new();
     while let Step::Awaiting(u) = d.advance(&mut Scripted::new(&[]), &mut events) {
@@ -762,11 +880,11 @@ fn follow_the_leader() {
     // "Chasers with Position AB of 0 lose the lead pilot": next fire phase their guns
     // cannot find it (a decision for what "lose" means).
     assert!(d.guns_at(BANDIT, ACE).is_empty());
-    assert!(d.lost.contains(&(LINER, ACE)));
+    assert!(d.state_of(LINER).lost_sight_of.contains(&ACE));
     // The leader fails (13 against 14 + 2 − 4 = 12), the chaser makes it (9 against
     // 12 + 1 − 4 = 9): its Position grows by 1, to 2.
     let mut d = dogfight("");
-    d.position.insert((BANDIT, ACE), 1);
+    d.set_position(BANDIT, ACE, 1);
     to_maneuvers(&mut d);
     let mut events = Vec::new();
     while let Step::Awaiting(u) = d.advance(&mut Scripted::new(&[]), &mut events) {

@@ -6,16 +6,26 @@
 use super::*;
 
 impl Dogfight {
-    pub(super) fn piloting_mods(&self, id: UnitId, extra: Vec<Modifier>) -> Vec<Modifier> {
-        let mut mods = self.piloting_alone(id, vec![]);
-        mods.push(Modifier::new("MR", self.craft(id).stats.mr));
+    pub(super) fn piloting_mods(
+        &self,
+        crafts: &impl Crafts,
+        id: UnitId,
+        extra: Vec<Modifier>,
+    ) -> Vec<Modifier> {
+        let mut mods = self.piloting_alone(crafts, id, vec![]);
+        mods.push(Modifier::new("MR", crafts.craft(id).stats.mr));
         mods.extend(extra.into_iter().filter(|m| m.value != 0));
         mods
     }
 
     /// The pilot's Piloting without the craft's MR, plus `extra` ("Go Totally Defensive").
-    pub(super) fn piloting_alone(&self, id: UnitId, extra: Vec<Modifier>) -> Vec<Modifier> {
-        let c = self.craft(id);
+    pub(super) fn piloting_alone(
+        &self,
+        crafts: &impl Crafts,
+        id: UnitId,
+        extra: Vec<Modifier>,
+    ) -> Vec<Modifier> {
+        let c = crafts.craft(id);
         let mut mods = vec![Modifier::named(
             format!("{} Piloting", c.stats.pilot.name),
             c.stats.pilot.piloting,
@@ -28,20 +38,22 @@ impl Dogfight {
     /// craft (both take a heavy hit: a decision for the text's "collision").
     pub(super) fn pilot_roll(
         &mut self,
+        crafts: &mut impl CraftsMut,
         id: UnitId,
         purpose: &'static str,
         extra: Vec<Modifier>,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) -> RollRecord {
-        let mods = self.piloting_mods(id, extra);
-        self.roll_piloting(id, purpose, mods, dice, events)
+        let mods = self.piloting_mods(crafts, id, extra);
+        self.roll_piloting(crafts, id, purpose, mods, dice, events)
     }
 
     /// A piloting roll of `id` against `mods` (logged; the furball collision on a
     /// critical failure).
     pub(super) fn roll_piloting(
         &mut self,
+        crafts: &mut impl CraftsMut,
         id: UnitId,
         purpose: &'static str,
         mods: Vec<Modifier>,
@@ -61,35 +73,28 @@ impl Dogfight {
             roll: roll.clone(),
         });
         if roll.critical == Some(crate::dice::Critical::Failure)
-            && self.furball()
-            && self.in_fight(id)
+            && crafts.furball()
+            && crafts.in_fight(id)
         {
-            let others: Vec<UnitId> = self.fighting().into_iter().filter(|&o| o != id).collect();
+            let others: Vec<UnitId> = crafts.fighting().into_iter().filter(|&o| o != id).collect();
             if !others.is_empty() {
                 let k = dice.roll_die(others.len() as u32) as usize - 1;
                 let other = others[k];
                 events.push(BattleEvent::Note {
                     unit: Some(id),
-                    text: format!("furball: collides with {}", self.name(other)),
+                    text: format!("furball: collides with {}", crafts.name_of(other)),
                 });
-                self.hit(other, id, Firepower::Heavy, dice, events);
-                self.hit(id, other, Firepower::Heavy, dice, events);
+                self.hit(crafts, other, id, Firepower::Heavy, dice, events);
+                self.hit(crafts, id, other, Firepower::Heavy, dice, events);
             }
         }
         roll
     }
 
-    pub(super) fn lose_all_bonuses(&mut self, me: UnitId) {
-        let held: Vec<(UnitId, UnitId)> = self
-            .position
-            .keys()
-            .filter(|(a, _)| *a == me)
-            .copied()
-            .collect();
-        for k in held {
-            self.position.remove(&k);
-        }
-        self.states[me.0 as usize]
+    pub(super) fn lose_all_bonuses(&mut self, crafts: &mut impl CraftsMut, me: UnitId) {
+        self.drop_positions(crafts, me);
+        crafts
+            .craft_mut(me)
             .sustained
             .iter_mut()
             .for_each(|s| *s = None);
@@ -98,6 +103,7 @@ impl Dogfight {
     /// The maneuvers, in the order declared ("MANEUVER PHASE").
     pub(super) fn resolve_maneuvers(
         &mut self,
+        crafts: &mut impl CraftsMut,
         declared: &[(UnitId, Maneuver, i32)],
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
@@ -116,7 +122,7 @@ impl Dogfight {
             .collect();
         for (me, maneuver, gm) in declared {
             let me = *me;
-            if !self.in_fight(me) {
+            if !crafts.in_fight(me) {
                 continue;
             }
             let gm = Modifier::new("GM", *gm);
@@ -125,68 +131,70 @@ impl Dogfight {
                 Maneuver::Offensive { target } => {
                     let t = *target;
                     // The gunners' Sustained Fire bonuses are lost, unless the pilot fires.
-                    let craft = self.crafts[me.0 as usize].clone();
-                    for (w, s) in self.states[me.0 as usize].sustained.iter_mut().enumerate() {
+                    let craft = crafts.craft(me).clone();
+                    for (w, s) in crafts.craft_mut(me).sustained.iter_mut().enumerate() {
                         if !craft.pilot_fires(w) {
                             *s = None;
                         }
                     }
-                    if reversed.iter().any(|r| (r.0, r.1) == (me, t)) || !self.in_fight(t) {
+                    if reversed.iter().any(|r| (r.0, r.1) == (me, t)) || !crafts.in_fight(t) {
                         continue;
                     }
-                    let roll = self.pilot_roll(me, "Maneuver Offensively", vec![gm], dice, events);
-                    let old = self.position_ab(me, t);
+                    let roll =
+                        self.pilot_roll(crafts, me, "Maneuver Offensively", vec![gm], dice, events);
+                    let old = self.position_ab(crafts, me, t);
                     let new = offensive_result(old, &roll);
-                    self.set_position(me, t, new);
-                    self.position_note(me, t, old, new, events);
+                    self.set_position(crafts, me, t, new);
+                    self.position_note(crafts, me, t, old, new, events);
                 }
                 Maneuver::Defensive { target, weapon } => {
                     let t = *target;
-                    self.lose_all_bonuses(me);
-                    let roll = self.pilot_roll(me, "Maneuver Defensively", vec![gm], dice, events);
+                    self.lose_all_bonuses(crafts, me);
+                    let roll =
+                        self.pilot_roll(crafts, me, "Maneuver Defensively", vec![gm], dice, events);
                     match weapon {
                         None => {
-                            let old = self.position_ab(t, me);
+                            let old = self.position_ab(crafts, t, me);
                             let new = defensive_result(old, &roll);
-                            self.set_position(t, me, new);
-                            self.position_note(t, me, old, new, events);
+                            self.set_position(crafts, t, me, new);
+                            self.position_note(crafts, t, me, old, new, events);
                         }
                         Some(w) => {
                             let w = usize::from(*w);
-                            let old = self.sustained_ab(t, w, me);
+                            let old = crafts.sustained_ab(t, w, me);
                             let new = defensive_result(old, &roll);
-                            if let Some(s) = self.states[t.0 as usize].sustained.get_mut(w) {
+                            if let Some(s) = crafts.craft_mut(t).sustained.get_mut(w) {
                                 *s = (new > 0).then_some((me, new));
                             }
                             events.push(BattleEvent::Note {
                                 unit: Some(t),
                                 text: format!(
                                     "Sustained Fire AB of gun {w} on {}: {old} -> {new}",
-                                    self.name(me)
+                                    crafts.name_of(me)
                                 ),
                             });
                         }
                     }
                 }
                 Maneuver::TotallyDefensive => {
-                    self.lose_all_bonuses(me);
-                    self.states[me.0 as usize].skip_fire = true;
+                    self.lose_all_bonuses(crafts, me);
+                    crafts.craft_mut(me).skip_fire = true;
                     // "Go Totally Defensive" is rolled against Piloting alone, without MR.
-                    let mods = self.piloting_alone(me, vec![gm]);
-                    let roll = self.roll_piloting(me, "Go Totally Defensive", mods, dice, events);
-                    for f in self.foes(me) {
-                        let old = self.position_ab(f, me);
+                    let mods = self.piloting_alone(crafts, me, vec![gm]);
+                    let roll =
+                        self.roll_piloting(crafts, me, "Go Totally Defensive", mods, dice, events);
+                    for f in crafts.foes(me) {
+                        let old = self.position_ab(crafts, f, me);
                         let new = defensive_result(old, &roll);
                         if old != new {
-                            self.set_position(f, me, new);
-                            self.position_note(f, me, old, new, events);
+                            self.set_position(crafts, f, me, new);
+                            self.position_note(crafts, f, me, old, new, events);
                         }
-                        for w in 0..self.crafts[f.0 as usize].stats.weapons.len() {
-                            let old = self.sustained_ab(f, w, me);
+                        for w in 0..crafts.craft(f).stats.weapons.len() {
+                            let old = crafts.sustained_ab(f, w, me);
                             if old > 0 {
                                 let new = defensive_result(old, &roll);
-                                self.states[f.0 as usize].sustained[w] =
-                                    (new > 0).then_some((me, new));
+                                crafts.craft_mut(f).sustained[w] = (new > 0).then_some((me, new));
                             }
                         }
                     }
@@ -195,19 +203,19 @@ impl Dogfight {
                     match reversed.iter().find(|r| (r.0, r.1) == (*target, me)) {
                         Some(&(_, _, theirs)) => {
                             let theirs = Modifier::new("GM", theirs);
-                            self.reversal(*target, me, theirs, gm, dice, events);
+                            self.reversal(crafts, *target, me, (theirs, gm), dice, events);
                         }
                         None => events.push(BattleEvent::Note {
                             unit: Some(me),
                             text: format!(
                                 "{} did not maneuver offensively against it: the reversal comes to nothing",
-                                self.name(*target)
+                                crafts.name_of(*target)
                             ),
                         }),
                     }
                 }
                 Maneuver::FollowTheLeader { penalty } => {
-                    self.follow_the_leader(me, *penalty, gm, dice, events)
+                    self.follow_the_leader(crafts, me, *penalty, gm, dice, events)
                 }
                 Maneuver::Gm { index, target } => {
                     let Some(g) = self.gm_maneuvers.get(usize::from(*index)).cloned() else {
@@ -215,25 +223,30 @@ impl Dogfight {
                     };
                     let t = *target;
                     let roll = self.pilot_roll(
+                        crafts,
                         me,
                         "GM maneuver",
                         vec![Modifier::named(g.name.clone(), g.modifier), gm],
                         dice,
                         events,
                     );
-                    if roll.succeeded() && self.in_fight(t) {
-                        let old = self.range(me, t);
+                    if roll.succeeded() && crafts.in_fight(t) {
+                        let old = self.range(crafts, me, t);
                         let new = old.moved(match g.effect {
                             GmEffect::CloseRange => -1,
                             GmEffect::OpenRange => 1,
                         });
-                        self.set_range(me, t, new);
+                        self.set_range(crafts, me, t, new);
                         if new == SocsRange::OutOfRange {
-                            self.left.push((me, t));
+                            crafts.craft_mut(me).broke_off_from.push(t);
                         }
                         events.push(BattleEvent::Note {
                             unit: Some(me),
-                            text: format!("{}: range to {} {old} -> {new}", g.name, self.name(t)),
+                            text: format!(
+                                "{}: range to {} {old} -> {new}",
+                                g.name,
+                                crafts.name_of(t)
+                            ),
                         });
                     }
                 }
@@ -243,6 +256,7 @@ impl Dogfight {
 
     pub(super) fn position_note(
         &self,
+        crafts: &impl Crafts,
         a: UnitId,
         b: UnitId,
         old: i32,
@@ -252,31 +266,32 @@ impl Dogfight {
         if old == new {
             events.push(BattleEvent::Note {
                 unit: Some(a),
-                text: format!("Position AB on {} stays {old}", self.name(b)),
+                text: format!("Position AB on {} stays {old}", crafts.name_of(b)),
             });
             return;
         }
         events.push(BattleEvent::Note {
             unit: Some(a),
-            text: format!("Position AB on {}: {old} -> {new}", self.name(b)),
+            text: format!("Position AB on {}: {old} -> {new}", crafts.name_of(b)),
         });
     }
 
     /// "REVERSAL": a Quick Contest of Piloting + MR between `attacker` (who maneuvered
-    /// offensively) and `defender`.
+    /// offensively) and `defender`, each with its GM modifier.
     pub(super) fn reversal(
         &mut self,
+        crafts: &mut impl CraftsMut,
         attacker: UnitId,
         defender: UnitId,
-        attacker_gm: Modifier,
-        gm: Modifier,
+        (attacker_gm, gm): (Modifier, Modifier),
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        if !self.in_fight(attacker) {
+        if !crafts.in_fight(attacker) {
             return;
         }
         let a = self.pilot_roll(
+            crafts,
             attacker,
             "Reversal contest (attacker)",
             vec![attacker_gm],
@@ -284,6 +299,7 @@ impl Dogfight {
             events,
         );
         let d = self.pilot_roll(
+            crafts,
             defender,
             "Reversal contest (defender)",
             vec![gm],
@@ -292,13 +308,13 @@ impl Dogfight {
         );
         let winner = quick_contest(&a, &d);
         let crit = |r: &RollRecord| r.critical == Some(crate::dice::Critical::Success);
-        let old = self.position_ab(attacker, defender);
+        let old = self.position_ab(crafts, attacker, defender);
         if winner == std::cmp::Ordering::Greater {
             let new = if old == 0 { 2 } else { old * 2 };
-            self.set_position(attacker, defender, new);
-            self.position_note(attacker, defender, old, new, events);
+            self.set_position(crafts, attacker, defender, new);
+            self.position_note(crafts, attacker, defender, old, new, events);
             if crit(&a) {
-                self.states[attacker.0 as usize].auto_hit = true;
+                crafts.craft_mut(attacker).auto_hit = true;
                 events.push(BattleEvent::Note {
                     unit: Some(attacker),
                     text: "critical success: its gunners hit automatically next turn".into(),
@@ -308,29 +324,29 @@ impl Dogfight {
             if crit(&d) {
                 // The swap, within the class restrictions: a craft that may not gain
                 // Position on the other gets none.
-                let back = self.position_ab(defender, attacker);
-                let mine = if self.may_gain_position(defender, attacker) {
+                let back = self.position_ab(crafts, defender, attacker);
+                let mine = if crafts.may_gain_position(defender, attacker) {
                     old
                 } else {
                     0
                 };
-                let theirs = if self.may_gain_position(attacker, defender) {
+                let theirs = if crafts.may_gain_position(attacker, defender) {
                     back
                 } else {
                     0
                 };
-                self.set_position(defender, attacker, mine);
-                self.set_position(attacker, defender, theirs);
+                self.set_position(crafts, defender, attacker, mine);
+                self.set_position(crafts, attacker, defender, theirs);
                 events.push(BattleEvent::Note {
                     unit: Some(defender),
                     text: format!(
                         "critical success: swaps places with {} (Position AB on it {back} -> {mine}; its on this craft {old} -> {theirs})",
-                        self.name(attacker)
+                        crafts.name_of(attacker)
                     ),
                 });
             } else {
-                self.set_position(attacker, defender, 0);
-                self.position_note(attacker, defender, old, 0, events);
+                self.set_position(crafts, attacker, defender, 0);
+                self.position_note(crafts, attacker, defender, old, 0, events);
             }
         } else {
             events.push(BattleEvent::Note {
@@ -344,6 +360,7 @@ impl Dogfight {
     /// roll Piloting + MR at the leader's penalty.
     pub(super) fn follow_the_leader(
         &mut self,
+        crafts: &mut impl CraftsMut,
         leader: UnitId,
         penalty: i32,
         gm: Modifier,
@@ -352,6 +369,7 @@ impl Dogfight {
     ) {
         let pen = Modifier::new("hazard", -penalty.abs());
         let lead = self.pilot_roll(
+            crafts,
             leader,
             "Follow the Leader (lead)",
             vec![pen.clone(), gm],
@@ -361,23 +379,24 @@ impl Dogfight {
         let crit = |r: &RollRecord, c| r.critical == Some(c);
         use crate::dice::Critical::{Failure, Success};
         if crit(&lead, Failure) {
-            self.crash(leader, events);
+            self.crash(crafts, leader, events);
             return;
         }
-        let chasers: Vec<UnitId> = self
+        let chasers: Vec<UnitId> = crafts
             .foes(leader)
             .into_iter()
-            .filter(|&f| self.position_ab(f, leader) > 0)
+            .filter(|&f| self.position_ab(crafts, f, leader) > 0)
             .collect();
         for c in chasers {
-            let old = self.position_ab(c, leader);
-            if self.crafts[c.0 as usize].stats.class.group() >= SizeGroup::Line {
-                self.set_position(c, leader, 0);
-                self.position_note(c, leader, old, 0, events);
-                self.lost.push((c, leader));
+            let old = self.position_ab(crafts, c, leader);
+            if crafts.craft(c).stats.class.group() >= SizeGroup::Line {
+                self.set_position(crafts, c, leader, 0);
+                self.position_note(crafts, c, leader, old, 0, events);
+                crafts.craft_mut(c).lost_sight_of.push(leader);
                 continue;
             }
             let roll = self.pilot_roll(
+                crafts,
                 c,
                 "Follow the Leader (chase)",
                 vec![pen.clone()],
@@ -385,7 +404,7 @@ impl Dogfight {
                 events,
             );
             if crit(&roll, Failure) {
-                self.crash(c, events);
+                self.crash(crafts, c, events);
                 continue;
             }
             let mut new = old;
@@ -400,25 +419,30 @@ impl Dogfight {
                 new += 1;
             }
             let new = new.max(0);
-            self.set_position(c, leader, new);
-            self.position_note(c, leader, old, new, events);
+            self.set_position(crafts, c, leader, new);
+            self.position_note(crafts, c, leader, old, new, events);
             if new == 0 {
-                self.lost.push((c, leader));
+                crafts.craft_mut(c).lost_sight_of.push(leader);
                 events.push(BattleEvent::Note {
                     unit: Some(c),
                     text: format!(
                         "loses {}: its guns cannot find it next fire phase",
-                        self.name(leader)
+                        crafts.name_of(leader)
                     ),
                 });
             }
         }
     }
 
-    pub(super) fn crash(&mut self, id: UnitId, events: &mut Vec<BattleEvent>) {
-        self.states[id.0 as usize].out = Some(Fate::Destroyed);
-        let i = id.0 as usize;
-        self.states[i].alive.iter_mut().for_each(|a| *a = false);
+    pub(super) fn crash(
+        &mut self,
+        crafts: &mut impl CraftsMut,
+        id: UnitId,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let state = crafts.craft_mut(id);
+        state.out = Some(Fate::Destroyed);
+        state.alive.iter_mut().for_each(|a| *a = false);
         events.push(BattleEvent::StatusChanged {
             unit: id,
             standing: Standing::Destroyed,
