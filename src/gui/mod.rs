@@ -164,20 +164,8 @@ pub struct Game {
     pub ms_targets: Vec<UnitId>,
     /// Main Sequence: the unit `ms_targets` were picked for.
     pub ms_targets_for: Option<UnitId>,
-    /// Traveller space: the planned end of the awaited ship's movement.
-    pub space_plan: Option<Hex>,
-    /// Traveller space: active sensors off in the planned maneuver.
-    pub space_passive: bool,
-    /// Traveller space: the ship to ram in the planned maneuver.
-    pub space_ram: Option<UnitId>,
-    /// Traveller space: each mount's target (none: kept for point defense).
-    pub space_shots: Vec<Option<UnitId>>,
-    /// Traveller space: each mount's pinpoint aim, if any.
-    pub space_aims: Vec<Option<crate::rules::traveller_space::space::Aim>>,
-    /// Traveller space: the launch's target and count.
-    pub space_launch: (Option<UnitId>, u32),
-    /// Traveller space: the ship, turn and phase the plans above are for.
-    pub space_for: Option<(UnitId, u32, crate::rules::traveller_space::space::Phase)>,
+    /// Traveller space: the decision being planned.
+    pub space: space::SpaceInputs,
     /// Vergeworlds: the decision being drafted.
     pub verge: verge::VergeDraft,
 }
@@ -212,13 +200,7 @@ impl Game {
             ms_excellent: false,
             ms_targets: Vec::new(),
             ms_targets_for: None,
-            space_plan: None,
-            space_passive: false,
-            space_ram: None,
-            space_shots: Vec::new(),
-            space_aims: Vec::new(),
-            space_launch: (None, 0),
-            space_for: None,
+            space: space::SpaceInputs::default(),
             verge: verge::VergeDraft::default(),
         }
     }

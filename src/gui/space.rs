@@ -10,25 +10,47 @@
 use super::Game;
 use crate::battle::UnitId;
 use crate::rules::traveller_space::ai::{expected_damage, success_chance};
-use crate::rules::traveller_space::space::{Action, Aim, Condition, Phase, Shot, Space, points};
+use crate::rules::traveller_space::space::{
+    Action, Aim, Condition, Phase, Shot, Space, Vessels, points,
+};
 use crate::rules::traveller_space::tables::SensorKind;
 use crate::rules::traveller_space::vector;
 use bevy_egui::egui;
 use hexx::Hex;
 
-/// The battle, if it is a GURPS Traveller space one.
-pub fn space(game: &Game) -> Option<&Space> {
-    game.play.session().world.get_resource::<Space>()
+/// What the player plans for the awaited ship, kept between frames.
+#[derive(Clone, Debug, Default)]
+pub struct SpaceInputs {
+    /// The planned end of the ship's movement.
+    pub plan: Option<Hex>,
+    /// Active sensors off in the planned maneuver.
+    pub passive: bool,
+    /// The ship to ram in the planned maneuver.
+    pub ram: Option<UnitId>,
+    /// Each mount's target (none: kept for point defense).
+    pub shots: Vec<Option<UnitId>>,
+    /// Each mount's pinpoint aim, if any.
+    pub aims: Vec<Option<Aim>>,
+    /// The launch's target and count.
+    pub launch: (Option<UnitId>, u32),
+    /// The ship, turn and phase the plans above are for.
+    pub ready_for: Option<(UnitId, u32, Phase)>,
+}
+
+/// The battle and its ships and missiles (the battle world), if it is a GURPS Traveller
+/// space one.
+pub fn space(game: &Game) -> Option<(&Space, &impl Vessels)> {
+    let world = &game.play.session().world;
+    Some((world.get_resource::<Space>()?, world))
 }
 
 /// The sheet of ship `id`.
-pub fn sheet(ui: &mut egui::Ui, s: &Space, id: UnitId) {
-    let i = id.0 as usize;
-    let (Some(sheet), Some(st)) = (s.sheets.get(i), s.ships.get(i)) else {
+pub fn sheet(ui: &mut egui::Ui, s: &Space, ships: &impl Vessels, id: UnitId) {
+    let (Some(sheet), Some(st)) = (ships.sheet_of(id), ships.state_of(id)) else {
         return;
     };
     let stats = &sheet.stats;
-    ui.heading(s.name(id));
+    ui.heading(ships.name_of(id));
     let state = match st.condition {
         Condition::Fighting => "fighting",
         Condition::Disabled => "disabled: no longer functions",
@@ -42,9 +64,9 @@ pub fn sheet(ui: &mut egui::Ui, s: &Space, id: UnitId) {
     ));
     ui.label(format!(
         "Acceleration {:.1} G now ({:.1} G rated): {} of thrust a turn",
-        s.accel(id),
+        s.accel(ships, id),
         stats.accel,
-        points(s.thrust(id))
+        points(s.thrust(ships, id))
     ));
     ui.label(format!(
         "Velocity ({}, {}): {} hexes a turn ({:.0} miles)",
@@ -72,7 +94,7 @@ pub fn sheet(ui: &mut egui::Ui, s: &Space, id: UnitId) {
         } else {
             sensors.join(", ")
         },
-        if s.active_sensors(id) {
+        if s.active_sensors(ships, id) {
             "; active sensors on"
         } else {
             "; active sensors off"
@@ -156,15 +178,15 @@ pub fn sheet(ui: &mut egui::Ui, s: &Space, id: UnitId) {
         "Skills: Piloting {}, Gunner {}, Sensors {}, Engineer {}",
         stats.crew.pilot, stats.crew.gunner, stats.crew.sensors, stats.crew.engineer
     ));
-    let foes = s.enemies(id);
+    let foes = ships.enemies(id);
     if !foes.is_empty() {
         ui.strong("Enemies");
         for e in foes {
-            let d = s.detection(id, e);
+            let d = ships.detection(id, e);
             // The best scan this ship could make of it now, and its chance.
             let best = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
                 .into_iter()
-                .filter_map(|k| s.scan_modifiers(id, k, e).map(|m| (k, m)))
+                .filter_map(|k| s.scan_modifiers(ships, id, k, e).map(|m| (k, m)))
                 .map(|(k, m)| (k, m.iter().map(|x| x.value).sum::<i32>()))
                 .max_by_key(|(_, v)| *v);
             let scan = best.map_or(", no sensor can scan it".to_string(), |(k, v)| {
@@ -175,8 +197,8 @@ pub fn sheet(ui: &mut egui::Ui, s: &Space, id: UnitId) {
             });
             ui.label(format!(
                 "{}: {} hexes, {}{scan}",
-                s.name(e),
-                s.distance(id, e),
+                ships.name_of(e),
+                ships.distance(id, e),
                 if d.found && d.active {
                     "detected (active lock)"
                 } else if d.found {
@@ -204,43 +226,55 @@ pub fn sheet(ui: &mut egui::Ui, s: &Space, id: UnitId) {
 /// The map click of the player planning a maneuver: `hex` becomes the planned end of the
 /// movement when the thrust reaches it. True when the click was taken.
 pub fn click(game: &mut Game, hex: Hex) -> bool {
-    let Some(s) = space(game) else { return false };
     let Some(me) = game.play.awaiting_player() else {
         return false;
     };
-    if s.phase != Phase::Maneuver || game.autoplay {
-        return false;
-    }
-    let st = s.ship(me);
-    let ghost = vector::coast(st.pos, st.vel);
-    if hex.unsigned_distance_to(ghost) <= s.thrust(me) {
-        game.space_plan = Some(hex);
-        true
-    } else {
-        game.status = format!(
-            "({}, {}) is beyond the thrust: {} from ({}, {})",
-            hex.x,
-            hex.y,
-            points(s.thrust(me)),
-            ghost.x,
-            ghost.y
-        );
-        false
+    let refused = {
+        let Some((s, ships)) = space(game) else {
+            return false;
+        };
+        if s.phase != Phase::Maneuver || game.autoplay {
+            return false;
+        }
+        let st = ships.ship(me);
+        let ghost = vector::coast(st.pos, st.vel);
+        let thrust = s.thrust(ships, me);
+        (hex.unsigned_distance_to(ghost) > thrust).then(|| {
+            format!(
+                "({}, {}) is beyond the thrust: {} from ({}, {})",
+                hex.x,
+                hex.y,
+                points(thrust),
+                ghost.x,
+                ghost.y
+            )
+        })
+    };
+    match refused {
+        None => {
+            game.space.plan = Some(hex);
+            true
+        }
+        Some(why) => {
+            game.status = why;
+            false
+        }
     }
 }
 
 /// The planned end of the awaited player ship's movement (its ghost until a hex is
 /// clicked), and that ship.
 pub fn plan(game: &Game) -> Option<(UnitId, Hex)> {
-    let s = space(game)?;
+    let (s, ships) = space(game)?;
     let me = game.play.awaiting_player().filter(|_| !game.autoplay)?;
     if s.phase != Phase::Maneuver {
         return None;
     }
-    let st = s.ship(me);
+    let st = ships.ship(me);
     Some((
         me,
-        game.space_plan
+        game.space
+            .plan
             .unwrap_or_else(|| vector::coast(st.pos, st.vel)),
     ))
 }
@@ -250,33 +284,16 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
     let Some(me) = super::ships::awaited(ui, game, "ships") else {
         return;
     };
-    let Some(s) = space(game).cloned() else {
-        return;
-    };
     if game.selected.is_none() {
         game.selected = Some(me);
     }
-    if game.space_for != Some((me, s.round, s.phase)) {
-        game.space_for = Some((me, s.round, s.phase));
-        game.space_plan = None;
-        game.space_ram = None;
-        game.space_passive = s.ship(me).passive;
-        game.space_shots = vec![None; s.sheet(me).mounts.len()];
-        game.space_aims = vec![None; s.sheet(me).mounts.len()];
-        game.space_launch = (None, 0);
-    }
-    ui.strong(format!("{}: {}", s.name(me), s.phase.word()));
-    let mut chosen = None;
-    match s.phase {
-        Phase::Maneuver => maneuver(ui, game, &s, me, &mut chosen),
-        Phase::DirectFire => fire(ui, game, &s, me, &mut chosen),
-        Phase::Launch => launch(ui, game, &s, me, &mut chosen),
-        _ => {}
-    }
-    ui.separator();
-    if ui.button("Let the AI decide").clicked() {
-        chosen = Some(crate::rules::traveller_space::ai::choose(&s, me));
-    }
+    // The plan, held apart while the battle is borrowed.
+    let mut inputs = std::mem::take(&mut game.space);
+    let chosen = match space(game) {
+        Some((s, ships)) => panel(ui, &mut inputs, s, ships, me),
+        None => None,
+    };
+    game.space = inputs;
     if let Some(action) = chosen {
         match game
             .play
@@ -284,7 +301,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         {
             Ok(()) => {
                 game.status = "done".into();
-                game.space_for = None;
+                game.space.ready_for = None;
             }
             Err(e) => game.status = format!("not allowed: {e}"),
         }
@@ -294,21 +311,54 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
     }
 }
 
+/// The widgets of the phase's decision for `me`; the action chosen, if any.
+fn panel(
+    ui: &mut egui::Ui,
+    inputs: &mut SpaceInputs,
+    s: &Space,
+    ships: &impl Vessels,
+    me: UnitId,
+) -> Option<Action> {
+    if inputs.ready_for != Some((me, s.round, s.phase)) {
+        *inputs = SpaceInputs {
+            ready_for: Some((me, s.round, s.phase)),
+            passive: ships.ship(me).passive,
+            shots: vec![None; ships.sheet(me).mounts.len()],
+            aims: vec![None; ships.sheet(me).mounts.len()],
+            ..SpaceInputs::default()
+        };
+    }
+    ui.strong(format!("{}: {}", ships.name_of(me), s.phase.word()));
+    let mut chosen = None;
+    match s.phase {
+        Phase::Maneuver => maneuver(ui, inputs, s, ships, me, &mut chosen),
+        Phase::DirectFire => fire(ui, inputs, s, ships, me, &mut chosen),
+        Phase::Launch => launch(ui, inputs, s, ships, me, &mut chosen),
+        _ => {}
+    }
+    ui.separator();
+    if ui.button("Let the AI decide").clicked() {
+        chosen = Some(crate::rules::traveller_space::ai::choose(s, ships, me));
+    }
+    chosen
+}
+
 fn maneuver(
     ui: &mut egui::Ui,
-    game: &mut Game,
+    inputs: &mut SpaceInputs,
     s: &Space,
+    ships: &impl Vessels,
     me: UnitId,
     chosen: &mut Option<Action>,
 ) {
-    let st = s.ship(me);
+    let st = ships.ship(me);
     let ghost = vector::coast(st.pos, st.vel);
-    let to = game.space_plan.unwrap_or(ghost);
+    let to = inputs.plan.unwrap_or(ghost);
     let vel = to - st.pos;
     let burn = vel - st.vel;
     ui.label(format!(
         "Thrust {}. Coasting, the ship ends at ({}, {}) (the ghost). Click a hex within the outlined reach to plan the burn.",
-        points(s.thrust(me)),
+        points(s.thrust(ships, me)),
         ghost.x,
         ghost.y
     ));
@@ -324,32 +374,33 @@ fn maneuver(
         (to + vel).x,
         (to + vel).y
     ));
-    if s.sheet(me).scan(SensorKind::Aesa).is_some() {
-        let mut active = !game.space_passive;
+    if ships.sheet(me).scan(SensorKind::Aesa).is_some() {
+        let mut active = !inputs.passive;
         ui.checkbox(
             &mut active,
             "Active sensors (AESA: lock for +2; seen by radscans)",
         );
-        game.space_passive = !active;
+        inputs.passive = !active;
     }
-    let foes = s.enemies(me);
+    let foes = ships.enemies(me);
     egui::ComboBox::from_label("Ram")
         .selected_text(
-            game.space_ram
-                .map_or("nobody".to_string(), |t| s.name(t).to_string()),
+            inputs
+                .ram
+                .map_or("nobody".to_string(), |t| ships.name_of(t).to_string()),
         )
         .show_ui(ui, |ui| {
-            ui.selectable_value(&mut game.space_ram, None, "nobody");
+            ui.selectable_value(&mut inputs.ram, None, "nobody");
             for &e in &foes {
-                ui.selectable_value(&mut game.space_ram, Some(e), s.name(e));
+                ui.selectable_value(&mut inputs.ram, Some(e), ships.name_of(e));
             }
         });
     let action = Action::Maneuver {
         to: (to.x, to.y),
-        passive: game.space_passive,
-        ram: game.space_ram,
+        passive: inputs.passive,
+        ram: inputs.ram,
     };
-    match s.check(me, &action) {
+    match s.check(ships, me, &action) {
         Ok(()) => {
             if ui.button("Confirm the maneuver").clicked() {
                 *chosen = Some(action);
@@ -362,17 +413,25 @@ fn maneuver(
     if ui.button("Coast (no burn)").clicked() {
         *chosen = Some(Action::Maneuver {
             to: (ghost.x, ghost.y),
-            passive: game.space_passive,
+            passive: inputs.passive,
             ram: None,
         });
     }
 }
 
-fn fire(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mut Option<Action>) {
+fn fire(
+    ui: &mut egui::Ui,
+    inputs: &mut SpaceInputs,
+    s: &Space,
+    ships: &impl Vessels,
+    me: UnitId,
+    chosen: &mut Option<Action>,
+) {
     ui.label("Pick a target for each mount, or keep it for point defense (+10 against missiles that reach you this turn).");
-    let incoming = s
-        .missiles
-        .iter()
+    let incoming = ships
+        .missile_ids()
+        .into_iter()
+        .filter_map(|id| ships.missile(id))
         .filter(|m| m.target == me && m.turns_left > 0)
         .count();
     if incoming > 0 {
@@ -381,30 +440,32 @@ fn fire(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mut 
             format!("{incoming} enemy missiles are on their way at this ship."),
         );
     }
-    let free = s.free_mounts(me);
+    let free = s.free_mounts(ships, me);
     for m in free {
-        let w = s.sheet(me).mounts[m].weapon;
-        let Some(pick) = game.space_shots.get_mut(m) else {
+        let w = ships.sheet(me).mounts[m].weapon;
+        let Some(pick) = inputs.shots.get_mut(m) else {
             continue;
         };
         ui.horizontal(|ui| {
             ui.label(format!("#{m} {}", w.name));
             egui::ComboBox::from_id_salt(("mount", m))
-                .selected_text(pick.map_or("point defense".to_string(), |t| s.name(t).to_string()))
+                .selected_text(pick.map_or("point defense".to_string(), |t| {
+                    ships.name_of(t).to_string()
+                }))
                 .show_ui(ui, |ui| {
                     ui.selectable_value(pick, None, "point defense");
-                    for t in s.enemies(me) {
-                        if s.why_not_target(me, t, &w).is_none() {
-                            let mods = s.gunnery_modifiers(me, m, t);
+                    for t in ships.enemies(me) {
+                        if s.why_not_target(ships, me, t, &w).is_none() {
+                            let mods = s.gunnery_modifiers(ships, me, m, t);
                             let skill: i32 = mods.iter().map(|x| x.value).sum();
                             ui.selectable_value(
                                 pick,
                                 Some(t),
                                 format!(
                                     "{}: {:.0}% (skill {skill}), ~{:.0} damage",
-                                    s.name(t),
+                                    ships.name_of(t),
                                     success_chance(skill) * 100.0,
-                                    expected_damage(s, me, m, t)
+                                    expected_damage(s, ships, me, m, t)
                                 ),
                             );
                         }
@@ -412,7 +473,7 @@ fn fire(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mut 
                 });
         });
         let target = *pick;
-        if let (Some(t), Some(aim)) = (target, game.space_aims.get_mut(m)) {
+        if let (Some(t), Some(aim)) = (target, inputs.aims.get_mut(m)) {
             egui::ComboBox::from_id_salt(("aim", m))
                 .selected_text(aim.map_or("the whole ship (its size)".to_string(), |a| {
                     format!("pinpoint: {a:?} (-6)")
@@ -423,17 +484,17 @@ fn fire(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mut 
                         ui.selectable_value(aim, Some(a), format!("pinpoint: {a:?} (-6)"));
                     }
                 });
-            let mods = s.shot_modifiers(me, m, t, aim.is_some());
+            let mods = s.shot_modifiers(ships, me, m, t, aim.is_some());
             let skill: i32 = mods.iter().map(|x| x.value).sum();
             ui.small(format!(
                 "{:.0}% to hit (skill {skill}) against {}",
                 success_chance(skill) * 100.0,
-                s.name(t)
+                ships.name_of(t)
             ));
         }
         if let Some(t) = target {
-            let aimed = game.space_aims.get(m).copied().flatten().is_some();
-            let mods = s.shot_modifiers(me, m, t, aimed);
+            let aimed = inputs.aims.get(m).copied().flatten().is_some();
+            let mods = s.shot_modifiers(ships, me, m, t, aimed);
             let parts: Vec<String> = mods
                 .iter()
                 .map(|x| format!("{} {:+}", x.label, x.value))
@@ -441,20 +502,20 @@ fn fire(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mut 
             ui.small(parts.join(", "));
         }
     }
-    let shots: Vec<Shot> = game
-        .space_shots
+    let shots: Vec<Shot> = inputs
+        .shots
         .iter()
         .enumerate()
         .filter_map(|(m, t)| {
             t.map(|t| Shot {
                 mount: m,
                 target: t,
-                pinpoint: game.space_aims.get(m).copied().flatten(),
+                pinpoint: inputs.aims.get(m).copied().flatten(),
             })
         })
         .collect();
     let action = Action::Fire { shots };
-    match s.check(me, &action) {
+    match s.check(ships, me, &action) {
         Ok(()) => {
             if ui.button("Fire").clicked() {
                 *chosen = Some(action);
@@ -466,9 +527,16 @@ fn fire(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mut 
     }
 }
 
-fn launch(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mut Option<Action>) {
-    let st = s.ship(me);
-    let most = st.missiles.min(s.sheet(me).stats.launchers);
+fn launch(
+    ui: &mut egui::Ui,
+    inputs: &mut SpaceInputs,
+    s: &Space,
+    ships: &impl Vessels,
+    me: UnitId,
+    chosen: &mut Option<Action>,
+) {
+    let st = ships.ship(me);
+    let most = st.missiles.min(ships.sheet(me).stats.launchers);
     ui.label(format!(
         "{} missiles left; up to {most} this turn. A missile flies {} hexes a turn of thrust for {} turns with guidance {} (plus the target's size).",
         st.missiles,
@@ -476,25 +544,25 @@ fn launch(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mu
         s.missile.endurance,
         s.missile.skill
     ));
-    let (target, count) = &mut game.space_launch;
-    let targets: Vec<UnitId> = s
+    let (target, count) = &mut inputs.launch;
+    let targets: Vec<UnitId> = ships
         .enemies(me)
         .into_iter()
-        .filter(|&t| s.detection(me, t).found)
+        .filter(|&t| ships.detection(me, t).found)
         .collect();
     if target.is_none() {
         *target = targets.first().copied();
     }
     egui::ComboBox::from_label("Target")
         .selected_text(target.map_or("none".to_string(), |t| {
-            format!("{} ({} hexes)", s.name(t), s.distance(me, t))
+            format!("{} ({} hexes)", ships.name_of(t), ships.distance(me, t))
         }))
         .show_ui(ui, |ui| {
             for &t in &targets {
                 ui.selectable_value(
                     target,
                     Some(t),
-                    format!("{} ({} hexes)", s.name(t), s.distance(me, t)),
+                    format!("{} ({} hexes)", ships.name_of(t), ships.distance(me, t)),
                 );
             }
         });
@@ -504,7 +572,7 @@ fn launch(ui: &mut egui::Ui, game: &mut Game, s: &Space, me: UnitId, chosen: &mu
             target: t,
             count: *count,
         };
-        if s.check(me, &action).is_ok() && ui.button("Launch").clicked() {
+        if s.check(ships, me, &action).is_ok() && ui.button("Launch").clicked() {
             *chosen = Some(action);
         }
     }

@@ -7,7 +7,7 @@
 use super::Game;
 use super::layout::{HEX_SIZE, MapLayout, vector_arrow};
 use crate::battle::{HexPos, Projectile, Standing, Velocity};
-use crate::rules::traveller_space::TravellerMissile;
+use crate::rules::traveller_space::space::{MissileState, Vessels};
 use crate::rules::traveller_space::vector;
 use bevy::prelude::*;
 use hexx::Hex;
@@ -20,7 +20,7 @@ pub fn draw(
     game: &Game,
     ring: &dyn Fn(&mut Gizmos, Hex, Color, f32),
 ) {
-    let Some(space) = super::space::space(game) else {
+    let Some((space, ships)) = super::space::space(game) else {
         return;
     };
     let session = game.play.session();
@@ -54,11 +54,11 @@ pub fn draw(
     // Missiles' vectors, in red.
     if let Some(mut q) = session
         .world
-        .try_query_filtered::<(&HexPos, &TravellerMissile), With<Projectile>>()
+        .try_query_filtered::<(&HexPos, &MissileState), With<Projectile>>()
     {
         for (pos, m) in q.iter(&session.world) {
-            if m.vel != Hex::ZERO {
-                let to = vector::coast(pos.0, m.vel);
+            if m.velocity() != Hex::ZERO {
+                let to = vector::coast(pos.0, m.velocity());
                 let red = Color::srgba(1.0, 0.4, 0.3, 0.8);
                 vector_arrow(gizmos, layout.pos(pos.0), layout.pos(to), red);
                 ring(gizmos, to, Color::srgba(1.0, 0.4, 0.3, 0.5), 0.45);
@@ -68,8 +68,8 @@ pub fn draw(
     // The player's planned maneuver: the reach of its thrust, the planned course and the
     // ghost of the turn after.
     if let Some((me, to)) = super::space::plan(game) {
-        let st = space.ship(me);
-        for h in vector::reachable(st.pos, st.vel, space.thrust(me)) {
+        let st = ships.ship(me);
+        for h in vector::reachable(st.pos, st.vel, space.thrust(ships, me)) {
             ring(gizmos, h, Color::srgba(0.4, 1.0, 0.4, 0.5), 0.85);
         }
         let green = Color::srgb(0.3, 1.0, 0.3);
@@ -98,9 +98,9 @@ impl super::ruleset::RulesetWindow for SpaceWindow {
     }
 
     fn sheet_panel(&self, ui: &mut bevy_egui::egui::Ui, game: &mut Game) {
-        if let Some(sp) = super::space::space(game) {
+        if let Some((sp, ships)) = super::space::space(game) {
             super::ruleset::selected_sheet(ui, game, "a ship", |ui, id| {
-                super::space::sheet(ui, sp, id)
+                super::space::sheet(ui, sp, ships, id)
             });
         }
         ui.separator();

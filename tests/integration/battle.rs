@@ -1155,6 +1155,64 @@ fn missiles_fly_as_projectile_entities() {
     assert!(seen > 0, "some missile was in flight");
 }
 
+/// GURPS Traveller missiles are projectile entities from launch to impact: each missile
+/// number keeps one entity for as long as it flies, the entity stands where the missile
+/// is, and a missile gone (struck, shot down, spent or off the map) never comes back
+/// (gurps-traveller-gm-screen.txt, "SEQUENCE OF ACTION": launch in step 6, point defense
+/// and strikes in step 5 of a later turn).
+#[test]
+fn traveller_missiles_keep_their_entity_from_launch_to_impact() {
+    use bevy::ecs::entity::Entity;
+    use skirmish::battle::HexPos;
+    use skirmish::rules::traveller_space::MissileState;
+    use std::collections::BTreeMap;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/traveller-merchant-raider.ron");
+    let prepared = Arc::new(
+        skirmish::rules::builtin()
+            .load(&path)
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
+    let mut launched = 0;
+    for seed in 1..=4 {
+        let mut s = Session::new(prepared.clone(), seed, SessionOptions::default());
+        let mut entity_of: BTreeMap<u32, Entity> = BTreeMap::new();
+        let mut gone: Vec<u32> = Vec::new();
+        let mut steps = 0;
+        while s.outcome().is_none() && steps < 20_000 {
+            s.step();
+            steps += 1;
+            let mut q = s.world.query::<(Entity, &MissileState, &HexPos)>();
+            let now: Vec<(Entity, u32, bool)> = q
+                .iter(&s.world)
+                .map(|(e, m, pos)| (e, m.id, pos.0 == m.hex()))
+                .collect();
+            for &(e, id, placed) in &now {
+                assert!(
+                    placed,
+                    "seed {seed}, step {steps}: missile {id} is not where its entity is"
+                );
+                assert!(
+                    !gone.contains(&id),
+                    "seed {seed}, step {steps}: missile {id} came back"
+                );
+                let first = *entity_of.entry(id).or_insert(e);
+                assert_eq!(
+                    first, e,
+                    "seed {seed}, step {steps}: missile {id} changed entity"
+                );
+            }
+            for (&id, _) in entity_of.iter() {
+                if !now.iter().any(|&(_, n, _)| n == id) && !gone.contains(&id) {
+                    gone.push(id);
+                }
+            }
+        }
+        launched += entity_of.len();
+    }
+    assert!(launched > 0, "some missile was launched");
+}
+
 /// The README's starship-d12 demo: with `--seed 1` the corvette gets on the gunship's
 /// tail and destroys it.
 #[test]

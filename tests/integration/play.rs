@@ -647,28 +647,31 @@ fn a_socs_battle_is_played_saved_and_loaded() {
 /// stood and finishes.
 #[test]
 fn a_traveller_battle_is_played_saved_and_loaded() {
-    use skirmish::rules::traveller_space::{Action as SpaceAction, Space, ai};
+    use skirmish::rules::traveller_space::{Action as SpaceAction, Space, Vessels, ai};
     let mut p = play("traveller-merchant-raider.ron", 3);
     let mut decided = 0;
     let mut phases = Vec::new();
     while decided < 10 {
         let Some(unit) = to_player(&mut p) else { break };
-        let s = p.session().world.resource::<Space>().clone();
-        phases.push(s.phase);
-        if decided == 0 {
+        let (far, action) = {
+            let world = &p.session().world;
+            let s = world.resource::<Space>();
+            phases.push(s.phase);
+            let st = Vessels::ship(world, unit);
             // Twenty hexes of burn with one point of thrust.
-            let st = s.ship(unit);
             let far = SpaceAction::Maneuver {
                 to: (st.pos.x + st.vel.x + 20, st.pos.y + st.vel.y),
                 passive: false,
                 ram: None,
             };
+            (far, ai::choose(s, world, unit))
+        };
+        if decided == 0 {
             let err = p
                 .decide::<skirmish::rules::traveller_space::TravellerSpace>(far)
                 .expect_err("beyond its thrust");
             assert!(err.contains("beyond its thrust"), "{err}");
         }
-        let action = ai::choose(&s, unit);
         p.decide::<skirmish::rules::traveller_space::TravellerSpace>(action)
             .expect("the AI's choice is legal");
         decided += 1;

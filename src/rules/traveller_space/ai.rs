@@ -17,7 +17,7 @@
 //! - Launch: as many missiles as its launchers allow at the detected enemy it would fire
 //!   at, while that enemy is within the distance a missile covers in half its endurance.
 
-use super::space::{Action, Phase, Shot, Space};
+use super::space::{Action, Phase, Shot, Space, Vessels};
 use super::tables::effective_dr;
 use super::vector;
 use crate::battle::UnitId;
@@ -44,42 +44,48 @@ fn sum(mods: &[Modifier]) -> i32 {
 }
 
 /// The expected hull damage of `u`'s mount `mount` firing at `t` now.
-pub fn expected_damage(space: &Space, u: UnitId, mount: usize, t: UnitId) -> f64 {
-    let Some(m) = space.sheet(u).mounts.get(mount) else {
+pub fn expected_damage(
+    space: &Space,
+    ships: &impl Vessels,
+    u: UnitId,
+    mount: usize,
+    t: UnitId,
+) -> f64 {
+    let Some(m) = ships.sheet(u).mounts.get(mount) else {
         return 0.0;
     };
     let w = m.weapon;
-    let p = success_chance(sum(&space.gunnery_modifiers(u, mount, t)));
-    let d = space.distance(u, t);
+    let p = success_chance(sum(&space.gunnery_modifiers(ships, u, mount, t)));
+    let d = ships.distance(u, t);
     let mut dmg = w.mean_damage();
     if d > w.half_damage {
         dmg /= 2.0;
     }
-    let through = (dmg - f64::from(effective_dr(space.sheet(t).stats.dr, &w))).max(0.0);
+    let through = (dmg - f64::from(effective_dr(ships.sheet(t).stats.dr, &w))).max(0.0);
     p * through
 }
 
 /// True when `u` breaks off and runs.
-pub fn fleeing(space: &Space, u: UnitId) -> bool {
-    let unarmed = space.sheet(u).mounts.is_empty() && space.ship(u).missiles == 0;
-    let hurt = space.ship(u).hp * 2 <= space.sheet(u).stats.hp;
+pub fn fleeing(space: &Space, ships: &impl Vessels, u: UnitId) -> bool {
+    let unarmed = ships.sheet(u).mounts.is_empty() && ships.ship(u).missiles == 0;
+    let hurt = ships.ship(u).hp * 2 <= ships.sheet(u).stats.hp;
     let may = space
         .may_flee
-        .get(space.side(u) as usize)
+        .get(ships.side(u) as usize)
         .copied()
         .unwrap_or(false);
     unarmed || (may && hurt)
 }
 
 /// The enemy `u` goes after: the nearest it has detected, else the nearest.
-pub fn quarry(space: &Space, u: UnitId) -> Option<UnitId> {
-    let foes = space.enemies(u);
+pub fn quarry(ships: &impl Vessels, u: UnitId) -> Option<UnitId> {
+    let foes = ships.enemies(u);
     let by_distance =
-        |v: &Vec<UnitId>| v.iter().copied().min_by_key(|&e| (space.distance(u, e), e));
+        |v: &Vec<UnitId>| v.iter().copied().min_by_key(|&e| (ships.distance(u, e), e));
     let seen: Vec<UnitId> = foes
         .iter()
         .copied()
-        .filter(|&e| space.detection(u, e).found)
+        .filter(|&e| ships.detection(u, e).found)
         .collect();
     by_distance(&seen).or_else(|| by_distance(&foes))
 }
@@ -88,16 +94,16 @@ pub fn quarry(space: &Space, u: UnitId) -> Option<UnitId> {
 /// together is greatest (exact hit chances at that range, half damage beyond 1/2D, the
 /// quarry's armor), the nearer of equals; with no mounts, the distance its missiles
 /// cover in half their endurance.
-pub fn preferred_range(space: &Space, u: UnitId, quarry: UnitId) -> u32 {
-    let mounts = &space.sheet(u).mounts;
+pub fn preferred_range(space: &Space, ships: &impl Vessels, u: UnitId, quarry: UnitId) -> u32 {
+    let mounts = &ships.sheet(u).mounts;
     if mounts.is_empty() {
         return (space.missile_thrust() * space.missile.endurance / 2).max(1);
     }
     let reach = mounts.iter().map(|m| m.weapon.max_range).max().unwrap_or(0);
-    let here = space.distance(u, quarry);
-    let base: i32 =
-        sum(&space.gunnery_modifiers(u, 0, quarry)) - super::tables::gunnery_range_modifier(here);
-    let dr = space.sheet(quarry).stats.dr;
+    let here = ships.distance(u, quarry);
+    let base: i32 = sum(&space.gunnery_modifiers(ships, u, 0, quarry))
+        - super::tables::gunnery_range_modifier(here);
+    let dr = ships.sheet(quarry).stats.dr;
     let value = |d: u32| -> f64 {
         mounts
             .iter()
@@ -124,22 +130,22 @@ pub fn preferred_range(space: &Space, u: UnitId, quarry: UnitId) -> u32 {
 }
 
 /// The AI's decision for `u` in the current phase.
-pub fn choose(space: &Space, u: UnitId) -> Action {
+pub fn choose(space: &Space, ships: &impl Vessels, u: UnitId) -> Action {
     match space.phase {
-        Phase::Maneuver => maneuver(space, u),
+        Phase::Maneuver => maneuver(space, ships, u),
         Phase::DirectFire => Action::Fire {
-            shots: fire(space, u),
+            shots: fire(space, ships, u),
         },
-        Phase::Launch => launch(space, u),
+        Phase::Launch => launch(space, ships, u),
         _ => Action::Fire { shots: Vec::new() },
     }
 }
 
 /// The decision that does nothing in the current phase: coast, hold fire, launch none.
-pub fn pass(space: &Space, u: UnitId) -> Action {
+pub fn pass(space: &Space, ships: &impl Vessels, u: UnitId) -> Action {
     match space.phase {
         Phase::Maneuver => {
-            let st = space.ship(u);
+            let st = ships.ship(u);
             let to = vector::coast(st.pos, st.vel);
             Action::Maneuver {
                 to: (to.x, to.y),
@@ -155,13 +161,13 @@ pub fn pass(space: &Space, u: UnitId) -> Action {
     }
 }
 
-fn maneuver(space: &Space, u: UnitId) -> Action {
-    let st = space.ship(u);
-    let options = vector::reachable(st.pos, st.vel, space.thrust(u));
-    let foes = space.enemies(u);
-    let run = fleeing(space, u);
-    let want = quarry(space, u).map_or(0, |q| preferred_range(space, u, q));
-    let next = |e: UnitId| vector::coast(space.ship(e).pos, space.ship(e).vel);
+fn maneuver(space: &Space, ships: &impl Vessels, u: UnitId) -> Action {
+    let st = ships.ship(u);
+    let options = vector::reachable(st.pos, st.vel, space.thrust(ships, u));
+    let foes = ships.enemies(u);
+    let run = fleeing(space, ships, u);
+    let want = quarry(ships, u).map_or(0, |q| preferred_range(space, ships, u, q));
+    let next = |e: UnitId| vector::coast(ships.ship(e).pos, ships.ship(e).vel);
     let score = |to: Hex| -> f64 {
         let vel = to - st.pos;
         if run {
@@ -182,11 +188,11 @@ fn maneuver(space: &Space, u: UnitId) -> Action {
             } else {
                 0.0
             };
-            edge + match quarry(space, u) {
+            edge + match quarry(ships, u) {
                 Some(q) => {
                     let want = f64::from(want);
                     let d = f64::from(to.unsigned_distance_to(next(q)));
-                    let rel = f64::from((vel - space.ship(q).vel).ulength());
+                    let rel = f64::from((vel - ships.ship(q).vel).ulength());
                     -(d - want).abs() * 3.0 - rel
                 }
                 None => -f64::from(vel.ulength()),
@@ -209,12 +215,13 @@ fn maneuver(space: &Space, u: UnitId) -> Action {
 
 /// The missiles that can reach `u` this turn: aimed at it, with thrust left, and within
 /// their thrust plus both movers' speeds.
-fn incoming(space: &Space, u: UnitId) -> usize {
-    let me = space.ship(u);
+fn incoming(space: &Space, ships: &impl Vessels, u: UnitId) -> usize {
+    let me = ships.ship(u);
     let thrust = space.missile_thrust();
-    space
-        .missiles
-        .iter()
+    ships
+        .missile_ids()
+        .into_iter()
+        .filter_map(|id| ships.missile(id))
         .filter(|m| m.target == u && m.turns_left > 0)
         .filter(|m| {
             let reach = thrust + m.velocity().ulength() + me.vel.ulength();
@@ -226,30 +233,31 @@ fn incoming(space: &Space, u: UnitId) -> usize {
 /// The hull damage point defense saves by shooting at one missile with `u`'s `mount`:
 /// its chance to shoot it down times the missile's chance to strike times its mean
 /// damage through `u`'s armor.
-fn defense_value(space: &Space, u: UnitId, mount: usize) -> f64 {
-    let Some(m) = space.sheet(u).mounts.get(mount) else {
+fn defense_value(space: &Space, ships: &impl Vessels, u: UnitId, mount: usize) -> f64 {
+    let Some(m) = ships.sheet(u).mounts.get(mount) else {
         return 0.0;
     };
-    let pd =
-        sum(&space.augmented_gunner(u, &m.weapon)) + super::tables::gunnery_range_modifier(0) + 10;
-    let strike = space.missile.skill + space.sheet(u).stats.sm;
+    let pd = sum(&space.augmented_gunner(ships, u, &m.weapon))
+        + super::tables::gunnery_range_modifier(0)
+        + 10;
+    let strike = space.missile.skill + ships.sheet(u).stats.sm;
     let mean = 3.5 * f64::from(space.missile.dice) * f64::from(space.missile.multiplier);
-    let through = (mean - f64::from(space.sheet(u).stats.dr)).max(0.0);
+    let through = (mean - f64::from(ships.sheet(u).stats.dr)).max(0.0);
     success_chance(pd) * success_chance(strike) * through
 }
 
-fn fire(space: &Space, u: UnitId) -> Vec<Shot> {
-    let free = space.free_mounts(u);
+fn fire(space: &Space, ships: &impl Vessels, u: UnitId) -> Vec<Shot> {
+    let free = space.free_mounts(ships, u);
     // Each mount's best shot now.
     let mut best: Vec<(usize, Option<(f64, UnitId)>)> = free
         .iter()
         .map(|&m| {
-            let w = space.sheet(u).mounts[m].weapon;
-            let shot = space
+            let w = ships.sheet(u).mounts[m].weapon;
+            let shot = ships
                 .enemies(u)
                 .into_iter()
-                .filter(|&t| space.why_not_target(u, t, &w).is_none())
-                .map(|t| (expected_damage(space, u, m, t), t))
+                .filter(|&t| space.why_not_target(ships, u, t, &w).is_none())
+                .map(|t| (expected_damage(space, ships, u, m, t), t))
                 .filter(|(v, _)| *v > 0.0)
                 .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
             (m, shot)
@@ -261,11 +269,11 @@ fn fire(space: &Space, u: UnitId) -> Vec<Shot> {
         let v = |x: &(usize, Option<(f64, UnitId)>)| x.1.map_or(0.0, |s| s.0);
         v(a).total_cmp(&v(b)).then(a.0.cmp(&b.0))
     });
-    let mut keep = incoming(space, u);
+    let mut keep = incoming(space, ships, u);
     let mut shots = Vec::new();
     for (m, shot) in best {
         let dealt = shot.map_or(0.0, |s| s.0);
-        if keep > 0 && defense_value(space, u, m) >= dealt {
+        if keep > 0 && defense_value(space, ships, u, m) >= dealt {
             keep -= 1;
             continue;
         }
@@ -281,17 +289,17 @@ fn fire(space: &Space, u: UnitId) -> Vec<Shot> {
     shots
 }
 
-fn launch(space: &Space, u: UnitId) -> Action {
-    let st = space.ship(u);
-    let count = st.missiles.min(space.sheet(u).stats.launchers);
+fn launch(space: &Space, ships: &impl Vessels, u: UnitId) -> Action {
+    let st = ships.ship(u);
+    let count = st.missiles.min(ships.sheet(u).stats.launchers);
     let reach = (space.missile_thrust() * space.missile.endurance / 2).max(1);
-    let target = space
+    let target = ships
         .enemies(u)
         .into_iter()
-        .filter(|&t| space.detection(u, t).found && space.distance(u, t) <= reach)
-        .min_by_key(|&t| (space.distance(u, t), t));
+        .filter(|&t| ships.detection(u, t).found && ships.distance(u, t) <= reach)
+        .min_by_key(|&t| (ships.distance(u, t), t));
     match target {
-        Some(t) if count > 0 && !fleeing(space, u) => Action::Launch { target: t, count },
+        Some(t) if count > 0 && !fleeing(space, ships, u) => Action::Launch { target: t, count },
         Some(t) => Action::Launch {
             target: t,
             count: 0,

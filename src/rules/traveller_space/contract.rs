@@ -1,9 +1,11 @@
 //! GURPS Traveller space combat behind the engine's ruleset contract ([`Ruleset`]): its
 //! scenario section (`ruleset: TravellerSpace(...)`: scale, turn, missile, planets, checked
-//! here), its ship sheets, its systems and the [`Space`] it keeps.
+//! here), its ship sheets, its systems, and the components on each ship's entity with the
+//! [`super::Space`] they share.
 
-use super::{Action, Space, TravellerConfig, TravellerShip, TravellerShipStats};
-use crate::battle::{Ship, UnitId, Velocity};
+use super::space::{ShipState, Vessels};
+use super::{Action, TravellerConfig, TravellerShip, TravellerShipStats};
+use crate::battle::{HexPos, Sheet, Ship, UnitId, Velocity};
 use crate::format::{Path, Problem};
 use crate::scenario::{Prepared, Ruleset, ScenarioFile, unknown_sides};
 use bevy::ecs::entity::Entity;
@@ -44,25 +46,30 @@ impl Ruleset for TravellerSpace {
     }
 
     fn reset(world: &mut World, prepared: &Prepared, _: &TravellerConfig) {
-        world.insert_resource(super::new_space(prepared));
+        let space = super::new_space(prepared, world);
+        world.insert_resource(space);
     }
 
+    /// A ship entity carries its sheet and its [`ShipState`] (starting where the entity
+    /// stands, at its sheet's velocity).
     fn spawn(entity: &mut EntityWorldMut, sheet: &Arc<TravellerShip>) {
         let v = hexx::Hex::new(sheet.stats.velocity.0, sheet.stats.velocity.1);
-        entity.insert((Ship, Velocity(v)));
+        let pos = entity.get::<HexPos>().map_or(hexx::Hex::ZERO, |p| p.0);
+        entity.insert((
+            Ship,
+            Velocity(v),
+            Sheet(Arc::clone(sheet)),
+            ShipState::new(sheet, pos, 0),
+        ));
     }
 
     fn unit_line(world: &World, _: Entity, unit: UnitId) -> String {
-        world
-            .get_resource::<Space>()
-            .map_or(String::new(), |s| s.ship_line(unit))
+        Vessels::ship_line(world, unit)
     }
 
     /// Hit points left of the ship's design.
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
-        world
-            .get_resource::<Space>()
-            .map_or(1.0, |s| s.health(unit))
+        Vessels::health(world, unit)
     }
 }
 

@@ -20,15 +20,13 @@ pub mod vector;
 
 pub use contract::TravellerSpace;
 pub use sheet::{TravellerShip, TravellerShipStats};
-pub use space::{Action, Space};
-pub use systems::TravellerMissile;
+pub use space::{Action, MissileBay, MissileState, Space, Vessels, VesselsMut};
 
-use crate::battle::{BattleSet, Command, UnitId, flush_messages};
+use crate::battle::{BattleSet, Command, flush_messages};
 use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
-use hexx::Hex;
 use serde::{Deserialize, Serialize};
-use space::{Condition, Detection, MissileSpec, Planet, ShipState};
+use space::{Detection, MissileSpec, Planet};
 use std::sync::Arc;
 
 fn hex_miles() -> f64 {
@@ -84,61 +82,31 @@ impl Default for TravellerConfig {
 pub fn configure(schedule: &mut Schedule) {
     schedule.add_systems((
         systems::begin.in_set(BattleSet::Begin),
-        crate::battle::decide_by_policy::<Space>.in_set(BattleSet::Decide),
+        systems::decide.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
         flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
 }
 
-/// The battle of `prepared` at its start.
-pub fn new_space(prepared: &Prepared) -> Space {
+/// What the ships of `prepared` share at the start of the battle (the scenario's
+/// settings), with every ship (spawned already) told how many sides may detect it.
+pub fn new_space(prepared: &Prepared, ships: &mut impl VesselsMut) -> Space {
     let Some(config) = prepared.config::<TravellerSpace>() else {
         return Space::default();
     };
-    let sheets: Vec<Arc<TravellerShip>> = prepared.sheets::<TravellerSpace>();
-    let ships: Vec<ShipState> = sheets
-        .iter()
-        .zip(&prepared.units)
-        .map(|(s, u)| ShipState {
-            pos: u.at,
-            vel: Hex::new(s.stats.velocity.0, s.stats.velocity.1),
-            hp: s.stats.hp,
-            condition: Condition::Fighting,
-            fuel: s.stats.fuel,
-            cargo: s.stats.cargo,
-            computers: s.stats.computers,
-            bridge: true,
-            power_loss: false,
-            drive_halved: 0,
-            drive_hits: 0,
-            power_plant: true,
-            jump_drive: true,
-            mounts_out: vec![false; s.mounts.len()],
-            mounts_used: vec![false; s.mounts.len()],
-            sensors_out: Vec::new(),
-            missiles: s.stats.missiles,
-            crew_hurt: 0,
-            passengers_hurt: 0,
-            passive: false,
-            ram: None,
-            repairs: Vec::new(),
-            fire: None,
-            leaking: false,
-        })
-        .collect();
     let side_count = prepared.sides.len();
+    for u in ships.ids() {
+        if let Some(st) = ships.state_mut(u) {
+            st.seen_by = vec![Detection::default(); side_count];
+        }
+    }
     Space {
-        detected: vec![vec![Detection::default(); ships.len()]; side_count],
-        sides: prepared.units.iter().map(|u| u.side).collect(),
-        names: prepared.units.iter().map(|u| u.name.clone()).collect(),
         may_flee: prepared
             .sides
             .iter()
             .map(|s| config.may_flee.contains(&s.id))
             .collect(),
         side_count,
-        sheets,
-        ships,
         planets: config.planets.clone(),
         hex_miles: config.hex_miles,
         turn_minutes: config.turn_minutes,
@@ -146,14 +114,6 @@ pub fn new_space(prepared: &Prepared) -> Space {
         escape_hexes: config.escape_hexes,
         area: Some(Arc::new(prepared.map.clone())),
         ..Space::default()
-    }
-}
-
-impl crate::battle::StatePolicy for Space {
-    type Action = Action;
-
-    fn choose(&self, unit: UnitId) -> Action {
-        ai::choose(self, unit)
     }
 }
 

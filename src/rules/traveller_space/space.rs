@@ -1,7 +1,12 @@
-//! The state of a GURPS Traveller space battle and its turn, as plain code over a
-//! [`DieRoller`] (gurps-traveller-gm-screen.txt, "SEQUENCE OF ACTION", "SENSOR
+//! A GURPS Traveller space battle's turn, as plain code over a [`DieRoller`] (gurps-traveller-gm-screen.txt, "SEQUENCE OF ACTION", "SENSOR
 //! MODIFIERS", "SPACE RANGE TABLE", "GUNNERY MODIFIERS", "SPACE WEAPONS TABLE", "MAJOR
 //! DAMAGE TABLE", "VEHICLE CRITICAL HITS").
+//!
+//! Each ship's state ([`ShipState`]: position, vector, hull, systems, what each side has
+//! detected of it) is a component on its entity, each missile's ([`MissileState`]) on its
+//! projectile entity from launch until it is gone; the rules read and change them through
+//! [`Vessels`] and [`VesselsMut`]. [`Space`] keeps what is shared: the phase, who decides
+//! next, the scenario's settings and the turn's declarations.
 //!
 //! A turn follows the sequence of action: (1) detection: each side scans every enemy ship
 //! with its best sensor (3d6 against Electronics Operations (Sensors) + scan value + the
@@ -76,13 +81,17 @@ use super::tables::{
     gunnery_range_modifier, major_damage, rof_bonus,
 };
 use super::vector;
-use crate::battle::{AttackResult, BattleEvent, Standing, UnitId};
+use crate::battle::{
+    AttackResult, BattleEvent, Facing, HexPos, Projectile, Standing, UnitId, Units, UnitsMut,
+};
 use crate::dice::{
     Critical, DiceExpr, DiceName, DieRoller, Modifier, RollRecord, RollSense, quick_contest,
     success_roll,
 };
 use crate::hexmap::HexMap;
+use bevy::ecs::entity::Entity;
 use bevy::ecs::resource::Resource;
+use bevy::ecs::world::World;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -240,8 +249,8 @@ pub enum Repairable {
     Power,
 }
 
-/// One ship's state.
-#[derive(Clone, Debug, PartialEq)]
+/// One ship's state, the component on its entity.
+#[derive(bevy::ecs::component::Component, Clone, Debug, PartialEq)]
 pub struct ShipState {
     /// Where it is.
     pub pos: Hex,
@@ -291,10 +300,48 @@ pub struct ShipState {
     pub fire: Option<bool>,
     /// The fuel tank leaks (vehicle critical 16).
     pub leaking: bool,
+    /// What each side (by index) knows of this ship this turn.
+    pub seen_by: Vec<Detection>,
 }
 
-/// A missile in flight.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+impl ShipState {
+    /// A ship of `sheet` at `pos` as the battle begins (with its sheet's velocity), known
+    /// to none of `sides` sides.
+    pub fn new(sheet: &TravellerShip, pos: Hex, sides: usize) -> Self {
+        let s = sheet;
+        Self {
+            pos,
+            vel: Hex::new(s.stats.velocity.0, s.stats.velocity.1),
+            hp: s.stats.hp,
+            condition: Condition::Fighting,
+            fuel: s.stats.fuel,
+            cargo: s.stats.cargo,
+            computers: s.stats.computers,
+            bridge: true,
+            power_loss: false,
+            drive_halved: 0,
+            drive_hits: 0,
+            power_plant: true,
+            jump_drive: true,
+            mounts_out: vec![false; s.mounts.len()],
+            mounts_used: vec![false; s.mounts.len()],
+            sensors_out: Vec::new(),
+            missiles: s.stats.missiles,
+            crew_hurt: 0,
+            passengers_hurt: 0,
+            passive: false,
+            ram: None,
+            repairs: Vec::new(),
+            fire: None,
+            leaking: false,
+            seen_by: vec![Detection::default(); sides],
+        }
+    }
+}
+
+/// A missile in flight, the component on its projectile entity from launch until it
+/// strikes, is shot down, runs out of thrust or leaves the map.
+#[derive(bevy::ecs::component::Component, Clone, Debug, PartialEq, Serialize)]
 pub struct MissileState {
     /// Its number (stable for the battle).
     pub id: u32,
@@ -419,21 +466,14 @@ pub enum Step {
     RoundOver,
 }
 
-/// A GURPS Traveller space battle.
+/// What the ships of a GURPS Traveller space battle share: the turn and phase, who
+/// decides next, the scenario's settings (planets, scale, missiles) and the turn's
+/// declarations. Each ship's sheet and state are components on its entity, each missile's
+/// state on its projectile entity; the rules read them through [`Vessels`].
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Space {
-    /// Sheets by unit.
-    pub sheets: Vec<Arc<TravellerShip>>,
-    /// Names by unit.
-    pub names: Vec<String>,
-    /// Side by unit.
-    pub sides: Vec<u8>,
     /// Number of sides.
     pub side_count: usize,
-    /// Ship states by unit.
-    pub ships: Vec<ShipState>,
-    /// Missiles in flight.
-    pub missiles: Vec<MissileState>,
     /// The next missile's number.
     pub next_missile: u32,
     /// Turn number.
@@ -442,8 +482,6 @@ pub struct Space {
     pub phase: Phase,
     /// Ships still to decide in this phase, in order.
     pub queue: Vec<UnitId>,
-    /// `detected[side][unit]`.
-    pub detected: Vec<Vec<Detection>>,
     /// Planets and moons.
     pub planets: Vec<Planet>,
     /// Miles a hex.
@@ -465,6 +503,163 @@ pub struct Space {
     /// The battle area (the scenario's map): leaving it is leaving the battle.
     pub area: Option<Arc<HexMap>>,
 }
+
+/// The missiles in flight, each on its projectile entity, by number.
+pub trait MissileBay {
+    /// The numbers of the missiles in flight, in launch order.
+    fn missile_ids(&self) -> Vec<u32>;
+    /// A missile in flight.
+    fn missile(&self, id: u32) -> Option<&MissileState>;
+}
+
+/// [`MissileBay`] that launches, steers and removes missiles.
+pub trait MissileBayMut: MissileBay {
+    /// A missile in flight, to change.
+    fn missile_mut(&mut self, id: u32) -> Option<&mut MissileState>;
+    /// A missile launched: it gets its entity.
+    fn launch(&mut self, missile: MissileState);
+    /// A missile gone (struck, shot down, spent or off the map): its entity goes.
+    fn remove_missile(&mut self, id: u32);
+}
+
+/// What a projectile entity of a missile carries.
+pub fn missile_bundle(m: MissileState) -> impl bevy::ecs::bundle::Bundle {
+    let facing = missile_facing(m.velocity());
+    (Projectile, HexPos(m.hex()), Facing(facing), m)
+}
+
+/// The hex side a missile (or a ship) moving at `v` faces (north when it is at rest).
+pub fn missile_facing(v: Hex) -> hexx::EdgeDirection {
+    if v == Hex::ZERO {
+        hexx::EdgeDirection::FLAT_NORTH
+    } else {
+        Hex::ZERO.main_direction_to(v)
+    }
+}
+
+impl MissileBay for World {
+    fn missile_ids(&self) -> Vec<u32> {
+        let Some(mut q) = self.try_query::<&MissileState>() else {
+            return Vec::new();
+        };
+        let mut v: Vec<u32> = q.iter(self).map(|m| m.id).collect();
+        v.sort_unstable();
+        v
+    }
+    fn missile(&self, id: u32) -> Option<&MissileState> {
+        let mut q = self.try_query::<&MissileState>()?;
+        q.iter(self).find(|m| m.id == id)
+    }
+}
+
+fn missile_entity(world: &World, id: u32) -> Option<Entity> {
+    let mut q = world.try_query::<(Entity, &MissileState)>()?;
+    q.iter(world).find(|(_, m)| m.id == id).map(|(e, _)| e)
+}
+
+impl MissileBayMut for World {
+    fn missile_mut(&mut self, id: u32) -> Option<&mut MissileState> {
+        let e = missile_entity(self, id)?;
+        self.get_mut::<MissileState>(e).map(|m| m.into_inner())
+    }
+    fn launch(&mut self, missile: MissileState) {
+        self.spawn(missile_bundle(missile));
+    }
+    fn remove_missile(&mut self, id: u32) {
+        if let Some(e) = missile_entity(self, id) {
+            self.despawn(e);
+        }
+    }
+}
+
+/// The ships of a GURPS Traveller space battle by unit id (each one's sheet and
+/// [`ShipState`]) and its missiles in flight: a battle world, or the systems' queries.
+/// The accessors that return a ship directly are for ids the rules have checked (a unit of
+/// the battle); they panic otherwise, as indexing a list would.
+pub trait Vessels: Units<TravellerShip, ShipState> + MissileBay {
+    /// A ship's sheet.
+    fn sheet(&self, u: UnitId) -> &Arc<TravellerShip> {
+        match self.sheet_of(u) {
+            Some(s) => s,
+            None => panic!("no ship {u:?}"),
+        }
+    }
+
+    /// A ship's state.
+    fn ship(&self, u: UnitId) -> &ShipState {
+        match self.state_of(u) {
+            Some(s) => s,
+            None => panic!("no ship {u:?}"),
+        }
+    }
+
+    /// True while the ship fights.
+    fn fighting(&self, u: UnitId) -> bool {
+        self.state_of(u)
+            .is_some_and(|s| s.condition == Condition::Fighting)
+    }
+
+    /// Enemy ships still fighting.
+    fn enemies(&self, u: UnitId) -> Vec<UnitId> {
+        self.ids()
+            .filter(|&o| self.side(o) != self.side(u) && self.fighting(o))
+            .collect()
+    }
+
+    /// A ship's side.
+    fn side(&self, u: UnitId) -> u8 {
+        self.side_of(u).unwrap_or(0)
+    }
+
+    /// What `u`'s side knows of `target` this turn.
+    fn detection(&self, u: UnitId, target: UnitId) -> Detection {
+        self.state_of(target)
+            .and_then(|t| t.seen_by.get(usize::from(self.side(u))))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Hex distance between two ships.
+    fn distance(&self, a: UnitId, b: UnitId) -> u32 {
+        self.ship(a).pos.unsigned_distance_to(self.ship(b).pos)
+    }
+
+    /// Hit points left of the design's, 0 once the ship is out of the fight (the map's
+    /// health bar).
+    fn health(&self, u: UnitId) -> f32 {
+        let (Some(st), Some(sheet)) = (self.state_of(u), self.sheet_of(u)) else {
+            return 1.0;
+        };
+        if st.condition != Condition::Fighting {
+            return 0.0;
+        }
+        st.hp.max(0) as f32 / sheet.stats.hp.max(1) as f32
+    }
+
+    /// The one-line state for summaries (", HP 1200/2000, v (2, -1)").
+    fn ship_line(&self, u: UnitId) -> String {
+        let (Some(st), Some(sheet)) = (self.state_of(u), self.sheet_of(u)) else {
+            return String::new();
+        };
+        format!(
+            ", HP {}/{}, velocity ({}, {})",
+            st.hp, sheet.stats.hp, st.vel.x, st.vel.y
+        )
+    }
+}
+impl<T: Units<TravellerShip, ShipState> + MissileBay + ?Sized> Vessels for T {}
+
+/// [`Vessels`] whose states the rules may change, missiles launched and removed.
+pub trait VesselsMut: UnitsMut<TravellerShip, ShipState> + MissileBayMut + Vessels {
+    /// A ship's state, to change.
+    fn ship_mut(&mut self, u: UnitId) -> &mut ShipState {
+        match self.state_mut(u) {
+            Some(s) => s,
+            None => panic!("no ship {u:?}"),
+        }
+    }
+}
+impl<T: UnitsMut<TravellerShip, ShipState> + MissileBayMut + Vessels + ?Sized> VesselsMut for T {}
 
 /// "1 point", "3 points".
 pub fn points(n: u32) -> String {
@@ -489,71 +684,14 @@ fn roll_event(unit: UnitId, purpose: String, roll: RollRecord, result: String) -
 }
 
 impl Space {
-    /// A ship's sheet.
-    pub fn sheet(&self, u: UnitId) -> &TravellerShip {
-        &self.sheets[u.0 as usize]
-    }
-
-    /// A ship's state.
-    pub fn ship(&self, u: UnitId) -> &ShipState {
-        &self.ships[u.0 as usize]
-    }
-
-    fn ship_mut(&mut self, u: UnitId) -> &mut ShipState {
-        &mut self.ships[u.0 as usize]
-    }
-
-    /// A ship's name.
-    pub fn name(&self, u: UnitId) -> &str {
-        self.names.get(u.0 as usize).map_or("?", |s| s.as_str())
-    }
-
-    /// Every ship.
-    pub fn ids(&self) -> impl Iterator<Item = UnitId> + '_ {
-        (0..self.ships.len() as u32).map(UnitId)
-    }
-
-    /// True while the ship fights.
-    pub fn fighting(&self, u: UnitId) -> bool {
-        self.ships
-            .get(u.0 as usize)
-            .is_some_and(|s| s.condition == Condition::Fighting)
-    }
-
-    /// Enemy ships still fighting.
-    pub fn enemies(&self, u: UnitId) -> Vec<UnitId> {
-        self.ids()
-            .filter(|&o| self.side(o) != self.side(u) && self.fighting(o))
-            .collect()
-    }
-
-    /// A ship's side.
-    pub fn side(&self, u: UnitId) -> u8 {
-        self.sides.get(u.0 as usize).copied().unwrap_or(0)
-    }
-
-    /// What `u`'s side knows of `target` this turn.
-    pub fn detection(&self, u: UnitId, target: UnitId) -> Detection {
-        self.detected
-            .get(self.side(u) as usize)
-            .and_then(|v| v.get(target.0 as usize))
-            .copied()
-            .unwrap_or_default()
-    }
-
-    /// Hex distance between two ships.
-    pub fn distance(&self, a: UnitId, b: UnitId) -> u32 {
-        self.ship(a).pos.unsigned_distance_to(self.ship(b).pos)
-    }
-
     /// The ship's acceleration now, G: halved by power loss, each M-drive halving and a
     /// first drive hit; none with the power plant out or a second drive hit.
-    pub fn accel(&self, u: UnitId) -> f64 {
-        let st = self.ship(u);
+    pub fn accel(&self, ships: &impl Vessels, u: UnitId) -> f64 {
+        let st = ships.ship(u);
         if !st.power_plant || st.drive_hits >= 2 {
             return 0.0;
         }
-        let mut a = self.sheet(u).stats.accel;
+        let mut a = ships.sheet(u).stats.accel;
         // The M-drive halved "round down" (major damage 14), each time.
         for _ in 0..st.drive_halved.min(30) {
             a = (a / 2.0).floor();
@@ -566,8 +704,8 @@ impl Space {
     }
 
     /// The ship's thrust points this turn.
-    pub fn thrust(&self, u: UnitId) -> u32 {
-        vector::thrust_points(self.accel(u), self.hex_miles, self.turn_minutes)
+    pub fn thrust(&self, ships: &impl Vessels, u: UnitId) -> u32 {
+        vector::thrust_points(self.accel(ships, u), self.hex_miles, self.turn_minutes)
     }
 
     /// A range of `hexes` map hexes in the 10,000-mile hexes of the weapons and range
@@ -584,11 +722,11 @@ impl Space {
     }
 
     /// The ship's active sensors work and are on.
-    pub fn active_sensors(&self, u: UnitId) -> bool {
-        let st = self.ship(u);
+    pub fn active_sensors(&self, ships: &impl Vessels, u: UnitId) -> bool {
+        let st = ships.ship(u);
         !st.passive
             && st.bridge
-            && self.sheet(u).scan(SensorKind::Aesa).is_some()
+            && ships.sheet(u).scan(SensorKind::Aesa).is_some()
             && !st.sensors_out.contains(&SensorKind::Aesa)
     }
 
@@ -627,49 +765,30 @@ impl Space {
     }
 
     /// Mounts of `u` that work and have not fired this turn.
-    pub fn free_mounts(&self, u: UnitId) -> Vec<usize> {
-        let st = self.ship(u);
+    pub fn free_mounts(&self, ships: &impl Vessels, u: UnitId) -> Vec<usize> {
+        let st = ships.ship(u);
         if !st.power_plant {
             return Vec::new();
         }
-        (0..self.sheet(u).mounts.len())
+        (0..ships.sheet(u).mounts.len())
             .filter(|&i| !st.mounts_out.get(i).copied().unwrap_or(true))
             .filter(|&i| !st.mounts_used.get(i).copied().unwrap_or(true))
             .collect()
-    }
-
-    /// Hit points left of the design's, 0 once the ship is out of the fight (the map's
-    /// health bar).
-    pub fn health(&self, u: UnitId) -> f32 {
-        let (Some(st), Some(sheet)) = (self.ships.get(u.0 as usize), self.sheets.get(u.0 as usize))
-        else {
-            return 1.0;
-        };
-        if st.condition != Condition::Fighting {
-            return 0.0;
-        }
-        st.hp.max(0) as f32 / sheet.stats.hp.max(1) as f32
-    }
-
-    /// The one-line state for summaries (", HP 1200/2000, v (2, -1)").
-    pub fn ship_line(&self, u: UnitId) -> String {
-        let st = self.ship(u);
-        format!(
-            ", HP {}/{}, velocity ({}, {})",
-            st.hp,
-            self.sheet(u).stats.hp,
-            st.vel.x,
-            st.vel.y
-        )
     }
 
     // ---------------------------------------------------------------------------------
     // The turn.
 
     /// Starts a turn: the detection phase, then the maneuver phase's decisions.
-    pub fn begin_turn(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+    pub fn begin_turn(
+        &mut self,
+        ships: &mut impl VesselsMut,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
         self.round += 1;
-        for st in &mut self.ships {
+        for u in ships.ids() {
+            let st = ships.ship_mut(u);
             st.mounts_used.iter_mut().for_each(|m| *m = false);
             st.ram = None;
         }
@@ -677,27 +796,24 @@ impl Space {
         self.rams.clear();
         self.near_misses.clear();
         self.phase = Phase::Detection;
-        self.scan_all(dice, events);
+        self.scan_all(ships, dice, events);
         self.phase = Phase::Maneuver;
-        self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+        self.queue = ships.ids().filter(|&u| ships.fighting(u)).collect();
     }
 
     /// Moves the turn on: to the next decision, or through one phase without decisions
     /// ([`Step::Continue`]), or to the turn's end.
     pub fn advance(
         &mut self,
+        ships: &mut impl VesselsMut,
         map: &HexMap,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) -> Step {
         loop {
-            self.queue.retain(|&u| {
-                self.ships
-                    .get(u.0 as usize)
-                    .is_some_and(|s| s.condition == Condition::Fighting)
-            });
+            self.queue.retain(|&u| ships.fighting(u));
             while let Some(&u) = self.queue.first() {
-                if self.has_decision(u) {
+                if self.has_decision(ships, u) {
                     return Step::Awaiting(u);
                 }
                 self.queue.remove(0);
@@ -706,33 +822,37 @@ impl Space {
                 Phase::Start | Phase::DamageControl => return Step::RoundOver,
                 Phase::Detection => {
                     self.phase = Phase::Maneuver;
-                    self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+                    self.queue = ships.ids().filter(|&u| ships.fighting(u)).collect();
                 }
                 Phase::Maneuver => {
-                    self.guide_missiles();
+                    self.guide_missiles(ships);
                     self.phase = Phase::Movement;
-                    self.movement(map, events);
+                    self.movement(ships, map, events);
                     return Step::Continue;
                 }
                 Phase::Movement => {
                     self.phase = Phase::DirectFire;
-                    self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+                    self.queue = ships.ids().filter(|&u| ships.fighting(u)).collect();
                 }
                 Phase::DirectFire => {
-                    self.resolve_fire(dice, events);
+                    self.resolve_fire(ships, dice, events);
                     self.phase = Phase::PointDefense;
-                    self.point_defense(dice, events);
-                    self.resolve_rams(dice, events);
+                    self.point_defense(ships, dice, events);
+                    self.resolve_rams(ships, dice, events);
                     return Step::Continue;
                 }
                 Phase::PointDefense => {
                     self.phase = Phase::Launch;
-                    self.queue = self.ids().filter(|&u| self.fighting(u)).collect();
+                    self.queue = ships.ids().filter(|&u| ships.fighting(u)).collect();
                 }
                 Phase::Launch => {
                     self.phase = Phase::DamageControl;
-                    self.damage_control(dice, events);
-                    self.missiles.retain(|m| m.turns_left > 0);
+                    self.damage_control(ships, dice, events);
+                    for id in ships.missile_ids() {
+                        if ships.missile(id).is_some_and(|m| m.turns_left == 0) {
+                            ships.remove_missile(id);
+                        }
+                    }
                     return Step::RoundOver;
                 }
             }
@@ -741,29 +861,29 @@ impl Space {
 
     /// True when ship `u` has a decision to make in this phase (a ship with nothing it
     /// could do is not asked).
-    pub fn has_decision(&self, u: UnitId) -> bool {
-        if !self.fighting(u) {
+    pub fn has_decision(&self, ships: &impl Vessels, u: UnitId) -> bool {
+        if !ships.fighting(u) {
             return false;
         }
         match self.phase {
             Phase::Maneuver => true,
             Phase::DirectFire => {
-                let free = self.free_mounts(u);
-                self.enemies(u).into_iter().any(|t| {
+                let free = self.free_mounts(ships, u);
+                ships.enemies(u).into_iter().any(|t| {
                     free.iter().any(|&m| {
-                        self.why_not_target(u, t, &self.sheet(u).mounts[m].weapon)
+                        self.why_not_target(ships, u, t, &ships.sheet(u).mounts[m].weapon)
                             .is_none()
                     })
                 })
             }
             Phase::Launch => {
-                self.ship(u).missiles > 0
-                    && self.sheet(u).stats.launchers > 0
-                    && self.ship(u).power_plant
-                    && self
+                ships.ship(u).missiles > 0
+                    && ships.sheet(u).stats.launchers > 0
+                    && ships.ship(u).power_plant
+                    && ships
                         .enemies(u)
                         .into_iter()
-                        .any(|t| self.detection(u, t).found)
+                        .any(|t| ships.detection(u, t).found)
             }
             _ => false,
         }
@@ -781,23 +901,29 @@ impl Space {
     // 1. Detection.
 
     /// What a scan by `by`'s sensor of `kind` sees of `target`.
-    pub fn scan_target(&self, by: UnitId, kind: SensorKind, target: UnitId) -> ScanTarget {
-        let t = self.ship(target);
-        let sheet = self.sheet(target);
+    pub fn scan_target(
+        &self,
+        ships: &impl Vessels,
+        by: UnitId,
+        kind: SensorKind,
+        target: UnitId,
+    ) -> ScanTarget {
+        let t = ships.ship(target);
+        let sheet = ships.sheet(target);
         let tl = i32::from(sheet.stats.tl);
         ScanTarget {
-            range: self.std_range(self.distance(by, target)),
-            prior_detection: self.detection(by, target).prior_for(by, kind),
+            range: self.std_range(ships.distance(by, target)),
+            prior_detection: ships.detection(by, target).prior_for(by, kind),
             sm: sheet.stats.sm,
             tl,
             stealth: sheet.stats.stealth,
             cloaking: sheet.stats.cloaking,
             near_planet: self.near_planet(t.pos),
-            atmosphere: self.in_atmosphere(t.pos) || self.in_atmosphere(self.ship(by).pos),
+            atmosphere: self.in_atmosphere(t.pos) || self.in_atmosphere(ships.ship(by).pos),
             object_in_atmosphere: self.in_atmosphere(t.pos),
-            silhouetted: self.silhouetted(self.ship(by).pos, t.pos),
+            silhouetted: self.silhouetted(ships.ship(by).pos, t.pos),
             active_sensor: self
-                .active_sensors(target)
+                .active_sensors(ships, target)
                 .then(|| sheet.scan(SensorKind::Aesa).map(|v| (v, tl)))
                 .flatten(),
             transponder: sheet.stats.transponder,
@@ -808,51 +934,58 @@ impl Space {
     /// it has no such sensor working.
     pub fn scan_modifiers(
         &self,
+        ships: &impl Vessels,
         by: UnitId,
         kind: SensorKind,
         target: UnitId,
     ) -> Option<Vec<Modifier>> {
-        let st = self.ship(by);
-        if st.sensors_out.contains(&kind) || (kind == SensorKind::Aesa && !self.active_sensors(by))
+        let st = ships.ship(by);
+        if st.sensors_out.contains(&kind)
+            || (kind == SensorKind::Aesa && !self.active_sensors(ships, by))
         {
             return None;
         }
-        let value = self.sheet(by).scan(kind)?;
+        let value = ships.sheet(by).scan(kind)?;
         let mut mods = vec![Modifier::new(
             "Electronics Operations (Sensors)",
-            self.sheet(by).stats.crew.sensors,
+            ships.sheet(by).stats.crew.sensors,
         )];
         mods.extend(tables::scan_modifiers(
             kind,
             value,
-            &self.scan_target(by, kind, target),
+            &self.scan_target(ships, by, kind, target),
         ));
         Some(mods)
     }
 
-    fn scan_all(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+    fn scan_all(
+        &mut self,
+        ships: &mut impl VesselsMut,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
         for side in 0..self.side_count {
-            for target in self.ids().collect::<Vec<_>>() {
-                if self.side(target) as usize == side {
+            for target in ships.ids().collect::<Vec<_>>() {
+                if ships.side(target) as usize == side {
                     continue;
                 }
-                let before = self.detected[side][target.0 as usize].by;
+                let before = ships.ship(target).seen_by.get(side).and_then(|d| d.by);
                 let mut d = Detection {
                     before,
                     ..Detection::default()
                 };
-                if self.fighting(target) {
+                if ships.fighting(target) {
                     // The side's best scan of it.
-                    let best = self
+                    let best = ships
                         .ids()
-                        .filter(|&u| self.side(u) as usize == side && self.fighting(u))
+                        .filter(|&u| ships.side(u) as usize == side && ships.fighting(u))
                         .flat_map(|u| {
                             [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
                                 .into_iter()
                                 .map(move |k| (u, k))
                         })
                         .filter_map(|(u, k)| {
-                            self.scan_modifiers(u, k, target)
+                            self.scan_modifiers(ships, u, k, target)
                                 .map(|m| (m.iter().map(|x| x.value).sum::<i32>(), u, k, m))
                         })
                         .max_by_key(|(s, u, k, _)| (*s, std::cmp::Reverse((*u, *k as u8))));
@@ -864,12 +997,14 @@ impl Space {
                         let text = format!(
                             "{} {} with its {kind:?}",
                             if d.found { "detects" } else { "does not find" },
-                            self.name(target)
+                            ships.name_of(target)
                         );
                         events.push(roll_event(by, "scan".into(), roll, text));
                     }
                 }
-                self.detected[side][target.0 as usize] = d;
+                if let Some(seen) = ships.ship_mut(target).seen_by.get_mut(side) {
+                    *seen = d;
+                }
             }
         }
     }
@@ -878,27 +1013,27 @@ impl Space {
     // Checking decisions.
 
     /// Checks a decision of `u`.
-    pub fn check(&self, u: UnitId, action: &Action) -> Result<(), String> {
+    pub fn check(&self, ships: &impl Vessels, u: UnitId, action: &Action) -> Result<(), String> {
         if self.awaiting() != Some(u) {
             return Err("it is not this ship's decision".into());
         }
         let known = |t: UnitId| -> Result<(), String> {
-            if (t.0 as usize) < self.ships.len() {
+            if (t.0 as usize) < ships.count() {
                 Ok(())
             } else {
                 Err(format!(
                     "there is no unit {} (the battle has {})",
                     t.0,
-                    self.ships.len()
+                    ships.count()
                 ))
             }
         };
         match (self.phase, action) {
             (Phase::Maneuver, Action::Maneuver { to, ram, .. }) => {
                 let to = Hex::new(to.0, to.1);
-                let st = self.ship(u);
+                let st = ships.ship(u);
                 let ghost = vector::coast(st.pos, st.vel);
-                let thrust = self.thrust(u);
+                let thrust = self.thrust(ships, u);
                 // Checked arithmetic: a saved decision may name any hex.
                 let far = (i64::from(to.x) - i64::from(ghost.x)).abs()
                     + (i64::from(to.y) - i64::from(ghost.y)).abs();
@@ -914,20 +1049,23 @@ impl Space {
                 }
                 if let Some(t) = ram {
                     known(*t)?;
-                    if !self.enemies(u).contains(t) {
-                        return Err(format!("{} is not an enemy in the fight", self.name(*t)));
+                    if !ships.enemies(u).contains(t) {
+                        return Err(format!(
+                            "{} is not an enemy in the fight",
+                            ships.name_of(*t)
+                        ));
                     }
                 }
                 Ok(())
             }
             (Phase::DirectFire, Action::Fire { shots }) => {
-                let free = self.free_mounts(u);
+                let free = self.free_mounts(ships, u);
                 for (i, s) in shots.iter().enumerate() {
                     known(s.target)?;
                     if shots[..i].iter().any(|o| o.mount == s.mount) {
                         return Err(format!("mount {} fires twice", s.mount));
                     }
-                    let Some(m) = self.sheet(u).mounts.get(s.mount) else {
+                    let Some(m) = ships.sheet(u).mounts.get(s.mount) else {
                         return Err(format!("no mount {}", s.mount));
                     };
                     if !free.contains(&s.mount) {
@@ -936,7 +1074,7 @@ impl Space {
                             m.weapon.name, s.mount
                         ));
                     }
-                    if let Some(why) = self.why_not_target(u, s.target, &m.weapon) {
+                    if let Some(why) = self.why_not_target(ships, u, s.target, &m.weapon) {
                         return Err(why);
                     }
                 }
@@ -947,19 +1085,19 @@ impl Space {
                     return Ok(());
                 }
                 known(*target)?;
-                let st = self.ship(u);
-                let most = st.missiles.min(self.sheet(u).stats.launchers);
+                let st = ships.ship(u);
+                let most = st.missiles.min(ships.sheet(u).stats.launchers);
                 if *count > most {
                     return Err(format!("it can launch {most} missiles this turn"));
                 }
-                if !self.enemies(u).contains(target) {
+                if !ships.enemies(u).contains(target) {
                     return Err(format!(
                         "{} is not an enemy in the fight",
-                        self.name(*target)
+                        ships.name_of(*target)
                     ));
                 }
-                if !self.detection(u, *target).found {
-                    return Err(format!("{} has not been detected", self.name(*target)));
+                if !ships.detection(u, *target).found {
+                    return Err(format!("{} has not been detected", ships.name_of(*target)));
                 }
                 Ok(())
             }
@@ -968,21 +1106,27 @@ impl Space {
     }
 
     /// Why `u` may not fire `w` at `target`, if it may not.
-    pub fn why_not_target(&self, u: UnitId, target: UnitId, w: &SpaceWeapon) -> Option<String> {
-        if !self.enemies(u).contains(&target) {
+    pub fn why_not_target(
+        &self,
+        ships: &impl Vessels,
+        u: UnitId,
+        target: UnitId,
+        w: &SpaceWeapon,
+    ) -> Option<String> {
+        if !ships.enemies(u).contains(&target) {
             return Some(format!(
                 "{} is not an enemy in the fight",
-                self.name(target)
+                ships.name_of(target)
             ));
         }
-        if !self.detection(u, target).found {
-            return Some(format!("{} has not been detected", self.name(target)));
+        if !ships.detection(u, target).found {
+            return Some(format!("{} has not been detected", ships.name_of(target)));
         }
-        let d = self.std_range(self.distance(u, target));
+        let d = self.std_range(ships.distance(u, target));
         if d > w.max_range {
             return Some(format!(
                 "{} is at range {d} (10,000-mile hexes): the {} reaches {}",
-                self.name(target),
+                ships.name_of(target),
                 w.name,
                 w.max_range
             ));
@@ -991,10 +1135,10 @@ impl Space {
     }
 
     /// Describes a decision for the log.
-    pub fn describe(&self, u: UnitId, action: &Action) -> String {
+    pub fn describe(&self, ships: &impl Vessels, u: UnitId, action: &Action) -> String {
         match action {
             Action::Maneuver { to, passive, ram } => {
-                let st = self.ship(u);
+                let st = ships.ship(u);
                 let vel = Hex::new(to.0, to.1) - st.pos;
                 let burn = vel - st.vel;
                 let mut s = if burn == Hex::ZERO {
@@ -1015,7 +1159,7 @@ impl Space {
                     s.push_str(", active sensors off");
                 }
                 if let Some(t) = ram {
-                    s.push_str(&format!(", trying to ram {}", self.name(*t)));
+                    s.push_str(&format!(", trying to ram {}", ships.name_of(*t)));
                 }
                 s
             }
@@ -1026,7 +1170,7 @@ impl Space {
                 let parts: Vec<String> = shots
                     .iter()
                     .map(|s| {
-                        let w = self
+                        let w = ships
                             .sheet(u)
                             .mounts
                             .get(s.mount)
@@ -1035,9 +1179,9 @@ impl Space {
                             Some(aim) => format!(
                                 "{w} #{} at {}'s {aim:?} (pinpoint)",
                                 s.mount,
-                                self.name(s.target)
+                                ships.name_of(s.target)
                             ),
-                            None => format!("{w} #{} at {}", s.mount, self.name(s.target)),
+                            None => format!("{w} #{} at {}", s.mount, ships.name_of(s.target)),
                         }
                     })
                     .collect();
@@ -1045,7 +1189,7 @@ impl Space {
             }
             Action::Launch { count: 0, .. } => "launches nothing".into(),
             Action::Launch { target, count } => {
-                format!("launches {count} missiles at {}", self.name(*target))
+                format!("launches {count} missiles at {}", ships.name_of(*target))
             }
         }
     }
@@ -1054,30 +1198,36 @@ impl Space {
     // Applying decisions.
 
     /// Applies a checked decision of `u`.
-    pub fn apply(&mut self, u: UnitId, action: Action, events: &mut Vec<BattleEvent>) {
+    pub fn apply(
+        &mut self,
+        ships: &mut impl VesselsMut,
+        u: UnitId,
+        action: Action,
+        events: &mut Vec<BattleEvent>,
+    ) {
         match action {
             Action::Maneuver { to, passive, ram } => {
-                let st = self.ship_mut(u);
+                let st = ships.ship_mut(u);
                 st.vel = Hex::new(to.0, to.1) - st.pos;
                 st.passive = passive;
                 st.ram = ram;
             }
             Action::Fire { shots } => {
                 for s in shots {
-                    if let Some(m) = self.ship_mut(u).mounts_used.get_mut(s.mount) {
+                    if let Some(m) = ships.ship_mut(u).mounts_used.get_mut(s.mount) {
                         *m = true;
                     }
                     self.declared.push((u, s));
                 }
             }
             Action::Launch { target, count } => {
-                let (pos, vel) = (self.ship(u).pos, self.ship(u).vel);
-                let st = self.ship_mut(u);
+                let (pos, vel) = (ships.ship(u).pos, ships.ship(u).vel);
+                let st = ships.ship_mut(u);
                 st.missiles = st.missiles.saturating_sub(count);
                 for _ in 0..count {
                     let id = self.next_missile;
                     self.next_missile += 1;
-                    self.missiles.push(MissileState {
+                    ships.launch(MissileState {
                         id,
                         owner: u,
                         target,
@@ -1092,8 +1242,8 @@ impl Space {
                         Some(u),
                         format!(
                             "{count} missiles away at {}; {} left",
-                            self.name(target),
-                            self.ship(u).missiles
+                            ships.name_of(target),
+                            ships.ship(u).missiles
                         ),
                     ));
                 }
@@ -1112,43 +1262,58 @@ impl Space {
         vector::thrust_points(self.missile.thrust, self.hex_miles, self.turn_minutes)
     }
 
-    fn guide_missiles(&mut self) {
+    fn guide_missiles(&mut self, ships: &mut impl VesselsMut) {
         let thrust = self.missile_thrust();
-        for i in 0..self.missiles.len() {
-            let m = &self.missiles[i];
+        for id in ships.missile_ids() {
+            let Some(m) = ships.missile(id) else { continue };
             let t = m.target;
-            if m.turns_left == 0 || !self.fighting(t) {
+            if m.turns_left == 0 || !ships.fighting(t) {
                 continue;
             }
-            let ts = self.ship(t);
+            let ts = ships.ship(t);
             let aim = vector::coast(ts.pos, ts.vel);
             let burn = vector::burn_towards(m.hex(), m.velocity(), thrust, aim);
-            let m = &mut self.missiles[i];
-            let v = m.velocity() + burn;
-            m.vel = (v.x, v.y);
+            if let Some(m) = ships.missile_mut(id) {
+                let v = m.velocity() + burn;
+                m.vel = (v.x, v.y);
+            }
         }
     }
 
-    fn movement(&mut self, map: &HexMap, events: &mut Vec<BattleEvent>) {
-        let ships: Vec<UnitId> = self.ids().filter(|&u| self.fighting(u)).collect();
-        let start: Vec<Hex> = self.ships.iter().map(|s| s.pos).collect();
+    fn movement(
+        &mut self,
+        ships: &mut impl VesselsMut,
+        map: &HexMap,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let fleet = &mut *ships;
+        let ships: Vec<UnitId> = fleet.ids().filter(|&u| fleet.fighting(u)).collect();
+        let start: Vec<Hex> = fleet.ids().map(|u| fleet.ship(u).pos).collect();
         let mut paths: Vec<Vec<Hex>> = ships
             .iter()
-            .map(|&u| vector::path(self.ship(u).pos, self.ship(u).vel))
+            .map(|&u| vector::path(fleet.ship(u).pos, fleet.ship(u).vel))
             .collect();
-        let live: Vec<usize> = (0..self.missiles.len())
-            .filter(|&i| self.missiles[i].turns_left > 0)
+        let live: Vec<u32> = fleet
+            .missile_ids()
+            .into_iter()
+            .filter(|&id| fleet.missile(id).is_some_and(|m| m.turns_left > 0))
             .collect();
-        for &i in &live {
-            let m = &self.missiles[i];
-            paths.push(vector::path(m.hex(), m.velocity()));
+        for &id in &live {
+            if let Some(m) = fleet.missile(id) {
+                paths.push(vector::path(m.hex(), m.velocity()));
+            }
         }
         let steps = vector::sub_steps(&paths);
         // Missiles in contact with their targets, rams in contact.
-        for (k, &i) in live.iter().enumerate() {
-            let target = self.missiles[i].target;
+        for (k, &id) in live.iter().enumerate() {
+            let Some(target) = fleet.missile(id).map(|m| m.target) else {
+                continue;
+            };
             if let Some(j) = ships.iter().position(|&s| s == target) {
-                self.missiles[i].contact = vector::contact(&steps, ships.len() + k, j).is_some();
+                let contact = vector::contact(&steps, ships.len() + k, j).is_some();
+                if let Some(m) = fleet.missile_mut(id) {
+                    m.contact = contact;
+                }
             }
         }
         // Ships that meet: a ram if one of them tries it (once a pair), else a near miss
@@ -1159,9 +1324,9 @@ impl Space {
                     continue;
                 }
                 let (ua, ub) = (ships[a], ships[b]);
-                if self.ship(ua).ram == Some(ub) {
+                if fleet.ship(ua).ram == Some(ub) {
                     self.rams.push((ua, ub));
-                } else if self.ship(ub).ram == Some(ua) {
+                } else if fleet.ship(ub).ram == Some(ua) {
                     self.rams.push((ub, ua));
                 } else {
                     self.near_misses.push((ua, ub));
@@ -1170,7 +1335,7 @@ impl Space {
         }
         for (a, &u) in ships.iter().enumerate() {
             let path = &paths[a];
-            let to = path.last().copied().unwrap_or(self.ship(u).pos);
+            let to = path.last().copied().unwrap_or(fleet.ship(u).pos);
             if path.len() > 1 {
                 events.push(BattleEvent::Moved {
                     unit: u,
@@ -1178,31 +1343,37 @@ impl Space {
                     cost: 0,
                 });
             }
-            self.ship_mut(u).pos = to;
+            fleet.ship_mut(u).pos = to;
         }
-        for (k, &i) in live.iter().enumerate() {
-            let to = paths[ships.len() + k]
-                .last()
-                .copied()
-                .unwrap_or(self.missiles[i].hex());
-            let m = &mut self.missiles[i];
+        for (k, &id) in live.iter().enumerate() {
+            let Some(m) = fleet.missile_mut(id) else {
+                continue;
+            };
+            let to = paths[ships.len() + k].last().copied().unwrap_or(m.hex());
             m.pos = (to.x, to.y);
             m.turns_left = m.turns_left.saturating_sub(1);
         }
         // Missiles off the map are lost.
-        self.missiles.retain(|m| map.contains(m.hex()) || m.contact);
+        for id in fleet.missile_ids() {
+            if fleet
+                .missile(id)
+                .is_some_and(|m| !(map.contains(m.hex()) || m.contact))
+            {
+                fleet.remove_missile(id);
+            }
+        }
         // Escapes: off the map, or beyond `escape_hexes` from every enemy still fighting
         // after moving away from them (the one that opened the range breaks contact).
         let mut escaping = Vec::new();
         for &u in &ships {
-            let off = !map.contains(self.ship(u).pos);
-            let foes = self.enemies(u);
-            let here = self.ship(u).pos;
+            let off = !map.contains(fleet.ship(u).pos);
+            let foes = fleet.enemies(u);
+            let here = fleet.ship(u).pos;
             let at = |e: UnitId| start.get(e.0 as usize).copied().unwrap_or(here);
             let far = !foes.is_empty()
                 && foes
                     .iter()
-                    .all(|&e| self.distance(u, e) > self.escape_hexes)
+                    .all(|&e| fleet.distance(u, e) > self.escape_hexes)
                 && foes.iter().all(|&e| {
                     here.unsigned_distance_to(at(e))
                         > start[u.0 as usize].unsigned_distance_to(at(e))
@@ -1213,7 +1384,7 @@ impl Space {
         }
         for (u, off) in escaping {
             {
-                self.ship_mut(u).condition = Condition::Escaped;
+                fleet.ship_mut(u).condition = Condition::Escaped;
                 events.push(BattleEvent::StatusChanged {
                     unit: u,
                     standing: Standing::Escaped,

@@ -1,33 +1,43 @@
-//! The thin ECS systems of GURPS Traveller space combat: they hand the [`Space`] the dice,
-//! the map and the decision, write its events, mirror standing, position, facing and
-//! velocity onto the ship entities, and keep one projectile entity per missile in flight.
+//! The thin ECS systems of GURPS Traveller space combat: they hand the turn's functions
+//! ([`Space`]) the ships' and missiles' components, the dice, the map and the decision,
+//! write the events, give each missile launched its projectile entity (and take it away
+//! when the missile is gone), and mirror standing, position, facing and velocity onto the
+//! entities.
 
 use super::Action;
-use super::space::{Space, Step};
+use super::sheet::TravellerShip;
+use super::space::{
+    MissileBay, MissileBayMut, MissileState, ShipState, Space, Step, Vessels, missile_bundle,
+    missile_facing,
+};
 use crate::battle::{
-    AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Projectile, Standing, TurnState, UnitId,
-    Velocity,
+    Autopilot, AwaitedDecision, BattleEvent, Command, Controller, Facing, HexPos, Outcome, Roster,
+    Standing, TurnState, UnitComponents, UnitId, Units, UnitsMut, Velocity, ai_decides,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
-use bevy::ecs::component::Component;
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::MessageWriter;
-use bevy::ecs::prelude::{Commands, Query, Res, ResMut, With, Without};
-use hexx::{EdgeDirection, Hex};
+use bevy::ecs::prelude::{Commands, Query, Res, ResMut, Without};
+use std::sync::Arc;
 
-/// A missile in flight, as a projectile entity: its number, target and velocity.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TravellerMissile {
-    /// Its number in the battle.
-    pub id: u32,
-    /// Its target.
-    pub target: UnitId,
-    /// Its velocity, hexes a turn.
-    pub vel: Hex,
-}
+/// The ships' sheets and states.
+type ShipQuery<'w, 's> = UnitComponents<'w, 's, TravellerShip, ShipState>;
 
-type Ships<'w, 's> = Query<
+/// The missiles in flight, on their projectile entities.
+type MissileQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static mut MissileState,
+        &'static mut HexPos,
+        &'static mut Facing,
+    ),
+>;
+
+/// Where the map shows the ships, and their standing.
+type Places<'w, 's> = Query<
     'w,
     's,
     (
@@ -38,29 +48,128 @@ type Ships<'w, 's> = Query<
         &'static mut Standing,
         Option<&'static Velocity>,
     ),
-    Without<Projectile>,
+    Without<MissileState>,
 >;
 
-type Missiles<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static mut TravellerMissile,
-        &'static mut HexPos,
-        &'static mut Facing,
-    ),
-    With<Projectile>,
->;
-
-/// The hex side nearest to the direction of `v` (a ship faces along its velocity).
-fn facing_of(v: Hex) -> Option<EdgeDirection> {
-    (v != Hex::ZERO).then(|| Hex::ZERO.main_direction_to(v))
+/// The ships and missiles of one system run, as the turn's functions see them
+/// ([`Vessels`]): the ships' query, and the missiles' query with the missiles launched
+/// and removed during the run, which get and lose their entities when it ends
+/// ([`SpaceParts::finish`]).
+struct SpaceParts<'a, 'w, 's, 'v, 't> {
+    ships: &'a mut ShipQuery<'w, 's>,
+    missiles: &'a mut MissileQuery<'v, 't>,
+    launched: Vec<MissileState>,
+    gone: Vec<u32>,
 }
 
-fn mirror(space: &Space, ships: &mut Ships, missiles: &mut Missiles, commands: &mut Commands) {
-    for (e, id, mut pos, mut facing, mut standing, vel) in ships.iter_mut() {
-        let Some(st) = space.ships.get(id.0 as usize) else {
+impl<'a, 'w, 's, 'v, 't> SpaceParts<'a, 'w, 's, 'v, 't> {
+    fn new(ships: &'a mut ShipQuery<'w, 's>, missiles: &'a mut MissileQuery<'v, 't>) -> Self {
+        Self {
+            ships,
+            missiles,
+            launched: Vec::new(),
+            gone: Vec::new(),
+        }
+    }
+
+    /// Despawns the missiles gone, spawns those launched, and moves every missile's
+    /// entity to where the missile is.
+    fn finish(self, commands: &mut Commands) {
+        for (e, m, mut pos, mut facing) in self.missiles.iter_mut() {
+            if self.gone.contains(&m.id) {
+                commands.entity(e).despawn();
+                continue;
+            }
+            if pos.0 != m.hex() {
+                pos.0 = m.hex();
+            }
+            let f = missile_facing(m.velocity());
+            if m.velocity() != hexx::Hex::ZERO && facing.0 != f {
+                facing.0 = f;
+            }
+        }
+        for m in self.launched {
+            commands.spawn(missile_bundle(m));
+        }
+    }
+}
+
+impl Units<TravellerShip, ShipState> for SpaceParts<'_, '_, '_, '_, '_> {
+    fn roster(&self) -> &Roster {
+        self.ships.roster()
+    }
+    fn sheet_of(&self, id: UnitId) -> Option<&Arc<TravellerShip>> {
+        self.ships.sheet_of(id)
+    }
+    fn state_of(&self, id: UnitId) -> Option<&ShipState> {
+        self.ships.state_of(id)
+    }
+    fn unit_of(&self, entity: Entity) -> Option<UnitId> {
+        self.ships.unit_of(entity)
+    }
+}
+
+impl UnitsMut<TravellerShip, ShipState> for SpaceParts<'_, '_, '_, '_, '_> {
+    fn state_mut(&mut self, id: UnitId) -> Option<&mut ShipState> {
+        self.ships.state_mut(id)
+    }
+}
+
+impl MissileBay for SpaceParts<'_, '_, '_, '_, '_> {
+    fn missile_ids(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .missiles
+            .iter()
+            .map(|(_, m, ..)| m.id)
+            .filter(|id| !self.gone.contains(id))
+            .chain(self.launched.iter().map(|m| m.id))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+    fn missile(&self, id: u32) -> Option<&MissileState> {
+        if self.gone.contains(&id) {
+            return None;
+        }
+        self.launched.iter().find(|m| m.id == id).or_else(|| {
+            self.missiles
+                .iter()
+                .find(|(_, m, ..)| m.id == id)
+                .map(|(_, m, ..)| m)
+        })
+    }
+}
+
+impl MissileBayMut for SpaceParts<'_, '_, '_, '_, '_> {
+    fn missile_mut(&mut self, id: u32) -> Option<&mut MissileState> {
+        if self.gone.contains(&id) {
+            return None;
+        }
+        if let Some(k) = self.launched.iter().position(|m| m.id == id) {
+            return self.launched.get_mut(k);
+        }
+        self.missiles
+            .iter_mut()
+            .find(|(_, m, ..)| m.id == id)
+            .map(|(_, m, ..)| m.into_inner())
+    }
+    fn launch(&mut self, missile: MissileState) {
+        self.launched.push(missile);
+    }
+    fn remove_missile(&mut self, id: u32) {
+        match self.launched.iter().position(|m| m.id == id) {
+            Some(k) => {
+                self.launched.remove(k);
+            }
+            None => self.gone.push(id),
+        }
+    }
+}
+
+/// Copies each ship's standing, position, facing and velocity onto its entity.
+fn mirror(ships: &impl Vessels, places: &mut Places, commands: &mut Commands) {
+    for (e, id, mut pos, mut facing, mut standing, vel) in places.iter_mut() {
+        let Some(st) = ships.state_of(*id) else {
             continue;
         };
         let now = st.condition.standing();
@@ -70,46 +179,15 @@ fn mirror(space: &Space, ships: &mut Ships, missiles: &mut Missiles, commands: &
         if pos.0 != st.pos {
             pos.0 = st.pos;
         }
-        if let Some(f) = facing_of(st.vel)
-            && facing.0 != f
-        {
-            facing.0 = f;
+        if st.vel != hexx::Hex::ZERO {
+            let f = missile_facing(st.vel);
+            if facing.0 != f {
+                facing.0 = f;
+            }
         }
         if vel.map(|v| v.0) != Some(st.vel) {
             commands.entity(e).insert(Velocity(st.vel));
         }
-    }
-    let mut seen = Vec::new();
-    for (e, mut m, mut pos, mut facing) in missiles.iter_mut() {
-        match space.missiles.iter().find(|x| x.id == m.id) {
-            Some(x) => {
-                seen.push(x.id);
-                if pos.0 != x.hex() {
-                    pos.0 = x.hex();
-                }
-                if m.vel != x.velocity() {
-                    m.vel = x.velocity();
-                }
-                if let Some(f) = facing_of(x.velocity())
-                    && facing.0 != f
-                {
-                    facing.0 = f;
-                }
-            }
-            None => commands.entity(e).despawn(),
-        }
-    }
-    for x in space.missiles.iter().filter(|x| !seen.contains(&x.id)) {
-        commands.spawn((
-            Projectile,
-            TravellerMissile {
-                id: x.id,
-                target: x.target,
-                vel: x.velocity(),
-            },
-            HexPos(x.hex()),
-            Facing(facing_of(x.velocity()).unwrap_or(EdgeDirection::FLAT_NORTH)),
-        ));
     }
 }
 
@@ -122,10 +200,10 @@ fn record_step(step: Step, turn: &mut TurnState) {
     }
 }
 
-fn sync_turn(space: &Space, turn: &mut TurnState) {
+fn sync_turn(space: &Space, ships: &impl Vessels, turn: &mut TurnState) {
     turn.round = space.round;
     turn.phase = space.phase.word();
-    turn.order = space.ids().filter(|&u| space.fighting(u)).collect();
+    turn.order = ships.ids().filter(|&u| ships.fighting(u)).collect();
     turn.cursor = space
         .awaiting()
         .and_then(|a| turn.order.iter().position(|&u| u == a))
@@ -141,8 +219,9 @@ pub(super) fn begin(
     mut space: ResMut<Space>,
     mut rng: ResMut<BattleRng>,
     map: Res<HexMap>,
-    mut ships: Ships,
-    mut missiles: Missiles,
+    mut ships: ShipQuery,
+    mut missiles: MissileQuery,
+    mut places: Places,
     mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
@@ -150,20 +229,42 @@ pub(super) fn begin(
         return;
     }
     let mut events = Vec::new();
+    let mut parts = SpaceParts::new(&mut ships, &mut missiles);
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
         events.push(BattleEvent::RoundStarted {
             round: space.round + 1,
         });
         // The detection phase is this step; the maneuver's decisions come next step.
-        space.begin_turn(&mut *rng, &mut events);
+        space.begin_turn(&mut parts, &mut *rng, &mut events);
     } else {
-        let step = space.advance(&map, &mut *rng, &mut events);
+        let step = space.advance(&mut parts, &map, &mut *rng, &mut events);
         record_step(step, &mut turn);
     }
-    mirror(&space, &mut ships, &mut missiles, &mut commands);
-    sync_turn(&space, &mut turn);
+    mirror(&parts, &mut places, &mut commands);
+    sync_turn(&space, &parts, &mut turn);
+    parts.finish(&mut commands);
     out.write_batch(events);
+}
+
+/// The AI's decision for the awaited ship when its side is the AI's (or under autopilot).
+pub(super) fn decide(
+    turn: Res<TurnState>,
+    autopilot: Res<Autopilot>,
+    space: Res<Space>,
+    mut ships: ShipQuery,
+    mut missiles: MissileQuery,
+    controllers: Query<&Controller>,
+    mut commands: MessageWriter<Command<Action>>,
+) {
+    let Some(active) = turn.awaiting else { return };
+    let parts = SpaceParts::new(&mut ships, &mut missiles);
+    if ai_decides(parts.roster(), &controllers, autopilot.0, active) {
+        commands.write(Command {
+            unit: active,
+            action: super::ai::choose(&space, &parts, active),
+        });
+    }
 }
 
 /// Checks and applies the awaited ship's decision, then runs the battle on to the next
@@ -174,15 +275,17 @@ pub(super) fn resolve(
     mut space: ResMut<Space>,
     mut rng: ResMut<BattleRng>,
     map: Res<HexMap>,
-    mut ships: Ships,
-    mut missiles: Missiles,
+    mut ships: ShipQuery,
+    mut missiles: MissileQuery,
+    mut places: Places,
     mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
+    let mut parts = SpaceParts::new(&mut ships, &mut missiles);
     let Some((active, action)) = decision.take(
-        |unit, action| space.check(unit, action),
-        |unit| super::ai::pass(&space, unit),
+        |unit, action| space.check(&parts, unit, action),
+        |unit| super::ai::pass(&space, &parts, unit),
         &mut events,
     ) else {
         out.write_batch(events);
@@ -190,13 +293,14 @@ pub(super) fn resolve(
     };
     events.push(BattleEvent::ActionChosen {
         unit: active,
-        action: space.describe(active, &action),
+        action: space.describe(&parts, active, &action),
     });
-    space.apply(active, action, &mut events);
+    space.apply(&mut parts, active, action, &mut events);
     decision.turn.awaiting = None;
-    let step = space.advance(&map, &mut *rng, &mut events);
+    let step = space.advance(&mut parts, &map, &mut *rng, &mut events);
     record_step(step, &mut decision.turn);
-    mirror(&space, &mut ships, &mut missiles, &mut commands);
-    sync_turn(&space, &mut decision.turn);
+    mirror(&parts, &mut places, &mut commands);
+    sync_turn(&space, &parts, &mut decision.turn);
+    parts.finish(&mut commands);
     out.write_batch(events);
 }

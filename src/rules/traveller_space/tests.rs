@@ -1,13 +1,132 @@
 //! GURPS Traveller space combat against gurps-traveller-gm-screen.txt: the tables with
 //! the text's own numbers, and the turn played through [`Space`] with scripted dice.
 
-use super::new_space;
-use super::space::{Action, Condition, Phase, Shot, Space, Step};
+use super::sheet::TravellerShip;
+use super::space::{
+    Action, Condition, MissileBay, MissileState, Phase, ShipState, Shot, Space, Step, Vessels,
+};
 use super::tables::*;
-use crate::battle::{AttackResult, BattleEvent, UnitId};
-use crate::dice::Scripted;
+use crate::battle::{AttackResult, BattleEvent, UnitId, UnitsMut};
+use crate::dice::{DieRoller, Modifier, Scripted};
 use crate::hexmap::HexMap;
+use crate::scenario::Prepared;
+use crate::session::{Session, SessionOptions};
+use bevy::ecs::world::World;
 use hexx::Hex;
+use std::sync::Arc;
+
+/// A battle's ships and missiles on their entities (the world of a new session) and the
+/// [`Space`] they share, taken out of the world so that the turn's functions can be called
+/// one by one; it reads as the `Space` for the shared fields (phase, queue, planets).
+struct Battle {
+    space: Space,
+    world: World,
+}
+
+impl std::ops::Deref for Battle {
+    type Target = Space;
+    fn deref(&self) -> &Space {
+        &self.space
+    }
+}
+
+impl std::ops::DerefMut for Battle {
+    fn deref_mut(&mut self) -> &mut Space {
+        &mut self.space
+    }
+}
+
+impl Battle {
+    fn new(prepared: Prepared) -> Self {
+        let mut world = Session::new(Arc::new(prepared), 0, SessionOptions::default()).world;
+        let Some(space) = world.remove_resource::<Space>() else {
+            panic!("no space battle");
+        };
+        Self { space, world }
+    }
+    fn ships(&self) -> &impl Vessels {
+        &self.world
+    }
+    fn begin_turn(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
+        self.space.begin_turn(&mut self.world, dice, events);
+    }
+    fn advance(
+        &mut self,
+        map: &HexMap,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> Step {
+        self.space.advance(&mut self.world, map, dice, events)
+    }
+    fn apply(&mut self, u: UnitId, action: Action, events: &mut Vec<BattleEvent>) {
+        self.space.apply(&mut self.world, u, action, events);
+    }
+    fn check(&self, u: UnitId, action: &Action) -> Result<(), String> {
+        self.space.check(self.ships(), u, action)
+    }
+    fn detection(&self, u: UnitId, t: UnitId) -> super::space::Detection {
+        self.ships().detection(u, t)
+    }
+    fn ship(&self, u: UnitId) -> &ShipState {
+        self.ships().ship(u)
+    }
+    fn ship_mut(&mut self, u: UnitId) -> &mut ShipState {
+        match UnitsMut::<TravellerShip, ShipState>::state_mut(&mut self.world, u) {
+            Some(s) => s,
+            None => panic!("no ship {u:?}"),
+        }
+    }
+    fn sheet(&self, u: UnitId) -> &TravellerShip {
+        self.ships().sheet(u)
+    }
+    fn accel(&self, u: UnitId) -> f64 {
+        self.space.accel(self.ships(), u)
+    }
+    fn thrust(&self, u: UnitId) -> u32 {
+        self.space.thrust(self.ships(), u)
+    }
+    fn gunnery_modifiers(&self, u: UnitId, mount: usize, t: UnitId) -> Vec<Modifier> {
+        self.space.gunnery_modifiers(self.ships(), u, mount, t)
+    }
+    fn why_not_target(&self, u: UnitId, t: UnitId, w: &SpaceWeapon) -> Option<String> {
+        self.space.why_not_target(self.ships(), u, t, w)
+    }
+    fn shot_modifiers(&self, u: UnitId, mount: usize, t: UnitId, pinpoint: bool) -> Vec<Modifier> {
+        self.space
+            .shot_modifiers(self.ships(), u, mount, t, pinpoint)
+    }
+    fn free_mounts(&self, u: UnitId) -> Vec<usize> {
+        self.space.free_mounts(self.ships(), u)
+    }
+    fn missiles(&self) -> Vec<MissileState> {
+        let bay = &self.world;
+        bay.missile_ids()
+            .into_iter()
+            .filter_map(|id| bay.missile(id).cloned())
+            .collect()
+    }
+    fn major_effect_for_test(
+        &mut self,
+        u: UnitId,
+        effect: MajorDamage,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        self.space
+            .major_effect_for_test(&mut self.world, u, effect, dice, events);
+    }
+    fn major_damage_for_test(
+        &mut self,
+        u: UnitId,
+        through: i32,
+        radiation: bool,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        self.space
+            .major_damage_for_test(&mut self.world, u, through, radiation, dice, events);
+    }
+}
 
 /// "SPACE RANGE TABLE": every row, and the continuation past 100 hexes (decision).
 #[test]
@@ -227,7 +346,7 @@ fn the_major_damage_table() {
 
 /// Runs the turn on to the next decision or the turn's end, through the phases without
 /// decisions.
-fn next(s: &mut Space, map: &HexMap, d: &mut Scripted, ev: &mut Vec<BattleEvent>) -> Step {
+fn next(s: &mut Battle, map: &HexMap, d: &mut Scripted, ev: &mut Vec<BattleEvent>) -> Step {
     loop {
         match s.advance(map, d, ev) {
             Step::Continue => {}
@@ -237,7 +356,7 @@ fn next(s: &mut Space, map: &HexMap, d: &mut Scripted, ev: &mut Vec<BattleEvent>
 }
 
 /// A two-ship scenario: a raider (side a) and a merchant (side b) `gap` hexes apart.
-fn duel(config: &str, raider: &str, merchant: &str, gap: i32) -> (Space, HexMap) {
+fn duel(config: &str, raider: &str, merchant: &str, gap: i32) -> (Battle, HexMap) {
     let text = format!(
         r#"(
     name: "test",
@@ -259,7 +378,8 @@ fn duel(config: &str, raider: &str, merchant: &str, gap: i32) -> (Space, HexMap)
     let p = crate::rules::builtin()
         .parse("test.ron", &text)
         .unwrap_or_else(|e| panic!("{e:?}"));
-    (new_space(&p), p.map.clone())
+    let map = p.map.clone();
+    (Battle::new(p), map)
 }
 
 /// "SEQUENCE OF ACTION": detection (rolls), maneuver (decisions), movement, direct fire
@@ -356,7 +476,7 @@ fn a_turn_follows_the_sequence_of_action() {
     };
     s.check(UnitId(0), &launch).expect("two launchers");
     s.apply(UnitId(0), launch, &mut ev);
-    assert_eq!(s.missiles.len(), 2);
+    assert_eq!(s.missiles().len(), 2);
     assert_eq!(s.ship(UnitId(0)).missiles, 4);
     // Damage control: the merchant's engineer (11) repairs the mount on 3 3 3.
     let mut d = Scripted::new(&[3, 3, 3]);
@@ -391,8 +511,8 @@ fn gunnery_adds_up_as_the_screen_says() {
         ]
     );
     // Without a computer the targeting program is gone; passive, no lock.
-    s.ships[0].computers = 0;
-    s.ships[0].passive = true;
+    s.ship_mut(UnitId(0)).computers = 0;
+    s.ship_mut(UnitId(0)).passive = true;
     let total: i32 = s
         .gunnery_modifiers(UnitId(0), 0, UnitId(1))
         .iter()
@@ -404,9 +524,9 @@ fn gunnery_adds_up_as_the_screen_says() {
 /// The raider launches `count` missiles at the merchant 5 hexes away (which has not
 /// detected it); next turn both coast, the missiles reach the merchant, and the raider's
 /// direct fire is awaited (it holds). The merchant's stat block gets `merchant`.
-fn volley(merchant: &str, count: u32) -> (Space, HexMap, Vec<BattleEvent>) {
+fn volley(merchant: &str, count: u32) -> (Battle, HexMap, Vec<BattleEvent>) {
     let (mut s, map) = duel("", "", merchant, 5);
-    s.detected[0][1].found = true;
+    s.ship_mut(UnitId(1)).seen_by[0].found = true;
     s.phase = Phase::Launch;
     s.queue = vec![UnitId(0)];
     let mut ev = Vec::new();
@@ -421,17 +541,17 @@ fn volley(merchant: &str, count: u32) -> (Space, HexMap, Vec<BattleEvent>) {
     // Next turn: both ships coast; the missiles burn 5 towards (5, 0) and reach it.
     s.phase = Phase::Maneuver;
     s.queue = Vec::new();
-    s.ships[0].mounts_used = vec![false; 2];
-    s.ships[1].mounts_used = vec![false; 1];
+    s.ship_mut(UnitId(0)).mounts_used = vec![false; 2];
+    s.ship_mut(UnitId(1)).mounts_used = vec![false; 1];
     let mut d = Scripted::new(&[]);
     // Maneuver over (nobody queued): missiles guide, movement, then direct fire for the
     // raider only (the merchant has not detected it).
     let step = next(&mut s, &map, &mut d, &mut ev);
     assert_eq!(step, Step::Awaiting(UnitId(0)), "the raider may fire");
     assert!(
-        s.missiles.iter().all(|m| m.contact && m.pos == (5, 0)),
+        s.missiles().iter().all(|m| m.contact && m.pos == (5, 0)),
         "{:?}",
-        s.missiles
+        s.missiles()
     );
     s.apply(UnitId(0), Action::Fire { shots: Vec::new() }, &mut ev);
     (s, map, ev)
@@ -460,7 +580,7 @@ fn missiles_fly_and_meet_point_defense() {
     );
     assert_eq!(s.phase, Phase::Launch);
     assert_eq!(s.ship(UnitId(1)).hp, 1500 - 140);
-    assert!(s.missiles.is_empty());
+    assert!(s.missiles().is_empty());
 }
 
 /// Ramming (decision): a ship that names its target and meets it during movement rolls
@@ -665,7 +785,7 @@ fn major_damage_effects() {
     let raider = UnitId(0);
     let mut ev = Vec::new();
     let mut d = Scripted::new(&[]);
-    s.ships[0].fuel = 30;
+    s.ship_mut(UnitId(0)).fuel = 30;
     s.major_effect_for_test(raider, MajorDamage::FuelLost, &mut d, &mut ev);
     assert_eq!(
         s.ship(raider).fuel,
@@ -717,14 +837,14 @@ fn prior_detection_needs_another_sensor_or_an_ally() {
 #[test]
 fn ranges_count_ten_thousand_mile_hexes() {
     let (mut s, _) = duel("hex_miles: 5000.0", "", "", 8);
-    s.detected[0][1].found = true;
+    s.ship_mut(UnitId(1)).seen_by[0].found = true;
     assert_eq!(s.std_range(8), 4);
     let w = s.sheet(UnitId(0)).mounts[0].weapon;
     assert_eq!(s.why_not_target(UnitId(0), UnitId(1), &w), None);
     let m = s.gunnery_modifiers(UnitId(0), 0, UnitId(1));
     assert!(m.iter().any(|x| x.value == gunnery_range_modifier(4)));
     // An undetected ship cannot be fired at.
-    s.detected[0][1].found = false;
+    s.ship_mut(UnitId(1)).seen_by[0].found = false;
     assert_eq!(
         s.why_not_target(UnitId(0), UnitId(1), &w),
         Some("Merchant has not been detected".into())
@@ -741,7 +861,7 @@ fn point_defense_shoots_a_missile_down() {
     next(&mut s, &map, &mut d, &mut ev);
     assert_eq!(d.remaining(), 0);
     assert_eq!(s.ship(UnitId(1)).hp, 1500);
-    assert!(s.missiles.is_empty());
+    assert!(s.missiles().is_empty());
     assert!(
         ev.iter().any(
             |e| matches!(e, BattleEvent::Roll { result, .. } if result.contains("shoots down"))
@@ -802,21 +922,21 @@ fn the_ai_closes_fires_and_launches() {
     s.begin_turn(&mut d, &mut ev);
     let mut d = Scripted::new(&[]);
     next(&mut s, &map, &mut d, &mut ev);
-    assert_eq!(ai::preferred_range(&s, UnitId(0), UnitId(1)), 0);
-    let Action::Maneuver { to, .. } = ai::choose(&s, UnitId(0)) else {
+    assert_eq!(ai::preferred_range(&s, s.ships(), UnitId(0), UnitId(1)), 0);
+    let Action::Maneuver { to, .. } = ai::choose(&s, s.ships(), UnitId(0)) else {
         panic!("a maneuver")
     };
     // Two points of thrust from rest: as near the merchant (6, 0) as it can, (2, 0).
     assert_eq!(to, (2, 0));
     s.phase = Phase::DirectFire;
     s.queue = vec![UnitId(0)];
-    let Action::Fire { shots } = ai::choose(&s, UnitId(0)) else {
+    let Action::Fire { shots } = ai::choose(&s, s.ships(), UnitId(0)) else {
         panic!("fire")
     };
     assert_eq!(shots.len(), 2, "both lasers reach 6 hexes");
     s.phase = Phase::Launch;
     assert_eq!(
-        ai::choose(&s, UnitId(0)),
+        ai::choose(&s, s.ships(), UnitId(0)),
         Action::Launch {
             target: UnitId(1),
             count: 2

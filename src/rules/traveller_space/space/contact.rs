@@ -10,24 +10,22 @@ impl Space {
 
     pub(super) fn point_defense(
         &mut self,
+        ships: &mut impl VesselsMut,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let mut i = 0;
-        while i < self.missiles.len() {
-            if !self.missiles[i].contact {
-                i += 1;
+        for id in ships.missile_ids() {
+            let Some(m) = ships.missile(id).filter(|m| m.contact).cloned() else {
                 continue;
-            }
-            let m = self.missiles[i].clone();
+            };
             let t = m.target;
             let mut down = false;
-            if self.fighting(t)
-                && let Some(&mount) = self.free_mounts(t).first()
+            if ships.fighting(t)
+                && let Some(&mount) = self.free_mounts(ships, t).first()
             {
-                let w = self.sheet(t).mounts[mount].weapon;
-                self.ship_mut(t).mounts_used[mount] = true;
-                let mut mods = self.augmented_gunner(t, &w);
+                let w = ships.sheet(t).mounts[mount].weapon;
+                ships.ship_mut(t).mounts_used[mount] = true;
+                let mut mods = self.augmented_gunner(ships, t, &w);
                 mods.push(Modifier::new("missile size", 0));
                 mods.push(Modifier::new(
                     "range 0 (+1 firing hex)",
@@ -47,9 +45,9 @@ impl Space {
                     },
                 ));
             }
-            if !down && self.ship(t).condition != Condition::Destroyed {
+            if !down && ships.ship(t).condition != Condition::Destroyed {
                 let mut mods = vec![Modifier::new("guidance", self.missile.skill)];
-                mods.push(Modifier::new("target size", self.sheet(t).stats.sm));
+                mods.push(Modifier::new("target size", ships.sheet(t).stats.sm));
                 let roll = success_roll(dice, mods);
                 let hit = roll.succeeded();
                 events.push(BattleEvent::Attack {
@@ -69,8 +67,9 @@ impl Space {
                     let mult = self.missile.multiplier;
                     let steps = vec![Modifier::named(format!("×{mult}"), raw.total * (mult - 1))];
                     let dmg = raw.total * mult;
-                    let dr = self.sheet(t).stats.dr;
+                    let dr = ships.sheet(t).stats.dr;
                     let through = self.take_hit(
+                        ships,
                         Some(m.owner),
                         t,
                         raw,
@@ -81,26 +80,28 @@ impl Space {
                         format!("DR {dr}"),
                         events,
                     );
-                    self.major_damage_rolls(t, through, false, dice, events);
+                    self.major_damage_rolls(ships, t, through, false, dice, events);
                 }
             }
-            self.missiles.remove(i);
+            ships.remove_missile(id);
         }
     }
 
     pub(super) fn resolve_rams(
         &mut self,
+        ships: &mut impl VesselsMut,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let piloting =
-            |s: &Space, u: UnitId| vec![Modifier::new("Piloting", s.sheet(u).stats.crew.pilot)];
+        fn piloting(ships: &impl Vessels, u: UnitId) -> Vec<Modifier> {
+            vec![Modifier::new("Piloting", ships.sheet(u).stats.crew.pilot)]
+        }
         for (a, b) in std::mem::take(&mut self.rams) {
-            if !(self.fighting(a) && self.fighting(b)) {
+            if !(ships.fighting(a) && ships.fighting(b)) {
                 continue;
             }
-            let ra = success_roll(dice, piloting(self, a));
-            let rb = success_roll(dice, piloting(self, b));
+            let ra = success_roll(dice, piloting(ships, a));
+            let rb = success_roll(dice, piloting(ships, b));
             let won = quick_contest(&ra, &rb) == std::cmp::Ordering::Greater;
             events.push(roll_event(a, "ram (Piloting)".into(), ra, "rams".into()));
             events.push(roll_event(
@@ -114,15 +115,15 @@ impl Space {
                 },
             ));
             if won {
-                self.collide(a, b, events);
+                self.collide(ships, a, b, events);
             }
         }
         for (a, b) in std::mem::take(&mut self.near_misses) {
-            if !(self.fighting(a) && self.fighting(b)) {
+            if !(ships.fighting(a) && ships.fighting(b)) {
                 continue;
             }
-            let ra = success_roll(dice, piloting(self, a));
-            let rb = success_roll(dice, piloting(self, b));
+            let ra = success_roll(dice, piloting(ships, a));
+            let rb = success_roll(dice, piloting(ships, b));
             let hit = !ra.succeeded() && !rb.succeeded();
             let text = |ok: bool| -> String {
                 if ok {
@@ -145,19 +146,25 @@ impl Space {
                 text(ob),
             ));
             if hit {
-                self.collide(a, b, events);
+                self.collide(ships, a, b, events);
             }
         }
     }
 
     /// A collision of `a` and `b`: each takes the other's full hit points times their
     /// relative speed in hexes a turn (at least 1), against its own DR.
-    pub(super) fn collide(&mut self, a: UnitId, b: UnitId, events: &mut Vec<BattleEvent>) {
-        let rel = (self.ship(a).vel - self.ship(b).vel)
+    pub(super) fn collide(
+        &mut self,
+        ships: &mut impl VesselsMut,
+        a: UnitId,
+        b: UnitId,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let rel = (ships.ship(a).vel - ships.ship(b).vel)
             .ulength()
             .clamp(1, 10_000) as i32;
         for (x, y) in [(a, b), (b, a)] {
-            let other = self.sheet(y).stats.hp;
+            let other = ships.sheet(y).stats.hp;
             let dmg = other.saturating_mul(rel);
             let roll = RollRecord {
                 dice: DiceName::Fixed("collision"),
@@ -165,7 +172,7 @@ impl Space {
                 extra: Vec::new(),
                 sense: RollSense::Over,
                 modifiers: vec![
-                    Modifier::named(format!("{} hit points", self.name(y)), other),
+                    Modifier::named(format!("{} hit points", ships.name_of(y)), other),
                     Modifier::named(
                         format!("× relative speed {rel}"),
                         other.saturating_mul(rel - 1),
@@ -177,8 +184,9 @@ impl Space {
                 success: None,
                 critical: None,
             };
-            let dr = self.sheet(x).stats.dr;
+            let dr = ships.sheet(x).stats.dr;
             self.take_hit(
+                ships,
                 Some(y),
                 x,
                 roll,

@@ -12,6 +12,7 @@ impl Space {
     /// failure mean; true on a success.
     pub(super) fn engineer_roll(
         &self,
+        ships: &impl Vessels,
         u: UnitId,
         purpose: &str,
         (ok, fail): (&str, &str),
@@ -20,7 +21,10 @@ impl Space {
     ) -> bool {
         let roll = success_roll(
             dice,
-            vec![Modifier::new("Engineer", self.sheet(u).stats.crew.engineer)],
+            vec![Modifier::new(
+                "Engineer",
+                ships.sheet(u).stats.crew.engineer,
+            )],
         );
         let success = roll.succeeded();
         let text = if success { ok } else { fail };
@@ -34,14 +38,16 @@ impl Space {
     /// of 6 or less (half of 13: #16; checked once a turn, a decision), disabling the ship.
     pub(super) fn fight_fire(
         &mut self,
+        ships: &mut impl VesselsMut,
         u: UnitId,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let Some(fuel) = self.ship(u).fire else {
+        let Some(fuel) = ships.ship(u).fire else {
             return;
         };
         let out = self.engineer_roll(
+            ships,
             u,
             "fight the fire (Engineer)",
             ("the fire is out", "the fire burns on"),
@@ -49,7 +55,7 @@ impl Space {
             events,
         );
         if out {
-            self.ship_mut(u).fire = None;
+            ships.ship_mut(u).fire = None;
             return;
         }
         let r = DiceExpr::d6(2, 0).roll(dice, 0);
@@ -59,8 +65,19 @@ impl Space {
             format!("every 10 s: ×{tens}"),
             r.total.saturating_mul(tens - 1),
         )];
-        self.take_hit(None, u, r, "fire", steps, dmg, 0, String::new(), events);
-        if fuel && self.fighting(u) {
+        self.take_hit(
+            ships,
+            None,
+            u,
+            r,
+            "fire",
+            steps,
+            dmg,
+            0,
+            String::new(),
+            events,
+        );
+        if fuel && ships.fighting(u) {
             let r = DiceExpr::d6(3, 0).roll(dice, 0);
             let boom = r.total <= FUEL_IGNITES / 2;
             events.push(roll_event(
@@ -74,7 +91,7 @@ impl Space {
                 },
             ));
             if boom {
-                self.ship_mut(u).condition = Condition::Disabled;
+                ships.ship_mut(u).condition = Condition::Disabled;
                 events.push(BattleEvent::StatusChanged {
                     unit: u,
                     standing: Standing::Disabled,
@@ -88,11 +105,13 @@ impl Space {
     /// minute of the turn runs out ("VEHICLE CRITICAL HITS" #16).
     pub(super) fn stop_leak(
         &mut self,
+        ships: &mut impl VesselsMut,
         u: UnitId,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
         let stopped = self.engineer_roll(
+            ships,
             u,
             "stop the fuel leak (Engineer)",
             ("the leak is stopped", "the tank leaks on"),
@@ -100,14 +119,14 @@ impl Space {
             events,
         );
         if stopped {
-            self.ship_mut(u).leaking = false;
+            ships.ship_mut(u).leaking = false;
             return;
         }
         let minutes = (self.turn_minutes.round().clamp(1.0, 1000.0)) as u32;
         let r = DiceExpr::d6(minutes, 0).roll(dice, 0);
-        let capacity = self.sheet(u).stats.fuel;
+        let capacity = ships.sheet(u).stats.fuel;
         let lost = (u64::from(capacity) * r.total.max(0) as u64 / 100) as u32;
-        let st = self.ship_mut(u);
+        let st = ships.ship_mut(u);
         st.fuel = st.fuel.saturating_sub(lost);
         events.push(roll_event(
             u,
@@ -119,24 +138,26 @@ impl Space {
 
     pub(super) fn damage_control(
         &mut self,
+        ships: &mut impl VesselsMut,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        for u in self.ids().collect::<Vec<_>>() {
-            if self.fighting(u) {
-                self.fight_fire(u, dice, events);
+        for u in ships.ids().collect::<Vec<_>>() {
+            if ships.fighting(u) {
+                self.fight_fire(ships, u, dice, events);
             }
-            if self.fighting(u) && self.ship(u).leaking {
-                self.stop_leak(u, dice, events);
+            if ships.fighting(u) && ships.ship(u).leaking {
+                self.stop_leak(ships, u, dice, events);
             }
-            if !self.fighting(u) || self.ship(u).repairs.is_empty() {
+            if !ships.fighting(u) || ships.ship(u).repairs.is_empty() {
                 continue;
             }
-            let Some(&what) = self.ship(u).repairs.first() else {
+            let Some(&what) = ships.ship(u).repairs.first() else {
                 continue;
             };
             let what_word = repair_word(what);
             let ok = self.engineer_roll(
+                ships,
                 u,
                 "damage control (Engineer)",
                 (
@@ -147,7 +168,7 @@ impl Space {
                 events,
             );
             if ok {
-                let st = self.ship_mut(u);
+                let st = ships.ship_mut(u);
                 st.repairs.remove(0);
                 match what {
                     Repairable::Computer => st.computers += 1,

@@ -12,34 +12,41 @@ impl Space {
     /// The gunnery modifiers of `u`'s mount `mount` at `target` ("GUNNERY MODIFIERS"):
     /// augmented Gunner skill (skill, Acc up to the skill, RoF bonus, targeting program),
     /// target size (or −6 for pinpoint marksmanship), range, active sensor lock.
-    pub fn gunnery_modifiers(&self, u: UnitId, mount: usize, target: UnitId) -> Vec<Modifier> {
-        self.shot_modifiers(u, mount, target, false)
+    pub fn gunnery_modifiers(
+        &self,
+        ships: &impl Vessels,
+        u: UnitId,
+        mount: usize,
+        target: UnitId,
+    ) -> Vec<Modifier> {
+        self.shot_modifiers(ships, u, mount, target, false)
     }
 
     /// As [`Space::gunnery_modifiers`], with pinpoint marksmanship when `pinpoint`.
     pub fn shot_modifiers(
         &self,
+        ships: &impl Vessels,
         u: UnitId,
         mount: usize,
         target: UnitId,
         pinpoint: bool,
     ) -> Vec<Modifier> {
-        let sheet = self.sheet(u);
+        let sheet = ships.sheet(u);
         let Some(m) = sheet.mounts.get(mount) else {
             return Vec::new();
         };
-        let mut mods = self.augmented_gunner(u, &m.weapon);
+        let mut mods = self.augmented_gunner(ships, u, &m.weapon);
         if pinpoint {
             mods.push(Modifier::new("pinpoint marksmanship", -6));
         } else {
-            mods.push(Modifier::new("target size", self.sheet(target).stats.sm));
+            mods.push(Modifier::new("target size", ships.sheet(target).stats.sm));
         }
-        let d = self.std_range(self.distance(u, target));
+        let d = self.std_range(ships.distance(u, target));
         mods.push(Modifier::named(
             format!("range {} hexes (+1 firing hex)", d),
             gunnery_range_modifier(d),
         ));
-        if self.active_sensors(u) && self.detection(u, target).active {
+        if self.active_sensors(ships, u) && ships.detection(u, target).active {
             mods.push(Modifier::new("active sensor lock", 2));
         }
         mods
@@ -47,8 +54,13 @@ impl Space {
 
     /// Augmented Gunner skill with weapon `w`: skill, Acc up to the skill, RoF bonus, and
     /// the targeting program while a computer and the bridge work.
-    pub fn augmented_gunner(&self, u: UnitId, w: &SpaceWeapon) -> Vec<Modifier> {
-        let sheet = self.sheet(u);
+    pub fn augmented_gunner(
+        &self,
+        ships: &impl Vessels,
+        u: UnitId,
+        w: &SpaceWeapon,
+    ) -> Vec<Modifier> {
+        let sheet = ships.sheet(u);
         let gunner = sheet.stats.crew.gunner;
         let mut mods = vec![Modifier::new("Gunner", gunner)];
         mods.push(Modifier::named(
@@ -59,7 +71,7 @@ impl Space {
         if rof != 0 {
             mods.push(Modifier::new("RoF", rof));
         }
-        let st = self.ship(u);
+        let st = ships.ship(u);
         if sheet.stats.targeting != 0 && st.computers > 0 && st.bridge {
             mods.push(Modifier::new("targeting program", sheet.stats.targeting));
         }
@@ -68,18 +80,19 @@ impl Space {
 
     pub(super) fn resolve_fire(
         &mut self,
+        ships: &mut impl VesselsMut,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
         let shots = std::mem::take(&mut self.declared);
         for (u, s) in shots {
-            let Some(w) = self.sheet(u).mounts.get(s.mount).map(|m| m.weapon) else {
+            let Some(w) = ships.sheet(u).mounts.get(s.mount).map(|m| m.weapon) else {
                 continue;
             };
-            if self.ship(s.target).condition == Condition::Destroyed {
+            if ships.ship(s.target).condition == Condition::Destroyed {
                 continue;
             }
-            let mods = self.shot_modifiers(u, s.mount, s.target, s.pinpoint.is_some());
+            let mods = self.shot_modifiers(ships, u, s.mount, s.target, s.pinpoint.is_some());
             let roll = success_roll(dice, mods);
             let hit = roll.succeeded();
             let critical = roll.critical == Some(Critical::Success);
@@ -96,30 +109,36 @@ impl Space {
                 },
             });
             if hit {
-                let d = self.std_range(self.distance(u, s.target));
-                let through = self.weapon_hit(u, s.target, &w, d, critical, dice, events);
+                let d = self.std_range(ships.distance(u, s.target));
+                let through = self.weapon_hit(ships, u, s.target, &w, d, critical, dice, events);
                 if through > 0
                     && let Some(aim) = s.pinpoint
                 {
-                    self.pinpointed(s.target, aim, events);
+                    self.pinpointed(ships, s.target, aim, events);
                 }
             }
         }
     }
 
     /// A pinpoint hit's effect on the system aimed at (the decision on [`Aim`]).
-    pub(super) fn pinpointed(&mut self, target: UnitId, aim: Aim, events: &mut Vec<BattleEvent>) {
+    pub(super) fn pinpointed(
+        &mut self,
+        ships: &mut impl VesselsMut,
+        target: UnitId,
+        aim: Aim,
+        events: &mut Vec<BattleEvent>,
+    ) {
         let text = match aim {
             Aim::Weapon => {
-                self.knock_out(target, MajorDamage::Weapon, events);
+                self.knock_out(ships, target, MajorDamage::Weapon, events);
                 "pinpoint hit: a weapon is disabled"
             }
             Aim::Bridge => {
-                self.knock_out(target, MajorDamage::Bridge, events);
+                self.knock_out(ships, target, MajorDamage::Bridge, events);
                 "pinpoint hit: the bridge is knocked out"
             }
             Aim::Drive => {
-                let st = self.ship_mut(target);
+                let st = ships.ship_mut(target);
                 st.drive_halved += 1;
                 st.repairs.push(Repairable::ManeuverDrive);
                 "pinpoint hit: M-drive acceleration halved"
@@ -128,12 +147,12 @@ impl Space {
                 let lose = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
                     .into_iter()
                     .find(|k| {
-                        self.sheet(target).scan(*k).is_some()
-                            && !self.ship(target).sensors_out.contains(k)
+                        ships.sheet(target).scan(*k).is_some()
+                            && !ships.ship(target).sensors_out.contains(k)
                     });
                 match lose {
                     Some(k) => {
-                        let st = self.ship_mut(target);
+                        let st = ships.ship_mut(target);
                         st.sensors_out.push(k);
                         st.repairs.push(Repairable::Sensor(k));
                         "pinpoint hit: a sensor is disabled"
@@ -150,6 +169,7 @@ impl Space {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn weapon_hit(
         &mut self,
+        ships: &mut impl VesselsMut,
         u: UnitId,
         target: UnitId,
         w: &SpaceWeapon,
@@ -188,7 +208,7 @@ impl Space {
             ));
             dmg *= factor;
         }
-        let dr = self.sheet(target).stats.dr;
+        let dr = ships.sheet(target).stats.dr;
         let mut eff = effective_dr(dr, w);
         if matches!(
             crit,
@@ -203,6 +223,7 @@ impl Space {
             tables::ArmorEffect::Ignored => format!("DR {dr} ignored (meson)"),
         };
         let through = self.take_hit(
+            ships,
             Some(u),
             target,
             raw,
@@ -214,9 +235,9 @@ impl Space {
             events,
         );
         if let Some(c) = crit {
-            self.critical_effect(target, c, through, dice, events);
+            self.critical_effect(ships, target, c, through, dice, events);
         }
-        self.major_damage_rolls(target, through, w.radiation, dice, events);
+        self.major_damage_rolls(ships, target, through, w.radiation, dice, events);
         through
     }
 
@@ -224,6 +245,7 @@ impl Space {
     /// (`through`: what got through the armor).
     pub(super) fn critical_effect(
         &mut self,
+        ships: &mut impl VesselsMut,
         target: UnitId,
         c: VehicleCritical,
         through: i32,
@@ -232,24 +254,24 @@ impl Space {
     ) {
         match c {
             VehicleCritical::Triple if through > 0 => {
-                self.knock_out(target, MajorDamage::Computer, events);
+                self.knock_out(ships, target, MajorDamage::Computer, events);
             }
             VehicleCritical::BypassSensor => {
                 let lose = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
                     .into_iter()
                     .find(|k| {
-                        self.sheet(target).scan(*k).is_some()
-                            && !self.ship(target).sensors_out.contains(k)
+                        ships.sheet(target).scan(*k).is_some()
+                            && !ships.ship(target).sensors_out.contains(k)
                     });
                 if let Some(k) = lose {
-                    let st = self.ship_mut(target);
+                    let st = ships.ship_mut(target);
                     st.sensors_out.push(k);
                     st.repairs.push(Repairable::Sensor(k));
                     events.push(note(Some(target), format!("its {k:?} is disabled")));
                 }
             }
             VehicleCritical::Engine => {
-                let st = self.ship_mut(target);
+                let st = ships.ship_mut(target);
                 st.drive_hits += 1;
                 let text = if st.drive_hits >= 2 {
                     "its drive stops working"
@@ -259,18 +281,18 @@ impl Space {
                 events.push(note(Some(target), text.into()));
             }
             VehicleCritical::Fire if through > 0 => {
-                self.ship_mut(target).fire = Some(false);
+                ships.ship_mut(target).fire = Some(false);
                 events.push(note(Some(target), "fire breaks out aboard".into()));
             }
-            VehicleCritical::Weapon => self.knock_out(target, MajorDamage::Weapon, events),
+            VehicleCritical::Weapon => self.knock_out(ships, target, MajorDamage::Weapon, events),
             VehicleCritical::FuelLeak => {
-                let capacity = self.sheet(target).stats.fuel;
+                let capacity = ships.sheet(target).stats.fuel;
                 if capacity == 0 {
                     return;
                 }
                 let r = DiceExpr::d6(1, 0).roll(dice, 0);
                 let lost = (capacity * r.total.max(0) as u32 / 100).max(1);
-                let st = self.ship_mut(target);
+                let st = ships.ship_mut(target);
                 st.fuel = st.fuel.saturating_sub(lost);
                 st.leaking = true;
                 events.push(roll_event(
@@ -293,13 +315,13 @@ impl Space {
                     },
                 ));
                 if ignites {
-                    self.ship_mut(target).fire = Some(true);
+                    ships.ship_mut(target).fire = Some(true);
                 }
             }
-            VehicleCritical::DoubleAmmo if through > 0 && self.ship(target).missiles > 0 => {
+            VehicleCritical::DoubleAmmo if through > 0 && ships.ship(target).missiles > 0 => {
                 let r = DiceExpr::d6(1, 0).roll(dice, 0);
-                let n = (r.total.max(0) as u32).min(self.ship(target).missiles);
-                self.ship_mut(target).missiles -= n;
+                let n = (r.total.max(0) as u32).min(ships.ship(target).missiles);
+                ships.ship_mut(target).missiles -= n;
                 events.push(roll_event(
                     target,
                     "missiles aboard explode (1d)".into(),
@@ -315,6 +337,7 @@ impl Space {
                     raw.total.saturating_mul(mult - 1),
                 )];
                 self.take_hit(
+                    ships,
                     None,
                     target,
                     raw,
@@ -335,6 +358,7 @@ impl Space {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn take_hit(
         &mut self,
+        ships: &mut impl VesselsMut,
         attacker: Option<UnitId>,
         target: UnitId,
         roll: RollRecord,
@@ -349,10 +373,10 @@ impl Space {
         if dr != 0 {
             steps.push(Modifier::named(dr_label, -(dmg.min(dr))));
         }
-        let max = self.sheet(target).stats.hp;
-        let before = self.ship(target).hp;
+        let max = ships.sheet(target).stats.hp;
+        let before = ships.ship(target).hp;
         let after = before - through;
-        self.ship_mut(target).hp = after;
+        ships.ship_mut(target).hp = after;
         events.push(BattleEvent::Damage {
             attacker,
             target,
@@ -365,13 +389,18 @@ impl Space {
             hp_max: max,
             location: None,
         });
-        self.hull_state(target, events);
+        self.hull_state(ships, target, events);
         through
     }
 
-    pub(super) fn hull_state(&mut self, u: UnitId, events: &mut Vec<BattleEvent>) {
-        let max = self.sheet(u).stats.hp;
-        let st = self.ship(u);
+    pub(super) fn hull_state(
+        &mut self,
+        ships: &mut impl VesselsMut,
+        u: UnitId,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let max = ships.sheet(u).stats.hp;
+        let st = ships.ship(u);
         let next = if st.hp <= -max {
             Condition::Destroyed
         } else if st.hp <= 0 {
@@ -382,7 +411,7 @@ impl Space {
         if st.condition == next || st.condition == Condition::Destroyed {
             return;
         }
-        self.ship_mut(u).condition = next;
+        ships.ship_mut(u).condition = next;
         events.push(BattleEvent::StatusChanged {
             unit: u,
             standing: next.standing(),
@@ -396,13 +425,14 @@ impl Space {
 
     pub(super) fn major_damage_rolls(
         &mut self,
+        ships: &mut impl VesselsMut,
         u: UnitId,
         through: i32,
         radiation: bool,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let max = self.sheet(u).stats.hp;
+        let max = ships.sheet(u).stats.hp;
         if through <= 0 || i64::from(through) * 10 < i64::from(max) {
             return;
         }
@@ -418,61 +448,64 @@ impl Space {
             r,
             major_word(effect).into(),
         ));
-        self.major_effect(u, effect, dice, events);
+        self.major_effect(ships, u, effect, dice, events);
     }
 
     /// [`Space::major_effect`] for the tests.
     #[cfg(test)]
     pub(in crate::rules::traveller_space) fn major_effect_for_test(
         &mut self,
+        ships: &mut impl VesselsMut,
         u: UnitId,
         effect: MajorDamage,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        self.major_effect(u, effect, dice, events);
+        self.major_effect(ships, u, effect, dice, events);
     }
 
     /// [`Space::major_damage_rolls`] for the tests.
     #[cfg(test)]
     pub(in crate::rules::traveller_space) fn major_damage_for_test(
         &mut self,
+        ships: &mut impl VesselsMut,
         u: UnitId,
         through: i32,
         radiation: bool,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        self.major_damage_rolls(u, through, radiation, dice, events);
+        self.major_damage_rolls(ships, u, through, radiation, dice, events);
     }
 
     pub(super) fn major_effect(
         &mut self,
+        ships: &mut impl VesselsMut,
         u: UnitId,
         effect: MajorDamage,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let crew = self.sheet(u).stats.crew.count;
-        let passengers = self.sheet(u).stats.passengers;
+        let crew = ships.sheet(u).stats.crew.count;
+        let passengers = ships.sheet(u).stats.passengers;
         match effect {
             MajorDamage::FuelLost => {
-                let half = self.sheet(u).stats.fuel / 2;
-                let st = self.ship_mut(u);
+                let half = ships.sheet(u).stats.fuel / 2;
+                let st = ships.ship_mut(u);
                 st.fuel = st.fuel.saturating_sub(half);
             }
             MajorDamage::Cargo => {
-                let st = self.ship_mut(u);
+                let st = ships.ship_mut(u);
                 st.cargo -= st.cargo / 4;
             }
-            MajorDamage::JumpDrive => self.ship_mut(u).jump_drive = false,
+            MajorDamage::JumpDrive => ships.ship_mut(u).jump_drive = false,
             MajorDamage::PassengersHurt | MajorDamage::CrewHurt => {
                 let crew_hit = effect == MajorDamage::CrewHurt;
                 let aboard = if crew_hit { crew } else { passengers };
                 let already = if crew_hit {
-                    self.ship(u).crew_hurt
+                    ships.ship(u).crew_hurt
                 } else {
-                    self.ship(u).passengers_hurt
+                    ships.ship(u).passengers_hurt
                 };
                 let left = aboard.saturating_sub(already);
                 if left == 0 {
@@ -491,7 +524,7 @@ impl Space {
                     r,
                     format!("{hurt} hurt (5d each, no DR: out of action)"),
                 ));
-                let st = self.ship_mut(u);
+                let st = ships.ship_mut(u);
                 if crew_hit {
                     st.crew_hurt += hurt;
                     if st.crew_hurt >= crew && st.condition == Condition::Fighting {
@@ -507,22 +540,22 @@ impl Space {
                 }
             }
             MajorDamage::Computer | MajorDamage::Bridge | MajorDamage::Weapon => {
-                self.knock_out(u, effect, events);
+                self.knock_out(ships, u, effect, events);
             }
             MajorDamage::PowerLoss => {
-                let st = self.ship_mut(u);
+                let st = ships.ship_mut(u);
                 if !st.power_loss {
                     st.power_loss = true;
                     st.repairs.push(Repairable::Power);
                 }
             }
             MajorDamage::ManeuverDrive => {
-                let st = self.ship_mut(u);
+                let st = ships.ship_mut(u);
                 st.drive_halved += 1;
                 st.repairs.push(Repairable::ManeuverDrive);
             }
             MajorDamage::PowerPlant => {
-                self.ship_mut(u).power_plant = false;
+                ships.ship_mut(u).power_plant = false;
                 events.push(note(Some(u), "is crippled: no thrust and no fire".into()));
             }
             MajorDamage::Radiation => {}
@@ -531,11 +564,12 @@ impl Space {
 
     pub(super) fn knock_out(
         &mut self,
+        ships: &mut impl VesselsMut,
         u: UnitId,
         effect: MajorDamage,
         events: &mut Vec<BattleEvent>,
     ) {
-        let st = self.ship_mut(u);
+        let st = ships.ship_mut(u);
         match effect {
             MajorDamage::Computer if st.computers > 0 => {
                 st.computers -= 1;
