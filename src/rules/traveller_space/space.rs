@@ -1,6 +1,7 @@
-//! A GURPS Traveller space battle's turn, as plain code over a [`DieRoller`] (gurps-traveller-gm-screen.txt, "SEQUENCE OF ACTION", "SENSOR
-//! MODIFIERS", "SPACE RANGE TABLE", "GUNNERY MODIFIERS", "SPACE WEAPONS TABLE", "MAJOR
-//! DAMAGE TABLE", "VEHICLE CRITICAL HITS").
+//! A GURPS Traveller space battle's turn, as plain code over a [`DieRoller`]
+//! (gurps-traveller-gm-screen.txt, "SEQUENCE OF ACTION", "SENSOR MODIFIERS", "SPACE RANGE
+//! TABLE", "GUNNERY MODIFIERS", "SPACE WEAPONS TABLE", "MAJOR DAMAGE TABLE", "VEHICLE
+//! CRITICAL HITS").
 //!
 //! Each ship's state ([`ShipState`]: position, vector, hull, systems, what each side has
 //! detected of it) is a component on its entity, each missile's ([`MissileState`]) on its
