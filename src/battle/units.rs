@@ -95,6 +95,48 @@ impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> UnitsMut<S, T
     }
 }
 
+impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>, X: Units<S, T> + ?Sized>
+    Units<S, T> for &X
+{
+    fn roster(&self) -> &Roster {
+        (**self).roster()
+    }
+    fn sheet_of(&self, id: UnitId) -> Option<&Arc<S>> {
+        (**self).sheet_of(id)
+    }
+    fn state_of(&self, id: UnitId) -> Option<&T> {
+        (**self).state_of(id)
+    }
+    fn unit_of(&self, entity: Entity) -> Option<UnitId> {
+        (**self).unit_of(entity)
+    }
+}
+
+impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>, X: Units<S, T> + ?Sized>
+    Units<S, T> for &mut X
+{
+    fn roster(&self) -> &Roster {
+        (**self).roster()
+    }
+    fn sheet_of(&self, id: UnitId) -> Option<&Arc<S>> {
+        (**self).sheet_of(id)
+    }
+    fn state_of(&self, id: UnitId) -> Option<&T> {
+        (**self).state_of(id)
+    }
+    fn unit_of(&self, entity: Entity) -> Option<UnitId> {
+        (**self).unit_of(entity)
+    }
+}
+
+impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>, X: UnitsMut<S, T> + ?Sized>
+    UnitsMut<S, T> for &mut X
+{
+    fn state_mut(&mut self, id: UnitId) -> Option<&mut T> {
+        (**self).state_mut(id)
+    }
+}
+
 /// The system parameter that gives a system [`Units`] and [`UnitsMut`]: the roster and
 /// the query of every unit's id, sheet `S` and state `T`.
 #[derive(SystemParam)]

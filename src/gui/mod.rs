@@ -156,14 +156,8 @@ pub struct Game {
     pub gun_targets: Vec<Option<UnitId>>,
     /// SOCS: the game master's modifier on the drafted decision (decision 4).
     pub gm_modifier: i32,
-    /// Main Sequence: the hex clicked as the awaited unit's move.
-    pub ms_move: Option<Hex>,
-    /// Main Sequence: call on Excellent Skill with the next attack.
-    pub ms_excellent: bool,
-    /// Main Sequence: the foes clicked on the map as the next attack's targets, in order.
-    pub ms_targets: Vec<UnitId>,
-    /// Main Sequence: the unit `ms_targets` were picked for.
-    pub ms_targets_for: Option<UnitId>,
+    /// Main Sequence: the decision being drafted.
+    pub ms: ms::MsInputs,
     /// Traveller space: the decision being planned.
     pub space: space::SpaceInputs,
     /// Vergeworlds: the decision being drafted.
@@ -196,10 +190,7 @@ impl Game {
             error: None,
             gun_targets: Vec::new(),
             gm_modifier: 0,
-            ms_move: None,
-            ms_excellent: false,
-            ms_targets: Vec::new(),
-            ms_targets_for: None,
+            ms: ms::MsInputs::default(),
             space: space::SpaceInputs::default(),
             verge: verge::VergeDraft::default(),
         }
@@ -490,7 +481,7 @@ fn input(
         match clicked {
             Some(u) if ms_turn && ms::is_foe_of_awaited(game, u) => ms::toggle_target(game, u),
             Some(u) => game.selected = Some(u),
-            None if ms_turn => game.ms_move = Some(hex),
+            None if ms_turn => game.ms.move_to = Some(hex),
             None => {}
         }
     }

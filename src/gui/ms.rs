@@ -8,18 +8,42 @@
 
 use super::Game;
 use crate::battle::UnitId;
+use crate::rules::main_sequence::Board;
 use crate::rules::main_sequence::ai::{expected_damage, hit_chance};
 use crate::rules::main_sequence::combat::{Band, MOVE_STUNT_DL, RateOfFire};
 use crate::rules::main_sequence::fight::{
     Action, Check, CheckKind, Condition, Defense, Fight, Prompt, Reroll,
 };
 use crate::rules::main_sequence::sheet::{MsSheet, Tag};
+use bevy::ecs::world::World;
 use bevy::prelude::Color;
 use bevy_egui::egui;
+use hexx::Hex;
 
 /// The fight of the battle, if it is a Main Sequence one.
-pub fn fight(game: &Game) -> Option<&Fight> {
-    game.play.session().world.get_resource::<Fight>()
+pub fn fight(game: &Game) -> Option<View<'_>> {
+    let world = &game.play.session().world;
+    Some(Board {
+        fight: world.get_resource::<Fight>()?,
+        units: world,
+    })
+}
+
+/// A Main Sequence battle as the window reads it: the shared [`Fight`] and the battle
+/// world's units.
+pub type View<'a> = Board<&'a Fight, &'a World>;
+
+/// What the player drafts for the awaited unit, kept between frames.
+#[derive(Clone, Debug, Default)]
+pub struct MsInputs {
+    /// The hex clicked as the unit's move.
+    pub move_to: Option<Hex>,
+    /// Call on Excellent Skill with the next attack.
+    pub excellent: bool,
+    /// The foes clicked on the map as the next attack's targets, in order.
+    pub targets: Vec<UnitId>,
+    /// The unit `targets` were picked for.
+    pub targets_for: Option<UnitId>,
 }
 
 /// The colour of a band's ring around the selected unit.
@@ -34,11 +58,11 @@ pub fn band_colour(band: Band) -> Color {
 }
 
 /// The sheet of unit `id` and the bands to its foes.
-pub fn sheet(ui: &mut egui::Ui, f: &Fight, id: UnitId) {
-    let i = id.0 as usize;
-    let (Some(sheet), Some(st)) = (f.sheets.get(i), f.units.get(i)) else {
+pub fn sheet(ui: &mut egui::Ui, f: &View<'_>, id: UnitId) {
+    if (id.0 as usize) >= f.count() {
         return;
-    };
+    }
+    let (sheet, st) = (f.sheet(id), f.state(id));
     ui.heading(f.name(id));
     let mut status = st.condition.word().to_string();
     if let Condition::Dying { rounds, attempts } = st.condition {
@@ -55,7 +79,7 @@ pub fn sheet(ui: &mut egui::Ui, f: &Fight, id: UnitId) {
         status.push_str(", owes its next action (defended)");
     }
     ui.label(status);
-    match &**sheet {
+    match sheet {
         MsSheet::Character(c) => {
             let a = c.attrs;
             ui.label(format!(
@@ -185,18 +209,18 @@ pub fn is_foe_of_awaited(game: &Game, u: UnitId) -> bool {
     let (Some(f), Some(me)) = (fight(game), game.play.awaiting_player()) else {
         return false;
     };
-    f.prompt.is_none() && f.units.get(u.0 as usize).is_some() && f.foes(me, u) && f.fighting(u)
+    f.prompt.is_none() && (u.0 as usize) < f.count() && f.foes(me, u) && f.fighting(u)
 }
 
 /// Adds `u` to the targets of the next attack, or takes it off again; either way its sheet
 /// is shown.
 pub fn toggle_target(game: &mut Game, u: UnitId) {
     game.selected = Some(u);
-    if let Some(i) = game.ms_targets.iter().position(|&t| t == u) {
-        game.ms_targets.remove(i);
+    if let Some(i) = game.ms.targets.iter().position(|&t| t == u) {
+        game.ms.targets.remove(i);
         game.status = format!("target {} taken off", u.0);
     } else {
-        game.ms_targets.push(u);
+        game.ms.targets.push(u);
         game.status = String::new();
     }
 }
@@ -210,7 +234,7 @@ fn chance(mods: &[crate::dice::Modifier], extra: i32, dl: i32) -> f64 {
 /// Buttons for each way `me` may re-roll (`open`), plus keeping the roll.
 fn reroll_buttons(
     ui: &mut egui::Ui,
-    f: &Fight,
+    f: &View<'_>,
     me: UnitId,
     open: &[Reroll],
     chosen: &mut Option<Action>,
@@ -238,7 +262,7 @@ fn reroll_buttons(
 }
 
 /// What a check is for, in words.
-fn check_words(f: &Fight, c: &Check) -> String {
+fn check_words(f: &View<'_>, c: &Check) -> String {
     let crewman = match (f.sheet(c.roller), c.crewman) {
         (MsSheet::Ship(s), Some(i)) => s
             .crew
@@ -264,13 +288,46 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
     let Some(me) = super::ships::awaited(ui, game, "units") else {
         return;
     };
-    let Some(f) = fight(game).cloned() else {
-        return;
-    };
-    let map = game.play.session().prepared().map.clone();
     if game.selected.is_none() {
         game.selected = Some(me);
     }
+    // The draft, held apart while the battle is borrowed.
+    let mut inputs = std::mem::take(&mut game.ms);
+    let chosen = match fight(game) {
+        Some(f) => panel(ui, &mut inputs, &f, &game.play.session().prepared().map, me),
+        None => None,
+    };
+    game.ms = inputs;
+    if let Some(action) = chosen {
+        let attack = matches!(action, Action::Attack { .. });
+        match game
+            .play
+            .decide::<crate::rules::main_sequence::MainSequence>(action)
+        {
+            Ok(()) => {
+                game.status = "done".into();
+                game.ms.move_to = None;
+                if attack {
+                    game.ms.targets.clear();
+                }
+            }
+            Err(e) => game.status = format!("not allowed: {e}"),
+        }
+    }
+    if !game.status.is_empty() {
+        ui.small(&game.status);
+    }
+}
+
+/// The widgets of the decision `me` owes (a defense, a re-roll, a check, or its turn);
+/// the action chosen, if any.
+fn panel(
+    ui: &mut egui::Ui,
+    inputs: &mut MsInputs,
+    f: &View<'_>,
+    map: &crate::hexmap::HexMap,
+    me: UnitId,
+) -> Option<Action> {
     ui.strong(format!("{}'s decision", f.name(me)));
     let mut chosen: Option<Action> = None;
     match f.prompt {
@@ -312,7 +369,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
                     r.target.unwrap_or(0)
                 ));
             }
-            reroll_buttons(ui, &f, me, &f.rerolls(me, f.gunner(me)), &mut chosen);
+            reroll_buttons(ui, f, me, &f.rerolls(me, f.gunner(me)), &mut chosen);
         }
         Some(Prompt::RerollDefense(i)) => {
             if let Some(a) = &f.attack
@@ -327,7 +384,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
                     rec.roll.total
                 ));
             }
-            reroll_buttons(ui, &f, me, &f.rerolls(me, None), &mut chosen);
+            reroll_buttons(ui, f, me, &f.rerolls(me, None), &mut chosen);
         }
         Some(Prompt::RerollCheck) => {
             if let Some(c) = &f.check
@@ -340,10 +397,10 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
                 };
                 ui.label(format!(
                     "{}: {} against {need}, a failure. Re-roll the die and keep the better?",
-                    check_words(&f, c),
+                    check_words(f, c),
                     r.total
                 ));
-                reroll_buttons(ui, &f, me, &f.check_rerolls(c), &mut chosen);
+                reroll_buttons(ui, f, me, &f.check_rerolls(c), &mut chosen);
             }
         }
         Some(Prompt::Boost) => {
@@ -359,7 +416,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
                 let bonus: i32 = c.mods.iter().map(|m| m.value).sum();
                 ui.label(format!(
                     "{}: 1d6 {bonus:+}{odds}. Spend a point of Edge ({} left) for +2 before rolling?",
-                    check_words(&f, c),
+                    check_words(f, c),
                     f.roller_edge(me, c.crewman)
                 ));
             }
@@ -395,40 +452,22 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
                 chosen = Some(Action::SpendEdge(false));
             }
         }
-        None => turn(ui, game, &f, &map, me, &mut chosen),
+        None => turn(ui, inputs, f, map, me, &mut chosen),
     }
-    if let Some(action) = chosen {
-        let attack = matches!(action, Action::Attack { .. });
-        match game
-            .play
-            .decide::<crate::rules::main_sequence::MainSequence>(action)
-        {
-            Ok(()) => {
-                game.status = "done".into();
-                game.ms_move = None;
-                if attack {
-                    game.ms_targets.clear();
-                }
-            }
-            Err(e) => game.status = format!("not allowed: {e}"),
-        }
-    }
-    if !game.status.is_empty() {
-        ui.small(&game.status);
-    }
+    chosen
 }
 
 fn turn(
     ui: &mut egui::Ui,
-    game: &mut Game,
-    f: &Fight,
+    inputs: &mut MsInputs,
+    f: &View<'_>,
     map: &crate::hexmap::HexMap,
     me: UnitId,
     chosen: &mut Option<Action>,
 ) {
     let Some(t) = f.turn else { return };
     if !t.moved {
-        match game.ms_move {
+        match inputs.move_to {
             Some(h) => match f
                 .move_path(map, me, h)
                 .filter(|_| f.check(map, me, &Action::Move { to: (h.x, h.y) }).is_ok())
@@ -473,7 +512,7 @@ fn turn(
                 ));
             }
         }
-        stunts(ui, game, f, map, me, chosen);
+        stunts(ui, inputs, f, map, me, chosen);
     } else if f.chase.is_none() {
         ui.label("Moved this turn.");
     } else {
@@ -502,11 +541,11 @@ fn turn(
             .any(|w| f.excellent_open(me, w))
         {
             ui.checkbox(
-                &mut game.ms_excellent,
+                &mut inputs.excellent,
                 "Excellent Skill on a success (once a scene per skill)",
             );
         }
-        attacks(ui, game, f, map, me, chosen);
+        attacks(ui, inputs, f, map, me, chosen);
         for p in f.ids() {
             let a = Action::Stabilize {
                 patient: p,
@@ -547,7 +586,7 @@ fn turn(
 /// One attack button with its odds per target and a +2 Edge button beside it.
 fn attack_button(
     ui: &mut egui::Ui,
-    f: &Fight,
+    f: &View<'_>,
     map: &crate::hexmap::HexMap,
     me: UnitId,
     action: Action,
@@ -613,20 +652,21 @@ fn attack_button(
 /// weapon and rate of fire that can take them; and quick picks at the easiest foes.
 fn attacks(
     ui: &mut egui::Ui,
-    game: &mut Game,
-    f: &Fight,
+    inputs: &mut MsInputs,
+    f: &View<'_>,
     map: &crate::hexmap::HexMap,
     me: UnitId,
     chosen: &mut Option<Action>,
 ) {
-    if game.ms_targets_for != Some(me) {
-        game.ms_targets.clear();
-        game.ms_targets_for = Some(me);
+    if inputs.targets_for != Some(me) {
+        inputs.targets.clear();
+        inputs.targets_for = Some(me);
     }
-    game.ms_targets
-        .retain(|&t| f.units.get(t.0 as usize).is_some() && f.fighting(t));
-    let picked = game.ms_targets.clone();
-    let excellent = |w| game.ms_excellent && f.excellent_open(me, w);
+    inputs
+        .targets
+        .retain(|&t| (t.0 as usize) < f.count() && f.fighting(t));
+    let picked = inputs.targets.clone();
+    let excellent = |w| inputs.excellent && f.excellent_open(me, w);
     if picked.is_empty() {
         ui.label("Click foes on the map to pick your targets, in order (click again to drop one); or take a quick pick:");
     } else {
@@ -634,7 +674,7 @@ fn attacks(
         ui.horizontal(|ui| {
             ui.label(format!("Targets: {}", names.join(", ")));
             if ui.small_button("Clear").clicked() {
-                game.ms_targets.clear();
+                inputs.targets.clear();
             }
         });
         let mut any = false;
@@ -723,14 +763,14 @@ fn rates_of(w: &crate::rules::main_sequence::gear::Weapon) -> Vec<RateOfFire> {
 /// The move's stunts: a leap to the clicked hex over difficult ground, and a duck.
 fn stunts(
     ui: &mut egui::Ui,
-    game: &Game,
-    f: &Fight,
+    inputs: &MsInputs,
+    f: &View<'_>,
     map: &crate::hexmap::HexMap,
     me: UnitId,
     chosen: &mut Option<Action>,
 ) {
     let edge = f.state(me).edge > 0;
-    if let Some(h) = game.ms_move {
+    if let Some(h) = inputs.move_to {
         let leap = Action::Leap {
             to: (h.x, h.y),
             plus_two: false,
@@ -780,7 +820,7 @@ fn stunts(
 }
 
 /// The chance that a move stunt (duck, leap) of `me` beats its Difficulty Level.
-fn stunt_chance(f: &Fight, me: UnitId, attr: &'static str, skill: &'static str) -> f64 {
+fn stunt_chance(f: &View<'_>, me: UnitId, attr: &'static str, skill: &'static str) -> f64 {
     let mods = f.stunt_modifiers(me, attr, skill).unwrap_or_default();
     chance(&mods, 0, MOVE_STUNT_DL)
 }
@@ -797,7 +837,7 @@ impl super::ruleset::RulesetWindow for MsWindow {
 
     fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
         if let Some(f) = fight(game) {
-            super::ruleset::selected_sheet(ui, game, "a unit", |ui, id| sheet(ui, f, id));
+            super::ruleset::selected_sheet(ui, game, "a unit", |ui, id| sheet(ui, &f, id));
         }
         ui.separator();
         super::panels::legend(ui, game);
@@ -823,7 +863,8 @@ impl super::ruleset::RulesetWindow for MsWindow {
         if let (Some(f), Some(sel)) = (fight(game), game.selected)
             && ranges
             && f.chase.is_none()
-            && let Some(st) = f.units.get(sel.0 as usize)
+            && (sel.0 as usize) < f.count()
+            && let st = f.state(sel)
         {
             use crate::rules::main_sequence::combat::Band;
             let s = f.sizes;

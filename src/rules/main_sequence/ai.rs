@@ -29,12 +29,14 @@
 use super::combat::{Band, RateOfFire, target_penalty};
 use super::edge;
 use super::fight::{Action, Condition, Defense, Fight, Prompt, Reroll, System};
+use super::fight::{Board, MsUnits};
 use super::gear::{Weapon, rounds_used};
 use super::sheet::MsSheet;
 use crate::battle::UnitId;
 use crate::dice::RollRecord;
 use crate::hexmap::HexMap;
 use hexx::Hex;
+use std::borrow::Borrow;
 use std::collections::VecDeque;
 
 /// The exploding d6 as (value, chance), sixes followed three deep (the rest, 1/1296, is
@@ -92,7 +94,7 @@ fn rates(w: &Weapon) -> Vec<RateOfFire> {
 /// Expected damage of `u` standing at `from` hitting `target` with `w`, the roll's total
 /// lessened by `penalty`.
 fn value_against(
-    fight: &Fight,
+    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
     map: &HexMap,
     u: UnitId,
     from: Hex,
@@ -120,7 +122,7 @@ fn value_against(
 /// True when `u` standing at `from` could attack `target` with `w` (range, sight, scale,
 /// detection).
 fn can_reach(
-    fight: &Fight,
+    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
     map: &HexMap,
     u: UnitId,
     from: Hex,
@@ -133,9 +135,7 @@ fn can_reach(
     if fight.sheet(u).is_ship() != fight.sheet(target).is_ship() {
         return false;
     }
-    if fight.sheet(target).is_ship()
-        && !fight.detected[fight.sides[u.0 as usize] as usize][target.0 as usize]
-    {
+    if fight.sheet(target).is_ship() && !fight.detected(u, target) {
         return false;
     }
     let band = match fight.chase {
@@ -151,7 +151,12 @@ fn can_reach(
 }
 
 /// The best attack of `u` if it stood at `from` (None when it has none).
-pub fn best_plan(fight: &Fight, map: &HexMap, u: UnitId, from: Hex) -> Option<Plan> {
+pub fn best_plan(
+    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
+    map: &HexMap,
+    u: UnitId,
+    from: Hex,
+) -> Option<Plan> {
     let st = fight.state(u);
     if fight.blinded(u) || st.failed.contains(&System::Weapons) {
         return None;
@@ -228,7 +233,7 @@ fn consider(best: &mut Option<Plan>, plan: Plan) {
 }
 
 /// Hexes `u` can reach this turn (one Close band, around blocked hexes and units).
-fn reachable(fight: &Fight, map: &HexMap, u: UnitId) -> Vec<Hex> {
+fn reachable(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap, u: UnitId) -> Vec<Hex> {
     let from = fight.state(u).pos;
     let limit = fight.sizes.move_hexes();
     let taken: Vec<Hex> = fight
@@ -264,7 +269,12 @@ fn reachable(fight: &Fight, map: &HexMap, u: UnitId) -> Vec<Hex> {
 }
 
 /// What the enemies' best attacks on `u` would be worth if it stood at `at`.
-fn threat(fight: &Fight, map: &HexMap, u: UnitId, at: Hex) -> f64 {
+fn threat(
+    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
+    map: &HexMap,
+    u: UnitId,
+    at: Hex,
+) -> f64 {
     let mut total = 0.0;
     for e in fight.enemies(u) {
         let from = fight.state(e).pos;
@@ -301,11 +311,17 @@ fn threat(fight: &Fight, map: &HexMap, u: UnitId, at: Hex) -> f64 {
     total
 }
 
-fn position_score(fight: &Fight, map: &HexMap, u: UnitId, at: Hex, pull: f64) -> f64 {
+fn position_score(
+    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
+    map: &HexMap,
+    u: UnitId,
+    at: Hex,
+    pull: f64,
+) -> f64 {
     let mine = best_plan(fight, map, u, at).map_or(0.0, |p| p.value);
     let care = if fight
         .aggressive
-        .get(fight.sides[u.0 as usize] as usize)
+        .get(usize::from(fight.side(u)))
         .copied()
         .unwrap_or(true)
     {
@@ -324,7 +340,7 @@ fn position_score(fight: &Fight, map: &HexMap, u: UnitId, at: Hex, pull: f64) ->
 
 /// True when a foe could shoot `u` where it stands with a ranged, non-explosive weapon:
 /// staying put under fire, the AI ducks (a duck costs nothing but the move it is not using).
-fn under_fire(fight: &Fight, map: &HexMap, u: UnitId) -> bool {
+fn under_fire(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap, u: UnitId) -> bool {
     let at = fight.state(u).pos;
     fight.enemies(u).into_iter().any(|e| {
         let from = fight.state(e).pos;
@@ -339,7 +355,7 @@ fn under_fire(fight: &Fight, map: &HexMap, u: UnitId) -> bool {
 }
 
 /// The AI's decision for `u`, which the battle is waiting on.
-pub fn choose(fight: &Fight, map: &HexMap, u: UnitId) -> Action {
+pub fn choose(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap, u: UnitId) -> Action {
     match fight.prompt {
         Some(Prompt::Defend(i)) => return Action::Defend(defend(fight, u, i)),
         Some(Prompt::Reroll) => return Action::Reroll(reroll(fight, u)),
@@ -427,7 +443,12 @@ pub fn choose(fight: &Fight, map: &HexMap, u: UnitId) -> Action {
     Action::EndTurn
 }
 
-fn attack(fight: &Fight, map: &HexMap, u: UnitId, plan: Plan) -> Action {
+fn attack(
+    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
+    map: &HexMap,
+    u: UnitId,
+    plan: Plan,
+) -> Action {
     let w = &fight.sheet(u).weapons()[plan.weapon];
     let mods = fight.attack_modifiers(u, w, plan.targets[0], false);
     let bonus: i32 = mods.iter().map(|m| m.value).sum();
@@ -445,7 +466,7 @@ fn attack(fight: &Fight, map: &HexMap, u: UnitId, plan: Plan) -> Action {
     }
 }
 
-fn defend(fight: &Fight, u: UnitId, i: usize) -> Option<Defense> {
+fn defend(fight: &Board<impl Borrow<Fight>, impl MsUnits>, u: UnitId, i: usize) -> Option<Defense> {
     let open = fight.defenses_open(i);
     let a = fight.attack.as_ref()?;
     let w = fight.sheet(a.attacker).weapons().get(a.weapon)?;
@@ -524,7 +545,7 @@ fn pick_reroll(open: &[Reroll], edge: i32, roll: &RollRecord, dl: i32) -> Option
     edge::after_failed_attack(edge, roll.total, die, dl).map(|_| Reroll::Edge)
 }
 
-fn reroll(fight: &Fight, u: UnitId) -> Option<Reroll> {
+fn reroll(fight: &Board<impl Borrow<Fight>, impl MsUnits>, u: UnitId) -> Option<Reroll> {
     let a = fight.attack.as_ref()?;
     let roll = a.roll.as_ref()?;
     let gunner = fight.gunner(u);
@@ -533,7 +554,11 @@ fn reroll(fight: &Fight, u: UnitId) -> Option<Reroll> {
 
 /// A beaten parry or dodge: re-rolled when the re-roll could beat the attack (the total
 /// the attack has against this target, plus one).
-fn reroll_defense(fight: &Fight, u: UnitId, i: usize) -> Option<Reroll> {
+fn reroll_defense(
+    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
+    u: UnitId,
+    i: usize,
+) -> Option<Reroll> {
     let a = fight.attack.as_ref()?;
     let (_, rec) = a.defenses.get(i)?.as_ref()?;
     let rec = rec.as_ref()?;
@@ -552,7 +577,7 @@ fn reroll_defense(fight: &Fight, u: UnitId, i: usize) -> Option<Reroll> {
 }
 
 /// A failed check (or a lost chase roll).
-fn reroll_check(fight: &Fight, u: UnitId) -> Option<Reroll> {
+fn reroll_check(fight: &Board<impl Borrow<Fight>, impl MsUnits>, u: UnitId) -> Option<Reroll> {
     let c = fight.check.as_ref()?;
     let roll = c.roll.as_ref()?;
     let need = c.dl.or(c.against.map(|t| t + 1))?;
@@ -566,7 +591,7 @@ fn reroll_check(fight: &Fight, u: UnitId) -> Option<Reroll> {
 
 /// +2 before a round's check by the policy for attacks; a chase roll counts as needing the
 /// opponent's bonus plus the exploding die's mean, 4.
-fn boost_check(fight: &Fight, u: UnitId) -> bool {
+fn boost_check(fight: &Board<impl Borrow<Fight>, impl MsUnits>, u: UnitId) -> bool {
     let Some(c) = fight.check.as_ref() else {
         return false;
     };

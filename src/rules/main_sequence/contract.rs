@@ -4,8 +4,8 @@
 //! [`Fight`] it keeps.
 
 use super::combat::Band;
-use super::{Action, Fight, MsConfig, MsSheet, MsStats};
-use crate::battle::{Combatant, Ship, UnitId};
+use super::{Action, Board, Fight, MsConfig, MsSheet, MsStats, UnitState};
+use crate::battle::{Combatant, HexPos, Sheet, Ship, UnitId, Units};
 use crate::format::{Path, PathSeg, Problem};
 use crate::scenario::{
     Prepared, Ruleset, ScenarioFile, UnitSpec, foe_pair_problems, unknown_sides,
@@ -53,10 +53,15 @@ impl Ruleset for MainSequence {
     }
 
     fn reset(world: &mut World, prepared: &Prepared, _: &MsConfig) {
-        world.insert_resource(super::new_fight(prepared));
+        let fight = super::new_fight(prepared, world);
+        world.insert_resource(fight);
     }
 
+    /// A unit's entity carries its sheet and its [`UnitState`] (starting where the entity
+    /// stands).
     fn spawn(entity: &mut EntityWorldMut, sheet: &Arc<MsSheet>) {
+        let pos = entity.get::<HexPos>().map_or(hexx::Hex::ZERO, |p| p.0);
+        entity.insert((Sheet(Arc::clone(sheet)), super::new_unit_state(sheet, pos)));
         if sheet.is_ship() {
             entity.insert(Ship);
         } else {
@@ -65,21 +70,23 @@ impl Ruleset for MainSequence {
     }
 
     fn unit_line(world: &World, _: Entity, unit: UnitId) -> String {
-        world
-            .get_resource::<Fight>()
-            .map_or(String::new(), |f| f.unit_line(unit))
+        world.get_resource::<Fight>().map_or(String::new(), |f| {
+            Board {
+                fight: f,
+                units: world,
+            }
+            .unit_line(unit)
+        })
     }
 
     /// Hit points left of the sheet's (a character's or a ship's).
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
-        let i = unit.0 as usize;
-        world
-            .get_resource::<Fight>()
-            .and_then(|f| {
-                let (st, sheet) = (f.units.get(i)?, f.sheets.get(i)?);
-                Some(st.hp as f32 / sheet.hp().max(1) as f32)
-            })
-            .unwrap_or(1.0)
+        let st = Units::<MsSheet, UnitState>::state_of(world, unit);
+        let sheet = Units::<MsSheet, UnitState>::sheet_of(world, unit);
+        match (st, sheet) {
+            (Some(st), Some(sheet)) => st.hp as f32 / sheet.hp().max(1) as f32,
+            _ => 1.0,
+        }
     }
 }
 

@@ -1,7 +1,10 @@
-//! The state of a Main Sequence battle and its rules of play, as plain code over a
-//! [`DieRoller`] (main-sequence.txt, "Combat Actions", "Range Bands", "Rate of Fire",
+//! A Main Sequence battle's rules of play, as plain code over a [`DieRoller`]
+//! (main-sequence.txt, "Combat Actions", "Range Bands", "Rate of Fire",
 //! "Damage", "Armor and Cover", "Knockout and Death", "Using Edge", "Tags", "Ship Tags",
 //! "Ship Destruction", "Ship Detection", "Optional Rule: Systems Failure", "Chase Rules").
+//!
+//! Each unit's state ([`UnitState`]) is a component on its entity; what the units share
+//! ([`Fight`]) is a resource; the rules run on a [`Board`] of the two.
 //!
 //! A round: dying characters lose a round (and die at the end of the last), then the
 //! round's checks: engineers try to repair failed systems, a ship's medic tends its dying
@@ -57,6 +60,7 @@ use super::gear::{Weapon, can_fire, rounds_used};
 use super::sheet::{Character, MsSheet, ShipSheet, Tag, Task};
 use super::ships::{Destruction, detection_dl, failures_crossed, ship_destruction, ship_hit};
 use crate::battle::{AttackResult, BattleEvent, DefenseRecord, Standing, UnitId, hex_pair};
+use crate::battle::{Units, UnitsMut};
 use crate::dice::{
     DiceName, DieRoller, Label, Modifier, RollRecord, RollSense, exploding_d6, judge_exploding_d6,
 };
@@ -65,7 +69,7 @@ use bevy::ecs::resource::Resource;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::borrow::{Borrow, BorrowMut};
 
 mod applying;
 mod attacks;
@@ -173,8 +177,8 @@ pub struct Ammo {
     pub spare: u32,
 }
 
-/// One unit's state.
-#[derive(Clone, Debug, PartialEq)]
+/// One unit's state, the component on its entity.
+#[derive(bevy::ecs::component::Component, Clone, Debug, PartialEq)]
 pub struct UnitState {
     /// Where it stands (in a chase: only where the map shows it).
     pub pos: Hex,
@@ -211,6 +215,9 @@ pub struct UnitState {
     pub ducked: bool,
     /// The once-a-scene shield boost is spent (ships).
     pub shields_boosted: bool,
+    /// Per side (by index): its sensors have found this unit (characters are always
+    /// seen; a ship once a sweep finds it, "Ship Detection").
+    pub seen_by: Vec<bool>,
 }
 
 /// An active defense against one attack ("Combat Actions"; "Tags": Nimble, Dual-Wielding).
@@ -491,19 +498,13 @@ pub enum Step {
     RoundOver,
 }
 
-/// A Main Sequence battle.
+/// What the units of a Main Sequence battle share: the sides, the scenario's settings,
+/// the round, whose turn it is and the attack, question or check in progress. Each unit's
+/// sheet and state are components on its entity; the rules see both through a [`Board`].
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Fight {
-    /// Sheets by unit.
-    pub sheets: Vec<Arc<MsSheet>>,
-    /// Names by unit.
-    pub names: Vec<String>,
-    /// Side index by unit.
-    pub sides: Vec<u8>,
     /// Side ids by side index.
     pub side_ids: Vec<String>,
-    /// State by unit.
-    pub units: Vec<UnitState>,
     /// Band sizes in hexes.
     pub sizes: BandSizes,
     /// Cinematic ammunition: nothing is counted.
@@ -516,8 +517,6 @@ pub struct Fight {
     pub failures: Option<Failures>,
     /// Added to the DL of every sensor sweep (gas clouds, ion storms: "Ship Detection").
     pub detection_modifier: i32,
-    /// `detected[side][unit]`: the side's sensors have found that ship.
-    pub detected: Vec<Vec<bool>>,
     /// The chase, if the battle is one.
     pub chase: Option<Chase>,
     /// Round number.
@@ -576,29 +575,86 @@ pub fn cover_of(c: Option<hexmap::Cover>) -> Cover {
     }
 }
 
-impl Fight {
+/// The units of a Main Sequence battle by unit id: each one's [`MsSheet`] and
+/// [`UnitState`] (a battle world, or the systems' query).
+pub trait MsUnits: Units<MsSheet, UnitState> {}
+impl<T: Units<MsSheet, UnitState> + ?Sized> MsUnits for T {}
+
+/// [`MsUnits`] whose states the rules may change.
+pub trait MsUnitsMut: UnitsMut<MsSheet, UnitState> + MsUnits {}
+impl<T: UnitsMut<MsSheet, UnitState> + ?Sized> MsUnitsMut for T {}
+
+/// A Main Sequence battle as the rules see it: what the units share (`fight`, the
+/// [`Fight`] resource, which the board reads as through `Deref`) and the units' own
+/// components (`units`). The systems lend it the resource and their query; the window and
+/// the tests a battle world. The accessors that return a unit directly are for ids the
+/// rules have checked (a unit of the battle); they panic otherwise, as indexing a list
+/// would.
+pub struct Board<F, U> {
+    /// The shared state: a [`Fight`], or a reference to one.
+    pub fight: F,
+    /// The units' sheets and states.
+    pub units: U,
+}
+
+impl<F: Borrow<Fight>, U> std::ops::Deref for Board<F, U> {
+    type Target = Fight;
+    fn deref(&self) -> &Fight {
+        self.fight.borrow()
+    }
+}
+
+impl<F: BorrowMut<Fight>, U> std::ops::DerefMut for Board<F, U> {
+    fn deref_mut(&mut self) -> &mut Fight {
+        self.fight.borrow_mut()
+    }
+}
+
+impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
     /// A unit's sheet.
     pub fn sheet(&self, u: UnitId) -> &MsSheet {
-        &self.sheets[u.0 as usize]
+        match self.units.sheet_of(u) {
+            Some(s) => s,
+            None => panic!("no unit {u:?}"),
+        }
     }
 
     /// A unit's state.
     pub fn state(&self, u: UnitId) -> &UnitState {
-        &self.units[u.0 as usize]
-    }
-
-    fn state_mut(&mut self, u: UnitId) -> &mut UnitState {
-        &mut self.units[u.0 as usize]
+        match self.units.state_of(u) {
+            Some(s) => s,
+            None => panic!("no unit {u:?}"),
+        }
     }
 
     /// A unit's name.
     pub fn name(&self, u: UnitId) -> &str {
-        self.names.get(u.0 as usize).map_or("?", |s| s.as_str())
+        self.units.name_of(u)
+    }
+
+    /// How many units the battle has.
+    pub fn count(&self) -> usize {
+        self.units.count()
     }
 
     /// Every unit id.
-    pub fn ids(&self) -> impl Iterator<Item = UnitId> + '_ {
-        (0..self.units.len() as u32).map(UnitId)
+    pub fn ids(&self) -> impl Iterator<Item = UnitId> + use<F, U> {
+        self.units.ids()
+    }
+
+    /// A unit's side.
+    pub fn side(&self, u: UnitId) -> u8 {
+        self.units.side_of(u).unwrap_or(0)
+    }
+
+    /// True when `u`'s side has detected `target` (characters are always seen; a ship
+    /// once a sweep found it: "Ship Detection").
+    pub fn detected(&self, u: UnitId, target: UnitId) -> bool {
+        self.units
+            .state_of(target)
+            .and_then(|t| t.seen_by.get(usize::from(self.side(u))))
+            .copied()
+            .unwrap_or(false)
     }
 
     /// True while the unit fights.
@@ -608,7 +664,7 @@ impl Fight {
 
     /// True for units of different sides.
     pub fn foes(&self, a: UnitId, b: UnitId) -> bool {
-        self.sides[a.0 as usize] != self.sides[b.0 as usize]
+        self.units.side_of(a) != self.units.side_of(b)
     }
 
     /// Foes still fighting.
@@ -716,16 +772,6 @@ impl Fight {
         }
     }
 
-    fn spend_edge(&mut self, u: UnitId, crewman: Option<usize>) {
-        let ship = self.sheet(u).is_ship();
-        let st = self.state_mut(u);
-        if !ship {
-            st.edge -= 1;
-        } else if let Some(c) = crewman.and_then(|i| st.crew.get_mut(i)) {
-            c.edge -= 1;
-        }
-    }
-
     /// How whoever rolls for `u` (the character, or the ship's `crewman`) may re-roll a
     /// failed roll made with the ship's systems (an attack, a sweep, a chase roll): Edge,
     /// the roller's Lucky, the ship's Lucky Boat.
@@ -766,23 +812,6 @@ impl Fight {
             }
         }
         v
-    }
-
-    /// Uses up a re-roll of `u`'s roller (see [`Fight::rerolls`]).
-    fn spend_reroll(&mut self, u: UnitId, crewman: Option<usize>, r: Reroll) {
-        match r {
-            Reroll::Edge => self.spend_edge(u, crewman),
-            Reroll::Lucky => {
-                let ship = self.sheet(u).is_ship();
-                let st = self.state_mut(u);
-                if !ship {
-                    st.lucky_used = true;
-                } else if let Some(c) = crewman.and_then(|i| st.crew.get_mut(i)) {
-                    c.lucky_used = true;
-                }
-            }
-            Reroll::LuckyBoat => self.state_mut(u).lucky_boat_used = true,
-        }
     }
 
     /// The Edge aboard ship `u` that "Ship Destruction" can spend: every living crewman's.
@@ -841,7 +870,7 @@ impl Fight {
     }
 
     fn champions_against(&self, c: &Character, target: UnitId) -> bool {
-        let side = &self.side_ids[self.sides[target.0 as usize] as usize];
+        let side = &self.side_ids[usize::from(self.side(target))];
         c.champion_against().contains(side)
     }
 
@@ -856,6 +885,43 @@ impl Fight {
             c.raised()
         } else {
             c
+        }
+    }
+}
+
+impl<F: BorrowMut<Fight>, U: MsUnitsMut> Board<F, U> {
+    /// A unit's state, to change.
+    pub fn state_mut(&mut self, u: UnitId) -> &mut UnitState {
+        match self.units.state_mut(u) {
+            Some(s) => s,
+            None => panic!("no unit {u:?}"),
+        }
+    }
+
+    fn spend_edge(&mut self, u: UnitId, crewman: Option<usize>) {
+        let ship = self.sheet(u).is_ship();
+        let st = self.state_mut(u);
+        if !ship {
+            st.edge -= 1;
+        } else if let Some(c) = crewman.and_then(|i| st.crew.get_mut(i)) {
+            c.edge -= 1;
+        }
+    }
+
+    /// Uses up a re-roll of `u`'s roller (see [`Fight::rerolls`]).
+    fn spend_reroll(&mut self, u: UnitId, crewman: Option<usize>, r: Reroll) {
+        match r {
+            Reroll::Edge => self.spend_edge(u, crewman),
+            Reroll::Lucky => {
+                let ship = self.sheet(u).is_ship();
+                let st = self.state_mut(u);
+                if !ship {
+                    st.lucky_used = true;
+                } else if let Some(c) = crewman.and_then(|i| st.crew.get_mut(i)) {
+                    c.lucky_used = true;
+                }
+            }
+            Reroll::LuckyBoat => self.state_mut(u).lucky_boat_used = true,
         }
     }
 

@@ -2,13 +2,20 @@
 //! [`Fight`] with the text's dice, and each rule of play with a scripted case.
 
 use super::combat::{Band, Cover, RateOfFire};
-use super::fight::{Action, Condition, Defense, Fight, Prompt, Reroll, Step, System};
-use super::new_fight;
+use super::fight::{Action, Board, Condition, Defense, Fight, Prompt, Reroll, Step, System};
 use super::sheet::MsSheet;
 use crate::battle::{AttackResult, BattleEvent, UnitId};
 use crate::dice::Scripted;
 use crate::hexmap::HexMap;
+use crate::session::{Session, SessionOptions};
+use bevy::ecs::world::World;
 use hexx::Hex;
+use std::sync::Arc;
+
+/// A battle's units on their entities (the world of a new session) with the [`Fight`]
+/// they share taken out of the world, so that the turn's functions can be called one by
+/// one.
+type Battle = Board<Fight, World>;
 
 /// A Main Sequence scenario with the given ruleset settings, extra map text and units
 /// (side "a" is the player's, side "b" the AI's).
@@ -24,16 +31,38 @@ fn scenario(config: &str, map: &str, units: &str) -> String {
     )
 }
 
-fn fight_of(text: &str) -> (Fight, HexMap) {
+fn fight_of(text: &str) -> (Battle, HexMap) {
     let p = crate::rules::builtin()
         .parse("test.ron", text)
         .unwrap_or_else(|e| panic!("{e:?}"));
-    (new_fight(&p), p.map.clone())
+    let map = p.map.clone();
+    let mut world = Session::new(Arc::new(p), 0, SessionOptions::default()).world;
+    let Some(fight) = world.remove_resource::<Fight>() else {
+        panic!("no Main Sequence fight");
+    };
+    (
+        Board {
+            fight,
+            units: world,
+        },
+        map,
+    )
+}
+
+/// A copy of battle `f` of scenario `text`: the same shared state and unit states in a
+/// world of its own.
+fn fork(f: &Battle, text: &str) -> Battle {
+    let (mut g, _) = fight_of(text);
+    g.fight = f.fight.clone();
+    for u in f.ids() {
+        *g.state_mut(u) = f.state(u).clone();
+    }
+    g
 }
 
 /// Starts a round with exactly `faces` rolled, answering the round's questions with no
 /// Edge spent and no re-roll.
-fn round(f: &mut Fight, faces: &[u32], ev: &mut Vec<BattleEvent>) {
+fn round(f: &mut Battle, faces: &[u32], ev: &mut Vec<BattleEvent>) {
     let mut d = Scripted::new(faces);
     // The map only matters when a chase ends (where the caught quarry is put); tests that
     // catch a quarry call `begin_round` with their own map.
@@ -52,7 +81,7 @@ fn round(f: &mut Fight, faces: &[u32], ev: &mut Vec<BattleEvent>) {
 }
 
 fn play(
-    f: &mut Fight,
+    f: &mut Battle,
     map: &HexMap,
     u: u32,
     a: Action,
@@ -65,7 +94,7 @@ fn play(
 }
 
 /// Answers a pending re-roll question with "keep the roll".
-fn decline(f: &mut Fight, map: &HexMap, ev: &mut Vec<BattleEvent>) {
+fn decline(f: &mut Battle, map: &HexMap, ev: &mut Vec<BattleEvent>) {
     assert!(
         matches!(
             f.prompt,
@@ -220,7 +249,7 @@ fn the_valkyrie_destroys_the_katath() {
     let mut ev = Vec::new();
     // Sweeps (Valkyrie 4, Katath 5), initiative (Valkyrie 1, Katath 6 2).
     round(&mut f, &[4, 5, 1, 6, 2], &mut ev);
-    assert!(f.detected[0][1], "Tryder detects the Katath");
+    assert!(f.state(UnitId(1)).seen_by[0], "Tryder detects the Katath");
     let sweep = ev.iter().find_map(|e| match e {
         BattleEvent::Roll { roll, purpose, .. } if purpose == "sensor sweep" => Some(roll.total),
         _ => None,
@@ -400,7 +429,7 @@ fn bobs_light_pistol_and_the_armored_alien() {
     assert_eq!(f.state(UnitId(1)).hp, 6);
 }
 
-fn duel(a: &str, b: &str, config: &str) -> (Fight, HexMap) {
+fn duel(a: &str, b: &str, config: &str) -> (Battle, HexMap) {
     fight_of(&scenario(
         config,
         "",
@@ -482,11 +511,11 @@ fn dying_stabilizing_and_knockouts() {
             soldier: 3, agent: 3, tech: 3, npc: true)))"#,
     );
     let (mut f, map) = fight_of(&text);
-    f.units[1].condition = Condition::Dying {
+    f.state_mut(UnitId(1)).condition = Condition::Dying {
         rounds: 4,
         attempts: 0,
     };
-    f.units[1].hp = 0;
+    f.state_mut(UnitId(1)).hp = 0;
     let mut ev = Vec::new();
     round(&mut f, &[6, 1, 1], &mut ev);
     f.advance(&mut ev);
@@ -520,7 +549,7 @@ fn dying_stabilizing_and_knockouts() {
         })
         .collect();
     assert_eq!(dls, vec![Some(9)]);
-    f.units[0].pos = hexx::Hex::new(0, 0);
+    f.state_mut(UnitId(0)).pos = hexx::Hex::new(0, 0);
     f.turn = None;
     round(&mut f, &[6, 1, 1], &mut ev);
     f.advance(&mut ev);
@@ -806,7 +835,7 @@ fn crew_edge_saves_the_ship_and_consoles_explode() {
         &mut ev,
     );
     assert_eq!(f.prompt, Some(Prompt::Kill(0)), "the ship's crew are asked");
-    let before = f.clone();
+    let before = fork(&f, &text);
     play(&mut f, &map, 1, Action::SpendEdge(true), &mut d, &mut ev);
     let st = f.state(UnitId(1));
     assert_eq!(st.condition, Condition::Fighting);
@@ -845,12 +874,14 @@ fn a_dying_crewman_is_tended_aboard() {
         ),
     );
     let (mut f, _) = fight_of(&text);
-    f.units[1].crew[1].hp = 0;
-    f.units[1].crew[1].condition = Condition::Dying {
+    f.state_mut(UnitId(1)).crew[1].hp = 0;
+    f.state_mut(UnitId(1)).crew[1].condition = Condition::Dying {
         rounds: 3,
         attempts: 0,
     };
-    f.detected = vec![vec![true; 2]; 2];
+    for u in 0..2 {
+        f.state_mut(UnitId(u)).seen_by = vec![true; 2];
+    }
     let mut ev = Vec::new();
     // The dying crewman loses a round (3 -> 2); Doc: 1 + 5 + 2 = 8 fails DL 9; then
     // initiative for the two ships.
@@ -949,7 +980,7 @@ fn ammunition_runs_out_unless_cinematic() {
     let foe = r#"soldier: 3, agent: 3, tech: 4"#;
     for (config, expect) in [("", Err(())), ("cinematic_ammo: true", Ok(()))] {
         let (mut f, map) = duel(shooter, foe, config);
-        f.units[0].ammo[0].loaded = Some(0);
+        f.state_mut(UnitId(0)).ammo[0].loaded = Some(0);
         let mut ev = Vec::new();
         round(&mut f, &[6, 1, 1], &mut ev);
         f.advance(&mut ev);
@@ -1017,7 +1048,7 @@ fn pair(
     at_b: (i32, i32),
     config: &str,
     map: &str,
-) -> (Fight, HexMap) {
+) -> (Battle, HexMap) {
     fight_of(&scenario(
         config,
         map,
@@ -1194,12 +1225,12 @@ fn shields_boost_once_to_three_quarters() {
         f.check(&map, v, &Action::BoostShields).is_err(),
         "full shields need no boost"
     );
-    f.units[0].shields = 2;
+    f.state_mut(UnitId(0)).shields = 2;
     let mut d = Scripted::new(&[]);
     play(&mut f, &map, 0, Action::BoostShields, &mut d, &mut ev);
     assert_eq!(f.state(v).shields, 7);
     assert!(f.turn.is_some_and(|t| t.acted), "the boost is the action");
-    f.units[0].shields = 0;
+    f.state_mut(UnitId(0)).shields = 0;
     f.turn = None;
     round(&mut f, &[6, 1, 1], &mut ev);
     f.advance(&mut ev);
@@ -1347,7 +1378,7 @@ fn defensive_driver_adds_awareness_to_the_ship() {
         s.attrs.defense() + 4,
         "Advanced Awareness +4"
     );
-    f.units[1].crew[0].hp = 0;
+    f.state_mut(UnitId(1)).crew[0].hp = 0;
     assert_eq!(f.defense(dart), s.attrs.defense());
 }
 
@@ -1494,11 +1525,11 @@ fn edge_helps_first_aid() {
             soldier: 3, agent: 3, tech: 3, npc: true)))"#,
     );
     let (mut f, map) = fight_of(&text);
-    f.units[1].condition = Condition::Dying {
+    f.state_mut(UnitId(1)).condition = Condition::Dying {
         rounds: 4,
         attempts: 0,
     };
-    f.units[1].hp = 0;
+    f.state_mut(UnitId(1)).hp = 0;
     let mut ev = Vec::new();
     round(&mut f, &[6, 1, 1], &mut ev);
     assert_eq!(f.advance(&mut ev), Step::Awaiting(UnitId(0)));
@@ -1650,7 +1681,9 @@ fn ship_tags_in_play() {
             crew: [(name: "Ace", station: Pilot, stats: (soldier: 3, agent: 3, tech: 4, npc: true, edge: 0))])))"#,
     );
     let (mut f, map) = fight_of(&text);
-    f.detected = vec![vec![true; 2]; 2];
+    for u in 0..2 {
+        f.state_mut(UnitId(u)).seen_by = vec![true; 2];
+    }
     let (raptor, moth) = (UnitId(0), UnitId(1));
     assert_eq!(f.defense(moth), 11);
     let mut ev = Vec::new();
@@ -1669,7 +1702,7 @@ fn ship_tags_in_play() {
     // 3 + 8 = 11 hits: 3 damage.
     assert_eq!(attacks(&ev), vec![(1, 11, 11, AttackResult::Hit)]);
     assert!(f.check(&map, raptor, &laser).is_ok(), "a second attack");
-    f.units[1].crew[0].hp = 0;
+    f.state_mut(UnitId(1)).crew[0].hp = 0;
     play(&mut f, &map, 0, laser.clone(), &mut d, &mut ev);
     // No able pilot: no Nimble Ship, nothing to ask; 6 2 + 8 = 15 hits.
     assert_eq!(attacks(&ev).last(), Some(&(1, 15, 11, AttackResult::Hit)));
@@ -1677,7 +1710,7 @@ fn ship_tags_in_play() {
     assert_eq!(d.remaining(), 0);
     // Lucky Boat: the missed shot (1 + 8 = 9) is re-rolled (5 + 8 = 13) once a scene; the
     // next miss is kept.
-    f.units[1].crew[0].hp = 3;
+    f.state_mut(UnitId(1)).crew[0].hp = 3;
     f.turn = None;
     round(&mut f, &[6, 1, 1], &mut ev);
     assert_eq!(f.advance(&mut ev), Step::Awaiting(raptor));
@@ -1713,7 +1746,7 @@ fn sweeps_count_stealth_conditions_and_damaged_sensors() {
         &format!("{VALKYRIE}, {}", katath("Stealth")),
     );
     let (mut f, map) = fight_of(&text);
-    f.units[0].failed.push(System::Sensors);
+    f.state_mut(UnitId(0)).failed.push(System::Sensors);
     let mut ev = Vec::new();
     // Tryder's repair of the sensors (1 + 3 against 9) fails; his sweep 1 + 3 + 0 + 3 = 7
     // against 9 + 2 + 2 = 13; the Katath's 1 + 2 + 2 = 5 against 7 + 2 = 9; initiative.
@@ -1794,8 +1827,8 @@ fn fists_use_unarmed_and_grenades_are_used_up() {
 #[test]
 fn the_knocked_out_come_to_when_the_fight_is_over() {
     let (mut f, _) = duel(FIGHTER, FIGHTER, "");
-    f.units[1].condition = Condition::KnockedOut;
-    f.units[1].hp = 0;
+    f.state_mut(UnitId(1)).condition = Condition::KnockedOut;
+    f.state_mut(UnitId(1)).hp = 0;
     let mut ev = Vec::new();
     f.end_of_combat(&mut ev);
     f.end_of_combat(&mut ev);
@@ -1858,7 +1891,7 @@ fn a_double_attack_is_the_whole_action() {
     let twin = r#"soldier: 4, agent: 4, tech: 2, skills: {"Melee": Advanced, "Ranged": Basic}, weapons: ["1H Edged", "1H Edged", "Light Pistol"], tags: [DualWielding, DoubleAttack]"#;
     let foe = r#"soldier: 4, agent: 4, tech: 2, npc: true, edge: 0, hp: 60"#;
     let (mut f, map) = duel(twin, foe, "");
-    f.units[0].ammo[2].loaded = Some(3);
+    f.state_mut(UnitId(0)).ammo[2].loaded = Some(3);
     let mut ev = Vec::new();
     round(&mut f, &[6, 1, 1], &mut ev);
     f.advance(&mut ev);
@@ -1924,7 +1957,7 @@ fn lucky_boat_serves_the_ships_systems_only() {
         ),
     );
     let (mut f, map) = fight_of(&text);
-    f.units[0].failed.push(System::Weapons);
+    f.state_mut(UnitId(0)).failed.push(System::Weapons);
     let mut ev = Vec::new();
     // Mac's repair 1 + 4 fails DL 9: no Lucky Boat for it; his sweep 1 + 4 + 1 = 6 fails
     // DL 7: Lucky Boat is offered.

@@ -33,16 +33,15 @@ pub mod ships;
 mod systems;
 
 pub use contract::MainSequence;
-pub use fight::{Action, Fight};
+pub use fight::{Action, Board, Fight, MsUnits, MsUnitsMut, UnitState};
 pub use sheet::{MsSheet, MsStats};
 
-use crate::battle::{BattleSet, Command, UnitId, flush_messages};
+use crate::battle::{BattleSet, Command, UnitId, Units, flush_messages};
 use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
 use combat::{Band, BandSizes};
-use fight::{Ammo, Chase, CrewState, Failures, UnitState};
+use fight::{Ammo, Chase, CrewState, Failures};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
 
 /// A chase ("Chase Rules"): two units, one band between them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -109,68 +108,77 @@ pub fn configure(schedule: &mut Schedule) {
     ));
 }
 
-/// The fight of `prepared` at the start of the battle.
-pub fn new_fight(prepared: &Prepared) -> Fight {
+/// A unit of sheet `s` standing at `pos` as the battle begins (seen by no side yet: the
+/// battle's start sets what each side sees), a character with its spare reloads for each
+/// weapon that counts ammunition.
+pub fn new_unit_state(s: &MsSheet, pos: hexx::Hex) -> UnitState {
+    let (edge, crew, nimble, reloads) = match s {
+        MsSheet::Character(c) => (c.edge, Vec::new(), c.nimble(), c.reloads),
+        MsSheet::Ship(ship) => (
+            0,
+            ship.crew
+                .iter()
+                .map(|c| CrewState {
+                    hp: c.character.hp,
+                    edge: c.character.edge,
+                    condition: fight::Condition::Fighting,
+                    lucky_used: false,
+                })
+                .collect(),
+            ship.nimble,
+            0,
+        ),
+    };
+    UnitState {
+        pos,
+        hp: s.hp(),
+        shields: match s {
+            MsSheet::Ship(ship) => ship.shields,
+            MsSheet::Character(_) => 0,
+        },
+        edge,
+        crew,
+        condition: fight::Condition::Fighting,
+        ammo: s
+            .weapons()
+            .iter()
+            .map(|w| Ammo {
+                loaded: w.ammo,
+                spare: if w.ammo.is_some() && !gear::thrown(w) {
+                    reloads
+                } else {
+                    0
+                },
+            })
+            .collect(),
+        nimble,
+        lucky_used: false,
+        lucky_boat_used: false,
+        excellent_used: Vec::new(),
+        forfeit: false,
+        blind: 0,
+        free_parry_used: false,
+        failed: Vec::new(),
+        ducked: false,
+        shields_boosted: false,
+        seen_by: Vec::new(),
+    }
+}
+
+/// What the units of `prepared` share at the start of the battle; every unit (spawned
+/// already) is told which sides see it: characters every side, ships none until a sweep
+/// finds them.
+pub fn new_fight(prepared: &Prepared, units: &mut impl MsUnitsMut) -> Fight {
     let Some(config) = prepared.config::<MainSequence>() else {
         return Fight::default();
     };
-    let sheets: Vec<Arc<MsSheet>> = prepared.sheets::<MainSequence>();
-    let units: Vec<UnitState> = sheets
-        .iter()
-        .zip(&prepared.units)
-        .map(|(s, u)| {
-            let (edge, crew, nimble, reloads) = match &**s {
-                MsSheet::Character(c) => (c.edge, Vec::new(), c.nimble(), c.reloads),
-                MsSheet::Ship(ship) => (
-                    0,
-                    ship.crew
-                        .iter()
-                        .map(|c| CrewState {
-                            hp: c.character.hp,
-                            edge: c.character.edge,
-                            condition: fight::Condition::Fighting,
-                            lucky_used: false,
-                        })
-                        .collect(),
-                    ship.nimble,
-                    0,
-                ),
-            };
-            UnitState {
-                pos: u.at,
-                hp: s.hp(),
-                shields: match &**s {
-                    MsSheet::Ship(ship) => ship.shields,
-                    MsSheet::Character(_) => 0,
-                },
-                edge,
-                crew,
-                condition: fight::Condition::Fighting,
-                ammo: s
-                    .weapons()
-                    .iter()
-                    .map(|w| Ammo {
-                        loaded: w.ammo,
-                        spare: if w.ammo.is_some() && !gear::thrown(w) {
-                            reloads
-                        } else {
-                            0
-                        },
-                    })
-                    .collect(),
-                nimble,
-                lucky_used: false,
-                lucky_boat_used: false,
-                excellent_used: Vec::new(),
-                forfeit: false,
-                blind: 0,
-                free_parry_used: false,
-                failed: Vec::new(),
-                ducked: false,
-                shields_boosted: false,
-            }
-        })
-        .collect();
+    let side_count = prepared.sides.len();
+    for u in units.ids() {
+        let ship = units.sheet_of(u).is_some_and(|s| s.is_ship());
+        if let Some(st) = units.state_mut(u) {
+            st.seen_by = vec![!ship; side_count];
+        }
+    }
     let index = |name: &str| {
         prepared
             .units
@@ -199,10 +207,6 @@ pub fn new_fight(prepared: &Prepared) -> Fight {
     });
     let side_ids: Vec<String> = prepared.sides.iter().map(|s| s.id.clone()).collect();
     Fight {
-        detected: side_ids
-            .iter()
-            .map(|_| sheets.iter().map(|s| !s.is_ship()).collect())
-            .collect(),
         aggressive: prepared
             .sides
             .iter()
@@ -213,10 +217,6 @@ pub fn new_fight(prepared: &Prepared) -> Fight {
             .map(|id| config.group_initiative.contains(id))
             .collect(),
         side_ids,
-        units,
-        sheets,
-        names: prepared.units.iter().map(|u| u.name.clone()).collect(),
-        sides: prepared.units.iter().map(|u| u.side).collect(),
         sizes: config.bands,
         cinematic_ammo: config.cinematic_ammo,
         failures: config.systems_failure,

@@ -1,19 +1,25 @@
-//! The thin ECS systems of Main Sequence: they hand the [`Fight`] the dice, the map and
-//! the decision, write its events, and mirror standing, position and facing onto the
-//! unit entities.
+//! The thin ECS systems of Main Sequence: they hand the rules a [`Board`] of the shared
+//! [`Fight`] and the units' components, the dice, the map and the decision, write the
+//! events, and mirror standing, position and facing onto the unit entities.
 
-use super::fight::{Action, Fight, Step};
+use super::fight::{Action, Board, Fight, MsUnits, Step, UnitState};
+use super::sheet::MsSheet;
 use crate::battle::{
     Autopilot, AwaitedDecision, BattleEvent, Command, Controller, Facing, HexPos, Outcome,
-    OutcomeKind, Roster, Standing, TurnState, UnitId, ai_decides, hex_pair,
+    OutcomeKind, Standing, TurnState, UnitComponents, UnitId, Units, ai_decides, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
 use bevy::ecs::message::MessageWriter;
 use bevy::ecs::prelude::{Query, Res, ResMut};
 use hexx::Hex;
+use std::borrow::Borrow;
 
-type Units<'w, 's> = Query<
+/// The units' sheets and states, for the rules.
+type UnitQuery<'w, 's> = UnitComponents<'w, 's, MsSheet, UnitState>;
+
+/// Where the map shows the units, and their standing.
+type Places<'w, 's> = Query<
     'w,
     's,
     (
@@ -26,8 +32,8 @@ type Units<'w, 's> = Query<
 
 /// Where the map shows each unit: its own hex, except in a chase, where the quarry is
 /// drawn at the chase band's distance from the pursuer.
-fn shown_at(fight: &Fight, map: &HexMap) -> Vec<Hex> {
-    let mut at: Vec<Hex> = fight.units.iter().map(|s| s.pos).collect();
+fn shown_at(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap) -> Vec<Hex> {
+    let mut at: Vec<Hex> = fight.ids().map(|u| fight.state(u).pos).collect();
     if let Some(c) = &fight.chase {
         let (p, q) = (c.pursuer.0 as usize, c.quarry.0 as usize);
         let s = fight.sizes;
@@ -58,11 +64,16 @@ fn shown_at(fight: &Fight, map: &HexMap) -> Vec<Hex> {
     at
 }
 
-fn mirror(fight: &Fight, map: &HexMap, units: &mut Units, events: &mut Vec<BattleEvent>) {
+fn mirror(
+    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
+    map: &HexMap,
+    places: &mut Places,
+    events: &mut Vec<BattleEvent>,
+) {
     let at = shown_at(fight, map);
-    for (id, mut pos, mut facing, mut standing) in units.iter_mut() {
+    for (id, mut pos, mut facing, mut standing) in places.iter_mut() {
         let i = id.0 as usize;
-        let Some(st) = fight.units.get(i) else {
+        let Some(st) = fight.units.state_of(*id) else {
             continue;
         };
         let now = st.condition.standing();
@@ -119,13 +130,17 @@ fn sync_turn(fight: &Fight, turn: &mut TurnState) {
 
 /// "Chase Rules": a quarry beyond Far has escaped: the chase is its victory. True when
 /// that ended the battle now.
-fn escaped(fight: &Fight, outcome: &mut Outcome, events: &mut Vec<BattleEvent>) -> bool {
+fn escaped(
+    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
+    outcome: &mut Outcome,
+    events: &mut Vec<BattleEvent>,
+) -> bool {
     let Some(c) = &fight.chase else { return false };
     if outcome.0.is_some() || fight.state(c.quarry).condition != super::fight::Condition::Escaped {
         return false;
     }
     let kind = OutcomeKind::Victory {
-        side: fight.sides[c.quarry.0 as usize],
+        side: fight.side(c.quarry),
     };
     outcome.0 = Some(kind);
     events.push(BattleEvent::BattleEnded {
@@ -140,12 +155,17 @@ fn escaped(fight: &Fight, outcome: &mut Outcome, events: &mut Vec<BattleEvent>) 
 pub(super) fn aftermath(
     outcome: Res<Outcome>,
     mut fight: ResMut<Fight>,
+    mut units: UnitQuery,
     mut out: MessageWriter<BattleEvent>,
 ) {
     if outcome.0.is_none() || fight.over {
         return;
     }
     let mut events = Vec::new();
+    let mut fight = Board {
+        fight: &mut *fight,
+        units: &mut units,
+    };
     fight.end_of_combat(&mut events);
     out.write_batch(events);
 }
@@ -158,13 +178,18 @@ pub(super) fn begin(
     mut fight: ResMut<Fight>,
     mut rng: ResMut<BattleRng>,
     map: Res<HexMap>,
-    mut units: Units,
+    mut units: UnitQuery,
+    mut places: Places,
     mut out: MessageWriter<BattleEvent>,
 ) {
     if outcome.0.is_some() || turn.awaiting.is_some() {
         return;
     }
     let mut events = Vec::new();
+    let mut fight = Board {
+        fight: &mut *fight,
+        units: &mut units,
+    };
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
         events.push(BattleEvent::RoundStarted {
@@ -173,7 +198,7 @@ pub(super) fn begin(
         fight.begin_round(&map, &mut *rng, &mut events);
         if escaped(&fight, &mut outcome, &mut events) {
             turn.round = fight.round;
-            mirror(&fight, &map, &mut units, &mut events);
+            mirror(&fight, &map, &mut places, &mut events);
             out.write_batch(events);
             return;
         }
@@ -182,7 +207,7 @@ pub(super) fn begin(
         Step::Awaiting(id) => turn.awaiting = Some(id),
         Step::RoundOver => turn.round_over = true,
     }
-    mirror(&fight, &map, &mut units, &mut events);
+    mirror(&fight, &map, &mut places, &mut events);
     sync_turn(&fight, &mut turn);
     out.write_batch(events);
 }
@@ -193,12 +218,16 @@ pub(super) fn decide(
     autopilot: Res<Autopilot>,
     fight: Res<Fight>,
     map: Res<HexMap>,
-    roster: Res<Roster>,
+    units: UnitQuery,
     controllers: Query<&Controller>,
     mut commands: MessageWriter<Command<Action>>,
 ) {
     let Some(active) = turn.awaiting else { return };
-    if ai_decides(&roster, &controllers, autopilot.0, active) {
+    if ai_decides(units.roster(), &controllers, autopilot.0, active) {
+        let fight = Board {
+            fight: &*fight,
+            units: &units,
+        };
         commands.write(Command {
             unit: active,
             action: super::ai::choose(&fight, &map, active),
@@ -207,16 +236,22 @@ pub(super) fn decide(
 }
 
 /// Checks and applies the awaited unit's decision.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
     mut decision: AwaitedDecision<Action>,
     mut outcome: ResMut<Outcome>,
     mut fight: ResMut<Fight>,
     mut rng: ResMut<BattleRng>,
     map: Res<HexMap>,
-    mut units: Units,
+    mut units: UnitQuery,
+    mut places: Places,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
+    let mut fight = Board {
+        fight: &mut *fight,
+        units: &mut units,
+    };
     let Some((active, action)) = decision.take(
         |unit, action| fight.check(&map, unit, action),
         |_| match fight.prompt {
@@ -248,7 +283,7 @@ pub(super) fn resolve(
     fight.apply(&map, active, action, &mut *rng, &mut events);
     escaped(&fight, &mut outcome, &mut events);
     decision.turn.awaiting = None;
-    mirror(&fight, &map, &mut units, &mut events);
+    mirror(&fight, &map, &mut places, &mut events);
     sync_turn(&fight, &mut decision.turn);
     out.write_batch(events);
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Fight {
+impl<F: BorrowMut<Fight>, U: MsUnitsMut> Board<F, U> {
     // ---------------------------------------------------------------------------------
     // Applying decisions.
 

@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Fight {
+impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
     /// Everyone an explosion thrown by `thrower` at `aimed` reaches ("Weapons, Armor &
     /// Gear", note *): units still fighting within Close of the point, the aimed-at first,
     /// then by distance and unit order. The thrower is spared: a throw reaches Close, so
@@ -150,6 +150,30 @@ impl Fight {
         }
     }
 
+    /// The roll against target `i` (the total less 2 per target before it, "Rate of
+    /// Fire"; an explosion's one roll against each).
+    pub(super) fn roll_against(&self, map: &HexMap, i: usize, roll: &RollRecord) -> RollRecord {
+        let Some(a) = &self.attack else {
+            return roll.clone();
+        };
+        let mut r = roll.clone();
+        if i > 0 && a.blast.is_none() {
+            let penalty = crate::rules::main_sequence::combat::target_penalty(i);
+            r.modifiers.push(Modifier::named(
+                format!("target {} of {}", i + 1, a.targets.len()),
+                penalty,
+            ));
+            r.total += penalty;
+        }
+        let dl = self.target_defense(map, i);
+        r.target = Some(dl);
+        r.margin = Some(r.total - dl);
+        r.success = Some(r.total >= dl);
+        r
+    }
+}
+
+impl<F: BorrowMut<Fight>, U: MsUnitsMut> Board<F, U> {
     /// Carries the attack in progress on until it needs a decision or is done.
     pub(super) fn proceed(
         &mut self,
@@ -258,28 +282,6 @@ impl Fight {
                 t.acted = true;
             }
         }
-    }
-
-    /// The roll against target `i` (the total less 2 per target before it, "Rate of
-    /// Fire"; an explosion's one roll against each).
-    pub(super) fn roll_against(&self, map: &HexMap, i: usize, roll: &RollRecord) -> RollRecord {
-        let Some(a) = &self.attack else {
-            return roll.clone();
-        };
-        let mut r = roll.clone();
-        if i > 0 && a.blast.is_none() {
-            let penalty = crate::rules::main_sequence::combat::target_penalty(i);
-            r.modifiers.push(Modifier::named(
-                format!("target {} of {}", i + 1, a.targets.len()),
-                penalty,
-            ));
-            r.total += penalty;
-        }
-        let dl = self.target_defense(map, i);
-        r.target = Some(dl);
-        r.margin = Some(r.total - dl);
-        r.success = Some(r.total >= dl);
-        r
     }
 
     /// Resolves target `i`; true when the battle must first ask the target a question (a

@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Fight {
+impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
     // ---------------------------------------------------------------------------------
     // Checking decisions.
 
@@ -67,11 +67,8 @@ impl Fight {
         if self.sheet(u).is_ship() != self.sheet(target).is_ship() {
             return Some(format!("{} is not at this scale", self.name(target)));
         }
-        if self.sheet(target).is_ship() {
-            let side = self.sides[u.0 as usize] as usize;
-            if !self.detected[side][target.0 as usize] {
-                return Some(format!("{} has not been detected", self.name(target)));
-            }
+        if self.sheet(target).is_ship() && !self.detected(u, target) {
+            return Some(format!("{} has not been detected", self.name(target)));
         }
         let band = self.band(u, target);
         if band > w.range {
@@ -93,13 +90,13 @@ impl Fight {
 
     /// `Ok` when `u` is one of the battle's units (a saved decision may name any number).
     pub(super) fn known(&self, u: UnitId) -> Result<(), String> {
-        if (u.0 as usize) < self.units.len() {
+        if (u.0 as usize) < self.count() {
             Ok(())
         } else {
             Err(format!(
                 "there is no unit {} (the battle has {})",
                 u.0,
-                self.units.len()
+                self.count()
             ))
         }
     }

@@ -4,7 +4,113 @@
 
 use super::*;
 
-impl Fight {
+impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
+    /// The modifiers of a move stunt of character `u`: a duck is ("Agent", "Acrobatics"),
+    /// a leap ("Soldier", "Athletics") (skill table of "Skills"). `None` for a ship.
+    pub fn stunt_modifiers(
+        &self,
+        u: UnitId,
+        attr: &'static str,
+        skill: &'static str,
+    ) -> Option<Vec<Modifier>> {
+        let MsSheet::Character(c) = self.sheet(u) else {
+            return None;
+        };
+        let value = match attr {
+            "Soldier" => c.attrs.soldier,
+            "Agent" => c.attrs.agent,
+            _ => c.attrs.tech,
+        };
+        let mut mods = vec![Modifier::new(attr, value)];
+        if c.skill(skill) != 0 {
+            mods.push(Modifier::named(
+                rank_label(skill, c.skills.get(skill)),
+                c.skill(skill),
+            ));
+        }
+        Some(mods)
+    }
+
+    /// True when `u` may still call on Excellent Skill for an attack with `w` (a
+    /// character with the tag for the weapon's skill, not yet used this scene).
+    pub fn excellent_open(&self, u: UnitId, w: &Weapon) -> bool {
+        let skill = Character::weapon_skill(w);
+        self.shooter(u).is_some_and(|c| c.excellent(skill))
+            && !self.state(u).excellent_used.iter().any(|s| s == skill)
+    }
+
+    /// The check a turn's decision makes (a duck, a leap, first aid), with its +2 decided.
+    pub fn turn_check(&self, map: &HexMap, u: UnitId, action: &Action) -> Option<Check> {
+        let (kind, mods, dl, plus_two) = match action {
+            Action::Duck { plus_two } => (
+                CheckKind::Duck,
+                self.stunt_modifiers(u, "Agent", "Acrobatics")?,
+                MOVE_STUNT_DL,
+                *plus_two,
+            ),
+            Action::Leap { to, plus_two } => {
+                let path = self.leap_path(map, u, Hex::new(to.0, to.1))?;
+                let short = path
+                    .iter()
+                    .skip(1)
+                    .position(|&h| map.move_cost(h) == Some(2))
+                    .map_or(path.len(), |i| i + 1);
+                (
+                    CheckKind::Leap { path, short },
+                    self.stunt_modifiers(u, "Soldier", "Athletics")?,
+                    MOVE_STUNT_DL,
+                    *plus_two,
+                )
+            }
+            Action::Stabilize { patient, plus_two } => {
+                let MsSheet::Character(c) = self.sheet(u) else {
+                    return None;
+                };
+                let Condition::Dying { attempts, .. } = self.state(*patient).condition else {
+                    return None;
+                };
+                (
+                    CheckKind::Stabilize { patient: *patient },
+                    medicine_modifiers(c),
+                    stabilize_dl(attempts + 1)?,
+                    *plus_two,
+                )
+            }
+            _ => return None,
+        };
+        let mut c = self.new_check(kind, u, None, mods, Some(dl));
+        c.plus_two = Some(plus_two);
+        Some(c)
+    }
+
+    /// The die of `old` (with any sixes after it) rolled again, and the better kept
+    /// ("Using Edge": re-roll a single die and use the better of the two rolls).
+    pub(super) fn reroll_kept(
+        &self,
+        u: UnitId,
+        label: Reroll,
+        old: RollRecord,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) -> RollRecord {
+        let again = reroll_first(&old, dice);
+        let how = match label {
+            Reroll::Edge => "re-roll (Edge)",
+            Reroll::Lucky => "re-roll (Lucky)",
+            Reroll::LuckyBoat => "re-roll (Lucky Boat)",
+        };
+        events.push(note(
+            Some(u),
+            format!(
+                "{how}: {} against {}; keeps the better",
+                again.total, old.total
+            ),
+        ));
+        if again.total > old.total { again } else { old }
+    }
+}
+
+impl<F: BorrowMut<Fight>, U: MsUnitsMut> Board<F, U> {
     /// "Ship Destruction": an attack would bring the ship to 0. Unless the crew refuse
     /// (`spend` false, a player's choice), everyone aboard with Edge spends a point and the
     /// ship keeps the Hit Points and shields it had before the attack; the console of each
@@ -116,84 +222,6 @@ impl Fight {
         }
     }
 
-    /// The modifiers of a move stunt of character `u`: a duck is ("Agent", "Acrobatics"),
-    /// a leap ("Soldier", "Athletics") (skill table of "Skills"). `None` for a ship.
-    pub fn stunt_modifiers(
-        &self,
-        u: UnitId,
-        attr: &'static str,
-        skill: &'static str,
-    ) -> Option<Vec<Modifier>> {
-        let MsSheet::Character(c) = self.sheet(u) else {
-            return None;
-        };
-        let value = match attr {
-            "Soldier" => c.attrs.soldier,
-            "Agent" => c.attrs.agent,
-            _ => c.attrs.tech,
-        };
-        let mut mods = vec![Modifier::new(attr, value)];
-        if c.skill(skill) != 0 {
-            mods.push(Modifier::named(
-                rank_label(skill, c.skills.get(skill)),
-                c.skill(skill),
-            ));
-        }
-        Some(mods)
-    }
-
-    /// True when `u` may still call on Excellent Skill for an attack with `w` (a
-    /// character with the tag for the weapon's skill, not yet used this scene).
-    pub fn excellent_open(&self, u: UnitId, w: &Weapon) -> bool {
-        let skill = Character::weapon_skill(w);
-        self.shooter(u).is_some_and(|c| c.excellent(skill))
-            && !self.state(u).excellent_used.iter().any(|s| s == skill)
-    }
-
-    /// The check a turn's decision makes (a duck, a leap, first aid), with its +2 decided.
-    pub fn turn_check(&self, map: &HexMap, u: UnitId, action: &Action) -> Option<Check> {
-        let (kind, mods, dl, plus_two) = match action {
-            Action::Duck { plus_two } => (
-                CheckKind::Duck,
-                self.stunt_modifiers(u, "Agent", "Acrobatics")?,
-                MOVE_STUNT_DL,
-                *plus_two,
-            ),
-            Action::Leap { to, plus_two } => {
-                let path = self.leap_path(map, u, Hex::new(to.0, to.1))?;
-                let short = path
-                    .iter()
-                    .skip(1)
-                    .position(|&h| map.move_cost(h) == Some(2))
-                    .map_or(path.len(), |i| i + 1);
-                (
-                    CheckKind::Leap { path, short },
-                    self.stunt_modifiers(u, "Soldier", "Athletics")?,
-                    MOVE_STUNT_DL,
-                    *plus_two,
-                )
-            }
-            Action::Stabilize { patient, plus_two } => {
-                let MsSheet::Character(c) = self.sheet(u) else {
-                    return None;
-                };
-                let Condition::Dying { attempts, .. } = self.state(*patient).condition else {
-                    return None;
-                };
-                (
-                    CheckKind::Stabilize { patient: *patient },
-                    medicine_modifiers(c),
-                    stabilize_dl(attempts + 1)?,
-                    *plus_two,
-                )
-            }
-            _ => return None,
-        };
-        let mut c = self.new_check(kind, u, None, mods, Some(dl));
-        c.plus_two = Some(plus_two);
-        Some(c)
-    }
-
     /// Carries the check in progress on: asks about +2, rolls, asks about a re-roll, and
     /// applies it. False while it waits for an answer.
     pub(super) fn run_check(
@@ -235,32 +263,6 @@ impl Fight {
         true
     }
 
-    /// The die of `old` (with any sixes after it) rolled again, and the better kept
-    /// ("Using Edge": re-roll a single die and use the better of the two rolls).
-    pub(super) fn reroll_kept(
-        &self,
-        u: UnitId,
-        label: Reroll,
-        old: RollRecord,
-        dice: &mut impl DieRoller,
-        events: &mut Vec<BattleEvent>,
-    ) -> RollRecord {
-        let again = reroll_first(&old, dice);
-        let how = match label {
-            Reroll::Edge => "re-roll (Edge)",
-            Reroll::Lucky => "re-roll (Lucky)",
-            Reroll::LuckyBoat => "re-roll (Lucky Boat)",
-        };
-        events.push(note(
-            Some(u),
-            format!(
-                "{how}: {} against {}; keeps the better",
-                again.total, old.total
-            ),
-        ));
-        if again.total > old.total { again } else { old }
-    }
-
     /// What a finished check does.
     pub(super) fn finish_check(
         &mut self,
@@ -271,7 +273,7 @@ impl Fight {
     ) {
         let u = c.roller;
         let ok = roll.succeeded();
-        let crewman = |f: &Fight| -> String {
+        let crewman = |f: &Self| -> String {
             match (f.sheet(u), c.crewman) {
                 (MsSheet::Ship(s), Some(i)) => s
                     .crew
@@ -352,12 +354,8 @@ impl Fight {
                 ));
             }
             CheckKind::Sweep { target } => {
-                let side = self.sides[u.0 as usize] as usize;
-                if let Some(d) = self
-                    .detected
-                    .get_mut(side)
-                    .and_then(|v| v.get_mut(target.0 as usize))
-                {
+                let side = usize::from(self.side(u));
+                if let Some(d) = self.state_mut(*target).seen_by.get_mut(side) {
                     *d = ok;
                 }
                 let text = format!(

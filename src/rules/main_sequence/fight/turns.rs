@@ -4,49 +4,9 @@
 
 use super::*;
 
-impl Fight {
+impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
     // ---------------------------------------------------------------------------------
     // Rounds and turns.
-
-    /// Starts a round: the dying lose a round, then the round's checks (repairs, crew
-    /// first aid, sensor sweeps, the chase) and initiative, in that order. A check whose
-    /// roller has Edge or luck waits for its questions ([`Prompt::Boost`],
-    /// [`Prompt::RerollCheck`]); [`Fight::apply`] carries the round on with the answers.
-    pub fn begin_round(
-        &mut self,
-        map: &HexMap,
-        dice: &mut impl DieRoller,
-        events: &mut Vec<BattleEvent>,
-    ) {
-        self.round += 1;
-        let ids: Vec<UnitId> = self.ids().collect();
-        for &u in &ids {
-            let st = self.state_mut(u);
-            if let Some(next) = dying_tick(st.condition) {
-                st.condition = next;
-                if next == Condition::Dead {
-                    events.push(BattleEvent::StatusChanged {
-                        unit: u,
-                        standing: Standing::Dead,
-                        cause: Cow::Borrowed("died of wounds"),
-                    });
-                }
-            }
-            for (i, c) in st.crew.iter_mut().enumerate() {
-                if let Some(next) = dying_tick(c.condition) {
-                    c.condition = next;
-                    if next == Condition::Dead {
-                        events.push(note(Some(u), format!("crewman {} dies of wounds", i + 1)));
-                    }
-                }
-            }
-        }
-        self.next = 0;
-        self.turn = None;
-        self.order.clear();
-        self.round_tasks = self.plan_round();
-        self.run_round(map, dice, events);
-    }
 
     /// The round's checks, in order: each ship's repair of a failed system, its medic's
     /// first aid to dying crewmen, each side's sweeps for enemy ships it has not found, the
@@ -102,7 +62,7 @@ impl Fight {
             // The side's best sensor sweep: crewman's Tech + Knowledge (Sensors) + Sensors.
             let best = self
                 .ids()
-                .filter(|&u| self.sides[u.0 as usize] as usize == side && self.fighting(u))
+                .filter(|&u| usize::from(self.side(u)) == side && self.fighting(u))
                 .filter_map(|u| {
                     let MsSheet::Ship(s) = self.sheet(u) else {
                         return None;
@@ -119,9 +79,14 @@ impl Fight {
                 .max_by_key(|(b, u, _)| (*b, std::cmp::Reverse(*u)));
             let Some((_, by, i)) = best else { continue };
             for target in self.ids() {
-                if self.sides[target.0 as usize] as usize == side
+                if usize::from(self.side(target)) == side
                     || !self.fighting(target)
-                    || self.detected[side][target.0 as usize]
+                    || self
+                        .state(target)
+                        .seen_by
+                        .get(side)
+                        .copied()
+                        .unwrap_or(false)
                     || !self.sheet(target).is_ship()
                 {
                     continue;
@@ -192,76 +157,6 @@ impl Fight {
             dl = detection_dl(ts.stealth) + self.detection_modifier + self.sensor_penalty(by);
         }
         self.new_check(CheckKind::Sweep { target }, by, Some(i), mods, Some(dl))
-    }
-
-    /// Carries the round's start on: the check in progress, then the tasks left, until a
-    /// question waits or initiative is rolled.
-    pub(super) fn run_round(
-        &mut self,
-        map: &HexMap,
-        dice: &mut impl DieRoller,
-        events: &mut Vec<BattleEvent>,
-    ) {
-        loop {
-            if self.check.is_some() {
-                if !self.run_check(dice, events) {
-                    return;
-                }
-                continue;
-            }
-            let Some(task) = self.round_tasks.first().cloned() else {
-                return;
-            };
-            match task {
-                RoundTask::Check(c) => {
-                    self.round_tasks.remove(0);
-                    self.check = Some(c);
-                }
-                RoundTask::Initiative => {
-                    self.round_tasks.remove(0);
-                    self.roll_initiative(dice, events);
-                }
-                RoundTask::Chase {
-                    pursuer,
-                    quarry,
-                    offered,
-                } => {
-                    let Some(c) = self.chase.clone() else {
-                        self.round_tasks.remove(0);
-                        continue;
-                    };
-                    if !self.fighting(c.pursuer) || !self.fighting(c.quarry) {
-                        self.round_tasks.remove(0);
-                        continue;
-                    }
-                    match (pursuer, quarry) {
-                        (None, _) => self.check = Some(self.chase_check(&c, true)),
-                        (Some(_), None) => self.check = Some(self.chase_check(&c, false)),
-                        (Some(p), Some(q)) if !offered => {
-                            if let Some(RoundTask::Chase { offered, .. }) =
-                                self.round_tasks.first_mut()
-                            {
-                                *offered = true;
-                            }
-                            // The loser of the contest may re-roll ("Using Edge"; Lucky).
-                            let pursuer_lost = p.total < q.total;
-                            if p.total != q.total {
-                                let mut chk = self.chase_check(&c, pursuer_lost);
-                                let (mine, theirs) = if pursuer_lost { (p, q) } else { (q, p) };
-                                chk.plus_two = Some(false);
-                                chk.against = Some(theirs.total);
-                                chk.roll = Some(mine);
-                                self.check = Some(chk);
-                            }
-                        }
-                        (Some(p), Some(q)) => {
-                            self.round_tasks.remove(0);
-                            self.chase_result(map, &c, p, q, events);
-                        }
-                    }
-                }
-            }
-        }
     }
 
     /// The chase roll of the pursuer (or the quarry) as a check.
@@ -346,6 +241,149 @@ impl Fight {
         mods
     }
 
+    /// The Initiative rating of a unit (a ship: its captain's, else its best crewman's).
+    pub fn initiative(&self, u: UnitId) -> i32 {
+        match self.sheet(u) {
+            MsSheet::Character(c) => c.attrs.initiative(),
+            MsSheet::Ship(s) => self
+                .crewman(u, Task::Command)
+                .map_or(0, |i| s.crew[i].character.attrs.initiative()),
+        }
+    }
+
+    /// True when `u` cannot see to attack: its turn is a blinded one, or (out of its
+    /// turn) blindness is still to come.
+    pub fn blinded(&self, u: UnitId) -> bool {
+        match self.turn {
+            Some(t) if t.unit == u => t.blinded,
+            _ => self.state(u).blind > 0,
+        }
+    }
+
+    pub(super) fn turn_open(&self) -> bool {
+        self.turn.is_some_and(|t| !(t.moved && t.acted))
+    }
+
+    pub(super) fn attacks_per_action(&self, u: UnitId) -> u32 {
+        match self.sheet(u) {
+            MsSheet::Character(c) if c.has(&Tag::DoubleAttack) => 2,
+            MsSheet::Character(_) => 1,
+            MsSheet::Ship(s) => s.attacks,
+        }
+    }
+}
+
+impl<F: BorrowMut<Fight>, U: MsUnitsMut> Board<F, U> {
+    /// Starts a round: the dying lose a round, then the round's checks (repairs, crew
+    /// first aid, sensor sweeps, the chase) and initiative, in that order. A check whose
+    /// roller has Edge or luck waits for its questions ([`Prompt::Boost`],
+    /// [`Prompt::RerollCheck`]); [`Fight::apply`] carries the round on with the answers.
+    pub fn begin_round(
+        &mut self,
+        map: &HexMap,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        self.round += 1;
+        let ids: Vec<UnitId> = self.ids().collect();
+        for &u in &ids {
+            let st = self.state_mut(u);
+            if let Some(next) = dying_tick(st.condition) {
+                st.condition = next;
+                if next == Condition::Dead {
+                    events.push(BattleEvent::StatusChanged {
+                        unit: u,
+                        standing: Standing::Dead,
+                        cause: Cow::Borrowed("died of wounds"),
+                    });
+                }
+            }
+            for (i, c) in st.crew.iter_mut().enumerate() {
+                if let Some(next) = dying_tick(c.condition) {
+                    c.condition = next;
+                    if next == Condition::Dead {
+                        events.push(note(Some(u), format!("crewman {} dies of wounds", i + 1)));
+                    }
+                }
+            }
+        }
+        self.next = 0;
+        self.turn = None;
+        self.order.clear();
+        self.round_tasks = self.plan_round();
+        self.run_round(map, dice, events);
+    }
+
+    /// Carries the round's start on: the check in progress, then the tasks left, until a
+    /// question waits or initiative is rolled.
+    pub(super) fn run_round(
+        &mut self,
+        map: &HexMap,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        loop {
+            if self.check.is_some() {
+                if !self.run_check(dice, events) {
+                    return;
+                }
+                continue;
+            }
+            let Some(task) = self.round_tasks.first().cloned() else {
+                return;
+            };
+            match task {
+                RoundTask::Check(c) => {
+                    self.round_tasks.remove(0);
+                    self.check = Some(c);
+                }
+                RoundTask::Initiative => {
+                    self.round_tasks.remove(0);
+                    self.roll_initiative(dice, events);
+                }
+                RoundTask::Chase {
+                    pursuer,
+                    quarry,
+                    offered,
+                } => {
+                    let Some(c) = self.chase.clone() else {
+                        self.round_tasks.remove(0);
+                        continue;
+                    };
+                    if !self.fighting(c.pursuer) || !self.fighting(c.quarry) {
+                        self.round_tasks.remove(0);
+                        continue;
+                    }
+                    match (pursuer, quarry) {
+                        (None, _) => self.check = Some(self.chase_check(&c, true)),
+                        (Some(_), None) => self.check = Some(self.chase_check(&c, false)),
+                        (Some(p), Some(q)) if !offered => {
+                            if let Some(RoundTask::Chase { offered, .. }) =
+                                self.round_tasks.first_mut()
+                            {
+                                *offered = true;
+                            }
+                            // The loser of the contest may re-roll ("Using Edge"; Lucky).
+                            let pursuer_lost = p.total < q.total;
+                            if p.total != q.total {
+                                let mut chk = self.chase_check(&c, pursuer_lost);
+                                let (mine, theirs) = if pursuer_lost { (p, q) } else { (q, p) };
+                                chk.plus_two = Some(false);
+                                chk.against = Some(theirs.total);
+                                chk.roll = Some(mine);
+                                self.check = Some(chk);
+                            }
+                        }
+                        (Some(p), Some(q)) => {
+                            self.round_tasks.remove(0);
+                            self.chase_result(map, &c, p, q, events);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The chase table applied to the two rolls ("Chase Rules"): the band moves, the
     /// quarry escapes beyond Far, or it is caught at Melee; then the chase is over and the
     /// two fight on where they are (the pursuer "can attempt to capture" it).
@@ -410,16 +448,6 @@ impl Fight {
         }
     }
 
-    /// The Initiative rating of a unit (a ship: its captain's, else its best crewman's).
-    pub fn initiative(&self, u: UnitId) -> i32 {
-        match self.sheet(u) {
-            MsSheet::Character(c) => c.attrs.initiative(),
-            MsSheet::Ship(s) => self
-                .crewman(u, Task::Command)
-                .map_or(0, |i| s.crew[i].character.attrs.initiative()),
-        }
-    }
-
     pub(super) fn roll_initiative(
         &mut self,
         dice: &mut impl DieRoller,
@@ -428,11 +456,11 @@ impl Fight {
         let mut rolls: Vec<InitiativeRoll<usize>> = Vec::new();
         let mut groups: Vec<Vec<UnitId>> = Vec::new();
         for u in self.ids().filter(|&u| self.fighting(u)).collect::<Vec<_>>() {
-            let side = self.sides[u.0 as usize] as usize;
+            let side = usize::from(self.side(u));
             if self.group_initiative.get(side).copied().unwrap_or(false)
                 && let Some(g) = groups
                     .iter_mut()
-                    .find(|g| self.sides[g[0].0 as usize] as usize == side)
+                    .find(|g| usize::from(self.side(g[0])) == side)
             {
                 g.push(u);
                 continue;
@@ -522,27 +550,6 @@ impl Fight {
             }
             events.push(BattleEvent::TurnStarted { unit: u });
             self.turn = Some(t);
-        }
-    }
-
-    /// True when `u` cannot see to attack: its turn is a blinded one, or (out of its
-    /// turn) blindness is still to come.
-    pub fn blinded(&self, u: UnitId) -> bool {
-        match self.turn {
-            Some(t) if t.unit == u => t.blinded,
-            _ => self.state(u).blind > 0,
-        }
-    }
-
-    pub(super) fn turn_open(&self) -> bool {
-        self.turn.is_some_and(|t| !(t.moved && t.acted))
-    }
-
-    pub(super) fn attacks_per_action(&self, u: UnitId) -> u32 {
-        match self.sheet(u) {
-            MsSheet::Character(c) if c.has(&Tag::DoubleAttack) => 2,
-            MsSheet::Character(_) => 1,
-            MsSheet::Ship(s) => s.attacks,
         }
     }
 }
