@@ -18,7 +18,7 @@ mod units;
 
 pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair};
 pub use log::{CombatLog, INJURY_DAMAGE, LEVEL_DAMAGE, LogEntry, format_event};
-pub use policy::{Policy, StatePolicy, UnitsPolicy};
+pub use policy::{Policy, UnitsPolicy};
 pub use stats::{BattleStats, UnitTally};
 pub use units::{Frozen, Sheet, UnitComponents, Units, UnitsMut};
 
@@ -388,25 +388,6 @@ pub fn ai_decides(
         .entity(unit)
         .and_then(|e| controllers.get(e).ok())
         .is_some_and(|c| autopilot || matches!(c.0, Control::Ai(_)))
-}
-
-/// The Decide system of a [`StatePolicy`] ruleset: the AI's decision for the awaited unit when
-/// its side is the AI's (or under autopilot).
-pub fn decide_by_policy<P: StatePolicy>(
-    turn: Res<TurnState>,
-    autopilot: Res<Autopilot>,
-    state: Res<P>,
-    roster: Res<Roster>,
-    controllers: Query<&Controller>,
-    mut commands: MessageWriter<Command<P::Action>>,
-) {
-    let Some(active) = turn.awaiting else { return };
-    if ai_decides(&roster, &controllers, autopilot.0, active) {
-        commands.write(Command {
-            unit: active,
-            action: state.choose(active),
-        });
-    }
 }
 
 /// The Decide system of a [`UnitsPolicy`] ruleset: the AI's decision for the awaited unit

@@ -21,20 +21,10 @@ pub trait Policy {
     fn choose(&self, situation: &Self::Situation<'_>, legal: &Self::Legal) -> Self::Action;
 }
 
-/// A ruleset whose whole battle state is one resource that also picks the AI's decision
-/// of the unit whose turn it is (GURPS Traveller's `Space`); its Decide system is
-/// [`super::decide_by_policy`].
-pub trait StatePolicy: bevy::ecs::resource::Resource {
-    /// The ruleset's decision.
-    type Action: Clone + Send + Sync + 'static;
-    /// The AI's decision for `unit`.
-    fn choose(&self, unit: super::UnitId) -> Self::Action;
-}
-
 /// A ruleset whose units keep their state on their entities (sheet `Sheet`, state
 /// component `State`) and share one resource that picks the AI's decision of the unit
 /// whose turn it is from the shared state and the units (starship-d12's `Fleet`, SOCS's
-/// `Dogfight`); its Decide system is [`super::decide_with_units`].
+/// `Dogfight`, Vergeworlds' `Fight`); its Decide system is [`super::decide_with_units`].
 pub trait UnitsPolicy: bevy::ecs::resource::Resource {
     /// The units' sheet.
     type Sheet: Send + Sync + 'static;

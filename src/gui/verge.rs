@@ -13,10 +13,11 @@ use super::layout::{MapLayout, vector_arrow};
 use crate::battle::UnitId;
 use crate::rules::vergeworlds::combat::{Attitude, Location};
 use crate::rules::vergeworlds::fight::{
-    Action, Attack, DefenseKind, Fight, Fly, GrappleMode, ManaChoice, Prompt,
+    Action, Attack, Board, DefenseKind, Fight, Fly, GrappleMode, ManaChoice, Prompt,
 };
 use crate::rules::vergeworlds::injury::Hurt;
 use crate::rules::vergeworlds::vector::{self, Steer, Vector};
+use bevy::ecs::world::World;
 use bevy::prelude::{Color, Gizmos};
 use bevy_egui::egui;
 use hexx::Hex;
@@ -47,9 +48,17 @@ pub struct VergeDraft {
 }
 
 /// The fight of the battle, if it is a Vergeworlds one.
-pub fn fight(game: &Game) -> Option<&Fight> {
-    game.play.session().world.get_resource::<Fight>()
+pub fn fight(game: &Game) -> Option<View<'_>> {
+    let world = &game.play.session().world;
+    Some(Board {
+        fight: world.get_resource::<Fight>()?,
+        units: world,
+    })
 }
+
+/// A Vergeworlds battle as the window reads it: the shared [`Fight`] and the battle
+/// world's characters.
+pub type View<'a> = Board<&'a Fight, &'a World>;
 
 fn hurt_word(h: Hurt) -> &'static str {
     match h {
@@ -76,11 +85,11 @@ fn vector_words(v: &Vector, pos: Hex) -> String {
 }
 
 /// The sheet of character `id`.
-pub fn sheet(ui: &mut egui::Ui, f: &Fight, id: UnitId) {
-    let i = id.0 as usize;
-    let (Some(sh), Some(st)) = (f.sheets.get(i), f.units.get(i)) else {
+pub fn sheet(ui: &mut egui::Ui, f: &View<'_>, id: UnitId) {
+    if (id.0 as usize) >= f.count() {
         return;
-    };
+    }
+    let (sh, st) = (f.sheet(id), f.state(id));
     ui.heading(f.name(id));
     let mut status = vec![hurt_word(st.hurt).to_string()];
     if sh.mook {
@@ -242,7 +251,7 @@ pub fn is_foe_of_awaited(game: &Game, u: UnitId) -> bool {
     let (Some(f), Some(me)) = (fight(game), game.play.awaiting_player()) else {
         return false;
     };
-    f.prompt.is_none() && f.units.get(u.0 as usize).is_some() && f.enemies(me).contains(&u)
+    f.prompt.is_none() && (u.0 as usize) < f.count() && f.enemies(me).contains(&u)
 }
 
 /// A click on the map during the player's turn: a foe becomes the target (a second click
@@ -270,10 +279,10 @@ pub fn click(game: &mut Game, hex: Hex, unit: Option<UnitId>) -> bool {
 }
 
 /// Forgets the draft when the turn it was for is over.
-fn refresh(game: &mut Game, f: &Fight, me: UnitId) {
+fn refresh(draft: &mut VergeDraft, f: &View<'_>, me: UnitId) {
     let key = Some((me, f.round, f.state(me).turns));
-    if game.verge.key != key {
-        game.verge = VergeDraft {
+    if draft.key != key {
+        *draft = VergeDraft {
             key,
             shots: 1,
             ..VergeDraft::default()
@@ -286,40 +295,19 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
     let Some(me) = super::ships::awaited(ui, game, "characters") else {
         return;
     };
-    let Some(f) = fight(game).cloned() else {
-        return;
-    };
     if game.selected.is_none() {
         game.selected = Some(me);
     }
-    refresh(game, &f, me);
-    ui.strong(format!("{}'s decision", f.name(me)));
-    let mut chosen: Option<Action> = None;
-    match f.prompt {
-        Some(Prompt::Defend(_)) => defend(ui, &f, me, &mut chosen),
-        Some(p @ (Prompt::ManaAttack(_) | Prompt::ManaDefense(_))) => {
-            mana_roll(ui, game, &f, me, p, &mut chosen);
+    // The draft, held apart while the battle is borrowed.
+    let mut draft = std::mem::take(&mut game.verge);
+    let chosen = match fight(game) {
+        Some(f) => {
+            refresh(&mut draft, &f, me);
+            panel(ui, &mut draft, &f, me)
         }
-        Some(Prompt::ManaLimit(_)) => {
-            if let Some(l) = f.pending.as_ref().and_then(|p| p.limit) {
-                ui.label(format!(
-                    "A blow to your {} (Pen {:.1}): the Penetration Limit roll is {} (limit {:.1}). Spend a Mana point ({} left) to make it 2?",
-                    l.loc.word(),
-                    f.pending.as_ref().and_then(|p| p.pen).unwrap_or(0.0),
-                    l.roll,
-                    l.limit,
-                    f.state(me).mana
-                ));
-            }
-            if ui.button("Keep the roll").clicked() {
-                chosen = Some(Action::Mana(ManaChoice::Keep));
-            }
-            if ui.button("Spend Mana: the roll becomes 2").clicked() {
-                chosen = Some(Action::Mana(ManaChoice::FixLimit));
-            }
-        }
-        None => turn(ui, game, &f, me, &mut chosen),
-    }
+        None => None,
+    };
+    game.verge = draft;
     if let Some(action) = chosen {
         let ends = matches!(
             action,
@@ -343,8 +331,41 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
     }
 }
 
+/// The widgets of the decision `me` owes (a defense, a Mana question, or its turn); the
+/// action chosen, if any.
+fn panel(ui: &mut egui::Ui, draft: &mut VergeDraft, f: &View<'_>, me: UnitId) -> Option<Action> {
+    ui.strong(format!("{}'s decision", f.name(me)));
+    let mut chosen: Option<Action> = None;
+    match f.prompt {
+        Some(Prompt::Defend(_)) => defend(ui, f, me, &mut chosen),
+        Some(p @ (Prompt::ManaAttack(_) | Prompt::ManaDefense(_))) => {
+            mana_roll(ui, draft, f, me, p, &mut chosen);
+        }
+        Some(Prompt::ManaLimit(_)) => {
+            if let Some(l) = f.pending.as_ref().and_then(|p| p.limit) {
+                ui.label(format!(
+                    "A blow to your {} (Pen {:.1}): the Penetration Limit roll is {} (limit {:.1}). Spend a Mana point ({} left) to make it 2?",
+                    l.loc.word(),
+                    f.pending.as_ref().and_then(|p| p.pen).unwrap_or(0.0),
+                    l.roll,
+                    l.limit,
+                    f.state(me).mana
+                ));
+            }
+            if ui.button("Keep the roll").clicked() {
+                chosen = Some(Action::Mana(ManaChoice::Keep));
+            }
+            if ui.button("Spend Mana: the roll becomes 2").clicked() {
+                chosen = Some(Action::Mana(ManaChoice::FixLimit));
+            }
+        }
+        None => turn(ui, draft, f, me, &mut chosen),
+    }
+    chosen
+}
+
 /// How to defend against the pending attack, each way with the attack's chance to hit.
-fn defend(ui: &mut egui::Ui, f: &Fight, me: UnitId, chosen: &mut Option<Action>) {
+fn defend(ui: &mut egui::Ui, f: &View<'_>, me: UnitId, chosen: &mut Option<Action>) {
     let Some(p) = &f.pending else { return };
     let w = f.weapon(p.attacker, p.attack.weapon);
     ui.label(format!(
@@ -399,8 +420,8 @@ fn capitalized(s: &str) -> String {
 /// Mana on an attack roll that missed or a defense roll that was beaten.
 fn mana_roll(
     ui: &mut egui::Ui,
-    game: &mut Game,
-    f: &Fight,
+    draft: &mut VergeDraft,
+    f: &View<'_>,
     me: UnitId,
     p: Prompt,
     chosen: &mut Option<Action>,
@@ -435,12 +456,12 @@ fn mana_roll(
     } else {
         r.total - dc + 1
     };
-    if game.verge.adjust == 0 {
-        game.verge.adjust = need.clamp(1, 4);
+    if draft.adjust == 0 {
+        draft.adjust = need.clamp(1, 4);
     }
     ui.horizontal(|ui| {
-        ui.add(egui::Slider::new(&mut game.verge.adjust, 1..=4).text("points"));
-        let n = game.verge.adjust;
+        ui.add(egui::Slider::new(&mut draft.adjust, 1..=4).text("points"));
+        let n = draft.adjust;
         if ui
             .button(format!(
                 "Adjust by +{n}{}",
@@ -463,7 +484,7 @@ fn mana_roll(
 /// A button for `action` when the rules allow it, labelled by the rules' words and `note`.
 fn offer(
     ui: &mut egui::Ui,
-    f: &Fight,
+    f: &View<'_>,
     me: UnitId,
     action: Action,
     note: &str,
@@ -483,7 +504,13 @@ fn offer(
     }
 }
 
-fn turn(ui: &mut egui::Ui, game: &mut Game, f: &Fight, me: UnitId, chosen: &mut Option<Action>) {
+fn turn(
+    ui: &mut egui::Ui,
+    draft: &mut VergeDraft,
+    f: &View<'_>,
+    me: UnitId,
+    chosen: &mut Option<Action>,
+) {
     let s = f.state(me).clone();
     let sheet = f.sheet(me).clone();
     ui.label(format!(
@@ -516,9 +543,9 @@ fn turn(ui: &mut egui::Ui, game: &mut Game, f: &Fight, me: UnitId, chosen: &mut 
     }
     ui.separator();
     if f.flying(me) && !s.steered {
-        fly(ui, game, f, me, chosen);
+        fly(ui, draft, f, me, chosen);
     } else if let Some(v) = s.vector.filter(|_| !s.steered) {
-        steer(ui, game, f, me, &v, chosen);
+        steer(ui, draft, f, me, &v, chosen);
     } else if s.steered {
         ui.label(format!(
             "{} this turn: {} m.",
@@ -526,10 +553,10 @@ fn turn(ui: &mut egui::Ui, game: &mut Game, f: &Fight, me: UnitId, chosen: &mut 
             s.moved
         ));
     } else {
-        movement(ui, game, f, me, chosen);
+        movement(ui, draft, f, me, chosen);
     }
     ui.separator();
-    attacks(ui, game, f, me, chosen);
+    attacks(ui, draft, f, me, chosen);
     ui.separator();
     ui.label("Other actions:");
     let others = [
@@ -575,10 +602,16 @@ fn turn(ui: &mut egui::Ui, game: &mut Game, f: &Fight, me: UnitId, chosen: &mut 
 }
 
 /// Walking (free, up to Base Move) and running (an action) to the clicked hex.
-fn movement(ui: &mut egui::Ui, game: &Game, f: &Fight, me: UnitId, chosen: &mut Option<Action>) {
+fn movement(
+    ui: &mut egui::Ui,
+    draft: &VergeDraft,
+    f: &View<'_>,
+    me: UnitId,
+    chosen: &mut Option<Action>,
+) {
     let s = f.state(me);
     let sheet = f.sheet(me);
-    let Some(h) = game.verge.hex else {
+    let Some(h) = draft.hex else {
         ui.label(format!(
             "Move: click a hex. Walking up to {} m a turn is free ({} walked); running is an action, and beyond {} m from a stop it leaves you with a vector.",
             sheet.base_move,
@@ -612,8 +645,8 @@ fn movement(ui: &mut egui::Ui, game: &Game, f: &Fight, me: UnitId, chosen: &mut 
 /// Steering a movement vector with a preview of the new vector and its cost.
 fn steer(
     ui: &mut egui::Ui,
-    game: &mut Game,
-    f: &Fight,
+    draft: &mut VergeDraft,
+    f: &View<'_>,
     me: UnitId,
     v: &Vector,
     chosen: &mut Option<Action>,
@@ -625,7 +658,7 @@ fn steer(
         "High speed: {}. Steer first: speed change up to {m} m, each 60° turn costs the speed out of the Maneuver, leftover Maneuver drifts.",
         vector_words(v, pos)
     ));
-    let p = &mut game.verge.steer;
+    let p = &mut draft.steer;
     ui.add(egui::Slider::new(&mut p.accel, -m..=m).text("speed change"));
     ui.add(egui::Slider::new(&mut p.turns, -3..=3).text("60° turns (+ clockwise)"));
     ui.add(egui::Slider::new(&mut p.drift, -m..=m).text("drifts (+ clockwise)"));
@@ -650,7 +683,7 @@ fn steer(
 /// The button that sends a drafted plan, or why the rules refuse it.
 fn plan_button(
     ui: &mut egui::Ui,
-    f: &Fight,
+    f: &View<'_>,
     me: UnitId,
     a: Action,
     label: &str,
@@ -669,7 +702,13 @@ fn plan_button(
 }
 
 /// Flying a turn with the flight arithmetic's preview.
-fn fly(ui: &mut egui::Ui, game: &mut Game, f: &Fight, me: UnitId, chosen: &mut Option<Action>) {
+fn fly(
+    ui: &mut egui::Ui,
+    draft: &mut VergeDraft,
+    f: &View<'_>,
+    me: UnitId,
+    chosen: &mut Option<Action>,
+) {
     let sheet = f.sheet(me);
     let s = f.state(me);
     let (lift_aid, power) = sheet
@@ -682,7 +721,7 @@ fn fly(ui: &mut egui::Ui, game: &mut Game, f: &Fight, me: UnitId, chosen: &mut O
         s.air.map_or(String::new(), |a| format!(", airspeed {:.0} m a turn", a.speed))
     ));
     let floater = f.floater(me);
-    let p = &mut game.verge.fly;
+    let p = &mut draft.fly;
     if floater {
         ui.label("A floater rises or sinks toward the altitude where it floats neutrally.");
     } else {
@@ -722,17 +761,23 @@ fn fly(ui: &mut egui::Ui, game: &mut Game, f: &Fight, me: UnitId, chosen: &mut O
 
 /// Attacks with every weapon on the target clicked (or every foe), with their odds; area
 /// fire at the clicked hex; grapples.
-fn attacks(ui: &mut egui::Ui, game: &mut Game, f: &Fight, me: UnitId, chosen: &mut Option<Action>) {
+fn attacks(
+    ui: &mut egui::Ui,
+    draft: &mut VergeDraft,
+    f: &View<'_>,
+    me: UnitId,
+    chosen: &mut Option<Action>,
+) {
     let sheet = f.sheet(me);
-    let foes: Vec<UnitId> = match game.verge.target {
+    let foes: Vec<UnitId> = match draft.target {
         Some(t) if f.enemies(me).contains(&t) => vec![t],
         _ => f.enemies(me),
     };
-    ui.label(match game.verge.target {
+    ui.label(match draft.target {
         Some(t) => format!("Attacks on {} (click it again for every foe):", f.name(t)),
         None => "Attacks (click a foe to pick it):".to_string(),
     });
-    let v = &mut game.verge;
+    let v = &mut *draft;
     ui.horizontal(|ui| {
         let aim = v.aim.unwrap_or(Location::Chest);
         egui::ComboBox::from_label("aim")
@@ -867,7 +912,7 @@ pub fn draw(
     let Some(me) = game.play.awaiting_player() else {
         return;
     };
-    if f.prompt.is_some() || f.units.get(me.0 as usize).is_none() {
+    if f.prompt.is_some() || (me.0 as usize) >= f.count() {
         return;
     }
     let s = f.state(me);
@@ -889,7 +934,7 @@ pub fn draw(
         ring(gizmos, h, Color::srgba(0.3, 0.9, 1.0, 0.9), 0.75);
     }
     if let Some(t) = game.verge.target
-        && f.units.get(t.0 as usize).is_some()
+        && (t.0 as usize) < f.count()
     {
         vector_arrow(
             gizmos,
@@ -912,7 +957,7 @@ impl super::ruleset::RulesetWindow for VergeWindow {
 
     fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
         if let Some(f) = fight(game) {
-            super::ruleset::selected_sheet(ui, game, "a character", |ui, id| sheet(ui, f, id));
+            super::ruleset::selected_sheet(ui, game, "a character", |ui, id| sheet(ui, &f, id));
         }
         ui.separator();
         super::panels::legend(ui, game);

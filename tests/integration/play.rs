@@ -696,52 +696,58 @@ fn a_traveller_battle_is_played_saved_and_loaded() {
 fn a_vergeworlds_battle_is_played_saved_and_loaded() {
     use skirmish::rules::vergeworlds::combat::{Attitude, Location};
     use skirmish::rules::vergeworlds::fight::{Attack, DefenseKind, ManaChoice, Prompt};
-    use skirmish::rules::vergeworlds::{Action as VwAction, Fight, ai};
+    use skirmish::rules::vergeworlds::{Action as VwAction, Board, Fight, ai};
     let mut p = play("vw-sheriffs-men.ron", 5);
     let (mut decided, mut attacks, mut defenses, mut refused) = (0, 0, 0, 0);
     while decided < 40 {
         let Some(me) = to_player(&mut p) else { break };
-        let f = p.session().world.resource::<Fight>().clone();
-        let action = match f.prompt {
-            Some(Prompt::Defend(_)) => {
-                defenses += 1;
-                VwAction::Defense(DefenseKind::Normal)
-            }
-            Some(_) => VwAction::Mana(ManaChoice::Keep),
-            None => {
-                let s = f.state(me);
-                let foe = f
-                    .enemies(me)
-                    .into_iter()
-                    .min_by(|&a, &b| f.distance(me, a).total_cmp(&f.distance(me, b)));
-                let attack = foe.map(|t| {
-                    VwAction::Attack(Attack {
-                        weapon: Some(0),
-                        target: t,
-                        aim: Location::Chest,
-                        careful: false,
-                        shots: 1,
-                        effort: 0,
-                    })
-                });
-                if !s.attitude_chosen && s.actions == 0 && s.moved == 0 {
-                    VwAction::Attitude(Attitude::Committed)
-                } else if let Some(a) = attack.filter(|a| f.check(me, a).is_ok()) {
-                    attacks += 1;
-                    a
-                } else {
-                    if s.moved > 0 {
-                        let late = VwAction::Attitude(Attitude::Cautious);
-                        let err = p
-                            .decide::<skirmish::rules::vergeworlds::Vergeworlds>(late)
-                            .expect_err("too late");
-                        assert!(err.contains("start of the turn"), "{err}");
-                        refused += 1;
+        let (action, try_late) = {
+            let world = &p.session().world;
+            let f = Board {
+                fight: world.resource::<Fight>(),
+                units: world,
+            };
+            match f.prompt {
+                Some(Prompt::Defend(_)) => {
+                    defenses += 1;
+                    (VwAction::Defense(DefenseKind::Normal), false)
+                }
+                Some(_) => (VwAction::Mana(ManaChoice::Keep), false),
+                None => {
+                    let s = f.state(me);
+                    let foe = f
+                        .enemies(me)
+                        .into_iter()
+                        .min_by(|&a, &b| f.distance(me, a).total_cmp(&f.distance(me, b)));
+                    let attack = foe.map(|t| {
+                        VwAction::Attack(Attack {
+                            weapon: Some(0),
+                            target: t,
+                            aim: Location::Chest,
+                            careful: false,
+                            shots: 1,
+                            effort: 0,
+                        })
+                    });
+                    if !s.attitude_chosen && s.actions == 0 && s.moved == 0 {
+                        (VwAction::Attitude(Attitude::Committed), false)
+                    } else if let Some(a) = attack.filter(|a| f.check(me, a).is_ok()) {
+                        attacks += 1;
+                        (a, false)
+                    } else {
+                        (ai::choose(&f, me), s.moved > 0)
                     }
-                    ai::choose(&f, me)
                 }
             }
         };
+        if try_late {
+            let late = VwAction::Attitude(Attitude::Cautious);
+            let err = p
+                .decide::<skirmish::rules::vergeworlds::Vergeworlds>(late)
+                .expect_err("too late");
+            assert!(err.contains("start of the turn"), "{err}");
+            refused += 1;
+        }
         p.decide::<skirmish::rules::vergeworlds::Vergeworlds>(action.clone())
             .unwrap_or_else(|e| panic!("{action:?} refused: {e}"));
         decided += 1;

@@ -17,15 +17,17 @@
 
 use super::combat::Location;
 use super::fight::{Action, Attack, DefenseKind, Fight, ManaChoice, Prompt};
+use super::fight::{Board, VwUnits};
 use super::injury::{self, Blow, Hurt};
 use super::sheet::WeaponKind;
 use super::vector::{self, Steer};
 use crate::battle::UnitId;
 use crate::hexmap::Terrain;
 use hexx::Hex;
+use std::borrow::Borrow;
 
 /// The AI's decision for `u`.
-pub fn choose(f: &Fight, u: UnitId) -> Action {
+pub fn choose(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> Action {
     if let Some(p) = f.prompt {
         return answer(f, p);
     }
@@ -37,7 +39,7 @@ pub fn choose(f: &Fight, u: UnitId) -> Action {
     }
 }
 
-fn answer(f: &Fight, p: Prompt) -> Action {
+fn answer(f: &Board<impl Borrow<Fight>, impl VwUnits>, p: Prompt) -> Action {
     match p {
         Prompt::Defend(u) => Action::Defense(defense(f, u)),
         Prompt::ManaAttack(u) | Prompt::ManaDefense(u) => {
@@ -93,7 +95,12 @@ fn answer(f: &Fight, p: Prompt) -> Action {
 }
 
 /// Whether to spend Mana making the Penetration Limit roll 2 against blow `b` at `loc`.
-pub fn fix_limit(f: &Fight, u: UnitId, b: &Blow, loc: Location) -> bool {
+pub fn fix_limit(
+    f: &Board<impl Borrow<Fight>, impl VwUnits>,
+    u: UnitId,
+    b: &Blow,
+    loc: Location,
+) -> bool {
     let mut after = f.state(u).injuries.clone();
     for (k, &sc) in b.scores.iter().enumerate() {
         injury::record(
@@ -109,7 +116,7 @@ pub fn fix_limit(f: &Fight, u: UnitId, b: &Blow, loc: Location) -> bool {
 }
 
 /// How `u` defends against the pending attack.
-pub fn defense(f: &Fight, u: UnitId) -> DefenseKind {
+pub fn defense(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> DefenseKind {
     let s = f.state(u);
     if s.borrowed >= 2 && s.free_defenses == 0 {
         return DefenseKind::None;
@@ -154,7 +161,11 @@ pub fn defense(f: &Fight, u: UnitId) -> DefenseKind {
     best
 }
 
-fn nearest(f: &Fight, u: UnitId, pred: impl Fn(UnitId) -> bool) -> Option<UnitId> {
+fn nearest(
+    f: &Board<impl Borrow<Fight>, impl VwUnits>,
+    u: UnitId,
+    pred: impl Fn(UnitId) -> bool,
+) -> Option<UnitId> {
     f.enemies(u)
         .into_iter()
         .filter(|&e| pred(e))
@@ -165,7 +176,7 @@ fn nearest(f: &Fight, u: UnitId, pred: impl Fn(UnitId) -> bool) -> Option<UnitId
         })
 }
 
-fn turn(f: &Fight, u: UnitId) -> Action {
+fn turn(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> Action {
     let s = f.state(u);
     let sheet = f.sheet(u);
     let Some(foe) = nearest(f, u, |_| true) else {
@@ -267,7 +278,7 @@ fn turn(f: &Fight, u: UnitId) -> Action {
                 .ids()
                 .filter(|&x| {
                     f.fighting(x)
-                        && f.sides[x.0 as usize] == f.sides[u.0 as usize]
+                        && f.side(x) == f.side(u)
                         && f.state(x).pos.unsigned_distance_to(at) <= super::fight::FRAG_RADIUS
                 })
                 .count();
@@ -356,7 +367,12 @@ fn turn(f: &Fight, u: UnitId) -> Action {
 }
 
 /// A plain blow of `u` at `t`'s chest with `weapon` (`None`: unarmed), if the rules allow it.
-fn blow(f: &Fight, u: UnitId, weapon: Option<usize>, t: UnitId) -> Option<Action> {
+fn blow(
+    f: &Board<impl Borrow<Fight>, impl VwUnits>,
+    u: UnitId,
+    weapon: Option<usize>,
+    t: UnitId,
+) -> Option<Action> {
     let a = Action::Attack(Attack {
         weapon,
         target: t,
@@ -369,7 +385,12 @@ fn blow(f: &Fight, u: UnitId, weapon: Option<usize>, t: UnitId) -> Option<Action
 }
 
 /// A hex within `budget` steps on the way to a hex next to `goal`.
-fn approach(f: &Fight, u: UnitId, goal: Hex, budget: u32) -> Option<Hex> {
+fn approach(
+    f: &Board<impl Borrow<Fight>, impl VwUnits>,
+    u: UnitId,
+    goal: Hex,
+    budget: u32,
+) -> Option<Hex> {
     let map = f.map.as_ref()?;
     let from = f.state(u).pos;
     if from.unsigned_distance_to(goal) <= 1 || budget == 0 {
@@ -397,7 +418,7 @@ fn approach(f: &Fight, u: UnitId, goal: Hex, budget: u32) -> Option<Hex> {
 }
 
 /// A cover hex within Base Move that still sees `t`.
-fn cover_spot(f: &Fight, u: UnitId, t: UnitId) -> Option<Hex> {
+fn cover_spot(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId, t: UnitId) -> Option<Hex> {
     let map = f.map.as_ref()?;
     let s = f.state(u);
     if map.terrain(s.pos).and_then(Terrain::cover).is_some() {
@@ -437,7 +458,12 @@ fn cover_spot(f: &Fight, u: UnitId, t: UnitId) -> Option<Hex> {
 
 /// A steer toward `goal`: turn the heading toward it (as far as the Maneuver pays), then
 /// speed up while far and slow down to stop near it.
-pub fn steer_toward(f: &Fight, u: UnitId, v: vector::Vector, goal: Hex) -> Steer {
+pub fn steer_toward(
+    f: &Board<impl Borrow<Fight>, impl VwUnits>,
+    u: UnitId,
+    v: vector::Vector,
+    goal: Hex,
+) -> Steer {
     let sheet = f.sheet(u);
     let maneuver = sheet.maneuver as i32;
     let at = f.state(u).pos;
@@ -473,7 +499,11 @@ pub fn steer_toward(f: &Fight, u: UnitId, v: vector::Vector, goal: Hex) -> Steer
 /// below, climb (powered) or fly level toward one above, turn toward it as the Maneuver
 /// allows (drifting when a turn costs too much), full thrust while under the one-Breath
 /// speed.
-pub fn fly_toward(f: &Fight, u: UnitId, foe: UnitId) -> super::fight::Fly {
+pub fn fly_toward(
+    f: &Board<impl Borrow<Fight>, impl VwUnits>,
+    u: UnitId,
+    foe: UnitId,
+) -> super::fight::Fly {
     let s = f.state(u);
     let sheet = f.sheet(u);
     let mut plan = super::fight::Fly::default();
@@ -521,7 +551,7 @@ pub fn fly_toward(f: &Fight, u: UnitId, foe: UnitId) -> super::fight::Fly {
 /// `plan` with the turns (or drifts) that head `u` toward `foe`, `flat` hexes away; over
 /// the foe or about to leave the map, toward the middle of the map instead.
 fn turn_toward(
-    f: &Fight,
+    f: &Board<impl Borrow<Fight>, impl VwUnits>,
     u: UnitId,
     foe: UnitId,
     flat: f64,
@@ -556,7 +586,7 @@ fn turn_toward(
 }
 
 /// The hex nearest the middle of the map's bounding box.
-fn middle_of_map(f: &Fight) -> Option<Hex> {
+fn middle_of_map(f: &Board<impl Borrow<Fight>, impl VwUnits>) -> Option<Hex> {
     let map = f.map.as_ref()?;
     let (mut n, mut q, mut r) = (0i64, 0i64, 0i64);
     for (h, _) in map.hexes() {

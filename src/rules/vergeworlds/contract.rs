@@ -2,8 +2,8 @@
 //! (`ruleset: Vergeworlds(...)`: gravity, a cramped fight, checked here), its stat blocks
 //! (checked as written), its systems and the [`Fight`] it keeps.
 
-use super::{Action, Fight, VwConfig, VwStats};
-use crate::battle::{Combatant, UnitId};
+use super::{Action, Board, Fight, UnitState, VwConfig, VwStats};
+use crate::battle::{Combatant, Sheet, UnitId};
 use crate::format::{Path, Problem};
 use crate::scenario::{Prepared, Ruleset, ScenarioFile};
 use bevy::ecs::entity::Entity;
@@ -63,23 +63,34 @@ impl Ruleset for Vergeworlds {
     }
 
     fn reset(world: &mut World, prepared: &Prepared, _: &VwConfig) {
-        world.insert_resource(super::new_fight(prepared));
+        let fight = super::new_fight(prepared, world);
+        world.insert_resource(fight);
     }
 
-    fn spawn(entity: &mut EntityWorldMut, _: &Arc<VwStats>) {
-        entity.insert(Combatant);
+    /// A character's entity carries its stat block and its [`UnitState`] (set for the
+    /// battle's start by [`super::new_fight`]).
+    fn spawn(entity: &mut EntityWorldMut, sheet: &Arc<VwStats>) {
+        entity.insert((Combatant, Sheet(Arc::clone(sheet)), UnitState::default()));
     }
 
     fn unit_line(world: &World, _: Entity, unit: UnitId) -> String {
-        world
-            .get_resource::<Fight>()
-            .map_or(String::new(), |f| f.unit_line(unit))
+        world.get_resource::<Fight>().map_or(String::new(), |f| {
+            Board {
+                fight: f,
+                units: world,
+            }
+            .unit_line(unit)
+        })
     }
 
-    /// The way left before the worst injury puts the character down ([`Fight::health`]).
+    /// The way left before the worst injury puts the character down ([`Board::health`]).
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
-        world
-            .get_resource::<Fight>()
-            .map_or(1.0, |f| f.health(unit))
+        world.get_resource::<Fight>().map_or(1.0, |f| {
+            Board {
+                fight: f,
+                units: world,
+            }
+            .health(unit)
+        })
     }
 }

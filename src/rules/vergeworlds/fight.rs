@@ -1,7 +1,10 @@
-//! The battle state of Vergeworlds and its rules of play (vergeworlds-rough-methods.txt,
-//! "Combat"): rounds of Action Points, turns of one or more actions with an attitude,
-//! attacks with their defenses and Mana, damage to mooks and major characters, movement
-//! on foot and at high speed, Breath, grappling, area fire and grenades.
+//! The rules of play of Vergeworlds (vergeworlds-rough-methods.txt, "Combat"): rounds of
+//! Action Points, turns of one or more actions with an attitude, attacks with their
+//! defenses and Mana, damage to mooks and major characters, movement on foot and at high
+//! speed, Breath, grappling, area fire and grenades.
+//!
+//! Each character's state ([`UnitState`]) is a component on its entity; what the
+//! characters share ([`Fight`]) is a resource; the rules run on a [`Board`] of the two.
 //!
 //! Decisions where the text leaves play to the referee:
 //! - A turn is paid (5 AP) when it starts; the character then takes actions until it ends
@@ -54,12 +57,14 @@ use super::sheet::{VwStats, Weapon, WeaponKind};
 use super::task;
 use super::vector::{self, Steer, Vector};
 use crate::battle::{AttackResult, BattleEvent, DefenseRecord, Standing, UnitId, hex_pair};
+use crate::battle::{Units, UnitsMut};
 use crate::dice::{DieRoller, Modifier, RollRecord, open_ended_2d6};
 use crate::hexmap::{HexMap, Terrain};
 use bevy::ecs::resource::Resource;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::borrow::{Borrow, BorrowMut};
 use std::sync::Arc;
 
 mod applying;
@@ -281,8 +286,8 @@ pub struct Wear {
     pub destroyed: bool,
 }
 
-/// A character's state in the battle.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// A character's state in the battle, the component on its entity.
+#[derive(bevy::ecs::component::Component, Clone, Debug, Default, PartialEq)]
 pub struct UnitState {
     /// Hex.
     pub pos: Hex,
@@ -369,6 +374,8 @@ pub struct UnitState {
     /// Meters stepped while defending off its own turn, counted as walked on the next
     /// ("Moving while Defending").
     pub step_borrowed: u32,
+    /// Its mook group (the group shares one starting roll), if any.
+    pub group: Option<String>,
 }
 
 /// An attack being resolved.
@@ -414,18 +421,8 @@ pub enum Step {
 /// The battle.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Fight {
-    /// Stat blocks, by unit.
-    pub sheets: Vec<Arc<VwStats>>,
-    /// Names.
-    pub names: Vec<String>,
-    /// Side of each unit.
-    pub sides: Vec<u8>,
     /// Whether each side is a player's (asked to defend and spend Mana).
     pub player_sides: Vec<bool>,
-    /// Mook group of each unit (shared starting roll).
-    pub groups: Vec<Option<String>>,
-    /// States.
-    pub units: Vec<UnitState>,
     /// The map.
     pub map: Option<Arc<HexMap>>,
     /// Round number.
@@ -474,43 +471,90 @@ impl<D: DieRoller> DieRoller for Prefilled<'_, D> {
     }
 }
 
-impl Fight {
+/// The characters of a Vergeworlds battle by unit id: each one's [`VwStats`] and
+/// [`UnitState`] (a battle world, or the systems' query).
+pub trait VwUnits: Units<VwStats, UnitState> {}
+impl<T: Units<VwStats, UnitState> + ?Sized> VwUnits for T {}
+
+/// [`VwUnits`] whose states the rules may change.
+pub trait VwUnitsMut: UnitsMut<VwStats, UnitState> + VwUnits {}
+impl<T: UnitsMut<VwStats, UnitState> + ?Sized> VwUnitsMut for T {}
+
+/// A Vergeworlds battle as the rules see it: what the characters share (`fight`, the
+/// [`Fight`] resource, which the board reads as through `Deref`) and the characters' own
+/// components (`units`). The systems lend it the resource and their query; the window and
+/// the tests a battle world. The accessors that return a character directly are for ids
+/// the rules have checked (a unit of the battle); they panic otherwise, as indexing a list
+/// would.
+pub struct Board<F, U> {
+    /// The shared state: a [`Fight`], or a reference to one.
+    pub fight: F,
+    /// The characters' stat blocks and states.
+    pub units: U,
+}
+
+impl<F: Borrow<Fight>, U> std::ops::Deref for Board<F, U> {
+    type Target = Fight;
+    fn deref(&self) -> &Fight {
+        self.fight.borrow()
+    }
+}
+
+impl<F: BorrowMut<Fight>, U> std::ops::DerefMut for Board<F, U> {
+    fn deref_mut(&mut self) -> &mut Fight {
+        self.fight.borrow_mut()
+    }
+}
+
+impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
     /// The state of `u`.
     pub fn state(&self, u: UnitId) -> &UnitState {
-        &self.units[u.0 as usize]
-    }
-
-    fn state_mut(&mut self, u: UnitId) -> &mut UnitState {
-        &mut self.units[u.0 as usize]
+        match self.units.state_of(u) {
+            Some(s) => s,
+            None => panic!("no character {u:?}"),
+        }
     }
 
     /// The stat block of `u`.
     pub fn sheet(&self, u: UnitId) -> &VwStats {
-        &self.sheets[u.0 as usize]
+        match self.units.sheet_of(u) {
+            Some(s) => s,
+            None => panic!("no character {u:?}"),
+        }
     }
 
     /// The name of `u`.
     pub fn name(&self, u: UnitId) -> &str {
-        &self.names[u.0 as usize]
+        self.units.name_of(u)
+    }
+
+    /// How many characters the battle has.
+    pub fn count(&self) -> usize {
+        self.units.count()
     }
 
     /// Every unit.
-    pub fn ids(&self) -> impl Iterator<Item = UnitId> + '_ {
-        (0..self.units.len()).map(|i| UnitId(i as u32))
+    pub fn ids(&self) -> impl Iterator<Item = UnitId> + use<F, U> {
+        self.units.ids()
+    }
+
+    /// The side of `u`.
+    pub fn side(&self, u: UnitId) -> u8 {
+        self.units.side_of(u).unwrap_or(0)
     }
 
     /// Whether `u` still fights.
     pub fn fighting(&self, u: UnitId) -> bool {
         self.units
-            .get(u.0 as usize)
+            .state_of(u)
             .is_some_and(|s| s.hurt == Hurt::Fighting)
     }
 
     /// The fighting enemies of `u`.
     pub fn enemies(&self, u: UnitId) -> Vec<UnitId> {
-        let side = self.sides[u.0 as usize];
+        let side = self.side(u);
         self.ids()
-            .filter(|&e| self.sides[e.0 as usize] != side && self.fighting(e))
+            .filter(|&e| self.side(e) != side && self.fighting(e))
             .collect()
     }
 
@@ -571,9 +615,8 @@ impl Fight {
     pub fn control_on(&self, u: UnitId) -> i32 {
         let carry = self.sheet(u).carry;
         let held: f64 = self
-            .units
-            .iter()
-            .flat_map(|s| s.control.iter())
+            .ids()
+            .flat_map(|g| self.state(g).control.iter())
             .filter(|(t, _)| *t == u)
             .map(|(_, c)| *c)
             .sum();
@@ -597,8 +640,7 @@ impl Fight {
     /// it down (7 for a mook, 9 for a major character: [`injury::mook_down`],
     /// [`injury::major_state`]).
     pub fn health(&self, u: UnitId) -> f32 {
-        let (Some(s), Some(sheet)) = (self.units.get(u.0 as usize), self.sheets.get(u.0 as usize))
-        else {
+        let (Some(s), Some(sheet)) = (self.units.state_of(u), self.units.sheet_of(u)) else {
             return 1.0;
         };
         if s.hurt != Hurt::Fighting {
@@ -627,6 +669,16 @@ impl Fight {
             s.vector
                 .map_or(String::new(), |v| format!(", {} m/turn", v.speed))
         )
+    }
+}
+
+impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
+    /// The state of `u`, to change.
+    pub fn state_mut(&mut self, u: UnitId) -> &mut UnitState {
+        match self.units.state_mut(u) {
+            Some(s) => s,
+            None => panic!("no character {u:?}"),
+        }
     }
 }
 

@@ -25,13 +25,13 @@ pub mod task;
 pub mod vector;
 
 pub use contract::Vergeworlds;
-pub use fight::{Action, Fight};
+pub use fight::{Action, Board, Fight, UnitState, VwUnits, VwUnitsMut};
 pub use sheet::VwStats;
 
-use crate::battle::{BattleSet, Command, UnitId, flush_messages};
+use crate::battle::{BattleSet, Command, UnitId, Units, flush_messages};
 use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
-use fight::{UnitState, Wear};
+use fight::Wear;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -53,22 +53,31 @@ pub struct VwConfig {
 pub fn configure(schedule: &mut Schedule) {
     schedule.add_systems((
         systems::begin.in_set(BattleSet::Begin),
-        crate::battle::decide_by_policy::<Fight>.in_set(BattleSet::Decide),
+        crate::battle::decide_with_units::<Fight>.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
         flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
 }
 
-/// The battle of `prepared` at its start.
-pub fn new_fight(prepared: &Prepared) -> Fight {
+/// What the characters of `prepared` share at the start of the battle; every character
+/// (spawned already) gets its starting state (where it stands, its weapons loaded, its
+/// vector and airspeed if it flies, its mook group).
+pub fn new_fight(prepared: &Prepared, characters: &mut impl VwUnitsMut) -> Fight {
     let Some(config) = prepared.config::<Vergeworlds>() else {
         return Fight::default();
     };
     let sheets: Vec<Arc<VwStats>> = prepared.sheets::<Vergeworlds>();
-    let units: Vec<UnitState> = sheets
+    let groups = prepared
+        .file
+        .units
+        .iter()
+        .zip(&sheets)
+        .map(|(u, s)| if s.mook { u.template.clone() } else { None });
+    let units = sheets
         .iter()
         .zip(&prepared.units)
-        .map(|(s, u)| UnitState {
+        .zip(groups)
+        .map(|((s, u), group)| UnitState {
             pos: u.at,
             alt: s.altitude,
             breath: s.stamina,
@@ -108,40 +117,36 @@ pub fn new_fight(prepared: &Prepared) -> Fight {
                             drift: 0,
                         })
                 }),
+            group,
             ..UnitState::default()
-        })
-        .collect();
+        });
+    for (id, state) in characters.ids().zip(units) {
+        if let Some(st) = characters.state_mut(id) {
+            *st = state;
+        }
+    }
     Fight {
-        groups: prepared
-            .file
-            .units
-            .iter()
-            .zip(&sheets)
-            .map(|(u, s)| if s.mook { u.template.clone() } else { None })
-            .collect(),
         player_sides: prepared
             .sides
             .iter()
             .map(|s| s.control == crate::battle::Control::Player)
             .collect(),
-        sides: prepared.units.iter().map(|u| u.side).collect(),
-        names: prepared.units.iter().map(|u| u.name.clone()).collect(),
         gravity: config.gravity.unwrap_or(1.0),
         cramped: config.cramped,
-        sheets,
-        units,
         map: Some(Arc::new(prepared.map.clone())),
         ..Fight::default()
     }
 }
 
-impl crate::battle::StatePolicy for Fight {
-    type Action = Action;
-
-    fn choose(&self, unit: UnitId) -> Action {
-        ai::choose(self, unit)
-    }
-}
-
 #[cfg(test)]
 mod tests;
+
+impl crate::battle::UnitsPolicy for Fight {
+    type Sheet = VwStats;
+    type State = UnitState;
+    type Action = Action;
+
+    fn choose(&self, units: &impl Units<VwStats, UnitState>, unit: UnitId) -> Action {
+        ai::choose(&Board { fight: self, units }, unit)
+    }
+}

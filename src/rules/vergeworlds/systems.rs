@@ -1,18 +1,24 @@
-//! The thin ECS systems of Vergeworlds: they hand the [`Fight`] the dice and the decision,
-//! write its events, and mirror standing, position, facing, velocity and altitude onto the
-//! unit entities.
+//! The thin ECS systems of Vergeworlds: they hand the rules a [`Board`] of the shared
+//! [`Fight`] and the characters' components, the dice and the decision, write the events,
+//! and mirror standing, position, facing, velocity and altitude onto the entities.
 
-use super::fight::{Action, Fight, Prompt, Step, standing};
+use super::fight::{Action, Board, Fight, Prompt, Step, UnitState, VwUnits, standing};
+use super::sheet::VwStats;
 use crate::battle::{
-    Altitude, AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState, UnitId,
-    Velocity,
+    Altitude, AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState,
+    UnitComponents, UnitId, Velocity,
 };
 use crate::dice::BattleRng;
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::MessageWriter;
 use bevy::ecs::prelude::{Commands, Query, Res, ResMut};
+use std::borrow::Borrow;
 
-type Units<'w, 's> = Query<
+/// The characters' stat blocks and states, for the rules.
+type UnitQuery<'w, 's> = UnitComponents<'w, 's, VwStats, UnitState>;
+
+/// Where the map shows the characters, and their standing.
+type Places<'w, 's> = Query<
     'w,
     's,
     (
@@ -26,9 +32,13 @@ type Units<'w, 's> = Query<
     ),
 >;
 
-fn mirror(fight: &Fight, units: &mut Units, commands: &mut Commands) {
-    for (e, id, mut pos, mut facing, mut st, vel, alt) in units.iter_mut() {
-        let Some(s) = fight.units.get(id.0 as usize) else {
+fn mirror(
+    fight: &Board<impl Borrow<Fight>, impl VwUnits>,
+    places: &mut Places,
+    commands: &mut Commands,
+) {
+    for (e, id, mut pos, mut facing, mut st, vel, alt) in places.iter_mut() {
+        let Some(s) = fight.units.state_of(*id) else {
             continue;
         };
         let now = standing(s.hurt);
@@ -82,12 +92,14 @@ fn sync_turn(fight: &Fight, turn: &mut TurnState) {
 }
 
 /// Starts a round when the last is over and names the unit whose decision is awaited.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn begin(
     mut turn: ResMut<TurnState>,
     outcome: Res<Outcome>,
     mut fight: ResMut<Fight>,
     mut rng: ResMut<BattleRng>,
-    mut units: Units,
+    mut units: UnitQuery,
+    mut places: Places,
     mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
@@ -95,6 +107,10 @@ pub(super) fn begin(
         return;
     }
     let mut events = Vec::new();
+    let mut fight = Board {
+        fight: &mut *fight,
+        units: &mut units,
+    };
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
         if turn.round > 0 {
@@ -109,21 +125,27 @@ pub(super) fn begin(
         Step::Awaiting(id) => turn.awaiting = Some(id),
         Step::RoundOver => turn.round_over = true,
     }
-    mirror(&fight, &mut units, &mut commands);
+    mirror(&fight, &mut places, &mut commands);
     sync_turn(&fight, &mut turn);
     out.write_batch(events);
 }
 
 /// Checks and applies the awaited unit's decision.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
     mut decision: AwaitedDecision<Action>,
     mut fight: ResMut<Fight>,
     mut rng: ResMut<BattleRng>,
-    mut units: Units,
+    mut units: UnitQuery,
+    mut places: Places,
     mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
+    let mut fight = Board {
+        fight: &mut *fight,
+        units: &mut units,
+    };
     let Some((active, action)) = decision.take(
         |unit, action| fight.check(unit, action),
         |unit| super::ai::choose(&fight, unit),
@@ -146,7 +168,7 @@ pub(super) fn resolve(
         fight.apply(active, action, &mut *rng, &mut events);
     }
     decision.turn.awaiting = None;
-    mirror(&fight, &mut units, &mut commands);
+    mirror(&fight, &mut places, &mut commands);
     sync_turn(&fight, &mut decision.turn);
     out.write_batch(events);
 }

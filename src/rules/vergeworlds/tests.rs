@@ -1,16 +1,44 @@
 //! Tests of the Vergeworlds battle: rounds, attacks, damage, movement and flight, and each
 //! demo scenario running to an outcome headless.
 
+use super::VwStats;
 use super::combat::Location;
-use super::fight::{Action, Attack, Fight};
-use crate::battle::UnitId;
+use super::fight::{Action, Attack, Board, Fight};
+use crate::battle::{Sheet, UnitId, Units};
+use crate::session::{Session, SessionOptions};
+use bevy::ecs::world::World;
+use std::sync::Arc;
+
 use crate::dice::Scripted;
 
-fn fight_of(path: &str) -> Fight {
+/// A battle's characters on their entities (the world of a new session) with the
+/// [`Fight`] they share taken out of the world, so that the turn's functions can be called
+/// one by one.
+type Battle = Board<Fight, World>;
+
+fn fight_of(path: &str) -> Battle {
     let prepared = crate::rules::builtin()
         .load(std::path::Path::new(path))
         .expect("scenario loads");
-    super::new_fight(&prepared)
+    let mut world = Session::new(Arc::new(prepared), 0, SessionOptions::default()).world;
+    let Some(fight) = world.remove_resource::<Fight>() else {
+        panic!("no Vergeworlds fight");
+    };
+    Board {
+        fight,
+        units: world,
+    }
+}
+
+/// The stat block of `u`, to change for a test (its entity's own copy).
+fn sheet_mut(f: &mut Battle, u: UnitId) -> &mut VwStats {
+    let Some(e) = Units::<VwStats, super::fight::UnitState>::entity_of(&f.units, u) else {
+        panic!("no character {u:?}");
+    };
+    match f.units.get_mut::<Sheet<VwStats>>(e) {
+        Some(sheet) => Arc::make_mut(&mut sheet.into_inner().0),
+        None => panic!("no stat block for {u:?}"),
+    }
 }
 
 /// "Combat Time and Pacing", "Starting Combat": AP a round from the Action Score plus 1d6
@@ -39,7 +67,8 @@ fn a_blow_drops_a_mook_by_its_threshold() {
     f.begin_round(&mut Scripted::new(&[6, 1, 1, 1, 1, 1, 1]), &mut events);
     // Put Helen next to Deputy Hale and give her the turn.
     let (helen, hale) = (UnitId(0), UnitId(3));
-    f.units[0].pos = f.units[3].pos + hexx::Hex::new(-1, 0);
+    let near_hale = f.state(UnitId(3)).pos + hexx::Hex::new(-1, 0);
+    f.state_mut(UnitId(0)).pos = near_hale;
     let step = f.advance(&mut Scripted::new(&[]), &mut events);
     assert_eq!(step, super::fight::Step::Awaiting(helen));
     let a = Attack {
@@ -90,16 +119,16 @@ fn every_demo_runs_to_an_outcome() {
 
 /// Deputy Hale (unit 3) with the turn, Helen (unit 0) waiting with 10 AP three meters away,
 /// everyone else without the AP for a turn.
-fn hale_walks_up_to_waiting_helen() -> Fight {
+fn hale_walks_up_to_waiting_helen() -> Battle {
     let mut f = fight_of("scenarios/vw-sheriffs-men.ron");
-    for s in &mut f.units {
-        s.ap = 0;
+    for u in f.ids() {
+        f.state_mut(u).ap = 0;
     }
-    f.units[0].pos = hexx::Hex::new(-4, 0);
-    f.units[0].waiting = true;
-    f.units[0].ap = 10;
-    f.units[3].pos = hexx::Hex::new(-1, 0);
-    f.units[3].turns = 1;
+    f.state_mut(UnitId(0)).pos = hexx::Hex::new(-4, 0);
+    f.state_mut(UnitId(0)).waiting = true;
+    f.state_mut(UnitId(0)).ap = 10;
+    f.state_mut(UnitId(3)).pos = hexx::Hex::new(-1, 0);
+    f.state_mut(UnitId(3)).turns = 1;
     f.active = Some(UnitId(3));
     f
 }
@@ -148,9 +177,9 @@ fn a_slow_interrupt_keeps_waiting() {
 fn a_defense_loses_the_focus_and_opens_a_throw() {
     let (helen, hale) = (UnitId(0), UnitId(3));
     let mut f = hale_walks_up_to_waiting_helen();
-    f.units[0].waiting = false;
-    f.units[0].focus = true;
-    f.units[3].pos = hexx::Hex::new(-3, 0);
+    f.state_mut(UnitId(0)).waiting = false;
+    f.state_mut(UnitId(0)).focus = true;
+    f.state_mut(UnitId(3)).pos = hexx::Hex::new(-3, 0);
     let mut events = Vec::new();
     let club = Attack {
         weapon: Some(0),
@@ -184,7 +213,7 @@ fn a_defense_loses_the_focus_and_opens_a_throw() {
     f.active = Some(helen);
     f.check(helen, &throw).expect("a throw is open");
     f.active = Some(UnitId(1));
-    f.units[1].pos = hexx::Hex::new(-3, 1);
+    f.state_mut(UnitId(1)).pos = hexx::Hex::new(-3, 1);
     assert!(f.check(UnitId(1), &throw).is_err(), "only for the defender");
 }
 
@@ -194,8 +223,8 @@ fn a_defense_loses_the_focus_and_opens_a_throw() {
 fn extra_effort_plus_two_needs_a_spirit_roll() {
     let (helen, hale) = (UnitId(0), UnitId(3));
     let mut f = hale_walks_up_to_waiting_helen();
-    f.units[0].waiting = false;
-    f.units[3].pos = hexx::Hex::new(-3, 0);
+    f.state_mut(UnitId(0)).waiting = false;
+    f.state_mut(UnitId(3)).pos = hexx::Hex::new(-3, 0);
     f.active = Some(helen);
     let breath = f.state(helen).breath;
     let blow = Attack {
@@ -230,12 +259,12 @@ fn extra_effort_plus_two_needs_a_spirit_roll() {
 fn a_choke_puts_the_victim_out() {
     let (helen, hale) = (UnitId(0), UnitId(3));
     let mut f = hale_walks_up_to_waiting_helen();
-    f.units[0].waiting = false;
-    f.units[0].ap = 0;
-    f.units[0].control = vec![(hale, 40.0)];
-    f.units[3].choked_by = Some(helen);
-    f.units[3].choke = f64::from(f.sheet(hale).stamina) - 1.0;
-    f.units[3].ap = 10;
+    f.state_mut(UnitId(0)).waiting = false;
+    f.state_mut(UnitId(0)).ap = 0;
+    f.state_mut(UnitId(0)).control = vec![(hale, 40.0)];
+    f.state_mut(UnitId(3)).choked_by = Some(helen);
+    f.state_mut(UnitId(3)).choke = f64::from(f.sheet(hale).stamina) - 1.0;
+    f.state_mut(UnitId(3)).ap = 10;
     f.active = None;
     let mut events = Vec::new();
     // Natural 2, rolling on with a 3: total 2, far under DC 2 with the Control penalty.
@@ -251,17 +280,17 @@ fn a_choke_puts_the_victim_out() {
 fn a_pickup_needs_a_light_enough_foe() {
     let (helen, hale) = (UnitId(0), UnitId(3));
     let mut f = hale_walks_up_to_waiting_helen();
-    f.units[3].pos = hexx::Hex::new(-3, 0);
-    f.units[0].waiting = false;
+    f.state_mut(UnitId(3)).pos = hexx::Hex::new(-3, 0);
+    f.state_mut(UnitId(0)).waiting = false;
     f.active = Some(helen);
     let pickup = Action::Grapple {
         target: hale,
         mode: super::fight::GrappleMode::Pickup,
     };
-    std::sync::Arc::make_mut(&mut f.sheets[3]).weight = 60.0;
-    std::sync::Arc::make_mut(&mut f.sheets[0]).carry = 80.0;
+    sheet_mut(&mut f, UnitId(3)).weight = 60.0;
+    sheet_mut(&mut f, UnitId(0)).carry = 80.0;
     f.check(helen, &pickup).expect("light enough");
-    std::sync::Arc::make_mut(&mut f.sheets[3]).weight = 120.0;
+    sheet_mut(&mut f, UnitId(3)).weight = 120.0;
     let err = f.check(helen, &pickup).expect_err("too heavy");
     assert!(err.contains("more than"), "{err}");
 }
@@ -272,8 +301,8 @@ fn a_pickup_needs_a_light_enough_foe() {
 fn a_retreat_steps_back_and_borrows_the_step() {
     let (helen, hale) = (UnitId(0), UnitId(3));
     let mut f = hale_walks_up_to_waiting_helen();
-    f.units[0].waiting = false;
-    f.units[3].pos = hexx::Hex::new(-3, 0);
+    f.state_mut(UnitId(0)).waiting = false;
+    f.state_mut(UnitId(3)).pos = hexx::Hex::new(-3, 0);
     let mut events = Vec::new();
     let club = Attack {
         weapon: Some(0),
@@ -306,9 +335,9 @@ fn surrounded_is_stuck() {
     let helen = UnitId(0);
     let mut f = hale_walks_up_to_waiting_helen();
     assert!(!f.stuck(helen));
-    let around = f.units[0].pos.all_neighbors();
+    let around = f.state_mut(UnitId(0)).pos.all_neighbors();
     for (i, h) in (1..7).zip(around) {
-        f.units[i].pos = h;
+        f.state_mut(UnitId(i)).pos = h;
     }
     assert!(f.stuck(helen));
     let mods = f.defense_modifiers(helen, None, super::fight::DefenseKind::Normal, false);
@@ -324,11 +353,11 @@ fn careful_aim_holds_a_near_miss() {
     for a in 1..=6u32 {
         for b in 1..=6u32 {
             let mut f = fight_of("scenarios/vw-warehouse-firefight.ron");
-            f.units[0].pos = hexx::Hex::new(0, 0);
-            f.units[5].pos = hexx::Hex::new(6, 0);
-            f.units[0].turns = 1;
+            f.state_mut(UnitId(0)).pos = hexx::Hex::new(0, 0);
+            f.state_mut(UnitId(5)).pos = hexx::Hex::new(6, 0);
+            f.state_mut(UnitId(0)).turns = 1;
             // No Mana to ask about on a miss.
-            f.units[0].mana = 0;
+            f.state_mut(UnitId(0)).mana = 0;
             f.active = Some(calloway);
             let shot = Attack {
                 weapon: Some(0),
@@ -378,7 +407,7 @@ fn careful_aim_holds_a_near_miss() {
 fn a_cramped_battlefield_penalizes_bulky_weapons() {
     let (helen, hale) = (UnitId(0), UnitId(3));
     let mut f = hale_walks_up_to_waiting_helen();
-    f.units[3].pos = hexx::Hex::new(-3, 0);
+    f.state_mut(UnitId(3)).pos = hexx::Hex::new(-3, 0);
     let blow = Attack {
         weapon: Some(0),
         target: hale,
@@ -387,7 +416,7 @@ fn a_cramped_battlefield_penalizes_bulky_weapons() {
         shots: 1,
         effort: 0,
     };
-    let cramped = |f: &Fight| {
+    let cramped = |f: &Battle| {
         f.attack_modifiers(helen, &blow)
             .0
             .iter()

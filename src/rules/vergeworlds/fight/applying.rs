@@ -5,9 +5,168 @@
 
 use super::*;
 
-impl Fight {
+impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
     // ----- applying -------------------------------------------------------------------------
 
+    pub(super) fn path(&self, u: UnitId, to: Hex) -> Option<Vec<Hex>> {
+        let map = self.map.as_ref()?;
+        let from = self.state(u).pos;
+        let occupied: Vec<Hex> = self
+            .ids()
+            .filter(|&o| o != u && self.fighting(o) && self.state(o).alt <= 2.0)
+            .map(|o| self.state(o).pos)
+            .collect();
+        map.path(from, to, |h| {
+            if occupied.contains(&h) {
+                None
+            } else {
+                map.move_cost(h)
+            }
+        })
+    }
+
+    /// Whether `u` is in the air.
+    pub fn flying(&self, u: UnitId) -> bool {
+        let s = self.state(u);
+        s.air.is_some() && s.alt > 0.0
+    }
+
+    /// Whether `u` is a floater (a Density score and no wings).
+    pub fn floater(&self, u: UnitId) -> bool {
+        self.sheet(u)
+            .flight
+            .as_ref()
+            .is_some_and(|f| f.density.is_some() && f.wing_area <= 0.0)
+    }
+
+    /// The flight numbers of `u`, if it has wings or powered flight.
+    pub fn glider(&self, u: UnitId) -> Option<Glider> {
+        let sheet = self.sheet(u);
+        let f = sheet.flight.as_ref().filter(|f| f.wing_area > 0.0)?;
+        Some(Glider {
+            weight_kg: sheet.weight,
+            gravity_g: if self.gravity > 0.0 {
+                self.gravity
+            } else {
+                1.0
+            },
+            wing_area: f.wing_area,
+            glide: f.glide,
+            lift_aid: f.lift_aid,
+            size: sheet.size,
+            action_score: f64::from(sheet.action_score),
+            reach: 1.0,
+        })
+    }
+
+    /// The glide column a flight plan flies in.
+    pub fn fly_column(&self, u: UnitId, plan: &Fly) -> Column {
+        let Some(g) = self.glider(u) else {
+            return Column::LEVEL;
+        };
+        if plan.level {
+            return Column::LEVEL;
+        }
+        let own = g.own_column();
+        if plan.columns < 0 {
+            own.left(plan.columns.unsigned_abs())
+        } else {
+            own.right(plan.columns as u32)
+        }
+    }
+
+    /// The vector a flight plan leaves `u` with when it flies `horizontal` meters: the old
+    /// heading turned and drifted as planned.
+    pub(super) fn flown_vector(&self, u: UnitId, plan: &Fly, horizontal: f64) -> Vector {
+        let old = self.state(u).vector.unwrap_or_default();
+        let turned = vector::steer(
+            &old,
+            &Steer {
+                accel: 0,
+                turns: plan.turns,
+                drift: plan.drift,
+            },
+        );
+        Vector {
+            speed: horizontal.round().max(0.0) as u32,
+            ..turned
+        }
+    }
+
+    /// The hex a flight plan aims `u` at this turn (walls and the map's edge may stop it
+    /// short), for the map's preview.
+    pub fn fly_target(&self, u: UnitId, plan: &Fly) -> Option<Hex> {
+        let t = self.preview_fly(u, plan)?;
+        Some(self.state(u).pos + self.flown_vector(u, plan, t.horizontal).offset())
+    }
+
+    /// What a flight plan would do this turn (the same arithmetic the turn uses).
+    pub fn preview_fly(
+        &self,
+        u: UnitId,
+        plan: &Fly,
+    ) -> Option<crate::rules::vergeworlds::flight::GlideTurn> {
+        if self.floater(u) {
+            return self.preview_float(u, plan);
+        }
+        let g = self.glider(u)?;
+        let s = self.state(u);
+        let mut state = s.air?;
+        state.altitude = s.alt;
+        let choice = GlideChoice {
+            column: self.fly_column(u, plan),
+            climb: plan.climb,
+            flaps_rs: f64::from(plan.flaps),
+            pull_up: true,
+            thrust: f64::from(plan.thrust),
+            lift_thrust: 0.0,
+        };
+        Some(glide_turn(&g, state, choice))
+    }
+
+    /// A floater's turn as a flight: [`crate::rules::vergeworlds::flight::float_turn`] with the thrust planned.
+    pub(super) fn preview_float(
+        &self,
+        u: UnitId,
+        plan: &Fly,
+    ) -> Option<crate::rules::vergeworlds::flight::GlideTurn> {
+        let sheet = self.sheet(u);
+        let spec = sheet.flight.as_ref()?;
+        let density = spec.density?;
+        let s = self.state(u);
+        let speed = s.air.map_or(0.0, |a| a.speed);
+        let floater = crate::rules::vergeworlds::flight::Floater {
+            density_score: density,
+            size: sheet.size,
+            streamlining: spec.streamlining,
+            action_score: f64::from(sheet.action_score),
+            climb: f64::from(sheet.maneuver),
+        };
+        let (speed, altitude, drag) = crate::rules::vergeworlds::flight::float_turn(
+            &floater,
+            speed,
+            s.alt,
+            f64::from(plan.thrust),
+        );
+        Some(crate::rules::vergeworlds::flight::GlideTurn {
+            state: GlideState {
+                speed,
+                altitude,
+                column: Column::LEVEL,
+                stalled: false,
+            },
+            flew: true,
+            stall_speed: 0.0,
+            gravity: 0.0,
+            drag,
+            horizontal: speed,
+            altitude_lost: s.alt - altitude,
+            reached_ground: altitude <= 0.0,
+        })
+    }
+}
+
+impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
     /// Applies a checked decision.
     pub fn apply(
         &mut self,
@@ -203,23 +362,6 @@ impl Fight {
         }
     }
 
-    pub(super) fn path(&self, u: UnitId, to: Hex) -> Option<Vec<Hex>> {
-        let map = self.map.as_ref()?;
-        let from = self.state(u).pos;
-        let occupied: Vec<Hex> = self
-            .ids()
-            .filter(|&o| o != u && self.fighting(o) && self.state(o).alt <= 2.0)
-            .map(|o| self.state(o).pos)
-            .collect();
-        map.path(from, to, |h| {
-            if occupied.contains(&h) {
-                None
-            } else {
-                map.move_cost(h)
-            }
-        })
-    }
-
     pub(super) fn walk(&mut self, u: UnitId, to: Hex, run: bool, events: &mut Vec<BattleEvent>) {
         let Some(path) = self.path(u, to) else { return };
         let steps = path.len().saturating_sub(1) as u32;
@@ -356,146 +498,6 @@ impl Fight {
             blow.name = "impact".into();
             self.damage(None, v, &blow, pen, loc, dice, events);
         }
-    }
-
-    /// Whether `u` is in the air.
-    pub fn flying(&self, u: UnitId) -> bool {
-        let s = self.state(u);
-        s.air.is_some() && s.alt > 0.0
-    }
-
-    /// Whether `u` is a floater (a Density score and no wings).
-    pub fn floater(&self, u: UnitId) -> bool {
-        self.sheet(u)
-            .flight
-            .as_ref()
-            .is_some_and(|f| f.density.is_some() && f.wing_area <= 0.0)
-    }
-
-    /// The flight numbers of `u`, if it has wings or powered flight.
-    pub fn glider(&self, u: UnitId) -> Option<Glider> {
-        let sheet = self.sheet(u);
-        let f = sheet.flight.as_ref().filter(|f| f.wing_area > 0.0)?;
-        Some(Glider {
-            weight_kg: sheet.weight,
-            gravity_g: if self.gravity > 0.0 {
-                self.gravity
-            } else {
-                1.0
-            },
-            wing_area: f.wing_area,
-            glide: f.glide,
-            lift_aid: f.lift_aid,
-            size: sheet.size,
-            action_score: f64::from(sheet.action_score),
-            reach: 1.0,
-        })
-    }
-
-    /// The glide column a flight plan flies in.
-    pub fn fly_column(&self, u: UnitId, plan: &Fly) -> Column {
-        let Some(g) = self.glider(u) else {
-            return Column::LEVEL;
-        };
-        if plan.level {
-            return Column::LEVEL;
-        }
-        let own = g.own_column();
-        if plan.columns < 0 {
-            own.left(plan.columns.unsigned_abs())
-        } else {
-            own.right(plan.columns as u32)
-        }
-    }
-
-    /// The vector a flight plan leaves `u` with when it flies `horizontal` meters: the old
-    /// heading turned and drifted as planned.
-    pub(super) fn flown_vector(&self, u: UnitId, plan: &Fly, horizontal: f64) -> Vector {
-        let old = self.state(u).vector.unwrap_or_default();
-        let turned = vector::steer(
-            &old,
-            &Steer {
-                accel: 0,
-                turns: plan.turns,
-                drift: plan.drift,
-            },
-        );
-        Vector {
-            speed: horizontal.round().max(0.0) as u32,
-            ..turned
-        }
-    }
-
-    /// The hex a flight plan aims `u` at this turn (walls and the map's edge may stop it
-    /// short), for the map's preview.
-    pub fn fly_target(&self, u: UnitId, plan: &Fly) -> Option<Hex> {
-        let t = self.preview_fly(u, plan)?;
-        Some(self.state(u).pos + self.flown_vector(u, plan, t.horizontal).offset())
-    }
-
-    /// What a flight plan would do this turn (the same arithmetic the turn uses).
-    pub fn preview_fly(
-        &self,
-        u: UnitId,
-        plan: &Fly,
-    ) -> Option<crate::rules::vergeworlds::flight::GlideTurn> {
-        if self.floater(u) {
-            return self.preview_float(u, plan);
-        }
-        let g = self.glider(u)?;
-        let s = self.state(u);
-        let mut state = s.air?;
-        state.altitude = s.alt;
-        let choice = GlideChoice {
-            column: self.fly_column(u, plan),
-            climb: plan.climb,
-            flaps_rs: f64::from(plan.flaps),
-            pull_up: true,
-            thrust: f64::from(plan.thrust),
-            lift_thrust: 0.0,
-        };
-        Some(glide_turn(&g, state, choice))
-    }
-
-    /// A floater's turn as a flight: [`crate::rules::vergeworlds::flight::float_turn`] with the thrust planned.
-    pub(super) fn preview_float(
-        &self,
-        u: UnitId,
-        plan: &Fly,
-    ) -> Option<crate::rules::vergeworlds::flight::GlideTurn> {
-        let sheet = self.sheet(u);
-        let spec = sheet.flight.as_ref()?;
-        let density = spec.density?;
-        let s = self.state(u);
-        let speed = s.air.map_or(0.0, |a| a.speed);
-        let floater = crate::rules::vergeworlds::flight::Floater {
-            density_score: density,
-            size: sheet.size,
-            streamlining: spec.streamlining,
-            action_score: f64::from(sheet.action_score),
-            climb: f64::from(sheet.maneuver),
-        };
-        let (speed, altitude, drag) = crate::rules::vergeworlds::flight::float_turn(
-            &floater,
-            speed,
-            s.alt,
-            f64::from(plan.thrust),
-        );
-        Some(crate::rules::vergeworlds::flight::GlideTurn {
-            state: GlideState {
-                speed,
-                altitude,
-                column: Column::LEVEL,
-                stalled: false,
-            },
-            flew: true,
-            stall_speed: 0.0,
-            gravity: 0.0,
-            drag,
-            horizontal: speed,
-            altitude_lost: s.alt - altitude,
-            reached_ground: altitude <= 0.0,
-        })
     }
 
     pub(super) fn fly(

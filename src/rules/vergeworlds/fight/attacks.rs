@@ -5,84 +5,12 @@
 
 use super::*;
 
-impl Fight {
+impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
     // ----- attacks ----------------------------------------------------------------------------
-
-    pub(super) fn declare_attack(
-        &mut self,
-        u: UnitId,
-        a: Attack,
-        dice: &mut impl DieRoller,
-        events: &mut Vec<BattleEvent>,
-    ) {
-        let w = self.weapon(u, a.weapon);
-        if w.melee() || w.kind == WeaponKind::Thrown {
-            self.breath(u, 1, events);
-        }
-        let mut a = a;
-        if a.effort > 0 {
-            // "Extra Effort": +1 Brawn for one more Breath; +2 for two more and DC 7 Spirit.
-            self.breath(u, a.effort as i32, events);
-        }
-        if a.effort == 2 {
-            // Decision: a failed Spirit roll leaves the +1 that one Breath point buys.
-            let t = task::task(
-                dice,
-                vec![Modifier::new("Spirit", self.sheet(u).spirit)],
-                7,
-                0,
-            );
-            let ok = t.succeeded();
-            events.push(BattleEvent::Roll {
-                unit: u,
-                purpose: "extra effort +2 (Spirit, DC 7)".into(),
-                roll: t.roll,
-                result: if ok { "+2 Brawn" } else { "only +1 Brawn" }.into(),
-            });
-            if !ok {
-                a.effort = 1;
-            }
-        }
-        if let Some(i) = a.weapon {
-            let s = self.state_mut(u);
-            if let Some(Some(n)) = s.loaded.get_mut(i) {
-                *n = n.saturating_sub(a.shots);
-            }
-            if let Some(f) = s.fired.get_mut(i) {
-                *f += a.shots;
-            }
-        }
-        let target = a.target;
-        self.pending = Some(Pending {
-            attacker: u,
-            attack: a,
-            defense: None,
-            defense_roll: None,
-            rolls: Vec::new(),
-            mana_asked: (false, false),
-            hits: Vec::new(),
-            limit: None,
-            limit_answered: false,
-            dc: 0,
-            cover: 0,
-            pen: None,
-            rolled: false,
-        });
-        // "Defend": the target declares its defense before the attack is resolved.
-        if self.is_player(target) {
-            self.prompt = Some(Prompt::Defend(target));
-            return;
-        }
-        let k = crate::rules::vergeworlds::ai::defense(self, target);
-        if let Some(p) = &mut self.pending {
-            p.defense = Some(k);
-        }
-        self.continue_attack(dice, events);
-    }
 
     pub(super) fn is_player(&self, u: UnitId) -> bool {
         self.player_sides
-            .get(self.sides[u.0 as usize] as usize)
+            .get(usize::from(self.side(u)))
             .copied()
             .unwrap_or(false)
     }
@@ -200,22 +128,6 @@ impl Fight {
 
     pub(super) fn terrain_at(&self, h: Hex) -> Option<Terrain> {
         self.map.as_ref().and_then(|m| m.terrain(h))
-    }
-
-    /// The defense roll of `u` (against the attack by `attacker`, if any).
-    pub(super) fn defense_roll(
-        &mut self,
-        u: UnitId,
-        attacker: Option<(UnitId, &Weapon)>,
-        kind: DefenseKind,
-        evade: bool,
-        dice: &mut impl DieRoller,
-    ) -> RollRecord {
-        let mods = self.defense_modifiers(u, attacker, kind, evade);
-        if !evade && self.state(u).attitude == Attitude::FocusedDefense {
-            self.state_mut(u).defense_bonus_used = true;
-        }
-        open_ended_2d6(dice, mods, Some(0))
     }
 
     /// The modifiers of a defense roll.
@@ -371,6 +283,149 @@ impl Fight {
             .map(|(_, h)| h)
     }
 
+    /// Whether `a` attacks `u` from behind: another foe is already engaging `u` from a
+    /// direction more than 90° away ("Attacked From Behind": one can face a single foe).
+    pub(super) fn attacked_from_behind(&self, u: UnitId, a: UnitId) -> bool {
+        let at = self.state(u).pos;
+        let from = self.state(a).pos - at;
+        self.enemies(u).into_iter().any(|e| {
+            e != a && e.0 < a.0 && {
+                let other = self.state(e).pos - at;
+                self.state(e).pos.unsigned_distance_to(at) <= 1 && from.dot(other) < 0
+            }
+        })
+    }
+
+    /// The defense degree added to the DC (a failed defense adds nothing).
+    pub(super) fn defense_degree(p: &Pending) -> i32 {
+        p.defense_roll.as_ref().map_or(0, |(_, r)| r.total.max(0))
+    }
+
+    pub(super) fn mana_question(&self) -> Option<Prompt> {
+        self.pending
+            .as_ref()
+            .and_then(|p| self.mana_question_for(p))
+    }
+
+    pub(super) fn mana_question_for(&self, p: &Pending) -> Option<Prompt> {
+        if p.limit.is_some() {
+            let t = p.attack.target;
+            return (!p.limit_answered
+                && self.is_player(t)
+                && self.state(t).mana > 0
+                && !self.sheet(t).mook)
+                .then_some(Prompt::ManaLimit(t));
+        }
+        if !p.rolled || p.rolls.len() != 1 {
+            return None;
+        }
+        let roll = &p.rolls[0];
+        let hit = roll.success == Some(true);
+        let (a, t) = (p.attacker, p.attack.target);
+        if !hit && !p.mana_asked.0 && self.is_player(a) && self.state(a).mana > 0 {
+            return Some(Prompt::ManaAttack(a));
+        }
+        if hit
+            && !p.mana_asked.1
+            && p.defense.is_some_and(|k| k != DefenseKind::None)
+            && self.is_player(t)
+            && self.state(t).mana > 0
+        {
+            return Some(Prompt::ManaDefense(t));
+        }
+        None
+    }
+}
+
+impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
+    pub(super) fn declare_attack(
+        &mut self,
+        u: UnitId,
+        a: Attack,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let w = self.weapon(u, a.weapon);
+        if w.melee() || w.kind == WeaponKind::Thrown {
+            self.breath(u, 1, events);
+        }
+        let mut a = a;
+        if a.effort > 0 {
+            // "Extra Effort": +1 Brawn for one more Breath; +2 for two more and DC 7 Spirit.
+            self.breath(u, a.effort as i32, events);
+        }
+        if a.effort == 2 {
+            // Decision: a failed Spirit roll leaves the +1 that one Breath point buys.
+            let t = task::task(
+                dice,
+                vec![Modifier::new("Spirit", self.sheet(u).spirit)],
+                7,
+                0,
+            );
+            let ok = t.succeeded();
+            events.push(BattleEvent::Roll {
+                unit: u,
+                purpose: "extra effort +2 (Spirit, DC 7)".into(),
+                roll: t.roll,
+                result: if ok { "+2 Brawn" } else { "only +1 Brawn" }.into(),
+            });
+            if !ok {
+                a.effort = 1;
+            }
+        }
+        if let Some(i) = a.weapon {
+            let s = self.state_mut(u);
+            if let Some(Some(n)) = s.loaded.get_mut(i) {
+                *n = n.saturating_sub(a.shots);
+            }
+            if let Some(f) = s.fired.get_mut(i) {
+                *f += a.shots;
+            }
+        }
+        let target = a.target;
+        self.pending = Some(Pending {
+            attacker: u,
+            attack: a,
+            defense: None,
+            defense_roll: None,
+            rolls: Vec::new(),
+            mana_asked: (false, false),
+            hits: Vec::new(),
+            limit: None,
+            limit_answered: false,
+            dc: 0,
+            cover: 0,
+            pen: None,
+            rolled: false,
+        });
+        // "Defend": the target declares its defense before the attack is resolved.
+        if self.is_player(target) {
+            self.prompt = Some(Prompt::Defend(target));
+            return;
+        }
+        let k = crate::rules::vergeworlds::ai::defense(self, target);
+        if let Some(p) = &mut self.pending {
+            p.defense = Some(k);
+        }
+        self.continue_attack(dice, events);
+    }
+
+    /// The defense roll of `u` (against the attack by `attacker`, if any).
+    pub(super) fn defense_roll(
+        &mut self,
+        u: UnitId,
+        attacker: Option<(UnitId, &Weapon)>,
+        kind: DefenseKind,
+        evade: bool,
+        dice: &mut impl DieRoller,
+    ) -> RollRecord {
+        let mods = self.defense_modifiers(u, attacker, kind, evade);
+        if !evade && self.state(u).attitude == Attitude::FocusedDefense {
+            self.state_mut(u).defense_bonus_used = true;
+        }
+        open_ended_2d6(dice, mods, Some(0))
+    }
+
     /// "Moving while Defending": `u` steps to `to` as part of a defense; off its own turn the
     /// step is borrowed from its next turn's movement.
     pub(super) fn defense_step(&mut self, u: UnitId, to: Hex, events: &mut Vec<BattleEvent>) {
@@ -391,19 +446,6 @@ impl Fight {
             path: vec![hex_pair(from), hex_pair(to)],
             cost: 1,
         });
-    }
-
-    /// Whether `a` attacks `u` from behind: another foe is already engaging `u` from a
-    /// direction more than 90° away ("Attacked From Behind": one can face a single foe).
-    pub(super) fn attacked_from_behind(&self, u: UnitId, a: UnitId) -> bool {
-        let at = self.state(u).pos;
-        let from = self.state(a).pos - at;
-        self.enemies(u).into_iter().any(|e| {
-            e != a && e.0 < a.0 && {
-                let other = self.state(e).pos - at;
-                self.state(e).pos.unsigned_distance_to(at) <= 1 && from.dot(other) < 0
-            }
-        })
     }
 
     pub(super) fn continue_attack(
@@ -522,11 +564,6 @@ impl Fight {
         p.rolled = true;
         self.pending = Some(p);
         self.judge_attack(dice, events);
-    }
-
-    /// The defense degree added to the DC (a failed defense adds nothing).
-    pub(super) fn defense_degree(p: &Pending) -> i32 {
-        p.defense_roll.as_ref().map_or(0, |(_, r)| r.total.max(0))
     }
 
     /// Judges the rolls (again, after Mana) and lists the hits, logging the attack.
@@ -653,41 +690,6 @@ impl Fight {
                 }
             }
         }
-    }
-
-    pub(super) fn mana_question(&self) -> Option<Prompt> {
-        self.pending
-            .as_ref()
-            .and_then(|p| self.mana_question_for(p))
-    }
-
-    pub(super) fn mana_question_for(&self, p: &Pending) -> Option<Prompt> {
-        if p.limit.is_some() {
-            let t = p.attack.target;
-            return (!p.limit_answered
-                && self.is_player(t)
-                && self.state(t).mana > 0
-                && !self.sheet(t).mook)
-                .then_some(Prompt::ManaLimit(t));
-        }
-        if !p.rolled || p.rolls.len() != 1 {
-            return None;
-        }
-        let roll = &p.rolls[0];
-        let hit = roll.success == Some(true);
-        let (a, t) = (p.attacker, p.attack.target);
-        if !hit && !p.mana_asked.0 && self.is_player(a) && self.state(a).mana > 0 {
-            return Some(Prompt::ManaAttack(a));
-        }
-        if hit
-            && !p.mana_asked.1
-            && p.defense.is_some_and(|k| k != DefenseKind::None)
-            && self.is_player(t)
-            && self.state(t).mana > 0
-        {
-            return Some(Prompt::ManaDefense(t));
-        }
-        None
     }
 
     pub(super) fn spend_mana(

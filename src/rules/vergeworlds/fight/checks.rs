@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Fight {
+impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
     // ----- checks ---------------------------------------------------------------------------
 
     /// Why `u` may not take `action` now, if it may not.
@@ -44,12 +44,12 @@ impl Fight {
         }
         let held = self.held_by(u).is_some();
         if let Action::Attack(Attack { target, .. }) | Action::Grapple { target, .. } = action
-            && self.units.get(target.0 as usize).is_none()
+            && (target.0 as usize) >= self.count()
         {
             return Err(format!(
                 "there is no unit {} (the battle has {})",
                 target.0,
-                self.units.len()
+                self.count()
             ));
         }
         match action {
@@ -164,9 +164,7 @@ impl Fight {
                 Ok(())
             }
             Action::Grapple { target, mode } => {
-                if !self.fighting(*target)
-                    || self.sides[target.0 as usize] == self.sides[u.0 as usize]
-                {
+                if !self.fighting(*target) || self.side(*target) == self.side(u) {
                     return Err("not a foe".into());
                 }
                 if self.distance(u, *target) > 1.5 {
@@ -279,7 +277,7 @@ impl Fight {
     pub(super) fn check_attack(&self, u: UnitId, a: &Attack) -> Result<(), String> {
         let s = self.state(u);
         let sheet = self.sheet(u);
-        if !self.fighting(a.target) || self.sides[a.target.0 as usize] == self.sides[u.0 as usize] {
+        if !self.fighting(a.target) || self.side(a.target) == self.side(u) {
             return Err("not a foe".into());
         }
         let w = match a.weapon {

@@ -4,7 +4,40 @@
 
 use super::*;
 
-impl Fight {
+impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
+    /// The chance that `u`'s attack `a` hits before any defense (exact over 2d6, open-ended
+    /// ends counted).
+    pub fn hit_chance(&self, u: UnitId, a: &Attack) -> f64 {
+        let (mods, dc) = self.attack_modifiers(u, a);
+        let m: i32 = mods.iter().map(|m| m.value).sum();
+        task::chance_at_least(dc - m)
+    }
+
+    /// The chance that attack `a` of `u` hits when the target defends in the way `kind`
+    /// (keeping its Evade roll of the turn if that is better), for the odds preview.
+    pub fn hit_chance_against(&self, u: UnitId, a: &Attack, kind: DefenseKind) -> f64 {
+        let (mods, dc) = self.attack_modifiers(u, a);
+        let need = dc - mods.iter().map(|m| m.value).sum::<i32>();
+        if kind == DefenseKind::None {
+            return task::chance_at_least(need + 2);
+        }
+        let t = a.target;
+        let w = self.weapon(u, a.weapon);
+        let mut d: i32 = self
+            .defense_modifiers(t, Some((u, &w)), kind, false)
+            .iter()
+            .map(|m| m.value)
+            .sum();
+        if self.state(t).free_defenses == 0 {
+            // This defense would borrow an action: -2 more.
+            d -= 2;
+        }
+        let evade = self.state(t).evade.as_ref().map_or(0, |r| r.total);
+        task::chance_past_defense(need, d, evade)
+    }
+}
+
+impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
     pub(super) fn grapple(
         &mut self,
         u: UnitId,
@@ -242,36 +275,5 @@ impl Fight {
             text: format!("smash: roll {r} at RS {rs:+.1}, Pen {pen:.1}"),
         });
         self.damage(Some(u), t, &blow, pen, loc, dice, events);
-    }
-
-    /// The chance that `u`'s attack `a` hits before any defense (exact over 2d6, open-ended
-    /// ends counted).
-    pub fn hit_chance(&self, u: UnitId, a: &Attack) -> f64 {
-        let (mods, dc) = self.attack_modifiers(u, a);
-        let m: i32 = mods.iter().map(|m| m.value).sum();
-        task::chance_at_least(dc - m)
-    }
-
-    /// The chance that attack `a` of `u` hits when the target defends in the way `kind`
-    /// (keeping its Evade roll of the turn if that is better), for the odds preview.
-    pub fn hit_chance_against(&self, u: UnitId, a: &Attack, kind: DefenseKind) -> f64 {
-        let (mods, dc) = self.attack_modifiers(u, a);
-        let need = dc - mods.iter().map(|m| m.value).sum::<i32>();
-        if kind == DefenseKind::None {
-            return task::chance_at_least(need + 2);
-        }
-        let t = a.target;
-        let w = self.weapon(u, a.weapon);
-        let mut d: i32 = self
-            .defense_modifiers(t, Some((u, &w)), kind, false)
-            .iter()
-            .map(|m| m.value)
-            .sum();
-        if self.state(t).free_defenses == 0 {
-            // This defense would borrow an action: -2 more.
-            d -= 2;
-        }
-        let evade = self.state(t).evade.as_ref().map_or(0, |r| r.total);
-        task::chance_past_defense(need, d, evade)
     }
 }

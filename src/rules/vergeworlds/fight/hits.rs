@@ -5,7 +5,7 @@
 
 use super::*;
 
-impl Fight {
+impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
     /// The Penetration of `u`'s weapon `w` (muscle-powered: rolled), with extra effort and
     /// attitude in the Brawn; `bonus` adds goodies to the damage roll.
     pub(super) fn roll_pen(

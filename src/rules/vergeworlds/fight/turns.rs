@@ -3,9 +3,25 @@
 
 use super::*;
 
-impl Fight {
+impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
     // ----- rounds and turns ------------------------------------------------------------
 
+    pub(super) fn wait_triggered(&self, u: UnitId) -> bool {
+        let sheet = self.sheet(u);
+        let reach = sheet
+            .weapons
+            .iter()
+            .filter(|w| w.melee())
+            .map(|w| w.reach)
+            .fold(1.0, f64::max);
+        let ranged = sheet.weapons.iter().any(|w| !w.melee());
+        self.enemies(u)
+            .into_iter()
+            .any(|e| self.distance(u, e) <= reach + 0.5 || (ranged && self.sees(u, e)))
+    }
+}
+
+impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
     /// Starts a round: Action Points for everyone (with the starting pools in the first).
     pub fn begin_round(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
         self.round += 1;
@@ -13,13 +29,16 @@ impl Fight {
         let first = self.round == 1;
         let mut shared: Vec<(u8, String, i32)> = Vec::new();
         for u in self.ids().collect::<Vec<_>>() {
-            let i = u.0 as usize;
-            let per_round = self.sheets[i].ap_per_round();
-            let carried = carried_over(self.units[i].ap);
+            let sheet = std::sync::Arc::clone(
+                self.units
+                    .sheet_of(u)
+                    .unwrap_or_else(|| panic!("no character {u:?}")),
+            );
+            let per_round = sheet.ap_per_round();
+            let carried = carried_over(self.state(u).ap);
             let mut pool = 0;
             if first {
-                let sheet = self.sheets[i].clone();
-                let key = self.groups[i].clone().map(|g| (self.sides[i], g));
+                let key = self.state(u).group.clone().map(|g| (self.side(u), g));
                 let known = key.as_ref().and_then(|(s, g)| {
                     shared
                         .iter()
@@ -66,7 +85,7 @@ impl Fight {
                     ),
                 });
             }
-            let s = &mut self.units[i];
+            let s = self.state_mut(u);
             s.tiebreak = None;
             s.fired.iter_mut().for_each(|f| *f = 0);
             if s.hurt == Hurt::Fighting {
@@ -157,27 +176,14 @@ impl Fight {
         }
     }
 
-    pub(super) fn wait_triggered(&self, u: UnitId) -> bool {
-        let sheet = self.sheet(u);
-        let reach = sheet
-            .weapons
-            .iter()
-            .filter(|w| w.melee())
-            .map(|w| w.reach)
-            .fold(1.0, f64::max);
-        let ranged = sheet.weapons.iter().any(|w| !w.melee());
-        self.enemies(u)
-            .into_iter()
-            .any(|e| self.distance(u, e) <= reach + 0.5 || (ranged && self.sees(u, e)))
-    }
-
     pub(super) fn start_turn(
         &mut self,
         u: UnitId,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        for s in &mut self.units {
+        for g in self.ids() {
+            let s = self.state_mut(g);
             if s.defended_against == Some(u) {
                 s.defended_against = None;
             }
@@ -406,7 +412,8 @@ impl Fight {
     /// The end of a round: unused Action Points over 5 are lost (kept in [`Self::begin_round`]).
     pub fn end_round(&mut self) {
         self.interrupted.clear();
-        for s in &mut self.units {
+        for g in self.ids() {
+            let s = self.state_mut(g);
             s.ap = carried_over(s.ap);
         }
     }
