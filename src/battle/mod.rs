@@ -72,6 +72,16 @@ pub struct Ship;
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct Projectile;
 
+/// A projectile without a place of its own on the map (its ruleset keeps range as a band):
+/// the window draws it flying from its launcher towards its target.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Homing {
+    /// Who launched it.
+    pub from: UnitId,
+    /// Its target.
+    pub target: UnitId,
+}
+
 /// Whether a unit is still in the fight.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Standing {

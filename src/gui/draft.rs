@@ -3,10 +3,13 @@
 //! here decides a rule: every choice is checked by the ruleset's own `plan`, and the odds
 //! come from the ruleset's own odds code.
 
+use super::Game;
 use crate::battle::UnitId;
 use crate::rules::gurps::Maneuver;
-use crate::rules::gurps::actions::{Legal, Plan, Situation, plan};
+use crate::rules::gurps::actions::{Legal, Plan, Situation, legal_options, plan};
 use crate::rules::gurps::maneuver::Action;
+use crate::rules::gurps::odds::{Odds, estimate};
+use crate::rules::gurps::snapshot::Snapshot;
 use hexx::Hex;
 
 /// The action being built for the awaited unit.
@@ -336,4 +339,209 @@ mod tests {
             assert_eq!(s.path_to(*hex, allowance).map(|p| p.1), Ok(*cost));
         }
     }
+}
+
+/// The path to a hovered hex and what it costs.
+#[derive(Clone, Debug, Default)]
+pub struct Hover {
+    /// The hexes, the unit's own first (empty when there is no way).
+    pub path: Vec<Hex>,
+    /// Movement points.
+    pub cost: u32,
+    /// Within the chosen maneuver's movement.
+    pub reachable: bool,
+    /// What the pointer shows: cost, or why not.
+    pub note: String,
+    /// For a hovered foe: whether the acting unit sees it.
+    pub sight: Option<bool>,
+}
+
+/// The hexes the acting unit can reach with the drafted maneuver, and their cost.
+#[derive(Clone, Debug, Default)]
+pub struct ReachCache {
+    key: Option<(UnitId, Maneuver, usize)>,
+    /// Reachable hexes with their cost.
+    pub hexes: Vec<(Hex, u32)>,
+}
+
+/// The GURPS decision being put together in the window, and what is shown of it.
+#[derive(Clone, Debug, Default)]
+pub struct GurpsDraft {
+    /// The action being put together for the awaited unit.
+    pub draft: Option<Draft>,
+    /// The draft's legal maneuvers.
+    pub legal: Option<Legal>,
+    /// The draft's plan when legal.
+    pub planned: Option<Plan>,
+    /// Why the draft is not legal.
+    pub draft_error: Option<String>,
+    /// The draft's odds.
+    pub odds: Option<Odds>,
+    /// The path to the hovered hex.
+    pub hover: Option<Hover>,
+    hover_key: Option<(Hex, Maneuver, usize)>,
+    draft_key: Option<(Draft, usize)>,
+    /// Reachable hexes.
+    pub reach: ReachCache,
+}
+
+/// Sends the draft as the awaited unit's decision.
+pub fn confirm(game: &mut Game) {
+    let Some(draft) = game.gurps.draft.clone() else {
+        return;
+    };
+    match game.play.decide::<crate::rules::gurps::Gurps>(draft.action) {
+        Ok(()) => {
+            game.status = "done".into();
+            game.forget_draft();
+        }
+        Err(e) => game.status = format!("not allowed: {e}"),
+    }
+}
+
+/// The player's unit `unit` is to decide: a first draft of its action, unless one is
+/// being put together already.
+pub fn player_turn(game: &mut Game, unit: UnitId) {
+    if game.gurps.draft.as_ref().is_some_and(|d| d.unit == unit) {
+        return;
+    }
+    game.forget_draft();
+    if let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, unit) {
+        let s = snapshot.situation();
+        let legal = legal_options(&s);
+        game.gurps.draft = Some(Draft::new(&s, &legal));
+        game.gurps.legal = Some(legal);
+        game.selected = Some(unit);
+        game.status = format!("{}'s turn", game.play.session().roster().name(unit));
+    }
+}
+
+/// A click on the map while a draft is open: the draft takes the hex as its target or
+/// destination. The click still selects a unit standing there (false: not consumed).
+pub fn click(game: &mut Game, hex: Hex) -> bool {
+    if let Some(draft) = game.gurps.draft.as_mut()
+        && let Some(legal) = game.gurps.legal.as_ref()
+    {
+        let unit = draft.unit;
+        if let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, unit) {
+            let s = snapshot.situation();
+            let note = draft.click(&s, legal, hex);
+            game.status = note;
+        }
+    }
+    false
+}
+
+/// A right click: the drafted move is dropped.
+pub fn right_click(game: &mut Game) {
+    if let Some(draft) = game.gurps.draft.as_mut() {
+        draft.action.to = None;
+    }
+}
+
+/// Keeps the draft's check, odds, reachable hexes and the path to the hovered hex
+/// (`pointer`) up to date, taking a snapshot only when something changed.
+pub fn refresh(game: &mut Game, pointer: Option<Hex>) {
+    let Some(draft) = game.gurps.draft.clone() else {
+        game.gurps.hover = None;
+        return;
+    };
+    let log_len = game.log_len();
+    let maneuver = draft.action.maneuver;
+    // Nothing changed since the last frame: no snapshot (it copies the map and every unit).
+    let hover_same = match pointer {
+        Some(hex) => game.gurps.hover_key == Some((hex, maneuver, log_len)),
+        None => game.gurps.hover.is_none(),
+    };
+    if hover_same
+        && game.gurps.draft_key.as_ref() == Some(&(draft.clone(), log_len))
+        && game.gurps.reach.key == Some((draft.unit, maneuver, log_len))
+    {
+        return;
+    }
+    let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, draft.unit) else {
+        return;
+    };
+    let s = snapshot.situation();
+    let allowance = game
+        .gurps
+        .legal
+        .as_ref()
+        .and_then(|l| l.get(maneuver))
+        .map_or(0, |o| o.allowance);
+    if game.gurps.draft_key.as_ref() != Some(&(draft.clone(), log_len)) {
+        game.gurps.draft_key = Some((draft.clone(), log_len));
+        match draft.check(&s) {
+            Ok(plan) => {
+                game.gurps.planned = Some(plan);
+                game.gurps.draft_error = None;
+            }
+            Err(e) => {
+                game.gurps.planned = None;
+                game.gurps.draft_error = Some(e);
+            }
+        }
+        game.gurps.odds = if maneuver.attacks() {
+            estimate(&s, &draft.action).ok()
+        } else {
+            None
+        };
+    }
+    let key = (draft.unit, maneuver, log_len);
+    if game.gurps.reach.key != Some(key) {
+        game.gurps.reach.key = Some(key);
+        game.gurps.reach.hexes = reachable(&s, allowance);
+    }
+    let Some(hex) = pointer else {
+        game.gurps.hover = None;
+        game.gurps.hover_key = None;
+        return;
+    };
+    if game.gurps.hover_key == Some((hex, maneuver, log_len)) {
+        return;
+    }
+    game.gurps.hover_key = Some((hex, maneuver, log_len));
+    let me = s.me();
+    let foe = s
+        .units
+        .iter()
+        .find(|u| u.pos == hex && u.side != me.side && u.standing.fighting());
+    let mut hover = Hover::default();
+    if let Some(foe) = foe {
+        let from = game
+            .gurps
+            .planned
+            .as_ref()
+            .and_then(|p| p.path.last().copied())
+            .unwrap_or(me.pos);
+        let sight = s.map.line_of_sight(from, foe.pos);
+        hover.sight = Some(sight);
+        hover.note = format!(
+            "{}: {} hexes{}",
+            game.play.session().roster().name(foe.id),
+            from.unsigned_distance_to(foe.pos),
+            if sight { "" } else { ", no line of sight" }
+        );
+    } else if hex != me.pos {
+        match s.path_to(hex, allowance.max(1)) {
+            Ok((path, cost)) if allowance > 0 => {
+                hover.note = format!("{cost} MP of {allowance}");
+                hover.path = path;
+                hover.cost = cost;
+                hover.reachable = true;
+            }
+            Ok(_) => hover.note = format!("{maneuver} allows no movement"),
+            Err(e) => {
+                // Show the whole way even when it is too long.
+                if let Ok((path, cost)) = s.path_to(hex, 999) {
+                    hover.path = path;
+                    hover.cost = cost;
+                    hover.note = format!("{cost} MP: beyond {allowance}");
+                } else {
+                    hover.note = e;
+                }
+            }
+        }
+    }
+    game.gurps.hover = Some(hover);
 }

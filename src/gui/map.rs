@@ -11,9 +11,6 @@ use super::shading::FlatMaterial;
 use super::{Game, SIDE_COLOURS, Toggles};
 use crate::battle::{Altitude, BattleEvent, Facing, HexPos, Standing, UnitId};
 use crate::hexmap::{Cover, HexMap, Terrain};
-use crate::rules::gurps::Fighter;
-use crate::rules::gurps::equipment::WeaponMode;
-use crate::scenario::Ruleset as _;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use bevy::render::view::Msaa;
@@ -294,7 +291,7 @@ pub fn spawn_scene(
         Mesh2d(meshes.add(map_mesh(
             map,
             &layout,
-            session.prepared().ruleset == crate::rules::traveller_space::TravellerSpace::ID,
+            super::window_for(session.prepared().ruleset).dark_map(),
         ))),
         MeshMaterial2d(materials.add(Color::WHITE)),
         Transform::default(),
@@ -687,7 +684,6 @@ pub fn draw_overlays(
 ) {
     let Some(layout) = layout else { return };
     let session = game.play.session();
-    let map = &session.prepared().map;
     let ring = |gizmos: &mut Gizmos, hex: Hex, colour: Color, scale: f32| {
         let corners = layout.0.hex_corners(hex);
         let centre = layout.pos(hex);
@@ -706,7 +702,7 @@ pub fn draw_overlays(
         bevy::ecs::entity::Entity,
         &HexPos,
         &Facing,
-        Option<&crate::rules::starship_d12::Missile>,
+        Option<&crate::battle::Homing>,
     ), With<crate::battle::Projectile>>()
     {
         let token_at = |id: UnitId| {
@@ -768,113 +764,27 @@ pub fn draw_overlays(
     }
     flights.retain(|(k, _)| seen.contains(k));
     glide.retain(|(e, _)| glided.contains(e));
-    super::window(&game).map_marks(&mut gizmos, &layout, &game, &ring, toggles.ranges);
-    if toggles.reachable {
-        for &(hex, _) in &game.reach.hexes {
-            ring(&mut gizmos, hex, Color::srgba(0.55, 0.85, 1.0, 0.55), 0.8);
-        }
-    }
+    super::window(&game).map_marks(
+        &mut gizmos,
+        &layout,
+        &game,
+        &ring,
+        super::ruleset::MapMarks {
+            ranges: toggles.ranges,
+            reachable: toggles.reachable,
+            pointer: pointer.hex,
+        },
+    );
     if let Some(hex) = pointer.hex {
         ring(&mut gizmos, hex, Color::srgb(1.0, 1.0, 1.0), 0.95);
     }
-    let unit_hex = |id: UnitId| {
-        session
+    if let Some(sel) = game.selected
+        && let Some(hex) = session
             .roster()
-            .entity(id)
+            .entity(sel)
             .and_then(|e| session.world.get::<HexPos>(e))
             .map(|p| p.0)
-    };
-    if let Some(sel) = game.selected
-        && let Some(hex) = unit_hex(sel)
     {
         gizmos.circle_2d(layout.pos(hex), HEX_SIZE * 0.8, Color::srgb(1.0, 0.95, 0.3));
-        if toggles.ranges
-            && let Some(entity) = session.roster().entity(sel)
-            && let Some(f) = session.world.get::<Fighter>(entity)
-        {
-            let per_hex = HEX_SIZE * 3f32.sqrt();
-            // The weapon chosen for the turn, else the first.
-            let chosen = game
-                .draft
-                .as_ref()
-                .filter(|d| d.unit == sel)
-                .and_then(|d| d.action.weapon)
-                .map_or(0, usize::from);
-            if let Some(w) = f.sheet.weapons.get(chosen).or(f.sheet.weapons.first()) {
-                match w.mode {
-                    WeaponMode::Ranged {
-                        half_damage, max, ..
-                    } => {
-                        let yards_per_hex = map.scale.max(0.001);
-                        gizmos.circle_2d(
-                            layout.pos(hex),
-                            half_damage as f32 / yards_per_hex * per_hex,
-                            Color::srgba(1.0, 0.8, 0.3, 0.7),
-                        );
-                        gizmos.circle_2d(
-                            layout.pos(hex),
-                            max as f32 / yards_per_hex * per_hex,
-                            Color::srgba(1.0, 0.45, 0.3, 0.7),
-                        );
-                    }
-                    WeaponMode::Melee { reach_max, .. } => {
-                        for h in hex.range(reach_max) {
-                            if h != hex && map.contains(h) {
-                                ring(&mut gizmos, h, Color::srgba(1.0, 0.6, 0.2, 0.6), 0.6);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    // The planned move and the hovered path.
-    if let Some(draft) = &game.draft {
-        let colour_path = |gizmos: &mut Gizmos, path: &[Hex], colour: Color| {
-            for pair in path.windows(2) {
-                gizmos.line_2d(layout.pos(pair[0]), layout.pos(pair[1]), colour);
-            }
-        };
-        if let Some(plan) = &game.planned {
-            colour_path(&mut gizmos, &plan.path, Color::srgb(0.3, 0.9, 1.0));
-            if let Some(&end) = plan.path.last() {
-                gizmos.circle_2d(layout.pos(end), HEX_SIZE * 0.45, Color::srgb(0.3, 0.9, 1.0));
-            }
-        }
-        if let Some(hover) = &game.hover {
-            colour_path(
-                &mut gizmos,
-                &hover.path,
-                if hover.reachable {
-                    Color::srgba(1.0, 1.0, 1.0, 0.8)
-                } else {
-                    Color::srgba(1.0, 0.3, 0.3, 0.8)
-                },
-            );
-            if let Some(sight) = hover.sight {
-                let from = unit_hex(draft.unit).unwrap_or_default();
-                if let Some(to) = pointer.hex {
-                    gizmos.line_2d(
-                        layout.pos(from),
-                        layout.pos(to),
-                        if sight {
-                            Color::srgb(0.4, 1.0, 0.4)
-                        } else {
-                            Color::srgb(1.0, 0.25, 0.25)
-                        },
-                    );
-                }
-            }
-        }
-        if let Some(t) = draft.action.target
-            && let (Some(a), Some(b)) = (unit_hex(draft.unit), unit_hex(t))
-        {
-            let from = game
-                .planned
-                .as_ref()
-                .and_then(|p| p.path.last().copied())
-                .unwrap_or(a);
-            gizmos.arrow_2d(layout.pos(from), layout.pos(b), Color::srgb(1.0, 0.3, 0.2));
-        }
     }
 }

@@ -10,6 +10,7 @@
 
 mod direct;
 pub mod draft;
+mod gurps;
 mod layout;
 mod map;
 mod ms;
@@ -23,17 +24,12 @@ mod verge;
 
 use crate::battle::{TurnState, UnitId};
 use crate::play::{Advance, Play};
-use crate::rules::gurps::Maneuver;
-use crate::rules::gurps::actions::{Legal, Plan, legal_options};
-use crate::rules::gurps::odds::{Odds, estimate};
-use crate::rules::gurps::snapshot::Snapshot;
 use crate::scenario::Prepared;
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::WindowResolution;
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
-use draft::Draft;
 use hexx::Hex;
 use map::{AnimationCursor, MapViewport, Pointer, Token};
 use std::path::PathBuf;
@@ -67,29 +63,6 @@ pub const SIDE_COLOURS: [Color; 6] = [
     Color::srgb(0.65, 0.35, 0.8),
     Color::srgb(0.2, 0.75, 0.75),
 ];
-
-/// The path to a hovered hex and what it costs.
-#[derive(Clone, Debug, Default)]
-pub struct Hover {
-    /// The hexes, the unit's own first (empty when there is no way).
-    pub path: Vec<Hex>,
-    /// Movement points.
-    pub cost: u32,
-    /// Within the chosen maneuver's movement.
-    pub reachable: bool,
-    /// What the pointer shows: cost, or why not.
-    pub note: String,
-    /// For a hovered foe: whether the acting unit sees it.
-    pub sight: Option<bool>,
-}
-
-/// The hexes the acting unit can reach with the drafted maneuver, and their cost.
-#[derive(Clone, Debug, Default)]
-pub struct ReachCache {
-    key: Option<(UnitId, Maneuver, usize)>,
-    /// Reachable hexes with their cost.
-    pub hexes: Vec<(Hex, u32)>,
-}
 
 /// Which overlays are on.
 #[derive(Resource, Clone, Copy, Debug)]
@@ -132,22 +105,8 @@ pub struct Game {
     pub autoplay: bool,
     /// The unit whose sheet is shown.
     pub selected: Option<UnitId>,
-    /// The action being put together for the awaited unit.
-    pub draft: Option<Draft>,
-    /// The draft's legal maneuvers.
-    pub legal: Option<Legal>,
-    /// The draft's plan when legal.
-    pub planned: Option<Plan>,
-    /// Why the draft is not legal.
-    pub draft_error: Option<String>,
-    /// The draft's odds.
-    pub odds: Option<Odds>,
-    /// The path to the hovered hex.
-    pub hover: Option<Hover>,
-    hover_key: Option<(Hex, Maneuver, usize)>,
-    draft_key: Option<(Draft, usize)>,
-    /// Reachable hexes.
-    pub reach: ReachCache,
+    /// GURPS: the action being put together for the awaited unit, and what is shown of it.
+    pub gurps: draft::GurpsDraft,
     /// The last thing said to the player.
     pub status: String,
     /// An error to show in a window (bad file...).
@@ -177,15 +136,7 @@ impl Game {
             step_once: false,
             autoplay: false,
             selected: None,
-            draft: None,
-            legal: None,
-            planned: None,
-            draft_error: None,
-            odds: None,
-            hover: None,
-            hover_key: None,
-            draft_key: None,
-            reach: ReachCache::default(),
+            gurps: draft::GurpsDraft::default(),
             status: String::new(),
             error: None,
             gun_targets: Vec::new(),
@@ -205,31 +156,9 @@ impl Game {
         self.selected = None;
     }
 
-    /// Drops the draft and everything computed from it.
+    /// Drops the GURPS draft and everything computed from it.
     pub fn forget_draft(&mut self) {
-        self.draft = None;
-        self.legal = None;
-        self.planned = None;
-        self.draft_error = None;
-        self.odds = None;
-        self.hover = None;
-        self.hover_key = None;
-        self.draft_key = None;
-        self.reach = ReachCache::default();
-    }
-
-    /// Sends the draft as the awaited unit's decision.
-    pub fn confirm(&mut self) {
-        let Some(draft) = self.draft.clone() else {
-            return;
-        };
-        match self.play.decide::<crate::rules::gurps::Gurps>(draft.action) {
-            Ok(()) => {
-                self.status = "done".into();
-                self.forget_draft();
-            }
-            Err(e) => self.status = format!("not allowed: {e}"),
-        }
+        self.gurps = draft::GurpsDraft::default();
     }
 
     /// Takes back the last decision.
@@ -451,7 +380,7 @@ fn input(
             game.step_once = true;
         }
         if keys.just_pressed(KeyCode::Enter) {
-            game.confirm();
+            window(game).confirm(game);
         }
         if keys.just_pressed(KeyCode::Escape) {
             game.forget_draft();
@@ -464,32 +393,15 @@ fn input(
     let Some(hex) = pointer.hex else { return };
     if buttons.just_pressed(MouseButton::Left) {
         let clicked = unit_at(game, hex);
-        if let Some(draft) = game.draft.as_mut()
-            && let Some(legal) = game.legal.as_ref()
-        {
-            let unit = draft.unit;
-            if let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, unit) {
-                let s = snapshot.situation();
-                let note = draft.click(&s, legal, hex);
-                game.status = note;
-            }
-        }
-        if space::click(game, hex) || verge::click(game, hex, clicked) {
+        if window(game).click(game, hex, clicked) {
             return;
         }
-        let ms_turn = ms::fight(game).is_some() && game.play.awaiting_player().is_some();
-        match clicked {
-            Some(u) if ms_turn && ms::is_foe_of_awaited(game, u) => ms::toggle_target(game, u),
-            Some(u) => game.selected = Some(u),
-            None if ms_turn => game.ms.move_to = Some(hex),
-            None => {}
+        if let Some(u) = clicked {
+            game.selected = Some(u);
         }
     }
-    if buttons.just_pressed(MouseButton::Right)
-        && let Some(draft) = game.draft.as_mut()
-        && !buttons.pressed(MouseButton::Middle)
-    {
-        draft.action.to = None;
+    if buttons.just_pressed(MouseButton::Right) && !buttons.pressed(MouseButton::Middle) {
+        window(game).right_click(game);
     }
 }
 
@@ -530,17 +442,7 @@ fn advance(mut game: ResMut<Game>, time: Res<Time>, tokens: Query<&Token>) {
     if let Some(unit) = game.play.awaiting_player()
         && game.play.replay_remaining() == 0
     {
-        if game.draft.as_ref().is_none_or(|d| d.unit != unit) {
-            game.forget_draft();
-            if let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, unit) {
-                let s = snapshot.situation();
-                let legal = legal_options(&s);
-                game.draft = Some(Draft::new(&s, &legal));
-                game.legal = Some(legal);
-                game.selected = Some(unit);
-                game.status = format!("{}'s turn", game.play.session().roster().name(unit));
-            }
-        }
+        window(game).player_turn(game, unit);
         return;
     }
     if map::walking(&tokens) {
@@ -583,109 +485,12 @@ fn advance(mut game: ResMut<Game>, time: Res<Time>, tokens: Query<&Token>) {
     }
 }
 
-/// Keeps the draft's check, odds, reachable hexes and the hovered path up to date.
+/// Keeps what the window shows of the player's decision up to date with the pointer
+/// (the ruleset's side: GURPS checks its draft, prices it and finds the path to the
+/// hovered hex).
 fn refresh_draft(mut game: ResMut<Game>, pointer: Res<Pointer>) {
     let game = &mut *game;
-    let Some(draft) = game.draft.clone() else {
-        game.hover = None;
-        return;
-    };
-    let log_len = game.log_len();
-    let maneuver = draft.action.maneuver;
-    // Nothing changed since the last frame: no snapshot (it copies the map and every unit).
-    let hover_same = match pointer.hex {
-        Some(hex) => game.hover_key == Some((hex, maneuver, log_len)),
-        None => game.hover.is_none(),
-    };
-    if hover_same
-        && game.draft_key.as_ref() == Some(&(draft.clone(), log_len))
-        && game.reach.key == Some((draft.unit, maneuver, log_len))
-    {
-        return;
-    }
-    let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, draft.unit) else {
-        return;
-    };
-    let s = snapshot.situation();
-    let allowance = game
-        .legal
-        .as_ref()
-        .and_then(|l| l.get(maneuver))
-        .map_or(0, |o| o.allowance);
-    if game.draft_key.as_ref() != Some(&(draft.clone(), log_len)) {
-        game.draft_key = Some((draft.clone(), log_len));
-        match draft.check(&s) {
-            Ok(plan) => {
-                game.planned = Some(plan);
-                game.draft_error = None;
-            }
-            Err(e) => {
-                game.planned = None;
-                game.draft_error = Some(e);
-            }
-        }
-        game.odds = if maneuver.attacks() {
-            estimate(&s, &draft.action).ok()
-        } else {
-            None
-        };
-    }
-    let key = (draft.unit, maneuver, log_len);
-    if game.reach.key != Some(key) {
-        game.reach.key = Some(key);
-        game.reach.hexes = draft::reachable(&s, allowance);
-    }
-    let Some(hex) = pointer.hex else {
-        game.hover = None;
-        game.hover_key = None;
-        return;
-    };
-    if game.hover_key == Some((hex, maneuver, log_len)) {
-        return;
-    }
-    game.hover_key = Some((hex, maneuver, log_len));
-    let me = s.me();
-    let foe = s
-        .units
-        .iter()
-        .find(|u| u.pos == hex && u.side != me.side && u.standing.fighting());
-    let mut hover = Hover::default();
-    if let Some(foe) = foe {
-        let from = game
-            .planned
-            .as_ref()
-            .and_then(|p| p.path.last().copied())
-            .unwrap_or(me.pos);
-        let sight = s.map.line_of_sight(from, foe.pos);
-        hover.sight = Some(sight);
-        hover.note = format!(
-            "{}: {} hexes{}",
-            game.play.session().roster().name(foe.id),
-            from.unsigned_distance_to(foe.pos),
-            if sight { "" } else { ", no line of sight" }
-        );
-    } else if hex != me.pos {
-        match s.path_to(hex, allowance.max(1)) {
-            Ok((path, cost)) if allowance > 0 => {
-                hover.note = format!("{cost} MP of {allowance}");
-                hover.path = path;
-                hover.cost = cost;
-                hover.reachable = true;
-            }
-            Ok(_) => hover.note = format!("{maneuver} allows no movement"),
-            Err(e) => {
-                // Show the whole way even when it is too long.
-                if let Ok((path, cost)) = s.path_to(hex, 999) {
-                    hover.path = path;
-                    hover.cost = cost;
-                    hover.note = format!("{cost} MP: beyond {allowance}");
-                } else {
-                    hover.note = e;
-                }
-            }
-        }
-    }
-    game.hover = Some(hover);
+    window(game).refresh(game, pointer.hex);
 }
 
 /// Prints frame-time statistics and exits after the planned number of frames.
@@ -748,7 +553,7 @@ fn screenshot(
 
 /// The window side of every shipped ruleset.
 static WINDOWS: [&dyn ruleset::RulesetWindow; 6] = [
-    &panels::GurpsWindow,
+    &gurps::GurpsWindow,
     &ships::D12Window,
     &ships::SocsWindow,
     &ms::MsWindow,

@@ -835,6 +835,25 @@ impl super::ruleset::RulesetWindow for MsWindow {
         crate::rules::main_sequence::MainSequence::ID
     }
 
+    /// On the awaited unit's turn a foe clicked becomes (or stops being) a target and an
+    /// empty hex its move.
+    fn click(&self, game: &mut Game, hex: Hex, unit: Option<UnitId>) -> bool {
+        if fight(game).is_none() || game.play.awaiting_player().is_none() {
+            return false;
+        }
+        match unit {
+            Some(u) if is_foe_of_awaited(game, u) => {
+                toggle_target(game, u);
+                true
+            }
+            Some(_) => false,
+            None => {
+                game.ms.move_to = Some(hex);
+                true
+            }
+        }
+    }
+
     fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
         if let Some(f) = fight(game) {
             super::ruleset::selected_sheet(ui, game, "a unit", |ui, id| sheet(ui, &f, id));
@@ -855,13 +874,13 @@ impl super::ruleset::RulesetWindow for MsWindow {
         layout: &super::layout::MapLayout,
         game: &Game,
         _: super::ruleset::Ring,
-        ranges: bool,
+        marks: super::ruleset::MapMarks,
     ) {
         use bevy::prelude::{Alpha, Vec2};
         // Main Sequence: the band limits around the selected unit, as rings coloured by the
         // band just beyond each (Melee, Close, Medium, Long; beyond the last is Far).
         if let (Some(f), Some(sel)) = (fight(game), game.selected)
-            && ranges
+            && marks.ranges
             && f.chase.is_none()
             && (sel.0 as usize) < f.count()
             && let st = f.state(sel)

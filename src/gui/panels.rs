@@ -14,10 +14,6 @@ use crate::dice::RollRecord;
 use crate::hexmap::{Cover, Terrain};
 use crate::play::Play;
 use crate::preview::{PreviewConfig, PreviewReport, run_preview_from};
-use crate::rules::gurps::Fighter;
-use crate::rules::gurps::Maneuver;
-use crate::rules::gurps::combat::current_move;
-use crate::rules::gurps::location::HitLocation;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use std::path::{Path, PathBuf};
@@ -200,7 +196,7 @@ pub fn panels(
         }
     }
     // The pointer note: path cost or distance, next to the pointer.
-    if let (Some(hover), Some(screen)) = (&game.hover, pointer.screen)
+    if let (Some(hover), Some(screen)) = (&game.gurps.hover, pointer.screen)
         && !hover.note.is_empty()
     {
         egui::Area::new(egui::Id::new("hover-note"))
@@ -413,15 +409,12 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
                     .copied()
                     .unwrap_or(Standing::Dead);
                 // The unit's state as its ruleset sums it up (GURPS: its hit points).
-                let hp = match world.get::<Fighter>(entry.entity) {
-                    Some(f) => format!("{}/{} HP", f.hp, f.sheet.hp_max),
-                    None => session
-                        .prepared()
-                        .rules
-                        .unit_line(world, entry.entity, id)
-                        .trim_start_matches(", ")
-                        .to_string(),
-                };
+                let hp = session
+                    .prepared()
+                    .rules
+                    .unit_line(world, entry.entity, id)
+                    .trim_start_matches(", ")
+                    .to_string();
                 ui.horizontal(|ui| {
                     let now =
                         Some(id) == turn.awaiting || (i == turn.cursor && turn.awaiting.is_none());
@@ -449,98 +442,6 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
     }
 }
 
-/// The sheet of the selected unit.
-fn sheet(ui: &mut egui::Ui, game: &mut Game) {
-    let Some(id) = game.selected else {
-        ui.label("Click a unit to see its sheet.");
-        return;
-    };
-    let session = game.play.session();
-    let roster = session.roster();
-    let Some(entity) = roster.entity(id) else {
-        return;
-    };
-    let Some(f) = session.world.get::<Fighter>(entity) else {
-        return;
-    };
-    let sh = &f.sheet;
-    ui.heading(roster.name(id));
-    egui::Grid::new("attributes").striped(true).show(ui, |ui| {
-        ui.label(format!("ST {}", sh.st));
-        ui.label(format!("DX {}", sh.dx));
-        ui.label(format!("IQ {}", sh.iq));
-        ui.label(format!("HT {}", sh.ht));
-        ui.end_row();
-        ui.label(format!("HP {}/{}", f.hp, sh.hp_max));
-        ui.label(format!("FP {}/{}", f.fp, sh.fp_max));
-        ui.label(format!("Speed {}", f64::from(sh.speed_quarters) / 4.0));
-        ui.label(format!("Move {}/{}", current_move(f), sh.basic_move));
-        ui.end_row();
-        ui.label(format!("Dodge {}", sh.dodge));
-        ui.label(format!("DR {}", sh.dr));
-        ui.label(format!("SM {}", sh.sm));
-        ui.label(format!("posture: {}", f.posture));
-        ui.end_row();
-    });
-    ui.label("Weapons:");
-    for (i, w) in sh.weapons.iter().enumerate() {
-        let state = match f.weapon_state.get(i) {
-            Some(s) => format!("{s:?}"),
-            None => String::new(),
-        };
-        ui.label(format!(
-            "  {} ({}) skill {}, {} {}{}{} [{state}]",
-            w.name,
-            w.skill_name,
-            w.skill,
-            w.damage,
-            w.damage_type.abbrev(),
-            w.parry.map_or(String::new(), |p| format!(", parry {p}")),
-            if w.is_ranged() {
-                format!(", {} shots left", f.shots.get(i).copied().unwrap_or(0))
-            } else {
-                String::new()
-            }
-        ));
-    }
-    if let Some(shield) = &sh.shield {
-        ui.label(format!("Shield: {} (DB {})", shield.name, shield.db));
-    }
-    let mut conditions = Vec::new();
-    if f.stunned {
-        conditions.push("stunned".to_string());
-    }
-    if f.shock > 0 {
-        conditions.push(format!("shock -{}", f.shock));
-    }
-    for loc in &f.crippled {
-        conditions.push(format!("crippled {loc}"));
-    }
-    if f.mortal {
-        conditions.push("mortally wounded".into());
-    }
-    if f.fleeing {
-        conditions.push("fleeing".into());
-    }
-    if f.lose_turn {
-        conditions.push("off balance".into());
-    }
-    if let Some(aim) = &f.aim {
-        conditions.push(format!("aiming ({} turns)", aim.turns));
-    }
-    if let Some((_, n)) = f.evaluate {
-        conditions.push(format!("evaluating +{n}"));
-    }
-    ui.label(format!(
-        "Conditions: {}",
-        if conditions.is_empty() {
-            "none".to_string()
-        } else {
-            conditions.join(", ")
-        }
-    ));
-}
-
 /// Terrain colours and the hex scale.
 pub(super) fn legend(ui: &mut egui::Ui, game: &Game) {
     let map = &game.play.session().prepared().map;
@@ -561,282 +462,6 @@ pub(super) fn legend(ui: &mut egui::Ui, game: &Game) {
         });
     }
     ui.small("Drag with the right button or use the arrow keys to pan; wheel to zoom; F fits.");
-}
-
-/// The legal actions of the unit whose turn it is, its choices, the odds and Confirm.
-fn actions(ui: &mut egui::Ui, game: &mut Game) {
-    ui.heading("Actions");
-    let (Some(draft), Some(legal)) = (game.draft.clone(), game.legal.clone()) else {
-        if game.play.session().outcome().is_some() {
-            ui.label("The battle is over. Restart or open another scenario.");
-        } else if game.autoplay {
-            ui.label("The AI plays every side (untick \"AI plays all\" to take over).");
-        } else {
-            ui.label("The AI is acting. Your units act when their turn comes.");
-        }
-        return;
-    };
-    let session = game.play.session();
-    let roster = session.roster().clone();
-    let unit = draft.unit;
-    ui.strong(format!("{}'s turn", roster.name(unit)));
-    let Some(entity) = roster.entity(unit) else {
-        return;
-    };
-    let Some(fighter) = session.world.get::<Fighter>(entity).cloned() else {
-        return;
-    };
-    let rules = session
-        .world
-        .get_resource::<crate::rules::gurps::GurpsRules>()
-        .cloned()
-        .unwrap_or_default();
-    let side = roster
-        .units
-        .get(unit.0 as usize)
-        .map_or(0, |u| usize::from(u.side));
-    let mut chosen = None;
-    egui::ScrollArea::vertical()
-        .id_salt("maneuvers")
-        .max_height(230.0)
-        .show(ui, |ui| {
-            for option in &legal.options {
-                let m = option.maneuver;
-                let text = format!("{m} (move {})", option.allowance);
-                if ui
-                    .selectable_label(draft.action.maneuver == m, text)
-                    .on_hover_text(m.effect())
-                    .clicked()
-                {
-                    chosen = Some(m);
-                }
-                if draft.action.maneuver == m {
-                    ui.small(m.effect());
-                }
-            }
-        });
-    let mut changed = draft.clone();
-    if let Some(m) = chosen
-        && let Some(snapshot) =
-            crate::rules::gurps::snapshot::Snapshot::take(&mut game.play.session_mut().world, unit)
-    {
-        changed.set_maneuver(m, &snapshot.situation(), &legal);
-    }
-    ui.separator();
-    let m = changed.action.maneuver;
-    if m.needs_target() {
-        let strikes: Vec<(UnitId, u8)> = legal.strikes(m).collect();
-        let target_name = changed
-            .action
-            .target
-            .map_or("(click a foe on the map)".to_string(), |t| {
-                roster.name(t).to_string()
-            });
-        egui::ComboBox::from_label("target")
-            .selected_text(target_name)
-            .show_ui(ui, |ui| {
-                let mut seen = Vec::new();
-                for (t, _) in &strikes {
-                    if seen.contains(t) {
-                        continue;
-                    }
-                    seen.push(*t);
-                    ui.selectable_value(&mut changed.action.target, Some(*t), roster.name(*t));
-                }
-            });
-    }
-    if m.needs_weapon() {
-        let weapon_name = changed
-            .action
-            .weapon
-            .and_then(|w| fighter.sheet.weapons.get(usize::from(w)))
-            .map_or("-".to_string(), |w| w.name.to_string());
-        egui::ComboBox::from_label("weapon")
-            .selected_text(weapon_name)
-            .show_ui(ui, |ui| {
-                for (i, w) in fighter.sheet.weapons.iter().enumerate() {
-                    ui.selectable_value(&mut changed.action.weapon, Some(i as u8), &*w.name);
-                }
-            });
-    }
-    if m.attacks() {
-        let location = changed.action.location.map_or("unaimed".to_string(), |l| {
-            format!("{l} ({})", l.aim_penalty())
-        });
-        egui::ComboBox::from_label("aim at")
-            .selected_text(location)
-            .show_ui(ui, |ui| {
-                ui.selectable_value(&mut changed.action.location, None, "unaimed");
-                for l in HitLocation::ALL {
-                    if l == HitLocation::Torso {
-                        continue;
-                    }
-                    ui.selectable_value(
-                        &mut changed.action.location,
-                        Some(l),
-                        format!("{l} ({})", l.aim_penalty()),
-                    );
-                }
-            });
-        let melee = changed
-            .action
-            .weapon
-            .and_then(|w| fighter.sheet.weapons.get(usize::from(w)))
-            .is_some_and(|w| !w.is_ranged());
-        let main = changed.action.weapon.map(usize::from);
-        // Shots of a rapid-fire weapon.
-        if let Some(w) = main.and_then(|w| fighter.sheet.weapons.get(w))
-            && w.is_ranged()
-            && w.rof_rcl().0 > 1
-        {
-            let rof = w.rof_rcl().0;
-            let mut n = changed.action.shots.unwrap_or(rof).min(rof);
-            if ui
-                .add(egui::Slider::new(&mut n, 1..=rof).text("shots (rapid fire)"))
-                .changed()
-            {
-                changed.action.shots = Some(n);
-            }
-        }
-        if melee {
-            ui.add(
-                egui::Slider::new(&mut changed.action.deceptive, 0..=4)
-                    .text("Deceptive Attack levels"),
-            );
-            ui.checkbox(
-                &mut changed.action.telegraphic,
-                "Telegraphic Attack (+4, foe +2)",
-            );
-            ui.checkbox(&mut changed.action.disarm, "Strike at the weapon to disarm");
-            ui.checkbox(
-                &mut changed.action.effort.rapid_strike,
-                "Rapid Strike (two blows, -6 each)",
-            );
-            // Dual-Weapon Attack: a second one-handed weapon in the off hand.
-            let off_hand: Vec<usize> = (0..fighter.sheet.weapons.len())
-                .filter(|&i| {
-                    Some(i) != main
-                        && fighter.sheet.weapons[i].hands == 1
-                        && !fighter.sheet.weapons[i].is_ranged()
-                })
-                .collect();
-            if !off_hand.is_empty() && fighter.sheet.shield.is_none() {
-                let name = |w: Option<u8>| {
-                    w.and_then(|w| fighter.sheet.weapons.get(usize::from(w)))
-                        .map_or("none".to_string(), |w| w.name.to_string())
-                };
-                egui::ComboBox::from_label("Dual-Weapon Attack (off hand)")
-                    .selected_text(name(changed.action.effort.dual_weapon))
-                    .show_ui(ui, |ui| {
-                        ui.selectable_value(&mut changed.action.effort.dual_weapon, None, "none");
-                        for &i in &off_hand {
-                            ui.selectable_value(
-                                &mut changed.action.effort.dual_weapon,
-                                Some(i as u8),
-                                name(Some(i as u8)),
-                            );
-                        }
-                    });
-            }
-            if changed.action.effort.rapid_strike || changed.action.effort.dual_weapon.is_some() {
-                let foes: Vec<UnitId> = {
-                    let mut v: Vec<UnitId> = legal.strikes(m).map(|(t, _)| t).collect();
-                    v.dedup();
-                    v
-                };
-                let name = |t: Option<UnitId>| {
-                    t.map_or("the same foe".to_string(), |t| roster.name(t).to_string())
-                };
-                egui::ComboBox::from_label("second blow at")
-                    .selected_text(name(changed.action.effort.second_target))
-                    .show_ui(ui, |ui| {
-                        ui.selectable_value(
-                            &mut changed.action.effort.second_target,
-                            None,
-                            "the same foe",
-                        );
-                        for t in foes {
-                            if Some(t) != changed.action.target {
-                                ui.selectable_value(
-                                    &mut changed.action.effort.second_target,
-                                    Some(t),
-                                    roster.name(t),
-                                );
-                            }
-                        }
-                    });
-            }
-        }
-        if rules.extra_effort {
-            ui.label("Extra effort (FP):");
-            if melee {
-                ui.checkbox(
-                    &mut changed.action.effort.flurry,
-                    "Flurry of Blows (Rapid Strike at -3, 2 FP)",
-                );
-                ui.checkbox(
-                    &mut changed.action.effort.mighty_blow,
-                    "Mighty Blow (+2 damage, 1 FP)",
-                );
-            }
-            if m == Maneuver::MoveAndAttack {
-                ui.checkbox(
-                    &mut changed.action.effort.heroic_charge,
-                    "Heroic Charge (no Move and Attack penalty, 1 FP)",
-                );
-            }
-        }
-        if rules.groups.get(side).copied().unwrap_or(false) {
-            ui.checkbox(
-                &mut changed.action.group,
-                "Group attack (every member who can strike the foe joins one roll)",
-            );
-        }
-        ui.checkbox(&mut changed.action.chink, "Aim at a chink in the armor");
-    }
-    if m == Maneuver::Aim {
-        ui.checkbox(&mut changed.action.brace, "Brace (no step)");
-    }
-    ui.label(match changed.action.to {
-        Some(to) => format!("Move to ({}, {}) - right click to stay", to.x, to.y),
-        None => "Staying put - click a hex to move".to_string(),
-    });
-    if changed != draft {
-        game.draft = Some(changed);
-    }
-    ui.separator();
-    match (&game.planned, &game.draft_error) {
-        (Some(plan), _) => {
-            ui.label(format!("Legal: {} MP of movement", plan.cost));
-        }
-        (None, Some(e)) => {
-            ui.colored_label(egui::Color32::from_rgb(255, 120, 100), e);
-        }
-        _ => {}
-    }
-    if let Some(odds) = &game.odds {
-        ui.label("Odds:");
-        ui.monospace(odds.summary());
-        for strike in &odds.strikes {
-            egui::CollapsingHeader::new(format!(
-                "{} with {}: skill {}",
-                strike.target_name, strike.weapon, strike.effective
-            ))
-            .id_salt(("odds", &strike.target_name, &strike.weapon))
-            .show(ui, |ui| {
-                for m in &strike.modifiers {
-                    ui.monospace(format!("{:+3}  {}", m.value, m.label));
-                }
-            });
-        }
-    }
-    let ok = game.planned.is_some();
-    if ui
-        .add_enabled(ok, egui::Button::new("Confirm (Enter)"))
-        .clicked()
-    {
-        game.confirm();
-    }
 }
 
 /// The kind of a log entry, an index into [`KINDS`].
@@ -1194,25 +819,5 @@ fn preview_window(ctx: &egui::Context, game: &mut Game, state: &mut PanelState) 
             job.cancel.store(true, Ordering::Relaxed);
         }
         state.show_preview = false;
-    }
-}
-
-/// GURPS in the window: the fighter's sheet and the map's legend, the maneuver panel.
-pub struct GurpsWindow;
-
-impl super::ruleset::RulesetWindow for GurpsWindow {
-    fn id(&self) -> &'static str {
-        use crate::scenario::Ruleset;
-        crate::rules::gurps::Gurps::ID
-    }
-
-    fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
-        sheet(ui, game);
-        ui.separator();
-        legend(ui, game);
-    }
-
-    fn actions_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
-        actions(ui, game);
     }
 }

@@ -2,11 +2,12 @@
 //! unit sheet in the left panel, the actions open to the awaited unit in the right one,
 //! its own marks on the map), behind one trait, so that the window's panels and map loop
 //! over the rulesets and name none. Each ruleset implements it in its own window file
-//! (`panels.rs` for GURPS, `ships.rs`, `ms.rs`, `space.rs`, `verge.rs`); `gui::window_for`
+//! (`gurps.rs`, `ships.rs`, `ms.rs`, `space_map.rs`, `verge.rs`); `gui::window_for`
 //! is the one list of them.
 
 use super::Game;
 use super::layout::MapLayout;
+use crate::battle::UnitId;
 use bevy::prelude::{Color, Gizmos};
 use bevy_egui::egui;
 use hexx::Hex;
@@ -26,18 +27,62 @@ pub trait RulesetWindow: Sync {
     /// The right panel: the decision awaited from the player, with its odds.
     fn actions_panel(&self, ui: &mut egui::Ui, game: &mut Game);
 
-    /// The ruleset's own marks on the map (vectors, range bands, ...); `ranges` is the
-    /// window's switch for range marks.
+    /// The ruleset's own marks on the map (vectors, range bands, paths, ...), with the
+    /// window's switches and the hovered hex in `marks`.
     fn map_marks(
         &self,
         gizmos: &mut Gizmos,
         layout: &MapLayout,
         game: &Game,
         ring: Ring,
-        ranges: bool,
+        marks: MapMarks,
     ) {
-        let _ = (gizmos, layout, game, ring, ranges);
+        let _ = (gizmos, layout, game, ring, marks);
     }
+
+    /// A left click on the map at `hex` (on `unit`, if one stands there); true when the
+    /// ruleset took it (a target, a destination), false to let the click select the unit.
+    fn click(&self, game: &mut Game, hex: Hex, unit: Option<UnitId>) -> bool {
+        let _ = (game, hex, unit);
+        false
+    }
+
+    /// A right click on the map (drops a planned move).
+    fn right_click(&self, game: &mut Game) {
+        let _ = game;
+    }
+
+    /// Enter: confirms the decision being put together, if the ruleset drafts one.
+    fn confirm(&self, game: &mut Game) {
+        let _ = game;
+    }
+
+    /// The player's unit `unit` is to decide (called every frame while it is).
+    fn player_turn(&self, game: &mut Game, unit: UnitId) {
+        let _ = (game, unit);
+    }
+
+    /// Every frame: brings what the window shows of the decision up to date with the
+    /// hovered hex.
+    fn refresh(&self, game: &mut Game, pointer: Option<Hex>) {
+        let _ = (game, pointer);
+    }
+
+    /// True when the map is space or sky, drawn dark rather than as ground.
+    fn dark_map(&self) -> bool {
+        false
+    }
+}
+
+/// The window's switches for the ruleset's map marks, and the hovered hex.
+#[derive(Clone, Copy, Debug)]
+pub struct MapMarks {
+    /// Range marks (bands, weapon ranges) are on.
+    pub ranges: bool,
+    /// The hexes the acting unit can reach are shown.
+    pub reachable: bool,
+    /// The hex under the pointer.
+    pub pointer: Option<Hex>,
 }
 
 /// The window of a ruleset that brings none (one registered by a program of its own): the

@@ -698,7 +698,7 @@ impl super::ruleset::RulesetWindow for D12Window {
         layout: &super::layout::MapLayout,
         game: &Game,
         _: super::ruleset::Ring,
-        _: bool,
+        _: super::ruleset::MapMarks,
     ) {
         use super::layout::arrow_head;
         use bevy::prelude::Alpha;
@@ -754,7 +754,7 @@ impl super::ruleset::RulesetWindow for SocsWindow {
         layout: &super::layout::MapLayout,
         game: &Game,
         _: super::ruleset::Ring,
-        _: bool,
+        _: super::ruleset::MapMarks,
     ) {
         use super::layout::arrow_head;
         use bevy::prelude::Alpha;

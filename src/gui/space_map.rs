@@ -97,6 +97,15 @@ impl super::ruleset::RulesetWindow for SpaceWindow {
         crate::rules::traveller_space::TravellerSpace::ID
     }
 
+    /// Space is drawn dark.
+    fn dark_map(&self) -> bool {
+        true
+    }
+
+    fn click(&self, game: &mut Game, hex: Hex, _: Option<crate::battle::UnitId>) -> bool {
+        super::space::click(game, hex)
+    }
+
     fn sheet_panel(&self, ui: &mut bevy_egui::egui::Ui, game: &mut Game) {
         if let Some((sp, ships)) = super::space::space(game) {
             super::ruleset::selected_sheet(ui, game, "a ship", |ui, id| {
@@ -120,7 +129,7 @@ impl super::ruleset::RulesetWindow for SpaceWindow {
         layout: &super::layout::MapLayout,
         game: &Game,
         ring: super::ruleset::Ring,
-        _: bool,
+        _: super::ruleset::MapMarks,
     ) {
         draw(gizmos, layout, game, ring);
     }

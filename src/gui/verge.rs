@@ -955,6 +955,10 @@ impl super::ruleset::RulesetWindow for VergeWindow {
         crate::rules::vergeworlds::Vergeworlds::ID
     }
 
+    fn click(&self, game: &mut Game, hex: Hex, unit: Option<UnitId>) -> bool {
+        click(game, hex, unit)
+    }
+
     fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {
         if let Some(f) = fight(game) {
             super::ruleset::selected_sheet(ui, game, "a character", |ui, id| sheet(ui, &f, id));
@@ -973,7 +977,7 @@ impl super::ruleset::RulesetWindow for VergeWindow {
         layout: &MapLayout,
         game: &Game,
         ring: super::ruleset::Ring,
-        _: bool,
+        _: super::ruleset::MapMarks,
     ) {
         draw(gizmos, layout, game, ring);
     }

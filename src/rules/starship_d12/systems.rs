@@ -7,7 +7,7 @@ use super::fleet::{Action, Fleet, Missile, Phase, Ships, Step};
 use super::place;
 use super::sheet::{ShipSheet, ShipState};
 use crate::battle::{
-    AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Projectile, Standing, TurnState,
+    AwaitedDecision, BattleEvent, Facing, HexPos, Homing, Outcome, Projectile, Standing, TurnState,
     UnitComponents, UnitId, hex_pair,
 };
 use crate::dice::BattleRng;
@@ -47,6 +47,10 @@ fn launch(missile: Missile, places: &Places, commands: &mut Commands) {
     let mid = line[line.len() / 2];
     commands.spawn((
         Projectile,
+        Homing {
+            from: missile.from,
+            target: missile.target,
+        },
         missile,
         HexPos(mid),
         Facing(if mid == b {
