@@ -120,6 +120,27 @@ pub fn success_roll(dice: &mut impl DieRoller, modifiers: Vec<Modifier>) -> Roll
     judge_success(faces, modifiers)
 }
 
+/// The exact chance that a GURPS success roll ([`success_roll`]) against `target`
+/// succeeds: the share of the 216 rolls of 3d6 that [`judge_success`] counts a success
+/// (3 and 4 always, 17 and 18 never).
+pub fn success_chance(target: i32) -> f64 {
+    let mut ways = 0u32;
+    for a in 1..=6 {
+        for b in 1..=6 {
+            for c in 1..=6 {
+                let roll: i32 = a + b + c;
+                let success = match gurps_critical(roll, target) {
+                    Some(Critical::Success) => true,
+                    Some(Critical::Failure) => false,
+                    None => roll <= target && roll <= 16,
+                };
+                ways += u32::from(success);
+            }
+        }
+    }
+    f64::from(ways) / 216.0
+}
+
 /// A GURPS success roll of dice already rolled (`faces`, three d6) against the sum of
 /// `modifiers`: as [`success_roll`], for a roll judged again against other modifiers (a
 /// shot that turns out to have gone at another target).

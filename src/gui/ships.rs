@@ -314,8 +314,7 @@ fn ship_options(
                             .filter_map(|c| sheet.crew.get(usize::from(*c)))
                             .map(|c| c.name.as_str())
                             .collect();
-                        let bonus = sheet.shot_bonus(*gunner, helpers);
-                        let (p, d) = gunnery::odds(bonus, need, w);
+                        let (p, d) = fleet.shot_odds(ships, me, &a).unwrap_or((0.0, 0.0));
                         format!(
                             "Fire {} at {} ({band}, needs {need}; {}): hit {:.0}%, expected damage {:.1}",
                             system.name,
@@ -339,7 +338,7 @@ fn ship_options(
 
 use crate::rules::socs::SocsRange;
 use crate::rules::socs::dogfight::{
-    Action as CraftAction, Crafts, Dogfight, Maneuver, Phase as SocsPhase, Shot, chance_3d6,
+    Action as CraftAction, Crafts, Dogfight, Maneuver, Phase as SocsPhase, Shot,
 };
 
 /// The dogfight of the battle and its craft (the battle world), if it is a SOCS one.
@@ -587,7 +586,7 @@ fn craft_options(
                         .collect();
                     ui.small(format!(
                         "hit on {total} or less: {:.0}%{} ({})",
-                        chance_3d6(total) * 100.0,
+                        d.shot_odds(crafts, me, w, t, *gm_modifier) * 100.0,
                         if crafts.may_dodge(t, me) {
                             ", the target may dodge"
                         } else {

@@ -464,7 +464,7 @@ fn fire(
                                 format!(
                                     "{}: {:.0}% (skill {skill}), ~{:.0} damage",
                                     ships.name_of(t),
-                                    success_chance(skill) * 100.0,
+                                    s.shot_odds(ships, me, m, t, false) * 100.0,
                                     expected_damage(s, ships, me, m, t)
                                 ),
                             );
@@ -488,7 +488,7 @@ fn fire(
             let skill: i32 = mods.iter().map(|x| x.value).sum();
             ui.small(format!(
                 "{:.0}% to hit (skill {skill}) against {}",
-                success_chance(skill) * 100.0,
+                s.shot_odds(ships, me, m, t, aim.is_some()) * 100.0,
                 ships.name_of(t)
             ));
         }

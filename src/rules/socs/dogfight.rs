@@ -396,18 +396,10 @@ fn key(a: Entity, b: Entity) -> (Entity, Entity) {
     if a < b { (a, b) } else { (b, a) }
 }
 
-/// Chance that 3d6 rolls `target` or less (GURPS success roll, criticals aside).
+/// Chance that 3d6 rolls `target` or less (a GURPS success roll, 3 and 4 always and 17
+/// and 18 never): [`crate::dice::success_chance`].
 pub fn chance_3d6(target: i32) -> f64 {
-    const WAYS: [u32; 19] = [
-        0, 0, 0, 1, 4, 10, 20, 35, 56, 81, 108, 133, 160, 181, 196, 206, 212, 215, 216,
-    ];
-    if target <= 4 {
-        // A 3 or 4 always succeeds.
-        return 4.0 / 216.0;
-    }
-    let t = target.min(18) as usize;
-    // 17 and 18 always fail.
-    f64::from(WAYS[t].min(WAYS[16])) / 216.0
+    crate::dice::success_chance(target)
 }
 
 impl Dogfight {
@@ -557,6 +549,25 @@ impl Dogfight {
             mods.push(Modifier::new("GM", gm));
         }
         mods
+    }
+
+    /// The exact chance that gun `w` of `me` hits `target` with the GM's modifier `gm`
+    /// (before any dodge): 3d6 against the sum of [`Dogfight::shot_modifiers`], the roll
+    /// the fire phase makes ([`chance_3d6`]). What the action panel shows.
+    pub fn shot_odds(
+        &self,
+        crafts: &impl Crafts,
+        me: UnitId,
+        w: usize,
+        target: UnitId,
+        gm: i32,
+    ) -> f64 {
+        let total: i32 = self
+            .shot_modifiers(crafts, me, w, target, gm)
+            .iter()
+            .map(|m| m.value)
+            .sum();
+        chance_3d6(total)
     }
 
     /// Every decision the rules allow `me` now (the fire phase lists one shot per gun at

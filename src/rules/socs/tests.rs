@@ -71,6 +71,9 @@ impl Battle {
     fn guns_at(&self, me: UnitId, target: UnitId) -> Vec<usize> {
         self.fight.guns_at(self.crafts(), me, target)
     }
+    fn shot_odds(&self, me: UnitId, w: usize, target: UnitId, gm: i32) -> f64 {
+        self.fight.shot_odds(self.crafts(), me, w, target, gm)
+    }
     fn shot_modifiers(&self, me: UnitId, w: usize, target: UnitId, gm: i32) -> Vec<Modifier> {
         self.fight.shot_modifiers(self.crafts(), me, w, target, gm)
     }
@@ -906,4 +909,38 @@ fn follow_the_leader() {
     }
     d.advance(&mut Scripted::new(&[5, 4, 4, 3, 3, 3]), &mut events);
     assert_eq!(d.position_ab(BANDIT, ACE), 2);
+}
+
+/// The odds the action panel shows for a shot ([`Dogfight::shot_odds`]) are the frequency
+/// with which the fire phase's roll (3d6 against [`Dogfight::shot_modifiers`], GURPS
+/// criticals) succeeds over all 216 rolls: a snap shot, Position and Sustained Fire on a
+/// fighter, a shot at a ship of the line, with a GM modifier ("FIRE PHASE", "AIMING
+/// BONUSES", "TO-HIT MODIFIERS").
+#[test]
+fn the_odds_shown_are_the_odds_rolled() {
+    let mut d = dogfight("");
+    let mut situations = Vec::new();
+    situations.push((ACE, 0, BANDIT, 0));
+    situations.push((ACE, 0, LINER, 0));
+    situations.push((CUTTY, 0, LINER, 3));
+    d.set_position(ACE, BANDIT, 2);
+    d.state(ACE).sustained[0] = Some((BANDIT, 1));
+    situations.push((ACE, 0, BANDIT, -2));
+    for (me, w, t, gm) in situations {
+        let shown = d.shot_odds(me, w, t, gm);
+        let mods = d.shot_modifiers(me, w, t, gm);
+        let mut hits = 0;
+        for a in 1..=6 {
+            for b in 1..=6 {
+                for c in 1..=6 {
+                    let roll = success_roll(&mut Scripted::new(&[a, b, c]), mods.clone());
+                    hits += u32::from(roll.succeeded());
+                }
+            }
+        }
+        assert!(
+            (shown - f64::from(hits) / 216.0).abs() < 1e-12,
+            "{me:?} gun {w} at {t:?}: shown {shown}, rolled {hits}/216"
+        );
+    }
 }

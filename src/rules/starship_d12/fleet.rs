@@ -232,6 +232,46 @@ impl Fleet {
         }
     }
 
+    /// What a shot of `me`'s `weapon` at `target` is rolled with: the crew's modifiers
+    /// and the number needed (the band's difficulty plus the target's defence;
+    /// starship-d12-quick-reference.txt, "Gunnery Difficulties"). `None` when the weapon
+    /// cannot reach the band.
+    pub fn shot_terms(
+        &self,
+        ships: &impl Ships,
+        me: UnitId,
+        weapon: SystemRef,
+        target: UnitId,
+        gunner: u8,
+        helpers: &[u8],
+    ) -> Option<(Vec<Modifier>, i32)> {
+        let sheet = ships.sheet_of(me)?;
+        let stats = sheet.systems.get(sheet.find(weapon)?)?.weapon.as_ref()?;
+        let defence = ships.sheet_of(target)?.defence;
+        let need = gunnery::difficulty(self.band(ships, me, target), stats, defence)?;
+        Some((sheet.shot_modifiers(gunner, helpers), need))
+    }
+
+    /// The exact chance that `action` (a shot) hits, and its expected damage, from the
+    /// same terms the shot is rolled with ([`Fleet::shot_terms`], [`gunnery::odds`]):
+    /// what the action panel shows. `None` for any other action.
+    pub fn shot_odds(&self, ships: &impl Ships, me: UnitId, action: &Action) -> Option<(f64, f64)> {
+        let Action::Fire {
+            weapon,
+            target,
+            gunner,
+            helpers,
+        } = action
+        else {
+            return None;
+        };
+        let sheet = ships.sheet_of(me)?;
+        let stats = sheet.systems.get(sheet.find(*weapon)?)?.weapon.as_ref()?;
+        let (mods, need) = self.shot_terms(ships, me, *weapon, *target, *gunner, helpers)?;
+        let bonus = mods.iter().map(|m| m.value).sum();
+        Some(gunnery::odds(bonus, need, stats))
+    }
+
     /// Every action the rules allow `me` now, as the action panel and the AI list them.
     /// Shots are listed with the best unused gunner and the crew to spare as helpers (any
     /// other choice of unused crew is legal too: see [`Fleet::check`]).
@@ -761,10 +801,9 @@ impl Fleet {
             return;
         };
         let band = self.band(ships, me, target);
-        let Some(need) = gunnery::difficulty(band, &stats, target_sheet.defence) else {
+        let Some((mods, need)) = self.shot_terms(ships, me, weapon, target, gunner, helpers) else {
             return;
         };
-        let mods = sheet.shot_modifiers(gunner, helpers);
         let shot = gunnery::shoot(dice, mods, need, &stats);
         let label = match (stats.missile.is_some(), band) {
             (true, _) => format!("{} (missile, needs {need})", system.name),

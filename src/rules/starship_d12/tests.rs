@@ -600,3 +600,73 @@ fn an_edge_lets_the_attacker_choose_the_system_hit() {
         Some(defender)
     );
 }
+
+/// The odds the action panel shows for a shot ([`Fleet::shot_odds`]) are the frequency
+/// with which the shot, rolled as the battle rolls it ([`Fleet::shot_terms`] and
+/// [`gunnery::shoot`]), hits over all 144 pairs of d12 faces: for every shot open to
+/// Anvil at Medium, at Short and on Brand's tail ("Gunnery Difficulties", "Sustain").
+#[test]
+fn the_odds_shown_are_the_odds_rolled() {
+    let mut checked = 0;
+    for band in [Band::Medium, Band::Short, Band::Tailing] {
+        let mut f = fleet();
+        f.set_range(ANVIL, BRAND, band, Some(ANVIL));
+        to_actions(&mut f);
+        let mut events = Vec::new();
+        assert_eq!(
+            f.advance(&mut Scripted::new(&[]), &mut events),
+            Step::Awaiting(ANVIL)
+        );
+        let shots: Vec<Action> = f
+            .legal_actions(ANVIL)
+            .into_iter()
+            .filter(|a| matches!(a, Action::Fire { .. }))
+            .collect();
+        assert!(!shots.is_empty());
+        for a in shots {
+            let Action::Fire {
+                weapon,
+                target,
+                gunner,
+                helpers,
+            } = &a
+            else {
+                continue;
+            };
+            let Some((shown, _)) = f.fleet.shot_odds(f.ships(), ANVIL, &a) else {
+                panic!("no odds for {a:?}");
+            };
+            let Some((mods, need)) =
+                f.fleet
+                    .shot_terms(f.ships(), ANVIL, *weapon, *target, *gunner, helpers)
+            else {
+                panic!("no terms for {a:?}");
+            };
+            let sheet = f.sheet(ANVIL);
+            let Some(stats) = sheet
+                .find(*weapon)
+                .and_then(|i| sheet.systems[i].weapon.clone())
+            else {
+                panic!("not a weapon");
+            };
+            let mut hits = 0;
+            for first in 1..=12 {
+                for second in 1..=12 {
+                    let shot = gunnery::shoot(
+                        &mut Scripted::new(&[first, second]),
+                        mods.clone(),
+                        need,
+                        &stats,
+                    );
+                    hits += u32::from(shot.hit);
+                }
+            }
+            assert!(
+                (shown - f64::from(hits) / 144.0).abs() < 1e-12,
+                "{band:?} {a:?}: shown {shown}, rolled {hits}/144"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "{checked} shots checked");
+}

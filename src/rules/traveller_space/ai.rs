@@ -25,18 +25,9 @@ use crate::dice::Modifier;
 use hexx::Hex;
 
 /// The chance that a GURPS success roll against `skill` succeeds (3–4 always, 17–18
-/// never).
+/// never): [`crate::dice::success_chance`].
 pub fn success_chance(skill: i32) -> f64 {
-    // Ways to roll each total 3..=18 on 3d6.
-    const WAYS: [u32; 16] = [1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1];
-    let need = skill.clamp(4, 16);
-    let ways: u32 = WAYS
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| (*i as i32 + 3) <= need)
-        .map(|(_, w)| *w)
-        .sum();
-    f64::from(ways) / 216.0
+    crate::dice::success_chance(skill)
 }
 
 fn sum(mods: &[Modifier]) -> i32 {

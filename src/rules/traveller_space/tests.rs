@@ -91,6 +91,9 @@ impl Battle {
     fn why_not_target(&self, u: UnitId, t: UnitId, w: &SpaceWeapon) -> Option<String> {
         self.space.why_not_target(self.ships(), u, t, w)
     }
+    fn shot_odds(&self, u: UnitId, mount: usize, t: UnitId, pinpoint: bool) -> f64 {
+        self.space.shot_odds(self.ships(), u, mount, t, pinpoint)
+    }
     fn shot_modifiers(&self, u: UnitId, mount: usize, t: UnitId, pinpoint: bool) -> Vec<Modifier> {
         self.space
             .shot_modifiers(self.ships(), u, mount, t, pinpoint)
@@ -942,4 +945,48 @@ fn the_ai_closes_fires_and_launches() {
             count: 2
         }
     );
+}
+
+/// The odds the fire panel shows for a shot ([`Space::shot_odds`]) are the frequency with
+/// which direct fire's roll (3d6 against [`Space::shot_modifiers`], GURPS criticals)
+/// succeeds over all 216 rolls: the raider's lasers at 3 and 5 hexes, with and without its
+/// active sensor lock and its computer, whole-ship and pinpoint ("GUNNERY MODIFIERS").
+#[test]
+fn the_odds_shown_are_the_odds_rolled() {
+    let mut checked = 0;
+    for gap in [3, 5] {
+        let (mut s, _) = duel("", "", "", gap);
+        let mut ev = Vec::new();
+        s.begin_turn(&mut Scripted::new(&[3, 3, 3, 3, 3, 3]), &mut ev);
+        for blind in [false, true] {
+            if blind {
+                s.ship_mut(UnitId(0)).computers = 0;
+                s.ship_mut(UnitId(0)).passive = true;
+            }
+            for mount in 0..2 {
+                for pinpoint in [false, true] {
+                    let shown = s.shot_odds(UnitId(0), mount, UnitId(1), pinpoint);
+                    let mods = s.shot_modifiers(UnitId(0), mount, UnitId(1), pinpoint);
+                    let mut hits = 0;
+                    for a in 1..=6 {
+                        for b in 1..=6 {
+                            for c in 1..=6 {
+                                let roll = crate::dice::success_roll(
+                                    &mut Scripted::new(&[a, b, c]),
+                                    mods.clone(),
+                                );
+                                hits += u32::from(roll.succeeded());
+                            }
+                        }
+                    }
+                    assert!(
+                        (shown - f64::from(hits) / 216.0).abs() < 1e-12,
+                        "{gap} hexes, blind {blind}, mount {mount}, pinpoint {pinpoint}: shown {shown}, rolled {hits}/216"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 16);
 }

@@ -22,6 +22,25 @@ impl Space {
         self.shot_modifiers(ships, u, mount, target, false)
     }
 
+    /// The exact chance that `u`'s mount `mount` hits `target` (pinpoint when
+    /// `pinpoint`): the success roll direct fire makes against [`Space::shot_modifiers`]
+    /// ([`crate::dice::success_chance`]). What the action panel shows.
+    pub fn shot_odds(
+        &self,
+        ships: &impl Vessels,
+        u: UnitId,
+        mount: usize,
+        target: UnitId,
+        pinpoint: bool,
+    ) -> f64 {
+        let skill = self
+            .shot_modifiers(ships, u, mount, target, pinpoint)
+            .iter()
+            .map(|m| m.value)
+            .sum();
+        crate::dice::success_chance(skill)
+    }
+
     /// As [`Space::gunnery_modifiers`], with pinpoint marksmanship when `pinpoint`.
     pub fn shot_modifiers(
         &self,
