@@ -429,3 +429,78 @@ fn a_cramped_battlefield_penalizes_bulky_weapons() {
     f.cramped = Some(2.0);
     assert_eq!(cramped(&f), Some(-1));
 }
+
+/// The chance that the open-ended 2d6 attack roll the battle makes ([`crate::dice::open_ended_2d6`]
+/// with `mods` against `dc`) comes to `dc` or more, counted over every sequence of dice
+/// (a 12 or a 2 rolls on; runs past eight further dice are cut, a share under 1e-5).
+fn rolled_chance(mods: &[crate::dice::Modifier], dc: i32) -> f64 {
+    fn walk(seq: &mut Vec<u32>, mods: &[crate::dice::Modifier], dc: i32, total: &mut f64) {
+        let natural = seq.first().zip(seq.get(1)).map(|(a, b)| a + b);
+        let open = match natural {
+            None => true,
+            Some(12) => seq.len() == 2 || seq.last().is_some_and(|&f| f >= 5),
+            Some(2) => seq.len() == 2 || seq.last().is_some_and(|&f| f <= 2),
+            Some(_) => false,
+        };
+        if open && seq.len() < 10 {
+            for f in 1..=6 {
+                seq.push(f);
+                walk(seq, mods, dc, total);
+                seq.pop();
+            }
+            return;
+        }
+        let mut dice = seq.clone();
+        if open {
+            // Cut the run: one more die that ends it.
+            dice.push(if natural == Some(12) { 1 } else { 6 });
+        }
+        let roll = crate::dice::open_ended_2d6(&mut Scripted::new(&dice), mods.to_vec(), Some(dc));
+        if roll.total >= dc {
+            *total += (1.0f64 / 6.0).powi(seq.len() as i32);
+        }
+    }
+    let mut total = 0.0;
+    walk(&mut Vec::new(), mods, dc, &mut total);
+    total
+}
+
+/// The chance to hit the action panel shows for an attack ([`Board::hit_chance`]) is the
+/// chance that the attack roll the battle makes, with the same modifiers and DC, reaches
+/// the DC ("Attack", "Task Resolution": the open-ended 2d6): Helen's sword at Deputy
+/// Hale's chest and head, careful or not.
+#[test]
+fn the_odds_shown_are_the_odds_rolled() {
+    let mut f = fight_of("scenarios/vw-sheriffs-men.ron");
+    let mut events = Vec::new();
+    f.begin_round(&mut Scripted::new(&[6, 1, 1, 1, 1, 1, 1]), &mut events);
+    let (helen, hale) = (UnitId(0), UnitId(3));
+    let near_hale = f.state(hale).pos + hexx::Hex::new(-1, 0);
+    f.state_mut(helen).pos = near_hale;
+    assert_eq!(
+        f.advance(&mut Scripted::new(&[]), &mut events),
+        super::fight::Step::Awaiting(helen)
+    );
+    let mut checked = 0;
+    for aim in [Location::Chest, Location::Head] {
+        for careful in [false, true] {
+            let a = Attack {
+                weapon: Some(0),
+                target: hale,
+                aim,
+                careful,
+                shots: 1,
+                effort: 0,
+            };
+            let shown = f.hit_chance(helen, &a);
+            let (mods, dc) = f.attack_modifiers(helen, &a);
+            let rolled = rolled_chance(&mods, dc);
+            assert!(
+                (shown - rolled).abs() < 1e-4,
+                "{aim:?}, careful {careful}: shown {shown}, rolled {rolled}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 4);
+}
