@@ -111,10 +111,8 @@ pub struct Game {
     pub status: String,
     /// An error to show in a window (bad file...).
     pub error: Option<String>,
-    /// SOCS fire orders being drafted: the target of each gun of the awaited craft.
-    pub gun_targets: Vec<Option<UnitId>>,
-    /// SOCS: the game master's modifier on the drafted decision (decision 4).
-    pub gm_modifier: i32,
+    /// SOCS: the fire orders being drafted.
+    pub socs: ships::SocsInputs,
     /// Main Sequence: the decision being drafted.
     pub ms: ms::MsInputs,
     /// Traveller space: the decision being planned.
@@ -139,8 +137,7 @@ impl Game {
             gurps: draft::GurpsDraft::default(),
             status: String::new(),
             error: None,
-            gun_targets: Vec::new(),
-            gm_modifier: 0,
+            socs: ships::SocsInputs::default(),
             ms: ms::MsInputs::default(),
             space: space::SpaceInputs::default(),
             verge: verge::VergeDraft::default(),

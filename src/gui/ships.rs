@@ -341,6 +341,15 @@ use crate::rules::socs::dogfight::{
     Action as CraftAction, Crafts, Dogfight, Maneuver, Phase as SocsPhase, Shot,
 };
 
+/// What the player drafts for the awaited craft, kept between frames.
+#[derive(Clone, Debug, Default)]
+pub struct SocsInputs {
+    /// The target of each gun (none: it holds its fire).
+    pub gun_targets: Vec<Option<UnitId>>,
+    /// The game master's modifier on the drafted decision (decision 4).
+    pub gm_modifier: i32,
+}
+
 /// The dogfight of the battle and its craft (the battle world), if it is a SOCS one.
 pub fn dogfight(game: &Game) -> Option<(&Dogfight, &impl Crafts)> {
     let world = &game.play.session().world;
@@ -502,20 +511,20 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
         game.selected = Some(me);
     }
     // The panel's own inputs, held apart while the battle is borrowed.
-    let mut gun_targets = std::mem::take(&mut game.gun_targets);
-    let mut gm_modifier = game.gm_modifier;
+    let mut gun_targets = std::mem::take(&mut game.socs.gun_targets);
+    let mut gm_modifier = game.socs.gm_modifier;
     let chosen = match dogfight(game) {
         Some((d, crafts)) => craft_options(ui, d, crafts, me, &mut gun_targets, &mut gm_modifier),
         None => None,
     };
-    game.gun_targets = gun_targets;
-    game.gm_modifier = gm_modifier;
+    game.socs.gun_targets = gun_targets;
+    game.socs.gm_modifier = gm_modifier;
     if let Some(action) = chosen {
         match game.play.decide::<crate::rules::socs::Socs>(action) {
             Ok(()) => {
                 game.status = "done".into();
-                game.gun_targets.clear();
-                game.gm_modifier = 0;
+                game.socs.gun_targets.clear();
+                game.socs.gm_modifier = 0;
             }
             Err(e) => game.status = format!("not allowed: {e}"),
         }
