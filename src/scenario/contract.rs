@@ -124,6 +124,14 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
     /// the map: hit points, structure or condition, as the ruleset counts damage. (A unit
     /// out of the fight, by its `Standing`, shows 0 whatever this says.)
     fn health(world: &World, entity: Entity, unit: UnitId) -> f32;
+
+    /// Every decision the rules allow `unit` now, the battle awaiting it: what the action
+    /// panel lists and the AI picks from. Empty when the ruleset's decisions take free
+    /// parameters (a hex, an amount) that it does not list one by one.
+    fn legal_actions(world: &World, unit: UnitId) -> Vec<Self::Action> {
+        let _ = (world, unit);
+        Vec::new()
+    }
 }
 
 /// A [`Ruleset`] seen by the shell: the same contract with its types erased.
@@ -167,6 +175,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn unit_line(&self, world: &World, entity: Entity, unit: UnitId) -> String;
     /// [`Ruleset::health`], kept within 0 to 1, and 0 for a unit out of the fight.
     fn health(&self, world: &World, entity: Entity, unit: UnitId) -> f32;
+    /// [`Ruleset::legal_actions`], each as a section to [`ErasedRuleset::send`].
+    fn legal_actions(&self, world: &World, unit: UnitId) -> Vec<Arc<dyn Section>>;
     /// Sends `unit`'s decision to the battle's systems (as a `Command` message); an error
     /// when the action is not this ruleset's.
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String>;
@@ -312,6 +322,13 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
         }
         let h = R::health(world, entity, unit);
         if h.is_nan() { 1.0 } else { h.clamp(0.0, 1.0) }
+    }
+
+    fn legal_actions(&self, world: &World, unit: UnitId) -> Vec<Arc<dyn Section>> {
+        R::legal_actions(world, unit)
+            .into_iter()
+            .map(|a| Arc::new(a) as Arc<dyn Section>)
+            .collect()
     }
 
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String> {

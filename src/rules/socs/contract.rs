@@ -107,6 +107,14 @@ impl Ruleset for Socs {
             .map_or(String::new(), |d| d.craft_line(world, unit))
     }
 
+    /// The shots (one gun at one foe each) or maneuvers open to the craft
+    /// ([`Dogfight::legal_actions`]).
+    fn legal_actions(world: &World, unit: UnitId) -> Vec<Action> {
+        world
+            .get_resource::<Dogfight>()
+            .map_or(Vec::new(), |d| d.legal_actions(world, unit))
+    }
+
     /// A craft is intact (1), damaged (one half) or out (0).
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
         Units::<Craft, CraftState>::state_of(world, unit).map_or(1.0, |s| {

@@ -83,6 +83,13 @@ impl Ruleset for StarshipD12 {
         Ships::ship_line(world, unit)
     }
 
+    /// The range moves or shots open to the ship ([`super::Fleet::legal_actions`]).
+    fn legal_actions(world: &World, unit: UnitId) -> Vec<Action> {
+        world
+            .get_resource::<super::Fleet>()
+            .map_or(Vec::new(), |f| f.legal_actions(world, unit))
+    }
+
     /// Structure left (shields, armour, systems and core) of the sheet's.
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
         let ship = Units::<ShipSheet, ShipState>::state_of(world, unit);

@@ -183,6 +183,26 @@ impl Ruleset for D6Duel {
         })
     }
 
+    /// Waiting, or a strike at each foe still standing.
+    fn legal_actions(world: &World, unit: UnitId) -> Vec<DuelAction> {
+        let roster = world.resource::<battle::Roster>();
+        let side = |id: UnitId| roster.units.get(id.0 as usize).map(|u| u.side);
+        let standing = |id: UnitId| {
+            roster
+                .entity(id)
+                .and_then(|e| world.get::<Standing>(e))
+                .is_some_and(|s| s.fighting())
+        };
+        let mut v = vec![DuelAction::Wait];
+        for i in 0..roster.units.len() as u32 {
+            let foe = UnitId(i);
+            if side(foe) != side(unit) && standing(foe) {
+                v.push(DuelAction::Strike(foe));
+            }
+        }
+        v
+    }
+
     fn health(world: &World, entity: Entity, _: UnitId) -> f32 {
         world
             .get::<Duelist>(entity)

@@ -218,3 +218,73 @@ fn the_test_rulesets_strike_hits_with_its_stated_chance() {
         );
     }
 }
+
+/// Every scenario of a ruleset that lists its decisions ([`Ruleset::legal_actions`])
+/// fought to the end by random legal decisions for every unit, every side made the
+/// player's: no decision the rules listed is refused for long, nothing panics, the battle
+/// ends with an outcome. The rulesets whose decisions take free parameters (a hex, an
+/// amount) list none and are played by their AI in the tests above.
+///
+/// [`Ruleset::legal_actions`]: skirmish::scenario::Ruleset::legal_actions
+#[test]
+fn random_legal_decisions_play_every_battle_to_the_end() {
+    use skirmish::battle::{Control, TurnState};
+    use skirmish::session::{Session, SessionOptions};
+    let registry = registry();
+    let mut played: Vec<&'static str> = Vec::new();
+    for file in scenarios() {
+        let prepared = load(&registry, &file);
+        let mut all_players = (*prepared).clone();
+        for side in &mut all_players.sides {
+            side.control = Control::Player;
+        }
+        let rules = prepared.rules;
+        for seed in [3u64, 4] {
+            let options = SessionOptions {
+                keep_log: false,
+                autopilot: false,
+            };
+            let mut s = Session::new(Arc::new(all_players.clone()), seed, options);
+            // A small xorshift of the test's own picks the decisions.
+            let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let (mut steps, mut decided, mut listed) = (0u32, 0u32, true);
+            while s.outcome().is_none() && steps < 200_000 {
+                s.step();
+                steps += 1;
+                let Some(unit) = s.world.resource::<TurnState>().awaiting else {
+                    continue;
+                };
+                if s.outcome().is_some() {
+                    break;
+                }
+                let legal = rules.legal_actions(&s.world, unit);
+                if legal.is_empty() {
+                    listed = false;
+                    break;
+                }
+                pick ^= pick << 13;
+                pick ^= pick >> 7;
+                pick ^= pick << 17;
+                let action = &legal[(pick % legal.len() as u64) as usize];
+                rules
+                    .send(&mut s.world, unit, &**action)
+                    .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+                decided += 1;
+            }
+            if !listed {
+                break;
+            }
+            assert!(
+                s.outcome().is_some(),
+                "{} (seed {seed}): no outcome after {steps} steps",
+                file.display()
+            );
+            assert!(decided > 0, "{}: nobody decided", file.display());
+            if !played.contains(&rules.id()) {
+                played.push(rules.id());
+            }
+        }
+    }
+    played.sort_unstable();
+    assert_eq!(played, vec!["d6-duel", "socs", "starship-d12"]);
+}
