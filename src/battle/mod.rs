@@ -20,7 +20,7 @@ pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair};
 pub use log::{CombatLog, INJURY_DAMAGE, LEVEL_DAMAGE, LogEntry, format_event};
 pub use policy::{Policy, UnitsPolicy};
 pub use stats::{BattleStats, UnitTally};
-pub use units::{Frozen, Sheet, UnitComponents, Units, UnitsMut};
+pub use units::{Frozen, Gathered, Sheet, UnitComponents, Units, UnitsMut};
 
 use bevy::ecs::component::Component;
 use bevy::ecs::message::{Message, MessageWriter, Messages};
@@ -407,12 +407,13 @@ pub fn decide_with_units<P: UnitsPolicy>(
     turn: Res<TurnState>,
     autopilot: Res<Autopilot>,
     state: Res<P>,
-    units: UnitComponents<P::Sheet, P::State>,
+    mut units: UnitComponents<P::Sheet, P::State>,
     controllers: Query<&Controller>,
     mut commands: MessageWriter<Command<P::Action>>,
 ) {
     let Some(active) = turn.awaiting else { return };
     if ai_decides(units.roster(), &controllers, autopilot.0, active) {
+        let units = units.gather();
         commands.write(Command {
             unit: active,
             action: state.choose(&units, active),

@@ -8,6 +8,7 @@
 //! [`World`] implements both traits) and nowhere keeps a copy of a unit's state.
 
 use super::{Roster, UnitId};
+use bevy::ecs::change_detection::Mut;
 use bevy::ecs::component::{Component, Mutable};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::prelude::{Query, Res};
@@ -138,7 +139,9 @@ impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>, X: UnitsMut<S
 }
 
 /// The system parameter that gives a system [`Units`] and [`UnitsMut`]: the roster and
-/// the query of every unit's id, sheet `S` and state `T`.
+/// the query of every unit's id, sheet `S` and state `T`. Rules that look units up many
+/// times in one run (an AI weighing its options) read them through
+/// [`UnitComponents::gather`], one pass over the query into a list by unit id.
 #[derive(SystemParam)]
 pub struct UnitComponents<'w, 's, S: Send + Sync + 'static, T: Component<Mutability = Mutable>> {
     roster: Res<'w, Roster>,
@@ -209,5 +212,63 @@ impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> Units<S, T> f
             .iter()
             .position(|u| u.entity == entity)
             .map(|i| UnitId(i as u32))
+    }
+}
+
+impl<'w, 's, S: Send + Sync + 'static, T: Component<Mutability = Mutable>>
+    UnitComponents<'w, 's, S, T>
+{
+    /// Every unit's sheet and state borrowed once, in a list by [`UnitId`]: the
+    /// [`Units`] and [`UnitsMut`] a system hands its rules (each lookup an index, not a
+    /// query).
+    pub fn gather(&mut self) -> Gathered<'_, S, T> {
+        let roster: &Roster = &self.roster;
+        let mut units: Vec<Option<(&Arc<S>, Mut<'_, T>)>> =
+            (0..roster.units.len()).map(|_| None).collect();
+        for (id, sheet, state) in self.query.iter_mut() {
+            if let Some(slot) = units.get_mut(id.0 as usize) {
+                *slot = Some((&sheet.0, state));
+            }
+        }
+        Gathered { roster, units }
+    }
+}
+
+/// Every unit's sheet and state of one system run, borrowed from the query in a list by
+/// [`UnitId`] ([`UnitComponents::gather`]).
+pub struct Gathered<'a, S: Send + Sync + 'static, T: Component<Mutability = Mutable>> {
+    roster: &'a Roster,
+    units: Vec<Option<(&'a Arc<S>, Mut<'a, T>)>>,
+}
+
+impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> Units<S, T>
+    for Gathered<'_, S, T>
+{
+    fn roster(&self) -> &Roster {
+        self.roster
+    }
+    fn sheet_of(&self, id: UnitId) -> Option<&Arc<S>> {
+        self.units.get(id.0 as usize)?.as_ref().map(|(s, _)| *s)
+    }
+    fn state_of(&self, id: UnitId) -> Option<&T> {
+        self.units.get(id.0 as usize)?.as_ref().map(|(_, t)| &**t)
+    }
+    fn unit_of(&self, entity: Entity) -> Option<UnitId> {
+        self.roster
+            .units
+            .iter()
+            .position(|u| u.entity == entity)
+            .map(|i| UnitId(i as u32))
+    }
+}
+
+impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> UnitsMut<S, T>
+    for Gathered<'_, S, T>
+{
+    fn state_mut(&mut self, id: UnitId) -> Option<&mut T> {
+        self.units
+            .get_mut(id.0 as usize)?
+            .as_mut()
+            .map(|(_, t)| &mut **t)
     }
 }

@@ -164,7 +164,7 @@ pub(super) fn aftermath(
     let mut events = Vec::new();
     let mut fight = Board {
         fight: &mut *fight,
-        units: &mut units,
+        units: units.gather(),
     };
     fight.end_of_combat(&mut events);
     out.write_batch(events);
@@ -188,7 +188,7 @@ pub(super) fn begin(
     let mut events = Vec::new();
     let mut fight = Board {
         fight: &mut *fight,
-        units: &mut units,
+        units: units.gather(),
     };
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
@@ -218,7 +218,7 @@ pub(super) fn decide(
     autopilot: Res<Autopilot>,
     fight: Res<Fight>,
     map: Res<HexMap>,
-    units: UnitQuery,
+    mut units: UnitQuery,
     controllers: Query<&Controller>,
     mut commands: MessageWriter<Command<Action>>,
 ) {
@@ -226,7 +226,7 @@ pub(super) fn decide(
     if ai_decides(units.roster(), &controllers, autopilot.0, active) {
         let fight = Board {
             fight: &*fight,
-            units: &units,
+            units: units.gather(),
         };
         commands.write(Command {
             unit: active,
@@ -250,7 +250,7 @@ pub(super) fn resolve(
     let mut events = Vec::new();
     let mut fight = Board {
         fight: &mut *fight,
-        units: &mut units,
+        units: units.gather(),
     };
     let Some((active, action)) = decision.take(
         |unit, action| fight.check(&map, unit, action),

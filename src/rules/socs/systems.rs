@@ -114,6 +114,7 @@ pub(super) fn begin(
         return;
     }
     let mut events = Vec::new();
+    let mut crafts = crafts.gather();
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
         events.push(BattleEvent::RoundStarted { round: d.turn + 1 });
@@ -151,11 +152,12 @@ pub(super) fn resolve(
     mut decision: AwaitedDecision<Action>,
     mut d: ResMut<Dogfight>,
     map: Res<HexMap>,
-    crafts: CraftQuery,
+    mut crafts: CraftQuery,
     mut places: Places,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
+    let crafts = crafts.gather();
     let Some((active, action)) = decision.take(
         |unit, action| d.check(&crafts, unit, action),
         |_| match d.phase {

@@ -132,6 +132,7 @@ pub(super) fn begin(
         return;
     }
     let mut events = Vec::new();
+    let mut ships = ships.gather();
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
         events.push(BattleEvent::RoundStarted {
@@ -185,6 +186,7 @@ pub(super) fn resolve(
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
+    let mut ships = ships.gather();
     let Some((active, action)) = decision.take(
         |unit, action| fleet.check(&ships, unit, action),
         |_| match fleet.phase {

@@ -11,8 +11,9 @@ use super::space::{
     missile_facing,
 };
 use crate::battle::{
-    Autopilot, AwaitedDecision, BattleEvent, Command, Controller, Facing, HexPos, Outcome, Roster,
-    Standing, TurnState, UnitComponents, UnitId, Units, UnitsMut, Velocity, ai_decides,
+    Autopilot, AwaitedDecision, BattleEvent, Command, Controller, Facing, Gathered, HexPos,
+    Outcome, Roster, Standing, TurnState, UnitComponents, UnitId, Units, UnitsMut, Velocity,
+    ai_decides,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
@@ -55,17 +56,17 @@ type Places<'w, 's> = Query<
 /// ([`Vessels`]): the ships' query, and the missiles' query with the missiles launched
 /// and removed during the run, which get and lose their entities when it ends
 /// ([`SpaceParts::finish`]).
-struct SpaceParts<'a, 'w, 's, 'v, 't> {
-    ships: &'a mut ShipQuery<'w, 's>,
+struct SpaceParts<'a, 'v, 't> {
+    ships: Gathered<'a, TravellerShip, ShipState>,
     missiles: &'a mut MissileQuery<'v, 't>,
     launched: Vec<MissileState>,
     gone: Vec<u32>,
 }
 
-impl<'a, 'w, 's, 'v, 't> SpaceParts<'a, 'w, 's, 'v, 't> {
-    fn new(ships: &'a mut ShipQuery<'w, 's>, missiles: &'a mut MissileQuery<'v, 't>) -> Self {
+impl<'a, 'v, 't> SpaceParts<'a, 'v, 't> {
+    fn new(ships: &'a mut ShipQuery<'_, '_>, missiles: &'a mut MissileQuery<'v, 't>) -> Self {
         Self {
-            ships,
+            ships: ships.gather(),
             missiles,
             launched: Vec::new(),
             gone: Vec::new(),
@@ -94,7 +95,7 @@ impl<'a, 'w, 's, 'v, 't> SpaceParts<'a, 'w, 's, 'v, 't> {
     }
 }
 
-impl Units<TravellerShip, ShipState> for SpaceParts<'_, '_, '_, '_, '_> {
+impl Units<TravellerShip, ShipState> for SpaceParts<'_, '_, '_> {
     fn roster(&self) -> &Roster {
         self.ships.roster()
     }
@@ -109,13 +110,13 @@ impl Units<TravellerShip, ShipState> for SpaceParts<'_, '_, '_, '_, '_> {
     }
 }
 
-impl UnitsMut<TravellerShip, ShipState> for SpaceParts<'_, '_, '_, '_, '_> {
+impl UnitsMut<TravellerShip, ShipState> for SpaceParts<'_, '_, '_> {
     fn state_mut(&mut self, id: UnitId) -> Option<&mut ShipState> {
         self.ships.state_mut(id)
     }
 }
 
-impl MissileBay for SpaceParts<'_, '_, '_, '_, '_> {
+impl MissileBay for SpaceParts<'_, '_, '_> {
     fn missile_ids(&self) -> Vec<u32> {
         let mut v: Vec<u32> = self
             .missiles
@@ -140,7 +141,7 @@ impl MissileBay for SpaceParts<'_, '_, '_, '_, '_> {
     }
 }
 
-impl MissileBayMut for SpaceParts<'_, '_, '_, '_, '_> {
+impl MissileBayMut for SpaceParts<'_, '_, '_> {
     fn missile_mut(&mut self, id: u32) -> Option<&mut MissileState> {
         if self.gone.contains(&id) {
             return None;

@@ -109,7 +109,7 @@ pub(super) fn begin(
     let mut events = Vec::new();
     let mut fight = Board {
         fight: &mut *fight,
-        units: &mut units,
+        units: units.gather(),
     };
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
@@ -144,7 +144,7 @@ pub(super) fn resolve(
     let mut events = Vec::new();
     let mut fight = Board {
         fight: &mut *fight,
-        units: &mut units,
+        units: units.gather(),
     };
     let Some((active, action)) = decision.take(
         |unit, action| fight.check(unit, action),
