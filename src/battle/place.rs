@@ -44,6 +44,17 @@ pub fn place(
     want: impl Fn(usize, usize) -> Option<u32>,
 ) -> Vec<Hex> {
     let mut at = at.to_vec();
+    // Each wanted distance asked once: the passes below weigh every candidate hex against
+    // every enemy, many times over.
+    let n = at.len();
+    let table: Vec<Option<u32>> = (0..n * n)
+        .map(|k| {
+            let (a, b) = (k / n, k % n);
+            let enemies = a != b && fighting[a] && fighting[b] && sides[a] != sides[b];
+            if enemies { want(a, b) } else { None }
+        })
+        .collect();
+    let want = |a: usize, b: usize| table.get(a * n + b).copied().flatten();
     for _ in 0..3 {
         for me in 0..at.len() {
             if !fighting[me] {
