@@ -124,21 +124,32 @@ pub fn success_roll(dice: &mut impl DieRoller, modifiers: Vec<Modifier>) -> Roll
 /// succeeds: the share of the 216 rolls of 3d6 that [`judge_success`] counts a success
 /// (3 and 4 always, 17 and 18 never).
 pub fn success_chance(target: i32) -> f64 {
-    let mut ways = 0u32;
-    for a in 1..=6 {
-        for b in 1..=6 {
-            for c in 1..=6 {
-                let roll: i32 = a + b + c;
-                let success = match gurps_critical(roll, target) {
-                    Some(Critical::Success) => true,
-                    Some(Critical::Failure) => false,
-                    None => roll <= target && roll <= 16,
-                };
-                ways += u32::from(success);
+    // Counted once for every target that matters (at 4 or less only 3 and 4 succeed, at
+    // 16 or more everything but 17 and 18): a table, as the AI asks it often.
+    static TABLE: std::sync::OnceLock<[f64; 17]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [0.0; 17];
+        for (target, chance) in t.iter_mut().enumerate() {
+            let mut ways = 0u32;
+            for a in 1..=6 {
+                for b in 1..=6 {
+                    for c in 1..=6 {
+                        let roll: i32 = a + b + c;
+                        let target = target as i32;
+                        let success = match gurps_critical(roll, target) {
+                            Some(Critical::Success) => true,
+                            Some(Critical::Failure) => false,
+                            None => roll <= target && roll <= 16,
+                        };
+                        ways += u32::from(success);
+                    }
+                }
             }
+            *chance = f64::from(ways) / 216.0;
         }
-    }
-    f64::from(ways) / 216.0
+        t
+    });
+    table[target.clamp(0, 16) as usize]
 }
 
 /// A GURPS success roll of dice already rolled (`faces`, three d6) against the sum of
