@@ -5,7 +5,9 @@
 # with the old and the new binary alternately, three times each, and prints the median
 # wall time of each and the change.
 # Usage: bash bench/compare.sh OLD_REV [NEW_REV] [RUNS] (defaults: HEAD, 300 battles).
-# Set CARGO_TARGET_DIR to reuse a release build. Not a test: timings depend on the machine.
+# Set CARGO_TARGET_DIR to reuse a release build, or SKIRMISH_OLD_BIN and SKIRMISH_NEW_BIN to
+# time two binaries built already (the revisions are then only labels). Not a test: timings
+# depend on the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 old_rev="${1:?usage: bash bench/compare.sh OLD_REV [NEW_REV] [RUNS]}"
@@ -23,8 +25,10 @@ build() {
     cp "$target/release/skirmish" "$root/skirmish-$name"
     echo "$root/skirmish-$name"
 }
-old_bin=$(build "$old_rev" old)
-new_bin=$(build "$new_rev" new)
+old_bin="${SKIRMISH_OLD_BIN:-}"
+new_bin="${SKIRMISH_NEW_BIN:-}"
+[ -n "$old_bin" ] || old_bin=$(build "$old_rev" old)
+[ -n "$new_bin" ] || new_bin=$(build "$new_rev" new)
 time_ms() {
     local start end
     start=$(date +%s%N)
