@@ -138,42 +138,14 @@ impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>, X: UnitsMut<S
     }
 }
 
-/// The system parameter that gives a system [`Units`] and [`UnitsMut`]: the roster and
-/// the query of every unit's id, sheet `S` and state `T`. Rules that look units up many
-/// times in one run (an AI weighing its options) read them through
-/// [`UnitComponents::gather`], one pass over the query into a list by unit id.
+/// The system parameter that gives a system its units: the roster and the query of every
+/// unit's id, sheet `S` and state `T`. The rules read them through
+/// [`UnitComponents::gather`] ([`Units`] and [`UnitsMut`]), one pass over the query into a
+/// list by unit id, so that a lookup is an index rather than a query.
 #[derive(SystemParam)]
 pub struct UnitComponents<'w, 's, S: Send + Sync + 'static, T: Component<Mutability = Mutable>> {
     roster: Res<'w, Roster>,
     query: Query<'w, 's, (&'static UnitId, &'static Sheet<S>, &'static mut T)>,
-}
-
-impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> Units<S, T>
-    for UnitComponents<'_, '_, S, T>
-{
-    fn roster(&self) -> &Roster {
-        &self.roster
-    }
-    fn sheet_of(&self, id: UnitId) -> Option<&Arc<S>> {
-        let e = self.roster.entity(id)?;
-        self.query.get(e).ok().map(|(_, s, _)| &s.0)
-    }
-    fn state_of(&self, id: UnitId) -> Option<&T> {
-        let e = self.roster.entity(id)?;
-        self.query.get(e).ok().map(|(_, _, t)| t)
-    }
-    fn unit_of(&self, entity: Entity) -> Option<UnitId> {
-        self.query.get(entity).ok().map(|(id, ..)| *id)
-    }
-}
-
-impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> UnitsMut<S, T>
-    for UnitComponents<'_, '_, S, T>
-{
-    fn state_mut(&mut self, id: UnitId) -> Option<&mut T> {
-        let e = self.roster.entity(id)?;
-        self.query.get_mut(e).ok().map(|(_, _, t)| t.into_inner())
-    }
 }
 
 /// A copy of every unit's sheet and state taken at one moment (say, when a phase began,
@@ -218,6 +190,11 @@ impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> Units<S, T> f
 impl<'w, 's, S: Send + Sync + 'static, T: Component<Mutability = Mutable>>
     UnitComponents<'w, 's, S, T>
 {
+    /// Names, sides and entities of the units, in [`UnitId`] order.
+    pub fn roster(&self) -> &Roster {
+        &self.roster
+    }
+
     /// Every unit's sheet and state borrowed once, in a list by [`UnitId`]: the
     /// [`Units`] and [`UnitsMut`] a system hands its rules (each lookup an index, not a
     /// query).

@@ -6,7 +6,7 @@ use super::fight::{Action, Board, Fight, MsUnits, Step, UnitState};
 use super::sheet::MsSheet;
 use crate::battle::{
     Autopilot, AwaitedDecision, BattleEvent, Command, Controller, Facing, HexPos, Outcome,
-    OutcomeKind, Standing, TurnState, UnitComponents, UnitId, Units, ai_decides, hex_pair,
+    OutcomeKind, Standing, TurnState, UnitComponents, UnitId, ai_decides, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
