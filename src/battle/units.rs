@@ -62,6 +62,11 @@ pub trait Units<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> {
     fn entity_of(&self, id: UnitId) -> Option<Entity> {
         self.roster().entity(id)
     }
+    /// A unit's entity, as state that belongs to a pair of units names the other one
+    /// ([`Entity::PLACEHOLDER`], which names no unit, for no such unit).
+    fn entity(&self, id: UnitId) -> Entity {
+        self.entity_of(id).unwrap_or(Entity::PLACEHOLDER)
+    }
 }
 
 /// [`Units`] with the state open to change.

@@ -222,7 +222,7 @@ mod tests {
     }
 
     fn draft_for(play: &mut Play, unit: UnitId) -> (Snapshot, Legal, Draft) {
-        let snapshot = Snapshot::take(&mut play.session_mut().world, unit).expect("unit");
+        let snapshot = Snapshot::read(&play.session().world, unit).expect("unit");
         let legal = legal_options(&snapshot.situation());
         let draft = Draft::new(&snapshot.situation(), &legal);
         (snapshot, legal, draft)
@@ -406,7 +406,7 @@ pub fn player_turn(game: &mut Game, unit: UnitId) {
         return;
     }
     game.forget_draft();
-    if let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, unit) {
+    if let Some(snapshot) = Snapshot::read(&game.play.session().world, unit) {
         let s = snapshot.situation();
         let legal = legal_options(&s);
         game.gurps.draft = Some(Draft::new(&s, &legal));
@@ -423,7 +423,7 @@ pub fn click(game: &mut Game, hex: Hex) -> bool {
         && let Some(legal) = game.gurps.legal.as_ref()
     {
         let unit = draft.unit;
-        if let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, unit) {
+        if let Some(snapshot) = Snapshot::read(&game.play.session().world, unit) {
             let s = snapshot.situation();
             let note = draft.click(&s, legal, hex);
             game.status = note;
@@ -459,7 +459,7 @@ pub fn refresh(game: &mut Game, pointer: Option<Hex>) {
     {
         return;
     }
-    let Some(snapshot) = Snapshot::take(&mut game.play.session_mut().world, draft.unit) else {
+    let Some(snapshot) = Snapshot::read(&game.play.session().world, draft.unit) else {
         return;
     };
     let s = snapshot.situation();

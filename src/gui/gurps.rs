@@ -161,7 +161,7 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
     let mut changed = draft.clone();
     if let Some(m) = chosen
         && let Some(snapshot) =
-            crate::rules::gurps::snapshot::Snapshot::take(&mut game.play.session_mut().world, unit)
+            crate::rules::gurps::snapshot::Snapshot::read(&game.play.session().world, unit)
     {
         changed.set_maneuver(m, &snapshot.situation(), &legal);
     }

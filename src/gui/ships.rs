@@ -458,7 +458,10 @@ pub fn craft_sheet(ui: &mut egui::Ui, d: &Dogfight, crafts: &impl Crafts, id: Un
     for (w, weapon) in c.weapons.iter().enumerate() {
         let g = craft.gunner(w);
         let sus = match state.sustained[w] {
-            Some((t, n)) => format!(", Sustained Fire {n} on {}", crafts.name_of(t)),
+            Some((t, n)) => format!(
+                ", Sustained Fire {n} on {}",
+                crafts.unit_of(t).map_or("?", |t| crafts.name_of(t))
+            ),
             None => String::new(),
         };
         let t = egui::RichText::new(format!(
@@ -791,8 +794,9 @@ impl super::ruleset::RulesetWindow for SocsWindow {
                 };
                 for (k, sus) in state.sustained.iter().enumerate() {
                     if let (Some((t, _)), Some(pa)) = (sus, at(me))
-                        && crafts.in_fight(*t)
-                        && let Some(pb) = at(*t)
+                        && let Some(t) = crafts.unit_of(*t)
+                        && crafts.in_fight(t)
+                        && let Some(pb) = at(t)
                     {
                         let dir = (pb - pa).normalize_or_zero();
                         let side = Vec2::new(-dir.y, dir.x) * (3.0 + 3.0 * k as f32);

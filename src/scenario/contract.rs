@@ -125,12 +125,24 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
     /// out of the fight, by its `Standing`, shows 0 whatever this says.)
     fn health(world: &World, entity: Entity, unit: UnitId) -> f32;
 
-    /// Every decision the rules allow `unit` now, the battle awaiting it: what the action
-    /// panel lists and the AI picks from. Empty when the ruleset's decisions take free
-    /// parameters (a hex, an amount) that it does not list one by one.
+    /// The decisions the rules allow `unit` now, the battle awaiting it, each one the
+    /// systems accept. Where a decision takes free parameters (a hex to move to, a number
+    /// of missiles) the list is a sample that covers every kind of decision rather than
+    /// every value (each ruleset says which); the conformance tests play whole battles from
+    /// it. Empty only when the battle awaits no decision of `unit`.
     fn legal_actions(world: &World, unit: UnitId) -> Vec<Self::Action> {
         let _ = (world, unit);
         Vec::new()
+    }
+
+    /// The chance, from 0 to 1, that the first attack roll `action` makes succeeds (the
+    /// roll of the [`BattleEvent::Attack`](crate::battle::BattleEvent::Attack) it logs),
+    /// `unit` deciding it now: the number the action panel shows before the action is
+    /// confirmed, from the rules function that resolves it. `None` when the action makes
+    /// no attack roll of its own now, or is not legal.
+    fn attack_odds(world: &World, unit: UnitId, action: &Self::Action) -> Option<f64> {
+        let _ = (world, unit, action);
+        None
     }
 }
 
@@ -177,6 +189,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn health(&self, world: &World, entity: Entity, unit: UnitId) -> f32;
     /// [`Ruleset::legal_actions`], each as a section to [`ErasedRuleset::send`].
     fn legal_actions(&self, world: &World, unit: UnitId) -> Vec<Arc<dyn Section>>;
+    /// [`Ruleset::attack_odds`]; `None` for an action of another ruleset.
+    fn attack_odds(&self, world: &World, unit: UnitId, action: &dyn Section) -> Option<f64>;
     /// Sends `unit`'s decision to the battle's systems (as a `Command` message); an error
     /// when the action is not this ruleset's.
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String>;
@@ -329,6 +343,11 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
             .into_iter()
             .map(|a| Arc::new(a) as Arc<dyn Section>)
             .collect()
+    }
+
+    fn attack_odds(&self, world: &World, unit: UnitId, action: &dyn Section) -> Option<f64> {
+        let action = action.as_any().downcast_ref::<R::Action>()?;
+        R::attack_odds(world, unit, action)
     }
 
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String> {

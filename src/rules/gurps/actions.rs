@@ -457,6 +457,123 @@ pub fn legal_options(s: &Situation) -> Legal {
     }
 }
 
+/// A list of concrete actions that covers every kind of decision open to the acting
+/// unit, each passing [`plan`]: every legal maneuver; for one that strikes, every (target,
+/// weapon) in reach, as it stands or after a step toward the target, plain and with the
+/// options a blow can take (a hit location, Telegraphic and Deceptive Attack, Rapid Strike,
+/// one shot); Ready with each weapon that needs it. Where a maneuver moves, the hexes tried
+/// are the six around the unit, the one as far as the allowance goes toward each foe and
+/// in each direction: a sample of the positions, not all of them. What the contract lists
+/// as the legal actions (`Ruleset::legal_actions`).
+pub fn sample_actions(s: &Situation) -> Vec<Action> {
+    let legal = legal_options(s);
+    let me = s.me();
+    let mut out: Vec<Action> = Vec::new();
+    let add = |a: Action, out: &mut Vec<Action>| {
+        if !out.contains(&a) && plan(s, &a).is_ok() {
+            out.push(a);
+        }
+    };
+    // Where a maneuver with movement points `allowance` may end, `None` for staying.
+    let hexes = |allowance: u32| -> Vec<Option<Hex>> {
+        let mut to = vec![None];
+        if allowance == 0 {
+            return to;
+        }
+        for dir in EdgeDirection::ALL_DIRECTIONS {
+            to.push(Some(me.pos + dir));
+            to.push(Some(me.pos + dir * allowance as i32));
+        }
+        for e in s.enemies() {
+            let line: Vec<Hex> = me.pos.line_to(e.pos).collect();
+            let step = (allowance as usize).min(line.len().saturating_sub(2));
+            if step > 0 {
+                to.push(line.get(step).copied());
+            }
+        }
+        to
+    };
+    for option in &legal.options {
+        let maneuver = option.maneuver;
+        let places = hexes(option.allowance);
+        if maneuver.needs_target() {
+            for (target, weapon) in legal.strikes(maneuver) {
+                for &to in &places {
+                    let base = Action {
+                        to,
+                        target: Some(target),
+                        weapon: Some(weapon),
+                        ..Action::simple(maneuver)
+                    };
+                    let variants = [
+                        Action {
+                            location: Some(super::location::HitLocation::Skull),
+                            ..base.clone()
+                        },
+                        Action {
+                            telegraphic: true,
+                            ..base.clone()
+                        },
+                        Action {
+                            deceptive: 1,
+                            ..base.clone()
+                        },
+                        Action {
+                            shots: Some(1),
+                            ..base.clone()
+                        },
+                        Action {
+                            effort: super::maneuver::Effort {
+                                rapid_strike: true,
+                                ..Default::default()
+                            },
+                            ..base.clone()
+                        },
+                    ];
+                    add(base, &mut out);
+                    if to.is_none() {
+                        for v in variants {
+                            add(v, &mut out);
+                        }
+                    }
+                }
+            }
+        } else if maneuver == Maneuver::Ready {
+            add(Action::simple(maneuver), &mut out);
+            for &w in legal.reloadable() {
+                add(
+                    Action {
+                        weapon: Some(w),
+                        ..Action::simple(maneuver)
+                    },
+                    &mut out,
+                );
+            }
+        } else if maneuver == Maneuver::Wait {
+            for w in 0..me.fighter.sheet.weapons.len() {
+                add(
+                    Action {
+                        weapon: u8::try_from(w).ok(),
+                        ..Action::simple(maneuver)
+                    },
+                    &mut out,
+                );
+            }
+        } else {
+            for &to in &places {
+                add(
+                    Action {
+                        to,
+                        ..Action::simple(maneuver)
+                    },
+                    &mut out,
+                );
+            }
+        }
+    }
+    out
+}
+
 /// Checks `action` for the acting unit and returns its plan, or why it is illegal.
 pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     let me = s.me();

@@ -2,6 +2,7 @@
 //! (`ruleset: Gurps(...)`, checked here), its stat blocks resolved against the equipment
 //! catalog, its systems, its resources and its fighters' components.
 
+use super::snapshot::Snapshot;
 use super::{Action, Fighter, GurpsConfig, GurpsRules, GurpsStats, MoraleState, Sheet};
 use crate::battle::{Combatant, Control, UnitId};
 use crate::format::{Path, Problem};
@@ -127,6 +128,19 @@ impl Ruleset for Gurps {
         world.get::<Fighter>(entity).map_or(String::new(), |f| {
             format!(", {}/{} HP", f.hp, f.sheet.hp_max)
         })
+    }
+
+    /// A sample covering every kind of decision ([`sample_actions`](super::actions::sample_actions)).
+    fn legal_actions(world: &World, unit: UnitId) -> Vec<Action> {
+        Snapshot::read(world, unit)
+            .map_or_else(Vec::new, |s| super::actions::sample_actions(&s.situation()))
+    }
+
+    /// The first attack roll's chance, as the action panel shows it
+    /// ([`Snapshot::odds`], which the window calls).
+    fn attack_odds(world: &World, unit: UnitId, action: &Action) -> Option<f64> {
+        let odds = Snapshot::read(world, unit)?.odds(action).ok()?;
+        odds.strikes.first().map(|s| s.to_hit)
     }
 
     /// Hit points left of the sheet's.

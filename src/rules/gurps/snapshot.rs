@@ -35,43 +35,45 @@ pub struct SnapshotUnit {
 }
 
 /// An owned copy of what a [`Situation`] borrows, for the unit whose turn it is (or any
-/// unit): taken from the battle world with [`Snapshot::take`], it outlives the borrow of
+/// unit): taken from the battle world with [`Snapshot::read`], it outlives the borrow of
 /// the world and gives the situation with [`Snapshot::situation`].
 #[derive(Clone, Debug)]
 pub struct Snapshot {
     map: HexMap,
     /// In [`UnitId`] order.
     units: Vec<SnapshotUnit>,
-    /// Index in `units` of the acting unit (always valid: [`Snapshot::take`] checks it).
+    /// Index in `units` of the acting unit (always valid: [`Snapshot::read`] checks it).
     me: usize,
     rules: GurpsRules,
 }
 
 impl Snapshot {
     /// Copies the battle from `world` as unit `unit` sees it: the components the systems
-    /// read ([`UnitId`], [`Side`], [`HexPos`], [`Standing`], [`Fighter`], [`Facing`]), the
-    /// [`HexMap`] and [`GurpsRules`] resources, and the names from the [`Roster`] if there
-    /// is one. `None` if the world has no map or GURPS rules, or no such unit.
-    pub fn take(world: &mut World, unit: UnitId) -> Option<Snapshot> {
+    /// read ([`UnitId`], [`Side`], [`HexPos`], [`Standing`], [`Fighter`], [`Facing`]) of
+    /// every unit of the [`Roster`] (which every battle session has), the [`HexMap`] and
+    /// the [`GurpsRules`]. `None` if the world has no map, GURPS rules or roster, or no
+    /// such unit.
+    pub fn read(world: &World, unit: UnitId) -> Option<Snapshot> {
         let map = world.get_resource::<HexMap>()?.clone();
         let rules = world.get_resource::<GurpsRules>()?.clone();
-        let roster = world.get_resource::<Roster>().cloned();
-        let mut query = world.query::<(&UnitId, &Side, &HexPos, &Standing, &Fighter, &Facing)>();
-        let mut units: Vec<SnapshotUnit> = query
-            .iter(world)
-            .map(|(id, side, pos, standing, fighter, facing)| SnapshotUnit {
-                id: *id,
-                name: roster
-                    .as_ref()
-                    .map_or(String::new(), |r| r.name(*id).to_string()),
-                side: side.0,
-                pos: pos.0,
-                standing: *standing,
-                facing: facing.0,
-                fighter: fighter.clone(),
+        let roster = world.get_resource::<Roster>()?;
+        let units: Vec<SnapshotUnit> = roster
+            .units
+            .iter()
+            .enumerate()
+            .filter_map(|(i, entry)| {
+                let e = world.get_entity(entry.entity).ok()?;
+                Some(SnapshotUnit {
+                    id: UnitId(u32::try_from(i).ok()?),
+                    name: entry.name.clone(),
+                    side: e.get::<Side>()?.0,
+                    pos: e.get::<HexPos>()?.0,
+                    standing: *e.get::<Standing>()?,
+                    facing: e.get::<Facing>()?.0,
+                    fighter: e.get::<Fighter>()?.clone(),
+                })
             })
             .collect();
-        units.sort_by_key(|u| u.id);
         let me = units.iter().position(|u| u.id == unit)?;
         Some(Snapshot {
             map,
@@ -234,7 +236,7 @@ mod tests {
                 session.step();
                 continue;
             };
-            let snapshot = Snapshot::take(&mut session.world, active).expect("unit present");
+            let snapshot = Snapshot::read(&session.world, active).expect("unit present");
             let s = snapshot.situation();
             assert_eq!(s.me().id, active);
             assert_eq!(s.units.len(), 4);
@@ -256,7 +258,7 @@ mod tests {
             session.step();
         }
         assert!(seen >= 4, "{seen} turns compared");
-        assert!(Snapshot::take(&mut session.world, UnitId(9)).is_none());
+        assert!(Snapshot::read(&session.world, UnitId(9)).is_none());
     }
 
     /// The odds preview cannot drift from the resolution: the attack the battle then
@@ -283,7 +285,7 @@ mod tests {
             let Some(active) = session.world.resource::<TurnState>().awaiting else {
                 continue;
             };
-            let snapshot = Snapshot::take(&mut session.world, active).expect("unit present");
+            let snapshot = Snapshot::read(&session.world, active).expect("unit present");
             let s = snapshot.situation();
             let Some(foe) = s
                 .enemies()
@@ -375,7 +377,7 @@ mod tests {
                         session.step();
                         continue;
                     };
-                    let snapshot = Snapshot::take(&mut session.world, active).expect("unit");
+                    let snapshot = Snapshot::read(&session.world, active).expect("unit");
                     let s = snapshot.situation();
                     let legal = legal_options(&s);
                     let style = styles[usize::from(s.me().side)];

@@ -7,6 +7,7 @@ use super::combat::Band;
 use super::{Action, Board, Fight, MsConfig, MsSheet, MsStats, UnitState};
 use crate::battle::{Combatant, HexPos, Sheet, Ship, UnitId, Units};
 use crate::format::{Path, PathSeg, Problem};
+use crate::hexmap::HexMap;
 use crate::scenario::{
     Prepared, Ruleset, ScenarioFile, UnitSpec, foe_pair_problems, unknown_sides,
 };
@@ -77,6 +78,32 @@ impl Ruleset for MainSequence {
             }
             .unit_line(unit)
         })
+    }
+
+    /// A sample covering every kind of decision ([`Board::sample_actions`]).
+    fn legal_actions(world: &World, unit: UnitId) -> Vec<Action> {
+        match (
+            world.get_resource::<Fight>(),
+            world.get_resource::<HexMap>(),
+        ) {
+            (Some(fight), Some(map)) => Board {
+                fight,
+                units: world,
+            }
+            .sample_actions(map, unit),
+            _ => Vec::new(),
+        }
+    }
+
+    /// An attack's chance when the dice alone decide it ([`Board::attack_odds`]).
+    fn attack_odds(world: &World, unit: UnitId, action: &Action) -> Option<f64> {
+        let fight = world.get_resource::<Fight>()?;
+        let map = world.get_resource::<HexMap>()?;
+        Board {
+            fight,
+            units: world,
+        }
+        .attack_odds(map, unit, action)
     }
 
     /// Hit points left of the sheet's (a character's or a ship's).

@@ -74,6 +74,7 @@ use std::borrow::{Borrow, BorrowMut};
 mod applying;
 mod attacks;
 mod checks;
+mod legal;
 mod ships_and_checks;
 mod turns;
 

@@ -115,6 +115,22 @@ impl Ruleset for Socs {
             .map_or(Vec::new(), |d| d.legal_actions(world, unit))
     }
 
+    /// The first shot's chance to hit ([`Dogfight::shot_odds`], which the window shows).
+    fn attack_odds(world: &World, unit: UnitId, action: &Action) -> Option<f64> {
+        let Action::Fire { shots, gm_modifier } = action else {
+            return None;
+        };
+        let shot = shots.first()?;
+        let dogfight = world.get_resource::<Dogfight>()?;
+        Some(dogfight.shot_odds(
+            world,
+            unit,
+            usize::from(shot.weapon),
+            shot.target,
+            *gm_modifier,
+        ))
+    }
+
     /// A craft is intact (1), damaged (one half) or out (0).
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
         Units::<Craft, CraftState>::state_of(world, unit).map_or(1.0, |s| {

@@ -194,14 +194,14 @@ pub struct CraftState {
     pub locations_out: Vec<bool>,
     /// Everyone aboard alive, in [`Craft::people`] order.
     pub alive: Vec<bool>,
-    /// Per gun: its Sustained Fire bonus and on whom.
-    pub sustained: Vec<Option<(UnitId, i32)>>,
+    /// Per gun: its Sustained Fire bonus and on whom (the target's entity).
+    pub sustained: Vec<Option<(Entity, i32)>>,
     /// Foes this craft broke off from (opened the range to out of range;
-    /// [`crate::battle::breaks_away`]).
-    pub broke_off_from: Vec<UnitId>,
-    /// Leaders this craft lost in Follow the Leader: its guns cannot find them in the
-    /// next fire phase.
-    pub lost_sight_of: Vec<UnitId>,
+    /// [`crate::battle::breaks_away`]), by entity.
+    pub broke_off_from: Vec<Entity>,
+    /// Leaders this craft lost in Follow the Leader (by entity): its guns cannot find them
+    /// in the next fire phase.
+    pub lost_sight_of: Vec<Entity>,
 }
 
 impl CraftState {
@@ -325,7 +325,7 @@ pub trait Crafts: Units<Craft, CraftState> {
     /// Gun `w` of `me`'s Sustained Fire bonus on `target`.
     fn sustained_ab(&self, me: UnitId, w: usize, target: UnitId) -> i32 {
         match self.craft_state(me).sustained.get(w).copied().flatten() {
-            Some((t, n)) if t == target => n,
+            Some((t, n)) if t == self.entity(target) => n,
             _ => 0,
         }
     }
@@ -495,7 +495,11 @@ impl Dogfight {
         if !crafts.in_fight(target) || crafts.side_of(me) == crafts.side_of(target) {
             return Vec::new();
         }
-        if crafts.craft_state(me).lost_sight_of.contains(&target) {
+        if crafts
+            .craft_state(me)
+            .lost_sight_of
+            .contains(&crafts.entity(target))
+        {
             return Vec::new();
         }
         let craft = crafts.craft(me);
@@ -889,7 +893,12 @@ impl Dogfight {
         for id in crafts.fighting() {
             let foes = crafts.foes(id);
             let out = |f: UnitId| self.range(crafts, id, f) == SocsRange::OutOfRange;
-            let left = |f: UnitId| crafts.craft_state(id).broke_off_from.contains(&f);
+            let left = |f: UnitId| {
+                crafts
+                    .craft_state(id)
+                    .broke_off_from
+                    .contains(&crafts.entity(f))
+            };
             if crate::battle::breaks_away(&foes, out, left) {
                 crafts.craft_mut(id).out = Some(Fate::Escaped);
                 events.push(BattleEvent::StatusChanged {
@@ -937,12 +946,20 @@ impl Dogfight {
         // another target starts again, one that did not fire loses it.
         for id in crafts.ids() {
             let old = &before_crafts.craft_state(id).sustained;
+            let shots: Vec<Option<Entity>> = (0..old.len())
+                .map(|w| {
+                    fired
+                        .iter()
+                        .find(|(me, g, _)| *me == id && *g == w)
+                        .map(|&(_, _, t)| crafts.entity(t))
+                })
+                .collect();
             let state = crafts.craft_mut(id);
             for (w, sus) in state.sustained.iter_mut().enumerate() {
-                let shot = fired.iter().find(|(me, g, _)| *me == id && *g == w);
+                let shot = shots.get(w).copied().flatten();
                 *sus = match (shot, old[w]) {
-                    (Some(&(_, _, t)), Some((old, n))) if old == t => Some((t, n + 1)),
-                    (Some(&(_, _, t)), _) => Some((t, 1)),
+                    (Some(t), Some((old, n))) if old == t => Some((t, n + 1)),
+                    (Some(t), _) => Some((t, 1)),
                     (None, _) => None,
                 };
             }

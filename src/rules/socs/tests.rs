@@ -10,6 +10,7 @@ use crate::battle::{BattleEvent, UnitId, Units, UnitsMut};
 use crate::dice::{DieRoller, Modifier, Scripted, success_roll};
 use crate::scenario::Prepared;
 use crate::session::{Session, SessionOptions};
+use bevy::ecs::entity::Entity;
 use bevy::ecs::world::World;
 use std::sync::Arc;
 
@@ -104,6 +105,9 @@ impl Battle {
     fn side(&self, id: UnitId) -> Option<u8> {
         self.crafts().side_of(id)
     }
+    fn entity(&self, id: UnitId) -> Entity {
+        self.crafts().entity(id)
+    }
     fn state(&mut self, id: UnitId) -> &mut CraftState {
         match UnitsMut::<Craft, CraftState>::state_mut(&mut self.world, id) {
             Some(s) => s,
@@ -193,7 +197,8 @@ fn shots_use_aiming_bonuses_or_snap() {
     assert_eq!(total(&d, ACE, 0, BANDIT), 13 + 2 - 5);
     assert_eq!(total(&d, ACE, 0, LINER), 13 + 2 - 5 + 4);
     d.set_position(ACE, BANDIT, 2);
-    d.state(UnitId(0)).sustained[0] = Some((BANDIT, 1));
+    let bandit = d.entity(BANDIT);
+    d.state(UnitId(0)).sustained[0] = Some((bandit, 1));
     assert_eq!(total(&d, ACE, 0, BANDIT), 13 + 2 + 2 + 1);
     // Sustained Fire on another target does not count.
     assert_eq!(total(&d, ACE, 0, LINER), 13 + 2 - 5 + 4);
@@ -830,7 +835,8 @@ fn ranges_limit_weapons_and_escapes() {
     assert_eq!(d.state(UnitId(0)).out, None);
     // Ace broke off from Bandit: now out of range of every foe, it has escaped; the foes
     // it left stay in the fight.
-    d.state(ACE).broke_off_from.push(BANDIT);
+    let bandit = d.entity(BANDIT);
+    d.state(ACE).broke_off_from.push(bandit);
     to_maneuvers(&mut d);
     while let Step::Awaiting(u) = d.advance(&mut Scripted::new(&[]), &mut events) {
         d.apply(
@@ -883,7 +889,7 @@ fn follow_the_leader() {
     // "Chasers with Position AB of 0 lose the lead pilot": next fire phase their guns
     // cannot find it (a decision for what "lose" means).
     assert!(d.guns_at(BANDIT, ACE).is_empty());
-    assert!(d.state_of(LINER).lost_sight_of.contains(&ACE));
+    assert!(d.state_of(LINER).lost_sight_of.contains(&d.entity(ACE)));
     // The leader fails (13 against 14 + 2 − 4 = 12), the chaser makes it (9 against
     // 12 + 1 − 4 = 9): its Position grows by 1, to 2.
     let mut d = dogfight("");
@@ -924,7 +930,8 @@ fn the_odds_shown_are_the_odds_rolled() {
     situations.push((ACE, 0, LINER, 0));
     situations.push((CUTTY, 0, LINER, 3));
     d.set_position(ACE, BANDIT, 2);
-    d.state(ACE).sustained[0] = Some((BANDIT, 1));
+    let bandit = d.entity(BANDIT);
+    d.state(ACE).sustained[0] = Some((bandit, 1));
     situations.push((ACE, 0, BANDIT, -2));
     for (me, w, t, gm) in situations {
         let shown = d.shot_odds(me, w, t, gm);

@@ -90,6 +90,12 @@ impl Ruleset for StarshipD12 {
             .map_or(Vec::new(), |f| f.legal_actions(world, unit))
     }
 
+    /// A shot's chance to hit ([`super::Fleet::shot_odds`], which the window shows).
+    fn attack_odds(world: &World, unit: UnitId, action: &Action) -> Option<f64> {
+        let fleet = world.get_resource::<super::Fleet>()?;
+        fleet.shot_odds(world, unit, action).map(|(hit, _)| hit)
+    }
+
     /// Structure left (shields, armour, systems and core) of the sheet's.
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
         let ship = Units::<ShipSheet, ShipState>::state_of(world, unit);

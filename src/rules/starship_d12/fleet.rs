@@ -287,7 +287,7 @@ impl Fleet {
                     return v;
                 }
                 for e in ships.enemies(me) {
-                    if ship.moved_against.contains(&e) {
+                    if ship.moved_against.contains(&ships.entity(e)) {
                         continue;
                     }
                     let r = self.band(ships, me, e);
@@ -634,7 +634,7 @@ impl Fleet {
             let left = |e: UnitId| {
                 ships
                     .state_of(id)
-                    .is_some_and(|s| s.broke_off_from.contains(&e))
+                    .is_some_and(|s| s.broke_off_from.contains(&ships.entity(e)))
             };
             if crate::battle::breaks_away(&enemies, out, left)
                 && let Some(s) = ships.state_mut(id)
@@ -673,8 +673,9 @@ impl Fleet {
                 let roll = |id: UnitId| ships.state_of(id).map_or(0, |s| s.range_roll);
                 let (mine, theirs) = (roll(me), roll(target));
                 let steps = i32::from(steps).min(steps_allowed(mine, theirs));
+                let (mover, moved) = (ships.entity(me), ships.entity(target));
                 if let Some(s) = ships.state_mut(target) {
-                    s.moved_against.push(me);
+                    s.moved_against.push(mover);
                 }
                 let before = self.range(ships, me, target)?;
                 let after = move_range(before, me, direction, steps);
@@ -682,7 +683,7 @@ impl Fleet {
                 if after.band == Band::Escaped
                     && let Some(s) = ships.state_mut(me)
                 {
-                    s.broke_off_from.push(target);
+                    s.broke_off_from.push(moved);
                 }
                 let tail = match after.tailer {
                     Some(t) if t == me => format!(", on {}'s tail", ships.name_of(target)),

@@ -431,11 +431,11 @@ pub struct ShipState {
     /// This turn's range roll total (0 when it rolled none: out of the fight, or no
     /// working engine).
     pub range_roll: i32,
-    /// Enemies that moved the range against this ship this turn (it may not move against
-    /// them).
-    pub moved_against: Vec<crate::battle::UnitId>,
-    /// Enemies this ship broke off from (opened the range to Escaped).
-    pub broke_off_from: Vec<crate::battle::UnitId>,
+    /// Enemies that moved the range against this ship this turn, by entity (it may not
+    /// move against them).
+    pub moved_against: Vec<bevy::ecs::entity::Entity>,
+    /// Enemies this ship broke off from (opened the range to Escaped), by entity.
+    pub broke_off_from: Vec<bevy::ecs::entity::Entity>,
 }
 
 impl ShipState {

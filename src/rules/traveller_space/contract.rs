@@ -67,6 +67,31 @@ impl Ruleset for TravellerSpace {
         Vessels::ship_line(world, unit)
     }
 
+    /// A sample covering every kind of decision ([`super::Space::sample_actions`]).
+    fn legal_actions(world: &World, unit: UnitId) -> Vec<Action> {
+        world
+            .get_resource::<super::Space>()
+            .map_or_else(Vec::new, |s| s.sample_actions(world, unit))
+    }
+
+    /// The first shot's chance to hit ([`super::Space::shot_odds`], which the window
+    /// shows).
+    fn attack_odds(world: &World, unit: UnitId, action: &Action) -> Option<f64> {
+        let Action::Fire { shots } = action else {
+            return None;
+        };
+        let shot = shots.first()?;
+        let space = world.get_resource::<super::Space>()?;
+        space.check(world, unit, action).ok()?;
+        Some(space.shot_odds(
+            world,
+            unit,
+            shot.mount,
+            shot.target,
+            shot.pinpoint.is_some(),
+        ))
+    }
+
     /// Hit points left of the ship's design.
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
         Vessels::health(world, unit)

@@ -101,6 +101,7 @@ use std::sync::Arc;
 mod contact;
 mod damage_control;
 mod fire;
+mod legal;
 pub use fire::*;
 
 /// The standard missile of a scenario (the text has no missile stats; the defaults are a

@@ -239,7 +239,7 @@ fn turn(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> Action {
         return Action::Recovery;
     }
     // A throw right after stopping a foe's blow, for a grappler.
-    if let Some(t) = s.defended_against
+    if let Some(t) = s.defended_against.and_then(|e| f.unit_of(e))
         && sheet.skills.grapple > 0
         && sheet.skills.grapple >= sheet.skills.fight
     {

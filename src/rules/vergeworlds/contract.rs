@@ -83,6 +83,27 @@ impl Ruleset for Vergeworlds {
         })
     }
 
+    /// A sample covering every kind of decision ([`Board::sample_actions`]).
+    fn legal_actions(world: &World, unit: UnitId) -> Vec<Action> {
+        world.get_resource::<Fight>().map_or_else(Vec::new, |f| {
+            Board {
+                fight: f,
+                units: world,
+            }
+            .sample_actions(unit)
+        })
+    }
+
+    /// An attack's chance when the dice alone decide it ([`Board::attack_odds`]).
+    fn attack_odds(world: &World, unit: UnitId, action: &Action) -> Option<f64> {
+        let fight = world.get_resource::<Fight>()?;
+        Board {
+            fight,
+            units: world,
+        }
+        .attack_odds(unit, action)
+    }
+
     /// The way left before the worst injury puts the character down ([`Board::health`]).
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
         world.get_resource::<Fight>().map_or(1.0, |f| {

@@ -60,6 +60,7 @@ use crate::battle::{AttackResult, BattleEvent, DefenseRecord, Standing, UnitId, 
 use crate::battle::{Units, UnitsMut};
 use crate::dice::{DieRoller, Modifier, RollRecord, open_ended_2d6};
 use crate::hexmap::{HexMap, Terrain};
+use bevy::ecs::entity::Entity;
 use bevy::ecs::resource::Resource;
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
@@ -72,6 +73,7 @@ mod attacks;
 mod checks;
 mod grapple;
 mod hits;
+mod legal;
 mod turns;
 
 /// The dice name of an injury record (the log shows injuries by it).
@@ -349,8 +351,8 @@ pub struct UnitState {
     pub fired: Vec<u32>,
     /// Wear of each piece of armor.
     pub wear: Vec<Wear>,
-    /// Control this character holds on others.
-    pub control: Vec<(UnitId, f64)>,
+    /// Control this character holds on others, by the held one's entity.
+    pub control: Vec<(Entity, f64)>,
     /// Coordination penalty for the next turn (shoved, thrown).
     pub off_balance: i32,
     /// Tie-break roll this round, once rolled.
@@ -360,15 +362,15 @@ pub struct UnitState {
     /// The attacker this character just defended against successfully, while a throw is
     /// open to it ("Throws": its first action after the defense, before the attacker's
     /// next turn).
-    pub defended_against: Option<UnitId>,
+    pub defended_against: Option<Entity>,
     /// The active character's turn this waiting character already tried to interrupt.
-    pub interrupt_tried: Option<(UnitId, u32)>,
-    /// Lifted off the ground by this grappler ("Pickup").
-    pub lifted_by: Option<UnitId>,
-    /// Choked by this grappler ("Choke").
-    pub choked_by: Option<UnitId>,
-    /// Strangled by this grappler ("Squeeze or Strangle").
-    pub strangled_by: Option<UnitId>,
+    pub interrupt_tried: Option<(Entity, u32)>,
+    /// Lifted off the ground by this grappler ("Pickup"), by entity.
+    pub lifted_by: Option<Entity>,
+    /// Choked by this grappler ("Choke"), by entity.
+    pub choked_by: Option<Entity>,
+    /// Strangled by this grappler ("Squeeze or Strangle"), by entity.
+    pub strangled_by: Option<Entity>,
     /// Choking Fatigue taken ("Choke").
     pub choke: f64,
     /// Meters stepped while defending off its own turn, counted as walked on the next
@@ -528,6 +530,16 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         self.units.name_of(u)
     }
 
+    /// The entity of `u`, as the state of a pair (a grapple, a throw) names it.
+    pub fn entity(&self, u: UnitId) -> Entity {
+        self.units.entity(u)
+    }
+
+    /// The unit of an entity a pair's state names.
+    pub fn unit_of(&self, e: Entity) -> Option<UnitId> {
+        self.units.unit_of(e)
+    }
+
     /// How many characters the battle has.
     pub fn count(&self) -> usize {
         self.units.count()
@@ -614,10 +626,11 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
     /// balance.
     pub fn control_on(&self, u: UnitId) -> i32 {
         let carry = self.sheet(u).carry;
+        let me = self.entity(u);
         let held: f64 = self
             .ids()
             .flat_map(|g| self.state(g).control.iter())
-            .filter(|(t, _)| *t == u)
+            .filter(|(t, _)| *t == me)
             .map(|(_, c)| *c)
             .sum();
         control_penalty(held, carry) + self.state(u).off_balance
@@ -625,13 +638,14 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
 
     /// Who holds `u` with Control, if anyone.
     pub fn held_by(&self, u: UnitId) -> Option<UnitId> {
+        let me = self.entity(u);
         self.ids().find(|&g| {
             self.fighting(g)
                 && self
                     .state(g)
                     .control
                     .iter()
-                    .any(|(t, c)| *t == u && *c > 0.0)
+                    .any(|(t, c)| *t == me && *c > 0.0)
         })
     }
 

@@ -59,9 +59,10 @@ fn mirror(
         let f = if v != hexx::Hex::ZERO {
             Some(hexx::Hex::ZERO.main_direction_to(v))
         } else {
+            let side = fight.side(*id);
             fight
-                .enemies(*id)
-                .into_iter()
+                .ids()
+                .filter(|&x| fight.side(x) != side && fight.fighting(x))
                 .map(|x| fight.state(x).pos)
                 .filter(|&h| h != s.pos)
                 .min_by_key(|h| (h.unsigned_distance_to(s.pos), h.x, h.y))

@@ -205,7 +205,11 @@ fn a_defense_loses_the_focus_and_opens_a_throw() {
         &mut events,
     );
     assert!(!f.state(helen).focus, "{events:#?}");
-    assert_eq!(f.state(helen).defended_against, Some(hale), "{events:#?}");
+    assert_eq!(
+        f.state(helen).defended_against,
+        Some(f.entity(hale)),
+        "{events:#?}"
+    );
     let throw = Action::Grapple {
         target: hale,
         mode: super::fight::GrappleMode::Throw,
@@ -261,8 +265,9 @@ fn a_choke_puts_the_victim_out() {
     let mut f = hale_walks_up_to_waiting_helen();
     f.state_mut(UnitId(0)).waiting = false;
     f.state_mut(UnitId(0)).ap = 0;
-    f.state_mut(UnitId(0)).control = vec![(hale, 40.0)];
-    f.state_mut(UnitId(3)).choked_by = Some(helen);
+    let (helen_e, hale_e) = (f.entity(helen), f.entity(hale));
+    f.state_mut(UnitId(0)).control = vec![(hale_e, 40.0)];
+    f.state_mut(UnitId(3)).choked_by = Some(helen_e);
     f.state_mut(UnitId(3)).choke = f64::from(f.sheet(hale).stamina) - 1.0;
     f.state_mut(UnitId(3)).ap = 10;
     f.active = None;

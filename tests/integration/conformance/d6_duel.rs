@@ -203,6 +203,15 @@ impl Ruleset for D6Duel {
         v
     }
 
+    /// A strike's chance: the striker's Skill in six.
+    fn attack_odds(world: &World, unit: UnitId, action: &DuelAction) -> Option<f64> {
+        let DuelAction::Strike(_) = action else {
+            return None;
+        };
+        let entity = world.resource::<battle::Roster>().entity(unit)?;
+        world.get::<Duelist>(entity).map(|d| hit_chance(d.skill))
+    }
+
     fn health(world: &World, entity: Entity, _: UnitId) -> f32 {
         world
             .get::<Duelist>(entity)

@@ -219,16 +219,31 @@ fn the_test_rulesets_strike_hits_with_its_stated_chance() {
     }
 }
 
-/// Every scenario of a ruleset that lists its decisions ([`Ruleset::legal_actions`])
-/// fought to the end by random legal decisions for every unit, every side made the
-/// player's: no decision the rules listed is refused for long, nothing panics, the battle
-/// ends with an outcome. The rulesets whose decisions take free parameters (a hex, an
-/// amount) list none and are played by their AI in the tests above.
+/// A small xorshift of the tests' own, to pick decisions.
+struct Picker(u64);
+
+impl Picker {
+    fn new(seed: u64) -> Self {
+        Picker(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    fn index(&mut self, len: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % len as u64) as usize
+    }
+}
+
+/// Every scenario of every registered ruleset fought to the end by random decisions from
+/// the ruleset's own list ([`Ruleset::legal_actions`]) for every unit, every side made the
+/// player's: the list is never empty when a decision is awaited, a decision it lists is
+/// never refused (the battle goes on), nothing panics, and the battle ends with an outcome.
 ///
 /// [`Ruleset::legal_actions`]: skirmish::scenario::Ruleset::legal_actions
 #[test]
 fn random_legal_decisions_play_every_battle_to_the_end() {
-    use skirmish::battle::{Control, TurnState};
+    use skirmish::battle::{BattleEvent, Control, TurnState};
     use skirmish::session::{Session, SessionOptions};
     let registry = registry();
     let mut played: Vec<&'static str> = Vec::new();
@@ -241,14 +256,13 @@ fn random_legal_decisions_play_every_battle_to_the_end() {
         let rules = prepared.rules;
         for seed in [3u64, 4] {
             let options = SessionOptions {
-                keep_log: false,
+                keep_log: true,
                 autopilot: false,
             };
             let mut s = Session::new(Arc::new(all_players.clone()), seed, options);
-            // A small xorshift of the test's own picks the decisions.
-            let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-            let (mut steps, mut decided, mut listed) = (0u32, 0u32, true);
-            while s.outcome().is_none() && steps < 200_000 {
+            let mut pick = Picker::new(seed);
+            let (mut steps, mut decided) = (0u32, 0u32);
+            while s.outcome().is_none() && steps < 400_000 {
                 s.step();
                 steps += 1;
                 let Some(unit) = s.world.resource::<TurnState>().awaiting else {
@@ -258,21 +272,17 @@ fn random_legal_decisions_play_every_battle_to_the_end() {
                     break;
                 }
                 let legal = rules.legal_actions(&s.world, unit);
-                if legal.is_empty() {
-                    listed = false;
-                    break;
-                }
-                pick ^= pick << 13;
-                pick ^= pick >> 7;
-                pick ^= pick << 17;
-                let action = &legal[(pick % legal.len() as u64) as usize];
+                assert!(
+                    !legal.is_empty(),
+                    "{} (seed {seed}): nothing listed for unit {} after {decided} decisions",
+                    file.display(),
+                    unit.0
+                );
+                let action = &legal[pick.index(legal.len())];
                 rules
                     .send(&mut s.world, unit, &**action)
                     .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
                 decided += 1;
-            }
-            if !listed {
-                break;
             }
             assert!(
                 s.outcome().is_some(),
@@ -280,11 +290,134 @@ fn random_legal_decisions_play_every_battle_to_the_end() {
                 file.display()
             );
             assert!(decided > 0, "{}: nobody decided", file.display());
+            let refused: Vec<String> = s
+                .log()
+                .entries
+                .iter()
+                .filter_map(|e| match &e.event {
+                    BattleEvent::Rejected { reason, .. } => Some(reason.to_string()),
+                    _ => None,
+                })
+                .collect();
+            assert!(
+                refused.is_empty(),
+                "{} (seed {seed}): listed decisions refused: {refused:?}",
+                file.display()
+            );
             if !played.contains(&rules.id()) {
                 played.push(rules.id());
             }
         }
     }
+    let mut all: Vec<&str> = registry.rulesets().iter().map(|r| r.id()).collect();
+    all.sort_unstable();
     played.sort_unstable();
-    assert_eq!(played, vec!["d6-duel", "socs", "starship-d12"]);
+    assert_eq!(played, all);
+}
+
+/// The odds the contract gives for an attack ([`Ruleset::attack_odds`], what the action
+/// panel shows) against what the resolver rolls, for every registered ruleset: its
+/// scenarios are fought by random legal decisions for the player's side (side 0 made the
+/// player's where every side is the AI's), three battles each and more while the ruleset
+/// has seen fewer than 60 attacks with odds; each time a decision comes with odds, the
+/// first attack roll that unit then makes is noted. The number of successes is a sum of
+/// independent trials with those chances, so it must lie within four standard deviations
+/// (the square root of the sum of p(1-p)) of the sum of the chances.
+///
+/// [`Ruleset::attack_odds`]: skirmish::scenario::Ruleset::attack_odds
+#[test]
+fn the_odds_shown_for_attacks_match_the_rolls() {
+    use skirmish::battle::{BattleEvent, Control, TurnState, UnitId};
+    use skirmish::session::{Session, SessionOptions};
+    use std::collections::{BTreeMap, HashMap};
+    /// Attacks, the sum of their chances, the sum of p(1-p), successes.
+    #[derive(Default, Debug)]
+    struct Tally {
+        attacks: u32,
+        expected: f64,
+        variance: f64,
+        successes: u32,
+    }
+    let registry = registry();
+    let mut tallies: BTreeMap<&'static str, Tally> = BTreeMap::new();
+    for file in scenarios() {
+        let prepared = load(&registry, &file);
+        let mut with_player = (*prepared).clone();
+        if !with_player
+            .sides
+            .iter()
+            .any(|s| s.control == Control::Player)
+        {
+            with_player.sides[0].control = Control::Player;
+        }
+        let with_player = Arc::new(with_player);
+        let rules = prepared.rules;
+        let tally = tallies.entry(rules.id()).or_default();
+        // Three battles a scenario, more (up to 40) while its ruleset has seen fewer than
+        // 60 attacks with odds.
+        for seed in 1..=40u64 {
+            if seed > 3 && tally.attacks >= 60 {
+                break;
+            }
+            let options = SessionOptions {
+                keep_log: true,
+                autopilot: false,
+            };
+            let mut s = Session::new(with_player.clone(), seed, options);
+            let mut pick = Picker::new(seed + 100);
+            let mut pending: HashMap<UnitId, f64> = HashMap::new();
+            let (mut seen, mut steps) = (0usize, 0u32);
+            while s.outcome().is_none() && steps < 200_000 {
+                s.step();
+                steps += 1;
+                let entries = &s.log().entries;
+                for entry in &entries[seen..] {
+                    if let BattleEvent::Attack { attacker, roll, .. } = &entry.event
+                        && let Some(p) = pending.remove(attacker)
+                    {
+                        tally.attacks += 1;
+                        tally.expected += p;
+                        tally.variance += p * (1.0 - p);
+                        tally.successes += u32::from(roll.succeeded());
+                    }
+                }
+                seen = entries.len();
+                let Some(unit) = s.world.resource::<TurnState>().awaiting else {
+                    continue;
+                };
+                pending.remove(&unit);
+                let legal = rules.legal_actions(&s.world, unit);
+                if legal.is_empty() {
+                    break;
+                }
+                let action = &legal[pick.index(legal.len())];
+                if let Some(p) = rules.attack_odds(&s.world, unit, &**action) {
+                    assert!((0.0..=1.0).contains(&p), "{}: odds {p}", file.display());
+                    pending.insert(unit, p);
+                }
+                rules
+                    .send(&mut s.world, unit, &**action)
+                    .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            }
+        }
+    }
+    for ruleset in registry.rulesets() {
+        let t = &tallies[ruleset.id()];
+        eprintln!("{}: {t:?}", ruleset.id());
+        assert!(
+            t.attacks >= 20,
+            "{}: only {} attacks with odds",
+            ruleset.id(),
+            t.attacks
+        );
+        let sigma = t.variance.sqrt();
+        assert!(
+            (f64::from(t.successes) - t.expected).abs() <= 4.0 * sigma + 1e-9,
+            "{}: {} successes in {} attacks, {:.1} expected (sigma {sigma:.2})",
+            ruleset.id(),
+            t.successes,
+            t.attacks,
+            t.expected
+        );
+    }
 }

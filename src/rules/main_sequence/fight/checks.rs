@@ -357,12 +357,25 @@ impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
 
     /// The active defenses open to the target at index `i` of the attack in progress.
     pub fn defenses_open(&self, i: usize) -> Vec<Defense> {
-        let Some(a) = &self.attack else {
-            return Vec::new();
-        };
-        let u = a.targets[i];
+        match &self.attack {
+            Some(a) => a.targets.get(i).map_or_else(Vec::new, |&u| {
+                self.defenses_open_against(a.attacker, a.weapon, u)
+            }),
+            None => Vec::new(),
+        }
+    }
+
+    /// The active defenses `u` would have against an attack of `attacker` with its weapon
+    /// `weapon` (main-sequence.txt, "Attacking": parry and dodge; the Nimble and
+    /// Dual-Wielding tags).
+    pub fn defenses_open_against(
+        &self,
+        attacker: UnitId,
+        weapon: usize,
+        u: UnitId,
+    ) -> Vec<Defense> {
         let st = self.state(u);
-        let Some(w) = self.sheet(a.attacker).weapons().get(a.weapon) else {
+        let Some(w) = self.sheet(attacker).weapons().get(weapon) else {
             return Vec::new();
         };
         let melee = w.range <= Band::Melee;

@@ -163,8 +163,9 @@ impl Dogfight {
                             let w = usize::from(*w);
                             let old = crafts.sustained_ab(t, w, me);
                             let new = defensive_result(old, &roll);
+                            let on = crafts.entity(me);
                             if let Some(s) = crafts.craft_mut(t).sustained.get_mut(w) {
-                                *s = (new > 0).then_some((me, new));
+                                *s = (new > 0).then_some((on, new));
                             }
                             events.push(BattleEvent::Note {
                                 unit: Some(t),
@@ -194,7 +195,8 @@ impl Dogfight {
                             let old = crafts.sustained_ab(f, w, me);
                             if old > 0 {
                                 let new = defensive_result(old, &roll);
-                                crafts.craft_mut(f).sustained[w] = (new > 0).then_some((me, new));
+                                let on = crafts.entity(me);
+                                crafts.craft_mut(f).sustained[w] = (new > 0).then_some((on, new));
                             }
                         }
                     }
@@ -238,7 +240,8 @@ impl Dogfight {
                         });
                         self.set_range(crafts, me, t, new);
                         if new == SocsRange::OutOfRange {
-                            crafts.craft_mut(me).broke_off_from.push(t);
+                            let from = crafts.entity(t);
+                            crafts.craft_mut(me).broke_off_from.push(from);
                         }
                         events.push(BattleEvent::Note {
                             unit: Some(me),
@@ -392,7 +395,8 @@ impl Dogfight {
             if crafts.craft(c).stats.class.group() >= SizeGroup::Line {
                 self.set_position(crafts, c, leader, 0);
                 self.position_note(crafts, c, leader, old, 0, events);
-                crafts.craft_mut(c).lost_sight_of.push(leader);
+                let lost = crafts.entity(leader);
+                crafts.craft_mut(c).lost_sight_of.push(lost);
                 continue;
             }
             let roll = self.pilot_roll(
@@ -422,7 +426,8 @@ impl Dogfight {
             self.set_position(crafts, c, leader, new);
             self.position_note(crafts, c, leader, old, new, events);
             if new == 0 {
-                crafts.craft_mut(c).lost_sight_of.push(leader);
+                let lost = crafts.entity(leader);
+                crafts.craft_mut(c).lost_sight_of.push(lost);
                 events.push(BattleEvent::Note {
                     unit: Some(c),
                     text: format!(

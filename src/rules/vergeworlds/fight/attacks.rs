@@ -619,7 +619,8 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             && !results.contains(&AttackResult::Hit)
         {
             // "Throws": a successful defense opens a throw on the attacker.
-            self.state_mut(a.target).defended_against = Some(u);
+            let attacker = self.entity(u);
+            self.state_mut(a.target).defended_against = Some(attacker);
         }
         if final_log {
             let defenses: Vec<DefenseRecord> = p

@@ -173,9 +173,10 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
                 if *mode == GrappleMode::Escape && self.held_by(u) != Some(*target) {
                     return Err("not held by that foe".into());
                 }
-                let holds = s.control.iter().any(|(x, c)| x == target && *c > 0.0);
+                let them = self.entity(*target);
+                let holds = s.control.iter().any(|(x, c)| *x == them && *c > 0.0);
                 match mode {
-                    GrappleMode::Throw if s.defended_against != Some(*target) => {
+                    GrappleMode::Throw if s.defended_against != Some(them) => {
                         Err("a throw follows a successful defense against that foe".into())
                     }
                     GrappleMode::Strangle | GrappleMode::Choke if !holds => {
@@ -188,7 +189,9 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
                             sheet.carry
                         ))
                     }
-                    GrappleMode::Pickup if self.state(*target).lifted_by == Some(u) => {
+                    GrappleMode::Pickup
+                        if self.state(*target).lifted_by == Some(self.entity(u)) =>
+                    {
                         Err("already lifted".into())
                     }
                     _ => Ok(()),

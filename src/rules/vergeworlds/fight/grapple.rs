@@ -66,7 +66,8 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             self.state_mut(u).focus = false;
         }
         // A lifted foe is taken down at will ("Pickup"): no roll, a smash into the ground.
-        if mode == GrappleMode::Takedown && self.state(t).lifted_by == Some(u) {
+        let (me, them) = (self.entity(u), self.entity(t));
+        if mode == GrappleMode::Takedown && self.state(t).lifted_by == Some(me) {
             let st = self.state_mut(t);
             st.lifted_by = None;
             st.prone = true;
@@ -88,7 +89,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let ok = degree >= 0;
         if !ok && roll.total >= dc - defense.total.max(0) {
             // "Throws": the defense stopped it.
-            self.state_mut(t).defended_against = Some(u);
+            self.state_mut(t).defended_against = Some(me);
         }
         events.push(BattleEvent::Attack {
             attacker: u,
@@ -125,7 +126,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                 let need = combat::pickup_penalty_needed(self.sheet(t).size, sheet.strength);
                 let lifted = -pen >= need;
                 if lifted {
-                    self.state_mut(t).lifted_by = Some(u);
+                    self.state_mut(t).lifted_by = Some(me);
                 }
                 events.push(BattleEvent::Note {
                     unit: Some(t),
@@ -141,14 +142,19 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             }
             GrappleMode::Strangle | GrappleMode::Choke => {
                 // The hold on the neck adds Control like a grab and sets the hold.
-                if let Some((_, c)) = self.state_mut(u).control.iter_mut().find(|(x, _)| *x == t) {
+                if let Some((_, c)) = self
+                    .state_mut(u)
+                    .control
+                    .iter_mut()
+                    .find(|(x, _)| *x == them)
+                {
                     *c += control;
                 }
                 let st = self.state_mut(t);
                 if mode == GrappleMode::Strangle {
-                    st.strangled_by = Some(u);
+                    st.strangled_by = Some(me);
                 } else {
-                    st.choked_by = Some(u);
+                    st.choked_by = Some(me);
                 }
                 events.push(BattleEvent::Note {
                     unit: Some(t),
@@ -172,9 +178,9 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             }
             GrappleMode::Grab => {
                 let st = self.state_mut(u);
-                match st.control.iter_mut().find(|(x, _)| *x == t) {
+                match st.control.iter_mut().find(|(x, _)| *x == them) {
                     Some((_, c)) => *c += control,
-                    None => st.control.push((t, control)),
+                    None => st.control.push((them, control)),
                 }
                 events.push(BattleEvent::Note {
                     unit: Some(t),
@@ -186,7 +192,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             }
             GrappleMode::Escape => {
                 let st = self.state_mut(t);
-                if let Some((_, c)) = st.control.iter_mut().find(|(x, _)| *x == u) {
+                if let Some((_, c)) = st.control.iter_mut().find(|(x, _)| *x == me) {
                     *c -= control;
                 }
                 st.control.retain(|(_, c)| *c > 0.0);

@@ -182,9 +182,10 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
+        let me = self.entity(u);
         for g in self.ids() {
             let s = self.state_mut(g);
-            if s.defended_against == Some(u) {
+            if s.defended_against == Some(me) {
                 s.defended_against = None;
             }
         }
@@ -217,9 +218,12 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let holds = |f: &Self, g: Option<UnitId>| {
+        let me = self.entity(u);
+        let holds = |f: &Self, g: Option<Entity>| {
             g.filter(|&g| {
-                f.fighting(g) && f.state(g).control.iter().any(|(x, c)| *x == u && *c > 0.0)
+                f.unit_of(g).is_some_and(|g| {
+                    f.fighting(g) && f.state(g).control.iter().any(|(x, c)| *x == me && *c > 0.0)
+                })
             })
         };
         let (lifted, choked, strangled) = {
@@ -238,7 +242,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         }
         let sheet = self.sheet(u).clone();
         let penalty = self.control_on(u);
-        if let Some(g) = self.state(u).choked_by {
+        if let Some(g) = self.state(u).choked_by.and_then(|g| self.unit_of(g)) {
             // "Choke": DC 2 Vigor with the Control penalty; a failure is value of [degree]
             // of choking Fatigue. Decision: the "Mild Shock" level is the Stamina.
             let mut mods = vec![Modifier::new("Vigor", sheet.vigor)];
@@ -274,7 +278,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             let s = self.state_mut(u);
             s.choke = (s.choke - combat::choke_recovery(sheet.vigor)).max(0.0);
         }
-        if let Some(g) = self.state(u).strangled_by
+        if let Some(g) = self.state(u).strangled_by.and_then(|g| self.unit_of(g))
             && self.fighting(u)
         {
             // "Squeeze or Strangle": a Strength contest, the victim at the Control penalty;
@@ -346,12 +350,13 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                 let s = self.state(w);
                 s.waiting
                     && s.ap >= TURN_AP
-                    && s.interrupt_tried != Some((u, turn))
+                    && s.interrupt_tried != Some((self.entity(u), turn))
                     && self.wait_triggered(w)
             })
             .collect();
         for w in waiters {
-            self.state_mut(w).interrupt_tried = Some((u, turn));
+            let active = self.entity(u);
+            self.state_mut(w).interrupt_tried = Some((active, turn));
             // Decision: `u` must move first when it has no weapon that reaches from afar and
             // stands beyond the reach of its longest melee weapon.
             let reach = self
