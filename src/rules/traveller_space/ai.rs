@@ -157,7 +157,8 @@ fn maneuver(space: &Space, ships: &impl Vessels, u: UnitId) -> Action {
     let options = vector::reachable(st.pos, st.vel, space.thrust(ships, u));
     let foes = ships.enemies(u);
     let run = fleeing(space, ships, u);
-    let want = quarry(ships, u).map_or(0, |q| preferred_range(space, ships, u, q));
+    let quarry = quarry(ships, u);
+    let want = quarry.map_or(0, |q| preferred_range(space, ships, u, q));
     let next = |e: UnitId| vector::coast(ships.ship(e).pos, ships.ship(e).vel);
     let score = |to: Hex| -> f64 {
         let vel = to - st.pos;
@@ -179,7 +180,7 @@ fn maneuver(space: &Space, ships: &impl Vessels, u: UnitId) -> Action {
             } else {
                 0.0
             };
-            edge + match quarry(ships, u) {
+            edge + match quarry {
                 Some(q) => {
                     let want = f64::from(want);
                     let d = f64::from(to.unsigned_distance_to(next(q)));

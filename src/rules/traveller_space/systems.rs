@@ -53,44 +53,59 @@ type Places<'w, 's> = Query<
 >;
 
 /// The ships and missiles of one system run, as the turn's functions see them
-/// ([`Vessels`]): the ships' query, and the missiles' query with the missiles launched
-/// and removed during the run, which get and lose their entities when it ends
-/// ([`SpaceParts::finish`]).
+/// ([`Vessels`]): the ships gathered from their query, and the missiles copied from
+/// theirs into a list by missile number (a lookup is a search in it, not a pass over the
+/// query); when the run ends ([`SpaceParts::finish`]) the missiles' entities take their
+/// changed states, the missiles launched get entities and those gone lose theirs.
 struct SpaceParts<'a, 'v, 't> {
     ships: Gathered<'a, TravellerShip, ShipState>,
-    missiles: &'a mut MissileQuery<'v, 't>,
-    launched: Vec<MissileState>,
-    gone: Vec<u32>,
+    query: &'a mut MissileQuery<'v, 't>,
+    /// Every missile in flight, in missile-number order.
+    missiles: Vec<MissileState>,
 }
 
 impl<'a, 'v, 't> SpaceParts<'a, 'v, 't> {
-    fn new(ships: &'a mut ShipQuery<'_, '_>, missiles: &'a mut MissileQuery<'v, 't>) -> Self {
+    fn new(ships: &'a mut ShipQuery<'_, '_>, query: &'a mut MissileQuery<'v, 't>) -> Self {
+        let mut missiles: Vec<MissileState> = query.iter().map(|(_, m, ..)| m.clone()).collect();
+        missiles.sort_unstable_by_key(|m| m.id);
         Self {
             ships: ships.gather(),
+            query,
             missiles,
-            launched: Vec::new(),
-            gone: Vec::new(),
         }
     }
 
-    /// Despawns the missiles gone, spawns those launched, and moves every missile's
-    /// entity to where the missile is.
+    /// Where missile `id` is in the list.
+    fn find(&self, id: u32) -> Option<usize> {
+        self.missiles.binary_search_by_key(&id, |m| m.id).ok()
+    }
+
+    /// Gives each missile's entity its state, position and facing, despawns the entities
+    /// of the missiles gone and spawns those launched.
     fn finish(self, commands: &mut Commands) {
-        for (e, m, mut pos, mut facing) in self.missiles.iter_mut() {
-            if self.gone.contains(&m.id) {
+        let mut on_entities: Vec<u32> = Vec::with_capacity(self.missiles.len());
+        for (e, mut m, mut pos, mut facing) in self.query.iter_mut() {
+            let Ok(k) = self.missiles.binary_search_by_key(&m.id, |x| x.id) else {
                 commands.entity(e).despawn();
                 continue;
+            };
+            let now = &self.missiles[k];
+            on_entities.push(now.id);
+            if *m != *now {
+                *m = now.clone();
             }
-            if pos.0 != m.hex() {
-                pos.0 = m.hex();
+            if pos.0 != now.hex() {
+                pos.0 = now.hex();
             }
-            let f = missile_facing(m.velocity());
-            if m.velocity() != hexx::Hex::ZERO && facing.0 != f {
+            let f = missile_facing(now.velocity());
+            if now.velocity() != hexx::Hex::ZERO && facing.0 != f {
                 facing.0 = f;
             }
         }
-        for m in self.launched {
-            commands.spawn(missile_bundle(m));
+        for m in self.missiles {
+            if !on_entities.contains(&m.id) {
+                commands.spawn(missile_bundle(m));
+            }
         }
     }
 }
@@ -118,51 +133,26 @@ impl UnitsMut<TravellerShip, ShipState> for SpaceParts<'_, '_, '_> {
 
 impl MissileBay for SpaceParts<'_, '_, '_> {
     fn missile_ids(&self) -> Vec<u32> {
-        let mut v: Vec<u32> = self
-            .missiles
-            .iter()
-            .map(|(_, m, ..)| m.id)
-            .filter(|id| !self.gone.contains(id))
-            .chain(self.launched.iter().map(|m| m.id))
-            .collect();
-        v.sort_unstable();
-        v
+        self.missiles.iter().map(|m| m.id).collect()
     }
     fn missile(&self, id: u32) -> Option<&MissileState> {
-        if self.gone.contains(&id) {
-            return None;
-        }
-        self.launched.iter().find(|m| m.id == id).or_else(|| {
-            self.missiles
-                .iter()
-                .find(|(_, m, ..)| m.id == id)
-                .map(|(_, m, ..)| m)
-        })
+        self.find(id).map(|k| &self.missiles[k])
     }
 }
 
 impl MissileBayMut for SpaceParts<'_, '_, '_> {
     fn missile_mut(&mut self, id: u32) -> Option<&mut MissileState> {
-        if self.gone.contains(&id) {
-            return None;
-        }
-        if let Some(k) = self.launched.iter().position(|m| m.id == id) {
-            return self.launched.get_mut(k);
-        }
-        self.missiles
-            .iter_mut()
-            .find(|(_, m, ..)| m.id == id)
-            .map(|(_, m, ..)| m.into_inner())
+        self.find(id).map(|k| &mut self.missiles[k])
     }
     fn launch(&mut self, missile: MissileState) {
-        self.launched.push(missile);
+        match self.missiles.binary_search_by_key(&missile.id, |m| m.id) {
+            Ok(k) => self.missiles[k] = missile,
+            Err(k) => self.missiles.insert(k, missile),
+        }
     }
     fn remove_missile(&mut self, id: u32) {
-        match self.launched.iter().position(|m| m.id == id) {
-            Some(k) => {
-                self.launched.remove(k);
-            }
-            None => self.gone.push(id),
+        if let Some(k) = self.find(id) {
+            self.missiles.remove(k);
         }
     }
 }
