@@ -37,6 +37,12 @@ fn mirror(
     places: &mut Places,
     commands: &mut Commands,
 ) {
+    // Where each fighting character stands, by side, read once for every unit's facing.
+    let fighters: Vec<(u8, hexx::Hex)> = fight
+        .ids()
+        .filter(|&x| fight.fighting(x))
+        .map(|x| (fight.side(x), fight.state(x).pos))
+        .collect();
     for (e, id, mut pos, mut facing, mut st, vel, alt) in places.iter_mut() {
         let Some(s) = fight.units.state_of(*id) else {
             continue;
@@ -60,11 +66,10 @@ fn mirror(
             Some(hexx::Hex::ZERO.main_direction_to(v))
         } else {
             let side = fight.side(*id);
-            fight
-                .ids()
-                .filter(|&x| fight.side(x) != side && fight.fighting(x))
-                .map(|x| fight.state(x).pos)
-                .filter(|&h| h != s.pos)
+            fighters
+                .iter()
+                .filter(|&&(other, h)| other != side && h != s.pos)
+                .map(|&(_, h)| h)
                 .min_by_key(|h| (h.unsigned_distance_to(s.pos), h.x, h.y))
                 .map(|h| s.pos.main_direction_to(h))
         };
