@@ -387,7 +387,7 @@ pub struct GurpsDraft {
 
 /// Sends the draft as the awaited unit's decision.
 pub fn confirm(game: &mut Game) {
-    let Some(draft) = game.gurps.draft.clone() else {
+    let Some(draft) = game.draft_mut::<GurpsDraft>().draft.clone() else {
         return;
     };
     match game.play.decide::<crate::rules::gurps::Gurps>(draft.action) {
@@ -402,15 +402,20 @@ pub fn confirm(game: &mut Game) {
 /// The player's unit `unit` is to decide: a first draft of its action, unless one is
 /// being put together already.
 pub fn player_turn(game: &mut Game, unit: UnitId) {
-    if game.gurps.draft.as_ref().is_some_and(|d| d.unit == unit) {
+    if game
+        .draft_mut::<GurpsDraft>()
+        .draft
+        .as_ref()
+        .is_some_and(|d| d.unit == unit)
+    {
         return;
     }
     game.forget_draft();
     if let Some(snapshot) = Snapshot::read(&game.play.session().world, unit) {
         let s = snapshot.situation();
         let legal = legal_options(&s);
-        game.gurps.draft = Some(Draft::new(&s, &legal));
-        game.gurps.legal = Some(legal);
+        game.draft_mut::<GurpsDraft>().draft = Some(Draft::new(&s, &legal));
+        game.draft_mut::<GurpsDraft>().legal = Some(legal);
         game.selected = Some(unit);
         game.status = format!("{}'s turn", game.play.session().roster().name(unit));
     }
@@ -419,22 +424,30 @@ pub fn player_turn(game: &mut Game, unit: UnitId) {
 /// A click on the map while a draft is open: the draft takes the hex as its target or
 /// destination. The click still selects a unit standing there (false: not consumed).
 pub fn click(game: &mut Game, hex: Hex) -> bool {
-    if let Some(draft) = game.gurps.draft.as_mut()
-        && let Some(legal) = game.gurps.legal.as_ref()
+    let Some(unit) = game
+        .draft::<GurpsDraft>()
+        .and_then(|g| g.draft.as_ref())
+        .map(|d| d.unit)
+    else {
+        return false;
+    };
+    let Some(snapshot) = Snapshot::read(&game.play.session().world, unit) else {
+        return false;
+    };
+    let s = snapshot.situation();
+    let g = game.draft_mut::<GurpsDraft>();
+    if let Some(draft) = g.draft.as_mut()
+        && let Some(legal) = g.legal.as_ref()
     {
-        let unit = draft.unit;
-        if let Some(snapshot) = Snapshot::read(&game.play.session().world, unit) {
-            let s = snapshot.situation();
-            let note = draft.click(&s, legal, hex);
-            game.status = note;
-        }
+        let note = draft.click(&s, legal, hex);
+        game.status = note;
     }
     false
 }
 
 /// A right click: the drafted move is dropped.
 pub fn right_click(game: &mut Game) {
-    if let Some(draft) = game.gurps.draft.as_mut() {
+    if let Some(draft) = game.draft_mut::<GurpsDraft>().draft.as_mut() {
         draft.action.to = None;
     }
 }
@@ -442,20 +455,20 @@ pub fn right_click(game: &mut Game) {
 /// Keeps the draft's check, odds, reachable hexes and the path to the hovered hex
 /// (`pointer`) up to date, taking a snapshot only when something changed.
 pub fn refresh(game: &mut Game, pointer: Option<Hex>) {
-    let Some(draft) = game.gurps.draft.clone() else {
-        game.gurps.hover = None;
+    let Some(draft) = game.draft_mut::<GurpsDraft>().draft.clone() else {
+        game.draft_mut::<GurpsDraft>().hover = None;
         return;
     };
     let log_len = game.log_len();
     let maneuver = draft.action.maneuver;
     // Nothing changed since the last frame: no snapshot (it copies the map and every unit).
     let hover_same = match pointer {
-        Some(hex) => game.gurps.hover_key == Some((hex, maneuver, log_len)),
-        None => game.gurps.hover.is_none(),
+        Some(hex) => game.draft_mut::<GurpsDraft>().hover_key == Some((hex, maneuver, log_len)),
+        None => game.draft_mut::<GurpsDraft>().hover.is_none(),
     };
     if hover_same
-        && game.gurps.draft_key.as_ref() == Some(&(draft.clone(), log_len))
-        && game.gurps.reach.key == Some((draft.unit, maneuver, log_len))
+        && game.draft_mut::<GurpsDraft>().draft_key.as_ref() == Some(&(draft.clone(), log_len))
+        && game.draft_mut::<GurpsDraft>().reach.key == Some((draft.unit, maneuver, log_len))
     {
         return;
     }
@@ -464,43 +477,43 @@ pub fn refresh(game: &mut Game, pointer: Option<Hex>) {
     };
     let s = snapshot.situation();
     let allowance = game
-        .gurps
+        .draft_mut::<GurpsDraft>()
         .legal
         .as_ref()
         .and_then(|l| l.get(maneuver))
         .map_or(0, |o| o.allowance);
-    if game.gurps.draft_key.as_ref() != Some(&(draft.clone(), log_len)) {
-        game.gurps.draft_key = Some((draft.clone(), log_len));
+    if game.draft_mut::<GurpsDraft>().draft_key.as_ref() != Some(&(draft.clone(), log_len)) {
+        game.draft_mut::<GurpsDraft>().draft_key = Some((draft.clone(), log_len));
         match draft.check(&s) {
             Ok(plan) => {
-                game.gurps.planned = Some(plan);
-                game.gurps.draft_error = None;
+                game.draft_mut::<GurpsDraft>().planned = Some(plan);
+                game.draft_mut::<GurpsDraft>().draft_error = None;
             }
             Err(e) => {
-                game.gurps.planned = None;
-                game.gurps.draft_error = Some(e);
+                game.draft_mut::<GurpsDraft>().planned = None;
+                game.draft_mut::<GurpsDraft>().draft_error = Some(e);
             }
         }
-        game.gurps.odds = if maneuver.attacks() {
+        game.draft_mut::<GurpsDraft>().odds = if maneuver.attacks() {
             estimate(&s, &draft.action).ok()
         } else {
             None
         };
     }
     let key = (draft.unit, maneuver, log_len);
-    if game.gurps.reach.key != Some(key) {
-        game.gurps.reach.key = Some(key);
-        game.gurps.reach.hexes = reachable(&s, allowance);
+    if game.draft_mut::<GurpsDraft>().reach.key != Some(key) {
+        game.draft_mut::<GurpsDraft>().reach.key = Some(key);
+        game.draft_mut::<GurpsDraft>().reach.hexes = reachable(&s, allowance);
     }
     let Some(hex) = pointer else {
-        game.gurps.hover = None;
-        game.gurps.hover_key = None;
+        game.draft_mut::<GurpsDraft>().hover = None;
+        game.draft_mut::<GurpsDraft>().hover_key = None;
         return;
     };
-    if game.gurps.hover_key == Some((hex, maneuver, log_len)) {
+    if game.draft_mut::<GurpsDraft>().hover_key == Some((hex, maneuver, log_len)) {
         return;
     }
-    game.gurps.hover_key = Some((hex, maneuver, log_len));
+    game.draft_mut::<GurpsDraft>().hover_key = Some((hex, maneuver, log_len));
     let me = s.me();
     let foe = s
         .units
@@ -509,7 +522,7 @@ pub fn refresh(game: &mut Game, pointer: Option<Hex>) {
     let mut hover = Hover::default();
     if let Some(foe) = foe {
         let from = game
-            .gurps
+            .draft_mut::<GurpsDraft>()
             .planned
             .as_ref()
             .and_then(|p| p.path.last().copied())
@@ -543,5 +556,5 @@ pub fn refresh(game: &mut Game, pointer: Option<Hex>) {
             }
         }
     }
-    game.gurps.hover = Some(hover);
+    game.draft_mut::<GurpsDraft>().hover = Some(hover);
 }

@@ -5,6 +5,7 @@
 //! planned move and the path to the hovered hex. The draft itself is in [`super::draft`].
 
 use super::Game;
+use super::draft::GurpsDraft;
 use super::panels::legend;
 use crate::battle::UnitId;
 use crate::rules::gurps::Fighter;
@@ -109,7 +110,10 @@ fn sheet(ui: &mut egui::Ui, game: &mut Game) {
 /// The legal actions of the unit whose turn it is, its choices, the odds and Confirm.
 fn actions(ui: &mut egui::Ui, game: &mut Game) {
     ui.heading("Actions");
-    let (Some(draft), Some(legal)) = (game.gurps.draft.clone(), game.gurps.legal.clone()) else {
+    let (Some(draft), Some(legal)) = (
+        game.draft_mut::<GurpsDraft>().draft.clone(),
+        game.draft_mut::<GurpsDraft>().legal.clone(),
+    ) else {
         if game.play.session().outcome().is_some() {
             ui.label("The battle is over. Restart or open another scenario.");
         } else if game.autoplay {
@@ -345,10 +349,11 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
         None => "Staying put - click a hex to move".to_string(),
     });
     if changed != draft {
-        game.gurps.draft = Some(changed);
+        game.draft_mut::<GurpsDraft>().draft = Some(changed);
     }
     ui.separator();
-    match (&game.gurps.planned, &game.gurps.draft_error) {
+    let g = game.draft_mut::<GurpsDraft>();
+    match (&g.planned, &g.draft_error) {
         (Some(plan), _) => {
             ui.label(format!("Legal: {} MP of movement", plan.cost));
         }
@@ -357,7 +362,7 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
         }
         _ => {}
     }
-    if let Some(odds) = &game.gurps.odds {
+    if let Some(odds) = &game.draft_mut::<GurpsDraft>().odds {
         ui.label("Odds:");
         ui.monospace(odds.summary());
         for strike in &odds.strikes {
@@ -373,7 +378,7 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
             });
         }
     }
-    let ok = game.gurps.planned.is_some();
+    let ok = game.draft_mut::<GurpsDraft>().planned.is_some();
     if ui
         .add_enabled(ok, egui::Button::new("Confirm (Enter)"))
         .clicked()
@@ -401,6 +406,12 @@ impl super::ruleset::RulesetWindow for GurpsWindow {
         actions(ui, game);
     }
 
+    /// The hovered hex's path cost or distance.
+    fn pointer_note(&self, game: &Game) -> Option<String> {
+        let hover = game.draft::<GurpsDraft>()?.hover.as_ref()?;
+        (!hover.note.is_empty()).then(|| hover.note.clone())
+    }
+
     /// The reachable hexes of the drafted maneuver, the selected fighter's weapon ranges
     /// (half damage and maximum, or melee reach), the planned move, the path to the
     /// hovered hex and the line of sight to a hovered foe, the arrow to the target.
@@ -412,6 +423,8 @@ impl super::ruleset::RulesetWindow for GurpsWindow {
         ring: super::ruleset::Ring,
         marks: super::ruleset::MapMarks,
     ) {
+        let empty = GurpsDraft::default();
+        let gd = game.draft::<GurpsDraft>().unwrap_or(&empty);
         use super::layout::HEX_SIZE;
         use crate::battle::HexPos;
         use crate::rules::gurps::Fighter;
@@ -419,7 +432,7 @@ impl super::ruleset::RulesetWindow for GurpsWindow {
         let session = game.play.session();
         let map = &session.prepared().map;
         if marks.reachable {
-            for &(hex, _) in &game.gurps.reach.hexes {
+            for &(hex, _) in &gd.reach.hexes {
                 ring(gizmos, hex, Color::srgba(0.55, 0.85, 1.0, 0.55), 0.8);
             }
         }
@@ -438,8 +451,7 @@ impl super::ruleset::RulesetWindow for GurpsWindow {
         {
             let per_hex = HEX_SIZE * 3f32.sqrt();
             // The weapon chosen for the turn, else the first.
-            let chosen = game
-                .gurps
+            let chosen = gd
                 .draft
                 .as_ref()
                 .filter(|d| d.unit == sel)
@@ -473,19 +485,19 @@ impl super::ruleset::RulesetWindow for GurpsWindow {
             }
         }
         // The planned move and the hovered path.
-        if let Some(draft) = &game.gurps.draft {
+        if let Some(draft) = &gd.draft {
             let colour_path = |gizmos: &mut Gizmos, path: &[hexx::Hex], colour: Color| {
                 for pair in path.windows(2) {
                     gizmos.line_2d(layout.pos(pair[0]), layout.pos(pair[1]), colour);
                 }
             };
-            if let Some(plan) = &game.gurps.planned {
+            if let Some(plan) = &gd.planned {
                 colour_path(gizmos, &plan.path, Color::srgb(0.3, 0.9, 1.0));
                 if let Some(&end) = plan.path.last() {
                     gizmos.circle_2d(layout.pos(end), HEX_SIZE * 0.45, Color::srgb(0.3, 0.9, 1.0));
                 }
             }
-            if let Some(hover) = &game.gurps.hover {
+            if let Some(hover) = &gd.hover {
                 colour_path(
                     gizmos,
                     &hover.path,
@@ -513,8 +525,7 @@ impl super::ruleset::RulesetWindow for GurpsWindow {
             if let Some(t) = draft.action.target
                 && let (Some(a), Some(b)) = (unit_hex(draft.unit), unit_hex(t))
             {
-                let from = game
-                    .gurps
+                let from = gd
                     .planned
                     .as_ref()
                     .and_then(|p| p.path.last().copied())

@@ -105,20 +105,13 @@ pub struct Game {
     pub autoplay: bool,
     /// The unit whose sheet is shown.
     pub selected: Option<UnitId>,
-    /// GURPS: the action being put together for the awaited unit, and what is shown of it.
-    pub gurps: draft::GurpsDraft,
     /// The last thing said to the player.
     pub status: String,
     /// An error to show in a window (bad file...).
     pub error: Option<String>,
-    /// SOCS: the fire orders being drafted.
-    pub socs: ships::SocsInputs,
-    /// Main Sequence: the decision being drafted.
-    pub ms: ms::MsInputs,
-    /// Traveller space: the decision being planned.
-    pub space: space::SpaceInputs,
-    /// Vergeworlds: the decision being drafted.
-    pub verge: verge::VergeDraft,
+    /// What the player is putting together in the ruleset's panels, of the type the
+    /// ruleset's window keeps ([`Game::draft_mut`]): the shell holds it without knowing it.
+    draft: Box<dyn std::any::Any + Send + Sync>,
 }
 
 impl Game {
@@ -134,13 +127,9 @@ impl Game {
             step_once: false,
             autoplay: false,
             selected: None,
-            gurps: draft::GurpsDraft::default(),
             status: String::new(),
             error: None,
-            socs: ships::SocsInputs::default(),
-            ms: ms::MsInputs::default(),
-            space: space::SpaceInputs::default(),
-            verge: verge::VergeDraft::default(),
+            draft: Box::new(()),
         }
     }
 
@@ -153,9 +142,26 @@ impl Game {
         self.selected = None;
     }
 
-    /// Drops the GURPS draft and everything computed from it.
+    /// Drops what the player was putting together, and everything computed from it.
     pub fn forget_draft(&mut self) {
-        self.gurps = draft::GurpsDraft::default();
+        self.draft = Box::new(());
+    }
+
+    /// The ruleset window's draft, of the window's own type `T`: a fresh one when none is
+    /// kept yet (or the one kept is another window's, after another scenario was opened).
+    pub fn draft_mut<T: Default + Send + Sync + 'static>(&mut self) -> &mut T {
+        if !self.draft.is::<T>() {
+            self.draft = Box::new(T::default());
+        }
+        match self.draft.downcast_mut::<T>() {
+            Some(draft) => draft,
+            None => unreachable!("the draft was just made a {}", std::any::type_name::<T>()),
+        }
+    }
+
+    /// The ruleset window's draft, if one of type `T` is kept.
+    pub fn draft<T: 'static>(&self) -> Option<&T> {
+        self.draft.downcast_ref::<T>()
     }
 
     /// Takes back the last decision.
@@ -576,6 +582,7 @@ pub fn window(game: &Game) -> &'static dyn ruleset::RulesetWindow {
 mod window_tests {
     use super::*;
     use crate::scenario::ErasedRuleset;
+    use std::path::Path;
 
     /// Every shipped ruleset has its window side, each once.
     #[test]
@@ -590,5 +597,29 @@ mod window_tests {
         }
         assert_eq!(WINDOWS.len(), ids.len());
         assert_eq!(window_for("d6-duel").id(), "");
+    }
+
+    /// The shell keeps one draft of the window's own type: asking for another type (another
+    /// scenario's window) starts afresh, and forgetting drops it (so a draft of one battle
+    /// never leaks into the next).
+    #[test]
+    fn the_draft_is_the_windows_own_and_is_forgotten() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/socs-dogfight.ron");
+        let prepared = crate::rules::builtin()
+            .load(&path)
+            .expect("the scenario loads");
+        let play = Play::new(Arc::new(prepared), path.clone(), 1);
+        let mut game = Game::new(play, path);
+        assert!(game.draft::<ships::SocsInputs>().is_none());
+        game.draft_mut::<ships::SocsInputs>().gm_modifier = 3;
+        assert_eq!(
+            game.draft::<ships::SocsInputs>().map(|d| d.gm_modifier),
+            Some(3)
+        );
+        game.draft_mut::<ms::MsInputs>();
+        assert!(game.draft::<ships::SocsInputs>().is_none());
+        assert!(game.draft::<ms::MsInputs>().is_some());
+        game.forget_draft();
+        assert!(game.draft::<ms::MsInputs>().is_none());
     }
 }

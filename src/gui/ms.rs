@@ -216,11 +216,16 @@ pub fn is_foe_of_awaited(game: &Game, u: UnitId) -> bool {
 /// is shown.
 pub fn toggle_target(game: &mut Game, u: UnitId) {
     game.selected = Some(u);
-    if let Some(i) = game.ms.targets.iter().position(|&t| t == u) {
-        game.ms.targets.remove(i);
+    if let Some(i) = game
+        .draft_mut::<MsInputs>()
+        .targets
+        .iter()
+        .position(|&t| t == u)
+    {
+        game.draft_mut::<MsInputs>().targets.remove(i);
         game.status = format!("target {} taken off", u.0);
     } else {
-        game.ms.targets.push(u);
+        game.draft_mut::<MsInputs>().targets.push(u);
         game.status = String::new();
     }
 }
@@ -292,12 +297,12 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         game.selected = Some(me);
     }
     // The draft, held apart while the battle is borrowed.
-    let mut inputs = std::mem::take(&mut game.ms);
+    let mut inputs = std::mem::take(game.draft_mut::<MsInputs>());
     let chosen = match fight(game) {
         Some(f) => panel(ui, &mut inputs, &f, &game.play.session().prepared().map, me),
         None => None,
     };
-    game.ms = inputs;
+    *game.draft_mut::<MsInputs>() = inputs;
     if let Some(action) = chosen {
         let attack = matches!(action, Action::Attack { .. });
         match game
@@ -306,9 +311,9 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         {
             Ok(()) => {
                 game.status = "done".into();
-                game.ms.move_to = None;
+                game.draft_mut::<MsInputs>().move_to = None;
                 if attack {
-                    game.ms.targets.clear();
+                    game.draft_mut::<MsInputs>().targets.clear();
                 }
             }
             Err(e) => game.status = format!("not allowed: {e}"),
@@ -848,7 +853,7 @@ impl super::ruleset::RulesetWindow for MsWindow {
             }
             Some(_) => false,
             None => {
-                game.ms.move_to = Some(hex);
+                game.draft_mut::<MsInputs>().move_to = Some(hex);
                 true
             }
         }

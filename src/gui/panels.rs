@@ -196,14 +196,12 @@ pub fn panels(
         }
     }
     // The pointer note: path cost or distance, next to the pointer.
-    if let (Some(hover), Some(screen)) = (&game.gurps.hover, pointer.screen)
-        && !hover.note.is_empty()
-    {
+    if let (Some(note), Some(screen)) = (super::window(game).pointer_note(game), pointer.screen) {
         egui::Area::new(egui::Id::new("hover-note"))
             .fixed_pos(egui::pos2(screen.x + 16.0, screen.y + 12.0) / ctx.zoom_factor())
             .interactable(false)
             .show(ctx, |ui| {
-                egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(&hover.note));
+                egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(&note));
             });
     }
     Ok(())

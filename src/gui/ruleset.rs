@@ -40,6 +40,13 @@ pub trait RulesetWindow: Sync {
         let _ = (gizmos, layout, game, ring, marks);
     }
 
+    /// A note to show next to the pointer over the map (a path's cost, a distance), if the
+    /// ruleset has one for the hovered hex.
+    fn pointer_note(&self, game: &Game) -> Option<String> {
+        let _ = game;
+        None
+    }
+
     /// A left click on the map at `hex` (on `unit`, if one stands there); true when the
     /// ruleset took it (a target, a destination), false to let the click select the unit.
     fn click(&self, game: &mut Game, hex: Hex, unit: Option<UnitId>) -> bool {

@@ -514,20 +514,20 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
         game.selected = Some(me);
     }
     // The panel's own inputs, held apart while the battle is borrowed.
-    let mut gun_targets = std::mem::take(&mut game.socs.gun_targets);
-    let mut gm_modifier = game.socs.gm_modifier;
+    let mut gun_targets = std::mem::take(&mut game.draft_mut::<SocsInputs>().gun_targets);
+    let mut gm_modifier = game.draft_mut::<SocsInputs>().gm_modifier;
     let chosen = match dogfight(game) {
         Some((d, crafts)) => craft_options(ui, d, crafts, me, &mut gun_targets, &mut gm_modifier),
         None => None,
     };
-    game.socs.gun_targets = gun_targets;
-    game.socs.gm_modifier = gm_modifier;
+    game.draft_mut::<SocsInputs>().gun_targets = gun_targets;
+    game.draft_mut::<SocsInputs>().gm_modifier = gm_modifier;
     if let Some(action) = chosen {
         match game.play.decide::<crate::rules::socs::Socs>(action) {
             Ok(()) => {
                 game.status = "done".into();
-                game.socs.gun_targets.clear();
-                game.socs.gm_modifier = 0;
+                game.draft_mut::<SocsInputs>().gun_targets.clear();
+                game.draft_mut::<SocsInputs>().gm_modifier = 0;
             }
             Err(e) => game.status = format!("not allowed: {e}"),
         }

@@ -252,7 +252,7 @@ pub fn click(game: &mut Game, hex: Hex) -> bool {
     };
     match refused {
         None => {
-            game.space.plan = Some(hex);
+            game.draft_mut::<SpaceInputs>().plan = Some(hex);
             true
         }
         Some(why) => {
@@ -265,6 +265,8 @@ pub fn click(game: &mut Game, hex: Hex) -> bool {
 /// The planned end of the awaited player ship's movement (its ghost until a hex is
 /// clicked), and that ship.
 pub fn plan(game: &Game) -> Option<(UnitId, Hex)> {
+    let empty = SpaceInputs::default();
+    let inputs = game.draft::<SpaceInputs>().unwrap_or(&empty);
     let (s, ships) = space(game)?;
     let me = game.play.awaiting_player().filter(|_| !game.autoplay)?;
     if s.phase != Phase::Maneuver {
@@ -273,9 +275,7 @@ pub fn plan(game: &Game) -> Option<(UnitId, Hex)> {
     let st = ships.ship(me);
     Some((
         me,
-        game.space
-            .plan
-            .unwrap_or_else(|| vector::coast(st.pos, st.vel)),
+        inputs.plan.unwrap_or_else(|| vector::coast(st.pos, st.vel)),
     ))
 }
 
@@ -288,12 +288,12 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         game.selected = Some(me);
     }
     // The plan, held apart while the battle is borrowed.
-    let mut inputs = std::mem::take(&mut game.space);
+    let mut inputs = std::mem::take(game.draft_mut::<SpaceInputs>());
     let chosen = match space(game) {
         Some((s, ships)) => panel(ui, &mut inputs, s, ships, me),
         None => None,
     };
-    game.space = inputs;
+    *game.draft_mut::<SpaceInputs>() = inputs;
     if let Some(action) = chosen {
         match game
             .play
@@ -301,7 +301,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         {
             Ok(()) => {
                 game.status = "done".into();
-                game.space.ready_for = None;
+                game.draft_mut::<SpaceInputs>().ready_for = None;
             }
             Err(e) => game.status = format!("not allowed: {e}"),
         }

@@ -263,16 +263,17 @@ pub fn click(game: &mut Game, hex: Hex, unit: Option<UnitId>) -> bool {
     match unit {
         Some(u) if is_foe_of_awaited(game, u) => {
             game.selected = Some(u);
-            game.verge.target = if game.verge.target == Some(u) {
-                None
-            } else {
-                Some(u)
-            };
+            game.draft_mut::<VergeDraft>().target =
+                if game.draft_mut::<VergeDraft>().target == Some(u) {
+                    None
+                } else {
+                    Some(u)
+                };
             true
         }
         Some(_) => false,
         None => {
-            game.verge.hex = Some(hex);
+            game.draft_mut::<VergeDraft>().hex = Some(hex);
             true
         }
     }
@@ -299,7 +300,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         game.selected = Some(me);
     }
     // The draft, held apart while the battle is borrowed.
-    let mut draft = std::mem::take(&mut game.verge);
+    let mut draft = std::mem::take(game.draft_mut::<VergeDraft>());
     let chosen = match fight(game) {
         Some(f) => {
             refresh(&mut draft, &f, me);
@@ -307,7 +308,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         }
         None => None,
     };
-    game.verge = draft;
+    *game.draft_mut::<VergeDraft>() = draft;
     if let Some(action) = chosen {
         let ends = matches!(
             action,
@@ -320,7 +321,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
             Ok(()) => {
                 game.status = "done".into();
                 if ends {
-                    game.verge.hex = None;
+                    game.draft_mut::<VergeDraft>().hex = None;
                 }
             }
             Err(e) => game.status = format!("not allowed: {e}"),
@@ -894,6 +895,8 @@ pub fn draw(
     game: &Game,
     ring: &dyn Fn(&mut Gizmos, Hex, Color, f32),
 ) {
+    let empty = VergeDraft::default();
+    let draft_now = game.draft::<VergeDraft>().unwrap_or(&empty);
     let Some(f) = fight(game) else { return };
     let white = Color::srgba(1.0, 1.0, 1.0, 0.8);
     for u in f.ids() {
@@ -921,19 +924,19 @@ pub fn draw(
     }
     let green = Color::srgb(0.3, 1.0, 0.3);
     let planned = if f.flying(me) {
-        f.fly_target(me, &game.verge.fly)
+        f.fly_target(me, &draft_now.fly)
     } else {
         s.vector
-            .map(|v| vector::step(s.pos, &v, &vector::steer(&v, &game.verge.steer)))
+            .map(|v| vector::step(s.pos, &v, &vector::steer(&v, &draft_now.steer)))
     };
     if let Some(to) = planned {
         vector_arrow(gizmos, layout.pos(s.pos), layout.pos(to), green);
         ring(gizmos, to, Color::srgba(0.3, 1.0, 0.3, 0.6), 0.7);
     }
-    if let Some(h) = game.verge.hex {
+    if let Some(h) = draft_now.hex {
         ring(gizmos, h, Color::srgba(0.3, 0.9, 1.0, 0.9), 0.75);
     }
-    if let Some(t) = game.verge.target
+    if let Some(t) = draft_now.target
         && (t.0 as usize) < f.count()
     {
         vector_arrow(
