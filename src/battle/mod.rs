@@ -191,6 +191,15 @@ impl Roster {
             .map_or("?", |entry| entry.name.as_str())
     }
 
+    /// The unit of an entity (`None`: not a unit of the roster).
+    pub fn unit_of(&self, entity: bevy::ecs::entity::Entity) -> Option<UnitId> {
+        self.units
+            .iter()
+            .position(|u| u.entity == entity)
+            .and_then(|i| u32::try_from(i).ok())
+            .map(UnitId)
+    }
+
     /// Entity of a unit.
     pub fn entity(&self, id: UnitId) -> Option<bevy::ecs::entity::Entity> {
         self.units.get(id.0 as usize).map(|entry| entry.entity)

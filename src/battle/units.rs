@@ -184,11 +184,7 @@ impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> Units<S, T> f
         self.states.get(id.0 as usize)?.as_ref()
     }
     fn unit_of(&self, entity: Entity) -> Option<UnitId> {
-        self.roster
-            .units
-            .iter()
-            .position(|u| u.entity == entity)
-            .map(|i| UnitId(i as u32))
+        self.roster.unit_of(entity)
     }
 }
 
@@ -236,11 +232,7 @@ impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> Units<S, T>
         self.units.get(id.0 as usize)?.as_ref().map(|(_, t)| &**t)
     }
     fn unit_of(&self, entity: Entity) -> Option<UnitId> {
-        self.roster
-            .units
-            .iter()
-            .position(|u| u.entity == entity)
-            .map(|i| UnitId(i as u32))
+        self.roster.unit_of(entity)
     }
 }
 

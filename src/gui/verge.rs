@@ -841,16 +841,7 @@ fn attacks(
                 *chosen = Some(action);
             }
         }
-        for mode in [
-            GrappleMode::Grab,
-            GrappleMode::Escape,
-            GrappleMode::Shove,
-            GrappleMode::Takedown,
-            GrappleMode::Throw,
-            GrappleMode::Pickup,
-            GrappleMode::Strangle,
-            GrappleMode::Choke,
-        ] {
+        for mode in GrappleMode::ALL {
             let g = Action::Grapple { target: t, mode };
             if f.check(me, &g).is_ok() {
                 any = true;

@@ -105,6 +105,20 @@ pub enum GrappleMode {
     Choke,
 }
 
+impl GrappleMode {
+    /// Every grappling move, for menus and the list of legal decisions.
+    pub const ALL: [GrappleMode; 8] = [
+        GrappleMode::Grab,
+        GrappleMode::Escape,
+        GrappleMode::Shove,
+        GrappleMode::Takedown,
+        GrappleMode::Throw,
+        GrappleMode::Pickup,
+        GrappleMode::Strangle,
+        GrappleMode::Choke,
+    ];
+}
+
 /// How a character defends against an attack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DefenseKind {

@@ -156,16 +156,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
                     });
                 }
             }
-            for mode in [
-                GrappleMode::Grab,
-                GrappleMode::Escape,
-                GrappleMode::Shove,
-                GrappleMode::Takedown,
-                GrappleMode::Throw,
-                GrappleMode::Pickup,
-                GrappleMode::Strangle,
-                GrappleMode::Choke,
-            ] {
+            for mode in GrappleMode::ALL {
                 add(Action::Grapple { target, mode });
             }
         }
