@@ -76,10 +76,10 @@ pub struct Projectile;
 /// the window draws it flying from its launcher towards its target.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Homing {
-    /// Who launched it.
-    pub from: UnitId,
-    /// Its target.
-    pub target: UnitId,
+    /// The entity of the unit that launched it.
+    pub from: bevy::ecs::entity::Entity,
+    /// The entity of its target.
+    pub target: bevy::ecs::entity::Entity,
 }
 
 /// Whether a unit is still in the fight.

@@ -679,7 +679,7 @@ pub fn draw_overlays(
     pointer: Res<Pointer>,
     toggles: Res<Toggles>,
     time: Res<Time>,
-    mut flights: Local<Vec<((u32, u32), f32)>>,
+    mut flights: Local<Vec<(bevy::ecs::entity::Entity, f32)>>,
     mut glide: Local<Vec<(bevy::ecs::entity::Entity, Vec2)>>,
 ) {
     let Some(layout) = layout else { return };
@@ -705,18 +705,13 @@ pub fn draw_overlays(
         Option<&crate::battle::Homing>,
     ), With<crate::battle::Projectile>>()
     {
-        let token_at = |id: UnitId| {
-            session
-                .roster()
-                .entity(id)
-                .and_then(|e| session.world.get::<HexPos>(e))
-                .map(|p| layout.pos(p.0))
-        };
+        let token_at =
+            |e: bevy::ecs::entity::Entity| session.world.get::<HexPos>(e).map(|p| layout.pos(p.0));
         for (entity, pos, facing, missile) in q.iter(&session.world) {
             let (c, dir) =
                 match missile.and_then(|m| Some((m, token_at(m.from)?, token_at(m.target)?))) {
-                    Some((m, from, to)) => {
-                        let key = (m.from.0, m.target.0);
+                    Some((_, from, to)) => {
+                        let key = entity;
                         let age = match flights.iter_mut().find(|(k, _)| *k == key) {
                             Some((_, age)) => {
                                 *age += dt;

@@ -432,7 +432,7 @@ fn fire(
         .missile_ids()
         .into_iter()
         .filter_map(|id| ships.missile(id))
-        .filter(|m| m.target == me && m.turns_left > 0)
+        .filter(|m| m.target == ships.entity(me) && m.turns_left > 0)
         .count();
     if incoming > 0 {
         ui.colored_label(

@@ -1126,11 +1126,15 @@ fn missiles_fly_as_projectile_entities() {
                 .query_filtered::<(Entity, &Missile, &HexPos), bevy::ecs::query::With<Projectile>>(
                 );
             let now: Vec<(Entity, Missile)> = q.iter(&s.world).map(|(e, m, _)| (e, *m)).collect();
+            let roster = s.roster();
             for (_, m) in &now {
                 assert!(
-                    declared.iter().any(|(u, a)| *u == m.from
-                        && matches!(a, Action::Fire { target, weapon, .. }
-                            if *target == m.target && *weapon == m.launcher)),
+                    declared
+                        .iter()
+                        .any(|(u, a)| roster.entity(*u) == Some(m.from)
+                            && matches!(a, Action::Fire { target, weapon, .. }
+                            if roster.entity(*target) == Some(m.target)
+                                && *weapon == m.launcher)),
                     "seed {seed}, step {steps}: {m:?} was not declared this round"
                 );
             }

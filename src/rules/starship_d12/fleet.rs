@@ -19,6 +19,7 @@ use super::range::{
 use super::sheet::{ShipFacing, ShipSheet, ShipState, SystemRef};
 use crate::battle::{AttackResult, BattleEvent, Standing, UnitId, Units, UnitsMut};
 use crate::dice::{DiceName, DieRoller, Label, Modifier, RollRecord, RollSense, d12_roll};
+use bevy::ecs::entity::Entity;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -158,10 +159,10 @@ impl<T: UnitsMut<ShipSheet, ShipState> + ?Sized> ShipsMut for T {}
 /// when it strikes (after the beams) or is lost with its target.
 #[derive(bevy::ecs::component::Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Missile {
-    /// Who launched it.
-    pub from: UnitId,
-    /// Its target.
-    pub target: UnitId,
+    /// The entity of the ship that launched it.
+    pub from: Entity,
+    /// The entity of its target.
+    pub target: Entity,
     /// The launcher.
     pub launcher: SystemRef,
 }
@@ -705,11 +706,17 @@ impl Fleet {
             }
             (Phase::Actions { .. }, action) => {
                 let mut launched = None;
+                let pair = match &action {
+                    Action::Fire { target, .. } => {
+                        ships.entity_of(me).zip(ships.entity_of(*target))
+                    }
+                    _ => None,
+                };
                 if let Action::Fire {
                     weapon,
-                    target,
                     gunner,
                     helpers,
+                    ..
                 } = &action
                     && let Some(sheet) = ships.sheet_of(me).cloned()
                     && let Some(ship) = ships.state_mut(me)
@@ -722,9 +729,9 @@ impl Fleet {
                             .is_some_and(|w| w.missile.is_some())
                         {
                             ship.ammo[w] = ship.ammo[w].saturating_sub(1);
-                            launched = Some(Missile {
-                                from: me,
-                                target: *target,
+                            launched = pair.map(|(from, target)| Missile {
+                                from,
+                                target,
                                 launcher: *weapon,
                             });
                         }

@@ -34,12 +34,7 @@ type Places<'w, 's> = Query<
 /// Gives a missile just launched its entity: halfway along the line from its launcher to
 /// its target, pointing at the target.
 fn launch(missile: Missile, places: &Places, commands: &mut Commands) {
-    let at = |id: UnitId| {
-        places
-            .iter()
-            .find(|(i, ..)| **i == id)
-            .map(|(_, p, ..)| p.0)
-    };
+    let at = |e: Entity| places.get(e).ok().map(|(_, p, ..)| p.0);
     let (Some(a), Some(b)) = (at(missile.from), at(missile.target)) else {
         return;
     };

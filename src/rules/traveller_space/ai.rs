@@ -214,7 +214,7 @@ fn incoming(space: &Space, ships: &impl Vessels, u: UnitId) -> usize {
         .missile_ids()
         .into_iter()
         .filter_map(|id| ships.missile(id))
-        .filter(|m| m.target == u && m.turns_left > 0)
+        .filter(|m| m.target == ships.entity(u) && m.turns_left > 0)
         .filter(|m| {
             let reach = thrust + m.velocity().ulength() + me.vel.ulength();
             m.hex().unsigned_distance_to(me.pos) <= reach

@@ -343,14 +343,14 @@ impl ShipState {
 
 /// A missile in flight, the component on its projectile entity from launch until it
 /// strikes, is shot down, runs out of thrust or leaves the map.
-#[derive(bevy::ecs::component::Component, Clone, Debug, PartialEq, Serialize)]
+#[derive(bevy::ecs::component::Component, Clone, Debug, PartialEq)]
 pub struct MissileState {
     /// Its number (stable for the battle).
     pub id: u32,
-    /// Who launched it.
-    pub owner: UnitId,
-    /// Its target.
-    pub target: UnitId,
+    /// The entity of the ship that launched it.
+    pub owner: Entity,
+    /// The entity of its target.
+    pub target: Entity,
     /// Where it is.
     pub pos: (i32, i32),
     /// Its velocity.
@@ -1231,8 +1231,8 @@ impl Space {
                     self.next_missile += 1;
                     ships.launch(MissileState {
                         id,
-                        owner: u,
-                        target,
+                        owner: ships.entity(u),
+                        target: ships.entity(target),
                         pos: (pos.x, pos.y),
                         vel: (vel.x, vel.y),
                         turns_left: self.missile.endurance,
@@ -1268,7 +1268,9 @@ impl Space {
         let thrust = self.missile_thrust();
         for id in ships.missile_ids() {
             let Some(m) = ships.missile(id) else { continue };
-            let t = m.target;
+            let Some(t) = ships.unit_of(m.target) else {
+                continue;
+            };
             if m.turns_left == 0 || !ships.fighting(t) {
                 continue;
             }
@@ -1308,7 +1310,7 @@ impl Space {
         let steps = vector::sub_steps(&paths);
         // Missiles in contact with their targets, rams in contact.
         for (k, &id) in live.iter().enumerate() {
-            let Some(target) = fleet.missile(id).map(|m| m.target) else {
+            let Some(target) = fleet.missile(id).and_then(|m| fleet.unit_of(m.target)) else {
                 continue;
             };
             if let Some(j) = ships.iter().position(|&s| s == target) {

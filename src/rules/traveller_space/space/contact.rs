@@ -18,7 +18,9 @@ impl Space {
             let Some(m) = ships.missile(id).filter(|m| m.contact).cloned() else {
                 continue;
             };
-            let t = m.target;
+            let (Some(t), Some(owner)) = (ships.unit_of(m.target), ships.unit_of(m.owner)) else {
+                continue;
+            };
             let mut down = false;
             if ships.fighting(t)
                 && let Some(&mount) = self.free_mounts(ships, t).first()
@@ -51,7 +53,7 @@ impl Space {
                 let roll = success_roll(dice, mods);
                 let hit = roll.succeeded();
                 events.push(BattleEvent::Attack {
-                    attacker: m.owner,
+                    attacker: owner,
                     target: t,
                     weapon: crate::dice::Label::Static("missile"),
                     roll,
@@ -70,7 +72,7 @@ impl Space {
                     let dr = ships.sheet(t).stats.dr;
                     let through = self.take_hit(
                         ships,
-                        Some(m.owner),
+                        Some(owner),
                         t,
                         raw,
                         "missile",
