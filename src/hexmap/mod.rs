@@ -575,6 +575,35 @@ impl HexMap {
     }
 }
 
+/// The hex `steps` hexes from `from` along the straight line to `to`, or `to` itself when
+/// it is nearer than that.
+pub fn step_toward(from: Hex, to: Hex, steps: u32) -> Hex {
+    from.line_to(to).nth(steps as usize).unwrap_or(to)
+}
+
+/// A sample of the hexes a unit at `center` that moves up to `reach` hexes may end its
+/// move in, for listing the decisions open to it: the six neighbours, the six hexes
+/// `reach` away in straight lines, and for each hex of `toward` (the foes', say) the hex
+/// `reach` along the line to it, stopping next to it. Hexes may repeat or lie off the
+/// map: the ruleset's own check of each decision sorts them out.
+pub fn sample_reach(center: Hex, reach: u32, toward: impl IntoIterator<Item = Hex>) -> Vec<Hex> {
+    let mut out = Vec::with_capacity(16);
+    if reach == 0 {
+        return out;
+    }
+    for dir in EdgeDirection::ALL_DIRECTIONS {
+        out.push(center + dir);
+        out.push(center + dir * reach as i32);
+    }
+    for there in toward {
+        let steps = reach.min(center.unsigned_distance_to(there).saturating_sub(1));
+        if steps > 0 {
+            out.push(step_toward(center, there, steps));
+        }
+    }
+    out
+}
+
 /// A facing: one of the six hex sides, named by compass points. Pointy maps use East,
 /// NorthEast, NorthWest, West, SouthWest and SouthEast; flat maps use North, NorthEast,
 /// SouthEast, South, SouthWest and NorthWest.
@@ -833,6 +862,24 @@ mod tests {
         // changing terrain forgets what was cached
         map.set_terrain(Hex::new(4, 0), Terrain::Open);
         assert_eq!(map.cover_between(Hex::new(-4, 0), Hex::new(5, 0)), None);
+    }
+
+    #[test]
+    fn sampled_destinations_go_every_way_and_stop_next_to_the_foe() {
+        let here = Hex::new(0, 0);
+        assert_eq!(step_toward(here, Hex::new(5, 0), 2), Hex::new(2, 0));
+        assert_eq!(step_toward(here, Hex::new(1, 0), 3), Hex::new(1, 0));
+        assert_eq!(step_toward(here, here, 3), here);
+        let hexes = sample_reach(here, 3, [Hex::new(6, 0), Hex::new(0, 2), Hex::new(1, 0)]);
+        // six neighbours and six hexes three away, then toward each foe: three along the
+        // line to the far one, next to the near one, nothing for the adjacent one
+        assert_eq!(hexes.len(), 14);
+        for dir in EdgeDirection::ALL_DIRECTIONS {
+            assert!(hexes.contains(&(here + dir)));
+            assert!(hexes.contains(&(here + dir * 3)));
+        }
+        assert_eq!(hexes[12..], [Hex::new(3, 0), Hex::new(0, 1)]);
+        assert!(sample_reach(here, 0, [Hex::new(6, 0)]).is_empty());
     }
 
     #[test]

@@ -49,7 +49,17 @@ pub struct Situation<'a> {
     pub grouped: bool,
     /// Where unaimed blows land (the scenario's setting).
     pub hit_locations: HitLocations,
+    /// The answers [`Situation::path_to`] has found, by destination and allowance: a
+    /// situation is asked again for every action listed or planned that ends in the same
+    /// hex. Start it empty (`Default::default()`); the situation must not change after.
+    pub paths: PathMemo,
 }
+
+/// What [`Situation::path_to`] answers: the path and its cost, or why there is none.
+pub type PathAnswer = Result<(Vec<Hex>, u32), String>;
+
+/// [`Situation::path_to`]'s answers already found, by destination and allowance.
+pub type PathMemo = std::cell::RefCell<Vec<((Hex, u32), PathAnswer)>>;
 
 impl<'a> Situation<'a> {
     /// The battle as seen by unit `me`, with the scenario's `rules`: `units` are put in
@@ -83,6 +93,7 @@ impl<'a> Situation<'a> {
             extra_effort: rules.extra_effort,
             grouped: rules.groups.get(side).copied().unwrap_or(false),
             hit_locations: rules.hit_locations,
+            paths: PathMemo::default(),
         }
     }
 }
@@ -155,8 +166,19 @@ impl<'a> Situation<'a> {
         }
     }
 
-    /// The cheapest path from the acting unit to `to` within `allowance` movement points.
-    pub fn path_to(&self, to: Hex, allowance: u32) -> Result<(Vec<Hex>, u32), String> {
+    /// The cheapest path from the acting unit to `to` within `allowance` movement points
+    /// (found once a situation: later asks are answered from [`Situation::paths`]).
+    pub fn path_to(&self, to: Hex, allowance: u32) -> PathAnswer {
+        let key = (to, allowance);
+        if let Some((_, known)) = self.paths.borrow().iter().find(|(k, _)| *k == key) {
+            return known.clone();
+        }
+        let answer = self.find_path(to, allowance);
+        self.paths.borrow_mut().push((key, answer.clone()));
+        answer
+    }
+
+    fn find_path(&self, to: Hex, allowance: u32) -> PathAnswer {
         let from = self.me().pos;
         if to == from {
             return Ok((vec![from], 0));
@@ -476,22 +498,13 @@ pub fn sample_actions(s: &Situation) -> Vec<Action> {
     };
     // Where a maneuver with movement points `allowance` may end, `None` for staying.
     let hexes = |allowance: u32| -> Vec<Option<Hex>> {
-        let mut to = vec![None];
-        if allowance == 0 {
-            return to;
-        }
-        for dir in EdgeDirection::ALL_DIRECTIONS {
-            to.push(Some(me.pos + dir));
-            to.push(Some(me.pos + dir * allowance as i32));
-        }
-        for e in s.enemies() {
-            let line: Vec<Hex> = me.pos.line_to(e.pos).collect();
-            let step = (allowance as usize).min(line.len().saturating_sub(2));
-            if step > 0 {
-                to.push(line.get(step).copied());
-            }
-        }
-        to
+        std::iter::once(None)
+            .chain(
+                crate::hexmap::sample_reach(me.pos, allowance, s.enemies().map(|e| e.pos))
+                    .into_iter()
+                    .map(Some),
+            )
+            .collect()
     };
     for option in &legal.options {
         let maneuver = option.maneuver;
@@ -874,6 +887,7 @@ mod tests {
             extra_effort: true,
             grouped: false,
             hit_locations: Default::default(),
+            paths: Default::default(),
         }
     }
 

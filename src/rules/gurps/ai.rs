@@ -832,6 +832,7 @@ mod tests {
             extra_effort: false,
             grouped: false,
             hit_locations: Default::default(),
+            paths: Default::default(),
         };
         let legal = legal_options(&s);
         let action = GurpsAi { style }.choose(&s, &legal);

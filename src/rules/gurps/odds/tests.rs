@@ -68,6 +68,7 @@ fn situation<'a>(map: &'a HexMap, units: &'a Units, locations: HitLocations) -> 
         extra_effort: false,
         grouped: false,
         hit_locations: locations,
+        paths: Default::default(),
     }
 }
 

@@ -50,20 +50,12 @@ impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
         for plus_two in [false, true] {
             add(Action::Duck { plus_two });
         }
-        let here = self.state(u).pos;
-        let band = self.sizes.move_hexes() as i32;
         let enemies = self.enemies(u);
-        let mut hexes: Vec<Hex> = Vec::new();
-        for dir in hexx::EdgeDirection::ALL_DIRECTIONS {
-            hexes.push(here + dir);
-            hexes.push(here + dir * band);
-        }
-        for &e in &enemies {
-            let line: Vec<Hex> = here.line_to(self.state(e).pos).collect();
-            if let Some(&h) = line.get((band as usize).min(line.len().saturating_sub(2))) {
-                hexes.push(h);
-            }
-        }
+        let hexes = crate::hexmap::sample_reach(
+            self.state(u).pos,
+            self.sizes.move_hexes(),
+            enemies.iter().map(|&e| self.state(e).pos),
+        );
         for h in hexes {
             add(Action::Move { to: (h.x, h.y) });
             add(Action::Leap {

@@ -35,19 +35,11 @@ impl Space {
                 };
                 add(maneuver(ghost, false, None));
                 add(maneuver(ghost, true, None));
-                if thrust > 0 {
-                    for dir in hexx::EdgeDirection::ALL_DIRECTIONS {
-                        add(maneuver(ghost + dir, false, None));
-                        add(maneuver(ghost + dir * thrust as i32, false, None));
-                    }
+                for to in crate::hexmap::sample_reach(ghost, thrust, []) {
+                    add(maneuver(to, false, None));
                 }
                 for &e in &enemies {
-                    let there = ships.ship(e).pos;
-                    let line: Vec<Hex> = ghost.line_to(there).collect();
-                    let to = line
-                        .get((thrust as usize).min(line.len().saturating_sub(1)))
-                        .copied()
-                        .unwrap_or(ghost);
+                    let to = crate::hexmap::step_toward(ghost, ships.ship(e).pos, thrust);
                     add(maneuver(to, false, None));
                     add(maneuver(to, false, Some(e)));
                 }

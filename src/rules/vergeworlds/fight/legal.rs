@@ -97,18 +97,11 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
                 add(Action::Fly(fly));
             }
         }
-        let reach = sheet.base_move.max(1) as i32;
-        let mut hexes: Vec<Hex> = Vec::new();
-        for dir in hexx::EdgeDirection::ALL_DIRECTIONS {
-            hexes.push(here + dir);
-            hexes.push(here + dir * reach);
-        }
-        for &e in &foes {
-            let line: Vec<Hex> = here.line_to(self.state(e).pos).collect();
-            if let Some(&h) = line.get((reach as usize).min(line.len().saturating_sub(2))) {
-                hexes.push(h);
-            }
-        }
+        let hexes = crate::hexmap::sample_reach(
+            here,
+            sheet.base_move.max(1),
+            foes.iter().map(|&e| self.state(e).pos),
+        );
         for h in hexes {
             add(Action::Move((h.x, h.y)));
             add(Action::Run((h.x, h.y)));
