@@ -9,6 +9,51 @@ pub fn ron_options() -> ron::Options {
         .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES)
 }
 
+/// The largest file Skirmish reads (scenarios, saves, catalogs): 16 MiB, far above any
+/// real one (the 24-fighter brawl is 5 KB), so that a wrong path (`/dev/zero`, a disk
+/// image) gets an error instead of taking the machine's memory.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads a text file of at most [`MAX_FILE_BYTES`]: a regular file (or a link to one), not a
+/// device, pipe or directory, read through a bounded reader so that a file growing while
+/// read cannot exceed the limit either. The error says what is wrong, without the path.
+pub fn read_text_file(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot read the file: {e}"))?;
+    if !meta.is_file() {
+        return Err(if meta.is_dir() {
+            "cannot read the file: it is a directory".to_string()
+        } else {
+            "cannot read the file: not a regular file (a device, pipe or socket)".to_string()
+        });
+    }
+    let too_big = || {
+        format!(
+            "cannot read the file: it is larger than {} MiB, the most Skirmish reads",
+            MAX_FILE_BYTES / (1024 * 1024)
+        )
+    };
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the file: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "cannot read the file: not UTF-8 text (byte {} is not valid)",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })
+}
+
 use std::fmt;
 
 /// One step of a path into a file's structure.

@@ -315,12 +315,8 @@ impl Play {
     /// [`Play::load`] with the rulesets of `registry`.
     pub fn load_with(registry: &Registry, path: &Path) -> Result<Self, LoadError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            LoadError::in_save(SaveError(ScenarioError::io(
-                &name,
-                &format!("cannot read the file: {e}"),
-            )))
-        })?;
+        let text = crate::format::read_text_file(path)
+            .map_err(|e| LoadError::in_save(SaveError(ScenarioError::io(&name, &e))))?;
         let recording = Recording::parse(registry, &name, &text)?;
         let at = |path: FilePath, message: String| {
             SaveError(ScenarioError::at_path(

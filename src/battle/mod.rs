@@ -282,6 +282,7 @@ pub struct Autopilot(pub bool);
 /// A decision for one unit, from the player, the AI or a replay file. `A` is the
 /// ruleset's action type.
 #[derive(Message, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Command<A: Send + Sync + 'static> {
     /// Who acts.
     pub unit: UnitId,

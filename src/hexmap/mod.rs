@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The outline of a map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum MapShape {
     /// All hexes within `radius` of `(0, 0)`.
     Hexagon {

@@ -3,7 +3,10 @@
 
 use super::locate::{line_col, locate, offset_of};
 use crate::format::Problem;
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, NamedSource, SourceSpan};
+use miette::{
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, MietteError, MietteSpanContents,
+    SourceCode, SourceSpan, SpanContents,
+};
 use std::fmt;
 use std::sync::Arc;
 
@@ -20,7 +23,7 @@ pub struct ScenarioError {
     /// What is wrong and what was expected.
     pub message: String,
     #[source_code]
-    source_code: Option<NamedSource<Arc<String>>>,
+    source_code: Option<Shown>,
     #[label("here")]
     span: Option<SourceSpan>,
 }
@@ -39,14 +42,28 @@ impl std::error::Error for ScenarioError {}
 impl ScenarioError {
     fn with_span(file: &str, text: &str, offset: usize, len: usize, message: String) -> Self {
         let (line, column) = line_col(text, offset);
-        let len = len.min(text.len().saturating_sub(offset));
+        let offset = floor_char(text, offset.min(text.len()));
+        let len = len.min(text.len() - offset);
+        let (shown, span) = if text.lines().any(|l| l.len() > LONG_LINE) {
+            let (shown, at, len) = excerpt(file, text, offset, len, line);
+            (shown, SourceSpan::new(at.into(), len))
+        } else {
+            let shown = Shown {
+                name: file.to_string(),
+                text: Arc::new(text.to_string()),
+                first_line: 0,
+                first_column: 0,
+                lead: 0,
+            };
+            (shown, SourceSpan::new(offset.into(), len))
+        };
         Self {
             file: file.to_string(),
             line: Some(line),
             column: Some(column),
             message,
-            source_code: Some(NamedSource::new(file, Arc::new(text.to_string()))),
-            span: Some(SourceSpan::new(offset.into(), len)),
+            source_code: Some(shown),
+            span: Some(span),
         }
     }
 
@@ -85,6 +102,96 @@ impl ScenarioError {
             None => Self::io(file, &message),
         }
     }
+}
+
+/// Lines longer than this many bytes are not shown whole under an error: the terminal could
+/// not show them usefully, and the report's layout cannot point past column 65,535.
+const LONG_LINE: usize = 400;
+
+/// Bytes of a long line shown on each side of the problem.
+const AROUND: usize = 80;
+
+/// The text an error is shown in, with its file name: the whole file, or, when the file has
+/// lines too long to show (a terrain map written on one line), only the part of the
+/// problem's line around it, numbered as the line it comes from.
+#[derive(Debug)]
+struct Shown {
+    name: String,
+    text: Arc<String>,
+    /// The line of the file (0-based) that `text` starts with.
+    first_line: usize,
+    /// The byte of that line (0-based) that `text` starts with, after `lead`.
+    first_column: usize,
+    /// Bytes put before the line's text (the "…" of a line cut short), not in the file.
+    lead: usize,
+}
+
+impl SourceCode for Shown {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self.text.as_str().read_span(span, before, after)?;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line() + self.first_line,
+            match inner.column().checked_sub(self.lead) {
+                Some(column) => column + self.first_column,
+                None => inner.column(),
+            },
+            inner.line_count(),
+        )))
+    }
+}
+
+/// The largest char boundary of `text` at or before `at`.
+fn floor_char(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The part of line `line` (1-based) of file `name` that holds `text[offset..offset + len]`,
+/// within [`AROUND`] bytes of it, with "…" where the line goes on, and where the problem
+/// starts in it and how long it is there (cut at the line's end and at [`AROUND`] bytes).
+fn excerpt(
+    name: &str,
+    text: &str,
+    offset: usize,
+    len: usize,
+    line: usize,
+) -> (Shown, usize, usize) {
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let from = floor_char(text, offset.saturating_sub(AROUND).max(start));
+    let span_end = floor_char(text, (offset + len.min(AROUND)).min(end).max(offset));
+    let mut to = (span_end + AROUND).min(end);
+    while !text.is_char_boundary(to) {
+        to += 1;
+    }
+    let mut shown = String::with_capacity(to - from + 8);
+    if from > start {
+        shown.push('…');
+    }
+    let at = shown.len() + offset - from;
+    let lead = shown.len();
+    shown.push_str(&text[from..to]);
+    if to < end {
+        shown.push('…');
+    }
+    let shown = Shown {
+        name: name.to_string(),
+        text: Arc::new(shown),
+        first_line: line.saturating_sub(1),
+        first_column: from - start,
+        lead,
+    };
+    (shown, at, span_end - offset)
 }
 
 /// Every problem found in one file.
@@ -141,3 +248,43 @@ impl fmt::Display for ScenarioErrors {
 }
 
 impl std::error::Error for ScenarioErrors {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_is_shown_around_the_problem_only() {
+        // "é" is two bytes: the cut must fall between characters.
+        let line = format!("({}zz: 1,{})", "é".repeat(50_000), "é".repeat(50_000));
+        let text = format!("// first\n{line}\n");
+        let offset = text.find("zz").expect("the field");
+        let (shown, at, len) = excerpt("x.ron", &text, offset, 2, 2);
+        let shown = shown.text.as_str();
+        assert_eq!(&shown[at..at + len], "zz");
+        assert!(shown.starts_with('…') && shown.ends_with('…'));
+        assert!(shown.len() < 2 * AROUND + 16, "{} bytes", shown.len());
+
+        let e = ScenarioError::with_span("x.ron", &text, offset, 2, "unknown field".into());
+        assert_eq!((e.line, e.column), (Some(2), Some(50_002)));
+        let report = render_diagnostics(&[e], false);
+        assert!(report.contains("× x.ron:2:50002: unknown field"), "{report}");
+        // numbered as the file's line 2, at its byte 100,002 ("é" is two bytes), as miette
+        // counts columns
+        assert!(report.contains("[x.ron:2:100002]"), "{report}");
+        assert!(report.len() < 2_000, "{report}");
+    }
+
+    #[test]
+    fn a_file_of_short_lines_is_shown_whole_around_the_problem() {
+        let text = "(\n    a: 1,\n    zz: 2,\n)\n";
+        let offset = text.find("zz").expect("the field");
+        let e = ScenarioError::with_span("y.ron", text, offset, 2, "unknown field".into());
+        let report = render_diagnostics(&[e], false);
+        assert!(report.contains("[y.ron:3:5]"), "{report}");
+        assert!(
+            report.contains("a: 1,") && report.contains("zz: 2,"),
+            "{report}"
+        );
+    }
+}

@@ -263,12 +263,8 @@ impl Prepared {
 /// Reads and validates a scenario file with the rulesets of `registry`.
 pub fn load(registry: &Registry, path: &std::path::Path) -> Result<Prepared, ScenarioErrors> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        ScenarioErrors::single(ScenarioError::io(
-            &name,
-            &format!("cannot read the file: {e}"),
-        ))
-    })?;
+    let text = crate::format::read_text_file(path)
+        .map_err(|e| ScenarioErrors::single(ScenarioError::io(&name, &e)))?;
     parse(registry, &name, &text)
 }
 

@@ -361,3 +361,103 @@ fn replay_usage_errors() {
     let out = skirmish(&["replay", "tests/malformed-saves/syntax.ron", "--seed", "3"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Untrusted input (issue 28, item 1): an error past column 65,535 of a line, as in a
+/// scenario or save written on one line, is reported with its line and column and shown
+/// around the problem, in `check`, `run` and `replay`, not a panic of the report's layout.
+#[test]
+fn errors_far_along_one_long_line_are_shown_around_the_problem() {
+    let dir = temp_dir("long-line");
+    // The duel on one line, with a misspelt field 100,000 spaces along it.
+    let duel = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-duel.ron"),
+    )
+    .expect("the duel scenario");
+    let one_line: Vec<&str> = duel
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect();
+    let one_line = one_line.join(" ");
+    let pad = " ".repeat(100_000);
+    let at = one_line.find("units:").expect("the duel has units");
+    let scenario = format!("{}{pad}colour: 3, {}", &one_line[..at], &one_line[at..]);
+    let column = at + pad.len() + 1;
+    let file = dir.join("one-line.ron");
+    std::fs::write(&file, &scenario).expect("written");
+    let name = file.display().to_string();
+    for command in ["check", "run"] {
+        let out = skirmish(&[command, &name]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command}: {err}");
+        assert!(!err.contains("panicked"), "{command}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{name}:1:{column}: Unexpected field named `colour`"
+            )),
+            "{command}: {err}"
+        );
+        // Shown around the problem, numbered as line 1, not the whole line.
+        assert!(
+            err.contains("colour: 3, units") && err.contains('…'),
+            "{command}: {err}"
+        );
+        assert!(
+            err.len() < 4_000,
+            "{command}: {} bytes of report",
+            err.len()
+        );
+    }
+
+    // A save on one line, its misspelt field far along it.
+    let save = dir.join("one-line-save.ron");
+    let text_of_save =
+        format!("(scenario: \"scenarios/gurps-duel.ron\", seed: 7,{pad}sede: 8, decisions: [])");
+    std::fs::write(&save, &text_of_save).expect("written");
+    let name = save.display().to_string();
+    let out = skirmish(&["replay", &name]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let column = text_of_save.find("sede").expect("the field") + 1;
+    assert!(
+        err.contains(&format!("{name}:1:{column}: Unexpected field named `sede`")),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Untrusted input (issue 28, item 2): a path that is not a regular file (`/dev/zero`
+/// reads without end) or a file over the size limit is refused before it is read, as a
+/// scenario and as the scenario a save names.
+#[test]
+fn files_that_are_not_regular_or_too_big_are_refused_unread() {
+    if Path::new("/dev/zero").exists() {
+        let out = skirmish(&["check", "/dev/zero"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("/dev/zero: cannot read the file: not a regular file"),
+            "{err}"
+        );
+        let dir = temp_dir("dev-zero");
+        let save = dir.join("save.ron");
+        std::fs::write(&save, "(scenario: \"/dev/zero\", seed: 7, decisions: [])")
+            .expect("written");
+        let out = skirmish(&["replay", &save.display().to_string()]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("not a regular file"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let dir = temp_dir("too-big");
+    let big = dir.join("big.ron");
+    let file = std::fs::File::create(&big).expect("created");
+    // A sparse file: 17 MiB long without writing 17 MiB.
+    file.set_len(skirmish::format::MAX_FILE_BYTES + 1024 * 1024)
+        .expect("sized");
+    let out = skirmish(&["check", &big.display().to_string()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("larger than 16 MiB"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -322,6 +322,7 @@ impl Effort {
 /// What a GURPS command asks for: a maneuver, where to move first (if anywhere), and the
 /// target and weapon it needs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Action {
     /// The maneuver.
     pub maneuver: Maneuver,

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// The three attributes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Attributes {
     /// Physical performance and survival.
     pub soldier: i32,

@@ -336,6 +336,7 @@ pub enum RoundTask {
 
 /// A decision: a turn's move or action, or the answer to a question the battle asks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Action {
     /// Move up to one Close band to this hex `(q, r)`.
     Move {

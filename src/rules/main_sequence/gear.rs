@@ -30,6 +30,7 @@ pub enum WeaponSkill {
 
 /// One row of the weapons table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Weapon {
     /// Name as in the table.
     pub name: String,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// A ship's four attributes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ShipAttributes {
     /// Hardiness and combat ability.
     pub tactical: i32,

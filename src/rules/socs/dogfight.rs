@@ -97,6 +97,7 @@ pub struct GmManeuver {
 
 /// A pilot's maneuver ("MANEUVER PHASE").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Maneuver {
     /// No change to any aiming bonus.
     FlyStraight,
@@ -136,6 +137,7 @@ pub enum Maneuver {
 
 /// One gun's shot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Shot {
     /// Index of the weapon.
     pub weapon: u8,
@@ -145,6 +147,7 @@ pub struct Shot {
 
 /// A craft's decision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Action {
     /// Fire phase: the shots of its guns (any gun left out holds its fire).
     Fire {

@@ -25,6 +25,7 @@ use std::borrow::Cow;
 
 /// A ship's decision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Action {
     /// Range phase: move the range to `target` `steps` steps (1, or 2 when the roll beat
     /// the enemy's by 6 or more) in `direction`.

@@ -173,6 +173,7 @@ pub struct ShipStats {
 
 /// Where a system sits: its facing and its index among that facing's systems.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SystemRef {
     /// The facing.
     pub facing: ShipFacing,

@@ -396,6 +396,7 @@ impl Detection {
 
 /// One shot: a mount (index) at a target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Shot {
     /// The mount, an index into the ship's weapons (a mount of count 2 is two indices).
     pub mount: usize,
@@ -429,6 +430,7 @@ impl Aim {
 
 /// A ship's decision in a phase.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Action {
     /// Maneuver: end the movement at `to` (the burn is the change of vector it takes),
     /// with active sensors off when `passive`, trying to ram `ram`.

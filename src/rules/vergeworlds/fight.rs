@@ -162,6 +162,7 @@ pub enum ManaChoice {
 
 /// A flier's turn ("Gliding in Tactical Movement", "Powered Flight").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Fly {
     /// Glide-table columns from the flier's own: negative dives steeper, positive flattens;
     /// `level` overrides it.
@@ -182,6 +183,7 @@ pub struct Fly {
 
 /// An attack as declared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Attack {
     /// Weapon index in the sheet; `None`: unarmed.
     pub weapon: Option<usize>,
@@ -199,6 +201,7 @@ pub struct Attack {
 
 /// A decision.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Action {
     /// Choose the turn's attitude (first, free).
     Attitude(Attitude),

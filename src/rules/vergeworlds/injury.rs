@@ -60,6 +60,7 @@ pub fn pen_limit(roll: i32, rs: f64) -> f64 {
 
 /// One injury: its score and where.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Injury {
     /// Injury Score.
     pub score: i32,

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 /// A movement vector.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Vector {
     /// Heading: index of the hex side (0 to 5, as hexx numbers them).
     pub heading: u8,
@@ -31,6 +32,7 @@ pub struct Vector {
 
 /// A turn's use of the Maneuver.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Steer {
     /// Speed change, meters a turn (negative: slowing).
     pub accel: i32,
