@@ -3,7 +3,7 @@
 //! logs (`tests/golden/`) and anyone embedding the library call the same functions, so that
 //! what they compare is what a user sees.
 
-use crate::battle::{DrawReason, OutcomeKind};
+use crate::battle::OutcomeKind;
 use crate::scenario::Prepared;
 use crate::session::{Session, SessionOptions};
 use std::path::Path;
@@ -26,14 +26,7 @@ pub fn outcome_text(p: &Prepared, outcome: Option<OutcomeKind>, round: u32) -> S
                 .get(usize::from(side))
                 .map_or("?", |s| s.name.as_str())
         ),
-        Some(OutcomeKind::Draw { reason }) => format!(
-            "draw in round {round} ({})",
-            match reason {
-                DrawReason::AllDown => "every side is down",
-                DrawReason::RoundLimit => "round limit with sides tied",
-                DrawReason::Stalemate => "stalemate cap reached",
-            }
-        ),
+        Some(OutcomeKind::Draw { reason }) => format!("draw in round {round} ({})", reason.words()),
         None => "unfinished".to_string(),
     }
 }

@@ -3,9 +3,9 @@
 //! without being rebuilt (the preview reuses one per thread).
 
 use crate::battle::{
-    self, Autopilot, BattleEvent, BattleStats, CombatLog, Controller, Facing, HexPos, Outcome,
-    OutcomeKind, Projectile, Roster, RosterEntry, Side, Sides, Standing, TurnState, UnitId,
-    UnitTally, VictoryRule,
+    self, Activity, Autopilot, BattleEvent, BattleStats, CombatLog, Controller, Facing, HexPos,
+    Outcome, OutcomeKind, Projectile, Roster, RosterEntry, Side, Sides, Standing, TurnState,
+    UnitId, UnitTally, VictoryRule,
 };
 use crate::dice::BattleRng;
 use crate::scenario::Prepared;
@@ -108,6 +108,7 @@ impl Session {
         world.insert_resource(Sides(self.prepared.sides.clone()));
         world.insert_resource(TurnState::default());
         world.insert_resource(Outcome::default());
+        world.insert_resource(Activity::default());
         world.insert_resource(self.prepared.victory);
         world.insert_resource(Autopilot(self.options.autopilot));
         world.insert_resource(CombatLog {

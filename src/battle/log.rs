@@ -1,9 +1,7 @@
 //! The combat log: every event of the battle in order with the round it happened in, and
 //! its readable text form (each roll with its dice and labelled modifiers).
 
-use super::{
-    AttackResult, BattleEvent, DrawReason, OutcomeKind, Roster, Sides, Standing, TurnState,
-};
+use super::{AttackResult, BattleEvent, OutcomeKind, Roster, Sides, Standing, TurnState};
 use bevy::ecs::message::MessageReader;
 use bevy::ecs::prelude::{Res, ResMut};
 use bevy::ecs::resource::Resource;
@@ -243,12 +241,7 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
                 side_name(sides, *side)
             ),
             OutcomeKind::Draw { reason } => {
-                let why = match reason {
-                    DrawReason::AllDown => "every side is down",
-                    DrawReason::RoundLimit => "round limit reached with sides tied",
-                    DrawReason::Stalemate => "no end in sight (stalemate cap)",
-                };
-                writeln!(s, "Battle over in round {round}: draw, {why}")
+                writeln!(s, "Battle over in round {round}: draw, {}", reason.words())
             }
         },
     };

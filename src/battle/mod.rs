@@ -13,12 +13,14 @@ mod event;
 mod log;
 pub mod place;
 mod policy;
+pub mod stalemate;
 mod stats;
 mod units;
 
 pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair};
 pub use log::{CombatLog, INJURY_DAMAGE, LEVEL_DAMAGE, LogEntry, format_event};
 pub use policy::{Policy, UnitsPolicy};
+pub use stalemate::{Activity, QUIET_ROUNDS};
 pub use stats::{BattleStats, UnitTally};
 pub use units::{Frozen, Gathered, Sheet, UnitComponents, Units, UnitsMut};
 
@@ -246,8 +248,37 @@ pub enum DrawReason {
     AllDown,
     /// The round limit was reached with sides tied.
     RoundLimit,
-    /// The safety cap on rounds was reached (the battle would not end).
+    /// Nobody attacked, was hurt or changed standing for [`QUIET_ROUNDS`] rounds in a row
+    /// ([`stalemate`]).
     Stalemate,
+    /// The safety cap on rounds ([`MAX_ROUNDS`]) was reached: the battle would not end,
+    /// although things still happened in it.
+    RoundCap,
+}
+
+impl DrawReason {
+    /// Every reason, in the order of [`DrawReason::index`].
+    pub const ALL: [DrawReason; 4] = [
+        DrawReason::AllDown,
+        DrawReason::RoundLimit,
+        DrawReason::Stalemate,
+        DrawReason::RoundCap,
+    ];
+
+    /// Its place in [`DrawReason::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The reason in words, as the log and `run` say it.
+    pub fn words(self) -> &'static str {
+        match self {
+            DrawReason::AllDown => "every side is down",
+            DrawReason::RoundLimit => "round limit reached with sides tied",
+            DrawReason::Stalemate => "stalemate: nobody attacked or was hurt for 50 rounds",
+            DrawReason::RoundCap => "the safety cap of 1000 rounds was reached",
+        }
+    }
 }
 
 /// The outcome, once the battle is over.
@@ -259,7 +290,7 @@ pub struct Outcome(pub Option<OutcomeKind>);
 pub struct VictoryRule {
     /// After this round, the side with most units still fighting wins (equal: a draw).
     pub round_limit: Option<u32>,
-    /// Safety cap: after this many rounds the battle is a stalemate draw.
+    /// Safety cap: after this many rounds the battle is a draw ([`DrawReason::RoundCap`]).
     pub max_rounds: u32,
 }
 
@@ -272,7 +303,9 @@ impl Default for VictoryRule {
     }
 }
 
-/// Rounds after which a battle without a round limit is called a stalemate.
+/// Rounds after which a battle without a round limit is a draw, whatever still happens in
+/// it ([`DrawReason::RoundCap`]); battles where nothing happens end much sooner
+/// ([`DrawReason::Stalemate`]).
 pub const MAX_ROUNDS: u32 = 1000;
 
 /// When true, the AI also decides for player-controlled sides (headless runs and previews).
@@ -473,7 +506,9 @@ pub fn new_schedule() -> Schedule {
             .chain(),
     );
     schedule.add_systems((
-        judge_victory.in_set(BattleSet::Judge),
+        (stalemate::note_activity, judge_victory)
+            .chain()
+            .in_set(BattleSet::Judge),
         (stats::record_stats, log::record_log)
             .chain()
             .in_set(BattleSet::Record),
@@ -489,6 +524,7 @@ pub fn init_resources(world: &mut World) {
     world.init_resource::<Roster>();
     world.init_resource::<TurnState>();
     world.init_resource::<Outcome>();
+    world.init_resource::<Activity>();
     world.init_resource::<VictoryRule>();
     world.init_resource::<Autopilot>();
     world.init_resource::<CombatLog>();
@@ -506,6 +542,7 @@ fn judge_victory(
     mut outcome: ResMut<Outcome>,
     turn: Res<TurnState>,
     rule: Res<VictoryRule>,
+    activity: Res<Activity>,
     sides: Res<Sides>,
     units: Query<(&Side, &Standing)>,
     mut events: MessageWriter<BattleEvent>,
@@ -523,7 +560,7 @@ fn judge_victory(
             *n += 1;
         }
     }
-    let decided = decide_outcome(fighting, &turn, &rule);
+    let decided = decide_outcome(fighting, &turn, &rule, &activity);
     if let Some(kind) = decided {
         outcome.0 = Some(kind);
         events.write(BattleEvent::BattleEnded {
@@ -535,11 +572,13 @@ fn judge_victory(
 
 /// The outcome rule as a plain function of units still fighting per side: one side left
 /// wins; none left is a draw; at the end of the round limit the side with most units
-/// fighting wins (a tie is a draw); past the safety cap it is a stalemate.
+/// fighting wins (a tie is a draw); after [`QUIET_ROUNDS`] quiet rounds it is a stalemate,
+/// and past the safety cap a draw by the cap.
 pub fn decide_outcome(
     fighting: &[u32],
     turn: &TurnState,
     rule: &VictoryRule,
+    activity: &Activity,
 ) -> Option<OutcomeKind> {
     let mut sides_left = fighting.iter().enumerate().filter(|(_, n)| **n > 0);
     match (sides_left.next(), sides_left.next()) {
@@ -571,8 +610,13 @@ pub fn decide_outcome(
             }
         });
     }
+    if activity.stalemate() {
+        return Some(OutcomeKind::Draw {
+            reason: DrawReason::Stalemate,
+        });
+    }
     (turn.round >= rule.max_rounds).then_some(OutcomeKind::Draw {
-        reason: DrawReason::Stalemate,
+        reason: DrawReason::RoundCap,
     })
 }
 
@@ -677,6 +721,13 @@ mod tests {
         assert_eq!(take_even(&mut world), expected);
     }
 
+    /// A battle in which things happen.
+    const BUSY: Activity = Activity {
+        active: true,
+        quiet_rounds: 0,
+        counted: 0,
+    };
+
     fn turn(round: u32, round_over: bool) -> TurnState {
         TurnState {
             round,
@@ -689,12 +740,12 @@ mod tests {
     fn last_side_standing_wins() {
         let rule = VictoryRule::default();
         assert_eq!(
-            decide_outcome(&[0, 2], &turn(3, false), &rule),
+            decide_outcome(&[0, 2], &turn(3, false), &rule, &BUSY),
             Some(OutcomeKind::Victory { side: 1 })
         );
-        assert_eq!(decide_outcome(&[1, 2], &turn(3, true), &rule), None);
+        assert_eq!(decide_outcome(&[1, 2], &turn(3, true), &rule, &BUSY), None);
         assert_eq!(
-            decide_outcome(&[0, 0], &turn(3, false), &rule),
+            decide_outcome(&[0, 0], &turn(3, false), &rule, &BUSY),
             Some(OutcomeKind::Draw {
                 reason: DrawReason::AllDown
             })
@@ -707,14 +758,14 @@ mod tests {
             round_limit: Some(5),
             ..Default::default()
         };
-        assert_eq!(decide_outcome(&[1, 2], &turn(5, false), &rule), None);
-        assert_eq!(decide_outcome(&[1, 2], &turn(4, true), &rule), None);
+        assert_eq!(decide_outcome(&[1, 2], &turn(5, false), &rule, &BUSY), None);
+        assert_eq!(decide_outcome(&[1, 2], &turn(4, true), &rule, &BUSY), None);
         assert_eq!(
-            decide_outcome(&[1, 2], &turn(5, true), &rule),
+            decide_outcome(&[1, 2], &turn(5, true), &rule, &BUSY),
             Some(OutcomeKind::Victory { side: 1 })
         );
         assert_eq!(
-            decide_outcome(&[2, 2], &turn(5, true), &rule),
+            decide_outcome(&[2, 2], &turn(5, true), &rule, &BUSY),
             Some(OutcomeKind::Draw {
                 reason: DrawReason::RoundLimit
             })
@@ -722,16 +773,33 @@ mod tests {
     }
 
     #[test]
-    fn safety_cap_is_a_stalemate() {
+    fn the_safety_cap_and_quiet_rounds_end_a_battle_as_draws_by_their_reasons() {
         let rule = VictoryRule {
             round_limit: None,
             max_rounds: 10,
         };
+        let quiet = Activity::default();
+        assert_eq!(decide_outcome(&[1, 1], &turn(9, true), &rule, &quiet), None);
         assert_eq!(
-            decide_outcome(&[1, 1], &turn(10, true), &rule),
+            decide_outcome(&[1, 1], &turn(10, true), &rule, &quiet),
+            Some(OutcomeKind::Draw {
+                reason: DrawReason::RoundCap
+            })
+        );
+        let stale = Activity {
+            quiet_rounds: QUIET_ROUNDS,
+            ..Activity::default()
+        };
+        assert_eq!(
+            decide_outcome(&[1, 1], &turn(5, true), &rule, &stale),
             Some(OutcomeKind::Draw {
                 reason: DrawReason::Stalemate
             })
+        );
+        // one side standing wins, however quiet the battle was
+        assert_eq!(
+            decide_outcome(&[0, 1], &turn(5, true), &rule, &stale),
+            Some(OutcomeKind::Victory { side: 1 })
         );
     }
 }

@@ -5,7 +5,7 @@
 //! whatever the number of threads. Each thread reuses one [`Session`] (one bevy `World` and
 //! schedule), resetting it between battles, and keeps no log text.
 
-use crate::battle::{OutcomeKind, Standing, UnitTally};
+use crate::battle::{DrawReason, OutcomeKind, Standing, UnitTally};
 use crate::dice::derive_seed;
 use crate::scenario::Prepared;
 use crate::session::{Session, SessionOptions};
@@ -30,6 +30,8 @@ struct Totals {
     battles: u64,
     wins: Vec<u64>,
     draws: u64,
+    /// Draws by [`DrawReason::index`].
+    draw_reasons: [u64; 4],
     /// Battles by length in rounds (index = rounds), so memory does not grow with runs.
     rounds: Vec<u64>,
     casualties: Vec<u64>,
@@ -76,7 +78,11 @@ impl Totals {
                     *w += 1;
                 }
             }
-            _ => self.draws += 1,
+            Some(OutcomeKind::Draw { reason }) => {
+                self.draws += 1;
+                self.draw_reasons[reason.index()] += 1;
+            }
+            None => self.draws += 1,
         }
         let r = rounds as usize;
         if self.rounds.len() <= r {
@@ -127,6 +133,9 @@ impl Totals {
     fn merge(&mut self, other: Totals) {
         self.battles += other.battles;
         self.draws += other.draws;
+        for (a, b) in self.draw_reasons.iter_mut().zip(other.draw_reasons) {
+            *a += b;
+        }
         for (a, b) in self.wins.iter_mut().zip(other.wins) {
             *a += b;
         }
@@ -273,6 +282,9 @@ pub struct PreviewReport {
     pub sides: Vec<SideReport>,
     /// Draws.
     pub draws: Rate,
+    /// Draws by reason, in words ([`DrawReason::words`]), with how many battles ended so;
+    /// reasons no battle ended by are left out.
+    pub draws_by_reason: Vec<(String, u64)>,
     /// Battle length.
     pub rounds: RoundStats,
     /// Per combatant.
@@ -451,6 +463,11 @@ fn report(
         threads,
         sides,
         draws: Rate::wilson(totals.draws, n),
+        draws_by_reason: DrawReason::ALL
+            .iter()
+            .filter(|r| totals.draw_reasons[r.index()] > 0)
+            .map(|r| (r.words().to_string(), totals.draw_reasons[r.index()]))
+            .collect(),
         rounds,
         units,
         seconds,
@@ -502,6 +519,9 @@ impl PreviewReport {
             pct(self.draws.low),
             pct(self.draws.high)
         );
+        for (why, count) in &self.draws_by_reason {
+            let _ = writeln!(s, "  {:<width$}    {count} by {why}", "");
+        }
         let r = &self.rounds;
         let _ = writeln!(
             s,

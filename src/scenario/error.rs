@@ -268,7 +268,10 @@ mod tests {
         let e = ScenarioError::with_span("x.ron", &text, offset, 2, "unknown field".into());
         assert_eq!((e.line, e.column), (Some(2), Some(50_002)));
         let report = render_diagnostics(&[e], false);
-        assert!(report.contains("× x.ron:2:50002: unknown field"), "{report}");
+        assert!(
+            report.contains("× x.ron:2:50002: unknown field"),
+            "{report}"
+        );
         // numbered as the file's line 2, at its byte 100,002 ("é" is two bytes), as miette
         // counts columns
         assert!(report.contains("[x.ron:2:100002]"), "{report}");

@@ -1331,3 +1331,61 @@ fn main_sequence_ai_spends_edge() {
         "ships kept together with the crew's Edge: {held}"
     );
 }
+
+/// Every battle ends (issue 28, item 3; docs/scenario-format.md, "Victory"): the seeds that
+/// ran to the 1000-round cap before end as a stalemate draw once 50 rounds pass in which
+/// nobody attacks or is hurt: both ships without engines (d12), both swordsmen doing
+/// nothing (GURPS), fliers and walkers that never meet again (Vergeworlds).
+#[test]
+fn battles_where_nothing_happens_end_as_stalemates() {
+    use skirmish::battle::{DrawReason, OutcomeKind, TurnState};
+    for (file, seed) in [
+        ("scenarios/d12-duel.ron", 11904322950028659555),
+        ("scenarios/gurps-duel.ron", 10910677949117892407),
+        ("scenarios/vw-balloon-watch.ron", 1532970626886010847),
+        ("scenarios/vw-sky-duel.ron", 9433897904033851029),
+    ] {
+        let prepared = Arc::new(
+            skirmish::rules::builtin()
+                .load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+                .unwrap_or_else(|e| panic!("{e}")),
+        );
+        let mut s = Session::new(prepared, seed, SessionOptions::default());
+        let outcome = s.run();
+        let round = s.world.resource::<TurnState>().round;
+        assert!(
+            round < 1000,
+            "{file} seed {seed}: {outcome:?} in round {round}"
+        );
+        assert_ne!(
+            outcome,
+            Some(OutcomeKind::Draw {
+                reason: DrawReason::RoundCap
+            }),
+            "{file} seed {seed}"
+        );
+        let log = s.log_text();
+        if outcome
+            == Some(OutcomeKind::Draw {
+                reason: DrawReason::Stalemate,
+            })
+        {
+            assert!(log.contains("draw, stalemate: nobody attacked"), "{file}");
+            // the last 50 rounds saw no attack, damage or change of standing
+            let quiet_from = round - skirmish::battle::QUIET_ROUNDS;
+            let late: Vec<_> = s
+                .log()
+                .entries
+                .iter()
+                .filter(|e| e.round > quiet_from)
+                .map(|e| &e.event)
+                .collect();
+            assert!(
+                !late
+                    .iter()
+                    .any(|e| skirmish::battle::stalemate::is_activity(e)),
+                "{file} seed {seed}"
+            );
+        }
+    }
+}
