@@ -132,7 +132,7 @@ fn load(path: &Path) -> Result<Prepared, ExitCode> {
 fn report_errors(e: &ScenarioErrors) -> ExitCode {
     let color = std::io::stderr().is_terminal();
     eprint!("{}", e.render(color));
-    let n = e.errors.len();
+    let n = e.count();
     eprintln!("error: {n} problem{} found", if n == 1 { "" } else { "s" });
     ExitCode::from(1)
 }

@@ -339,7 +339,7 @@ impl Play {
             return Err(LoadError::in_save(at(scenario_field, message)));
         };
         let prepared = registry.load(&scenario_path).map_err(|errors| {
-            let n = errors.errors.len();
+            let n = errors.count();
             LoadError {
                 save: vec![at(
                     scenario_field.clone(),
@@ -746,7 +746,7 @@ impl LoadError {
 
     /// Number of problems, in both files.
     pub fn count(&self) -> usize {
-        self.save.len() + self.scenario.as_ref().map_or(0, |s| s.errors.len())
+        self.save.len() + self.scenario.as_ref().map_or(0, |s| s.count())
     }
 
     /// Each problem with the source line it points at, for a terminal (`color`) or a log;

@@ -40,7 +40,14 @@ impl fmt::Display for ScenarioError {
 impl std::error::Error for ScenarioError {}
 
 impl ScenarioError {
-    fn with_span(file: &str, text: &str, offset: usize, len: usize, message: String) -> Self {
+    fn with_span(
+        file: &str,
+        shared: &Arc<String>,
+        offset: usize,
+        len: usize,
+        message: String,
+    ) -> Self {
+        let text = shared.as_str();
         let (line, column) = line_col(text, offset);
         let offset = floor_char(text, offset.min(text.len()));
         let len = len.min(text.len() - offset);
@@ -50,7 +57,7 @@ impl ScenarioError {
         } else {
             let shown = Shown {
                 name: file.to_string(),
-                text: Arc::new(text.to_string()),
+                text: Arc::clone(shared),
                 first_line: 0,
                 first_column: 0,
                 lead: 0,
@@ -87,11 +94,18 @@ impl ScenarioError {
             ron::Error::Message(m) => m.clone(),
             other => other.to_string(),
         };
-        Self::with_span(file, text, start, (end - start).max(1), message)
+        let shared = Arc::new(text.to_string());
+        Self::with_span(file, &shared, start, (end - start).max(1), message)
     }
 
     /// A problem found by validation, located by its path in the file.
     pub fn at_path(file: &str, text: &str, problem: &Problem) -> Self {
+        Self::at_path_in(file, &Arc::new(text.to_string()), problem)
+    }
+
+    /// [`ScenarioError::at_path`] in a text shared by every problem of the file (a copy
+    /// each would be many copies of a large file).
+    pub fn at_path_in(file: &str, text: &Arc<String>, problem: &Problem) -> Self {
         let message = if problem.path.0.is_empty() {
             problem.message.clone()
         } else {
@@ -197,21 +211,55 @@ fn excerpt(
 /// Every problem found in one file.
 #[derive(Debug)]
 pub struct ScenarioErrors {
-    /// The problems, in file order of discovery.
+    /// The problems shown, in file order of discovery (at most [`MAX_SHOWN`]).
     pub errors: Vec<ScenarioError>,
+    /// Problems found beyond those shown.
+    pub hidden: usize,
 }
+
+/// The most problems of one file that are shown: a generated file with a mistake in every
+/// unit would otherwise print one for each of thousands of units.
+pub const MAX_SHOWN: usize = 100;
 
 impl ScenarioErrors {
     /// A single problem.
     pub fn single(error: ScenarioError) -> Self {
         Self {
             errors: vec![error],
+            hidden: 0,
         }
+    }
+
+    /// The problems found in `text` (file `file`), each located by its path, the first
+    /// [`MAX_SHOWN`] of them shown.
+    pub fn located(file: &str, text: &str, problems: &[Problem]) -> Self {
+        let shared = Arc::new(text.to_string());
+        Self {
+            errors: problems
+                .iter()
+                .take(MAX_SHOWN)
+                .map(|p| ScenarioError::at_path_in(file, &shared, p))
+                .collect(),
+            hidden: problems.len().saturating_sub(MAX_SHOWN),
+        }
+    }
+
+    /// How many problems were found, shown or not.
+    pub fn count(&self) -> usize {
+        self.errors.len() + self.hidden
     }
 
     /// Each problem with the source line it points at, for a terminal (`color`) or a log.
     pub fn render(&self, color: bool) -> String {
-        render_diagnostics(&self.errors, color)
+        let mut out = render_diagnostics(&self.errors, color);
+        if self.hidden > 0 {
+            out.push_str(&format!(
+                "... and {} more problem{} not shown (the first {MAX_SHOWN} are above)\n",
+                self.hidden,
+                if self.hidden == 1 { "" } else { "s" }
+            ));
+        }
+        out
     }
 }
 
@@ -265,7 +313,8 @@ mod tests {
         assert!(shown.starts_with('…') && shown.ends_with('…'));
         assert!(shown.len() < 2 * AROUND + 16, "{} bytes", shown.len());
 
-        let e = ScenarioError::with_span("x.ron", &text, offset, 2, "unknown field".into());
+        let shared = Arc::new(text.clone());
+        let e = ScenarioError::with_span("x.ron", &shared, offset, 2, "unknown field".into());
         assert_eq!((e.line, e.column), (Some(2), Some(50_002)));
         let report = render_diagnostics(&[e], false);
         assert!(
@@ -282,7 +331,8 @@ mod tests {
     fn a_file_of_short_lines_is_shown_whole_around_the_problem() {
         let text = "(\n    a: 1,\n    zz: 2,\n)\n";
         let offset = text.find("zz").expect("the field");
-        let e = ScenarioError::with_span("y.ron", text, offset, 2, "unknown field".into());
+        let shared = Arc::new(text.to_string());
+        let e = ScenarioError::with_span("y.ron", &shared, offset, 2, "unknown field".into());
         let report = render_diagnostics(&[e], false);
         assert!(report.contains("[y.ron:3:5]"), "{report}");
         assert!(

@@ -10,7 +10,7 @@ mod error;
 pub mod locate;
 
 pub use contract::{ErasedRuleset, Registry, Ruleset, Section, Tagged, UnitSheet};
-pub use error::{ScenarioError, ScenarioErrors, render_diagnostics};
+pub use error::{MAX_SHOWN, ScenarioError, ScenarioErrors, render_diagnostics};
 
 use crate::battle::{Control, SideInfo, VictoryRule};
 use crate::format::{Path, Problem};
@@ -260,6 +260,10 @@ impl Prepared {
     }
 }
 
+/// The most units a scenario may have: far more than any table fights with (the 200-fighter
+/// benchmark map, 1,000-unit battles), few enough that checking a file stays quick.
+pub const MAX_UNITS: usize = 10_000;
+
 /// Reads and validates a scenario file with the rulesets of `registry`.
 pub fn load(registry: &Registry, path: &std::path::Path) -> Result<Prepared, ScenarioErrors> {
     let name = path.display().to_string();
@@ -274,12 +278,7 @@ pub fn parse(registry: &Registry, name: &str, text: &str) -> Result<Prepared, Sc
     let file: ScenarioFile = registry
         .read_ron(text)
         .map_err(|e| ScenarioErrors::single(ScenarioError::from_ron(name, text, &e)))?;
-    validate(file).map_err(|problems| ScenarioErrors {
-        errors: problems
-            .into_iter()
-            .map(|p| ScenarioError::at_path(name, text, &p))
-            .collect(),
-    })
+    validate(file).map_err(|problems| ScenarioErrors::located(name, text, &problems))
 }
 
 /// Side ids in `ids` (at `path`) that are not the scenario's.
@@ -378,6 +377,17 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
                 format!("hex ({q}, {r}) is off the map"),
             ));
         }
+    }
+
+    // Units: how many, before anything is done for each.
+    if file.units.len() > MAX_UNITS {
+        return Err(vec![Problem::new(
+            root.field("units"),
+            format!(
+                "the scenario has {} units: at most {MAX_UNITS} are allowed",
+                file.units.len()
+            ),
+        )]);
     }
 
     // Sides.

@@ -461,3 +461,71 @@ fn files_that_are_not_regular_or_too_big_are_refused_unread() {
     assert!(err.contains("larger than 16 MiB"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A generated scenario of `n` GURPS guards, unit `i` at `at(i)`.
+fn mass_scenario(n: usize, at: impl Fn(usize) -> (i32, i32)) -> String {
+    let units: Vec<String> = (0..n)
+        .map(|i| {
+            let (q, r) = at(i);
+            format!(
+                "(name: \"U{i}\", side: \"{}\", at: ({q}, {r}), template: \"guard\"),",
+                if i % 2 == 0 { "red" } else { "blue" }
+            )
+        })
+        .collect();
+    format!(
+        "(name: \"Mass\", ruleset: Gurps(), map: (shape: Rectangle(columns: 400, rows: 400)),\n\
+         sides: [(id: \"red\", control: Ai(Aggressive)), (id: \"blue\", control: Ai(Aggressive))],\n\
+         templates: {{ \"guard\": Gurps(st: 11, dx: 11, iq: 10, ht: 11, skills: {{ \"Spear\": 12 }}, weapons: [\"spear\"]) }},\n\
+         units: [\n{}\n])\n",
+        units.join("\n")
+    )
+}
+
+/// Untrusted input (issue 28, item 2): more units than the limit are refused at once with
+/// the limit named; a file with a mistake in each of thousands of units shows the first
+/// 100 and counts the rest, instead of rendering every one with its own copy of the file.
+#[test]
+fn too_many_units_and_too_many_problems_are_reported_briefly() {
+    let dir = temp_dir("mass");
+    // In the rectangle: column i % 400, row i / 400 (pointy: q = column - row / 2).
+    let inside = |i: usize| {
+        let (col, row) = ((i % 400) as i32, (i / 400) as i32);
+        (col - row / 2, row)
+    };
+    let over = dir.join("over.ron");
+    let n = skirmish::scenario::MAX_UNITS + 1;
+    std::fs::write(&over, mass_scenario(n, inside)).expect("written");
+    let out = skirmish(&["check", &over.display().to_string()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "units: the scenario has {n} units: at most 10000 are allowed"
+        )),
+        "{err}"
+    );
+
+    let off = dir.join("off.ron");
+    std::fs::write(&off, mass_scenario(3000, |i| (1000 + i as i32, 0))).expect("written");
+    let out = skirmish(&["check", &off.display().to_string()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err.matches("is off the map").count(),
+        skirmish::scenario::MAX_SHOWN,
+        "{err}"
+    );
+    assert!(
+        err.contains("... and 2900 more problems not shown"),
+        "{err}"
+    );
+    assert!(err.contains("error: 3000 problems found"), "{err}");
+
+    let ok = dir.join("ok.ron");
+    std::fs::write(&ok, mass_scenario(2000, inside)).expect("written");
+    let out = skirmish(&["check", &ok.display().to_string()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("2000 units"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
