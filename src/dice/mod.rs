@@ -152,12 +152,21 @@ pub fn success_chance(target: i32) -> f64 {
     table[target.clamp(0, 16) as usize]
 }
 
+/// The sum of `modifiers`, saturating: each modifier from a file is range-checked, but a
+/// roll must not panic if an extreme one slips through.
+pub fn modifier_total(modifiers: &[Modifier]) -> i32 {
+    modifiers
+        .iter()
+        .map(|m| m.value)
+        .fold(0, i32::saturating_add)
+}
+
 /// A GURPS success roll of dice already rolled (`faces`, three d6) against the sum of
 /// `modifiers`: as [`success_roll`], for a roll judged again against other modifiers (a
 /// shot that turns out to have gone at another target).
 pub fn judge_success(faces: Vec<u32>, modifiers: Vec<Modifier>) -> RollRecord {
     let roll: i32 = faces.iter().map(|&f| f as i32).sum();
-    let target: i32 = modifiers.iter().map(|m| m.value).sum();
+    let target = modifier_total(&modifiers);
     let critical = gurps_critical(roll, target);
     let success = match critical {
         Some(Critical::Success) => true,
@@ -218,7 +227,7 @@ pub fn d12_roll(
     difficulty: Option<i32>,
     natural_one_fails: bool,
 ) -> RollRecord {
-    let bonus: i32 = modifiers.iter().map(|m| m.value).sum();
+    let bonus = modifier_total(&modifiers);
     let first = dice.roll_die(12);
     let mut faces = vec![first];
     if (first as i32) < bonus {
@@ -343,8 +352,13 @@ fn roll_over_record(
     target: Option<i32>,
     critical: Option<Critical>,
 ) -> RollRecord {
-    let total = faces.iter().map(|&f| f as i32).sum::<i32>()
-        + modifiers.iter().map(|m| m.value).sum::<i32>();
+    // Saturating: a modifier from a file is range-checked, but a roll must not panic if one
+    // slips through.
+    let total = faces
+        .iter()
+        .map(|&f| f as i32)
+        .chain(modifiers.iter().map(|m| m.value))
+        .fold(0i32, i32::saturating_add);
     RollRecord {
         dice: DiceName::Fixed(dice),
         faces,

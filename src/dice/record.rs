@@ -165,7 +165,7 @@ impl RollRecord {
 
     /// Sum of the modifiers.
     pub fn modifier_sum(&self) -> i32 {
-        self.modifiers.iter().map(|m| m.value).sum()
+        super::modifier_total(&self.modifiers)
     }
 }
 

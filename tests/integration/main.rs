@@ -6,6 +6,7 @@
 mod battle;
 mod cli;
 mod conformance;
+mod fuzz;
 mod golden;
 mod play;
 mod scenario;

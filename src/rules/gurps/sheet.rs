@@ -281,6 +281,22 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
     }
     check("dr", stats.dr, 0, 100, "DR");
     check("sm", stats.sm, -15, 15, "Size Modifier");
+    // What follows reads the numbers within their ranges: a value out of range is reported
+    // above, and must not overflow the sums below (DX -2147483648 plus a default's -5).
+    let within = GurpsStats {
+        st: stats.st.clamp(1, 50),
+        dx: stats.dx.clamp(1, 30),
+        iq: stats.iq.clamp(1, 30),
+        ht: stats.ht.clamp(1, 30),
+        hp: stats.hp.map(|v| v.clamp(1, 500)),
+        fp: stats.fp.map(|v| v.clamp(1, 100)),
+        basic_move: stats.basic_move.map(|v| v.clamp(0, 30)),
+        dodge: stats.dodge.map(|v| v.clamp(1, 30)),
+        dr: stats.dr.clamp(0, 100),
+        sm: stats.sm.clamp(-15, 15),
+        ..stats.clone()
+    };
+    let stats = &within;
     let speed_quarters = match stats.basic_speed {
         Some(s) => {
             let q = s * 4.0;
@@ -374,7 +390,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
             .skills
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(&spec.skill))
-            .map_or(stats.dx + spec.unskilled, |(_, &v)| v);
+            .map_or(stats.dx + spec.unskilled, |(_, &v)| v.clamp(1, 30));
         let implicit = implicit_punch && i + 1 == names.len();
         let parry_score = match spec.mode {
             WeaponMode::Melee { parry: Some(m), .. } if !implicit => Some(parry(skill, m)),

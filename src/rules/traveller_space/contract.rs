@@ -151,7 +151,7 @@ fn problems(file: &ScenarioFile, config: &TravellerConfig) -> Vec<Problem> {
                 "a planet needs a name",
             ));
         }
-        if p.at.0.abs() > 1000 || p.at.1.abs() > 1000 {
+        if p.at.0.unsigned_abs() > 1000 || p.at.1.unsigned_abs() > 1000 {
             problems.push(Problem::new(
                 base.field("planets").index(i).field("at"),
                 format!(
