@@ -254,3 +254,31 @@ fn morale_needs_an_ai_side() {
     assert!(err.contains("unknown side `green`"), "{err}");
     assert!(err.contains("played by a player"), "{err}");
 }
+
+/// Vergeworlds skills, attributes and weapon Defense are range-checked (issue 28: an
+/// extreme Evade from a mutated file overflowed a defense roll's sum).
+#[test]
+fn vergeworlds_scores_out_of_range_are_located_errors() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/vw-sheriffs-men.ron"),
+    )
+    .expect("the scenario");
+    let text = text
+        .replacen(
+            "skills: (fight: 1, evade: 0)",
+            "skills: (fight: 1, evade: 2147483647)",
+            1,
+        )
+        .replacen("coordination: 1,", "coordination: 1, vigor: -99,", 1)
+        .replacen("smash: true, def: 1,", "smash: true, def: 99,", 1);
+    let e = errors(&text);
+    assert_eq!(e.len(), 3, "{e:#?}");
+    let at = |field: &str| {
+        e.iter().any(|m| {
+            m.contains(&format!("templates[\"deputy\"].{field}")) && m.contains("is out of range")
+        })
+    };
+    assert!(at("skills.evade"), "{e:#?}");
+    assert!(at("vigor"), "{e:#?}");
+    assert!(at("weapons[0].def"), "{e:#?}");
+}

@@ -415,6 +415,30 @@ impl VwStats {
         range("wound_limit", self.wound_limit, -10.0, 30.0);
         range("altitude", self.altitude, 0.0, 20000.0);
         range("mana", self.mana as f64, 0.0, 100.0);
+        for (field, v) in [
+            ("vigor", self.vigor),
+            ("spirit", self.spirit),
+            ("awareness", self.awareness),
+            ("reaction", self.reaction),
+        ] {
+            range(field, f64::from(v), -10.0, 30.0);
+        }
+        let sk = &self.skills;
+        for (field, v) in [
+            ("fight", sk.fight),
+            ("shoot", sk.shoot),
+            ("throw", sk.throw),
+            ("evade", sk.evade),
+            ("grapple", sk.grapple),
+            ("fly", sk.fly),
+        ] {
+            if !(-10..=30).contains(&v) {
+                out.push(Problem::new(
+                    root.field("skills").field(field),
+                    format!("{v} is out of range: expected -10 to 30"),
+                ));
+            }
+        }
         for (i, w) in self.weapons.iter().enumerate() {
             let p = root.field("weapons").index(i);
             if w.pen.is_none() && w.pen_rs.is_none() && w.frag.is_none() {
@@ -428,6 +452,12 @@ impl VwStats {
             }
             if w.rof == 0 {
                 out.push(Problem::new(p.field("rof"), "expected at least 1 shot"));
+            }
+            if !(-10..=30).contains(&w.def) {
+                out.push(Problem::new(
+                    p.field("def"),
+                    format!("{} is out of range: expected -10 to 30", w.def),
+                ));
             }
             if let Some(0) = w.shots {
                 out.push(Problem::new(p.field("shots"), "expected at least 1 round"));
