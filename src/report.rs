@@ -26,7 +26,7 @@ pub fn outcome_text(p: &Prepared, outcome: Option<OutcomeKind>, round: u32) -> S
                 .get(usize::from(side))
                 .map_or("?", |s| s.name.as_str())
         ),
-        Some(OutcomeKind::Draw { reason }) => format!("draw in round {round} ({})", reason.words()),
+        Some(OutcomeKind::Draw { reason }) => format!("draw in round {round} ({reason})"),
         None => "unfinished".to_string(),
     }
 }

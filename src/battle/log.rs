@@ -241,7 +241,7 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
                 side_name(sides, *side)
             ),
             OutcomeKind::Draw { reason } => {
-                writeln!(s, "Battle over in round {round}: draw, {}", reason.words())
+                writeln!(s, "Battle over in round {round}: draw, {reason}")
             }
         },
     };

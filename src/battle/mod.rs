@@ -269,14 +269,21 @@ impl DrawReason {
     pub fn index(self) -> usize {
         self as usize
     }
+}
 
-    /// The reason in words, as the log and `run` say it.
-    pub fn words(self) -> &'static str {
+/// The reason in words, as the log, `run` and `preview` say it.
+impl std::fmt::Display for DrawReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            DrawReason::AllDown => "every side is down",
-            DrawReason::RoundLimit => "round limit reached with sides tied",
-            DrawReason::Stalemate => "stalemate: nobody attacked or was hurt for 50 rounds",
-            DrawReason::RoundCap => "the safety cap of 1000 rounds was reached",
+            DrawReason::AllDown => f.write_str("every side is down"),
+            DrawReason::RoundLimit => f.write_str("round limit reached with sides tied"),
+            DrawReason::Stalemate => write!(
+                f,
+                "stalemate: nobody attacked or was hurt for {QUIET_ROUNDS} rounds"
+            ),
+            DrawReason::RoundCap => {
+                write!(f, "the safety cap of {MAX_ROUNDS} rounds was reached")
+            }
         }
     }
 }

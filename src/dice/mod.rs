@@ -352,13 +352,11 @@ fn roll_over_record(
     target: Option<i32>,
     critical: Option<Critical>,
 ) -> RollRecord {
-    // Saturating: a modifier from a file is range-checked, but a roll must not panic if one
-    // slips through.
     let total = faces
         .iter()
         .map(|&f| f as i32)
-        .chain(modifiers.iter().map(|m| m.value))
-        .fold(0i32, i32::saturating_add);
+        .sum::<i32>()
+        .saturating_add(modifier_total(&modifiers));
     RollRecord {
         dice: DiceName::Fixed(dice),
         faces,

@@ -31,7 +31,7 @@ struct Totals {
     wins: Vec<u64>,
     draws: u64,
     /// Draws by [`DrawReason::index`].
-    draw_reasons: [u64; 4],
+    draw_reasons: [u64; DrawReason::ALL.len()],
     /// Battles by length in rounds (index = rounds), so memory does not grow with runs.
     rounds: Vec<u64>,
     casualties: Vec<u64>,
@@ -282,7 +282,7 @@ pub struct PreviewReport {
     pub sides: Vec<SideReport>,
     /// Draws.
     pub draws: Rate,
-    /// Draws by reason, in words ([`DrawReason::words`]), with how many battles ended so;
+    /// Draws by reason, in words ([`DrawReason`]'s `Display`), with how many battles ended so;
     /// reasons no battle ended by are left out.
     pub draws_by_reason: Vec<(String, u64)>,
     /// Battle length.
@@ -466,7 +466,7 @@ fn report(
         draws_by_reason: DrawReason::ALL
             .iter()
             .filter(|r| totals.draw_reasons[r.index()] > 0)
-            .map(|r| (r.words().to_string(), totals.draw_reasons[r.index()]))
+            .map(|r| (r.to_string(), totals.draw_reasons[r.index()]))
             .collect(),
         rounds,
         units,

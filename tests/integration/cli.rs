@@ -18,6 +18,15 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Runs `skirmish` with `args`, which must fail cleanly (exit 1, no panic): its stderr.
+fn fails(args: &[&str]) -> String {
+    let out = skirmish(args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
 fn scenarios() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -386,10 +395,7 @@ fn errors_far_along_one_long_line_are_shown_around_the_problem() {
     std::fs::write(&file, &scenario).expect("written");
     let name = file.display().to_string();
     for command in ["check", "run"] {
-        let out = skirmish(&[command, &name]);
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{command}: {err}");
-        assert!(!err.contains("panicked"), "{command}: {err}");
+        let err = fails(&[command, &name]);
         assert!(
             err.contains(&format!(
                 "{name}:1:{column}: Unexpected field named `colour`"
@@ -414,10 +420,7 @@ fn errors_far_along_one_long_line_are_shown_around_the_problem() {
         format!("(scenario: \"scenarios/gurps-duel.ron\", seed: 7,{pad}sede: 8, decisions: [])");
     std::fs::write(&save, &text_of_save).expect("written");
     let name = save.display().to_string();
-    let out = skirmish(&["replay", &name]);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
+    let err = fails(&["replay", &name]);
     let column = text_of_save.find("sede").expect("the field") + 1;
     assert!(
         err.contains(&format!("{name}:1:{column}: Unexpected field named `sede`")),
@@ -432,9 +435,7 @@ fn errors_far_along_one_long_line_are_shown_around_the_problem() {
 #[test]
 fn files_that_are_not_regular_or_too_big_are_refused_unread() {
     if Path::new("/dev/zero").exists() {
-        let out = skirmish(&["check", "/dev/zero"]);
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{err}");
+        let err = fails(&["check", "/dev/zero"]);
         assert!(
             err.contains("/dev/zero: cannot read the file: not a regular file"),
             "{err}"
@@ -443,9 +444,7 @@ fn files_that_are_not_regular_or_too_big_are_refused_unread() {
         let save = dir.join("save.ron");
         std::fs::write(&save, "(scenario: \"/dev/zero\", seed: 7, decisions: [])")
             .expect("written");
-        let out = skirmish(&["replay", &save.display().to_string()]);
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{err}");
+        let err = fails(&["replay", &save.display().to_string()]);
         assert!(err.contains("not a regular file"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -455,9 +454,7 @@ fn files_that_are_not_regular_or_too_big_are_refused_unread() {
     // A sparse file: 17 MiB long without writing 17 MiB.
     file.set_len(skirmish::format::MAX_FILE_BYTES + 1024 * 1024)
         .expect("sized");
-    let out = skirmish(&["check", &big.display().to_string()]);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let err = fails(&["check", &big.display().to_string()]);
     assert!(err.contains("larger than 16 MiB"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -496,9 +493,7 @@ fn too_many_units_and_too_many_problems_are_reported_briefly() {
     let over = dir.join("over.ron");
     let n = skirmish::scenario::MAX_UNITS + 1;
     std::fs::write(&over, mass_scenario(n, inside)).expect("written");
-    let out = skirmish(&["check", &over.display().to_string()]);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let err = fails(&["check", &over.display().to_string()]);
     assert!(
         err.contains(&format!(
             "units: the scenario has {n} units: at most 10000 are allowed"
@@ -508,9 +503,7 @@ fn too_many_units_and_too_many_problems_are_reported_briefly() {
 
     let off = dir.join("off.ron");
     std::fs::write(&off, mass_scenario(3000, |i| (1000 + i as i32, 0))).expect("written");
-    let out = skirmish(&["check", &off.display().to_string()]);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let err = fails(&["check", &off.display().to_string()]);
     assert_eq!(
         err.matches("is off the map").count(),
         skirmish::scenario::MAX_SHOWN,
