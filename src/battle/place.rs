@@ -43,17 +43,78 @@ pub fn place(
     sides: &[u8],
     want: impl Fn(usize, usize) -> Option<u32>,
 ) -> Vec<Hex> {
-    let mut at = at.to_vec();
-    // Each wanted distance asked once: the passes below weigh every candidate hex against
-    // every enemy, many times over.
+    Placer::default().place(map, at, fighting, sides, want)
+}
+
+/// What [`place`] was last asked and answered, in a battle (a resource of the rulesets that
+/// place by band). The map is redrawn after every decision, but most decisions change no
+/// band: once the ships have settled, the same question comes again and gets the same
+/// answer without weighing every hex against every ship (a hundred ships took most of a
+/// minute). The answer is remembered only for exactly the same question, so it is always
+/// the one [`place`] gives.
+#[derive(bevy::prelude::Resource, Clone, Debug, Default)]
+pub struct Placer {
+    last: Option<(Question, Vec<Hex>)>,
+}
+
+/// Everything [`place`]'s answer depends on besides the map (fixed for a battle).
+#[derive(Clone, Debug, PartialEq)]
+struct Question {
+    at: Vec<Hex>,
+    fighting: Vec<bool>,
+    sides: Vec<u8>,
+    /// The wanted distance of every ordered pair, `a * n + b`.
+    want: Vec<Option<u32>>,
+}
+
+impl Placer {
+    /// [`place`], answered from memory when asked exactly the last question again.
+    pub fn place(
+        &mut self,
+        map: &HexMap,
+        at: &[Hex],
+        fighting: &[bool],
+        sides: &[u8],
+        want: impl Fn(usize, usize) -> Option<u32>,
+    ) -> Vec<Hex> {
+        // Each wanted distance asked once: the passes below weigh every candidate hex
+        // against every enemy, many times over.
+        let n = at.len();
+        let table: Vec<Option<u32>> = (0..n * n)
+            .map(|k| {
+                let (a, b) = (k / n, k % n);
+                let enemies = a != b && fighting[a] && fighting[b] && sides[a] != sides[b];
+                if enemies { want(a, b) } else { None }
+            })
+            .collect();
+        let question = Question {
+            at: at.to_vec(),
+            fighting: fighting.to_vec(),
+            sides: sides.to_vec(),
+            want: table,
+        };
+        if let Some((asked, answer)) = &self.last
+            && *asked == question
+        {
+            return answer.clone();
+        }
+        let answer = settle(map, &question);
+        self.last = Some((question, answer.clone()));
+        answer
+    }
+}
+
+/// Three passes of moving each fighting unit, in unit order, to the free hex within two
+/// that lowers its cost the most.
+fn settle(map: &HexMap, q: &Question) -> Vec<Hex> {
+    let Question {
+        at,
+        fighting,
+        sides,
+        want: table,
+    } = q;
+    let mut at = at.clone();
     let n = at.len();
-    let table: Vec<Option<u32>> = (0..n * n)
-        .map(|k| {
-            let (a, b) = (k / n, k % n);
-            let enemies = a != b && fighting[a] && fighting[b] && sides[a] != sides[b];
-            if enemies { want(a, b) } else { None }
-        })
-        .collect();
     let want = |a: usize, b: usize| table.get(a * n + b).copied().flatten();
     for _ in 0..3 {
         for me in 0..at.len() {
@@ -97,5 +158,34 @@ mod tests {
             let at = place(&map, &start, &[true, true], &[0, 1], |_, _| Some(want));
             assert_eq!(at[0].unsigned_distance_to(at[1]), want);
         }
+    }
+
+    #[test]
+    fn the_placer_answers_as_place_does_asked_again_or_anew() {
+        let map = HexMap::new(
+            MapShape::Hexagon { radius: 10 },
+            Orientation::Pointy,
+            1.0,
+            "hex",
+        );
+        let mut placer = Placer::default();
+        let mut at = vec![Hex::new(0, 0), Hex::new(1, 0), Hex::new(0, 1)];
+        let sides = [0, 1, 1];
+        // Settling (the same question twice once settled), then a band change, then a
+        // unit out of the fight: each answer is place's.
+        for (want, fighting) in [
+            (6, [true, true, true]),
+            (6, [true, true, true]),
+            (6, [true, true, true]),
+            (6, [true, true, true]),
+            (1, [true, true, true]),
+            (1, [true, true, false]),
+        ] {
+            let expected = place(&map, &at, &fighting, &sides, |_, _| Some(want));
+            let got = placer.place(&map, &at, &fighting, &sides, |_, _| Some(want));
+            assert_eq!(got, expected);
+            at = got;
+        }
+        assert_eq!(at[0].unsigned_distance_to(at[1]), 1);
     }
 }

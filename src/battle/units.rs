@@ -14,6 +14,7 @@ use bevy::ecs::entity::Entity;
 use bevy::ecs::prelude::{Query, Res};
 use bevy::ecs::system::SystemParam;
 use bevy::ecs::world::World;
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 /// A unit's checked sheet on its entity: what the scenario made of it, shared between
@@ -208,7 +209,11 @@ impl<'w, 's, S: Send + Sync + 'static, T: Component<Mutability = Mutable>>
                 *slot = Some((&sheet.0, state));
             }
         }
-        Gathered { roster, units }
+        Gathered {
+            roster,
+            units,
+            by_entity: OnceCell::new(),
+        }
     }
 }
 
@@ -217,6 +222,10 @@ impl<'w, 's, S: Send + Sync + 'static, T: Component<Mutability = Mutable>>
 pub struct Gathered<'a, S: Send + Sync + 'static, T: Component<Mutability = Mutable>> {
     roster: &'a Roster,
     units: Vec<Option<(&'a Arc<S>, Mut<'a, T>)>>,
+    /// Every unit's entity and id in entity order, made when first asked: rules that keep
+    /// state by pair of entities ask for thousands of units a step (the roster searched
+    /// from the start each time made a hundred-ship battle quadratic).
+    by_entity: OnceCell<Vec<(Entity, UnitId)>>,
 }
 
 impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> Units<S, T>
@@ -232,7 +241,19 @@ impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> Units<S, T>
         self.units.get(id.0 as usize)?.as_ref().map(|(_, t)| &**t)
     }
     fn unit_of(&self, entity: Entity) -> Option<UnitId> {
-        self.roster.unit_of(entity)
+        let by_entity = self.by_entity.get_or_init(|| {
+            let mut v: Vec<(Entity, UnitId)> = (self.roster.units.iter().enumerate())
+                .filter_map(|(i, u)| Some((u.entity, UnitId(u32::try_from(i).ok()?))))
+                .collect();
+            // The roster's first entry of an entity wins, as in `Roster::unit_of`.
+            v.sort_by_key(|&(e, id)| (e, id));
+            v.dedup_by_key(|&mut (e, _)| e);
+            v
+        });
+        by_entity
+            .binary_search_by_key(&entity, |&(e, _)| e)
+            .ok()
+            .map(|i| by_entity[i].1)
     }
 }
 
@@ -244,5 +265,40 @@ impl<S: Send + Sync + 'static, T: Component<Mutability = Mutable>> UnitsMut<S, T
             .get_mut(id.0 as usize)?
             .as_mut()
             .map(|(_, t)| &mut **t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::RosterEntry;
+    use bevy::ecs::system::RunSystemOnce;
+
+    /// A unit's state in the test world.
+    #[derive(Component)]
+    struct Hp(i32);
+
+    #[test]
+    fn gathered_units_name_their_entities_as_the_roster_does() {
+        let mut world = World::new();
+        // Spawned in one order, listed in the roster in another.
+        let late = world.spawn((UnitId(1), Sheet(Arc::new(())), Hp(5))).id();
+        let early = world.spawn((UnitId(0), Sheet(Arc::new(())), Hp(7))).id();
+        let stranger = world.spawn(Hp(0)).id();
+        let entry = |name: &str, entity| RosterEntry {
+            name: name.into(),
+            side: 0,
+            entity,
+        };
+        world.insert_resource(Roster {
+            units: vec![entry("Early", early), entry("Late", late)],
+        });
+        let found = world
+            .run_system_once(move |mut units: UnitComponents<(), Hp>| {
+                let units = units.gather();
+                [early, late, stranger].map(|e| units.unit_of(e))
+            })
+            .expect("the system runs");
+        assert_eq!(found, [Some(UnitId(0)), Some(UnitId(1)), None]);
     }
 }

@@ -94,6 +94,7 @@ impl Ruleset for Socs {
     fn reset(world: &mut World, prepared: &Prepared, _: &SocsConfig) {
         let dogfight = super::new_dogfight(prepared, &*world);
         world.insert_resource(dogfight);
+        world.insert_resource(crate::battle::place::Placer::default());
     }
 
     /// A craft entity carries its sheet and its [`CraftState`].

@@ -4,6 +4,7 @@
 
 use super::dogfight::{Action, CraftState, Crafts, Dogfight, Phase, SocsRange, Step};
 use super::sheet::Craft;
+use crate::battle::place::Placer;
 use crate::battle::{
     AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState, UnitComponents,
     UnitId, hex_pair,
@@ -32,6 +33,7 @@ type Places<'w, 's> = Query<
 /// (Short 3 hexes, Long 8), each move a `Moved` event of cost 0; each craft faces its
 /// nearest foe.
 fn mirror(
+    placer: &mut Placer,
     d: &Dogfight,
     crafts: &impl Crafts,
     map: &HexMap,
@@ -49,8 +51,29 @@ fn mirror(
         .ids()
         .map(|i| crafts.side_of(i).unwrap_or(0))
         .collect();
-    let placed = crate::battle::place::place(map, &at, &fighting, &sides, |a, b| {
-        let r = d.range(crafts, UnitId(a as u32), UnitId(b as u32));
+    // Every pair's range read once: the placement and the facings below weigh every pair
+    // many times over (a hundred craft spent nearly all their time asking pair by pair).
+    let n = crafts.count();
+    let mut ranges = vec![SocsRange::OutOfRange; n * n];
+    for (&(ea, eb), &r) in &d.ranges {
+        if let (Some(a), Some(b)) = (crafts.unit_of(ea), crafts.unit_of(eb)) {
+            let (a, b) = (a.0 as usize, b.0 as usize);
+            if a < n && b < n {
+                ranges[a * n + b] = r;
+                ranges[b * n + a] = r;
+            }
+        }
+    }
+    let range = |a: UnitId, b: UnitId| {
+        let (a, b) = (a.0 as usize, b.0 as usize);
+        if a < n && b < n {
+            ranges[a * n + b]
+        } else {
+            SocsRange::OutOfRange
+        }
+    };
+    let placed = placer.place(map, &at, &fighting, &sides, |a, b| {
+        let r = range(UnitId(a as u32), UnitId(b as u32));
         (r != SocsRange::OutOfRange).then(|| r.hexes())
     });
     for (id, mut pos, mut facing, mut standing) in places.iter_mut() {
@@ -72,8 +95,8 @@ fn mirror(
         let nearest = crafts
             .foes(*id)
             .into_iter()
-            .filter(|&f| d.range(crafts, *id, f) != SocsRange::OutOfRange)
-            .min_by_key(|&f| (d.range(crafts, *id, f), f))
+            .filter(|&f| range(*id, f) != SocsRange::OutOfRange)
+            .min_by_key(|&f| (range(*id, f), f))
             .map(|f| placed[f.0 as usize]);
         if let Some(to) = nearest
             && to != pos.0
@@ -106,6 +129,7 @@ pub(super) fn begin(
     mut d: ResMut<Dogfight>,
     mut rng: ResMut<BattleRng>,
     map: Res<HexMap>,
+    mut placer: ResMut<Placer>,
     mut crafts: CraftQuery,
     mut places: Places,
     mut out: MessageWriter<BattleEvent>,
@@ -142,7 +166,7 @@ pub(super) fn begin(
             }
         }
     }
-    mirror(&d, &crafts, &map, &mut places, &mut events);
+    mirror(&mut placer, &d, &crafts, &map, &mut places, &mut events);
     sync_turn(&d, &mut turn);
     out.write_batch(events);
 }
@@ -152,6 +176,7 @@ pub(super) fn resolve(
     mut decision: AwaitedDecision<Action>,
     mut d: ResMut<Dogfight>,
     map: Res<HexMap>,
+    mut placer: ResMut<Placer>,
     mut crafts: CraftQuery,
     mut places: Places,
     mut out: MessageWriter<BattleEvent>,
@@ -181,7 +206,7 @@ pub(super) fn resolve(
     });
     d.apply(active, action);
     decision.turn.awaiting = None;
-    mirror(&d, &crafts, &map, &mut places, &mut events);
+    mirror(&mut placer, &d, &crafts, &map, &mut places, &mut events);
     sync_turn(&d, &mut decision.turn);
     out.write_batch(events);
 }

@@ -72,6 +72,7 @@ impl Ruleset for StarshipD12 {
     fn reset(world: &mut World, prepared: &Prepared, _: &D12Config) {
         let fleet = super::new_fleet(prepared, &*world);
         world.insert_resource(fleet);
+        world.insert_resource(crate::battle::place::Placer::default());
     }
 
     /// A ship entity carries its sheet and its [`ShipState`].

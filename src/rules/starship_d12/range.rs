@@ -92,7 +92,8 @@ impl<K> PairRange<K> {
 }
 
 /// Every pair's range, keyed by the two ships (their entities in a battle), each pair
-/// once whichever way it is asked.
+/// once whichever way it is asked; kept in key order and looked up by binary search (a
+/// hundred ships make thousands of pairs, asked for on every step).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RangeBoard<K = bevy::ecs::entity::Entity> {
     pairs: Vec<((K, K), PairRange<K>)>,
@@ -118,19 +119,19 @@ impl<K: Copy + Ord> RangeBoard<K> {
             None
         };
         let value = PairRange { band, tailer };
-        match self.pairs.iter_mut().find(|(p, _)| *p == k) {
-            Some((_, r)) => *r = value,
-            None => {
-                self.pairs.push((k, value));
-                self.pairs.sort_by_key(|(p, _)| *p);
-            }
+        match self.pairs.binary_search_by_key(&k, |(p, _)| *p) {
+            Ok(i) => self.pairs[i].1 = value,
+            Err(i) => self.pairs.insert(i, (k, value)),
         }
     }
 
     /// The range between `a` and `b`, if they are a pair of enemies.
     pub fn get(&self, a: K, b: K) -> Option<PairRange<K>> {
         let k = key(a, b);
-        self.pairs.iter().find(|(p, _)| *p == k).map(|(_, r)| *r)
+        self.pairs
+            .binary_search_by_key(&k, |(p, _)| *p)
+            .ok()
+            .map(|i| self.pairs[i].1)
     }
 
     /// The band between `a` and `b` (Escaped when they are not a pair).

@@ -6,6 +6,7 @@
 use super::fleet::{Action, Fleet, Missile, Phase, Ships, Step};
 use super::place;
 use super::sheet::{ShipSheet, ShipState};
+use crate::battle::place::Placer;
 use crate::battle::{
     AwaitedDecision, BattleEvent, Facing, HexPos, Homing, Outcome, Projectile, Standing, TurnState,
     UnitComponents, UnitId, hex_pair,
@@ -59,6 +60,7 @@ fn launch(missile: Missile, places: &Places, commands: &mut Commands) {
 /// Copies standing onto the entities, and moves the ships on the map to fit the bands
 /// (each move a `Moved` event of cost 0, so the window animates it).
 fn mirror(
+    placer: &mut Placer,
     fleet: &Fleet,
     ships: &impl Ships,
     map: &HexMap,
@@ -71,8 +73,9 @@ fn mirror(
             *h = pos.0;
         }
     }
-    let placed = place::place(map, fleet, ships, &at);
-    let faces = place::facings(fleet, ships, &placed);
+    let ranges = place::Ranges::of(fleet, ships);
+    let placed = place::place(placer, map, &ranges, ships, &at);
+    let faces = place::facings(&ranges, ships, &placed);
     for (id, mut pos, mut facing, mut standing) in places.iter_mut() {
         let i = id.0 as usize;
         let now = ships.standing(*id);
@@ -117,6 +120,7 @@ pub(super) fn begin(
     mut fleet: ResMut<Fleet>,
     mut rng: ResMut<BattleRng>,
     map: Res<HexMap>,
+    mut placer: ResMut<Placer>,
     mut ships: ShipQuery,
     mut places: Places,
     missiles: Query<Entity, With<Missile>>,
@@ -164,7 +168,7 @@ pub(super) fn begin(
             }
         }
     }
-    mirror(&fleet, &ships, &map, &mut places, &mut events);
+    mirror(&mut placer, &fleet, &ships, &map, &mut places, &mut events);
     sync_turn(&fleet, &mut turn);
     out.write_batch(events);
 }
@@ -175,6 +179,7 @@ pub(super) fn resolve(
     mut decision: AwaitedDecision<Action>,
     mut fleet: ResMut<Fleet>,
     map: Res<HexMap>,
+    mut placer: ResMut<Placer>,
     mut ships: ShipQuery,
     mut places: Places,
     mut commands: Commands,
@@ -201,7 +206,7 @@ pub(super) fn resolve(
         launch(missile, &places, &mut commands);
     }
     decision.turn.awaiting = None;
-    mirror(&fleet, &ships, &map, &mut places, &mut events);
+    mirror(&mut placer, &fleet, &ships, &map, &mut places, &mut events);
     sync_turn(&fleet, &mut decision.turn);
     out.write_batch(events);
 }
