@@ -276,15 +276,15 @@ mod tests {
 
     /// A unit's state in the test world.
     #[derive(Component)]
-    struct Hp(i32);
+    struct Hp;
 
     #[test]
     fn gathered_units_name_their_entities_as_the_roster_does() {
         let mut world = World::new();
         // Spawned in one order, listed in the roster in another.
-        let late = world.spawn((UnitId(1), Sheet(Arc::new(())), Hp(5))).id();
-        let early = world.spawn((UnitId(0), Sheet(Arc::new(())), Hp(7))).id();
-        let stranger = world.spawn(Hp(0)).id();
+        let late = world.spawn((UnitId(1), Sheet(Arc::new(())), Hp)).id();
+        let early = world.spawn((UnitId(0), Sheet(Arc::new(())), Hp)).id();
+        let stranger = world.spawn(Hp).id();
         let entry = |name: &str, entity| RosterEntry {
             name: name.into(),
             side: 0,

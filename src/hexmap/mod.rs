@@ -32,6 +32,96 @@ pub enum MapShape {
     },
 }
 
+/// The buffers of a path search, kept between searches on one thread: a battle of many
+/// fighters searches thousands of times a round, and clearing a fresh cost and trail for
+/// every (hex, facing) state each time was a fifth of the work.
+#[derive(Default)]
+struct Scratch {
+    best: Stamped,
+    /// The state each state was reached from and the step's cost; read only along the
+    /// path found, every entry of which this search wrote.
+    came_from: Vec<(usize, u32)>,
+    open: BinaryHeap<Reverse<(u32, u32, usize)>>,
+    /// The cells still to look from, of [`HexMap::reachable`]'s flood.
+    queue: Vec<usize>,
+}
+
+impl Scratch {
+    /// Ready for a search over `n` states.
+    fn begin(&mut self, n: usize) {
+        self.best.begin(n);
+        if self.came_from.len() < n {
+            self.came_from.resize(n, (usize::MAX, 0));
+        }
+        self.open.clear();
+        self.queue.clear();
+    }
+}
+
+/// The best cost found for each state, all unknown (`u32::MAX`) when a search begins
+/// without clearing: a value counts only when stamped with the current search.
+#[derive(Default)]
+struct Stamped {
+    values: Vec<u32>,
+    stamps: Vec<u32>,
+    search: u32,
+}
+
+impl Stamped {
+    fn begin(&mut self, n: usize) {
+        if self.stamps.len() < n {
+            self.stamps.resize(n, 0);
+            self.values.resize(n, u32::MAX);
+        }
+        self.search = self.search.wrapping_add(1);
+        if self.search == 0 {
+            self.stamps.fill(0);
+            self.search = 1;
+        }
+    }
+
+    fn get(&self, i: usize) -> u32 {
+        if self.stamps[i] == self.search {
+            self.values[i]
+        } else {
+            u32::MAX
+        }
+    }
+
+    fn set(&mut self, i: usize, value: u32) {
+        self.stamps[i] = self.search;
+        self.values[i] = value;
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// Runs `f` with this thread's search buffers (fresh ones if a search is already using
+/// them further up the stack).
+fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::default()),
+    })
+}
+
+/// Some hexes of a map ([`HexMap::hex_set`]).
+#[derive(Clone, Debug)]
+pub struct HexSet<'a> {
+    map: &'a HexMap,
+    /// By the map's cell index.
+    flags: Vec<bool>,
+}
+
+impl HexSet<'_> {
+    /// True if `hex` is in the set.
+    pub fn contains(&self, hex: Hex) -> bool {
+        self.map.index(hex).is_some_and(|i| self.flags[i])
+    }
+}
+
 /// Pointy-topped or flat-topped hexes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Orientation {
@@ -276,6 +366,17 @@ impl HexMap {
         (i < self.cells.len()).then_some(i)
     }
 
+    /// The set of `hexes` that are on this map, asked in constant time (a flag per cell).
+    pub fn hex_set(&self, hexes: impl IntoIterator<Item = Hex>) -> HexSet<'_> {
+        let mut flags = vec![false; self.cells.len()];
+        for hex in hexes {
+            if let Some(i) = self.index(hex) {
+                flags[i] = true;
+            }
+        }
+        HexSet { map: self, flags }
+    }
+
     /// Terrain of `hex`, or `None` if it is off the map.
     pub fn terrain(&self, hex: Hex) -> Option<Terrain> {
         self.index(hex).and_then(|i| self.cells[i])
@@ -386,6 +487,9 @@ impl HexMap {
         {
             return Some(straight);
         }
+        if self.walled_in(from, to, &enter) {
+            return None;
+        }
         let n = self.cells.len();
         let mut best = vec![u32::MAX; n];
         let mut came_from = vec![usize::MAX; n];
@@ -449,7 +553,51 @@ impl HexMap {
         if let Some(walk) = Self::two_legs(from, facing, to, &enter) {
             return Some(walk);
         }
+        if self.walled_in(from, to, &enter) || !self.reachable(start, goal, &enter) {
+            return None;
+        }
         self.search_facing(start, goal, facing, enter)
+    }
+
+    /// True when no walk from `from` can reach `to`, seen at once: `to` is not next to
+    /// `from` and none of its neighbours can be entered. (A foe in a melee is often
+    /// surrounded; a search that cannot reach it looks at every hex it can reach first,
+    /// which was most of a battle of a thousand fighters.)
+    fn walled_in(&self, from: Hex, to: Hex, enter: &impl Fn(Hex) -> Option<u32>) -> bool {
+        from.unsigned_distance_to(to) > 1
+            && to
+                .all_neighbors()
+                .into_iter()
+                .all(|h| self.terrain(h).is_none() || enter(h).is_none())
+    }
+
+    /// True when some walk leads from cell `start` to cell `goal` over hexes `enter`
+    /// admits, facing aside: a flood over hexes, a sixth of the states of the
+    /// search with facing, which looks at every state it can reach before it gives up (most
+    /// searches of a crowded melee find no way through).
+    fn reachable(&self, start: usize, goal: usize, enter: &impl Fn(Hex) -> Option<u32>) -> bool {
+        with_scratch(|scratch| {
+            scratch.begin(self.cells.len());
+            let Scratch {
+                best: seen, queue, ..
+            } = scratch;
+            seen.set(start, 0);
+            queue.push(start);
+            while let Some(i) = queue.pop() {
+                if i == goal {
+                    return true;
+                }
+                for next in self.hex_at(i).all_neighbors() {
+                    let Some(j) = self.index(next) else { continue };
+                    if self.cells[j].is_none() || seen.get(j) == 0 || enter(next).is_none() {
+                        continue;
+                    }
+                    seen.set(j, 0);
+                    queue.push(j);
+                }
+            }
+            false
+        })
     }
 
     /// The A* search of [`HexMap::path_facing`] over (hex, facing) states.
@@ -472,59 +620,64 @@ impl HexMap {
                 d + 1
             }
         };
-        let n = self.cells.len() * 6;
-        let mut best = vec![u32::MAX; n];
-        let mut came_from = vec![(usize::MAX, 0u32); n];
-        let mut open = BinaryHeap::new();
-        let s0 = state(start, facing);
-        best[s0] = 0;
-        open.push(Reverse((estimate(from, facing), 0u32, s0)));
-        while let Some(Reverse((_, cost, st))) = open.pop() {
-            let (cell, f) = (st / 6, EdgeDirection::ALL_DIRECTIONS[st % 6]);
-            if cell == goal {
-                let mut hexes = vec![to];
-                let mut costs = Vec::new();
-                let mut at = st;
-                while at != s0 {
-                    let (prev, step) = came_from[at];
-                    costs.push(step);
-                    hexes.push(self.hex_at(prev / 6));
-                    at = prev;
+        with_scratch(|scratch| {
+            scratch.begin(self.cells.len() * 6);
+            let Scratch {
+                best,
+                came_from,
+                open,
+                ..
+            } = scratch;
+            let s0 = state(start, facing);
+            best.set(s0, 0);
+            open.push(Reverse((estimate(from, facing), 0u32, s0)));
+            while let Some(Reverse((_, cost, st))) = open.pop() {
+                let (cell, f) = (st / 6, EdgeDirection::ALL_DIRECTIONS[st % 6]);
+                if cell == goal {
+                    let mut hexes = vec![to];
+                    let mut costs = Vec::new();
+                    let mut at = st;
+                    while at != s0 {
+                        let (prev, step) = came_from[at];
+                        costs.push(step);
+                        hexes.push(self.hex_at(prev / 6));
+                        at = prev;
+                    }
+                    hexes.reverse();
+                    costs.reverse();
+                    return Some((hexes, costs));
                 }
-                hexes.reverse();
-                costs.reverse();
-                return Some((hexes, costs));
-            }
-            if cost > best[st] {
-                continue;
-            }
-            let here = self.hex_at(cell);
-            for dir in EdgeDirection::ALL_DIRECTIONS {
-                let next = here + dir;
-                let Some(j) = self.index(next) else { continue };
-                if self.cells[j].is_none() {
+                if cost > best.get(st) {
                     continue;
                 }
-                let Some(t) = enter(next) else { continue };
-                let turns = {
-                    let d = (6 + i32::from(dir.index()) - i32::from(f.index())) % 6;
-                    d.min(6 - d) as u32
-                };
-                // Forward; or a side/back step keeping the facing; or turn, then forward.
-                let moves = [(if turns == 0 { t } else { t + 1 }, f), (t + turns, dir)];
-                let count = if turns == 0 { 1 } else { 2 };
-                for &(step, new_facing) in &moves[..count] {
-                    let total = cost + step;
-                    let ns = state(j, new_facing);
-                    if total < best[ns] {
-                        best[ns] = total;
-                        came_from[ns] = (st, step);
-                        open.push(Reverse((total + estimate(next, new_facing), total, ns)));
+                let here = self.hex_at(cell);
+                for dir in EdgeDirection::ALL_DIRECTIONS {
+                    let next = here + dir;
+                    let Some(j) = self.index(next) else { continue };
+                    if self.cells[j].is_none() {
+                        continue;
+                    }
+                    let Some(t) = enter(next) else { continue };
+                    let turns = {
+                        let d = (6 + i32::from(dir.index()) - i32::from(f.index())) % 6;
+                        d.min(6 - d) as u32
+                    };
+                    // Forward; or a side/back step keeping the facing; or turn, then forward.
+                    let moves = [(if turns == 0 { t } else { t + 1 }, f), (t + turns, dir)];
+                    let count = if turns == 0 { 1 } else { 2 };
+                    for &(step, new_facing) in &moves[..count] {
+                        let total = cost + step;
+                        let ns = state(j, new_facing);
+                        if total < best.get(ns) {
+                            best.set(ns, total);
+                            came_from[ns] = (st, step);
+                            open.push(Reverse((total + estimate(next, new_facing), total, ns)));
+                        }
                     }
                 }
             }
-        }
-        None
+            None
+        })
     }
 
     /// A cheapest walk found without a search, when there is one of the cheapest kind: the
@@ -819,6 +972,64 @@ mod tests {
         assert!(found > 50);
     }
 
+    /// The quick answers of `path_facing` (a walk without a search, a goal walled in, no
+    /// way through) agree with the full search, on a map cluttered enough that many goals
+    /// cannot be reached: walls, rough ground, and a ring of walls closing off one pocket.
+    #[test]
+    fn walks_with_facing_agree_with_the_full_search() {
+        let mut map = HexMap::new(
+            MapShape::Hexagon { radius: 7 },
+            Orientation::Pointy,
+            1.0,
+            "yd",
+        );
+        let hexes: Vec<Hex> = map.hexes().map(|(h, _)| h).collect();
+        for (i, &h) in hexes.iter().enumerate() {
+            match (i * 7919) % 9 {
+                0 | 1 => {
+                    map.set_terrain(h, Terrain::Blocked);
+                }
+                2 => {
+                    map.set_terrain(h, Terrain::Difficult);
+                }
+                _ => {}
+            }
+        }
+        let pocket = Hex::new(4, -2);
+        map.set_terrain(pocket, Terrain::Open);
+        for h in pocket.ring(2) {
+            map.set_terrain(h, Terrain::Blocked);
+        }
+        let enter = |h: Hex| map.move_cost(h);
+        let open: Vec<Hex> = map
+            .hexes()
+            .filter(|(_, t)| *t != Terrain::Blocked)
+            .map(|(h, _)| h)
+            .collect();
+        let (mut found, mut none) = (0, 0);
+        for (k, &a) in open.iter().enumerate().step_by(5) {
+            for &b in open.iter().skip(k % 3).step_by(4) {
+                if a == b {
+                    continue;
+                }
+                let f = EdgeDirection::ALL_DIRECTIONS[k % 6];
+                let quick = map.path_facing(a, f, b, enter);
+                let (s, g) = (map.index(a).unwrap(), map.index(b).unwrap());
+                let full = map.search_facing(s, g, f, enter);
+                let cost = |w: &Option<(Vec<Hex>, Vec<u32>)>| {
+                    w.as_ref().map(|(_, c)| c.iter().sum::<u32>())
+                };
+                assert_eq!(cost(&quick), cost(&full), "{a:?} facing {f:?} -> {b:?}");
+                if quick.is_some() {
+                    found += 1;
+                } else {
+                    none += 1;
+                }
+            }
+        }
+        assert!(found > 100 && none > 20, "{found} walks, {none} none");
+    }
+
     #[test]
     fn difficult_ground_costs_two() {
         let mut map = HexMap::new(
@@ -893,5 +1104,20 @@ mod tests {
         }
         assert_eq!(Compass::East.direction(Orientation::Flat), None);
         assert_eq!(Compass::North.direction(Orientation::Pointy), None);
+    }
+
+    #[test]
+    fn a_search_starts_with_every_cost_unknown_even_when_the_count_wraps() {
+        let mut best = Stamped::default();
+        best.begin(4);
+        best.set(2, 7);
+        assert_eq!(best.get(2), 7);
+        best.search = u32::MAX;
+        best.set(1, 3);
+        best.begin(4);
+        assert_eq!((0..4).map(|i| best.get(i)).max(), Some(u32::MAX));
+        assert_eq!((0..4).map(|i| best.get(i)).min(), Some(u32::MAX));
+        best.set(1, 5);
+        assert_eq!(best.get(1), 5);
     }
 }

@@ -12,7 +12,7 @@ use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
 pub use super::plan::{Plan, PlannedStrike};
 use super::sheet::{Fighter, weapon_target_penalty};
 use crate::battle::{Standing, UnitId};
-use crate::hexmap::HexMap;
+use crate::hexmap::{HexMap, HexSet};
 use hexx::{EdgeDirection, Hex};
 
 /// One unit as the rules see it when deciding or checking an action.
@@ -53,6 +53,11 @@ pub struct Situation<'a> {
     /// situation is asked again for every action listed or planned that ends in the same
     /// hex. Start it empty (`Default::default()`); the situation must not change after.
     pub paths: PathMemo,
+    /// The hexes where fighting units other than the acting one stand, gathered when first
+    /// asked ([`Situation::occupied`], asked for every hex a path search looks at: with
+    /// hundreds of fighters, searching the list each time was most of a battle). Start it
+    /// empty (`Default::default()`); the situation must not change after.
+    pub occupancy: std::cell::OnceCell<HexSet<'a>>,
 }
 
 /// What [`Situation::path_to`] answers: the path and its cost, or why there is none.
@@ -94,6 +99,7 @@ impl<'a> Situation<'a> {
             grouped: rules.groups.get(side).copied().unwrap_or(false),
             hit_locations: rules.hit_locations,
             paths: PathMemo::default(),
+            occupancy: Default::default(),
         }
     }
 }
@@ -146,10 +152,15 @@ impl<'a> Situation<'a> {
 
     /// True if a fighting unit other than the acting one stands on `hex`.
     pub fn occupied(&self, hex: Hex) -> bool {
-        self.units
-            .iter()
-            .enumerate()
-            .any(|(i, u)| i != self.me && u.pos == hex && u.standing.fighting())
+        self.occupancy
+            .get_or_init(|| {
+                self.map.hex_set(
+                    (self.units.iter().enumerate())
+                        .filter(|&(i, u)| i != self.me && u.standing.fighting())
+                        .map(|(_, u)| u.pos),
+                )
+            })
+            .contains(hex)
     }
 
     /// Yards between two hexes.
@@ -888,6 +899,7 @@ mod tests {
             grouped: false,
             hit_locations: Default::default(),
             paths: Default::default(),
+            occupancy: Default::default(),
         }
     }
 

@@ -432,7 +432,7 @@ impl Policy for GurpsAi {
                 }
             }
         }
-        enemies.sort_by_key(|e| (me.pos.unsigned_distance_to(e.pos), e.fighter.hp, e.id));
+        enemies.sort_unstable_by_key(|e| (me.pos.unsigned_distance_to(e.pos), e.fighter.hp, e.id));
         let nearest = enemies[0];
         let adjacent = enemies
             .iter()
@@ -833,6 +833,7 @@ mod tests {
             grouped: false,
             hit_locations: Default::default(),
             paths: Default::default(),
+            occupancy: Default::default(),
         };
         let legal = legal_options(&s);
         let action = GurpsAi { style }.choose(&s, &legal);
