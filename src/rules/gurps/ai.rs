@@ -295,7 +295,8 @@ impl GurpsAi {
     }
 
     /// How far along the cheapest path towards `goal` the acting unit gets with
-    /// `allowance`, stopping early at the first hex where `stop` holds.
+    /// `allowance`, stopping early at the first hex where `stop` holds; when even the first
+    /// step of that path is beyond the allowance, a [`GurpsAi::detour`].
     fn advance(
         &self,
         s: &Situation,
@@ -303,14 +304,15 @@ impl GurpsAi {
         allowance: u32,
         stop: impl Fn(Hex) -> bool,
     ) -> Option<Hex> {
-        // The walk pays for facing as the move will (see `Situation::walk`).
-        let (path, steps) = s.walk(goal, allowance, |h| {
+        let enter = |h: Hex| {
             if h == goal {
                 s.map.move_cost(h)
             } else {
                 s.enter_cost(h)
             }
-        })?;
+        };
+        // The walk pays for facing as the move will (see `Situation::walk`).
+        let (path, steps) = s.walk(goal, allowance, enter)?;
         let mut spent = 0;
         let mut best = None;
         for (&h, &step) in path.iter().skip(1).zip(&steps) {
@@ -326,7 +328,34 @@ impl GurpsAi {
                 break;
             }
         }
-        best
+        best.or_else(|| Self::detour(s, goal, allowance, enter))
+    }
+
+    /// A hex within this turn's `allowance` from which `goal` costs fewer movement points
+    /// to reach than from here, over hexes that each fit in a turn's allowance (the
+    /// cheapest such hex, then the nearest to the goal): the way on when the cheapest path
+    /// starts with a step the allowance never covers, such as rough ground before a
+    /// kneeling fighter's 1 point a turn, where it would otherwise wait for ever. `None`
+    /// when no such way leads to the goal.
+    fn detour(
+        s: &Situation,
+        goal: Hex,
+        allowance: u32,
+        enter: impl Fn(Hex) -> Option<u32>,
+    ) -> Option<Hex> {
+        let from = s.me().pos;
+        let within = |h: Hex| enter(h).filter(|&c| h == goal || c <= allowance);
+        let cost_from = |h: Hex| {
+            let path = s.map.path(h, goal, within)?;
+            s.map.path_cost(&path)
+        };
+        let here = cost_from(from)?;
+        from.range(allowance)
+            .filter(|&h| h != from && h != goal && s.path_to(h, allowance).is_ok())
+            .filter_map(|h| Some((cost_from(h)?, h)))
+            .filter(|&(cost, _)| cost < here)
+            .min_by_key(|&(cost, h)| (cost, h.unsigned_distance_to(goal), h.x, h.y))
+            .map(|(_, h)| h)
     }
 }
 
@@ -793,7 +822,7 @@ impl Policy for GurpsAi {
 mod tests {
     use super::*;
     use crate::battle::{Standing, UnitId};
-    use crate::hexmap::{HexMap, MapShape, Orientation};
+    use crate::hexmap::{HexMap, MapShape, Orientation, Terrain};
     use crate::rules::gurps::actions::{legal_options, plan};
     use crate::rules::gurps::combat::defense_options;
     use crate::rules::gurps::equipment::Catalog;
@@ -1017,5 +1046,37 @@ mod tests {
         let opts = defense_options(&f, false, &[]);
         // Dodge 8, Parry 10
         assert_eq!(choose_defenses(&opts, false, false), vec![1, 0]);
+    }
+
+    /// A fighter who cannot stand (crippled leg) kneels, so it covers one hex a turn
+    /// (gurps-traveller-gm-screen.txt, "POSITIONS": kneeling +2 per hex, Move 5 / 3). Rough
+    /// ground (2 points) rings its foe except on one side: the cheapest paths start with a
+    /// rough hex, beyond its allowance, and Doing Nothing would wait for ever. It steps
+    /// towards the open side instead, a hex from which the foe is cheaper to reach.
+    #[test]
+    fn a_kneeling_fighter_goes_round_rough_ground_it_cannot_enter() {
+        let mut map = map();
+        let foe_at = Hex::new(0, 0);
+        let gap = Hex::new(0, 1);
+        for h in foe_at.all_neighbors() {
+            if h != gap {
+                map.set_terrain(h, Terrain::Difficult);
+            }
+        }
+        let mut me = fighter(("Broadsword", 12), &["broadsword"]);
+        me.posture = Posture::Kneeling;
+        me.crippled.push(HitLocation::RightLeg);
+        let foe = fighter(("Broadsword", 12), &["broadsword"]);
+        // Next to the ring: straight on costs 2 + 1, round by the gap 5 (all 1-point hexes).
+        let from = Hex::new(-2, 0);
+        let units = [(me, from, 0), (foe.clone(), foe_at, 1)];
+        let action = decide(&map, &units, AiStyle::Aggressive);
+        assert_eq!(action.maneuver, Maneuver::Move, "{action:?}");
+        assert_eq!(action.to, Some(Hex::new(-2, 1)));
+        // With the gap closed too there is no way in at a hex a turn: it waits.
+        map.set_terrain(gap, Terrain::Difficult);
+        let units = [(units[0].0.clone(), from, 0), (foe, foe_at, 1)];
+        let action = decide(&map, &units, AiStyle::Aggressive);
+        assert_eq!(action.maneuver, Maneuver::DoNothing, "{action:?}");
     }
 }
