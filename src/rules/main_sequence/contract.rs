@@ -56,6 +56,7 @@ impl Ruleset for MainSequence {
     fn reset(world: &mut World, prepared: &Prepared, _: &MsConfig) {
         let fight = super::new_fight(prepared, world);
         world.insert_resource(fight);
+        world.insert_resource(super::systems::Facings::default());
     }
 
     /// A unit's entity carries its sheet and its [`UnitState`] (starting where the entity

@@ -11,8 +11,8 @@ use crate::battle::{
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
 use bevy::ecs::message::MessageWriter;
-use bevy::ecs::prelude::{Query, Res, ResMut};
-use hexx::Hex;
+use bevy::ecs::prelude::{Query, Res, ResMut, Resource};
+use hexx::{EdgeDirection, Hex};
 use std::borrow::Borrow;
 
 /// The units' sheets and states, for the rules.
@@ -65,12 +65,16 @@ fn shown_at(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap) -> Ve
 }
 
 fn mirror(
+    facings: &mut Facings,
     fight: &Board<impl Borrow<Fight>, impl MsUnits>,
     map: &HexMap,
     places: &mut Places,
     events: &mut Vec<BattleEvent>,
 ) {
     let at = shown_at(fight, map);
+    let fighting: Vec<bool> = fight.ids().map(|u| fight.fighting(u)).collect();
+    let sides: Vec<Option<u8>> = fight.ids().map(|u| fight.units.side_of(u)).collect();
+    let faces = facings.of(&at, &fighting, &sides);
     for (id, mut pos, mut facing, mut standing) in places.iter_mut() {
         let i = id.0 as usize;
         let Some(st) = fight.units.state_of(*id) else {
@@ -91,18 +95,52 @@ fn mirror(
             }
             pos.0 = to;
         }
-        let nearest = fight
-            .enemies(*id)
-            .into_iter()
-            .map(|e| at[e.0 as usize])
-            .filter(|&h| h != to)
-            .min_by_key(|h| (h.unsigned_distance_to(to), h.x, h.y));
-        if let Some(h) = nearest {
-            let f = to.main_direction_to(h);
-            if facing.0 != f {
-                facing.0 = f;
-            }
+        if let Some(&Some(f)) = faces.get(i)
+            && facing.0 != f
+        {
+            facing.0 = f;
         }
+    }
+}
+
+/// The way each unit faces on the map: towards the nearest hex (then the lowest
+/// coordinates) of a foe still fighting, remembered for the positions it was worked out
+/// for. Every step redraws the map, and most change no position; worked out afresh each
+/// time, every unit against every foe, it was nearly all of a battle of hundreds.
+#[derive(Resource, Default)]
+pub(super) struct Facings {
+    at: Vec<Hex>,
+    fighting: Vec<bool>,
+    sides: Vec<Option<u8>>,
+    faces: Vec<Option<EdgeDirection>>,
+}
+
+impl Facings {
+    /// The facings of the units shown at `at` (by unit id), of whom `fighting` still
+    /// fight, on `sides`.
+    fn of(
+        &mut self,
+        at: &[Hex],
+        fighting: &[bool],
+        sides: &[Option<u8>],
+    ) -> &[Option<EdgeDirection>] {
+        if self.at != at || self.fighting != fighting || self.sides != sides {
+            self.faces = (0..at.len())
+                .map(|i| {
+                    let here = at[i];
+                    (0..at.len())
+                        .filter(|&e| fighting[e] && sides[e] != sides[i])
+                        .map(|e| at[e])
+                        .filter(|&h| h != here)
+                        .min_by_key(|h| (h.unsigned_distance_to(here), h.x, h.y))
+                        .map(|h| here.main_direction_to(h))
+                })
+                .collect();
+            self.at = at.to_vec();
+            self.fighting = fighting.to_vec();
+            self.sides = sides.to_vec();
+        }
+        &self.faces
     }
 }
 
@@ -180,6 +218,7 @@ pub(super) fn begin(
     map: Res<HexMap>,
     mut units: UnitQuery,
     mut places: Places,
+    mut facings: ResMut<Facings>,
     mut out: MessageWriter<BattleEvent>,
 ) {
     if outcome.0.is_some() || turn.awaiting.is_some() {
@@ -198,7 +237,7 @@ pub(super) fn begin(
         fight.begin_round(&map, &mut *rng, &mut events);
         if escaped(&fight, &mut outcome, &mut events) {
             turn.round = fight.round;
-            mirror(&fight, &map, &mut places, &mut events);
+            mirror(&mut facings, &fight, &map, &mut places, &mut events);
             out.write_batch(events);
             return;
         }
@@ -207,7 +246,7 @@ pub(super) fn begin(
         Step::Awaiting(id) => turn.awaiting = Some(id),
         Step::RoundOver => turn.round_over = true,
     }
-    mirror(&fight, &map, &mut places, &mut events);
+    mirror(&mut facings, &fight, &map, &mut places, &mut events);
     sync_turn(&fight, &mut turn);
     out.write_batch(events);
 }
@@ -245,6 +284,7 @@ pub(super) fn resolve(
     map: Res<HexMap>,
     mut units: UnitQuery,
     mut places: Places,
+    mut facings: ResMut<Facings>,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
@@ -283,7 +323,47 @@ pub(super) fn resolve(
     fight.apply(&map, active, action, &mut *rng, &mut events);
     escaped(&fight, &mut outcome, &mut events);
     decision.turn.awaiting = None;
-    mirror(&fight, &map, &mut places, &mut events);
+    mirror(&mut facings, &fight, &map, &mut places, &mut events);
     sync_turn(&fight, &mut decision.turn);
     out.write_batch(events);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each faces its nearest fighting foe (the lower coordinates on a tie); a foe out of
+    /// the fight, or none at all, leaves the facing as it was. Asked again, the same answer;
+    /// after a move, the new one.
+    #[test]
+    fn units_face_their_nearest_fighting_foe() {
+        let mut facings = Facings::default();
+        let at = [
+            Hex::new(0, 0),
+            Hex::new(3, 0),
+            Hex::new(0, -2),
+            Hex::new(-5, 0),
+        ];
+        let sides = [Some(0), Some(1), Some(1), Some(0)];
+        let east = Hex::ZERO.main_direction_to(Hex::new(1, 0));
+        let west = Hex::ZERO.main_direction_to(Hex::new(-1, 0));
+        let north = Hex::ZERO.main_direction_to(Hex::new(0, -1));
+        let all = [true; 4];
+        let faces = facings.of(&at, &all, &sides).to_vec();
+        assert_eq!(faces[0], Some(north)); // (0, -2) is 2 away, (3, 0) 3
+        assert_eq!(faces[1], Some(west));
+        assert_eq!(faces[3], Some(east));
+        assert_eq!(facings.of(&at, &all, &sides), faces.as_slice());
+        let out = [true, true, false, true];
+        assert_eq!(facings.of(&at, &out, &sides)[0], Some(east));
+        let alone = [true, false, false, true];
+        assert_eq!(facings.of(&at, &alone, &sides)[0], None);
+        let moved = [
+            Hex::new(0, 0),
+            Hex::new(-1, 0),
+            Hex::new(0, -2),
+            Hex::new(-5, 0),
+        ];
+        assert_eq!(facings.of(&moved, &all, &sides)[0], Some(west));
+    }
 }
