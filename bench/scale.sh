@@ -152,7 +152,9 @@ for ruleset in "${rulesets[@]}"; do
         file="$out/$ruleset-$n.ron"
         generate "$ruleset" "$n" > "$file"
         start=$(date +%s%N)
-        if result=$(timeout "$limit" "$SKIRMISH_BIN" run "$file" --seed 1 2>&1); then
+        status=0
+        result=$(timeout "$limit" "$SKIRMISH_BIN" run "$file" --seed 1 2>&1) || status=$?
+        if [ "$status" -eq 0 ]; then
             end=$(date +%s%N)
             ms=$(( (end - start) / 1000000 ))
             outcome=$(printf '%s\n' "$result" | grep '^Outcome: ' | tail -1 || true)
@@ -160,7 +162,11 @@ for ruleset in "${rulesets[@]}"; do
         else
             end=$(date +%s%N)
             ms=$(( (end - start) / 1000000 ))
-            outcome="stopped or failed: $(printf '%s' "$result" | tail -c 300)"
+            if [ "$status" -eq 124 ]; then
+                outcome="not over after $limit s (stopped; SCALE_TIMEOUT)"
+            else
+                outcome="failed (exit $status): $(printf '%s' "$result" | tail -c 300)"
+            fi
         fi
         growth="-"
         if [ -n "$previous" ] && [ "$previous" -gt 0 ]; then
