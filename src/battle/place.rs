@@ -34,30 +34,18 @@ fn cost(
     c
 }
 
-/// New positions (by unit index) starting from `at`, for the units `fighting`, where
-/// `want(a, b)` is the hex distance wanted between enemies `a` and `b` (None: any).
-pub fn place(
-    map: &HexMap,
-    at: &[Hex],
-    fighting: &[bool],
-    sides: &[u8],
-    want: impl Fn(usize, usize) -> Option<u32>,
-) -> Vec<Hex> {
-    Placer::default().place(map, at, fighting, sides, want)
-}
-
-/// What [`place`] was last asked and answered, in a battle (a resource of the rulesets that
-/// place by band). The map is redrawn after every decision, but most decisions change no
-/// band: once the ships have settled, the same question comes again and gets the same
-/// answer without weighing every hex against every ship (a hundred ships took most of a
-/// minute). The answer is remembered only for exactly the same question, so it is always
-/// the one [`place`] gives.
+/// Places the units, remembering what it was last asked and answered, in a battle (a
+/// resource of the rulesets that place by band). The map is redrawn after every
+/// decision, but most decisions change no band: once the ships have settled, the same
+/// question comes again and gets the same answer without weighing every hex against every
+/// ship (a hundred ships took most of a minute). The answer is remembered only for exactly
+/// the same question, so it is always the one a fresh `Placer` gives.
 #[derive(bevy::prelude::Resource, Clone, Debug, Default)]
 pub struct Placer {
     last: Option<(Question, Vec<Hex>)>,
 }
 
-/// Everything [`place`]'s answer depends on besides the map (fixed for a battle).
+/// Everything [`Placer::place`]'s answer depends on besides the map (fixed for a battle).
 #[derive(Clone, Debug, PartialEq)]
 struct Question {
     at: Vec<Hex>,
@@ -68,7 +56,9 @@ struct Question {
 }
 
 impl Placer {
-    /// [`place`], answered from memory when asked exactly the last question again.
+    /// New positions (by unit index) starting from `at`, for the units `fighting`, where
+    /// `want(a, b)` is the hex distance wanted between enemies `a` and `b` (None: any);
+    /// answered from memory when asked exactly the last question again.
     pub fn place(
         &mut self,
         map: &HexMap,
@@ -145,29 +135,30 @@ mod tests {
     use super::*;
     use crate::hexmap::{MapShape, Orientation};
 
-    #[test]
-    fn two_ships_settle_at_the_wanted_distance() {
-        let map = HexMap::new(
+    /// Open space, radius 10.
+    fn field() -> HexMap {
+        HexMap::new(
             MapShape::Hexagon { radius: 10 },
             Orientation::Pointy,
             1.0,
             "hex",
-        );
+        )
+    }
+
+    #[test]
+    fn two_ships_settle_at_the_wanted_distance() {
+        let map = field();
         let start = [Hex::new(0, 0), Hex::new(1, 0)];
         for want in [1, 3, 6] {
-            let at = place(&map, &start, &[true, true], &[0, 1], |_, _| Some(want));
+            let at =
+                Placer::default().place(&map, &start, &[true, true], &[0, 1], |_, _| Some(want));
             assert_eq!(at[0].unsigned_distance_to(at[1]), want);
         }
     }
 
     #[test]
     fn the_placer_answers_as_place_does_asked_again_or_anew() {
-        let map = HexMap::new(
-            MapShape::Hexagon { radius: 10 },
-            Orientation::Pointy,
-            1.0,
-            "hex",
-        );
+        let map = field();
         let mut placer = Placer::default();
         let mut at = vec![Hex::new(0, 0), Hex::new(1, 0), Hex::new(0, 1)];
         let sides = [0, 1, 1];
@@ -181,7 +172,7 @@ mod tests {
             (1, [true, true, true]),
             (1, [true, true, false]),
         ] {
-            let expected = place(&map, &at, &fighting, &sides, |_, _| Some(want));
+            let expected = Placer::default().place(&map, &at, &fighting, &sides, |_, _| Some(want));
             let got = placer.place(&map, &at, &fighting, &sides, |_, _| Some(want));
             assert_eq!(got, expected);
             at = got;

@@ -923,27 +923,25 @@ mod tests {
         }
     }
 
-    #[test]
-    fn path_costs_match_hexx_a_star() {
-        let mut map = HexMap::new(
-            MapShape::Hexagon { radius: 8 },
-            Orientation::Pointy,
-            1.0,
-            "yd",
-        );
+    /// A hexagon of `radius` with a fixed scatter of walls (hex `i` where `i * 7919` is 0
+    /// or 1 modulo `period`) and rough ground (where it is one of `rough`).
+    fn cluttered(radius: u32, period: usize, rough: &[usize]) -> HexMap {
+        let mut map = HexMap::new(MapShape::Hexagon { radius }, Orientation::Pointy, 1.0, "yd");
         let hexes: Vec<Hex> = map.hexes().map(|(h, _)| h).collect();
-        // a fixed scatter of walls and rough ground
         for (i, &h) in hexes.iter().enumerate() {
-            match (i * 7919) % 11 {
-                0 | 1 => {
-                    map.set_terrain(h, Terrain::Blocked);
-                }
-                2 | 3 => {
-                    map.set_terrain(h, Terrain::Difficult);
-                }
-                _ => {}
+            let k = (i * 7919) % period;
+            if k < 2 {
+                map.set_terrain(h, Terrain::Blocked);
+            } else if rough.contains(&k) {
+                map.set_terrain(h, Terrain::Difficult);
             }
         }
+        map
+    }
+
+    #[test]
+    fn path_costs_match_hexx_a_star() {
+        let map = cluttered(8, 11, &[2, 3]);
         let open: Vec<Hex> = map
             .hexes()
             .filter(|(_, t)| *t != Terrain::Blocked)
@@ -977,24 +975,7 @@ mod tests {
     /// cannot be reached: walls, rough ground, and a ring of walls closing off one pocket.
     #[test]
     fn walks_with_facing_agree_with_the_full_search() {
-        let mut map = HexMap::new(
-            MapShape::Hexagon { radius: 7 },
-            Orientation::Pointy,
-            1.0,
-            "yd",
-        );
-        let hexes: Vec<Hex> = map.hexes().map(|(h, _)| h).collect();
-        for (i, &h) in hexes.iter().enumerate() {
-            match (i * 7919) % 9 {
-                0 | 1 => {
-                    map.set_terrain(h, Terrain::Blocked);
-                }
-                2 => {
-                    map.set_terrain(h, Terrain::Difficult);
-                }
-                _ => {}
-            }
-        }
+        let mut map = cluttered(7, 9, &[2]);
         let pocket = Hex::new(4, -2);
         map.set_terrain(pocket, Terrain::Open);
         for h in pocket.ring(2) {

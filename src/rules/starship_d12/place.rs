@@ -54,7 +54,7 @@ impl Ranges {
 }
 
 /// New positions for the ships (by unit id) starting from `at`: hex distances follow
-/// [`Band::hexes`] ([`crate::battle::place::place`], through the battle's [`Placer`]).
+/// [`Band::hexes`] (through the battle's [`Placer`]).
 pub fn place(
     placer: &mut Placer,
     map: &HexMap,
