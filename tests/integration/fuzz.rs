@@ -7,7 +7,9 @@
 //!
 //! `cargo test` runs a bounded number of cases; a longer run multiplies them:
 //! `SKIRMISH_FUZZ_CASES=30 cargo test --test integration fuzz` (30 times as many; README,
-//! "Untrusted input").
+//! "Untrusted input"). With `SKIRMISH_FUZZ_KEEP=DIR` every mutated file is also written to
+//! `DIR`, for `bench/fuzz-sweep.sh` to run through the program's commands as processes,
+//! with a time and memory limit.
 
 use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
 use skirmish::play::{Advance, Play};
@@ -27,6 +29,15 @@ fn scale() -> u64 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1)
         .max(1)
+}
+
+/// Writes a mutated file to `SKIRMISH_FUZZ_KEEP`'s directory, when it is set.
+fn keep(name: &str, text: &str) {
+    if let Some(dir) = std::env::var_os("SKIRMISH_FUZZ_KEEP") {
+        let dir = PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).expect("the SKIRMISH_FUZZ_KEEP directory");
+        std::fs::write(dir.join(name), text).expect("a kept case written");
+    }
 }
 
 fn root() -> PathBuf {
@@ -172,6 +183,7 @@ fn mutated_scenarios_give_errors_or_battles_never_panics() {
             let seed = (k as u64) << 32 | case;
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mutated = mutate(&text, &mut rng);
+            keep(&format!("scenario-{k}-{case}.ron"), &mutated);
             let outcome = catch_unwind(AssertUnwindSafe(|| {
                 match registry.parse("mutated.ron", &mutated) {
                     Ok(prepared) => {
@@ -238,6 +250,7 @@ fn mutated_saves_give_errors_or_replays_never_panics() {
             let seed = (k as u64) << 32 | case;
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mutated = mutate(save, &mut rng);
+            keep(&format!("save-{k}-{case}.ron"), &mutated);
             let path = dir.join("mutated-save.ron");
             std::fs::write(&path, &mutated).expect("written");
             // Saves name their scenario relative to the working directory (the crate root).
