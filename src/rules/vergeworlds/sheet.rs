@@ -485,6 +485,25 @@ impl VwStats {
                 "mooks get no Mana (\"NPC Categories\"): expected 0",
             ));
         }
+        if let Some(f) = &self.flight {
+            // Scores like the others; speeds like top_speed.
+            for (field, v, lo, hi) in [
+                ("wing_area", f.wing_area, -10.0, 30.0),
+                ("glide", f.glide, -10.0, 30.0),
+                ("lift_aid", f.lift_aid, 0.0, 30.0),
+                ("power", f64::from(f.power), 0.0, 2000.0),
+                ("speed", f64::from(f.speed), 0.0, 2000.0),
+                ("density", f.density.unwrap_or(0.0), -10.0, 30.0),
+                ("streamlining", f.streamlining, -10.0, 30.0),
+            ] {
+                if !(lo..=hi).contains(&v) || v.is_nan() {
+                    out.push(Problem::new(
+                        root.field("flight").field(field),
+                        format!("{v} is out of range: expected {lo} to {hi}"),
+                    ));
+                }
+            }
+        }
         if let Some(f) = &self.flight
             && f.wing_area <= 0.0
             && f.density.is_none()
