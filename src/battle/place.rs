@@ -3,6 +3,7 @@
 //! the free hex that best fits the hex distance wanted to every enemy, keeping one hex from
 //! friends. Deterministic: unit order, fixed tie-breaks (a move must strictly improve).
 
+use crate::battle::UnitId;
 use crate::hexmap::{HexMap, Terrain};
 use hexx::Hex;
 
@@ -32,6 +33,45 @@ fn cost(
         }
     }
     c
+}
+
+/// A value for every pair of units by unit id, the same either way round, read once from
+/// a ruleset's pair state for a redraw of the map (which weighs every pair many times
+/// over; asking the state pair by pair made a hundred ships take a minute).
+pub struct PairTable<T> {
+    n: usize,
+    table: Vec<T>,
+    none: T,
+}
+
+impl<T: Copy> PairTable<T> {
+    /// `n` units, every pair `none`.
+    pub fn new(n: usize, none: T) -> Self {
+        Self {
+            n,
+            table: vec![none; n * n],
+            none,
+        }
+    }
+
+    /// Sets the pair `a`, `b` (ids out of range are ignored).
+    pub fn set(&mut self, a: UnitId, b: UnitId, value: T) {
+        let (a, b) = (a.0 as usize, b.0 as usize);
+        if a < self.n && b < self.n {
+            self.table[a * self.n + b] = value;
+            self.table[b * self.n + a] = value;
+        }
+    }
+
+    /// The pair `a`, `b` (`none` for ids out of range).
+    pub fn get(&self, a: UnitId, b: UnitId) -> T {
+        let (a, b) = (a.0 as usize, b.0 as usize);
+        if a < self.n && b < self.n {
+            self.table[a * self.n + b]
+        } else {
+            self.none
+        }
+    }
 }
 
 /// Places the units, remembering what it was last asked and answered, in a battle (a
@@ -178,5 +218,16 @@ mod tests {
             at = got;
         }
         assert_eq!(at[0].unsigned_distance_to(at[1]), 1);
+    }
+
+    #[test]
+    fn a_pair_table_reads_the_same_either_way_round() {
+        let mut t = PairTable::new(3, 0);
+        t.set(UnitId(2), UnitId(0), 7);
+        t.set(UnitId(5), UnitId(0), 9); // no unit 5: ignored
+        assert_eq!(t.get(UnitId(0), UnitId(2)), 7);
+        assert_eq!(t.get(UnitId(2), UnitId(0)), 7);
+        assert_eq!(t.get(UnitId(1), UnitId(2)), 0);
+        assert_eq!(t.get(UnitId(0), UnitId(5)), 0);
     }
 }

@@ -4,7 +4,7 @@
 
 use super::dogfight::{Action, CraftState, Crafts, Dogfight, Phase, SocsRange, Step};
 use super::sheet::Craft;
-use crate::battle::place::Placer;
+use crate::battle::place::{PairTable, Placer};
 use crate::battle::{
     AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState, UnitComponents,
     UnitId, hex_pair,
@@ -53,25 +53,13 @@ fn mirror(
         .collect();
     // Every pair's range read once: the placement and the facings below weigh every pair
     // many times over (a hundred craft spent nearly all their time asking pair by pair).
-    let n = crafts.count();
-    let mut ranges = vec![SocsRange::OutOfRange; n * n];
+    let mut ranges = PairTable::new(crafts.count(), SocsRange::OutOfRange);
     for (&(ea, eb), &r) in &d.ranges {
         if let (Some(a), Some(b)) = (crafts.unit_of(ea), crafts.unit_of(eb)) {
-            let (a, b) = (a.0 as usize, b.0 as usize);
-            if a < n && b < n {
-                ranges[a * n + b] = r;
-                ranges[b * n + a] = r;
-            }
+            ranges.set(a, b, r);
         }
     }
-    let range = |a: UnitId, b: UnitId| {
-        let (a, b) = (a.0 as usize, b.0 as usize);
-        if a < n && b < n {
-            ranges[a * n + b]
-        } else {
-            SocsRange::OutOfRange
-        }
-    };
+    let range = |a: UnitId, b: UnitId| ranges.get(a, b);
     let placed = placer.place(map, &at, &fighting, &sides, |a, b| {
         let r = range(UnitId(a as u32), UnitId(b as u32));
         (r != SocsRange::OutOfRange).then(|| r.hexes())

@@ -5,41 +5,26 @@
 use super::fleet::{Fleet, Ships};
 use super::range::{Band, PairRange};
 use crate::battle::UnitId;
-use crate::battle::place::Placer;
+use crate::battle::place::{PairTable, Placer};
 use crate::hexmap::HexMap;
 use hexx::{EdgeDirection, Hex};
 
-/// Every ordered pair's range by unit ids, read from the fleet's board once for a redraw
-/// of the map (which weighs every pair many times over; a hundred ships took a minute
-/// asking the board pair by pair).
-pub struct Ranges {
-    n: usize,
-    /// `a * n + b`; `None` when `a` and `b` are no pair of enemies.
-    table: Vec<Option<PairRange>>,
-}
+/// Every pair's range by unit ids (`None` for no pair of enemies), read from the fleet's
+/// board once for a redraw of the map.
+pub struct Ranges(PairTable<Option<PairRange>>);
 
 impl Ranges {
     /// The fleet's ranges now.
     pub fn of(fleet: &Fleet, ships: &impl Ships) -> Ranges {
-        let n = ships.count();
-        let mut table = vec![None; n * n];
+        let mut table = PairTable::new(ships.count(), None);
         for (a, b, r) in fleet.pairs(ships) {
-            let (a, b) = (a.0 as usize, b.0 as usize);
-            if a < n && b < n {
-                table[a * n + b] = Some(r);
-                table[b * n + a] = Some(r);
-            }
+            table.set(a, b, Some(r));
         }
-        Ranges { n, table }
+        Ranges(table)
     }
 
     fn get(&self, a: UnitId, b: UnitId) -> Option<PairRange> {
-        let (a, b) = (a.0 as usize, b.0 as usize);
-        if a < self.n && b < self.n {
-            self.table[a * self.n + b]
-        } else {
-            None
-        }
+        self.0.get(a, b)
     }
 
     /// As [`Fleet::band`].
