@@ -48,8 +48,9 @@ pub fn is_major_wound(injury: i32, hp_max: i32) -> bool {
 }
 
 /// Modifiers of the HT roll to avoid knockdown and stunning (gurps-lite-and-socs.txt,
-/// "INJURY", Knockdown and Stunning: HT, the hit location's modifier (−5 face, vitals or
-/// groin; −10 skull or eye), +3 High Pain Threshold, −4 Low Pain Threshold).
+/// "INJURY", Knockdown and Stunning: HT, the hit location's modifier
+/// ([`super::location::HitLocation::knockdown_modifier`]), +3 High Pain Threshold, −4 Low
+/// Pain Threshold).
 pub fn knockdown_modifiers(
     ht: i32,
     location: Option<Modifier>,

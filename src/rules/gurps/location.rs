@@ -194,13 +194,20 @@ impl HitLocation {
         )
     }
 
-    /// The knockdown roll's modifier for a major wound here (gurps-lite-and-socs.txt,
-    /// "INJURY": −5 face, vitals or groin; −10 skull or eye).
-    pub fn knockdown_modifier(self) -> i32 {
+    /// The knockdown roll's modifier after injury here, and its label. Skull and eye
+    /// "Knockdown rolls at -10", face and groin "at -5" (gurps-lite-and-socs.txt, "HIT
+    /// LOCATIONS"): whenever the roll is made, major wound or not (a blow to the head calls
+    /// for it on any injury, "INJURY", Knockdown and Stunning). The vitals' −5 is listed
+    /// only under "INJURY" ("−5 Major Wound to face, vitals, groin"), so it applies only to
+    /// a major wound there.
+    pub fn knockdown_modifier(self, major: bool) -> Option<(&'static str, i32)> {
         match self {
-            HitLocation::Face | HitLocation::Vitals | HitLocation::Groin => -5,
-            HitLocation::Skull | HitLocation::Eye => -10,
-            _ => 0,
+            HitLocation::Skull => Some(("skull", -10)),
+            HitLocation::Eye => Some(("eye", -10)),
+            HitLocation::Face => Some(("face", -5)),
+            HitLocation::Groin => Some(("groin", -5)),
+            HitLocation::Vitals if major => Some(("major wound to vitals", -5)),
+            _ => None,
         }
     }
 
@@ -361,10 +368,19 @@ mod tests {
     #[test]
     fn knockdown_and_shock_by_location() {
         use HitLocation::*;
-        assert_eq!(Face.knockdown_modifier(), -5);
-        assert_eq!(Groin.knockdown_modifier(), -5);
-        assert_eq!(Skull.knockdown_modifier(), -10);
-        assert_eq!(Torso.knockdown_modifier(), 0);
+        let value = |l: HitLocation, major| l.knockdown_modifier(major).map(|(_, v)| v);
+        assert_eq!(value(Face, true), Some(-5));
+        assert_eq!(value(Groin, true), Some(-5));
+        assert_eq!(value(Skull, true), Some(-10));
+        assert_eq!(value(Torso, true), None);
+        // Issue 26 item 1: a blow to the head that is no major wound still rolls at the
+        // location's penalty ("HIT LOCATIONS": skull -10, face -5, eye -10) ...
+        assert_eq!(value(Skull, false), Some(-10));
+        assert_eq!(value(Eye, false), Some(-10));
+        assert_eq!(value(Face, false), Some(-5));
+        // ... but the vitals' -5 is only for a major wound ("INJURY").
+        assert_eq!(value(Vitals, false), None);
+        assert_eq!(value(Vitals, true), Some(-5));
         assert!(Vitals.knockdown_on_any_injury());
         assert!(!Groin.knockdown_on_any_injury());
         assert_eq!(Groin.shock_factor_and_cap(), (2, 8));

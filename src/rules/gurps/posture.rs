@@ -30,6 +30,13 @@ pub enum Posture {
 }
 
 impl Posture {
+    /// Whether a critical failure on a Dodge changes this posture: "Critical fail, Dodge:
+    /// Defender falls prone" (gurps-lite-and-socs.txt, the critical effects under "BASE SKILL
+    /// LEVELS"), from any posture that is not already lying down.
+    pub fn falls_on_dodge_fumble(self) -> bool {
+        self != Posture::Lying
+    }
+
     /// Every posture, standing first.
     pub const ALL: [Posture; 6] = [
         Posture::Standing,
@@ -144,6 +151,16 @@ impl fmt::Display for Posture {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// gurps-lite-and-socs.txt: "Critical fail, Dodge: Defender falls prone" — kneeling,
+    /// crouching or sitting defenders fall too (issue 26 item 2), a lying one cannot.
+    #[test]
+    fn a_dodge_fumble_fells_every_posture_but_lying() {
+        for p in Posture::ALL {
+            assert_eq!(p.falls_on_dodge_fumble(), p != Posture::Lying, "{p:?}");
+        }
+        assert!(Posture::Kneeling.falls_on_dodge_fumble());
+    }
 
     /// gurps-lite-and-socs.txt "POSTURES": attack −2 crouching/kneeling/sitting, −4
     /// crawling/lying; defense normal crouching, −2 kneeling/sitting, −3 crawling/lying.

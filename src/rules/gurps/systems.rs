@@ -1107,7 +1107,7 @@ fn execute(
                 text: "critical failure on the Block: loses its grip on the shield".into(),
             });
         }
-        if defender_falls && foe.5.posture == Posture::Standing {
+        if defender_falls && foe.5.posture.falls_on_dodge_fumble() {
             foe.5.posture = Posture::Lying;
             events.write(BattleEvent::Note {
                 unit: Some(target),

@@ -115,15 +115,9 @@ pub(super) fn wound_effects(
     if !major && !location.knockdown_on_any_injury() {
         return;
     }
-    let modifier = (major && location.knockdown_modifier() != 0).then(|| {
-        Modifier::new(
-            match location {
-                HitLocation::Skull | HitLocation::Eye => "major wound to skull or eye",
-                _ => "major wound to face, vitals or groin",
-            },
-            location.knockdown_modifier(),
-        )
-    });
+    let modifier = location
+        .knockdown_modifier(major)
+        .map(|(label, value)| Modifier::new(label, value));
     let roll = success_roll(rng, knockdown_modifiers(f.sheet.ht, modifier, pain));
     let ok = roll.succeeded();
     if !ok {
