@@ -26,6 +26,8 @@
 //!   text) against augmented Gunner skill plus the gunnery modifiers; a mount fires once a
 //!   turn, in direct fire or as point defense, and hits once ([`super::tables::rof_bonus`]).
 //!   The targeting program counts while the ship has a working computer and bridge.
+//!   Direct fire is simultaneous: once every ship has declared, each shot is rolled
+//!   against the state at declaration, however the volley's earlier hits change it.
 //! - "+2 for active sensor lock": the firing ship has its active sensors (an AESA) on and
 //!   its side found the target with an AESA this turn.
 //! - Damage: the weapon's dice times its multiplier, halved (rounded down) beyond the
@@ -35,12 +37,14 @@
 //!   CRITICAL HITS" preamble): it is disabled; at minus its full hit points it is
 //!   destroyed.
 //! - A critical hit rolls on the vehicle critical hit table as far as the text gives it
-//!   (3: triple damage and a computer lost if it penetrates; 4: double damage; 5: 90% of
+//!   (3: triple damage and a computer destroyed, for good, if it penetrates; 4: double damage; 5: 90% of
 //!   the armor bypassed and a sensor lost; 6: the drive's acceleration halved, a second
-//!   time it stops); 7 and up, where the text is cut off, are ordinary hits.
+//!   time it stops); 7 and up, where the text is cut off, are ordinary hits. A missile's
+//!   strike that is a critical hit rolls on it too.
 //! - Detection: each side rolls once a turn for every enemy ship, with the best of its
 //!   ships' sensors (an AESA only while its ship's active sensors are on); "prior
-//!   detection" (+4) is the side's own finding of the turn before (shared by datalink).
+//!   detection" (+4) is the side's own finding of the turn just before (shared by
+//!   datalink), by another ship or another sensor type.
 //!   Only detected ships can be fired at or launched at. A ship in a planet's hex or next to
 //!   it is "near a planet"; in the hex of a planet with an atmosphere it is "within the
 //!   atmosphere". A planet's gravity is not modelled. A ship is "silhouetted against a
@@ -71,7 +75,7 @@
 //!   off the map, has left the battle: it escaped.
 //! - Major damage effects: "each hit disables or kills" for NPCs (the table's note): the
 //!   crew and passengers hurt are counted as out; a ship whose whole crew is out is
-//!   disabled. Computers, the bridge, weapons, sensors, the M-drive halving and power loss
+//!   disabled. Computers knocked out (not destroyed), the bridge, weapons, sensors, the M-drive halving and power loss
 //!   are repaired in damage control by an Engineer roll, one a turn, in the order lost; the
 //!   power plant, fuel, cargo and the jump drive are not repaired in a battle. Without a
 //!   working bridge a ship has no targeting program and no active sensors.
@@ -124,6 +128,26 @@ pub struct MissileSpec {
     /// Turns it flies.
     #[serde(default = "six_u")]
     pub endurance: u32,
+}
+
+impl MissileSpec {
+    /// The missile as a weapon for its strike: its damage dice and multiplier, normal armor,
+    /// no half-damage range (it strikes in contact). A strike that is a critical hit rolls
+    /// on the vehicle critical hit table like any other (gurps-traveller-gm-screen.txt,
+    /// "VEHICLE CRITICAL HITS": "when a critical hit is rolled when attacking a vehicle").
+    pub fn as_weapon(&self) -> SpaceWeapon {
+        SpaceWeapon {
+            name: "missile",
+            seconds_per_shot: 0,
+            half_damage: u32::MAX,
+            max_range: u32::MAX,
+            acc: 0,
+            dice: self.dice,
+            multiplier: self.multiplier,
+            armor: tables::ArmorEffect::Normal,
+            radiation: false,
+        }
+    }
 }
 
 fn six_g() -> f64 {
@@ -382,15 +406,15 @@ pub struct Detection {
     pub active: bool,
     /// The ship and sensor that found it this turn.
     pub by: Option<(UnitId, SensorKind)>,
-    /// The ship and sensor that found it the turn before.
-    pub before: Option<(UnitId, SensorKind)>,
 }
 
 impl Detection {
-    /// "Prior Detection" for a scan by `by`'s sensor of `kind`: found on the prior round
-    /// by another sensor type, or by an ally sharing it by datalink ("Scan Modifiers").
+    /// "Prior Detection" for the next scan by `by`'s sensor of `kind`, read from this
+    /// (the latest) turn's finding: found on the prior round by another sensor type, or by
+    /// an ally sharing it by datalink (gurps-traveller-gm-screen.txt, "Scan Modifiers").
+    /// The side's scans read it before they overwrite it with the new turn's finding.
     pub fn prior_for(&self, by: UnitId, kind: SensorKind) -> bool {
-        self.before.is_some_and(|(u, k)| u != by || k != kind)
+        self.by.is_some_and(|(u, k)| u != by || k != kind)
     }
 }
 
@@ -973,11 +997,7 @@ impl Space {
                 if ships.side(target) as usize == side {
                     continue;
                 }
-                let before = ships.ship(target).seen_by.get(side).and_then(|d| d.by);
-                let mut d = Detection {
-                    before,
-                    ..Detection::default()
-                };
+                let mut d = Detection::default();
                 if ships.fighting(target) {
                     // The side's best scan of it.
                     let best = ships

@@ -3,7 +3,8 @@
 
 use super::sheet::TravellerShip;
 use super::space::{
-    Action, Condition, MissileBay, MissileState, Phase, ShipState, Shot, Space, Step, Vessels,
+    Action, Condition, MissileBay, MissileState, Phase, Repairable, ShipState, Shot, Space, Step,
+    Vessels,
 };
 use super::tables::*;
 use crate::battle::{AttackResult, BattleEvent, UnitId, UnitsMut};
@@ -826,7 +827,7 @@ fn major_damage_effects() {
 fn prior_detection_needs_another_sensor_or_an_ally() {
     use super::space::Detection;
     let d = Detection {
-        before: Some((UnitId(0), SensorKind::Aesa)),
+        by: Some((UnitId(0), SensorKind::Aesa)),
         ..Detection::default()
     };
     assert!(!d.prior_for(UnitId(0), SensorKind::Aesa));
@@ -989,4 +990,128 @@ fn the_odds_shown_are_the_odds_rolled() {
         }
     }
     assert_eq!(checked, 16);
+}
+
+/// "Scan Modifiers" (issue 26 item 3): the +4 for prior detection comes from the turn just
+/// before — a find last turn by another of the side's sensors gives it, a find two turns
+/// ago (with a miss in between) does not.
+#[test]
+fn prior_detection_is_last_turns_find() {
+    let (mut s, _) = duel("", "", "", 4);
+    let prior = |s: &Battle, kind| {
+        s.space
+            .scan_modifiers(s.ships(), UnitId(0), kind, UnitId(1))
+            .is_some_and(|m| {
+                m.iter()
+                    .any(|x| &*x.label == "prior detection" && x.value == 4)
+            })
+    };
+    let mut ev = Vec::new();
+    // Turn 1: the raider's side finds the merchant (3 3 3); the merchant misses (6 6 6).
+    s.begin_turn(&mut Scripted::new(&[3, 3, 3, 6, 6, 6]), &mut ev);
+    let Some((finder, kind)) = s.detection(UnitId(0), UnitId(1)).by else {
+        panic!("not found: {ev:?}");
+    };
+    assert_eq!(finder, UnitId(0));
+    let other = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
+        .into_iter()
+        .find(|&k| {
+            k != kind
+                && s.space
+                    .scan_modifiers(s.ships(), UnitId(0), k, UnitId(1))
+                    .is_some()
+        })
+        .unwrap_or_else(|| panic!("a second sensor"));
+    assert!(
+        prior(&s, other),
+        "found last turn by {kind:?}: +4 for {other:?}"
+    );
+    assert!(!prior(&s, kind), "the same sensor gets no +4");
+    // Turn 2: both sides miss; turn 3's scans get no +4 from turn 1's find.
+    s.begin_turn(&mut Scripted::new(&[6, 6, 6, 6, 6, 6]), &mut ev);
+    assert_eq!(s.detection(UnitId(0), UnitId(1)).by, None);
+    assert!(!prior(&s, other), "found two turns ago: no +4");
+}
+
+/// "VEHICLE CRITICAL HITS" (issue 26 items 4 and 5): a missile's strike that is a critical
+/// hit rolls on the table like a beam's; a 3 triples the damage and, as it penetrates,
+/// *destroys* one of the computers — gone, not listed for damage control.
+#[test]
+fn a_missiles_critical_hit_rolls_on_the_vehicle_table_and_destroys_a_computer() {
+    let (mut s, map, mut ev) = volley(", computers: 2", 1);
+    // Point defense 3 3 3 misses (skill -5); the strike 1 1 1 = 3 is a critical hit; the
+    // vehicle critical roll 1 1 1 = 3: triple damage; 6d [1 ×6] × 20 = 120, ×3 = 360, less
+    // DR 50: 310 through, a tenth of 1,500 or more: the major damage roll 1 1 4 = 6, cargo.
+    let mut d = Scripted::new(&[3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4]);
+    next(&mut s, &map, &mut d, &mut ev);
+    assert_eq!(d.remaining(), 0, "{ev:?}");
+    assert!(ev.iter().any(
+        |e| matches!(e, BattleEvent::Roll { purpose, .. } if purpose.contains("vehicle critical"))
+    ));
+    assert_eq!(s.ship(UnitId(1)).hp, 1500 - 310);
+    assert_eq!(s.ship(UnitId(1)).computers, 1);
+    assert!(
+        !s.ship(UnitId(1)).repairs.contains(&Repairable::Computer),
+        "a destroyed computer is not repaired"
+    );
+}
+
+/// Direct fire is simultaneous once every ship has declared (this project's reading of
+/// "SEQUENCE OF ACTION", step 4; issue 26 item 6): a shot listed later is rolled against
+/// the state at declaration, so the merchant keeps its targeting program although the
+/// raider's shot, resolved first, knocks its bridge out.
+#[test]
+fn a_volley_is_rolled_against_the_state_at_declaration() {
+    use super::space::Aim;
+    let (mut s, map) = duel("", "", ", targeting: 8", 1);
+    let mut ev = Vec::new();
+    s.begin_turn(&mut Scripted::new(&[3, 3, 3, 3, 3, 3]), &mut ev);
+    let mut d = Scripted::new(&[]);
+    next(&mut s, &map, &mut d, &mut ev);
+    for u in [0, 1] {
+        let at = s.ship(UnitId(u)).pos;
+        let stay = Action::Maneuver {
+            to: (at.x, at.y),
+            passive: false,
+            ram: None,
+        };
+        s.apply(UnitId(u), stay, &mut ev);
+        next(&mut s, &map, &mut d, &mut ev);
+    }
+    assert_eq!(s.phase, Phase::DirectFire);
+    let shot = |target, pinpoint| Action::Fire {
+        shots: vec![Shot {
+            mount: 0,
+            target: UnitId(target),
+            pinpoint,
+        }],
+    };
+    s.apply(UnitId(0), shot(1, Some(Aim::Bridge)), &mut ev);
+    next(&mut s, &map, &mut d, &mut ev);
+    s.apply(UnitId(1), shot(0, None), &mut ev);
+    // The raider: 1 1 1, a critical hit; vehicle critical 3 3 3 (a window: normal damage);
+    // 5d [1 ×5] × 50 = 250 less DR 25: 225, a major damage roll 6 6 5 (crew hurt, 1d = 1);
+    // the bridge is out. The merchant: 6 6 6, a miss — rolled with its targeting program.
+    let mut dice = Scripted::new(&[1, 1, 1, 3, 3, 3, 1, 1, 1, 1, 1, 6, 6, 5, 1, 6, 6, 6]);
+    ev.clear();
+    next(&mut s, &map, &mut dice, &mut ev);
+    assert_eq!(dice.remaining(), 0, "{ev:?}");
+    assert!(
+        !s.ship(UnitId(1)).bridge,
+        "the raider's pinpoint shot took the bridge"
+    );
+    let merchant_shot = ev.iter().find_map(|e| match e {
+        BattleEvent::Attack { attacker, roll, .. } if *attacker == UnitId(1) => Some(roll),
+        _ => None,
+    });
+    let Some(roll) = merchant_shot else {
+        panic!("the merchant did not fire: {ev:?}");
+    };
+    assert!(
+        roll.modifiers
+            .iter()
+            .any(|m| &*m.label == "targeting program" && m.value == 8),
+        "{:?}",
+        roll.modifiers
+    );
 }

@@ -52,6 +52,7 @@ impl Space {
                 mods.push(Modifier::new("target size", ships.sheet(t).stats.sm));
                 let roll = success_roll(dice, mods);
                 let hit = roll.succeeded();
+                let roll_critical = roll.critical == Some(Critical::Success);
                 events.push(BattleEvent::Attack {
                     attacker: owner,
                     target: t,
@@ -65,24 +66,14 @@ impl Space {
                     },
                 });
                 if hit {
-                    let raw = DiceExpr::d6(self.missile.dice, 0).roll(dice, 0);
-                    let mult = self.missile.multiplier;
-                    let steps = vec![Modifier::named(format!("×{mult}"), raw.total * (mult - 1))];
-                    let dmg = raw.total * mult;
-                    let dr = ships.sheet(t).stats.dr;
-                    let through = self.take_hit(
-                        ships,
-                        Some(owner),
-                        t,
-                        raw,
-                        "missile",
-                        steps,
-                        dmg,
-                        dr,
-                        format!("DR {dr}"),
-                        events,
-                    );
-                    self.major_damage_rolls(ships, t, through, false, dice, events);
+                    let critical = roll_critical;
+                    let w = self.missile.as_weapon();
+                    let how = HitBy {
+                        range: 0,
+                        critical,
+                        damage_type: "missile",
+                    };
+                    self.weapon_hit(ships, owner, t, &w, how, dice, events);
                 }
             }
             ships.remove_missile(id);

@@ -97,21 +97,29 @@ impl Space {
         mods
     }
 
+    /// Resolves the declared volley. Direct fire is simultaneous once every ship has
+    /// declared (this project's reading of "SEQUENCE OF ACTION", step 4): every shot's
+    /// modifiers and range are taken from the state at declaration, before any of the
+    /// volley's hits, so a ship listed later keeps what an earlier shot knocks out.
     pub(super) fn resolve_fire(
         &mut self,
         ships: &mut impl VesselsMut,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let shots = std::mem::take(&mut self.declared);
-        for (u, s) in shots {
-            let Some(w) = ships.sheet(u).mounts.get(s.mount).map(|m| m.weapon) else {
-                continue;
-            };
+        let shots: Vec<_> = std::mem::take(&mut self.declared)
+            .into_iter()
+            .filter_map(|(u, s)| {
+                let w = ships.sheet(u).mounts.get(s.mount)?.weapon;
+                let mods = self.shot_modifiers(ships, u, s.mount, s.target, s.pinpoint.is_some());
+                let d = self.std_range(ships.distance(u, s.target));
+                Some((u, s, w, mods, d))
+            })
+            .collect();
+        for (u, s, w, mods, d) in shots {
             if ships.ship(s.target).condition == Condition::Destroyed {
                 continue;
             }
-            let mods = self.shot_modifiers(ships, u, s.mount, s.target, s.pinpoint.is_some());
             let roll = success_roll(dice, mods);
             let hit = roll.succeeded();
             let critical = roll.critical == Some(Critical::Success);
@@ -128,8 +136,12 @@ impl Space {
                 },
             });
             if hit {
-                let d = self.std_range(ships.distance(u, s.target));
-                let through = self.weapon_hit(ships, u, s.target, &w, d, critical, dice, events);
+                let how = HitBy {
+                    range: d,
+                    critical,
+                    damage_type: "space weapon",
+                };
+                let through = self.weapon_hit(ships, u, s.target, &w, how, dice, events);
                 if through > 0
                     && let Some(aim) = s.pinpoint
                 {
@@ -183,8 +195,9 @@ impl Space {
         events.push(note(Some(target), text.into()));
     }
 
-    /// A hit by `w` from `u` at range `d` on `target` (a critical hit rolls on the vehicle
-    /// critical hit table first); returns the damage that got through the armor.
+    /// A hit by `w` (a beam, a gun or a missile's strike) from `u` on `target` (a critical
+    /// hit rolls on the vehicle critical hit table first, "VEHICLE CRITICAL HITS"); returns
+    /// the damage that got through the armor.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn weapon_hit(
         &mut self,
@@ -192,11 +205,15 @@ impl Space {
         u: UnitId,
         target: UnitId,
         w: &SpaceWeapon,
-        d: u32,
-        critical: bool,
+        how: HitBy,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) -> i32 {
+        let HitBy {
+            range: d,
+            critical,
+            damage_type,
+        } = how;
         let mut crit = None;
         if critical {
             let r = DiceExpr::d6(3, 0).roll(dice, 0);
@@ -246,7 +263,7 @@ impl Space {
             Some(u),
             target,
             raw,
-            "space weapon",
+            damage_type,
             steps,
             dmg,
             eff,
@@ -272,8 +289,15 @@ impl Space {
         events: &mut Vec<BattleEvent>,
     ) {
         match c {
-            VehicleCritical::Triple if through > 0 => {
-                self.knock_out(ships, target, MajorDamage::Computer, events);
+            VehicleCritical::Triple if through > 0 && ships.ship(target).computers > 0 => {
+                // "One computer is destroyed": gone for the battle, not for damage control.
+                let st = ships.ship_mut(target);
+                st.computers -= 1;
+                let left = st.computers;
+                events.push(note(
+                    Some(target),
+                    format!("a computer is destroyed ({left} working)"),
+                ));
             }
             VehicleCritical::BypassSensor => {
                 let lose = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
@@ -614,13 +638,25 @@ impl Space {
     }
 }
 
+/// How a hit came: the range in hexes (for half damage), whether the attack roll was a
+/// critical hit, and the damage's name in the log.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct HitBy {
+    /// Range in hexes.
+    pub range: u32,
+    /// The attack roll was a critical hit.
+    pub critical: bool,
+    /// What the log calls the damage ("space weapon", "missile").
+    pub damage_type: &'static str,
+}
+
 /// A vehicle critical hit ("VEHICLE CRITICAL HITS"; the table is split across the
 /// screen's page, 8 to 18 after the critical head blows). Results for things ships here do
 /// not have (a rudder, windows, batteries, miscellaneous equipment, communications and
 /// ECM) come to their normal damage, or, for batteries, to #6 as the text says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VehicleCritical {
-    /// 3: triple damage, and a computer lost if any penetrates.
+    /// 3: triple damage, and a computer destroyed if any penetrates.
     Triple,
     /// 4: double damage (a water or air vehicle's rudder: not a starship's).
     Double,
@@ -652,7 +688,7 @@ pub enum VehicleCritical {
 impl VehicleCritical {
     fn word(self) -> &'static str {
         match self {
-            VehicleCritical::Triple => "triple damage; a computer lost if it penetrates",
+            VehicleCritical::Triple => "triple damage; a computer destroyed if it penetrates",
             VehicleCritical::Double => "double damage",
             VehicleCritical::BypassSensor => "bypasses 90% of the armor; a sensor is disabled",
             VehicleCritical::Engine => "normal damage; the drive is badly damaged",
