@@ -41,7 +41,10 @@ pub fn choose(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> Action 
 
 fn answer(f: &Board<impl Borrow<Fight>, impl VwUnits>, p: Prompt) -> Action {
     match p {
-        Prompt::Defend(u) => Action::Defense(defense(f, u)),
+        Prompt::Defend(u) => Action::Defense(match &f.pending {
+            Some(p) => defense(f, u, p.attacker, p.attack.weapon),
+            None => DefenseKind::Normal,
+        }),
         Prompt::ManaAttack(u) | Prompt::ManaDefense(u) => {
             let Some(pd) = &f.pending else {
                 return Action::Mana(ManaChoice::Keep);
@@ -115,50 +118,41 @@ pub fn fix_limit(
     injury::major_state(&after) != Hurt::Fighting || (b.penetrating && !loc.limb())
 }
 
-/// How `u` defends against the pending attack.
-pub fn defense(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> DefenseKind {
+/// How `u` defends against an attack by `attacker` with its weapon `weapon`: duck behind
+/// cover when in it, dive prone against shots in the open (not a swordsman), retreat from
+/// melee — each only when [`Board::defense_allowed`] allows it, as a player's answer
+/// (a retreat needs a free hex behind); otherwise a plain defense.
+pub fn defense(
+    f: &Board<impl Borrow<Fight>, impl VwUnits>,
+    u: UnitId,
+    attacker: UnitId,
+    weapon: Option<usize>,
+) -> DefenseKind {
     let s = f.state(u);
     if s.borrowed >= 2 && s.free_defenses == 0 {
         return DefenseKind::None;
     }
-    let melee = f
-        .pending
-        .as_ref()
-        .is_some_and(|p| f.weapon(p.attacker, p.attack.weapon).melee());
+    let melee = f.weapon(attacker, weapon).melee();
     let in_cover = f
         .map
         .as_ref()
         .and_then(|m| m.terrain(s.pos))
         .and_then(Terrain::cover)
         .is_some();
-    let options = if melee {
-        [DefenseKind::Retreat, DefenseKind::Normal]
+    let first = if melee {
+        DefenseKind::Retreat
     } else if in_cover {
-        [DefenseKind::DuckCover, DefenseKind::Normal]
+        DefenseKind::DuckCover
+    } else if f.sheet(u).weapons.iter().all(|w| w.melee()) {
+        return DefenseKind::Normal; // a swordsman does not throw himself down
     } else {
-        [DefenseKind::DiveProne, DefenseKind::Normal]
+        DefenseKind::DiveProne
     };
-    let mut best = DefenseKind::Normal;
-    for k in options {
-        if f.check(u, &Action::Defense(k)).is_ok() || f.prompt.is_none() {
-            // Retreat only if a free hex lies behind (kept simple: always allowed when legal).
-            if k == DefenseKind::DiveProne && f.sheet(u).weapons.iter().all(|w| w.melee()) {
-                continue; // a swordsman does not throw himself down
-            }
-            best = k;
-            break;
-        }
+    if f.defense_allowed(u, attacker, weapon, first).is_ok() {
+        first
+    } else {
+        DefenseKind::Normal
     }
-    if matches!(best, DefenseKind::Retreat) && s.attitude.holds_ground() {
-        best = DefenseKind::Normal;
-    }
-    if matches!(best, DefenseKind::DuckCover) && !in_cover {
-        best = DefenseKind::Normal;
-    }
-    if matches!(best, DefenseKind::DiveProne) && (s.prone || melee) {
-        best = DefenseKind::Normal;
-    }
-    best
 }
 
 fn nearest(
@@ -207,7 +201,7 @@ fn turn(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> Action {
         .find(|(i, w)| w.frag.is_some() && s.loaded.get(*i).copied().flatten() != Some(0))
         .map(|(i, _)| i);
     let adjacent = nearest(f, u, |e| f.distance(u, e) <= 1.5);
-    if !s.attitude_chosen && s.actions == 0 && s.moved == 0 {
+    if !s.attitude_chosen && !s.turn_begun() {
         let a = if hurt >= 7 {
             super::combat::Attitude::Cautious
         } else if adjacent.is_some() && melee_weapon.is_some() && s.breath > 3 && !sheet.mook {

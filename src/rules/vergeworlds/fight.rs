@@ -352,6 +352,10 @@ pub struct UnitState {
     pub free_defenses: u32,
     /// Actions borrowed from the next turn by extra defenses.
     pub borrowed: u32,
+    /// Actions and meters this turn started with, borrowed before it by defenses
+    /// ("Multiple Defenses", "Moving while Defending"): they count as taken this turn but
+    /// do not stop the attitude being chosen first.
+    pub carried: (u32, u32),
     /// The Evade roll in force.
     pub evade: Option<RollRecord>,
     /// Focus on the next action.
@@ -395,6 +399,15 @@ pub struct UnitState {
     pub step_borrowed: u32,
     /// Its mook group (the group shares one starting roll), if any.
     pub group: Option<String>,
+}
+
+impl UnitState {
+    /// Whether the character has done anything on its turn yet (acted, moved or steered
+    /// beyond what it borrowed before the turn): the attitude is chosen before that
+    /// ("Attitude").
+    pub fn turn_begun(&self) -> bool {
+        self.actions > self.carried.0 || self.moved > self.carried.1 || self.steered
+    }
 }
 
 /// An attack being resolved.

@@ -55,6 +55,7 @@ pub fn armor(pen: f64, roll: i32, armor_rs: f64, ap_rs: f64, activation: i32) ->
 /// The Penetration Limit of a roll ("Penetration Delivered to the Target"): the 2d6 roll
 /// row-shifted by the target's Penetration Limit RS (0 for Size 0).
 pub fn pen_limit(roll: i32, rs: f64) -> f64 {
+    // No row shift (Size 0): the die roll itself, not read through the score grid.
     shift(roll.max(1) as f64, rs)
 }
 
@@ -166,20 +167,32 @@ pub enum Hurt {
     Dead,
 }
 
+/// What kind of mook a character is, for the mook thresholds ("Mooks" and its two
+/// exceptions, vergeworlds-rough-methods.txt).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MookKind {
+    /// A living mook: the three thresholds.
+    #[default]
+    Ordinary,
+    /// A machine, robot or squirm mobile: an injury to a limb only disables that limb;
+    /// injuries to the main body count as for any mook.
+    Robot,
+    /// Squirm or Gummi: penetrating injuries mean nothing special; only an Injury of 7 or
+    /// more takes it out.
+    Squirm,
+}
+
 /// "Mooks": down at any Injury of 7 or worse, a penetrating injury of 5 or worse to a
-/// limb, or of 3 or worse to the head, neck, torso or hips (`robot`: machines lose only the
-/// limb; `squirm`: only an Injury of 7 takes it out).
-pub fn mook_down(injury: &Injury, robot_or_squirm: bool) -> bool {
-    if injury.score >= 7 {
-        return !(robot_or_squirm && injury.location.limb());
-    }
-    if robot_or_squirm || !injury.penetrating {
-        return false;
-    }
-    if injury.location.limb() {
-        injury.score >= 5
-    } else {
-        injury.score >= 3
+/// limb, or of 3 or worse to the head, neck, torso or hips; robots lose only the limb
+/// when a limb is hurt, squirm and gummis drop only at 7 ([`MookKind`]).
+pub fn mook_down(injury: &Injury, kind: MookKind) -> bool {
+    let limb = injury.location.limb();
+    match kind {
+        MookKind::Squirm => injury.score >= 7,
+        MookKind::Robot if limb => false,
+        _ if injury.score >= 7 => true,
+        _ if !injury.penetrating => false,
+        _ => injury.score >= if limb { 5 } else { 3 },
     }
 }
 
@@ -388,13 +401,45 @@ mod tests {
             location,
             penetrating,
         };
-        assert!(mook_down(&hit(7, Location::LeftArm, false), false));
-        assert!(!mook_down(&hit(6, Location::Chest, false), false));
-        assert!(mook_down(&hit(3, Location::Chest, true), false));
-        assert!(!mook_down(&hit(4, Location::LeftLeg, true), false));
-        assert!(mook_down(&hit(5, Location::LeftLeg, true), false));
-        assert!(!mook_down(&hit(6, Location::Chest, true), true));
-        assert!(!mook_down(&hit(8, Location::LeftLeg, false), true));
+        assert!(mook_down(
+            &hit(7, Location::LeftArm, false),
+            MookKind::Ordinary
+        ));
+        assert!(!mook_down(
+            &hit(6, Location::Chest, false),
+            MookKind::Ordinary
+        ));
+        assert!(mook_down(
+            &hit(3, Location::Chest, true),
+            MookKind::Ordinary
+        ));
+        assert!(!mook_down(
+            &hit(4, Location::LeftLeg, true),
+            MookKind::Ordinary
+        ));
+        assert!(mook_down(
+            &hit(5, Location::LeftLeg, true),
+            MookKind::Ordinary
+        ));
+        // Squirm and gummis: only an Injury of 7 or more, anywhere.
+        assert!(!mook_down(&hit(6, Location::Chest, true), MookKind::Squirm));
+        assert!(mook_down(
+            &hit(7, Location::LeftLeg, false),
+            MookKind::Squirm
+        ));
+        // Robots: a limb is only the limb, even at 8 ...
+        assert!(!mook_down(
+            &hit(8, Location::LeftLeg, false),
+            MookKind::Robot
+        ));
+        assert!(!mook_down(
+            &hit(5, Location::LeftLeg, true),
+            MookKind::Robot
+        ));
+        // ... but penetrating injuries to the main body count normally (issue 26 item 9).
+        assert!(mook_down(&hit(3, Location::Chest, true), MookKind::Robot));
+        assert!(!mook_down(&hit(6, Location::Chest, false), MookKind::Robot));
+        assert!(mook_down(&hit(7, Location::Chest, false), MookKind::Robot));
     }
 
     /// The decision for major characters.

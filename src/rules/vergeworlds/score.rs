@@ -43,18 +43,20 @@ pub fn score(value: f64) -> f64 {
     (near * 4.0).round() / 4.0
 }
 
-/// The score of `value` as a whole number, for difficulties (nearest, halves up).
+/// The score of `value` as a whole number, for difficulties: 2·log2(value) rounded once to
+/// the nearest whole score (halves up), not first to a quarter and then again (13 m reads
+/// 7, since 13 lies nearer 11 than 16; issue 26 item 8).
 pub fn whole_score(value: f64) -> i32 {
-    let s = score(value);
-    if s == f64::NEG_INFINITY {
+    if value <= 0.0 {
         return i32::MIN / 4;
     }
-    (s + 1e-9).round() as i32
+    (2.0 * value.log2() + 1e-9).round() as i32
 }
 
-/// `value` shifted by `rs` rows: the value of its score plus `rs`.
+/// `value` shifted by `rs` rows: the value of its score plus `rs`. A shift of no rows leaves
+/// the value as it is (a 2d6 roll of 12 stays 12; issue 26 item 7).
 pub fn shift(value: f64, rs: f64) -> f64 {
-    if value <= 0.0 {
+    if value <= 0.0 || rs == 0.0 {
         return value;
     }
     self::value(score(value) + rs)
@@ -119,8 +121,22 @@ mod tests {
         assert_eq!(whole_score(0.1), -7);
     }
 
+    /// Decision 1: whole scores round the exact score once: 13 m is score 7 (2·log2 13 =
+    /// 7.40), 14 m score 8 (7.61); the clean table's own values read their rows.
+    #[test]
+    fn whole_scores_round_once() {
+        assert_eq!(whole_score(13.0), 7);
+        assert_eq!(whole_score(14.0), 8);
+        for s in -6..=20 {
+            assert_eq!(whole_score(value(f64::from(s))), s, "row {s}");
+        }
+    }
+
     #[test]
     fn row_shifts_and_the_operators() {
+        // No shift, no change: 12 and 10 are not read through the grid (12.3, 10.4).
+        assert_eq!(shift(12.0, 0.0), 12.0);
+        assert_eq!(shift(10.0, 0.0), 10.0);
         assert_eq!(shift(4.0, 2.0), 8.0);
         assert_eq!(shift(8.0, -1.0), 5.6);
         // Equal values add to one more doubling: 4 ⊕ 4 = 6.

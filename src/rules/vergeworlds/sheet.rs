@@ -283,9 +283,14 @@ pub struct VwStats {
     /// A mook ("NPC Categories"): no Mana, drops by the mook thresholds.
     #[serde(default)]
     pub mook: bool,
-    /// A robot or squirm mook: only an Injury of 7 to the body takes it out.
+    /// A machine, robot or squirm-mobile mook: an injury to a limb disables only the limb
+    /// ("Mooks", second exception).
     #[serde(default)]
     pub robot: bool,
+    /// A Squirm or Gummi mook: only an Injury of 7 or more takes it out ("Mooks", first
+    /// exception).
+    #[serde(default)]
+    pub squirm: bool,
     /// Mana points.
     #[serde(default)]
     pub mana: u32,
@@ -383,6 +388,16 @@ impl VwStats {
             .unwrap_or_else(|| super::combat::action_points_per_round(self.action_score))
     }
 
+    /// Which mook thresholds apply ([`super::injury::mook_down`]).
+    pub fn mook_kind(&self) -> super::injury::MookKind {
+        use super::injury::MookKind;
+        match (self.robot, self.squirm) {
+            (true, _) => MookKind::Robot,
+            (false, true) => MookKind::Squirm,
+            (false, false) => MookKind::Ordinary,
+        }
+    }
+
     /// The checks of a stat block.
     pub fn problems(&self) -> Vec<Problem> {
         let root = Path::root();
@@ -477,6 +492,12 @@ impl VwStats {
             out.push(Problem::new(
                 root.field("moving"),
                 format!("({h}, {v}): expected a hex side 0 to 5 and a speed up to the top speed"),
+            ));
+        }
+        if self.robot && self.squirm {
+            out.push(Problem::new(
+                root.field("squirm"),
+                "a unit is a robot (limbs only) or a squirm/gummi (only an Injury of 7), not both",
             ));
         }
         if self.mook && self.mana > 0 {

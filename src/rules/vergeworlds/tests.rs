@@ -509,3 +509,56 @@ fn the_odds_shown_are_the_odds_rolled() {
     }
     assert_eq!(checked, 4);
 }
+
+/// "Retreat" needs a hex to step back into (issue 26 item 10): the AI retreats from a club
+/// when it can, and defends plainly when every hex behind it is taken, as a player must.
+#[test]
+fn the_ai_retreats_only_into_a_free_hex() {
+    use super::fight::DefenseKind;
+    let (helen, hale) = (UnitId(0), UnitId(3));
+    let mut f = hale_walks_up_to_waiting_helen();
+    f.state_mut(hale).pos = hexx::Hex::new(-3, 0);
+    assert_eq!(
+        super::ai::defense(&f, helen, hale, Some(0)),
+        DefenseKind::Retreat
+    );
+    let here = f.state(helen).pos;
+    let others = [1, 2, 4, 5, 6].map(UnitId);
+    let free = here
+        .all_neighbors()
+        .into_iter()
+        .filter(|&h| h != hexx::Hex::new(-3, 0));
+    for (u, h) in others.into_iter().zip(free) {
+        f.state_mut(u).pos = h;
+    }
+    assert!(f.stuck(helen));
+    assert_eq!(
+        super::ai::defense(&f, helen, hale, Some(0)),
+        DefenseKind::Normal
+    );
+}
+
+/// "Attitude" is chosen at the start of a turn, and an action borrowed by an extra defense
+/// ("Multiple Defenses") counts on that turn without taking the choice away (issue 26 item
+/// 11); once the character acts, the attitude is settled.
+#[test]
+fn a_borrowed_defense_leaves_the_attitude_choice() {
+    let helen = UnitId(0);
+    let mut f = hale_walks_up_to_waiting_helen();
+    f.active = None;
+    f.state_mut(helen).waiting = false;
+    f.state_mut(helen).borrowed = 1;
+    f.state_mut(helen).step_borrowed = 1;
+    let mut events = Vec::new();
+    let step = f.advance(&mut Scripted::new(&[]), &mut events);
+    assert_eq!(step, super::fight::Step::Awaiting(helen), "{events:#?}");
+    assert_eq!(f.state(helen).actions, 1, "the borrowed action counts");
+    let cautious = Action::Attitude(super::combat::Attitude::Cautious);
+    f.check(helen, &cautious)
+        .expect("the attitude is still open");
+    f.state_mut(helen).actions = 2;
+    assert!(
+        f.check(helen, &cautious).is_err(),
+        "after an action it is settled"
+    );
+}

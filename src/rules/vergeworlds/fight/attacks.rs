@@ -403,7 +403,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             self.prompt = Some(Prompt::Defend(target));
             return;
         }
-        let k = crate::rules::vergeworlds::ai::defense(self, target);
+        let k = crate::rules::vergeworlds::ai::defense(self, target, u, a.weapon);
         if let Some(p) = &mut self.pending {
             p.defense = Some(k);
         }

@@ -54,7 +54,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         }
         match action {
             Action::Attitude(_) => {
-                if s.attitude_chosen || s.actions > 0 || s.moved > 0 || s.steered {
+                if s.attitude_chosen || s.turn_begun() {
                     return Err("the attitude is chosen at the start of the turn".into());
                 }
                 Ok(())
@@ -333,7 +333,22 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         let Some(p) = &self.pending else {
             return Err("no attack to defend against".into());
         };
-        let melee = self.weapon(p.attacker, p.attack.weapon).melee();
+        self.defense_allowed(u, p.attacker, p.attack.weapon, k)
+    }
+
+    /// Whether `u` may defend with `k` against an attack by `attacker` with its weapon
+    /// `weapon` ("Defend", "Moving while Defending"): a retreat only against melee, with a
+    /// free hex to step back into, at low speed and in an attitude that may give ground;
+    /// diving prone only against shots, once; ducking only with cover here or a step away.
+    /// The same check for a player's answer and the AI's choice.
+    pub fn defense_allowed(
+        &self,
+        u: UnitId,
+        attacker: UnitId,
+        weapon: Option<usize>,
+        k: DefenseKind,
+    ) -> Result<(), String> {
+        let melee = self.weapon(attacker, weapon).melee();
         let s = self.state(u);
         match k {
             DefenseKind::Retreat if !melee => Err("retreating helps against melee attacks".into()),
@@ -343,7 +358,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
             DefenseKind::Retreat | DefenseKind::DuckCover if s.vector.is_some() => {
                 Err("at high speed there is no step to take".into())
             }
-            DefenseKind::Retreat if self.retreat_hex(u, p.attacker).is_none() => {
+            DefenseKind::Retreat if self.retreat_hex(u, attacker).is_none() => {
                 Err("no free hex to step back into".into())
             }
             DefenseKind::DiveProne if melee || s.prone => {

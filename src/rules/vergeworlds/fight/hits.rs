@@ -379,7 +379,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             let s = self.state_mut(t);
             injury::record(&mut s.injuries, inj);
             let recorded = s.injuries.last().copied().unwrap_or(inj);
-            if sheet.mook && injury::mook_down(&recorded, sheet.robot) {
+            if sheet.mook && injury::mook_down(&recorded, sheet.mook_kind()) {
                 mook_out = true;
             }
         }

@@ -186,7 +186,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         if self.is_player(a.target) || (self.is_player(u) && self.state(u).mana > 0) {
             return None;
         }
-        let kind = crate::rules::vergeworlds::ai::defense(self, a.target);
+        let kind = crate::rules::vergeworlds::ai::defense(self, a.target, u, a.weapon);
         Some(self.hit_chance_against(u, a, kind))
     }
 }

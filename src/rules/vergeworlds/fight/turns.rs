@@ -194,6 +194,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         s.moved = std::mem::take(&mut s.step_borrowed);
         s.actions = s.borrowed;
         s.borrowed = 0;
+        s.carried = (s.actions, s.moved);
         s.ran = false;
         s.steered = false;
         s.attitude = Attitude::Neutral;
