@@ -410,6 +410,11 @@ pub struct AwaitedDecision<'w, 's, A: Clone + Send + Sync + 'static> {
 }
 
 impl<A: Clone + Send + Sync + 'static> AwaitedDecision<'_, '_, A> {
+    /// True when the AI decides for `unit` ([`ai_decides`]).
+    pub fn by_ai(&self, unit: UnitId) -> bool {
+        ai_decides(&self.roster, &self.controllers, self.autopilot.0, unit)
+    }
+
     /// The awaited unit and its decision once `check` accepts it: commands for any other
     /// unit are refused ([`awaited_command`]), and a refused decision is dropped for a
     /// player, who chooses again, or replaced by `fallback(unit)` for the AI

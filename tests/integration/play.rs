@@ -772,3 +772,43 @@ fn a_vergeworlds_battle_is_played_saved_and_loaded() {
     assert!(log.contains("Committed attitude"), "{log}");
     saves_loads_and_finishes(p, "vergeworlds");
 }
+
+/// Main Sequence (issue 26 item 12): a player may decline every question the battle asks —
+/// no defense, no re-roll, no +2 from Edge, no Edge against a killing hit — and each
+/// answer is taken up and recorded like any decision (in `ms-ship-chase.ron` the first is
+/// the sensor sweep's +2).
+#[test]
+fn a_main_sequence_player_may_decline_every_question() {
+    use skirmish::rules::main_sequence::fight::Prompt;
+    use skirmish::rules::main_sequence::{Action as MsAction, Board, Fight, MainSequence, ai};
+    for scenario in ["ms-ship-chase.ron", "ms-corridor.ron"] {
+        let mut p = play(scenario, 3);
+        let (mut decided, mut declined) = (0, 0);
+        while decided < 60 {
+            let Some(me) = to_player(&mut p) else { break };
+            let action = {
+                let world = &p.session().world;
+                let f = Board {
+                    fight: world.resource::<Fight>(),
+                    units: world,
+                };
+                let decline = match f.prompt {
+                    Some(Prompt::Defend(_)) => Some(MsAction::Defend(None)),
+                    Some(Prompt::Reroll | Prompt::RerollDefense(_) | Prompt::RerollCheck) => {
+                        Some(MsAction::Reroll(None))
+                    }
+                    Some(Prompt::Kill(_)) => Some(MsAction::SpendEdge(false)),
+                    Some(Prompt::Boost) => Some(MsAction::PlusTwo(false)),
+                    None => None,
+                };
+                declined += usize::from(decline.is_some());
+                decline.unwrap_or_else(|| ai::choose(&f, world.resource(), me))
+            };
+            p.decide::<MainSequence>(action.clone())
+                .unwrap_or_else(|e| panic!("{scenario}: {action:?} refused: {e}"));
+            decided += 1;
+        }
+        assert!(declined > 0, "{scenario}: no question was asked");
+        assert_eq!(p.recording().decisions.len(), decided, "{scenario}");
+    }
+}

@@ -310,10 +310,17 @@ pub(super) fn resolve(
         out.write_batch(events);
         return; // a player chooses again
     };
-    let quiet = matches!(
-        action,
-        Action::Defend(None) | Action::Reroll(None) | Action::SpendEdge(_) | Action::PlusTwo(false)
-    );
+    // The AI's answers to the battle's questions stay out of the log, as they always have;
+    // a player's answer is a decision like any other: logged, so that the window and
+    // `play` see it taken up (issue 26 item 12).
+    let quiet = decision.by_ai(active)
+        && matches!(
+            action,
+            Action::Defend(None)
+                | Action::Reroll(None)
+                | Action::SpendEdge(_)
+                | Action::PlusTwo(false)
+        );
     if !quiet {
         events.push(BattleEvent::ActionChosen {
             unit: active,
