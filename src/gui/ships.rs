@@ -338,7 +338,7 @@ fn ship_options(
 
 use crate::rules::socs::SocsRange;
 use crate::rules::socs::dogfight::{
-    Action as CraftAction, Crafts, Dogfight, Maneuver, Phase as SocsPhase, Shot,
+    Action as CraftAction, Crafts, Dogfight, MAX_LEAD_PENALTY, Maneuver, Phase as SocsPhase, Shot,
 };
 
 /// What the player drafts for the awaited craft, kept between frames.
@@ -348,6 +348,8 @@ pub struct SocsInputs {
     pub gun_targets: Vec<Option<UnitId>>,
     /// The game master's modifier on the drafted decision (decision 4).
     pub gm_modifier: i32,
+    /// The hazard penalty drafted for Follow the Leader.
+    pub lead_penalty: i32,
 }
 
 /// The dogfight of the battle and its craft (the battle world), if it is a SOCS one.
@@ -514,20 +516,17 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
         game.selected = Some(me);
     }
     // The panel's own inputs, held apart while the battle is borrowed.
-    let mut gun_targets = std::mem::take(&mut game.draft_mut::<SocsInputs>().gun_targets);
-    let mut gm_modifier = game.draft_mut::<SocsInputs>().gm_modifier;
+    let mut inputs = std::mem::take(game.draft_mut::<SocsInputs>());
     let chosen = match dogfight(game) {
-        Some((d, crafts)) => craft_options(ui, d, crafts, me, &mut gun_targets, &mut gm_modifier),
+        Some((d, crafts)) => craft_options(ui, d, crafts, me, &mut inputs),
         None => None,
     };
-    game.draft_mut::<SocsInputs>().gun_targets = gun_targets;
-    game.draft_mut::<SocsInputs>().gm_modifier = gm_modifier;
+    *game.draft_mut::<SocsInputs>() = inputs;
     if let Some(action) = chosen {
         match game.play.decide::<crate::rules::socs::Socs>(action) {
             Ok(()) => {
                 game.status = "done".into();
-                game.draft_mut::<SocsInputs>().gun_targets.clear();
-                game.draft_mut::<SocsInputs>().gm_modifier = 0;
+                *game.draft_mut::<SocsInputs>() = SocsInputs::default();
             }
             Err(e) => game.status = format!("not allowed: {e}"),
         }
@@ -545,9 +544,13 @@ fn craft_options(
     d: &Dogfight,
     crafts: &impl Crafts,
     me: UnitId,
-    gun_targets: &mut Vec<Option<UnitId>>,
-    gm_modifier: &mut i32,
+    inputs: &mut SocsInputs,
 ) -> Option<CraftAction> {
+    let SocsInputs {
+        gun_targets,
+        gm_modifier,
+        lead_penalty,
+    } = inputs;
     ui.strong(format!("{}'s decision", crafts.name_of(me)));
     ui.horizontal(|ui| {
         ui.label("GM modifier (unorthodox tactics)");
@@ -632,6 +635,28 @@ fn craft_options(
                 let CraftAction::Maneuver { maneuver, .. } = &a else {
                     continue;
                 };
+                if let Maneuver::FollowTheLeader { penalty } = maneuver {
+                    // One row with the penalty the leader chooses, not a button for each.
+                    if *penalty == 0 {
+                        ui.horizontal(|ui| {
+                            ui.label("Follow the Leader, hazard penalty -");
+                            ui.add(egui::DragValue::new(lead_penalty).range(0..=MAX_LEAD_PENALTY));
+                            if ui
+                                .button("Lead them through")
+                                .on_hover_text("the foes on your tail must follow through the hazard; every pilot rolls Piloting + MR minus the penalty")
+                                .clicked()
+                            {
+                                chosen = Some(CraftAction::Maneuver {
+                                    maneuver: Maneuver::FollowTheLeader {
+                                        penalty: *lead_penalty,
+                                    },
+                                    gm_modifier: *gm_modifier,
+                                });
+                            }
+                        });
+                    }
+                    continue;
+                }
                 let text = d.describe(crafts, me, &a);
                 let hint = match maneuver {
                     Maneuver::FlyStraight => "no change to any aiming bonus",

@@ -95,6 +95,12 @@ pub struct GmManeuver {
     pub effect: GmEffect,
 }
 
+/// The largest hazard penalty a lead pilot may choose for Follow the Leader (0 to this,
+/// any whole number). The text leaves it open ("lead pilot's chosen penalty"); 10 is our
+/// bound, just past the hardest row of the task difficulty table (gurps-lite-and-socs.txt,
+/// "TASK DIFFICULTY": −8/−9 Dangerous).
+pub const MAX_LEAD_PENALTY: i32 = 10;
+
 /// A pilot's maneuver ("MANEUVER PHASE").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -123,7 +129,8 @@ pub enum Maneuver {
     },
     /// Lead the foes on your tail through a hazard at a penalty you choose.
     FollowTheLeader {
-        /// The penalty (0 to 10) every pilot takes, you included.
+        /// The penalty every pilot takes, you included: any the leader chooses from 0 to
+        /// [`MAX_LEAD_PENALTY`] ("FOLLOW THE LEADER": "minus lead pilot's chosen penalty").
         penalty: i32,
     },
     /// One of the scenario's game-master maneuvers, against `target`.
@@ -646,7 +653,7 @@ impl Dogfight {
                     }
                 }
                 if crafts.craft(me).stats.class.group() < SizeGroup::Line {
-                    for penalty in [0, 2, 4, 6] {
+                    for penalty in 0..=MAX_LEAD_PENALTY {
                         v.push(m(Maneuver::FollowTheLeader { penalty }));
                     }
                 }
@@ -1224,9 +1231,11 @@ impl Dogfight {
         }
     }
 
-    /// Who aboard survives a heavy or worse hit: minor characters die; on a great hit a
-    /// major character survives an HT roll (a decision for the text's "potentially"); on an
-    /// extreme hit everyone dies.
+    /// Who aboard survives a heavy or worse hit ("FIREPOWER LEVELS"; what "may" and
+    /// "potentially" mean is our decision, one roll for both): on a heavy hit each minor
+    /// character "may die" — an HT roll, failure kills — and majors live; on a great hit
+    /// minor characters die and each major character survives an HT roll; on an extreme
+    /// hit everyone dies.
     fn casualties(
         &mut self,
         crafts: &mut impl CraftsMut,
@@ -1241,9 +1250,8 @@ impl Dogfight {
                 continue;
             }
             let dies = match (level, person.major) {
-                (Firepower::Extreme, _) => true,
-                (_, false) => true,
-                (Firepower::Great, true) => {
+                (Firepower::Extreme, _) | (Firepower::Great, false) => true,
+                (Firepower::Heavy, false) | (Firepower::Great, true) => {
                     let roll = success_roll(
                         dice,
                         vec![Modifier::named(format!("{} HT", person.name), person.ht)],

@@ -151,7 +151,8 @@ pub struct Character {
     /// Skill for the furball's perception roll (Electronics Operation: sensors, Vision...).
     #[serde(default = "default_perception")]
     pub perception: i32,
-    /// HT, for a major character's roll to survive a vaporized ship.
+    /// HT, for the roll to survive a heavy hit (a minor character) or a vaporized ship (a
+    /// major one).
     #[serde(default = "default_ht")]
     pub ht: i32,
 }

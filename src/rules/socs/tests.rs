@@ -363,15 +363,20 @@ fn sustained_fire_light_damage_and_continuing_damage() {
             );
         }
     }
-    // Hit with 15 (dodge 9 fails): a second light hit on a damaged fighter is heavy.
+    // Hit with 15 (dodge 9 fails): a second light hit on a damaged fighter is heavy (its
+    // minor pilot rolls HT: 3 3 3 lives).
     let mut events = Vec::new();
-    d.advance(&mut Scripted::new(&[5, 5, 5, 3, 3, 3]), &mut events);
+    d.advance(
+        &mut Scripted::new(&[5, 5, 5, 3, 3, 3, 3, 3, 3]),
+        &mut events,
+    );
     assert_eq!(d.state(UnitId(2)).out, Some(Fate::Destroyed));
     assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { text, .. } if text.contains("continuing damage makes this light hit heavy"))));
     assert_eq!(d.sustained_ab(ACE, 0, BANDIT), 2);
 }
 
-/// "3-HEAVY" disables a cutter and kills its minor characters; "4-GREAT" vaporizes, and a
+/// "3-HEAVY" disables a cutter and its minor characters may die (an HT roll each); "4-GREAT"
+/// vaporizes, and a
 /// major character lives only by an HT roll; a light hit on a craft with hit locations
 /// knocks one out with the guns there.
 #[test]
@@ -388,17 +393,15 @@ fn heavy_and_great_hits_and_hit_locations() {
     );
     assert!(d.state(UnitId(1)).locations_out[1]);
     assert!(d.guns_at(CUTTY, LINER).is_empty());
-    // Heavy: disabled; the pilot and gunner (minor) die, the captain (major) lives.
+    // Heavy: disabled; the minor characters "may die" (issue 26 item 14): each rolls HT
+    // 10 — the pilot 6 6 5 = 17 dies, the gunner 1 2 3 = 6 lives; the captain (major)
+    // lives without a roll.
     let mut d = dogfight("");
-    d.hit(
-        BANDIT,
-        CUTTY,
-        Firepower::Heavy,
-        &mut Scripted::new(&[]),
-        &mut events,
-    );
+    let mut dice = Scripted::new(&[6, 6, 5, 1, 2, 3]);
+    d.hit(BANDIT, CUTTY, Firepower::Heavy, &mut dice, &mut events);
+    assert_eq!(dice.remaining(), 0);
     assert_eq!(d.state(UnitId(1)).out, Some(Fate::Disabled));
-    assert_eq!(d.state(UnitId(1)).alive, vec![false, false, true]);
+    assert_eq!(d.state(UnitId(1)).alive, vec![false, true, true]);
     // Great: vaporized; the captain rolls HT 12: 13 fails.
     let mut d = dogfight("");
     d.hit(
@@ -744,17 +747,18 @@ fn continuing_damage_on_a_craft_with_locations() {
     light(&mut d, ACE, CUTTY, &[1]);
     assert!(d.state(CUTTY).damaged);
     assert_eq!(d.state(CUTTY).locations_out, vec![true, false]);
-    // Second light hit on the Bridge again: heavy, disabled.
-    light(&mut d, ACE, CUTTY, &[1]);
+    // Second light hit on the Bridge again: heavy, disabled (its two minor characters
+    // roll HT: 3 3 3 each, both live).
+    light(&mut d, ACE, CUTTY, &[1, 3, 3, 3, 3, 3, 3]);
     assert_eq!(d.state(CUTTY).out, Some(Fate::Disabled));
     // A fighter has no locations: its second light hit is heavy at once.
     light(&mut d, CUTTY, BANDIT, &[]);
-    light(&mut d, CUTTY, BANDIT, &[]);
+    light(&mut d, CUTTY, BANDIT, &[3, 3, 3]);
     assert_eq!(d.state(BANDIT).out, Some(Fate::Destroyed));
     // Liner (one location): its first light hit knocks the Bridge out; the next is heavy.
     light(&mut d, ACE, LINER, &[1]);
     assert!(d.in_fight(LINER));
-    light(&mut d, ACE, LINER, &[1]);
+    light(&mut d, ACE, LINER, &[1, 3, 3, 3, 3, 3, 3]);
     assert_eq!(d.state(LINER).out, Some(Fate::Disabled));
 }
 
@@ -778,9 +782,11 @@ fn furball_collisions() {
     to_maneuvers(&mut d);
     let mut events = Vec::new();
     let first = d.order[0];
-    // Everyone flies straight except the first, who maneuvers defensively and rolls 18.
+    // Everyone flies straight except the first, who maneuvers defensively and rolls 18
+    // (the minor characters of both craft in the collision then roll HT: 3s, they live).
     loop {
-        match d.advance(&mut Scripted::new(&[6, 6, 6, 1]), &mut events) {
+        let dice = [6, 6, 6, 1].into_iter().chain([3; 12]).collect::<Vec<_>>();
+        match d.advance(&mut Scripted::new(&dice), &mut events) {
             Step::Awaiting(u) if u == first => d.apply(
                 u,
                 Action::Maneuver {
@@ -950,4 +956,44 @@ fn the_odds_shown_are_the_odds_rolled() {
             "{me:?} gun {w} at {t:?}: shown {shown}, rolled {hits}/216"
         );
     }
+}
+
+/// "FOLLOW THE LEADER": "minus lead pilot's chosen penalty" (issue 26 item 13): the leader
+/// may choose any penalty from 0 to `MAX_LEAD_PENALTY`, not only even ones; ships of the
+/// line may not lead at all.
+#[test]
+fn the_leader_chooses_any_penalty() {
+    use super::dogfight::MAX_LEAD_PENALTY;
+    let mut d = dogfight("");
+    d.set_position(BANDIT, ACE, 2);
+    to_maneuvers(&mut d);
+    let mut events = Vec::new();
+    let lead = |penalty| Action::Maneuver {
+        maneuver: Maneuver::FollowTheLeader { penalty },
+        gm_modifier: 0,
+    };
+    loop {
+        match d.advance(&mut Scripted::new(&[]), &mut events) {
+            Step::Awaiting(u) if u == ACE => break,
+            Step::Awaiting(u) => {
+                if u == LINER {
+                    assert!(d.check(LINER, &lead(0)).is_err(), "a ship of the line");
+                }
+                let straight = Action::Maneuver {
+                    maneuver: Maneuver::FlyStraight,
+                    gm_modifier: 0,
+                };
+                d.apply(u, straight);
+            }
+            other => panic!("Ace never declared: {other:?}"),
+        }
+    }
+    let first = ACE;
+    for p in [0, 1, 3, 5, 7, MAX_LEAD_PENALTY] {
+        d.check(first, &lead(p))
+            .unwrap_or_else(|e| panic!("penalty {p}: {e}"));
+    }
+    assert_eq!(MAX_LEAD_PENALTY, 10);
+    assert!(d.check(first, &lead(11)).is_err());
+    assert!(d.check(first, &lead(-1)).is_err());
 }

@@ -14,7 +14,7 @@
 
 use super::gunnery::{self, DamageReport};
 use super::range::{
-    Band, Direction, PairRange, RangeBoard, move_range, range_order, steps_allowed,
+    Band, Direction, PairRange, RangeBoard, RangeRoll, move_range, range_order, steps_allowed,
 };
 use super::sheet::{ShipFacing, ShipSheet, ShipState, SystemRef};
 use crate::battle::{AttackResult, BattleEvent, Standing, UnitId, Units, UnitsMut};
@@ -557,7 +557,12 @@ impl Fleet {
             if let Some(s) = ships.state_mut(id) {
                 s.range_roll = roll.total;
             }
-            ranked.push((id, roll.total, pilot.piloting));
+            ranked.push(RangeRoll {
+                unit: id,
+                natural_12: roll.faces.first() == Some(&12),
+                total: roll.total,
+                piloting: pilot.piloting,
+            });
             events.push(BattleEvent::Roll {
                 unit: id,
                 purpose: Cow::Borrowed("piloting for range"),
@@ -845,7 +850,11 @@ impl Fleet {
         if !shot.hit {
             return;
         }
-        let attacker_picks = self.tails(ships, me, target) || sheet.attacker_chooses();
+        // "If you are at tailing range then the person firing gets to choose"
+        // (starship-d12-quick-reference.txt, "After the shot"): the tailer or the tailed
+        // ship alike.
+        let attacker_picks =
+            self.band(ships, me, target) == Band::Tailing || sheet.attacker_chooses();
         let Some(state) = ships.state_mut(target) else {
             return;
         };

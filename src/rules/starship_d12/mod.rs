@@ -22,10 +22,13 @@
 //!   a shot ([`fleet::Fleet::check`]). So every ship runs out of actions and passes.
 //! - Which side a system is hit on follows from the chosen system; the defender's choice
 //!   is made by a fixed policy for every ship ([`gunnery::defender_choice`]), the
-//!   attacker's (tailing or an edge) by [`gunnery::attacker_choice`].
+//!   attacker's (at Tailing, whichever of the two fires, or with an edge) by
+//!   [`gunnery::attacker_choice`].
 //! - A ship on another's tail stays there until a range move opens the range; the tailed
-//!   ship cannot close past its tailer. Equal range rolls go to the better pilot, then to
-//!   unit order ([`range::range_order`]).
+//!   ship cannot close past its tailer. A natural 12 on the range roll goes before every
+//!   roll without one ("Natural 12 is always success"); it moves two steps only when its
+//!   total beats the other's by 6. Equal range rolls go to the better pilot, then to unit
+//!   order ([`range::range_order`]).
 //! - Declared shots resolve at the end of the action round, beams before missiles; a ship
 //!   destroyed in the round still fires what it declared (simultaneous actions).
 //! - A ship whose engines (if it has any) are all out of action cannot change the range.

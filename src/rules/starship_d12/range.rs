@@ -193,12 +193,31 @@ pub fn move_range<K: Copy>(
     }
 }
 
-/// The order in which pilots move the range: highest roll first; equal rolls by the
-/// higher piloting total, then by unit order (a tie-break the text does not give).
-pub fn range_order(rolls: &[(UnitId, i32, i32)]) -> Vec<UnitId> {
+/// One pilot's range roll as the order reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeRoll {
+    /// The ship.
+    pub unit: UnitId,
+    /// The first die was a 12: "Natural 12 is always success" (starship-d12-quick-reference
+    /// .txt, "Skill Rolls"), so it ranks above every roll without one, whatever the totals.
+    pub natural_12: bool,
+    /// The roll's total.
+    pub total: i32,
+    /// The pilot's piloting, for ties.
+    pub piloting: i32,
+}
+
+/// The order in which pilots move the range ("Range": highest roll first): natural 12s
+/// first, then the higher total; equal rolls by the higher piloting total, then by unit
+/// order (a tie-break the text does not give).
+pub fn range_order(rolls: &[RangeRoll]) -> Vec<UnitId> {
     let mut v = rolls.to_vec();
-    v.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)));
-    v.into_iter().map(|(id, _, _)| id).collect()
+    v.sort_by(|a, b| {
+        (b.natural_12, b.total, b.piloting)
+            .cmp(&(a.natural_12, a.total, a.piloting))
+            .then(a.unit.cmp(&b.unit))
+    });
+    v.into_iter().map(|r| r.unit).collect()
 }
 
 #[cfg(test)]
@@ -245,15 +264,33 @@ mod tests {
         assert_eq!(move_range(tail, b, Direction::Closer, 1), tail);
     }
 
+    fn roll(unit: u32, natural_12: bool, total: i32, piloting: i32) -> RangeRoll {
+        RangeRoll {
+            unit: UnitId(unit),
+            natural_12,
+            total,
+            piloting,
+        }
+    }
+
+    /// "Range": the highest roll moves first; ties by piloting, then unit order.
     #[test]
     fn the_highest_roll_moves_first() {
         let order = range_order(&[
-            (UnitId(0), 5, 3),
-            (UnitId(1), 9, 2),
-            (UnitId(2), 5, 4),
-            (UnitId(3), 5, 3),
+            roll(0, false, 5, 3),
+            roll(1, false, 9, 2),
+            roll(2, false, 5, 4),
+            roll(3, false, 5, 3),
         ]);
         assert_eq!(order, vec![UnitId(1), UnitId(2), UnitId(0), UnitId(3)]);
+    }
+
+    /// "Skill Rolls": "Natural 12 is always success" — a natural 12 (total 12) goes before
+    /// a 7 rolled again to 19 (issue 26 item 15).
+    #[test]
+    fn a_natural_12_moves_first() {
+        let order = range_order(&[roll(0, false, 19, 9), roll(1, true, 12, 4)]);
+        assert_eq!(order, vec![UnitId(1), UnitId(0)]);
     }
 
     #[test]

@@ -670,3 +670,46 @@ fn the_odds_shown_are_the_odds_rolled() {
     }
     assert!(checked >= 6, "{checked} shots checked");
 }
+
+/// "After the shot": "If you are at tailing range then the person firing gets to choose"
+/// (issue 26 item 16): the tailed ship firing back at its tailer chooses the system hit,
+/// as the tailer does.
+#[test]
+fn at_tailing_range_whoever_fires_chooses() {
+    let mut f = fleet();
+    f.set_range(BRAND, ANVIL, Band::Tailing, Some(BRAND));
+    to_actions(&mut f);
+    let mut events = Vec::new();
+    let none = &mut Scripted::new(&[]);
+    for _ in 0..3 {
+        let Step::Awaiting(id) = f.advance(none, &mut events) else {
+            panic!("a decision is awaited");
+        };
+        let action = if id == ANVIL {
+            Action::Fire {
+                weapon: TURRET,
+                target: BRAND,
+                gunner: 0,
+                helpers: vec![],
+            }
+        } else {
+            Action::Pass
+        };
+        f.apply(id, action, &mut events);
+    }
+    // The round resolves: a natural 12 hits.
+    events.clear();
+    f.advance(&mut Scripted::new(&[12]), &mut events);
+    let chooser = events.iter().find_map(|e| match e {
+        BattleEvent::Damage {
+            attacker: Some(ANVIL),
+            location: Some(location),
+            ..
+        } => Some(location.to_string()),
+        _ => None,
+    });
+    let Some(text) = chooser else {
+        panic!("no damage from Anvil: {events:#?}");
+    };
+    assert!(text.contains("chosen by the attacker"), "{text}");
+}
