@@ -204,6 +204,11 @@ impl fmt::Display for RollRecord {
     /// One line a player can check by hand, e.g.
     /// `3d6 [4 2 5] = 11 vs 13 (Broadsword 13, range/speed -4, Aim +4): success by 2`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.faces.is_empty() && self.extra.is_empty() && self.modifiers.is_empty() {
+            // Nothing rolled and nothing added: the record names what decided it (a SOCS
+            // shot at a planet: "hits automatically").
+            return write!(f, "{}", self.dice);
+        }
         if self.faces.is_empty() && self.extra.is_empty() && !self.modifiers.is_empty() {
             // Nothing rolled: a sum of labelled numbers (Main Sequence damage).
             write_modifiers(f, &self.modifiers, true)?;

@@ -287,7 +287,7 @@ fn ship_options(
         }
         Phase::Actions { round, .. } => {
             intro.push(format!(
-                "Action round {round}: one full action (a shot), or pass. Shots are resolved together at the end of the round."
+                "Action round {round}: one full action (a shot), a crewman helping the pilot, or pass. Shots are resolved together at the end of the round."
             ));
             let Some(sheet) = ships.sheet_of(me) else {
                 return (intro, options);
@@ -324,6 +324,15 @@ fn ship_options(
                             d
                         )
                     }
+                    Action::HelpPilot { crewman } => {
+                        let Some(c) = sheet.crew.get(usize::from(*crewman)) else {
+                            continue;
+                        };
+                        format!(
+                            "{} helps the pilot: +{} to next turn's range roll",
+                            c.name, c.piloting
+                        )
+                    }
                     _ => continue,
                 };
                 options.push((text, a));
@@ -346,6 +355,8 @@ use crate::rules::socs::dogfight::{
 pub struct SocsInputs {
     /// The target of each gun (none: it holds its fire).
     pub gun_targets: Vec<Option<UnitId>>,
+    /// The hit location each gun aims at (none: an ordinary shot).
+    pub gun_aims: Vec<Option<u8>>,
     /// The game master's modifier on the drafted decision (decision 4).
     pub gm_modifier: i32,
     /// The hazard penalty drafted for Follow the Leader.
@@ -548,6 +559,7 @@ fn craft_options(
 ) -> Option<CraftAction> {
     let SocsInputs {
         gun_targets,
+        gun_aims,
         gm_modifier,
         lead_penalty,
     } = inputs;
@@ -564,12 +576,15 @@ fn craft_options(
             if gun_targets.len() != guns {
                 *gun_targets = vec![None; guns];
             }
+            if gun_aims.len() != guns {
+                *gun_aims = vec![None; guns];
+            }
             if crafts.craft_state(me).skip_fire {
                 ui.label("Your gunners may not fire this turn.");
             } else {
                 ui.label("Fire phase: pick a target for each gun (shots are resolved together).");
             }
-            for (w, target) in gun_targets.iter_mut().enumerate() {
+            for ((w, target), aim) in gun_targets.iter_mut().enumerate().zip(gun_aims.iter_mut()) {
                 let foes: Vec<UnitId> = crafts
                     .foes(me)
                     .into_iter()
@@ -591,9 +606,42 @@ fn craft_options(
                                 ui.selectable_value(target, Some(t), crafts.name_of(t));
                             }
                         });
+                    // An aimed shot at one of the target's working hit locations.
+                    let spots: Vec<(u8, &str)> = target
+                        .filter(|&t| crafts.craft(t).aimed_to_be_hit().is_some())
+                        .map_or(Vec::new(), |t| {
+                            let c = crafts.craft(t);
+                            let out = &crafts.craft_state(t).locations_out;
+                            (0..c.stats.locations.len())
+                                .filter(|&k| !out[k])
+                                .map(|k| (k as u8, c.stats.locations[k].as_str()))
+                                .collect()
+                        });
+                    if !spots.iter().any(|(k, _)| Some(*k) == *aim) {
+                        *aim = None;
+                    }
+                    if !spots.is_empty() {
+                        let shown = aim
+                            .and_then(|k| spots.iter().find(|(j, _)| *j == k))
+                            .map_or("anywhere", |(_, l)| *l);
+                        egui::ComboBox::from_id_salt(("aim", w))
+                            .selected_text(format!("aim: {shown}"))
+                            .show_ui(ui, |ui| {
+                                ui.selectable_value(aim, None, "anywhere");
+                                for (k, l) in &spots {
+                                    ui.selectable_value(aim, Some(*k), *l);
+                                }
+                            });
+                    }
                 });
                 if let Some(t) = *target {
-                    let mods = d.shot_modifiers(crafts, me, w, t, *gm_modifier);
+                    if crafts.craft(t).stats.class == crate::rules::socs::sheet::ShipClass::Planet
+                        && aim.is_none()
+                    {
+                        ui.small("a planet is hit automatically unless you aim at a location");
+                        continue;
+                    }
+                    let mods = d.aimed_shot_modifiers(crafts, me, w, t, *aim, *gm_modifier);
                     let total: i32 = mods.iter().map(|m| m.value).sum();
                     let parts: Vec<String> = mods
                         .iter()
@@ -601,7 +649,7 @@ fn craft_options(
                         .collect();
                     ui.small(format!(
                         "hit on {total} or less: {:.0}%{} ({})",
-                        d.shot_odds(crafts, me, w, t, *gm_modifier) * 100.0,
+                        crate::rules::socs::dogfight::chance_3d6(total) * 100.0,
                         if crafts.may_dodge(t, me) {
                             ", the target may dodge"
                         } else {
@@ -615,11 +663,13 @@ fn craft_options(
             {
                 let shots = gun_targets
                     .iter()
+                    .zip(gun_aims.iter())
                     .enumerate()
-                    .filter_map(|(w, t)| {
+                    .filter_map(|(w, (t, aim))| {
                         t.map(|t| Shot {
                             weapon: w as u8,
                             target: t,
+                            aim: *aim,
                         })
                     })
                     .collect();

@@ -621,6 +621,7 @@ fn a_socs_battle_is_played_saved_and_loaded() {
                 shots: vec![skirmish::rules::socs::Shot {
                     weapon: 7,
                     target: UnitId(2),
+                    aim: None,
                 }],
                 gm_modifier: 0,
             };

@@ -99,6 +99,7 @@ fn choose_fire(d: &Dogfight, crafts: &impl Crafts, me: UnitId) -> Action {
                 shots.push(Shot {
                     weapon: w as u8,
                     target: t,
+                    aim: None,
                 });
             }
         }

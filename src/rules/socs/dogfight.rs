@@ -150,6 +150,12 @@ pub struct Shot {
     pub weapon: u8,
     /// The target.
     pub target: UnitId,
+    /// An aimed shot at the target's hit location of this index (not at a fighter):
+    /// rolled at [`Craft::aimed_to_be_hit`] instead of the craft's size, and a light hit
+    /// knocks out that location instead of one the die picks ("PLANETS: Automatic unless
+    /// targeting specific hit locations"). None: an ordinary shot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aim: Option<u8>,
 }
 
 /// A craft's decision.
@@ -366,12 +372,13 @@ pub trait Crafts: Units<Craft, CraftState> {
         match a {
             SizeGroup::Fighter => true,
             SizeGroup::Cutter => b != SizeGroup::Fighter,
-            SizeGroup::Line | SizeGroup::Station => b >= SizeGroup::Line,
+            SizeGroup::Line | SizeGroup::Station | SizeGroup::Planet => b >= SizeGroup::Line,
         }
     }
 
     /// True when `target` may dodge fire from `shooter`: cutters cannot dodge fighters'
-    /// attacks, ships of the line cannot dodge fighters' or cutters' fire.
+    /// attacks, ships of the line cannot dodge fighters' or cutters' fire, a planet
+    /// dodges nothing.
     fn may_dodge(&self, target: UnitId, shooter: UnitId) -> bool {
         let (t, s) = (
             self.craft(target).stats.class.group(),
@@ -381,6 +388,7 @@ pub trait Crafts: Units<Craft, CraftState> {
             SizeGroup::Fighter => true,
             SizeGroup::Cutter => s != SizeGroup::Fighter,
             SizeGroup::Line | SizeGroup::Station => s >= SizeGroup::Line,
+            SizeGroup::Planet => false,
         }
     }
 }
@@ -531,6 +539,20 @@ impl Dogfight {
         target: UnitId,
         gm: i32,
     ) -> Vec<Modifier> {
+        self.aimed_shot_modifiers(crafts, me, w, target, None, gm)
+    }
+
+    /// As [`Dogfight::shot_modifiers`], aimed at the target's hit location `aim` if any:
+    /// the location's own size ([`Craft::aimed_to_be_hit`]) instead of the craft's.
+    pub fn aimed_shot_modifiers(
+        &self,
+        crafts: &impl Crafts,
+        me: UnitId,
+        w: usize,
+        target: UnitId,
+        aim: Option<u8>,
+        gm: i32,
+    ) -> Vec<Modifier> {
         let craft = crafts.craft(me);
         let gunner = craft.gunner(w);
         let weapon = &craft.stats.weapons[w];
@@ -552,10 +574,20 @@ impl Dogfight {
         } else {
             mods.push(Modifier::new("snap shot", -5));
         }
-        let size = crafts.craft(target).to_be_hit;
-        if size != 0 {
+        let t = crafts.craft(target);
+        let aimed = aim.and_then(|k| {
+            let location = t.stats.locations.get(usize::from(k))?;
+            Some((location, t.aimed_to_be_hit()?))
+        });
+        let size = t.to_be_hit;
+        if let Some((location, size)) = aimed {
             mods.push(Modifier::named(
-                format!("{} to be hit", crafts.craft(target).stats.class),
+                format!("aimed at the {location} (one size smaller)"),
+                size,
+            ));
+        } else if size != 0 && t.stats.class != ShipClass::Planet {
+            mods.push(Modifier::named(
+                format!("{} to be hit", t.stats.class),
                 size,
             ));
         }
@@ -602,6 +634,7 @@ impl Dogfight {
                             shots: vec![Shot {
                                 weapon: w as u8,
                                 target: t,
+                                aim: None,
                             }],
                             gm_modifier: 0,
                         });
@@ -614,6 +647,9 @@ impl Dogfight {
                     maneuver,
                     gm_modifier: 0,
                 };
+                if crafts.craft(me).stats.class == ShipClass::Planet {
+                    return vec![m(Maneuver::FlyStraight)]; // a world keeps its course
+                }
                 let mut v = vec![m(Maneuver::FlyStraight), m(Maneuver::TotallyDefensive)];
                 let foes: Vec<UnitId> = crafts
                     .foes(me)
@@ -705,6 +741,19 @@ impl Dogfight {
                             crafts.name_of(s.target)
                         ));
                     }
+                    if let Some(k) = s.aim {
+                        let t = crafts.craft(s.target);
+                        let out = crafts
+                            .craft_state(s.target)
+                            .locations_out
+                            .get(usize::from(k));
+                        if t.aimed_to_be_hit().is_none() || out != Some(&false) {
+                            return Err(format!(
+                                "{} has no hit location {k} still working to aim at (fighters have none)",
+                                crafts.name_of(s.target)
+                            ));
+                        }
+                    }
                 }
                 Ok(())
             }
@@ -787,8 +836,14 @@ impl Dogfight {
                 let parts: Vec<String> = shots
                     .iter()
                     .map(|s| {
+                        let aimed = s
+                            .aim
+                            .and_then(|k| {
+                                crafts.craft(s.target).stats.locations.get(usize::from(k))
+                            })
+                            .map_or(String::new(), |l| format!("'s {l}"));
                         format!(
-                            "{} at {}",
+                            "{} at {}{aimed}",
                             craft
                                 .stats
                                 .weapons
@@ -943,9 +998,7 @@ impl Dogfight {
                     &before_crafts,
                     self,
                     crafts,
-                    *me,
-                    w,
-                    shot.target,
+                    (*me, w, shot.target, shot.aim),
                     *gm,
                     dice,
                     events,
@@ -981,24 +1034,48 @@ impl Dogfight {
         }
     }
 
-    /// One shot, with `self` and `crafts` the state when the phase began, `now` and
-    /// `live` the state changed.
+    /// One shot (`me`'s gun `w` at `target`, aimed at a location or not), with `self` and
+    /// `crafts` the state when the phase began, `now` and `live` the state changed.
     #[allow(clippy::too_many_arguments)]
     fn fire_one(
         &self,
         crafts: &impl Crafts,
         now: &mut Dogfight,
         live: &mut impl CraftsMut,
-        me: UnitId,
-        w: usize,
-        target: UnitId,
+        (me, w, target, aim): (UnitId, usize, UnitId, Option<u8>),
         gm: i32,
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
         let craft = crafts.craft(me);
         let weapon = &craft.stats.weapons[w];
-        let mods = self.shot_modifiers(crafts, me, w, target, gm);
+        let mods = self.aimed_shot_modifiers(crafts, me, w, target, aim, gm);
+        // "PLANETS: Automatic unless targeting specific hit locations": no roll at all.
+        if crafts.craft(target).stats.class == ShipClass::Planet && aim.is_none() {
+            events.push(BattleEvent::Attack {
+                attacker: me,
+                target,
+                weapon: Label::from(format!("{} ({})", weapon.name, weapon.firepower)),
+                roll: RollRecord {
+                    dice: crate::dice::DiceName::Fixed("hits automatically (a planet)"),
+                    faces: Vec::new(),
+                    extra: Vec::new(),
+                    sense: crate::dice::RollSense::Under,
+                    modifiers: Vec::new(),
+                    total: 0,
+                    target: None,
+                    margin: None,
+                    success: Some(true),
+                    critical: None,
+                },
+                defenses: Vec::new(),
+                result: AttackResult::Hit,
+            });
+            if live.in_fight(target) {
+                now.hit_at(live, me, target, weapon.firepower, None, dice, events);
+            }
+            return;
+        }
         let snap = mods.iter().any(|m| m.label.to_string() == "snap shot");
         let mut roll = success_roll(dice, mods);
         let mut target = target;
@@ -1091,7 +1168,8 @@ impl Dogfight {
                     ),
                 });
             }
-            now.hit(live, me, target, firepower, dice, events);
+            let aim = aim.map(usize::from);
+            now.hit_at(live, me, target, firepower, aim, dice, events);
         } else if hit {
             events.push(BattleEvent::Note {
                 unit: Some(target),
@@ -1110,26 +1188,60 @@ impl Dogfight {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
+        self.hit_at(crafts, by, target, firepower, None, dice, events);
+    }
+
+    /// [`Dogfight::hit`] by a shot aimed at the hit location `aim` (a light hit knocks out
+    /// that location; the die picks one otherwise). An extreme hit on a craft with armour
+    /// or force shields counts as great ([`super::sheet::CraftStats::armor`]); a planet
+    /// loses a location to any hit but a cosmetic one ([`ShipClass::Planet`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn hit_at(
+        &mut self,
+        crafts: &mut impl CraftsMut,
+        by: UnitId,
+        target: UnitId,
+        firepower: Firepower,
+        aim: Option<usize>,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
         let craft = Arc::clone(crafts.craft(target));
+        if craft.stats.class == ShipClass::Planet {
+            self.planet_hit(crafts, by, target, firepower, aim, dice, events);
+            return;
+        }
         let fighter = craft.stats.class == ShipClass::Fighter;
         let located = !fighter && !craft.stats.locations.is_empty();
         let mut level = firepower;
+        if level == Firepower::Extreme && craft.stats.armor {
+            events.push(BattleEvent::Note {
+                unit: Some(target),
+                text: "armour and force shields: the extreme hit counts as great".into(),
+            });
+            level = Firepower::Great;
+        }
         // Continuing damage: a craft without hit locations (a fighter) that is hit light
         // again is done for; a craft with locations loses the one the die picks, and only
         // a hit on a location already knocked out (or the last one) puts it out.
         let mut location = None;
         if level == Firepower::Light && located {
             let n = craft.stats.locations.len() as u32;
-            let k = dice.roll_die(n) as usize - 1;
-            location = Some((n, k));
+            let (k, how) = match aim {
+                Some(k) if k < craft.stats.locations.len() => (k, "aimed".to_string()),
+                _ => {
+                    let k = dice.roll_die(n) as usize - 1;
+                    (k, format!("d{n} = {}", k + 1))
+                }
+            };
+            location = Some((how.clone(), k));
             let state = crafts.craft_state(target);
             let last = state.locations_out.iter().filter(|o| !**o).count() <= 1;
             if state.damaged && (state.locations_out[k] || last) {
                 events.push(BattleEvent::Note {
                     unit: Some(target),
                     text: format!(
-                        "hit location (d{n} = {}): {}, {}: continuing damage makes this light hit heavy",
-                        k + 1,
+                        "hit location ({how}): {}, {}: continuing damage makes this light hit heavy",
                         craft.stats.locations[k],
                         if state.locations_out[k] {
                             "already knocked out"
@@ -1193,11 +1305,10 @@ impl Dogfight {
                 s.sustained.iter_mut().for_each(|x| *x = None);
                 self.drop_positions(crafts, target);
                 text.push_str(": loses its next turn and its aiming bonuses; continuing damage");
-                if let Some((n, k)) = location {
+                if let Some((how, k)) = location {
                     crafts.craft_mut(target).locations_out[k] = true;
                     text.push_str(&format!(
-                        "; hit location (d{n} = {}): {} knocked out",
-                        k + 1,
+                        "; hit location ({how}): {} knocked out",
                         craft.stats.locations[k]
                     ));
                 }
@@ -1227,6 +1338,90 @@ impl Dogfight {
                 unit: target,
                 standing,
                 cause: Cow::Owned(format!("{level} hit")),
+            });
+        }
+    }
+
+    /// A hit on a planet ([`ShipClass::Planet`]): any hit above cosmetic knocks out the
+    /// location aimed at, or one the die picks among those still working; the planet is
+    /// out of the fight (disabled) once every location is out. No crew roll: the people of
+    /// a world are not the crew of a craft.
+    #[allow(clippy::too_many_arguments)]
+    fn planet_hit(
+        &mut self,
+        crafts: &mut impl CraftsMut,
+        by: UnitId,
+        target: UnitId,
+        level: Firepower,
+        aim: Option<usize>,
+        dice: &mut impl DieRoller,
+        events: &mut Vec<BattleEvent>,
+    ) {
+        let craft = Arc::clone(crafts.craft(target));
+        let working: Vec<usize> = (0..craft.stats.locations.len())
+            .filter(|&k| !crafts.craft_state(target).locations_out[k])
+            .collect();
+        let mut text = format!("{level} damage from {}", crafts.name_of(by));
+        let all = craft.stats.locations.len();
+        let mut left = working.len();
+        if level > Firepower::Cosmetic && !working.is_empty() {
+            let k = match aim {
+                Some(k) if working.contains(&k) => k,
+                _ => working[dice.roll_die(working.len() as u32) as usize - 1],
+            };
+            crafts.craft_mut(target).locations_out[k] = true;
+            left -= 1;
+            text.push_str(&format!(
+                ": the {} is knocked out",
+                craft.stats.locations[k]
+            ));
+        } else {
+            text.push_str(": no lasting harm");
+        }
+        // On the craft's scale of the log: 2 intact, 1 damaged, 0 out.
+        let condition = |left: usize| match left {
+            0 => 0,
+            n if n == all => 2,
+            _ => 1,
+        };
+        let (before, after) = (condition(working.len()), condition(left));
+        events.push(BattleEvent::Damage {
+            attacker: Some(by),
+            target,
+            roll: RollRecord {
+                dice: FIREPOWER_DICE,
+                faces: vec![level as u32],
+                extra: Vec::new(),
+                sense: crate::dice::RollSense::Over,
+                modifiers: Vec::new(),
+                total: level as i32,
+                target: None,
+                margin: None,
+                success: None,
+                critical: None,
+            },
+            damage_type: Cow::Owned(level.to_string()),
+            steps: Vec::new(),
+            injury: level as i32,
+            hp_before: before,
+            hp_after: after,
+            hp_max: 2,
+            location: None,
+        });
+        events.push(BattleEvent::Note {
+            unit: Some(target),
+            text,
+        });
+        if left < working.len() {
+            crafts.craft_mut(target).damaged = true;
+        }
+        if left == 0 && !working.is_empty() {
+            crafts.craft_mut(target).out = Some(Fate::Disabled);
+            let standing = crafts.standing(target);
+            events.push(BattleEvent::StatusChanged {
+                unit: target,
+                standing,
+                cause: Cow::Borrowed("every location knocked out"),
             });
         }
     }

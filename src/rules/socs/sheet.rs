@@ -17,6 +17,11 @@ pub enum ShipClass {
     ShipOfTheLine,
     /// A space station (+6 to be hit).
     Station,
+    /// A planet ("PLANETS: Automatic unless targeting specific hit locations"): every
+    /// unaimed shot hits; it neither maneuvers nor dodges; its hit locations (cities,
+    /// batteries, shield generators) are knocked out one by one, and it is out of the fight
+    /// when none is left (a decision: no firepower level destroys a world).
+    Planet,
     /// Unarmed shuttle (treated as a cutter for size and restrictions).
     Shuttle,
     /// Unarmed yacht (treated as a cutter).
@@ -36,6 +41,8 @@ pub enum SizeGroup {
     Line,
     /// Stations.
     Station,
+    /// Planets.
+    Planet,
 }
 
 impl ShipClass {
@@ -47,6 +54,7 @@ impl ShipClass {
             ShipClass::Cutter | ShipClass::Shuttle | ShipClass::Yacht => SizeGroup::Cutter,
             ShipClass::ShipOfTheLine | ShipClass::Freighter => SizeGroup::Line,
             ShipClass::Station => SizeGroup::Station,
+            ShipClass::Planet => SizeGroup::Planet,
         }
     }
 
@@ -58,13 +66,14 @@ impl ShipClass {
         )
     }
 
-    /// "TO-HIT MODIFIERS": fighters +0, cutters +2, ships of the line +4, stations +6.
+    /// "TO-HIT MODIFIERS": fighters +0, cutters +2, ships of the line +4, stations +6
+    /// (a planet is hit automatically: see [`Craft::aimed_to_be_hit`] for its locations).
     pub fn to_be_hit(self) -> i32 {
         match self.group() {
             SizeGroup::Fighter => 0,
             SizeGroup::Cutter => 2,
             SizeGroup::Line => 4,
-            SizeGroup::Station => 6,
+            SizeGroup::Station | SizeGroup::Planet => 6,
         }
     }
 }
@@ -76,6 +85,7 @@ impl fmt::Display for ShipClass {
             ShipClass::Cutter => "cutter",
             ShipClass::ShipOfTheLine => "ship of the line",
             ShipClass::Station => "station",
+            ShipClass::Planet => "planet",
             ShipClass::Shuttle => "shuttle",
             ShipClass::Yacht => "yacht",
             ShipClass::Freighter => "freighter",
@@ -208,6 +218,11 @@ pub struct CraftStats {
     /// Other people aboard (passengers, crew without a station), for the damage effects.
     #[serde(default)]
     pub aboard: Vec<Character>,
+    /// Armour or force shields: "5-EXTREME ... the demise of everyone involved (assuming
+    /// no armor or force shields)". Our reading: an extreme hit on such a craft counts as
+    /// a great one (vaporized; minor characters die; major ones roll HT).
+    #[serde(default)]
+    pub armor: bool,
 }
 
 /// A checked craft.
@@ -333,6 +348,18 @@ impl Craft {
             .get(w)
             .and_then(|w| w.gunner.as_ref())
             .unwrap_or(&self.stats.pilot)
+    }
+
+    /// The modifier to hit one of its hit locations by an aimed shot: a location is one
+    /// size smaller than its craft, one row up the "TO-HIT MODIFIERS" list (our decision;
+    /// the text names aimed shots only for planets): 2 less than the craft's own, and a
+    /// planet's as a station's, +6. `None` for a fighter (no locations).
+    pub fn aimed_to_be_hit(&self) -> Option<i32> {
+        match self.stats.class {
+            ShipClass::Fighter => None,
+            ShipClass::Planet => Some(ShipClass::Station.to_be_hit()),
+            _ => Some(self.to_be_hit - 2),
+        }
     }
 
     /// True when the pilot fires weapon `w` (so manoeuvring offensively keeps its

@@ -298,6 +298,7 @@ fn sustained_fire_light_damage_and_continuing_damage() {
         vec![Shot {
             weapon: 0,
             target: t,
+            aim: None,
         }]
     };
     to_fire_resolution(&mut d, &[(ACE, shot(BANDIT))]);
@@ -687,6 +688,7 @@ fn a_furball_snap_shot_that_fails_perception_hits_a_friend_by_its_size() {
             vec![Shot {
                 weapon: 0,
                 target: BANDIT,
+                aim: None,
             }]
         } else {
             vec![]
@@ -996,4 +998,143 @@ fn the_leader_chooses_any_penalty() {
     assert_eq!(MAX_LEAD_PENALTY, 10);
     assert!(d.check(first, &lead(11)).is_err());
     assert!(d.check(first, &lead(-1)).is_err());
+}
+
+/// A planet, a station with armour and a light raider, after the four craft of
+/// [`dogfight`]: units 4, 5 and 6.
+const WORLDS: &str = r#"(name: "Regina", side: "b", at: (6, -3), stats: Socs(class: Planet, mr: 0,
+            locations: ["Starport", "Battery"], pilot: (name: "Governor"))),
+        (name: "Bastion", side: "b", at: (5, -2), stats: Socs(class: Station, mr: 0,
+            locations: ["Core"], armor: true,
+            pilot: (name: "Warden", major: true, ht: 12), aboard: [(name: "Clerk")])),
+        (name: "Raider", side: "b", at: (4, -1), stats: Socs(class: Fighter, mr: 1,
+            pilot: (name: "Raider", piloting: 12, gunner: 12),
+            weapons: [(name: "Pulse gun", firepower: Light, range: Short, acc: 0)])),"#;
+const REGINA: UnitId = UnitId(4);
+const BASTION: UnitId = UnitId(5);
+const RAIDER: UnitId = UnitId(6);
+
+fn aimed(target: UnitId, aim: Option<u8>) -> Vec<Shot> {
+    vec![Shot {
+        weapon: 0,
+        target,
+        aim,
+    }]
+}
+
+/// "PLANETS: Automatic unless targeting specific hit locations" (issue 26 item 17): an
+/// unaimed shot at a planet hits with no roll and knocks out a location the die picks; it
+/// cannot dodge and only flies straight.
+#[test]
+fn a_planet_is_hit_automatically() {
+    let mut d = dogfight_with("", WORLDS);
+    to_fire_resolution(&mut d, &[(ACE, aimed(REGINA, None))]);
+    let mut events = Vec::new();
+    // The only die: the location, d2 = 2, the Battery.
+    let mut dice = Scripted::new(&[2]);
+    d.advance(&mut dice, &mut events);
+    assert_eq!(dice.remaining(), 0, "{events:#?}");
+    assert_eq!(d.state(REGINA).locations_out, vec![false, true]);
+    assert!(d.in_fight(REGINA));
+    assert!(
+        events.iter().any(
+            |e| matches!(e, BattleEvent::Attack { target: REGINA, result, .. } if result.hit())
+        )
+    );
+    assert!(
+        !d.crafts().may_dodge(REGINA, LINER),
+        "a planet does not dodge"
+    );
+    let mut d = dogfight_with("", WORLDS);
+    to_maneuvers(&mut d);
+    let legal = d.fight.legal_actions(d.crafts(), REGINA);
+    let straight = Action::Maneuver {
+        maneuver: Maneuver::FlyStraight,
+        gm_modifier: 0,
+    };
+    assert_eq!(legal, vec![straight], "a world keeps its course");
+}
+
+/// Aimed shots (issue 26 item 17; our decision): a hit location is one size smaller than
+/// its craft — a planet's as a station, +6; a cutter's as a fighter, +0 — and a hit
+/// knocks that location out; a planet with none left is out of the fight. Fighters have no
+/// locations to aim at.
+#[test]
+fn aimed_shots_take_out_the_location_aimed_at() {
+    let mut d = dogfight_with("", WORLDS);
+    let mods = d
+        .fight
+        .aimed_shot_modifiers(d.crafts(), ACE, 0, REGINA, Some(0), 0);
+    assert!(
+        mods.iter()
+            .any(|m| &*m.label == "aimed at the Starport (one size smaller)" && m.value == 6),
+        "{mods:?}"
+    );
+    let on_cutter = d
+        .fight
+        .aimed_shot_modifiers(d.crafts(), RAIDER, 0, CUTTY, Some(1), 0);
+    assert!(
+        on_cutter
+            .iter()
+            .any(|m| &*m.label == "aimed at the Turret (one size smaller)" && m.value == 0),
+        "{on_cutter:?}"
+    );
+    // Ace aims at the Starport (13 + 2 - 5 + 6 = 16), Cutty's laser at the Battery
+    // (12 + 1 - 5 + 6 = 14): 3 3 3 each hits; seven craft make a furball, so each snap
+    // shooter then rolls perception (3 3 3: fires true); no die for the locations.
+    to_fire_resolution(
+        &mut d,
+        &[
+            (ACE, aimed(REGINA, Some(0))),
+            (CUTTY, aimed(REGINA, Some(1))),
+        ],
+    );
+    let mut events = Vec::new();
+    let mut dice = Scripted::new(&[3; 12]);
+    d.advance(&mut dice, &mut events);
+    assert_eq!(dice.remaining(), 0, "{events:#?}");
+    assert_eq!(d.state(REGINA).locations_out, vec![true, true]);
+    assert!(!d.in_fight(REGINA), "every location is out");
+    // A fighter has no hit location to aim at.
+    let mut d = dogfight_with("", WORLDS);
+    d.begin_turn();
+    let mut events = Vec::new();
+    let Step::Awaiting(first) = d.advance(&mut Scripted::new(&[]), &mut events) else {
+        panic!("no fire decision awaited");
+    };
+    let foe = if d.side(first) == Some(0) {
+        RAIDER
+    } else {
+        ACE
+    };
+    let at_fighter = Action::Fire {
+        shots: aimed(foe, Some(0)),
+        gm_modifier: 0,
+    };
+    assert!(d.check(first, &at_fighter).is_err());
+}
+
+/// "5-EXTREME: ... the demise of everyone involved (assuming no armor or force shields)"
+/// (issue 26 item 17; our reading): on a craft with armour or force shields an extreme hit
+/// counts as great — vaporized, the minor characters die, a major one rolls HT.
+#[test]
+fn armour_and_force_shields_turn_an_extreme_hit_great() {
+    let mut d = dogfight_with("", WORLDS);
+    let mut events = Vec::new();
+    // The Warden rolls HT 12: 3 3 3 survives.
+    let mut dice = Scripted::new(&[3, 3, 3]);
+    d.hit(LINER, BASTION, Firepower::Extreme, &mut dice, &mut events);
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(d.state(BASTION).out, Some(Fate::Vaporized));
+    assert_eq!(d.state(BASTION).alive, vec![true, false]);
+    // Without armour nobody lives and nobody rolls.
+    let mut d = dogfight_with("", &WORLDS.replace("armor: true,", ""));
+    d.hit(
+        LINER,
+        BASTION,
+        Firepower::Extreme,
+        &mut Scripted::new(&[]),
+        &mut events,
+    );
+    assert_eq!(d.state(BASTION).alive, vec![false, false]);
 }

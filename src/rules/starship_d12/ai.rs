@@ -12,8 +12,9 @@
 //!   `preview`: on d12-duel this saves the pirates in 8% of battles at no extra losses). A ship with no weapon left always opens the range to its nearest enemy
 //!   (so a fight between two wrecks ends).
 //! - Action phase: it fires the weapon and target with the highest expected damage,
-//!   weighted towards the weakest target, with the default crew, and passes when no shot
-//!   can do damage.
+//!   weighted towards the weakest target, with the default crew; when no shot can do
+//!   damage, a crewman left over who can pilot (piloting above 0) helps the pilot's next
+//!   range roll (while the engines work), and once none is left it passes.
 
 use super::fleet::{Action, Fleet, Phase, Ships};
 use super::gunnery;
@@ -247,6 +248,24 @@ fn choose_shot(fleet: &Fleet, ships: &impl Ships, me: UnitId, legal: &[Action]) 
         if value > best.0 + 1e-9 {
             best = (value, a.clone());
         }
+    }
+    // Nothing worth a shot: a spare crewman helps the next range roll, if the engines work.
+    let engines = ships
+        .state_of(me)
+        .is_some_and(|ship| ship.can_manoeuvre(sheet));
+    let skilled = |c: &u8| {
+        sheet
+            .crew
+            .get(usize::from(*c))
+            .is_some_and(|c| c.piloting > 0)
+    };
+    if best.1 == Action::Pass
+        && engines
+        && let Some(help) = legal
+            .iter()
+            .find(|a| matches!(a, Action::HelpPilot { crewman } if skilled(crewman)))
+    {
+        return help.clone();
     }
     best.1
 }

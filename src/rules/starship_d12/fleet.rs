@@ -54,6 +54,14 @@ pub enum Action {
     },
     /// Action phase: no (more) full actions this round.
     Pass,
+    /// Action phase: crewman `crewman` (not the pilot, not yet used this turn) spends the
+    /// turn making the next range roll easier: next turn the pilot's roll adds their
+    /// piloting to its bonus (starship-d12-quick-reference.txt, "Actions": "making further
+    /// skill rolls easier", as a helper adds gunnery to a shot).
+    HelpPilot {
+        /// The crewman.
+        crewman: u8,
+    },
 }
 
 fn one_step() -> u8 {
@@ -321,6 +329,11 @@ impl Fleet {
             Phase::Actions { .. } => {
                 let mut v = vec![Action::Pass];
                 v.extend(self.shots(ships, me));
+                v.extend(
+                    Self::pilot_helpers(ships, me)
+                        .into_iter()
+                        .map(|crewman| Action::HelpPilot { crewman }),
+                );
                 v
             }
             Phase::Start => Vec::new(),
@@ -378,6 +391,21 @@ impl Fleet {
             .filter(|&c| !ship.crew_used[usize::from(c)])
             .collect();
         v.sort_by_key(|&c| (-sheet.crew[usize::from(c)].gunnery, c));
+        v
+    }
+
+    /// Unused crew of `me` who may help its pilot's next range roll (everyone but the
+    /// pilot), best piloting first (equal: crew order).
+    pub fn pilot_helpers(ships: &impl Ships, me: UnitId) -> Vec<u8> {
+        let (Some(sheet), Some(ship)) = (ships.sheet_of(me), ships.state_of(me)) else {
+            return Vec::new();
+        };
+        let pilot = sheet.pilot();
+        let mut v: Vec<u8> = (0..sheet.crew.len())
+            .filter(|&c| c != pilot && !ship.crew_used[c])
+            .map(|c| c as u8)
+            .collect();
+        v.sort_by_key(|&c| (-sheet.crew[usize::from(c)].piloting, c));
         v
     }
 
@@ -467,6 +495,10 @@ impl Fleet {
             )),
             Action::Hold => Err("holding is for the range phase".into()),
             Action::Pass => Err("passing is for the action phase".into()),
+            Action::HelpPilot { crewman } => Err(format!(
+                "crewman {crewman} cannot help the pilot now (helping is an action of the \
+                 action phase, by a crewman other than the pilot not yet used this turn)"
+            )),
         }
     }
 
@@ -488,6 +520,13 @@ impl Fleet {
             ),
             Action::Hold => "holds the range".into(),
             Action::Pass => "passes".into(),
+            Action::HelpPilot { crewman } => {
+                let name = ships
+                    .sheet_of(me)
+                    .and_then(|s| s.crew.get(usize::from(*crewman)))
+                    .map_or("?".to_string(), |c| c.name.clone());
+                format!("{name} helps the pilot with next turn's range roll")
+            }
             Action::Fire {
                 weapon,
                 target,
@@ -553,9 +592,18 @@ impl Fleet {
             for e in sheet.edges.iter().filter(|e| e.piloting != 0) {
                 mods.push(Modifier::named(e.name.clone(), e.piloting));
             }
+            for &c in &ship.pilot_help {
+                if let Some(helper) = sheet.crew.get(usize::from(c)) {
+                    mods.push(Modifier::named(
+                        format!("{} helps", helper.name),
+                        helper.piloting,
+                    ));
+                }
+            }
             let roll = d12_roll(dice, mods, None, false);
             if let Some(s) = ships.state_mut(id) {
                 s.range_roll = roll.total;
+                s.pilot_help.clear();
             }
             ranked.push(RangeRoll {
                 unit: id,
@@ -747,6 +795,13 @@ impl Fleet {
                             *u = true;
                         }
                     }
+                }
+                if let Action::HelpPilot { crewman } = &action
+                    && let Some(ship) = ships.state_mut(me)
+                    && let Some(u) = ship.crew_used.get_mut(usize::from(*crewman))
+                {
+                    *u = true;
+                    ship.pilot_help.push(*crewman);
                 }
                 if let Phase::Actions { declared, .. } = &mut self.phase {
                     declared.push((me, action));

@@ -425,6 +425,9 @@ pub struct ShipState {
     pub fired: Vec<bool>,
     /// Crew who have acted this turn (as gunner or helper).
     pub crew_used: Vec<bool>,
+    /// Crew who spent this turn helping the pilot: their piloting counts in the next range
+    /// roll, then the list is cleared.
+    pub pilot_help: Vec<u8>,
     /// The ship has been destroyed.
     pub destroyed: bool,
     /// The ship has escaped every enemy.
@@ -458,6 +461,7 @@ impl ShipState {
                 .collect(),
             fired: vec![false; sheet.systems.len()],
             crew_used: vec![false; sheet.crew.len()],
+            pilot_help: Vec::new(),
             destroyed: false,
             escaped: false,
             range_roll: 0,

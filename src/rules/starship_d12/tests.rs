@@ -90,13 +90,18 @@ const SHIP: &str = r#"StarshipD12(
 
 /// Three ships: Anvil (side a) against Brand and Cinder (side b), all at Medium.
 fn fleet() -> Battle {
+    fleet_of(SHIP)
+}
+
+/// [`fleet`] with every ship built from `ship`.
+fn fleet_of(ship: &str) -> Battle {
     let text = format!(
         r#"(
     name: "test",
     ruleset: StarshipD12(start_range: Medium),
     map: (shape: Hexagon(radius: 10)),
     sides: [(id: "a", control: Ai(Aggressive)), (id: "b", control: Ai(Aggressive))],
-    templates: {{ "ship": {SHIP} }},
+    templates: {{ "ship": {ship} }},
     units: [
         (name: "Anvil", side: "a", at: (0, 0), template: "ship"),
         (name: "Brand", side: "b", at: (3, 0), template: "ship"),
@@ -712,4 +717,54 @@ fn at_tailing_range_whoever_fires_chooses() {
         panic!("no damage from Anvil: {events:#?}");
     };
     assert!(text.contains("chosen by the attacker"), "{text}");
+}
+
+/// "Actions": "making further skill rolls easier" (issue 26 item 17): a crewman who is not
+/// the pilot spends the turn helping; next turn the pilot's range roll adds the helper's
+/// piloting to its bonus, so a first die under the larger bonus rolls again.
+#[test]
+fn a_crewman_helps_the_next_range_roll() {
+    let helpful = SHIP.replace(
+        r#"(name: "B", gunnery: 1)"#,
+        r#"(name: "B", piloting: 2, gunnery: 1)"#,
+    );
+    let mut f = fleet_of(&helpful);
+    to_actions(&mut f);
+    let mut events = Vec::new();
+    let none = &mut Scripted::new(&[]);
+    assert_eq!(f.advance(none, &mut events), Step::Awaiting(ANVIL));
+    let help = Action::HelpPilot { crewman: 1 };
+    assert!(f.legal_actions(ANVIL).contains(&help));
+    assert!(
+        f.check(ANVIL, &Action::HelpPilot { crewman: 0 }).is_err(),
+        "the pilot does not help himself"
+    );
+    f.apply(ANVIL, help, &mut events);
+    // Everyone passes until the turn is over.
+    loop {
+        match f.advance(none, &mut events) {
+            Step::Awaiting(id) => f.apply(id, Action::Pass, &mut events),
+            Step::TurnOver => break,
+            Step::Advanced => {}
+        }
+    }
+    // Next turn: Anvil's bonus is 3 + 2 = 5: a first die of 4 rolls again (4 + 6 = 10);
+    // Brand's and Cinder's (3) do not roll again on 5.
+    events.clear();
+    f.begin_turn(&mut Scripted::new(&[4, 6, 5, 5]), &mut events);
+    let anvil = events.iter().find_map(|e| match e {
+        BattleEvent::Roll { unit, roll, .. } if *unit == ANVIL => Some(roll),
+        _ => None,
+    });
+    let Some(roll) = anvil else {
+        panic!("no range roll for Anvil: {events:#?}");
+    };
+    assert!(
+        roll.modifiers
+            .iter()
+            .any(|m| &*m.label == "B helps" && m.value == 2)
+    );
+    assert_eq!(roll.total, 10);
+    // The help is spent: the turn after, no helper.
+    assert!(f.ship(ANVIL).pilot_help.is_empty());
 }
