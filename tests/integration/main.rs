@@ -3,6 +3,7 @@
 //! the golden logs, scenario loading and its errors, and the conformance of every
 //! registered ruleset.
 
+mod audit;
 mod battle;
 mod cli;
 mod conformance;
