@@ -994,17 +994,7 @@ fn execute(
         };
         let mut retreat_move = None;
         let outcome = resolve_strike(rng, input, |o| defender_choice(&foe.5, o));
-        for kind in &outcome.defense_kinds {
-            match *kind {
-                DefenseKind::Parry(i) => {
-                    if let Some(n) = foe.5.parried.get_mut(usize::from(i)) {
-                        *n = n.saturating_add(1);
-                    }
-                }
-                DefenseKind::Block => foe.5.blocked = foe.5.blocked.saturating_add(1),
-                DefenseKind::Dodge => {}
-            }
-        }
+        turn_parts::count_defenses(&mut foe.5, &outcome.defense_kinds);
         match outcome.defense_step {
             DefenseStep::Stand => {}
             DefenseStep::Retreat => {
@@ -1122,17 +1112,7 @@ fn execute(
             }
         }
         let critical_row = outcome.critical.as_ref().map(|c| c.1);
-        if let Some((critical_roll, row)) = outcome.critical {
-            events.write(BattleEvent::Roll {
-                unit: active,
-                purpose: Cow::Borrowed(match row {
-                    CriticalRow::Hit(_) => "critical hit table",
-                    CriticalRow::Head(_) => "critical head blow table",
-                }),
-                roll: critical_roll,
-                result: Cow::Owned(describe_critical(row)),
-            });
-        }
+        turn_parts::report_critical(events, active, outcome.critical);
         if outcome.defense_feverish {
             pay_fatigue(
                 rng,

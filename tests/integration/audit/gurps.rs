@@ -98,15 +98,15 @@ const SCREEN: &str = "gurps-traveller-gm-screen.txt";
 
 /// Program bugs the auditor finds that are not fixed yet, by the tag their violations start
 /// with; such violations are not reported. Remove a tag once the bug is fixed.
-const KNOWN_BUGS: &[&str] = &[GROUP_CRITICAL_UNLOGGED, GROUP_PARRY_UNCOUNTED];
+const KNOWN_BUGS: &[&str] = &[];
 
-/// Known bug: a group attack's critical hit rolls on the critical hit (or head blow) table
+/// Was a bug (fixed; the tag still names the check): a group attack's critical hit rolls on the critical hit (or head blow) table
 /// and applies the row, but writes no `roll` event for it (`systems/turn_parts.rs`,
 /// `group_attack` drops `outcome.critical`'s roll), so the doubled or armor-bypassing
 /// damage cannot be checked against Screen "CRITICAL HITS".
 const GROUP_CRITICAL_UNLOGGED: &str = "[known: group critical table unlogged]";
 
-/// Known bug: parries and blocks against a group attack are not counted for the defender's
+/// Was a bug (fixed; the tag still names the check): parries and blocks against a group attack are not counted for the defender's
 /// later parries (`systems/turn_parts.rs`, `group_attack` never increments `parried` /
 /// `blocked`), so the next parry with that weapon before the defender's turn misses its
 /// −4 (decision `defense::REPEATED_PARRY`).

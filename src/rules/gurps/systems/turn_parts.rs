@@ -547,6 +547,11 @@ pub(super) fn group_attack(
     };
     let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
     let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, false));
+    // Parries and blocks against the group count for the repeated-parry penalty as any
+    // other ([`crate::rules::gurps::defense::REPEATED_PARRY`]).
+    if let Ok(mut foe) = units.get_mut(target_entity) {
+        count_defenses(&mut foe.5, &outcome.defense_kinds);
+    }
     let names: Vec<&str> = blows.iter().map(|(id, _, _)| roster.name(*id)).collect();
     let label = Label::Shared(format!("a group attack ({})", names.join(", ")).into());
     report_attack(
@@ -567,7 +572,8 @@ pub(super) fn group_attack(
     let Some(first_hit) = outcome.damage else {
         return;
     };
-    let critical_row = outcome.critical.map(|c| c.1);
+    let critical_row = outcome.critical.as_ref().map(|c| c.1);
+    report_critical(events, blows[0].0, outcome.critical);
     let landing = |k: usize| {
         let (id, e, w) = &blows[k.min(n - 1)];
         LandedHit {
@@ -590,6 +596,41 @@ pub(super) fn group_attack(
         critical_row,
     );
     land_extra_hits(rng, map, roster, units, events, outcome.extra_hits, landing);
+}
+
+/// Counts the defenses just made (parries by weapon, blocks) towards the repeated-parry
+/// and repeated-block penalties until the defender's next turn.
+pub(super) fn count_defenses(f: &mut Fighter, kinds: &[DefenseKind]) {
+    for kind in kinds {
+        match *kind {
+            DefenseKind::Parry(i) => {
+                if let Some(n) = f.parried.get_mut(usize::from(i)) {
+                    *n = n.saturating_add(1);
+                }
+            }
+            DefenseKind::Block => f.blocked = f.blocked.saturating_add(1),
+            DefenseKind::Dodge => {}
+        }
+    }
+}
+
+/// Logs the roll on the critical hit (or head blow) table, when there was one.
+pub(super) fn report_critical(
+    events: &mut MessageWriter<BattleEvent>,
+    unit: UnitId,
+    critical: Option<(crate::dice::RollRecord, CriticalRow)>,
+) {
+    if let Some((roll, row)) = critical {
+        events.write(BattleEvent::Roll {
+            unit,
+            purpose: Cow::Borrowed(match row {
+                CriticalRow::Hit(_) => "critical hit table",
+                CriticalRow::Head(_) => "critical head blow table",
+            }),
+            roll,
+            result: Cow::Owned(describe_critical(row)),
+        });
+    }
 }
 
 /// Logs an attack: (attacker, target, weapon), the roll, the defense rolls and the result.

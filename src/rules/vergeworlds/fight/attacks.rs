@@ -737,9 +737,15 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                 };
                 let new = match m {
                     ManaChoice::Adjust(n) => {
+                        // The roll with the Mana modifier, judged again against its
+                        // difficulty ("Judging Actions": meet or beat it).
                         let mut r = roll.clone();
                         r.modifiers.push(Modifier::new("Mana", n));
                         r.total += n;
+                        if let Some(t) = r.target {
+                            r.margin = Some(r.total - t);
+                            r.success = Some(r.total >= t);
+                        }
                         r
                     }
                     _ => {

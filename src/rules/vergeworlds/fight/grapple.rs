@@ -53,6 +53,18 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             Modifier::new("Coordination", sheet.coordination),
             Modifier::new("Grapple", sheet.skills.grapple),
         ];
+        // A grapple is a melee attack ("Grappling"): the attitude counts as on any attack
+        // ("Attack", "Attitude"), Committed's +2 once a turn.
+        let att = s.attitude.attack(!s.attack_bonus_used) + s.attitude.coordination();
+        if att != 0 {
+            mods.push(Modifier::named(
+                format!("{} attitude", s.attitude.word()),
+                att,
+            ));
+        }
+        if s.attitude == super::super::combat::Attitude::Committed {
+            self.state_mut(u).attack_bonus_used = true;
+        }
         let nth = multiple_action_penalty(s.actions.max(1));
         if nth != 0 {
             mods.push(Modifier::new("multiple actions", nth));
@@ -87,7 +99,8 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let roll = open_ended_2d6(dice, mods, Some(dc));
         let degree = roll.total - dc;
         let ok = degree >= 0;
-        if !ok && roll.total >= dc - defense.total.max(0) {
+        let defended = !ok && roll.total >= dc - defense.total.max(0);
+        if defended {
             // "Throws": the defense stopped it.
             self.state_mut(t).defended_against = Some(me);
         }
@@ -102,6 +115,8 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             }],
             result: if ok {
                 AttackResult::Hit
+            } else if defended {
+                AttackResult::Defended
             } else {
                 AttackResult::Miss
             },
