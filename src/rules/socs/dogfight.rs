@@ -410,6 +410,39 @@ impl<T: UnitsMut<Craft, CraftState> + ?Sized> CraftsMut for T {}
 /// shows such a hit as a change of the craft's condition).
 pub const FIREPOWER_DICE: crate::dice::DiceName = crate::battle::LEVEL_DAMAGE;
 
+/// The log's damage event of a hit of `level` from `by` on `target`, its condition going
+/// `before` to `after` on the craft's scale (2 intact, 1 damaged, 0 out of the fight).
+fn damage_event(
+    by: UnitId,
+    target: UnitId,
+    level: Firepower,
+    (before, after): (i32, i32),
+) -> BattleEvent {
+    BattleEvent::Damage {
+        attacker: Some(by),
+        target,
+        roll: RollRecord {
+            dice: FIREPOWER_DICE,
+            faces: vec![level as u32],
+            extra: Vec::new(),
+            sense: crate::dice::RollSense::Over,
+            modifiers: Vec::new(),
+            total: level as i32,
+            target: None,
+            margin: None,
+            success: None,
+            critical: None,
+        },
+        damage_type: Cow::Owned(level.to_string()),
+        steps: Vec::new(),
+        injury: level as i32,
+        hp_before: before,
+        hp_after: after,
+        hp_max: 2,
+        location: None,
+    }
+}
+
 fn key(a: Entity, b: Entity) -> (Entity, Entity) {
     if a < b { (a, b) } else { (b, a) }
 }
@@ -1271,29 +1304,7 @@ impl Dogfight {
             Firepower::Light => 1,
             _ => 0,
         };
-        events.push(BattleEvent::Damage {
-            attacker: Some(by),
-            target,
-            roll: RollRecord {
-                dice: FIREPOWER_DICE,
-                faces: vec![level as u32],
-                extra: Vec::new(),
-                sense: crate::dice::RollSense::Over,
-                modifiers: Vec::new(),
-                total: level as i32,
-                target: None,
-                margin: None,
-                success: None,
-                critical: None,
-            },
-            damage_type: Cow::Owned(level.to_string()),
-            steps: Vec::new(),
-            injury: level as i32,
-            hp_before: before,
-            hp_after: after,
-            hp_max: 2,
-            location: None,
-        });
+        events.push(damage_event(by, target, level, (before, after)));
         let mut text = format!("{level} damage from {}", crafts.name_of(by));
         match level {
             Firepower::Cosmetic => text.push_str(": paint blistered"),
@@ -1385,29 +1396,7 @@ impl Dogfight {
             _ => 1,
         };
         let (before, after) = (condition(working.len()), condition(left));
-        events.push(BattleEvent::Damage {
-            attacker: Some(by),
-            target,
-            roll: RollRecord {
-                dice: FIREPOWER_DICE,
-                faces: vec![level as u32],
-                extra: Vec::new(),
-                sense: crate::dice::RollSense::Over,
-                modifiers: Vec::new(),
-                total: level as i32,
-                target: None,
-                margin: None,
-                success: None,
-                critical: None,
-            },
-            damage_type: Cow::Owned(level.to_string()),
-            steps: Vec::new(),
-            injury: level as i32,
-            hp_before: before,
-            hp_after: after,
-            hp_max: 2,
-            location: None,
-        });
+        events.push(damage_event(by, target, level, (before, after)));
         events.push(BattleEvent::Note {
             unit: Some(target),
             text,
