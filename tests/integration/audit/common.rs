@@ -20,9 +20,10 @@ pub fn faces(roll: &Value) -> Vec<i64> {
         .map_or(Vec::new(), |v| v.iter().filter_map(Value::as_i64).collect())
 }
 
-/// A roll record's modifiers as (label, value).
-pub fn modifiers(roll: &Value) -> Vec<(String, i64)> {
-    roll["modifiers"].as_array().map_or(Vec::new(), |v| {
+/// A list of labelled values (a roll's `modifiers`, a damage event's `steps`) as
+/// (label, value).
+pub fn labelled(list: &Value) -> Vec<(String, i64)> {
+    list.as_array().map_or(Vec::new(), |v| {
         v.iter()
             .map(|m| {
                 (
@@ -32,6 +33,39 @@ pub fn modifiers(roll: &Value) -> Vec<(String, i64)> {
             })
             .collect()
     })
+}
+
+/// A roll record's modifiers as (label, value).
+pub fn modifiers(roll: &Value) -> Vec<(String, i64)> {
+    labelled(&roll["modifiers"])
+}
+
+/// For planted-error tests: a copy of a real log of the first shipped scenario named
+/// `scenario` (the first seed from 1 to 20 with an event `pick` accepts; the real log must
+/// audit clean) with that event changed by `plant`; also the event's index and the file.
+pub fn planted(
+    audit: impl Fn(&std::path::Path, &Value) -> Vec<super::Violation>,
+    scenario: &str,
+    pick: impl Fn(&Value) -> bool,
+    plant: impl Fn(&mut Value),
+) -> (Value, usize, std::path::PathBuf) {
+    let file = super::scenarios(scenario)
+        .into_iter()
+        .next()
+        .expect("the scenario is shipped");
+    for seed in 1..=20 {
+        let mut log = super::battle(&file, seed);
+        assert!(
+            audit(&file, &log).is_empty(),
+            "the real log of {scenario} seed {seed} is clean"
+        );
+        let evs = log["events"].as_array_mut().expect("events");
+        if let Some(k) = evs.iter().position(&pick) {
+            plant(&mut evs[k]);
+            return (log, k, file);
+        }
+    }
+    panic!("no event to plant an error in");
 }
 
 /// The sum of a roll record's modifiers.

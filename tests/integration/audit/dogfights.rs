@@ -627,19 +627,7 @@ pub fn audit_d12(file: &Path, log: &Value) -> Vec<Violation> {
                         steps.push((what.to_string(), -taken));
                     }
                 }
-                let logged: Vec<(String, i64)> = e["steps"]
-                    .as_array()
-                    .map(|v| {
-                        v.iter()
-                            .map(|m| {
-                                (
-                                    m["label"].as_str().unwrap_or("").to_string(),
-                                    m["value"].as_i64().unwrap_or(0),
-                                )
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let logged: Vec<(String, i64)> = super::common::labelled(&e["steps"]);
                 for p in compare_labels(&logged, &steps) {
                     bad(format!(
                         "damage through shields and armour: {p} (After the shot)"

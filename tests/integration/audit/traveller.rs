@@ -888,19 +888,7 @@ pub fn audit_traveller(file: &Path, log: &Value) -> Vec<Violation> {
                     ));
                 }
                 ships[t].hp -= injury;
-                let steps: Vec<(String, i64)> = e["steps"]
-                    .as_array()
-                    .map(|v| {
-                        v.iter()
-                            .map(|m| {
-                                (
-                                    m["label"].as_str().unwrap_or("").to_string(),
-                                    m["value"].as_i64().unwrap_or(0),
-                                )
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let steps: Vec<(String, i64)> = super::common::labelled(&e["steps"]);
                 let raw = roll["total"].as_i64().unwrap_or(0);
                 let (expected, want_injury): (Vec<(String, i64)>, i64) = match dtype {
                     "space weapon" | "missile" => {

@@ -68,7 +68,7 @@
 //!   pool 1d6 − 1 (VW "Starting Combat").
 
 use super::common::{events, faces, kind, modifiers};
-use super::{Violation, audit_all, battle, scenarios};
+use super::{Violation, audit_all};
 use serde_json::Value;
 use skirmish::rules::vergeworlds::sheet::{Weapon, WeaponKind};
 use skirmish::rules::vergeworlds::{Vergeworlds, VwStats};
@@ -1503,29 +1503,13 @@ fn every_vergeworlds_roll_follows_the_rules() {
     audit_all("vw", audit);
 }
 
-/// A copy of a real log with the first event that `pick` accepts changed by `plant`.
+/// [`super::common::planted`] with this auditor.
 fn planted(
     scenario: &str,
     pick: impl Fn(&Value) -> bool,
     plant: impl Fn(&mut Value),
 ) -> (Value, usize, PathBuf) {
-    let file = scenarios(scenario)
-        .into_iter()
-        .next()
-        .expect("the scenario is shipped");
-    for seed in 1..=20 {
-        let mut log = battle(&file, seed);
-        assert!(
-            audit(&file, &log).is_empty(),
-            "the real log of {scenario} seed {seed} is clean"
-        );
-        let evs = log["events"].as_array_mut().expect("events");
-        if let Some(k) = evs.iter().position(&pick) {
-            plant(&mut evs[k]);
-            return (log, k, file);
-        }
-    }
-    panic!("no event to plant an error in");
+    super::common::planted(audit, scenario, pick, plant)
 }
 
 fn add_modifier(roll: &mut Value, label: &str, value: i64) {
