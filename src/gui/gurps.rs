@@ -252,7 +252,7 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
             );
             ui.checkbox(
                 &mut changed.action.telegraphic,
-                "Telegraphic Attack (+4, foe +2)",
+                "Telegraphic Attack (+4, foe's Dodge +2)",
             );
             ui.checkbox(&mut changed.action.disarm, "Strike at the weapon to disarm");
             ui.checkbox(

@@ -191,50 +191,63 @@ pub fn damage_bonus(plan: &Plan) -> Vec<Modifier> {
     bonus
 }
 
-/// What one strike of `plan` does to every defense against it: −1 as the target of both
-/// Dual-Weapon attacks, −2 from the side, a won feint's margin, −1 per level of Deceptive
-/// Attack and +2 for a Telegraphic Attack (melee) (gurps-lite-and-socs.txt, "ATTACK/DEFENSE
-/// OPTIONS" and "FEINT"; gurps-traveller-gm-screen.txt, "MODIFIERS TO ACTIVE DEFENSE
-/// ROLLS").
+/// What one strike does to the defenses against it: [`Against::every`] to every defense,
+/// [`Against::dodge`] to Dodge only.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Against {
+    /// Modifiers to every active defense (Dual-Weapon target, side attack, feint,
+    /// Deceptive Attack).
+    pub every: Vec<Modifier>,
+    /// Modifiers to Dodge only (Telegraphic Attack).
+    pub dodge: Vec<Modifier>,
+}
+
+/// What one strike of `plan` does to the defenses against it: −1 to every defense as the
+/// target of both Dual-Weapon attacks, −2 from the side, a won feint's margin, −1 per level
+/// of Deceptive Attack; and +2 to Dodge only for a Telegraphic Attack (melee)
+/// (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS": "+2 to target's Dodge", and
+/// "FEINT"; gurps-traveller-gm-screen.txt, "MODIFIERS TO ACTIVE DEFENSE ROLLS").
 pub fn defense_against(
     plan: &Plan,
     ranged: bool,
     arc: Arc,
     dual_same_foe: bool,
     feint: i32,
-) -> Vec<Modifier> {
-    let mut against = Vec::with_capacity(2);
+) -> Against {
+    let mut every = Vec::with_capacity(2);
     if dual_same_foe {
-        against.push(Modifier::new("target of both Dual-Weapon attacks", -1));
+        every.push(Modifier::new("target of both Dual-Weapon attacks", -1));
     }
     if arc == Arc::Side {
-        against.push(side_attack());
+        every.push(side_attack());
     }
     if feint > 0 {
-        against.push(Modifier::new("feinted", -feint));
+        every.push(Modifier::new("feinted", -feint));
     }
     if !ranged && plan.deceptive > 0 {
-        against.push(Modifier::new(
+        every.push(Modifier::new(
             "Deceptive Attack",
             -i32::from(plan.deceptive),
         ));
     }
+    let mut dodge = Vec::new();
     if !ranged && plan.telegraphic {
-        against.push(Modifier::new("Telegraphic Attack", 2));
+        dodge.push(Modifier::new("Telegraphic Attack", 2));
     }
-    against
+    Against { every, dodge }
 }
 
 /// Every defense `defender` may choose from against a strike with `weapon` from `arc`:
 /// none from behind; otherwise [`defense_options`] with the shield ([`with_shield`]: its DB
 /// from the front, no Block against firearms), the retreat (when `can_retreat`) and Dodge
 /// and Drop ([`with_retreat_and_drop`]) and Feverish Defense when the scenario uses extra
-/// effort ([`with_feverish`]). `against` is from [`defense_against`].
+/// effort ([`with_feverish`]). `against` is from [`defense_against`]: its Dodge-only
+/// modifiers go on every kind of Dodge (retreating, dropping, feverish).
 pub fn defenses_against(
     defender: &Fighter,
     weapon: &Weapon,
     arc: Arc,
-    against: &[Modifier],
+    against: &Against,
     can_retreat: bool,
     extra_effort: bool,
 ) -> Vec<DefenseOption> {
@@ -242,22 +255,28 @@ pub fn defenses_against(
         return Vec::new();
     }
     let ranged = weapon.is_ranged();
-    with_feverish(
+    let mut options = with_feverish(
         defender,
         with_retreat_and_drop(
             defender,
             with_shield(
                 defender,
-                defense_options(defender, ranged, against),
+                defense_options(defender, ranged, &against.every),
                 arc == Arc::Front,
                 MissTable::for_skill(&weapon.skill_name) == MissTable::Firearm,
-                against,
+                &against.every,
             ),
             ranged,
             can_retreat,
         ),
         extra_effort,
-    )
+    );
+    if !against.dodge.is_empty() {
+        for o in options.iter_mut().filter(|o| o.kind == DefenseKind::Dodge) {
+            o.modifiers.extend_from_slice(&against.dodge);
+        }
+    }
+    options
 }
 
 /// How many hexes strictly between `from` and `to`, on the hex line, hold a fighter

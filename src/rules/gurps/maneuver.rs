@@ -338,7 +338,7 @@ pub struct Action {
     /// Deceptive Attack: levels taken, each −2 to hit and −1 to the foe's defense (melee).
     #[serde(default)]
     pub deceptive: u8,
-    /// Telegraphic Attack: +4 to hit, +2 to the foe's defense (melee).
+    /// Telegraphic Attack: +4 to hit, +2 to the foe's Dodge (melee).
     #[serde(default)]
     pub telegraphic: bool,
     /// Shots to fire with a rapid-fire weapon (`None`: its full rate of fire, as far as

@@ -698,6 +698,63 @@ fn defenses_after_committed_and_defensive_attacks() {
     assert_eq!(opts[1].score(), 6);
 }
 
+/// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS": a Telegraphic Attack gives "+2 to
+/// target's Dodge" (every Dodge: standing, retreating) and nothing to a Parry; Deceptive
+/// Attack's −1 per level comes off every defense. A ranged "telegraphic" plan does nothing.
+#[test]
+fn telegraphic_attack_raises_only_the_dodge() {
+    let f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    let sword = f.sheet.weapons[0].clone();
+    let mut plan = crate::rules::gurps::plan::Plan::simple(Maneuver::Attack, Hex::ZERO);
+    plan.telegraphic = true;
+    plan.deceptive = 1;
+    let against = defense_against(
+        &plan,
+        false,
+        crate::rules::gurps::facing::Arc::Front,
+        false,
+        0,
+    );
+    let opts = defenses_against(
+        &f,
+        &sword,
+        crate::rules::gurps::facing::Arc::Front,
+        &against,
+        true,
+        false,
+    );
+    let score = |kind: DefenseKind, step: DefenseStep| {
+        opts.iter()
+            .find(|o| o.kind == kind && o.step == step)
+            .map(DefenseOption::score)
+    };
+    // Dodge 9, Parry 10, broadsword retreat +1, dodge retreat +3
+    assert_eq!(
+        score(DefenseKind::Dodge, DefenseStep::Stand),
+        Some(9 + 2 - 1)
+    );
+    assert_eq!(
+        score(DefenseKind::Dodge, DefenseStep::Retreat),
+        Some(9 + 3 + 2 - 1)
+    );
+    assert_eq!(
+        score(DefenseKind::Parry(0), DefenseStep::Stand),
+        Some(10 - 1)
+    );
+    assert_eq!(
+        score(DefenseKind::Parry(0), DefenseStep::Retreat),
+        Some(10 + 1 - 1)
+    );
+    let ranged = defense_against(
+        &plan,
+        true,
+        crate::rules::gurps::facing::Arc::Front,
+        false,
+        0,
+    );
+    assert_eq!(ranged, Against::default());
+}
+
 /// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS": Retreat +3 to Dodge, +1 to a
 /// broadsword parry, once; none when stunned or after a Committed Attack; Dodge and Drop +3
 /// against ranged attacks.
