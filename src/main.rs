@@ -57,6 +57,25 @@ struct WindowArgs {
     /// own cost).
     #[arg(long)]
     frame_stats: bool,
+    /// Click at this window position (pixels from the top left, e.g. `420,12`) before the
+    /// screenshot, to show a menu open; repeat for several clicks, made in order.
+    #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+    click: Vec<(f32, f32)>,
+}
+
+/// A window position `X,Y` for `--click`.
+fn parse_point(text: &str) -> Result<(f32, f32), String> {
+    let (x, y) = text
+        .split_once(',')
+        .ok_or_else(|| format!("`{text}` is not a position: expected X,Y (e.g. 420,12)"))?;
+    let number = |s: &str| {
+        s.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| format!("`{s}` is not a pixel position: expected a number of 0 or more"))
+    };
+    Ok((number(x)?, number(y)?))
 }
 
 #[derive(Subcommand, Debug)]
@@ -112,6 +131,17 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
         /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Read GURPS Character Sheet (GCS) files and print each character as a GURPS stat
+    /// block for a scenario (RON), or all of them as one JSON array (docs/gcs-import.md).
+    #[command(name = "import-gcs")]
+    ImportGcs {
+        /// GCS character files (`.gcs`, format version 5).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print one JSON array with an object per file instead of RON.
         #[arg(long)]
         json: bool,
     },
@@ -302,6 +332,7 @@ fn gui(args: WindowArgs, started: std::time::Instant) -> ExitCode {
         frame_stats: args.frame_stats,
         autoplay: args.autoplay,
         started: Some(started),
+        clicks: args.click,
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
     if let Some(save) = args.load {
@@ -339,6 +370,71 @@ fn gui(_args: WindowArgs, _started: std::time::Instant) -> ExitCode {
     ExitCode::from(2)
 }
 
+fn import_gcs(files: &[PathBuf], json: bool) -> ExitCode {
+    use skirmish::rules::gurps::{gcs, import};
+    let mut read = Vec::new();
+    let mut bad = 0;
+    for f in files {
+        let result = skirmish::format::read_text_file(f).and_then(|text| {
+            gcs::read(&text).map_err(|e| {
+                if e.line > 0 {
+                    format!("line {}, column {}: {}", e.line, e.column, e.message)
+                } else {
+                    e.message
+                }
+            })
+        });
+        match result {
+            Ok(c) => read.push((f, c)),
+            Err(e) => {
+                eprintln!("error: {}: {e}", f.display());
+                bad += 1;
+            }
+        }
+    }
+    let text = if json {
+        let all: Vec<gcs::GcsCharacter> = read
+            .iter()
+            .map(|(_, c)| gcs::GcsCharacter {
+                warnings: import::stats_of(c).1,
+                ..c.clone()
+            })
+            .collect();
+        match serde_json::to_string_pretty(&all) {
+            Ok(t) => t + "\n",
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        let mut out = String::new();
+        for (f, c) in &read {
+            match import::template_ron(&f.display().to_string(), c) {
+                Ok(t) => out.push_str(&t),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", f.display());
+                    bad += 1;
+                }
+            }
+            out.push('\n');
+        }
+        out
+    };
+    if let Err(e) = std::io::stdout().write_all(text.as_bytes())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
+    }
+    if bad > 0 {
+        eprintln!("{bad} of {} files could not be read", files.len());
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 fn main() -> ExitCode {
     let started = std::time::Instant::now();
     let cli = Cli::parse();
@@ -360,5 +456,6 @@ fn main() -> ExitCode {
             threads,
             json,
         }) => preview(&file, runs, seed, threads, json),
+        Some(Command::ImportGcs { files, json }) => import_gcs(&files, json),
     }
 }

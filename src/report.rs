@@ -85,7 +85,11 @@ pub fn battle_json(
         "rounds": round,
         "final": session.unit_lines(),
     });
+    let sheets = session.sheets();
     if let Some(map) = doc.as_object_mut() {
+        if sheets.iter().any(|s| !s.is_null()) {
+            map.insert("sheets".into(), serde_json::Value::Array(sheets));
+        }
         map.extend(extra);
     }
     serde_json::to_string_pretty(&doc).map(|text| text + "\n")

@@ -206,6 +206,17 @@ impl Session {
         v.into_iter().map(|(_, s)| s).collect()
     }
 
+    /// Each unit's sheet as its ruleset shows it in `run --json` (null where it shows none),
+    /// in unit order.
+    pub fn sheets(&self) -> Vec<serde_json::Value> {
+        let rules = self.prepared.rules;
+        self.roster()
+            .units
+            .iter()
+            .map(|u| rules.sheet_json(&self.world, u.entity))
+            .collect()
+    }
+
     /// A one-line state of each unit ("Aldric: fighting, 7/12 HP at (1, 0)"), in unit order.
     pub fn unit_lines(&mut self) -> Vec<String> {
         let rules = self.prepared.rules;

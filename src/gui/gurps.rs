@@ -15,6 +15,158 @@ use crate::rules::gurps::location::HitLocation;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
+/// What the "Add from GCS file" menu keeps between frames (in egui's memory): the path
+/// typed, the side chosen, and the characters imported this session (file, name).
+#[derive(Clone, Default)]
+struct GcsMenu {
+    path: String,
+    side: usize,
+    recent: Vec<(std::path::PathBuf, String)>,
+}
+
+/// The "Add from GCS file" menu: a GURPS Character Sheet file's character joins a side;
+/// the scenario with it is written beside the open one (`<name>-with-<character>.ron`, so
+/// saves and replays find it) and the battle starts again from it. Characters imported
+/// this session are listed to add again.
+fn gcs_menu(ui: &mut egui::Ui, game: &mut Game) {
+    let id = egui::Id::new("gcs-menu");
+    let mut menu: GcsMenu = ui.data_mut(|d| d.get_temp(id)).unwrap_or_default();
+    let sides: Vec<(String, String)> = game
+        .play
+        .session()
+        .prepared()
+        .sides
+        .iter()
+        .map(|s| (s.id.clone(), s.name.clone()))
+        .collect();
+    ui.menu_button("Add from GCS file...", |ui| {
+        ui.label("A character from a GURPS Character Sheet (.gcs) file joins the battle.");
+        ui.horizontal(|ui| {
+            ui.label("File:");
+            ui.add(
+                egui::TextEdit::singleline(&mut menu.path)
+                    .hint_text("scenarios/gcs/Ogre.gcs")
+                    .desired_width(240.0),
+            );
+        });
+        menu.side = menu.side.min(sides.len().saturating_sub(1));
+        egui::ComboBox::from_label("Side")
+            .selected_text(sides.get(menu.side).map_or("", |s| s.1.as_str()))
+            .show_ui(ui, |ui| {
+                for (i, (_, name)) in sides.iter().enumerate() {
+                    ui.selectable_value(&mut menu.side, i, name);
+                }
+            });
+        let side = sides
+            .get(menu.side)
+            .map(|s| s.0.clone())
+            .unwrap_or_default();
+        let mut chosen = None;
+        if ui.button("Add to the battle").clicked() {
+            chosen = Some(std::path::PathBuf::from(menu.path.trim()));
+        }
+        let near = gcs_files_near(&game.scenario_path);
+        if !near.is_empty() {
+            ui.separator();
+            ui.label("Characters beside this scenario:");
+            for path in near {
+                let name = path
+                    .file_stem()
+                    .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+                if ui
+                    .button(name)
+                    .on_hover_text(path.display().to_string())
+                    .clicked()
+                {
+                    chosen = Some(path);
+                }
+            }
+        }
+        if !menu.recent.is_empty() {
+            ui.separator();
+            ui.label("Imported this session:");
+            for (path, name) in &menu.recent {
+                if ui.button(format!("{name} ({})", path.display())).clicked() {
+                    chosen = Some(path.clone());
+                }
+            }
+        }
+        if let Some(path) = chosen {
+            match add_gcs_character(game, &path, &side) {
+                Ok(name) => {
+                    menu.recent.retain(|(p, _)| p != &path);
+                    menu.recent.insert(0, (path, name));
+                    menu.recent.truncate(8);
+                    ui.close();
+                }
+                Err(e) => game.error = Some(e),
+            }
+        }
+    });
+    ui.data_mut(|d| d.insert_temp(id, menu));
+}
+
+/// The `.gcs` files in the scenario's folder and its `gcs` folder, sorted.
+fn gcs_files_near(scenario: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let dir = scenario.parent().unwrap_or(std::path::Path::new("."));
+    let mut files: Vec<std::path::PathBuf> = [dir.to_path_buf(), dir.join("gcs")]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())))
+        .filter(|p| p.extension().is_some_and(|x| x == "gcs"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Adds the character of GCS file `path` to side `side` ([`crate::rules::gurps::import::add_character`]),
+/// writes the scenario beside the open one and starts the battle again from it (same seed).
+fn add_gcs_character(
+    game: &mut Game,
+    path: &std::path::Path,
+    side: &str,
+) -> Result<String, String> {
+    let prepared = game.play.session().prepared().clone();
+    let (file, name) = crate::rules::gurps::import::add_character(&prepared, path, side)?;
+    let stem = game
+        .scenario_path
+        .file_stem()
+        .map_or("scenario".to_string(), |s| s.to_string_lossy().into_owned());
+    let slug: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let out = game
+        .scenario_path
+        .with_file_name(format!("{stem}-with-{}.ron", slug.trim_matches('-')));
+    let text = crate::format::ron_options()
+        .to_string_pretty(&file, ron::ser::PrettyConfig::new().struct_names(false))
+        .map_err(|e| format!("cannot write the scenario: {e}"))?;
+    std::fs::write(
+        &out,
+        format!(
+            "// {} with {name}, added from {} in the window\n{text}\n",
+            prepared.name,
+            path.display()
+        ),
+    )
+    .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let prepared = crate::rules::builtin()
+        .load(&out)
+        .map_err(|e| e.render(false))?;
+    let seed = game.play.session().seed();
+    let play = crate::play::Play::new(std::sync::Arc::new(prepared), out.clone(), seed);
+    game.replace(play, out.clone());
+    game.status = format!("{name} joins; the scenario is saved as {}", out.display());
+    Ok(name)
+}
+
 /// The sheet of the selected unit.
 fn sheet(ui: &mut egui::Ui, game: &mut Game) {
     let Some(id) = game.selected else {
@@ -43,7 +195,7 @@ fn sheet(ui: &mut egui::Ui, game: &mut Game) {
         ui.label(format!("Move {}/{}", current_move(f), sh.basic_move));
         ui.end_row();
         ui.label(format!("Dodge {}", sh.dodge));
-        ui.label(format!("DR {}", sh.dr));
+        ui.label(sh.dr.describe());
         ui.label(format!("SM {}", sh.sm));
         ui.label(format!("posture: {}", f.posture));
         ui.end_row();
@@ -71,6 +223,15 @@ fn sheet(ui: &mut egui::Ui, game: &mut Game) {
     }
     if let Some(shield) = &sh.shield {
         ui.label(format!("Shield: {} (DB {})", shield.name, shield.db));
+    }
+    if !sh.skills.is_empty() {
+        egui::CollapsingHeader::new(format!("Skills ({})", sh.skills.len()))
+            .id_salt(("gurps-skills", id))
+            .show(ui, |ui| {
+                for (name, level) in sh.skills.iter() {
+                    ui.label(format!("  {name} {level}"));
+                }
+            });
     }
     let mut conditions = Vec::new();
     if f.stunned {
@@ -394,6 +555,10 @@ impl super::ruleset::RulesetWindow for GurpsWindow {
     fn id(&self) -> &'static str {
         use crate::scenario::Ruleset;
         crate::rules::gurps::Gurps::ID
+    }
+
+    fn menus(&self, ui: &mut egui::Ui, game: &mut Game) {
+        gcs_menu(ui, game);
     }
 
     fn sheet_panel(&self, ui: &mut egui::Ui, game: &mut Game) {

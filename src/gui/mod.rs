@@ -29,7 +29,7 @@ use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::WindowResolution;
-use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
+use bevy_egui::{EguiPlugin, EguiPrimaryContextPass, egui};
 use hexx::Hex;
 use map::{AnimationCursor, MapViewport, Pointer, Token};
 use std::path::PathBuf;
@@ -52,6 +52,10 @@ pub struct GuiOptions {
     pub autoplay: bool,
     /// When the process started, for the time to the first drawn frame.
     pub started: Option<Instant>,
+    /// Left clicks to make at these window positions (pixels from the top left), one
+    /// every few frames from the tenth, before the screenshot: to show a menu open in
+    /// a documentation screenshot.
+    pub clicks: Vec<(f32, f32)>,
 }
 
 /// Side colours, in side order.
@@ -194,6 +198,40 @@ struct ScreenshotPlan {
     frames: u32,
     frame: u32,
     taken_at: Option<u32>,
+    clicks: Vec<(f32, f32)>,
+}
+
+/// Frames between the scripted clicks of [`GuiOptions::clicks`].
+const CLICK_EVERY: u32 = 6;
+
+/// Makes the scripted clicks of [`GuiOptions::clicks`]: for click `k`, the pointer moves
+/// there at frame 10 + 6k, presses the next frame and releases the one after.
+fn scripted_clicks(
+    plan: Res<ScreenshotPlan>,
+    contexts: Query<Entity, With<bevy_egui::PrimaryEguiContext>>,
+    mut input: MessageWriter<bevy_egui::input::EguiInputEvent>,
+) {
+    let Some(frame) = plan.frame.checked_sub(10) else {
+        return;
+    };
+    let Some(&(x, y)) = plan.clicks.get((frame / CLICK_EVERY) as usize) else {
+        return;
+    };
+    let Ok(context) = contexts.single() else {
+        return;
+    };
+    let pos = egui::pos2(x, y);
+    let event = match frame % CLICK_EVERY {
+        0 => egui::Event::PointerMoved(pos),
+        1 | 2 => egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed: frame % CLICK_EVERY == 1,
+            modifiers: egui::Modifiers::NONE,
+        },
+        _ => return,
+    };
+    input.write(bevy_egui::input::EguiInputEvent { context, event });
 }
 
 /// Opens the window on `prepared` and runs until it is closed.
@@ -330,6 +368,7 @@ pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
         } else {
             options.frames.max(1)
         },
+        clicks: options.clicks,
         ..default()
     })
     .add_systems(Startup, map::spawn_camera)
@@ -347,6 +386,7 @@ pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
             map::show_coordinates,
             map::draw_overlays,
             frame_stats,
+            scripted_clicks,
             screenshot,
         )
             .chain(),

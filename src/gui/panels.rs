@@ -343,6 +343,7 @@ fn top_bar(
             {
                 game.forget_draft();
             }
+            super::window(game).menus(ui, game);
             ui.separator();
             ui.toggle_value(&mut state.show_preview, "Preview odds");
             ui.menu_button("View", |ui| {

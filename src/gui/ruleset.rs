@@ -75,6 +75,11 @@ pub trait RulesetWindow: Sync {
         let _ = (game, pointer);
     }
 
+    /// The ruleset's own menus in the top bar (GURPS: "Add from GCS file").
+    fn menus(&self, ui: &mut egui::Ui, game: &mut Game) {
+        let _ = (ui, game);
+    }
+
     /// True when the map is space or sky, drawn dark rather than as ground.
     fn dark_map(&self) -> bool {
         false

@@ -120,6 +120,13 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
     /// The unit's state after its standing, for `run`'s summary (", 7/12 HP").
     fn unit_line(world: &World, entity: Entity, unit: UnitId) -> String;
 
+    /// The unit's sheet as `run --json` shows it (its `sheets` list: the numbers the rules
+    /// play with, so an imported character can be checked), or null for a ruleset that
+    /// shows none.
+    fn sheet_json(_world: &World, _entity: Entity) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+
     /// How much of its fight the unit has left, from 1 (unhurt) to 0, for the health bar on
     /// the map: hit points, structure or condition, as the ruleset counts damage. (A unit
     /// out of the fight, by its `Standing`, shows 0 whatever this says.)
@@ -185,6 +192,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn spawn(&self, entity: &mut EntityWorldMut, sheet: &UnitSheet);
     /// [`Ruleset::unit_line`].
     fn unit_line(&self, world: &World, entity: Entity, unit: UnitId) -> String;
+    /// [`Ruleset::sheet_json`].
+    fn sheet_json(&self, world: &World, entity: Entity) -> serde_json::Value;
     /// [`Ruleset::health`], kept within 0 to 1, and 0 for a unit out of the fight.
     fn health(&self, world: &World, entity: Entity, unit: UnitId) -> f32;
     /// [`Ruleset::legal_actions`], each as a section to [`ErasedRuleset::send`].
@@ -325,6 +334,10 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
 
     fn unit_line(&self, world: &World, entity: Entity, unit: UnitId) -> String {
         R::unit_line(world, entity, unit)
+    }
+
+    fn sheet_json(&self, world: &World, entity: Entity) -> serde_json::Value {
+        R::sheet_json(world, entity)
     }
 
     fn health(&self, world: &World, entity: Entity, unit: UnitId) -> f32 {

@@ -43,6 +43,10 @@ pub struct ScenarioFile {
     /// How the battle ends besides one side standing alone.
     #[serde(default)]
     pub victory: VictorySpec,
+    /// The folder the file was read from, for the files it names (a GURPS unit's `gcs`
+    /// character); `None` for text read from elsewhere (the current folder then).
+    #[serde(skip)]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 /// The ruleset and its scenario settings, written `Tag(settings)` (`Gurps()`,
@@ -269,15 +273,26 @@ pub fn load(registry: &Registry, path: &std::path::Path) -> Result<Prepared, Sce
     let name = path.display().to_string();
     let text = crate::format::read_text_file(path)
         .map_err(|e| ScenarioErrors::single(ScenarioError::io(&name, &e)))?;
-    parse(registry, &name, &text)
+    parse_in(registry, &name, &text, path.parent())
 }
 
 /// Parses and validates scenario `text` with the rulesets of `registry`; `name` is the file
 /// name used in messages.
 pub fn parse(registry: &Registry, name: &str, text: &str) -> Result<Prepared, ScenarioErrors> {
-    let file: ScenarioFile = registry
+    parse_in(registry, name, text, None)
+}
+
+/// [`parse`] for a file in folder `dir` (the files it names are relative to it).
+pub fn parse_in(
+    registry: &Registry,
+    name: &str,
+    text: &str,
+    dir: Option<&std::path::Path>,
+) -> Result<Prepared, ScenarioErrors> {
+    let mut file: ScenarioFile = registry
         .read_ron(text)
         .map_err(|e| ScenarioErrors::single(ScenarioError::from_ron(name, text, &e)))?;
+    file.dir = dir.map(std::path::Path::to_path_buf);
     validate(file).map_err(|problems| ScenarioErrors::located(name, text, &problems))
 }
 

@@ -185,7 +185,9 @@ fn mutated_scenarios_give_errors_or_battles_never_panics() {
             let mutated = mutate(&text, &mut rng);
             keep(&format!("scenario-{k}-{case}.ron"), &mutated);
             let outcome = catch_unwind(AssertUnwindSafe(|| {
-                match registry.parse("mutated.ron", &mutated) {
+                // In the scenario's folder: the files it names (GCS characters) are read.
+                match skirmish::scenario::parse_in(registry, "mutated.ron", &mutated, file.parent())
+                {
                     Ok(prepared) => {
                         fight_a_little(prepared, 40);
                         true

@@ -8,6 +8,7 @@ mod battle;
 mod cli;
 mod conformance;
 mod fuzz;
+mod gcs;
 mod golden;
 mod play;
 mod scenario;

@@ -869,10 +869,10 @@ mod tests {
 
     fn fighter(weapons: &[&str]) -> Fighter {
         let stats = GurpsStats {
-            st: 11,
-            dx: 12,
-            ht: 11,
-            weapons: weapons.iter().map(|w| w.to_string()).collect(),
+            st: Some(11),
+            dx: Some(12),
+            ht: Some(11),
+            weapons: weapons.iter().map(|w| w.to_string().into()).collect(),
             ..Default::default()
         };
         Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))

@@ -166,7 +166,7 @@ fn best_location(
     let mut best = Aimed {
         location: None,
         chink: false,
-        value: value(HitLocation::Torso, skill, dr),
+        value: value(HitLocation::Torso, skill, dr.torso()),
     };
     if !consider_aim || skill + HitLocation::Vitals.aim_penalty() < MIN_AIMED_SKILL {
         return best;
@@ -179,7 +179,7 @@ fn best_location(
         if num * torso.1 <= torso.0 * den || aimed_skill < MIN_AIMED_SKILL {
             continue;
         }
-        let v = value(location, aimed_skill, dr);
+        let v = value(location, aimed_skill, dr.at(location));
         if v > best.value {
             best = Aimed {
                 location: Some(location),
@@ -191,13 +191,13 @@ fn best_location(
     // A chink in the armor of the torso (−8) or the vitals (−10), DR halved
     // (gurps-lite-and-socs.txt, "HIT LOCATIONS", armor chinks): piercing and impaling
     // blows only, and worth it only against real armor.
-    if w.damage_type.finds_chinks() && dr >= 2 && deceptive == 0 && extras.dual.is_none() {
+    if w.damage_type.finds_chinks() && dr.torso() >= 2 && deceptive == 0 && extras.dual.is_none() {
         for (location, penalty) in [(HitLocation::Torso, -8), (HitLocation::Vitals, -10)] {
             let aimed_skill = skill + penalty;
             if aimed_skill < MIN_AIMED_SKILL {
                 continue;
             }
-            let v = value(location, aimed_skill, dr / 2);
+            let v = value(location, aimed_skill, dr.at(location) / 2);
             if v > best.value {
                 best = Aimed {
                     location: (location != HitLocation::Torso).then_some(location),
@@ -247,7 +247,7 @@ fn threat(s: &Situation, guard: Guard) -> f64 {
             let p_def =
                 best_defense_score(me.fighter, guard, w.is_ranged()).map_or(0.0, success_chance);
             let (num, den) = w.damage_type.wounding_multiplier();
-            let mean = (w.damage.mean() - f64::from(me.fighter.sheet.dr)).max(0.5);
+            let mean = (w.damage.mean() - f64::from(me.fighter.sheet.dr.torso())).max(0.5);
             best = best.max(p_hit * (1.0 - p_def) * mean * f64::from(num) / f64::from(den));
         }
         total += best;
@@ -831,11 +831,11 @@ mod tests {
 
     fn fighter(skill: (&str, i32), weapons: &[&str]) -> Fighter {
         let stats = GurpsStats {
-            st: 11,
-            dx: 12,
-            ht: 11,
+            st: Some(11),
+            dx: Some(12),
+            ht: Some(11),
             skills: [(skill.0.to_string(), skill.1)].into_iter().collect(),
-            weapons: weapons.iter().map(|w| w.to_string()).collect(),
+            weapons: weapons.iter().map(|w| w.to_string().into()).collect(),
             ..Default::default()
         };
         Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
@@ -954,9 +954,9 @@ mod tests {
     fn masters_aim_at_chinks_in_heavy_armor() {
         let m = map();
         let mut knight = GurpsStats {
-            st: 11,
-            dx: 10,
-            ht: 11,
+            st: Some(11),
+            dx: Some(10),
+            ht: Some(11),
             skills: [("Broadsword".to_string(), 10)].into_iter().collect(),
             weapons: vec!["broadsword".into()],
             armor: Some("plate armor".into()),
@@ -965,7 +965,7 @@ mod tests {
         let armored = Fighter::new(Arc::new(
             resolve_sheet(&knight, Catalog::builtin()).unwrap(),
         ));
-        assert_eq!(armored.sheet.dr, 6);
+        assert_eq!(armored.sheet.dr.torso(), 6);
         let units = [
             (fighter(("Spear", 20), &["spear"]), Hex::ZERO, 0),
             (armored, Hex::new(1, 0), 1),

@@ -8,7 +8,7 @@ use super::criticals::{
 pub use super::defense::*;
 use super::equipment::WeaponMode;
 use super::facing::{Arc, side_attack};
-use super::location::HitLocation;
+use super::location::{DrTable, HitLocation};
 use super::maneuver::{AoaOption, AodOption, CommitOption, Maneuver};
 use super::plan::Plan;
 use super::posture::Posture;
@@ -789,8 +789,8 @@ pub struct StrikeInput {
     pub damage_type: DamageType,
     /// Whether the target is at or beyond the weapon's 1/2D range.
     pub half_damage: bool,
-    /// The target's DR.
-    pub dr: i32,
+    /// The target's DR by hit location.
+    pub dr: DrTable,
     /// The target's full HP (for crippling).
     pub hp_max: i32,
     /// The location aimed at, if any (its penalty is already in `attack`).
@@ -808,6 +808,11 @@ pub struct StrikeInput {
     /// Damage of the further hits, when they come from other weapons (a group attack):
     /// hit `i` (from 1) uses entry `i − 1`; empty: all hits use `damage`.
     pub extra_damage: Vec<(DiceExpr, DamageType)>,
+    /// A missed shot rolled again against a bystander (gurps-traveller-gm-screen.txt,
+    /// "RANGED ATTACK MODIFIERS", the wrong target): 3–4 still hit and 17–18 still miss,
+    /// but the roll has no critical effects, no critical hit or miss table (decision: it
+    /// is the same missed shot, not a new attack of the shooter's).
+    pub stray: bool,
 }
 
 /// What a strike did.
@@ -872,7 +877,10 @@ pub fn resolve_strike(
     input: StrikeInput,
     choose: impl FnOnce(&[DefenseOption]) -> Vec<usize>,
 ) -> StrikeOutcome {
-    let roll = success_roll(dice, input.attack);
+    let mut roll = success_roll(dice, input.attack);
+    if input.stray {
+        roll.critical = None;
+    }
     // An aimed attack at a location marked * that misses by 1 hits the torso
     // (gurps-lite-and-socs.txt, "HIT LOCATIONS").
     let torso_instead = input.aimed.is_some_and(HitLocation::miss_by_one_hits_torso)
@@ -955,7 +963,8 @@ pub fn resolve_strike(
     let damage = (result.hit() && !input.disarm).then(|| {
         let mut basic = roll_damage(dice, input.damage, input.damage_bonus, input.damage_type);
         // gurps-lite-and-socs.txt, "HIT LOCATIONS", Armor Chinks: DR halved (round down).
-        let mut dr = if input.chink { input.dr / 2 } else { input.dr };
+        let dr_here = input.dr.at(location);
+        let mut dr = if input.chink { dr_here / 2 } else { dr_here };
         let mut scar = None;
         match critical.as_ref().map(|c| c.1) {
             Some(CriticalRow::Hit(hit)) => {
@@ -1020,7 +1029,11 @@ pub fn resolve_strike(
             let basic = roll_damage(dice, dice_expr, Vec::new(), damage_type);
             let (steps, injury) = injury_steps(
                 basic.total,
-                if input.chink { input.dr / 2 } else { input.dr },
+                if input.chink {
+                    input.dr.at(location) / 2
+                } else {
+                    input.dr.at(location)
+                },
                 damage_type,
                 input.half_damage,
                 location,

@@ -80,15 +80,20 @@ impl Ruleset for Gurps {
         problems
     }
 
+    /// A stat block naming a `gcs` file is filled from it first ([`super::import::merge`],
+    /// the file relative to the scenario's folder).
     fn resolve(
         config: &GurpsConfig,
-        _: &ScenarioFile,
+        file: &ScenarioFile,
         stats: &[&GurpsStats],
     ) -> Vec<Result<Sheet, Vec<Problem>>> {
         let catalog = config.catalog();
         stats
             .iter()
-            .map(|s| super::sheet::resolve_sheet(s, &catalog))
+            .map(|s| {
+                let merged = super::import::merge(s, file.dir.as_deref())?;
+                super::sheet::resolve_sheet(&merged, &catalog)
+            })
             .collect()
     }
 
@@ -141,6 +146,16 @@ impl Ruleset for Gurps {
     fn attack_odds(world: &World, unit: UnitId, action: &Action) -> Option<f64> {
         let odds = Snapshot::read(world, unit)?.odds(action).ok()?;
         odds.strikes.first().map(|s| s.to_hit)
+    }
+
+    /// The sheet the rules play with: attributes, derived values, DR by location, each
+    /// weapon's skill level, damage and parry.
+    fn sheet_json(world: &World, entity: Entity) -> serde_json::Value {
+        world
+            .get::<Fighter>(entity)
+            .map_or(serde_json::Value::Null, |f| {
+                super::sheet::sheet_json(&f.sheet)
+            })
     }
 
     /// Hit points left of the sheet's.

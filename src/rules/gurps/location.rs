@@ -247,6 +247,149 @@ impl fmt::Display for HitLocation {
     }
 }
 
+/// Where a stat block gives DR: one of the body's places, as GCS names them (an arm or a
+/// leg stands for both). `All` gives every place not listed by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum DrPlace {
+    /// Every place the stat block does not list.
+    All,
+    /// Skull.
+    Skull,
+    /// Eyes.
+    Eye,
+    /// Face.
+    Face,
+    /// Neck.
+    Neck,
+    /// Torso.
+    Torso,
+    /// Vitals.
+    Vitals,
+    /// Groin.
+    Groin,
+    /// Both arms.
+    Arm,
+    /// Hands.
+    Hand,
+    /// Both legs.
+    Leg,
+    /// Feet.
+    Foot,
+}
+
+impl DrPlace {
+    /// The place a hit location is part of.
+    pub fn of(location: HitLocation) -> DrPlace {
+        match location {
+            HitLocation::Torso => DrPlace::Torso,
+            HitLocation::Skull => DrPlace::Skull,
+            HitLocation::Face => DrPlace::Face,
+            HitLocation::RightLeg | HitLocation::LeftLeg => DrPlace::Leg,
+            HitLocation::RightArm | HitLocation::LeftArm => DrPlace::Arm,
+            HitLocation::Groin => DrPlace::Groin,
+            HitLocation::Hand => DrPlace::Hand,
+            HitLocation::Foot => DrPlace::Foot,
+            HitLocation::Neck => DrPlace::Neck,
+            HitLocation::Eye => DrPlace::Eye,
+            HitLocation::Vitals => DrPlace::Vitals,
+        }
+    }
+
+    /// The place a GCS hit location id names (`skull`, `arm`…), if it is one of these.
+    pub fn from_gcs(id: &str) -> Option<DrPlace> {
+        Some(match id {
+            "skull" => DrPlace::Skull,
+            "eye" => DrPlace::Eye,
+            "face" => DrPlace::Face,
+            "neck" => DrPlace::Neck,
+            "torso" => DrPlace::Torso,
+            "vitals" => DrPlace::Vitals,
+            "groin" => DrPlace::Groin,
+            "arm" => DrPlace::Arm,
+            "hand" => DrPlace::Hand,
+            "leg" => DrPlace::Leg,
+            "foot" => DrPlace::Foot,
+            _ => return None,
+        })
+    }
+}
+
+/// DR at every hit location, from armor and the stat block (the skull's own DR 2 comes on
+/// top, in [`HitLocation::natural_dr`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrTable([i32; HitLocation::ALL.len()]);
+
+impl DrTable {
+    /// The same DR everywhere.
+    pub fn uniform(dr: i32) -> DrTable {
+        DrTable([dr; HitLocation::ALL.len()])
+    }
+
+    /// DR at `location`.
+    pub fn at(&self, location: HitLocation) -> i32 {
+        self.0[location as usize]
+    }
+
+    /// DR over the torso: the number the AI weighs a blow against and the sheet shows first.
+    pub fn torso(&self) -> i32 {
+        self.at(HitLocation::Torso)
+    }
+
+    /// Sets DR at `location`.
+    pub fn set(&mut self, location: HitLocation, dr: i32) {
+        self.0[location as usize] = dr;
+    }
+
+    /// This table with `more` added everywhere (a suit of armor over the body).
+    pub fn plus(mut self, more: i32) -> DrTable {
+        for v in &mut self.0 {
+            *v = v.saturating_add(more);
+        }
+        self
+    }
+
+    /// Whether every location has the same DR.
+    pub fn is_uniform(&self) -> bool {
+        self.0.iter().all(|&v| v == self.0[0])
+    }
+
+    /// The table as a stat block's places give it: a listed place's DR where it is listed,
+    /// `All`'s (or 0) elsewhere.
+    pub fn from_places(places: &std::collections::BTreeMap<DrPlace, i32>) -> DrTable {
+        let all = places.get(&DrPlace::All).copied().unwrap_or(0);
+        let mut table = DrTable::uniform(all);
+        for location in HitLocation::ALL {
+            if let Some(&dr) = places.get(&DrPlace::of(location)) {
+                table.set(location, dr);
+            }
+        }
+        table
+    }
+
+    /// "DR 3", or with the places that differ from the torso ("DR 3 (skull 5, eye 0)").
+    pub fn describe(&self) -> String {
+        let torso = self.torso();
+        let mut seen: Vec<DrPlace> = Vec::new();
+        let mut others = Vec::new();
+        for location in HitLocation::ALL {
+            let place = DrPlace::of(location);
+            if self.at(location) != torso && !seen.contains(&place) {
+                seen.push(place);
+                others.push(format!(
+                    "{} {}",
+                    format!("{place:?}").to_lowercase(),
+                    self.at(location)
+                ));
+            }
+        }
+        if others.is_empty() {
+            format!("DR {torso}")
+        } else {
+            format!("DR {torso} ({})", others.join(", "))
+        }
+    }
+}
+
 /// How unaimed blows find their location: always the torso, or the 3d6 table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HitLocations {
@@ -260,6 +403,29 @@ pub enum HitLocations {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// DR by place: a listed place overrides `All`; an arm stands for both arms; the
+    /// description names the places that differ from the torso.
+    #[test]
+    fn dr_by_place() {
+        let places = std::collections::BTreeMap::from([
+            (DrPlace::All, 1),
+            (DrPlace::Torso, 4),
+            (DrPlace::Arm, 2),
+        ]);
+        let t = DrTable::from_places(&places);
+        assert_eq!(t.torso(), 4);
+        assert_eq!(t.at(HitLocation::LeftArm), 2);
+        assert_eq!(t.at(HitLocation::RightArm), 2);
+        assert_eq!(t.at(HitLocation::Skull), 1);
+        assert!(!t.is_uniform());
+        assert_eq!(t.plus(2).at(HitLocation::Eye), 3);
+        assert!(DrTable::uniform(3).is_uniform());
+        assert_eq!(DrTable::uniform(3).describe(), "DR 3");
+        assert!(t.describe().starts_with("DR 4 (skull 1"));
+        assert_eq!(DrPlace::from_gcs("arm"), Some(DrPlace::Arm));
+        assert_eq!(DrPlace::from_gcs("tail"), None);
+    }
 
     /// gurps-lite-and-socs.txt "HIT LOCATIONS" table, every total from 3 to 18.
     #[test]
@@ -350,9 +516,9 @@ mod tests {
                 "submachine gun",
             ]
             .iter()
-            .map(|w| w.to_string())
+            .map(|w| w.to_string().into())
             .collect(),
-            st: 13,
+            st: Some(13),
             ..Default::default()
         };
         let sheet = resolve_sheet(&stats, Catalog::builtin()).unwrap();

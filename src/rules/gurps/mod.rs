@@ -28,6 +28,8 @@ pub mod defense;
 pub mod equipment;
 pub mod facing;
 pub mod fatigue;
+pub mod gcs;
+pub mod import;
 pub mod injury;
 pub mod knockback;
 pub mod location;

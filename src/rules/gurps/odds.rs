@@ -594,7 +594,8 @@ impl Blow<'_> {
         let w = self.weapon;
         let bonus = if first { self.bonus } else { 0 };
         let sheet = &self.foe.sheet;
-        let dr = if self.chink { sheet.dr / 2 } else { sheet.dr };
+        let dr = sheet.dr.at(location);
+        let dr = if self.chink { dr / 2 } else { dr };
         mean_injury(
             w.damage,
             bonus,

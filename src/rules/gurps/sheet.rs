@@ -9,9 +9,9 @@
 //! Parry = 3 + skill / 2 + the weapon's parry modifier ([`parry`]), HP = ST, FP = HT.
 
 use super::criticals::WeaponState;
-use super::equipment::{Catalog, WeaponMode};
+use super::equipment::{Catalog, DamageSpec, WeaponMode, WeaponSpec};
 use super::injury::PainThreshold;
-use super::location::HitLocation;
+use super::location::{DrPlace, DrTable, HitLocation};
 use super::maneuver::Maneuver;
 use super::posture::Posture;
 use super::tables::DamageType;
@@ -27,14 +27,23 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GurpsStats {
-    /// Strength.
-    pub st: i32,
-    /// Dexterity.
-    pub dx: i32,
-    /// Intelligence.
-    pub iq: i32,
-    /// Health.
-    pub ht: i32,
+    /// A GURPS Character Sheet file to take the character from (path relative to the
+    /// scenario file): every value below that the stat block does not give comes from it
+    /// ([`super::import`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gcs: Option<String>,
+    /// Strength (required unless `gcs` gives it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub st: Option<i32>,
+    /// Dexterity (required unless `gcs` gives it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dx: Option<i32>,
+    /// Intelligence (required unless `gcs` gives it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iq: Option<i32>,
+    /// Health (required unless `gcs` gives it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ht: Option<i32>,
     /// Hit points (default: ST).
     #[serde(default)]
     pub hp: Option<i32>,
@@ -50,15 +59,19 @@ pub struct GurpsStats {
     /// Dodge (default: Basic Speed rounded down + 3).
     #[serde(default)]
     pub dodge: Option<i32>,
-    /// Natural DR, added to the armor's.
+    /// Natural DR, added to the armor's: one number for the whole body (`dr: 2`) or by
+    /// place (`dr: { Torso: 4, Skull: 2, All: 1 }`).
     #[serde(default)]
-    pub dr: i32,
-    /// Skill levels by name ("Broadsword": 13).
+    pub dr: DrSpec,
+    /// Skill levels by name ("Broadsword": 13); a specialization is written in brackets
+    /// ("Shield (Buckler)": 12) and serves a weapon that names the skill alone.
     #[serde(default)]
     pub skills: BTreeMap<String, i32>,
-    /// Weapons by catalog name; none means bare hands ("punch").
+    /// Weapons: catalog names (`"broadsword"`), or weapons written out in full with the
+    /// wielder's level, damage and parry ([`OwnWeapon`]); none means bare hands
+    /// ("punch").
     #[serde(default)]
-    pub weapons: Vec<String>,
+    pub weapons: Vec<WeaponRef>,
     /// Armor by catalog name.
     #[serde(default)]
     pub armor: Option<String>,
@@ -78,16 +91,17 @@ impl Default for GurpsStats {
     /// An average human: 10 in every attribute, no skills, bare hands, no armor.
     fn default() -> Self {
         Self {
-            st: 10,
-            dx: 10,
-            iq: 10,
-            ht: 10,
+            gcs: None,
+            st: Some(10),
+            dx: Some(10),
+            iq: Some(10),
+            ht: Some(10),
             hp: None,
             fp: None,
             basic_speed: None,
             basic_move: None,
             dodge: None,
-            dr: 0,
+            dr: DrSpec::default(),
             skills: BTreeMap::new(),
             weapons: Vec::new(),
             armor: None,
@@ -96,6 +110,205 @@ impl Default for GurpsStats {
             shield: None,
         }
     }
+}
+
+/// DR a stat block gives: one number for the whole body, or by place.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum DrSpec {
+    /// The same DR everywhere (`dr: 2`).
+    All(i32),
+    /// DR by place (`dr: { Torso: 4, Skull: 2 }`); [`DrTable::from_places`].
+    ByPlace(BTreeMap<DrPlace, i32>),
+}
+
+impl Default for DrSpec {
+    fn default() -> Self {
+        DrSpec::All(0)
+    }
+}
+
+impl DrSpec {
+    /// The table of DR by hit location.
+    pub fn table(&self) -> DrTable {
+        match self {
+            DrSpec::All(dr) => DrTable::uniform(*dr),
+            DrSpec::ByPlace(places) => DrTable::from_places(places),
+        }
+    }
+
+    /// Every number given, with the place it is at (for range checks).
+    fn values(&self) -> Vec<(Option<DrPlace>, i32)> {
+        match self {
+            DrSpec::All(dr) => vec![(None, *dr)],
+            DrSpec::ByPlace(places) => places.iter().map(|(p, v)| (Some(*p), *v)).collect(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for DrSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = DrSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a DR (`2`) or DR by place (`{ Torso: 4, Skull: 2 }`)")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<DrSpec, E> {
+                i32::try_from(v)
+                    .map(DrSpec::All)
+                    .map_err(|_| E::custom(format!("DR {v} is out of range: expected 0 to 100")))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<DrSpec, E> {
+                i32::try_from(v)
+                    .map(DrSpec::All)
+                    .map_err(|_| E::custom(format!("DR {v} is out of range: expected 0 to 100")))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<DrSpec, A::Error> {
+                BTreeMap::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(DrSpec::ByPlace)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A weapon in a stat block: a name in the equipment catalog, or written out in full.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum WeaponRef {
+    /// A catalog weapon by name (`"broadsword"`).
+    Named(String),
+    /// A weapon written out (`(name: "Maul", skill: "Two-Handed Axe/Mace", level: 16, …)`).
+    Own(Box<OwnWeapon>),
+}
+
+impl From<&str> for WeaponRef {
+    fn from(name: &str) -> Self {
+        WeaponRef::Named(name.to_string())
+    }
+}
+
+impl From<String> for WeaponRef {
+    fn from(name: String) -> Self {
+        WeaponRef::Named(name)
+    }
+}
+
+impl WeaponRef {
+    /// The weapon's name.
+    pub fn name(&self) -> &str {
+        match self {
+            WeaponRef::Named(n) => n,
+            WeaponRef::Own(w) => &w.name,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for WeaponRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = WeaponRef;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a catalog weapon's name (`\"broadsword\"`) or a weapon written out \
+                     (`(name: .., skill: .., level: .., damage: .., damage_type: .., mode: ..)`)",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<WeaponRef, E> {
+                Ok(WeaponRef::Named(v.to_string()))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<WeaponRef, E> {
+                Ok(WeaponRef::Named(v))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<WeaponRef, A::Error> {
+                OwnWeapon::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(|w| WeaponRef::Own(Box::new(w)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A weapon written out in a stat block, as GCS shows it for its wielder: the skill
+/// level with it, the damage, and the parry score (imported characters carry theirs this
+/// way).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwnWeapon {
+    /// Name, for the log and the sheet ("Maul", "Shortsword (Thrust)").
+    pub name: String,
+    /// The skill it is used with ("Two-Handed Axe/Mace"): a firearm skill picks the
+    /// firearm tables.
+    pub skill: String,
+    /// The wielder's level with it (1 to 30).
+    pub level: i32,
+    /// Damage: fixed dice for this wielder (`3d+7`), or `sw+N`/`thr+N` from its ST.
+    pub damage: DamageSpec,
+    /// Damage type: `cr`, `cut`, `imp`, `pi-`, `pi`, `pi+`, `pi++`.
+    pub damage_type: DamageType,
+    /// Minimum ST (default 0).
+    #[serde(default)]
+    pub min_st: i32,
+    /// Hands needed: 1 (default) or 2.
+    #[serde(default = "one_hand")]
+    pub hands: u32,
+    /// Melee reach or ranged numbers, as in the catalog (a melee mode's `parry` is not
+    /// used: give the score below).
+    pub mode: WeaponMode,
+    /// Parry score with it (melee), if it can parry.
+    #[serde(default)]
+    pub parry: Option<i32>,
+}
+
+fn one_hand() -> u32 {
+    1
+}
+
+impl OwnWeapon {
+    /// The catalog entry this weapon would be (for the catalog's range checks).
+    fn as_spec(&self) -> WeaponSpec {
+        WeaponSpec {
+            skill: self.skill.clone(),
+            unskilled: -5,
+            damage: self.damage,
+            damage_type: self.damage_type,
+            min_st: self.min_st,
+            mode: match &self.mode {
+                WeaponMode::Melee {
+                    reach_min,
+                    reach_max,
+                    ..
+                } => WeaponMode::Melee {
+                    reach_min: *reach_min,
+                    reach_max: *reach_max,
+                    parry: None,
+                },
+                ranged => ranged.clone(),
+            },
+            hands: self.hands,
+        }
+    }
+}
+
+/// The level of skill `name` in `skills`: written alone ("Shield"), or failing that the
+/// best of its specializations ("Shield (Buckler)").
+pub fn skill_level(skills: &BTreeMap<String, i32>, name: &str) -> Option<i32> {
+    if let Some((_, &v)) = skills.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
+        return Some(v);
+    }
+    skills
+        .iter()
+        .filter(|(k, _)| {
+            k.split_once(" (")
+                .is_some_and(|(base, rest)| base.eq_ignore_ascii_case(name) && rest.ends_with(')'))
+        })
+        .map(|(_, &v)| v)
+        .max()
 }
 
 /// A weapon as one fighter wields it: skill level and damage worked out.
@@ -181,8 +394,8 @@ pub struct Sheet {
     pub basic_move: i32,
     /// Dodge.
     pub dodge: i32,
-    /// Total DR (armor plus natural).
-    pub dr: i32,
+    /// DR by hit location (armor plus natural; the skull's own 2 comes on top).
+    pub dr: DrTable,
     /// Name of the armor worn, if any.
     pub armor: Option<String>,
     /// Weapons, in the order the stat block lists them.
@@ -196,6 +409,8 @@ pub struct Sheet {
     /// The score used to keep one's feet after knockback, with its name: the best of DX,
     /// Acrobatics and Judo (gurps-lite-and-socs.txt, "KNOCKBACK").
     pub keep_feet: (Label, i32),
+    /// Every skill of the stat block with its level, for the sheet.
+    pub skills: Arc<[(String, i32)]>,
 }
 
 impl Sheet {
@@ -213,6 +428,70 @@ impl Sheet {
             .map(|w| w.skill)
             .fold(self.dx, i32::max)
     }
+}
+
+/// A sheet as `run --json` shows it (its `sheets` list): attributes, derived values, DR by
+/// hit location (the skull's own 2 included, as GCS shows it), the shield, and each weapon's skill, level, damage, parry and reach or
+/// range.
+pub fn sheet_json(sheet: &Sheet) -> serde_json::Value {
+    let dr: serde_json::Map<String, serde_json::Value> = HitLocation::ALL
+        .iter()
+        .map(|l| {
+            (
+                l.name().to_string(),
+                (sheet.dr.at(*l) + l.natural_dr()).into(),
+            )
+        })
+        .collect();
+    let weapons: Vec<serde_json::Value> = sheet
+        .weapons
+        .iter()
+        .map(|w| {
+            let mut o = serde_json::json!({
+                "name": &*w.name,
+                "skill": &*w.skill_name,
+                "level": w.skill,
+                "damage": w.damage.to_string(),
+                "damage_type": w.damage_type.abbrev(),
+                "parry": w.parry,
+            });
+            match w.mode {
+                WeaponMode::Melee {
+                    reach_min,
+                    reach_max,
+                    ..
+                } => o["reach"] = serde_json::json!([reach_min, reach_max]),
+                WeaponMode::Ranged {
+                    acc,
+                    half_damage,
+                    max,
+                    ..
+                } => {
+                    o["acc"] = acc.into();
+                    o["range"] = serde_json::json!([half_damage, max]);
+                }
+            }
+            o
+        })
+        .collect();
+    serde_json::json!({
+        "st": sheet.st,
+        "dx": sheet.dx,
+        "iq": sheet.iq,
+        "ht": sheet.ht,
+        "hp": sheet.hp_max,
+        "fp": sheet.fp_max,
+        "basic_speed": sheet.basic_speed(),
+        "basic_move": sheet.basic_move,
+        "dodge": sheet.dodge,
+        "sm": sheet.sm,
+        "dr": dr,
+        "pain_threshold": format!("{:?}", sheet.pain_threshold),
+        "shield": sheet.shield.as_ref().map(|s| serde_json::json!({
+            "name": &*s.name, "db": s.db, "block": s.block,
+        })),
+        "weapons": weapons,
+    })
 }
 
 /// Basic Speed × 4 from DX and HT (decision: 4e Basic Set p. B17, (DX + HT) / 4).
@@ -251,48 +530,82 @@ pub struct Shield {
 }
 
 /// Resolves a stat block against a catalog, or lists everything wrong with it (paths are
-/// relative to the stat block).
+/// relative to the stat block). A stat block naming a `gcs` file must have been merged
+/// with it first ([`super::import::merge`]).
 pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec<Problem>> {
     let here = Path::root();
     let mut problems = Vec::new();
-    let mut check = |field: &str, value: i32, lo: i32, hi: i32, what: &str| {
-        if !(lo..=hi).contains(&value) {
+    let mut attribute = |field: &str, value: Option<i32>, what: &str| match value {
+        Some(v) => v,
+        None => {
             problems.push(Problem::new(
                 here.field(field),
+                format!("missing {what}: expected a number (or a `gcs` file to take it from)"),
+            ));
+            10
+        }
+    };
+    let (st, dx, iq, ht) = (
+        attribute("st", stats.st, "ST"),
+        attribute("dx", stats.dx, "DX"),
+        attribute("iq", stats.iq, "IQ"),
+        attribute("ht", stats.ht, "HT"),
+    );
+    let mut check = |path: Path, value: i32, lo: i32, hi: i32, what: &str| {
+        if !(lo..=hi).contains(&value) {
+            problems.push(Problem::new(
+                path,
                 format!("{what} {value} is out of range: expected {lo} to {hi}"),
             ));
         }
     };
-    check("st", stats.st, 1, 50, "ST");
-    check("dx", stats.dx, 1, 30, "DX");
-    check("iq", stats.iq, 1, 30, "IQ");
-    check("ht", stats.ht, 1, 30, "HT");
+    check(here.field("st"), st, 1, 50, "ST");
+    check(here.field("dx"), dx, 1, 30, "DX");
+    check(here.field("iq"), iq, 1, 30, "IQ");
+    check(here.field("ht"), ht, 1, 30, "HT");
     if let Some(hp) = stats.hp {
-        check("hp", hp, 1, 500, "HP");
+        check(here.field("hp"), hp, 1, 500, "HP");
     }
     if let Some(fp) = stats.fp {
-        check("fp", fp, 1, 100, "FP");
+        check(here.field("fp"), fp, 1, 100, "FP");
     }
     if let Some(m) = stats.basic_move {
-        check("basic_move", m, 0, 30, "Basic Move");
+        check(here.field("basic_move"), m, 0, 30, "Basic Move");
     }
     if let Some(d) = stats.dodge {
-        check("dodge", d, 1, 30, "Dodge");
+        check(here.field("dodge"), d, 1, 30, "Dodge");
     }
-    check("dr", stats.dr, 0, 100, "DR");
-    check("sm", stats.sm, -15, 15, "Size Modifier");
+    for (place, dr) in stats.dr.values() {
+        let path = match place {
+            Some(p) => here.field("dr").key(&format!("{p:?}")),
+            None => here.field("dr"),
+        };
+        check(path, dr, 0, 100, "DR");
+    }
+    check(here.field("sm"), stats.sm, -15, 15, "Size Modifier");
     // What follows reads the numbers within their ranges: a value out of range is reported
     // above, and must not overflow the sums below (DX -2147483648 plus a default's -5).
+    let (st, dx, iq, ht) = (
+        st.clamp(1, 50),
+        dx.clamp(1, 30),
+        iq.clamp(1, 30),
+        ht.clamp(1, 30),
+    );
+    let natural_dr = match &stats.dr {
+        DrSpec::All(dr) => DrSpec::All((*dr).clamp(0, 100)),
+        DrSpec::ByPlace(places) => DrSpec::ByPlace(
+            places
+                .iter()
+                .map(|(k, v)| (*k, (*v).clamp(0, 100)))
+                .collect(),
+        ),
+    }
+    .table();
     let within = GurpsStats {
-        st: stats.st.clamp(1, 50),
-        dx: stats.dx.clamp(1, 30),
-        iq: stats.iq.clamp(1, 30),
-        ht: stats.ht.clamp(1, 30),
         hp: stats.hp.map(|v| v.clamp(1, 500)),
         fp: stats.fp.map(|v| v.clamp(1, 100)),
         basic_move: stats.basic_move.map(|v| v.clamp(0, 30)),
         dodge: stats.dodge.map(|v| v.clamp(1, 30)),
-        dr: stats.dr.clamp(0, 100),
         sm: stats.sm.clamp(-15, 15),
         ..stats.clone()
     };
@@ -305,12 +618,12 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
                     here.field("basic_speed"),
                     format!("Basic Speed {s} is not valid: expected 0.25 to 20 in steps of 0.25"),
                 ));
-                basic_speed_quarters(stats.dx, stats.ht)
+                basic_speed_quarters(dx, ht)
             } else {
                 q as i32
             }
         }
-        None => basic_speed_quarters(stats.dx, stats.ht),
+        None => basic_speed_quarters(dx, ht),
     };
     for (name, level) in &stats.skills {
         if !(1..=30).contains(level) {
@@ -339,11 +652,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
     let shield = match &stats.shield {
         Some(name) => match catalog.shield(name) {
             Some(spec) => {
-                let skill = stats
-                    .skills
-                    .iter()
-                    .find(|(k, _)| k.eq_ignore_ascii_case("Shield"))
-                    .map_or(stats.dx - 4, |(_, &v)| v);
+                let skill = skill_level(&stats.skills, "Shield").map_or(dx - 4, |v| v.clamp(1, 30));
                 Some(Shield {
                     name: name.clone().into(),
                     db: spec.db,
@@ -368,42 +677,76 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
     // fighter who loses its weapons still fights, as anyone can in GURPS). Added this way,
     // they do not parry: an unarmed parry against weapons is a poor defense the AI should
     // not pick over a Dodge.
-    let mut names: Vec<String> = stats.weapons.clone();
-    let implicit_punch =
-        !names.iter().any(|n| n.eq_ignore_ascii_case("punch")) && catalog.weapon("punch").is_some();
+    let mut refs: Vec<WeaponRef> = stats.weapons.clone();
+    let implicit_punch = !refs.iter().any(|r| r.name().eq_ignore_ascii_case("punch"))
+        && catalog.weapon("punch").is_some();
     if implicit_punch {
-        names.push("punch".to_string());
+        refs.push(WeaponRef::Named("punch".to_string()));
     }
     let mut weapons = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        let Some(spec) = catalog.weapon(name) else {
-            problems.push(Problem::new(
-                here.field("weapons").index(i),
-                format!(
-                    "unknown weapon `{name}`: expected one of {}",
-                    list(catalog.weapons.keys())
-                ),
-            ));
-            continue;
-        };
-        let skill = stats
-            .skills
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(&spec.skill))
-            .map_or(stats.dx + spec.unskilled, |(_, &v)| v.clamp(1, 30));
-        let implicit = implicit_punch && i + 1 == names.len();
-        let parry_score = match spec.mode {
-            WeaponMode::Melee { parry: Some(m), .. } if !implicit => Some(parry(skill, m)),
-            _ => None,
+    for (i, weapon) in refs.iter().enumerate() {
+        let implicit = implicit_punch && i + 1 == refs.len();
+        let name = weapon.name();
+        let (spec, skill, parry_score) = match weapon {
+            WeaponRef::Named(name) => {
+                let Some(spec) = catalog.weapon(name) else {
+                    problems.push(Problem::new(
+                        here.field("weapons").index(i),
+                        format!(
+                            "unknown weapon `{name}`: expected one of {}",
+                            list(catalog.weapons.keys())
+                        ),
+                    ));
+                    continue;
+                };
+                let skill = skill_level(&stats.skills, &spec.skill)
+                    .map_or(dx + spec.unskilled, |v| v.clamp(1, 30));
+                let parry_score = match spec.mode {
+                    WeaponMode::Melee { parry: Some(m), .. } if !implicit => Some(parry(skill, m)),
+                    _ => None,
+                };
+                (spec.clone(), skill, parry_score)
+            }
+            WeaponRef::Own(own) => {
+                let path = here.field("weapons").index(i);
+                let spec = own.as_spec();
+                problems.extend(spec.problems().into_iter().map(|p| Problem {
+                    path: path.join(&p.path),
+                    message: p.message,
+                }));
+                let mut check = |field: &str, value: i32, what: &str| {
+                    if !(1..=30).contains(&value) {
+                        problems.push(Problem::new(
+                            path.field(field),
+                            format!("{what} {value} is out of range: expected 1 to 30"),
+                        ));
+                    }
+                };
+                check("level", own.level, "level");
+                if let Some(p) = own.parry {
+                    check("parry", p, "parry");
+                }
+                if own.parry.is_some() && matches!(spec.mode, WeaponMode::Ranged { .. }) {
+                    problems.push(Problem::new(
+                        path.field("parry"),
+                        "a ranged weapon cannot parry: expected no `parry`",
+                    ));
+                }
+                (
+                    spec,
+                    own.level.clamp(1, 30),
+                    own.parry.map(|p| p.clamp(1, 30)),
+                )
+            }
         };
         weapons.push(Weapon {
-            name: name.clone().into(),
+            name: name.to_string().into(),
             parry_label: format!("Parry ({name})").into(),
             skill_name: spec.skill.as_str().into(),
             skill,
-            st_short: (spec.min_st - stats.st).max(0),
-            st_margin: stats.st - spec.min_st,
-            damage: spec.damage.for_st(stats.st),
+            st_short: (spec.min_st - st).max(0),
+            st_margin: st - spec.min_st,
+            damage: spec.damage.for_st(st),
             damage_type: spec.damage_type,
             mode: spec.mode.clone(),
             parry: parry_score,
@@ -416,34 +759,32 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
     if !problems.is_empty() {
         return Err(problems);
     }
-    let mut keep_feet = (Label::Static("DX"), stats.dx);
+    let mut keep_feet = (Label::Static("DX"), dx);
     for (skill, label) in [("Acrobatics", "Acrobatics"), ("Judo", "Judo")] {
-        if let Some((_, &level)) = stats
-            .skills
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(skill))
+        if let Some(level) = skill_level(&stats.skills, skill)
             && level > keep_feet.1
         {
             keep_feet = (Label::Static(label), level);
         }
     }
     Ok(Sheet {
-        st: stats.st,
-        dx: stats.dx,
-        iq: stats.iq,
-        ht: stats.ht,
-        hp_max: stats.hp.unwrap_or(stats.st),
-        fp_max: stats.fp.unwrap_or(stats.ht),
+        st,
+        dx,
+        iq,
+        ht,
+        hp_max: stats.hp.unwrap_or(st),
+        fp_max: stats.fp.unwrap_or(ht),
         speed_quarters,
         basic_move: stats.basic_move.unwrap_or(speed_quarters / 4),
         dodge: stats.dodge.unwrap_or_else(|| dodge(speed_quarters)),
-        dr: armor_dr + stats.dr,
+        dr: natural_dr.plus(armor_dr),
         armor: stats.armor.clone(),
         weapons,
         pain_threshold: stats.pain_threshold,
         sm: stats.sm,
         shield,
         keep_feet,
+        skills: stats.skills.iter().map(|(k, v)| (k.clone(), *v)).collect(),
     })
 }
 
@@ -710,21 +1051,81 @@ mod tests {
 
     fn stats() -> GurpsStats {
         GurpsStats {
-            st: 12,
-            dx: 13,
-            iq: 10,
-            ht: 11,
+            st: Some(12),
+            dx: Some(13),
+            iq: Some(10),
+            ht: Some(11),
             hp: None,
             fp: None,
             basic_speed: None,
             basic_move: None,
             dodge: None,
-            dr: 0,
+            dr: DrSpec::All(0),
             skills: [("Broadsword".to_string(), 14)].into_iter().collect(),
             weapons: vec!["broadsword".into(), "short bow".into()],
             armor: Some("leather armor".into()),
             ..Default::default()
         }
+    }
+
+    /// The stat block grown for imported characters: DR by place (a place overrides
+    /// `All`, an arm covers both arms), a skill's specialization serving the skill named
+    /// alone, and a weapon written out with its own level, damage and parry beside a
+    /// catalog weapon.
+    #[test]
+    fn dr_by_place_specializations_and_weapons_written_out() {
+        let text = r#"(
+            st: 20, dx: 11, iq: 7, ht: 13,
+            dr: { All: 3, Skull: 1, Eye: 0 },
+            skills: { "Shield (Buckler)": 12, "Broadsword": 13 },
+            weapons: [
+                "broadsword",
+                (name: "Maul", skill: "Two-Handed Axe/Mace", level: 16, damage: "3d+7",
+                 damage_type: "cr", min_st: 13, hands: 2,
+                 mode: Melee(reach_min: 1, reach_max: 2), parry: 11),
+            ],
+            armor: "leather armor",
+            shield: "small shield",
+        )"#;
+        let stats: GurpsStats = crate::format::ron_options()
+            .from_str(text)
+            .expect("a stat block");
+        let sheet = resolve_sheet(&stats, Catalog::builtin()).expect("a sheet");
+        // leather armor DR 2 over the whole body
+        assert_eq!(sheet.dr.torso(), 3 + 2);
+        assert_eq!(sheet.dr.at(HitLocation::Skull), 1 + 2);
+        assert_eq!(sheet.dr.at(HitLocation::Eye), 2);
+        assert_eq!(sheet.dr.at(HitLocation::LeftArm), 3 + 2);
+        let maul = &sheet.weapons[1];
+        assert_eq!(&*maul.name, "Maul");
+        assert_eq!(maul.skill, 16);
+        assert_eq!(maul.parry, Some(11));
+        assert_eq!(maul.damage.to_string(), "3d+7");
+        assert_eq!(maul.damage_type, DamageType::Crushing);
+        assert_eq!((maul.hands, maul.st_short, maul.reach()), (2, 0, (1, 2)));
+        // the catalog broadsword: Broadsword 13, parry 3 + 6
+        assert_eq!(sheet.weapons[0].parry, Some(9));
+        // the small shield's Block from Shield (Buckler) 12: 3 + 6 + DB 1
+        assert_eq!(sheet.shield.as_ref().map(|s| s.block), Some(3 + 6 + 1));
+        assert_eq!(skill_level(&stats.skills, "shield"), Some(12));
+        assert_eq!(skill_level(&stats.skills, "Buckler"), None);
+        // a bad written-out weapon is reported at its fields
+        let mut bad = stats.clone();
+        if let WeaponRef::Own(w) = &mut bad.weapons[1] {
+            w.level = 40;
+            w.hands = 3;
+        }
+        let paths: Vec<String> = resolve_sheet(&bad, Catalog::builtin())
+            .unwrap_err()
+            .iter()
+            .map(|p| p.path.to_string())
+            .collect();
+        assert_eq!(paths, vec!["weapons[1].hands", "weapons[1].level"]);
+        // an attribute left out without a GCS file is missing
+        let mut none = stats;
+        none.st = None;
+        let problems = resolve_sheet(&none, Catalog::builtin()).unwrap_err();
+        assert!(problems[0].message.contains("missing ST"));
     }
 
     #[test]
@@ -736,7 +1137,7 @@ mod tests {
         assert_eq!(sheet.dodge, 9);
         assert_eq!(sheet.hp_max, 12);
         assert_eq!(sheet.fp_max, 11);
-        assert_eq!(sheet.dr, 2);
+        assert_eq!(sheet.dr, DrTable::uniform(2));
         let sword = &sheet.weapons[0];
         assert_eq!(sword.skill, 14);
         assert_eq!(sword.parry, Some(10));
@@ -763,7 +1164,7 @@ mod tests {
     #[test]
     fn bad_stats_are_all_reported_with_paths() {
         let mut s = stats();
-        s.st = 0;
+        s.st = Some(0);
         s.hp = Some(-3);
         s.skills.insert("Bow".into(), 40);
         s.weapons.push("laser sword".into());

@@ -343,11 +343,8 @@ mod tests {
         files.sort();
         let (mut strikes, mut defenses) = (0, 0);
         for file in files {
-            let text = std::fs::read_to_string(&file).expect("readable");
             let name = file.display().to_string();
-            let mut prepared = crate::rules::builtin()
-                .parse(&name, &text)
-                .expect("valid scenario");
+            let mut prepared = crate::rules::builtin().load(&file).expect("valid scenario");
             if prepared.ruleset != "gurps" {
                 continue;
             }

@@ -991,6 +991,7 @@ fn execute(
             chink: plan.chink,
             disarm: plan.disarm.is_some(),
             extra_damage: Vec::new(),
+            stray: false,
         };
         let mut retreat_move = None;
         let outcome = resolve_strike(rng, input, |o| defender_choice(&foe.5, o));

@@ -87,8 +87,10 @@ use super::{Violation, audit_all};
 use serde_json::Value;
 use skirmish::rules::gurps::Gurps;
 use skirmish::rules::gurps::equipment::{DamageSpec, WeaponMode};
+use skirmish::rules::gurps::import;
 use skirmish::rules::gurps::injury::PainThreshold;
-use std::collections::HashMap;
+use skirmish::rules::gurps::sheet::{DrSpec, WeaponRef};
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 /// The quick reference, cited in violations.
@@ -142,7 +144,8 @@ struct Body {
     ht: i32,
     hp: i32,
     dodge: i32,
-    dr: i32,
+    /// DR by the log's location names ("torso", "right arm"…), armor included.
+    dr: BTreeMap<&'static str, i32>,
     sm: i32,
     pain: PainThreshold,
     weapons: Vec<Arm>,
@@ -193,6 +196,59 @@ const THRUST_SWING: [(i32, i32, i32, i32); 30] = [
     (3, 0, 5, 2),
 ];
 
+/// DR at each location the log names, from a stat block's `dr` (one number, or by place
+/// with `All` for the rest; an arm or leg place covers both) plus the armor's over the
+/// whole body.
+fn dr_by_location(dr: &DrSpec, armor: i32) -> BTreeMap<&'static str, i32> {
+    const PLACES: [(&str, &[&str]); 11] = [
+        ("Skull", &["skull"]),
+        ("Eye", &["eye"]),
+        ("Face", &["face"]),
+        ("Neck", &["neck"]),
+        ("Torso", &["torso"]),
+        ("Vitals", &["vitals"]),
+        ("Groin", &["groin"]),
+        ("Arm", &["right arm", "left arm"]),
+        ("Hand", &["hand"]),
+        ("Leg", &["right leg", "left leg"]),
+        ("Foot", &["foot"]),
+    ];
+    let mut out = BTreeMap::new();
+    for (place, names) in PLACES {
+        let natural = match dr {
+            DrSpec::All(v) => *v,
+            DrSpec::ByPlace(by) => {
+                let find = |p: &str| {
+                    by.iter()
+                        .find(|(k, _)| format!("{k:?}") == p)
+                        .map(|(_, v)| *v)
+                };
+                find(place).or_else(|| find("All")).unwrap_or(0)
+            }
+        };
+        for name in names {
+            out.insert(*name, natural + armor);
+        }
+    }
+    out
+}
+
+/// The weapon a defense named "Parry (W)" (perhaps with ", retreating" after) parries
+/// with: W up to its matching bracket, so a weapon named "Axe (Swing)" reads whole.
+fn parry_weapon_of(defense: &str) -> Option<&str> {
+    let rest = defense.strip_prefix("Parry (")?;
+    let mut depth = 0;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return Some(&rest[..i]),
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Dice as the log writes them: "2d-1", "1d", "5".
 fn dice_text(n: i32, add: i32) -> String {
     match (n, add) {
@@ -219,60 +275,96 @@ fn bodies(file: &Path) -> Vec<Body> {
                 .or_else(|| u.template.as_ref().and_then(|t| sf.templates.get(t)))
                 .and_then(|s| s.get::<Gurps>())
                 .expect("a GURPS stat block");
+            // A stat block naming a GCS file is read as the program merges it (the import
+            // itself is tested against GCS's own values in rules::gurps::gcs).
+            let stats = import::merge(stats, sf.dir.as_deref()).expect("the GCS file reads");
+            // A skill by name, or failing that its best specialization ("Shield (Buckler)").
             let skill_of = |name: &str| {
                 stats
                     .skills
                     .iter()
                     .find(|(k, _)| k.eq_ignore_ascii_case(name))
                     .map(|(_, &v)| v)
+                    .or_else(|| {
+                        let prefix = format!("{} (", name.to_lowercase());
+                        stats
+                            .skills
+                            .iter()
+                            .filter(|(k, _)| k.to_lowercase().starts_with(&prefix))
+                            .map(|(_, &v)| v)
+                            .max()
+                    })
             };
+            let attr = |v: Option<i32>| v.expect("an attribute");
+            let (st, dx, iq, ht) = (
+                attr(stats.st),
+                attr(stats.dx),
+                attr(stats.iq),
+                attr(stats.ht),
+            );
             // Basic Speed = (DX + HT) / 4; Dodge = Basic Speed rounded down + 3 (decision,
             // sheet.rs module doc), unless the stat block sets them.
-            let quarters = stats
-                .basic_speed
-                .map_or(stats.dx + stats.ht, |s| (s * 4.0) as i32);
+            let quarters = stats.basic_speed.map_or(dx + ht, |s| (s * 4.0) as i32);
             let dodge = stats.dodge.unwrap_or(quarters.div_euclid(4) + 3);
             let mut names = stats.weapons.clone();
-            let implicit = !names.iter().any(|n| n.eq_ignore_ascii_case("punch"));
+            let implicit = !names.iter().any(|n| n.name().eq_ignore_ascii_case("punch"));
             if implicit {
-                names.push("punch".into());
+                names.push(WeaponRef::Named("punch".into()));
             }
+            let dice_of = |spec: DamageSpec| {
+                let (td, ta, sd, sa) = THRUST_SWING[(st.clamp(1, 30) - 1) as usize];
+                match spec {
+                    DamageSpec::Thrust(add) => dice_text(td, ta + add),
+                    DamageSpec::Swing(add) => dice_text(sd, sa + add),
+                    DamageSpec::Dice(d) => d.to_string(),
+                }
+            };
             let weapons = names
                 .iter()
                 .enumerate()
-                .map(|(i, name)| {
-                    let spec = catalog.weapon(name).expect("catalog weapon");
-                    let skill =
-                        skill_of(&spec.skill).map_or(stats.dx + spec.unskilled, |v| v.clamp(1, 30));
-                    let (td, ta, sd, sa) = THRUST_SWING[(stats.st.clamp(1, 30) - 1) as usize];
-                    let dice = match spec.damage {
-                        DamageSpec::Thrust(add) => dice_text(td, ta + add),
-                        DamageSpec::Swing(add) => dice_text(sd, sa + add),
-                        DamageSpec::Dice(d) => d.to_string(),
-                    };
-                    let is_implicit = implicit && i + 1 == names.len();
-                    let (parry, ranged) = match spec.mode {
-                        WeaponMode::Melee { parry: Some(m), .. } if !is_implicit => {
-                            (Some(3 + skill.div_euclid(2) + m), None)
+                .map(|(i, weapon)| match weapon {
+                    WeaponRef::Named(name) => {
+                        let spec = catalog.weapon(name).expect("catalog weapon");
+                        let skill =
+                            skill_of(&spec.skill).map_or(dx + spec.unskilled, |v| v.clamp(1, 30));
+                        let is_implicit = implicit && i + 1 == names.len();
+                        let (parry, ranged) = match spec.mode {
+                            WeaponMode::Melee { parry: Some(m), .. } if !is_implicit => {
+                                (Some(3 + skill.div_euclid(2) + m), None)
+                            }
+                            WeaponMode::Melee { .. } => (None, None),
+                            WeaponMode::Ranged { acc, bulk, .. } => (None, Some((acc, bulk))),
+                        };
+                        Arm {
+                            name: name.clone(),
+                            skill_name: spec.skill.clone(),
+                            skill,
+                            parry,
+                            dice: dice_of(spec.damage),
+                            damage_type: spec.damage_type.abbrev().to_string(),
+                            ranged,
+                            st_short: (spec.min_st - st).max(0),
                         }
-                        WeaponMode::Melee { .. } => (None, None),
-                        WeaponMode::Ranged { acc, bulk, .. } => (None, Some((acc, bulk))),
-                    };
-                    Arm {
-                        name: name.clone(),
-                        skill_name: spec.skill.clone(),
-                        skill,
-                        parry,
-                        dice,
-                        damage_type: spec.damage_type.abbrev().to_string(),
-                        ranged,
-                        st_short: (spec.min_st - stats.st).max(0),
                     }
+                    // Written out: the level and parry are the stat block's (GCS's).
+                    WeaponRef::Own(own) => Arm {
+                        name: own.name.clone(),
+                        skill_name: own.skill.clone(),
+                        skill: own.level,
+                        parry: own.parry,
+                        dice: dice_of(own.damage),
+                        damage_type: own.damage_type.abbrev().to_string(),
+                        ranged: match own.mode {
+                            WeaponMode::Ranged { acc, bulk, .. } => Some((acc, bulk)),
+                            WeaponMode::Melee { .. } => None,
+                        },
+                        st_short: (own.min_st - st).max(0),
+                    },
                 })
                 .collect();
             let shield = stats.shield.as_ref().map(|name| {
                 let spec = catalog.shield(name).expect("catalog shield");
-                let skill = skill_of("Shield").unwrap_or(stats.dx - 4);
+                let skill = skill_of("Shield").unwrap_or(dx - 4);
                 (
                     name.clone(),
                     spec.db,
@@ -287,15 +379,15 @@ fn bodies(file: &Path) -> Vec<Body> {
             let keep_feet = ["Acrobatics", "Judo"]
                 .iter()
                 .filter_map(|s| skill_of(s))
-                .fold(stats.dx, i32::max);
+                .fold(dx, i32::max);
             Body {
-                st: stats.st,
-                dx: stats.dx,
-                iq: stats.iq,
-                ht: stats.ht,
-                hp: stats.hp.unwrap_or(stats.st),
+                st,
+                dx,
+                iq,
+                ht,
+                hp: stats.hp.unwrap_or(st),
                 dodge,
-                dr: armor + stats.dr,
+                dr: dr_by_location(&stats.dr, armor),
                 sm: stats.sm,
                 pain: stats.pain_threshold,
                 weapons,
@@ -352,6 +444,12 @@ fn check_success_roll(roll: &Value, what: &str) -> Vec<String> {
         Some(_) => false,
         None => total <= target,
     };
+    // A stray shot's roll against a bystander keeps the automatic success and failure but
+    // has no critical effects (decision, combat::StrikeInput::stray).
+    let stray = modifiers(roll)
+        .first()
+        .is_some_and(|(l, _)| l.starts_with("wrong target"));
+    let crit = if stray { None } else { crit };
     if roll["critical"].as_str() != crit {
         out.push(format!(
             "{what}: critical {} but {total} against {target} is {crit:?} ({LITE}, \
@@ -770,10 +868,7 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
                     if name.contains("retreating") || name.starts_with("Dodge and Drop") {
                         state[t].retreated = true;
                     }
-                    if let Some(w) = name
-                        .strip_prefix("Parry (")
-                        .and_then(|r| r.split(')').next())
-                    {
+                    if let Some(w) = parry_weapon_of(name) {
                         *state[t].parried.entry(w.to_string()).or_default() += 1;
                         if weapon_name.starts_with("a group attack") {
                             *state[t].parried_group.entry(w.to_string()).or_default() += 1;
@@ -800,9 +895,7 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
                             due.push((a, miss_table(&w.skill_name)));
                         }
                         if dr["critical"].as_str() == Some("Failure")
-                            && let Some(p) = name
-                                .strip_prefix("Parry (")
-                                .and_then(|r| r.split(')').next())
+                            && let Some(p) = parry_weapon_of(name)
                             && let Some(pw) = units[t].weapon(p)
                         {
                             due.push((t, miss_table(&pw.skill_name)));
@@ -1138,10 +1231,7 @@ fn audit_defense(
         base.starts_with("Parry ("),
         base.starts_with("Block ("),
     );
-    let parry_weapon = base
-        .strip_prefix("Parry (")
-        .and_then(|r| r.strip_suffix(')'))
-        .unwrap_or("");
+    let parry_weapon = parry_weapon_of(base).unwrap_or("");
     let pw = foe.weapon(parry_weapon);
     // Retreat value (Lite "ATTACK/DEFENSE OPTIONS", Retreat): +3 to Dodge or a Boxing,
     // Judo, Karate or fencing parry, +1 to any other defense.
@@ -1741,7 +1831,7 @@ fn audit_damage(
     // Steps to injury, recomputed.
     let steps = modifiers(&json_steps(e));
     let hp_max = i64::from(foe.hp);
-    let dr_full = i64::from(foe.dr);
+    let dr_full = i64::from(foe.dr.get(loc.as_str()).copied().unwrap_or(0));
     let halved = steps.iter().any(|(l, _)| l == "beyond 1/2D: half");
     let ranged = strike.weapon.as_ref().is_some_and(|w| w.ranged.is_some());
     if halved && !(ranged && attacker.is_some()) {

@@ -10,11 +10,11 @@ use std::sync::Arc;
 
 fn fighter(skills: &[(&str, i32)], weapons: &[&str]) -> Fighter {
     let stats = GurpsStats {
-        st: 11,
-        dx: 12,
-        ht: 12,
+        st: Some(11),
+        dx: Some(12),
+        ht: Some(12),
         skills: skills.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-        weapons: weapons.iter().map(|w| w.to_string()).collect(),
+        weapons: weapons.iter().map(|w| w.to_string().into()).collect(),
         ..Default::default()
     };
     Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
@@ -257,7 +257,7 @@ fn strike(double: bool) -> StrikeInput {
         damage_bonus: vec![],
         damage_type: DamageType::Cutting,
         half_damage: false,
-        dr: 1,
+        dr: crate::rules::gurps::location::DrTable::uniform(1),
         hp_max: 11,
         aimed: None,
         random_location: false,
@@ -266,7 +266,31 @@ fn strike(double: bool) -> StrikeInput {
         chink: false,
         disarm: false,
         extra_damage: Vec::new(),
+        stray: false,
     }
+}
+
+/// A stray shot's roll (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS", the
+/// wrong target) has no critical effects: a 4 still hits, but the target defends and no
+/// critical hit table is rolled; an 18 misses without a critical failure.
+#[test]
+fn a_stray_roll_has_no_criticals() {
+    let stray = || StrikeInput {
+        stray: true,
+        ..strike(false)
+    };
+    // attack 1+1+2 = 4: a hit, not critical; Dodge 9 fails on 6+5+4; damage 5 + 2
+    let mut dice = Scripted::new(&[1, 1, 2, 6, 5, 4, 5]);
+    let out = resolve_strike(&mut dice, stray(), |_| vec![0]);
+    assert_eq!(out.roll.critical, None);
+    assert!(out.roll.succeeded());
+    assert_eq!(out.result, AttackResult::Hit);
+    assert_eq!(out.defenses.len(), 1);
+    assert!(out.critical.is_none());
+    assert_eq!(out.damage.map(|d| d.0.total), Some(7));
+    let mut dice = Scripted::new(&[6, 6, 6]);
+    let out = resolve_strike(&mut dice, stray(), |_| vec![0]);
+    assert_eq!((out.roll.critical, out.result), (None, AttackResult::Miss));
 }
 
 /// "Critical hit: Target gets no active defense": 3 or 4 skips the defense roll.
@@ -514,6 +538,7 @@ fn strike_hit_rate_matches_the_exact_chance() {
                 chink: false,
                 disarm: false,
                 extra_damage: Vec::new(),
+                stray: false,
             };
             resolve_strike(&mut rng, input, |_| vec![0]).result.hit()
         })
@@ -1002,7 +1027,7 @@ fn armor_chinks() {
     let mut input = strike(false);
     input.damage = DiceExpr::d6(1, 0);
     input.damage_type = DamageType::Impaling;
-    input.dr = 5;
+    input.dr = crate::rules::gurps::location::DrTable::uniform(5);
     input.chink = true;
     let mut dice = Scripted::new(&[3, 3, 3, 6]);
     let out = resolve_strike(&mut dice, input, |_| vec![]);

@@ -11,11 +11,11 @@ use std::sync::Arc;
 
 fn fighter(skill: (&str, i32), weapons: &[&str]) -> Fighter {
     let stats = GurpsStats {
-        st: 11,
-        dx: 12,
-        ht: 11,
+        st: Some(11),
+        dx: Some(12),
+        ht: Some(11),
         skills: [(skill.0.to_string(), skill.1)].into_iter().collect(),
-        weapons: weapons.iter().map(|w| w.to_string()).collect(),
+        weapons: weapons.iter().map(|w| w.to_string().into()).collect(),
         ..Default::default()
     };
     Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
@@ -32,7 +32,7 @@ fn armed(f: &Fighter, damage: &str, damage_type: DamageType) -> Fighter {
 /// `f` wearing DR `dr`.
 fn armored(f: &Fighter, dr: i32) -> Fighter {
     let mut sheet = (*f.sheet).clone();
-    sheet.dr = dr;
+    sheet.dr = crate::rules::gurps::location::DrTable::uniform(dr);
     Fighter::new(Arc::new(sheet))
 }
 

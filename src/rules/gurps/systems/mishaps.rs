@@ -153,7 +153,11 @@ pub(super) fn hurt_self(
             .push(Modifier::new("half damage", halved - roll.total));
         roll.total = halved;
     }
-    let dr = if ignore_dr { 0 } else { f.sheet.dr };
+    let dr = if ignore_dr {
+        0
+    } else {
+        f.sheet.dr.at(location)
+    };
     let (steps, injury) =
         injury_steps(roll.total, dr, damage_type, false, location, f.sheet.hp_max);
     let hp_before = f.hp;

@@ -415,6 +415,7 @@ pub(super) fn stray_shot(
         chink: false,
         disarm: false,
         extra_damage: Vec::new(),
+        stray: true,
     };
     let desperate = reeling(by.5.hp, by.5.sheet.hp_max);
     let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, false));
@@ -544,6 +545,7 @@ pub(super) fn group_attack(
             .iter()
             .map(|(_, _, w)| (w.damage, w.damage_type))
             .collect(),
+        stray: false,
     };
     let desperate = reeling(foe.5.hp, foe.5.sheet.hp_max);
     let outcome = resolve_strike(rng, input, |o| choose_defenses(o, desperate, false));
