@@ -866,6 +866,18 @@ pub enum CriticalRow {
     Head(HeadBlow),
 }
 
+impl CriticalRow {
+    /// Whether the row takes the victim out of the fight outright (knocked out, or killed
+    /// by a head blow): no roll against knockdown and stun follows, as it could change
+    /// nothing.
+    pub fn takes_out(self) -> bool {
+        match self {
+            CriticalRow::Hit(hit) => hit.knockout,
+            CriticalRow::Head(head) => matches!(head, HeadBlow::Killed | HeadBlow::KnockedOut),
+        }
+    }
+}
+
 /// Resolves one strike: the attack roll; on a critical hit no defense; otherwise the
 /// defender's chosen defense (and a second, different one under All-Out Defense (Double
 /// Defense)); on a hit, damage and injury (gurps-lite-and-socs.txt: "Critical hit: Target

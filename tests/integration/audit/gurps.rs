@@ -1797,7 +1797,11 @@ fn audit_damage(
             roll["total"]
         ));
     }
-    if basic < minimum {
+    // The minimum holds for the damage rolled; a self-inflicted hit's "half damage" comes
+    // after it and may go below (as halving beyond 1/2D does; decision
+    // DamageType::minimum_damage).
+    let halved = mods.iter().any(|(l, _)| l == "half damage");
+    if basic < minimum && !halved {
         out.push(format!("basic damage {basic} below the minimum {minimum}"));
     }
     let before_crit = basic

@@ -270,6 +270,19 @@ fn strike(double: bool) -> StrikeInput {
     }
 }
 
+/// gurps-traveller-gm-screen.txt, "CRITICAL HITS" 18 (knocked out) and "CRITICAL HEAD
+/// BLOWS" 3 (killed) and 4-5 (knocked out) take the victim out of the fight: no knockdown
+/// roll follows; a stunning row (head blow 15+) or double damage (critical hit 5) do not.
+#[test]
+fn critical_rows_that_take_the_victim_out() {
+    use crate::rules::gurps::criticals::{critical_head_blow, critical_hit};
+    assert!(CriticalRow::Hit(critical_hit(18, HitLocation::Torso)).takes_out());
+    assert!(CriticalRow::Head(critical_head_blow(3)).takes_out());
+    assert!(CriticalRow::Head(critical_head_blow(5)).takes_out());
+    assert!(!CriticalRow::Head(critical_head_blow(15)).takes_out());
+    assert!(!CriticalRow::Hit(critical_hit(5, HitLocation::Torso)).takes_out());
+}
+
 /// A stray shot's roll (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS", the
 /// wrong target) has no critical effects: a 4 still hits, but the target defends and no
 /// critical hit table is rolled; an 18 misses without a critical failure.

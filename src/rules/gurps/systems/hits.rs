@@ -59,7 +59,8 @@ pub(super) fn land_hit(
     let died = effect.died.is_some();
     report_death_checks(effect, &mut foe.4, &mut foe.5, target, events);
     if !died && injury > 0 && foe.4.fighting() {
-        wound_effects(rng, &mut foe.5, target, injury, location, events);
+        let knockdown = !critical_row.is_some_and(CriticalRow::takes_out);
+        wound_effects(rng, &mut foe.5, target, injury, location, knockdown, events);
     }
     // Decision: a critical row's effects need a blow that got through (at least 1
     // injury); the texts do not say what an unhurt victim suffers.
@@ -80,13 +81,16 @@ pub(super) fn land_hit(
 
 /// Shock for the next turn; crippling; and on a major wound (or any wound to the head or
 /// vitals) the HT roll against knockdown and stun (gurps-lite-and-socs.txt, "INJURY" and
-/// "HIT LOCATIONS").
+/// "HIT LOCATIONS"), unless `knockdown` is false (a critical row that knocks the victim
+/// out or kills it: the roll could change nothing).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn wound_effects(
     rng: &mut BattleRng,
     f: &mut Fighter,
     unit: UnitId,
     injury: i32,
     location: HitLocation,
+    knockdown: bool,
     events: &mut MessageWriter<BattleEvent>,
 ) {
     let pain = f.sheet.pain_threshold;
@@ -112,7 +116,7 @@ pub(super) fn wound_effects(
         });
     }
     let major = crippled || is_major_wound(injury, f.sheet.hp_max);
-    if !major && !location.knockdown_on_any_injury() {
+    if !knockdown || !major && !location.knockdown_on_any_injury() {
         return;
     }
     let modifier = location

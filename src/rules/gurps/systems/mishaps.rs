@@ -178,7 +178,7 @@ pub(super) fn hurt_self(
     let died = effect.died.is_some();
     report_death_checks(effect, standing, f, unit, events);
     if !died && injury > 0 && standing.fighting() {
-        wound_effects(rng, f, unit, injury, location, events);
+        wound_effects(rng, f, unit, injury, location, true, events);
     }
 }
 
