@@ -1133,6 +1133,8 @@ impl Dogfight {
                 purpose: Cow::Borrowed("furball perception after a snap shot"),
                 result: Cow::Borrowed(if failed {
                     "fires on a friend"
+                } else if !check.succeeded() {
+                    "no friend left to hit: fires true"
                 } else {
                     "fires true"
                 }),

@@ -1078,7 +1078,12 @@ pub fn audit_socs(file: &Path, log: &Value) -> Vec<Violation> {
                         bad(format!("perception roll {mods:?} (THE FURBALL)"));
                     }
                     let friend = e["result"] == "fires on a friend";
-                    if friend == (roll["success"] == true) {
+                    // A failure with no friend of the gunner's side left fighting fires true,
+                    // and says so.
+                    let alone = e["result"] == "no friend left to hit: fires true";
+                    if (alone && roll["success"] == true)
+                        || (!alone && friend == (roll["success"] == true))
+                    {
                         bad(format!(
                             "`{}` after a perception roll of success {}",
                             e["result"], roll["success"]

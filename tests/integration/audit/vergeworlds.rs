@@ -256,6 +256,24 @@ impl<'a> Audit<'a> {
         e["unit"].as_u64().map(|u| u as usize)
     }
 
+    /// The least and greatest range the rounded altitudes of the log allow (each within
+    /// half a metre): the range itself when neither flies.
+    fn range_bounds(&self, a: usize, b: usize, b_pos: (i32, i32)) -> (f64, f64) {
+        let (ca, cb) = (&self.chars[a], &self.chars[b]);
+        let flat = hex_distance(ca.pos, b_pos) as f64;
+        let up = (ca.alt - cb.alt).abs();
+        let slack = if ca.alt == 0.0 && cb.alt == 0.0 {
+            0.0
+        } else {
+            1.0
+        };
+        let lo = (up - slack).max(0.0);
+        (
+            (flat * flat + lo * lo).sqrt(),
+            (flat * flat + (up + slack) * (up + slack)).sqrt(),
+        )
+    }
+
     fn range(&self, a: usize, b: usize, b_pos: (i32, i32)) -> f64 {
         let (ca, cb) = (&self.chars[a], &self.chars[b]);
         let flat = hex_distance(ca.pos, b_pos) as f64;
@@ -626,23 +644,31 @@ impl<'a> Audit<'a> {
             let target = r["target"].as_i64().unwrap_or(0);
             let degree_def = def_total.max(0);
             if !grapple {
-                let rs = whole_score(range.max(1.0));
-                let base =
-                    ((-tsheet.size + sheet.size.max(f64::from(rs) - 2.0)).round() as i64).max(0);
                 let aim_pen = if CENTRAL.contains(&aim.as_str()) {
                     0
                 } else {
                     2
                 };
-                let speed = if !melee && w.speed > 0.0 {
-                    ((range / w.speed).floor() as i64)
-                        .min(i64::from(rs / 2))
-                        .max(0)
-                } else {
-                    0
+                let dc_at = |range: f64| {
+                    let rs = whole_score(range.max(1.0));
+                    let base = ((-tsheet.size + sheet.size.max(f64::from(rs) - 2.0)).round()
+                        as i64)
+                        .max(0);
+                    let speed = if !melee && w.speed > 0.0 {
+                        ((range / w.speed).floor() as i64)
+                            .min(i64::from(rs / 2))
+                            .max(0)
+                    } else {
+                        0
+                    };
+                    (base, speed, base + aim_pen + speed + degree_def)
                 };
-                let want = base + aim_pen + speed + degree_def;
-                if target != want {
+                let (base, speed, want) = dc_at(range);
+                // Fliers' altitudes are read from the log's notes, rounded to the metre:
+                // the true height difference lies within a metre of the one read.
+                let (lo, hi) = self.range_bounds(u, t, tpos);
+                let near = [lo, hi].iter().any(|&r| dc_at(r).2 == target);
+                if target != want && !near {
                     self.flag(i + k, format!("{what}: DC {target} where VW \"Attack\" gives {want} (base {base} at {range:.1} m, Sizes {} vs {}, aim {aim_pen}, Speed {speed}, defense {degree_def})", sheet.size, tsheet.size));
                 }
             }
