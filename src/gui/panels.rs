@@ -354,6 +354,10 @@ fn top_bar(
                     viewport.fit = true;
                     ui.close();
                 }
+                ui.separator();
+                ui.label("Where the rule texts leave a choice:")
+                    .on_hover_text("Each decision with its section, code and test");
+                ui.hyperlink_to("docs/rules-decisions.md", "docs/rules-decisions.md");
             });
             if !game.status.is_empty() {
                 ui.separator();

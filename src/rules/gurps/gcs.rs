@@ -187,6 +187,7 @@ pub fn read(text: &str) -> Result<GcsCharacter, GcsError> {
     let dr = dr_table(&root, &mut warnings);
     let traits = traits(&root, &mut warnings);
     equipment_notes(&root, &mut warnings);
+    unknown_fields(&root, &mut warnings);
     Ok(GcsCharacter {
         name,
         st: attrs.st,
@@ -207,6 +208,37 @@ pub fn read(text: &str) -> Result<GcsCharacter, GcsError> {
         traits,
         warnings,
     })
+}
+
+/// The top-level fields of a GCS format 5 character file.
+const KNOWN_FIELDS: [&str; 17] = [
+    "version",
+    "id",
+    "total_points",
+    "points_record",
+    "profile",
+    "settings",
+    "attributes",
+    "traits",
+    "skills",
+    "spells",
+    "equipment",
+    "other_equipment",
+    "notes",
+    "created_date",
+    "modified_date",
+    "calc",
+    "third_party",
+];
+
+/// A warning naming each top-level field GCS 5 does not write (a later GCS, or a hand
+/// edit): it is ignored, and the import may lack what it holds.
+fn unknown_fields(root: &Value, warnings: &mut Vec<String>) {
+    if let Some(obj) = root.as_object() {
+        for key in obj.keys().filter(|k| !KNOWN_FIELDS.contains(&k.as_str())) {
+            warnings.push(format!("unknown field `{key}` ignored"));
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------

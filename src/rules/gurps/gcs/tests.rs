@@ -919,6 +919,18 @@ fn unknown_fields_are_tolerated() {
     d["skills"][0]["future"] = true.into();
     assert_eq!(read_doc(&d).expect("reads"), plain);
 
+    // A top-level field GCS 5 does not write is named in the warnings.
+    let mut d = doc("Ogre.gcs");
+    d["combat_log"] = serde_json::json!([1]);
+    let c = read_doc(&d).expect("reads");
+    assert!(
+        c.warnings
+            .contains(&"unknown field `combat_log` ignored".to_string()),
+        "{:?}",
+        c.warnings
+    );
+    assert_eq!(c.weapons, plain.weapons);
+
     let mut d = doc("Ogre.gcs");
     d["notes"] = 3.into();
     d["spells"] = "none".into();
