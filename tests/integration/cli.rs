@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn skirmish(args: &[&str]) -> Output {
+/// Runs the `skirmish` binary with `args` in the project folder.
+pub fn skirmish(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skirmish"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -14,7 +15,8 @@ fn skirmish(args: &[&str]) -> Output {
         .expect("the skirmish binary runs")
 }
 
-fn text(bytes: &[u8]) -> String {
+/// Output bytes as text.
+pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 

@@ -2,21 +2,9 @@
 //! two example scenarios through `check`, `run` and `preview`, the imported numbers in
 //! `run --json`'s sheets and in the attack rolls, and bad GCS files reported cleanly.
 
+use super::cli::{skirmish, text};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn skirmish(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the skirmish binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 const SCENARIOS: [&str; 2] = [
     "scenarios/gurps-gcs-ogre-ambush.ron",
