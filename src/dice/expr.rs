@@ -79,7 +79,7 @@ impl DiceExpr {
     /// This expression with `extra` more added.
     pub fn plus(self, extra: i32) -> Self {
         Self {
-            add: self.add + extra,
+            add: self.add.saturating_add(extra),
             ..self
         }
     }

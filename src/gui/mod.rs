@@ -621,6 +621,30 @@ pub fn window(game: &Game) -> &'static dyn ruleset::RulesetWindow {
 #[cfg(test)]
 mod window_tests {
     use super::*;
+
+    /// The combat log wraps long lines at spaces to the panel's width, the rows after the
+    /// first indented two more than the line; short lines and words longer than a row are
+    /// kept whole or cut.
+    #[test]
+    fn log_lines_wrap_to_the_panel() {
+        use super::panels::wrap_line;
+        assert_eq!(wrap_line("  short", 20), vec!["  short"]);
+        let rows = wrap_line(
+            "    attack on Dai with Regular Bow: 3d6 [2 4 3] = 9 vs 8",
+            24,
+        );
+        assert_eq!(
+            rows,
+            vec![
+                "    attack on Dai with",
+                "      Regular Bow: 3d6",
+                "      [2 4 3] = 9 vs 8",
+            ]
+        );
+        assert!(rows.iter().all(|r| r.chars().count() <= 24));
+        let long = "x".repeat(30);
+        assert_eq!(wrap_line(&long, 12).concat().replace(' ', ""), long);
+    }
     use crate::scenario::ErasedRuleset;
     use std::path::Path;
 

@@ -533,7 +533,9 @@ fn roll_details(ui: &mut egui::Ui, what: &str, roll: &RollRecord) {
     }
 }
 
-/// The log's lines as shown with the current filter, built incrementally.
+/// The log's lines as shown with the current filter, built incrementally, and the same
+/// lines wrapped to the panel's width in characters (the log is monospace, so one row of
+/// text is one row of the list and the list still draws only the rows in view).
 #[derive(Default)]
 pub struct LogLines {
     /// (entry index, line text).
@@ -542,6 +544,52 @@ pub struct LogLines {
     read: usize,
     /// The filter the lines were built with.
     filter: Option<(Option<UnitId>, [bool; 6])>,
+    /// `lines` wrapped: (entry index, row text).
+    rows: Vec<(usize, String)>,
+    /// Lines of `lines` wrapped into `rows` so far.
+    wrapped: usize,
+    /// The width in characters `rows` were wrapped to.
+    columns: usize,
+}
+
+/// `line` cut into rows of at most `width` characters, at spaces where it can be; rows after
+/// the first are indented two more than the line (so a wrapped line reads as one).
+pub fn wrap_line(line: &str, width: usize) -> Vec<String> {
+    let width = width.max(8);
+    if line.chars().count() <= width {
+        return vec![line.to_string()];
+    }
+    let indent = line.chars().take_while(|c| *c == ' ').count() + 2;
+    let pad = " ".repeat(indent.min(width / 2));
+    let mut rows = Vec::new();
+    let mut rest: Vec<char> = line.chars().collect();
+    let mut first = true;
+    while !rest.is_empty() {
+        let room = if first { width } else { width - pad.len() };
+        if rest.len() <= room {
+            let row: String = rest.iter().collect();
+            rows.push(if first { row } else { format!("{pad}{row}") });
+            break;
+        }
+        // the last space within the room (not the leading indent), else a hard cut
+        let lead = if first { indent - 2 } else { 0 };
+        let cut = (lead + 1..=room)
+            .rev()
+            .find(|&i| rest[i - 1] == ' ')
+            .unwrap_or(room);
+        let row: String = rest[..cut]
+            .iter()
+            .collect::<String>()
+            .trim_end()
+            .to_string();
+        rows.push(if first { row } else { format!("{pad}{row}") });
+        rest.drain(..cut);
+        while rest.first() == Some(&' ') {
+            rest.remove(0);
+        }
+        first = false;
+    }
+    rows
 }
 
 fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
@@ -593,17 +641,33 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
             game.status = "log copied".into();
         }
     });
-    let lines = &state.log_lines.lines;
     let row = ui.text_style_height(&egui::TextStyle::Monospace);
     let selected = state.log_selected;
     let mut clicked = None;
+    let log_lines = &mut state.log_lines;
     ui.columns(2, |columns| {
-        egui::ScrollArea::both()
+        // Wrap to the column's width in monospace characters (the scroll bar's room kept).
+        let font = egui::TextStyle::Monospace.resolve(columns[0].style());
+        let glyph = columns[0].fonts_mut(|f| f.glyph_width(&font, 'M')).max(1.0);
+        let width = ((columns[0].available_width() - 16.0) / glyph).floor().max(8.0) as usize;
+        if log_lines.columns != width || log_lines.wrapped > log_lines.lines.len() {
+            log_lines.rows.clear();
+            log_lines.wrapped = 0;
+            log_lines.columns = width;
+        }
+        for (entry, line) in &log_lines.lines[log_lines.wrapped..] {
+            for r in wrap_line(line, width) {
+                log_lines.rows.push((*entry, r));
+            }
+        }
+        log_lines.wrapped = log_lines.lines.len();
+        let lines = &log_lines.rows;
+        egui::ScrollArea::vertical()
             .id_salt("log-lines")
             .stick_to_bottom(true)
             .auto_shrink([false, false])
             .show_rows(&mut columns[0], row, lines.len(), |ui, range| {
-                // One row per line: long lines scroll sideways instead of wrapping.
+                // One row of text per list row: lines are wrapped above.
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 for (entry, line) in &lines[range] {
                     let rolls = entries

@@ -93,6 +93,7 @@ impl Ruleset for Gurps {
             .map(|s| {
                 let merged = super::import::merge(s, file.dir.as_deref())?;
                 super::sheet::resolve_sheet(&merged, &catalog)
+                    .map_err(|problems| super::import::locate_merged(s, problems))
             })
             .collect()
     }

@@ -206,6 +206,33 @@ impl WeaponSpec {
             "minimum ST",
         );
         check(here.field("hands"), i64::from(self.hands), 1, 2, "hands");
+        match self.damage {
+            DamageSpec::Thrust(add) | DamageSpec::Swing(add) => {
+                check(
+                    here.field("damage"),
+                    i64::from(add),
+                    -20,
+                    100,
+                    "damage bonus",
+                );
+            }
+            DamageSpec::Dice(d) => {
+                check(
+                    here.field("damage"),
+                    i64::from(d.count),
+                    0,
+                    100,
+                    "damage dice",
+                );
+                check(
+                    here.field("damage"),
+                    i64::from(d.add),
+                    -100,
+                    1000,
+                    "damage bonus",
+                );
+            }
+        }
         check(
             here.field("unskilled"),
             i64::from(self.unskilled),

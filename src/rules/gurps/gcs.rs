@@ -33,7 +33,9 @@
 //! compute (no `calc.value`) are errors naming what was expected. ST, DX, IQ and HT must
 //! be listed; a secondary attribute missing from the list altogether (a custom attribute
 //! set) is derived from them as the Basic Set does, with a warning. A skill or weapon
-//! GCS did not compute is left out with a warning naming it. Unknown fields are ignored.
+//! GCS did not compute is left out with a warning naming it. Unknown fields inside items
+//! are ignored (GCS adds fields between releases); an unknown top-level field is named in
+//! a warning.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -1224,14 +1226,15 @@ fn recomputed_dr(root: &Value) -> (BTreeMap<String, i32>, Vec<String>) {
         let mut at = Some(i);
         while let Some(index) = at {
             let Some(here) = body.get(index) else { break };
-            total += here.own;
-            total += features
+            // Saturating: a file's numbers may be anything.
+            total = i32::saturating_add(total, here.own);
+            total = features
                 .iter()
                 .filter(|f| {
                     f.specialization.is_none() && covers(f, &here.id, here.parent.is_none())
                 })
                 .map(|f| f.amount)
-                .sum::<i32>();
+                .fold(total, i32::saturating_add);
             // A sub-table's parent comes before it, so this ends.
             at = here.parent.filter(|p| *p < index);
         }

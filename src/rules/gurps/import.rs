@@ -92,7 +92,7 @@ fn dr_of(c: &GcsCharacter, warnings: &mut Vec<String>) -> DrSpec {
         match DrPlace::from_gcs(id) {
             Some(DrPlace::Skull) => {
                 let natural = HitLocation::Skull.natural_dr();
-                places.insert(DrPlace::Skull, (dr - natural).max(0));
+                places.insert(DrPlace::Skull, dr.saturating_sub(natural).max(0));
             }
             Some(place) => {
                 places.insert(place, dr);
@@ -292,7 +292,7 @@ fn range_of(text: &str) -> Option<(u32, u32)> {
 fn sum_of(text: &str) -> i32 {
     text.split('+')
         .filter_map(|p| p.trim().parse::<i32>().ok())
-        .sum()
+        .fold(0, i32::saturating_add)
 }
 
 /// The whole number a text starts with ("8(3)" → 8).
@@ -346,10 +346,10 @@ pub fn merge(
                     .weapons
                     .iter()
                     .filter(|b| {
-                        let n = b.name();
-                        n.eq_ignore_ascii_case(name)
-                            || n.split_once(" (")
-                                .is_some_and(|(item, _)| item.eq_ignore_ascii_case(name))
+                        // The item's name alone picks each of its usages ("Item (Usage)").
+                        let n = b.name().to_lowercase();
+                        let name = name.to_lowercase();
+                        n == name || n.starts_with(&format!("{name} ("))
                     })
                     .collect();
                 if picked.is_empty() {
@@ -393,6 +393,47 @@ pub fn merge(
         sm: if stats.sm == 0 { base.sm } else { stats.sm },
         shield: stats.shield.clone(),
     })
+}
+
+/// The problems of a merged stat block ([`merge`]), each where the scenario can show it: at
+/// the field the stat block itself sets (an attribute, `armor`, `shield`, `sm`), else at
+/// its `gcs` field with the merged path in the message (a value that came from the file,
+/// or a weapon of the merged list).
+pub fn locate_merged(stats: &GurpsStats, problems: Vec<Problem>) -> Vec<Problem> {
+    let Some(file) = &stats.gcs else {
+        return problems;
+    };
+    let own = |field: &str| match field {
+        "st" => stats.st.is_some(),
+        "dx" => stats.dx.is_some(),
+        "iq" => stats.iq.is_some(),
+        "ht" => stats.ht.is_some(),
+        "hp" => stats.hp.is_some(),
+        "fp" => stats.fp.is_some(),
+        "basic_speed" => stats.basic_speed.is_some(),
+        "basic_move" => stats.basic_move.is_some(),
+        "dodge" => stats.dodge.is_some(),
+        "armor" | "shield" | "sm" => true,
+        _ => false,
+    };
+    problems
+        .into_iter()
+        .map(|p| {
+            let shown = p.path.to_string();
+            let root: String = shown
+                .chars()
+                .take_while(|c| *c != '.' && *c != '[')
+                .collect();
+            if own(&root) {
+                p
+            } else {
+                Problem::new(
+                    Path::root().field("gcs"),
+                    format!("{shown} (from {file}): {}", p.message),
+                )
+            }
+        })
+        .collect()
 }
 
 /// The RON stat block `skirmish import-gcs` prints for a character, with a comment header

@@ -710,10 +710,18 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
             WeaponRef::Own(own) => {
                 let path = here.field("weapons").index(i);
                 let spec = own.as_spec();
-                problems.extend(spec.problems().into_iter().map(|p| Problem {
+                let found = spec.problems();
+                let bad = !found.is_empty();
+                problems.extend(found.into_iter().map(|p| Problem {
                     path: path.join(&p.path),
                     message: p.message,
                 }));
+                if let WeaponMode::Melee { parry: Some(_), .. } = own.mode {
+                    problems.push(Problem::new(
+                        path.field("mode").field("parry"),
+                        "a written-out weapon gives its parry score as `parry`, not a modifier in `mode`",
+                    ));
+                }
                 let mut check = |field: &str, value: i32, what: &str| {
                     if !(1..=30).contains(&value) {
                         problems.push(Problem::new(
@@ -732,6 +740,9 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
                         "a ranged weapon cannot parry: expected no `parry`",
                     ));
                 }
+                if bad {
+                    continue;
+                }
                 (
                     spec,
                     own.level.clamp(1, 30),
@@ -744,8 +755,8 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
             parry_label: format!("Parry ({name})").into(),
             skill_name: spec.skill.as_str().into(),
             skill,
-            st_short: (spec.min_st - st).max(0),
-            st_margin: st - spec.min_st,
+            st_short: (spec.min_st.clamp(0, 50) - st).max(0),
+            st_margin: st - spec.min_st.clamp(0, 50),
             damage: spec.damage.for_st(st),
             damage_type: spec.damage_type,
             mode: spec.mode.clone(),
@@ -1121,6 +1132,31 @@ mod tests {
             .map(|p| p.path.to_string())
             .collect();
         assert_eq!(paths, vec!["weapons[1].hands", "weapons[1].level"]);
+        // numbers far out of range are reported, never overflow; a parry modifier in a
+        // written-out weapon's mode is refused (its parry is a score of its own)
+        let mut wild = stats.clone();
+        if let WeaponRef::Own(w) = &mut wild.weapons[1] {
+            w.min_st = i32::MIN;
+            w.damage = "thr+2147483647".parse().expect("a damage");
+            w.mode = WeaponMode::Melee {
+                reach_min: 1,
+                reach_max: 1,
+                parry: Some(0),
+            };
+        }
+        let paths: Vec<String> = resolve_sheet(&wild, Catalog::builtin())
+            .unwrap_err()
+            .iter()
+            .map(|p| p.path.to_string())
+            .collect();
+        assert_eq!(
+            paths,
+            vec![
+                "weapons[1].min_st",
+                "weapons[1].damage",
+                "weapons[1].mode.parry"
+            ]
+        );
         // an attribute left out without a GCS file is missing
         let mut none = stats;
         none.st = None;

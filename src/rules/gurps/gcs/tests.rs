@@ -1028,3 +1028,28 @@ fn combat_traits_are_named() {
     assert!(warned(&c, &["trait Damage Resistance 3", "Tough Skin"]));
     assert_eq!(c.dr["torso"], 3, "the stored table still counts");
 }
+
+/// Numbers far out of range in a file (a DR bonus of 10^10, a stored skull DR of −10^10,
+/// an accuracy of 2,000,000,000 + 2,000,000,000) are read without overflow, and the stat
+/// block made of them is refused by the range checks, not by a panic.
+#[test]
+fn huge_numbers_do_not_overflow() {
+    let mut d = doc("Ogre.gcs");
+    d["traits"][0]["features"] =
+        serde_json::json!([{"type": "dr_bonus", "locations": ["torso"], "amount": 1e10}]);
+    d["settings"]["body_type"]["locations"][1]["calc"]["dr"]["all"] = (-1e10).into();
+    let c = read_doc(&d).expect("reads");
+    let (stats, _) = crate::rules::gurps::import::stats_of(&c);
+    let catalog = crate::rules::gurps::equipment::Catalog::builtin();
+    let _ = crate::rules::gurps::sheet::resolve_sheet(&stats, catalog);
+    let bow = GcsWeapon {
+        name: "Bow".into(),
+        ranged: true,
+        skill_level: 12,
+        damage: "1d imp".into(),
+        acc: Some("2000000000+2000000000".into()),
+        range: Some("100/150".into()),
+        ..Default::default()
+    };
+    assert!(crate::rules::gurps::import::own_weapon(&bow, false).is_ok());
+}
