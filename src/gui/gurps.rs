@@ -142,9 +142,21 @@ fn add_gcs_character(
             }
         })
         .collect();
-    let out = game
+    let slug = match slug.trim_matches('-') {
+        "" => "character".to_string(),
+        s => s.to_string(),
+    };
+    // Never over an existing file: a second Ogre makes `-with-ogre-2.ron`.
+    let mut out = game
         .scenario_path
-        .with_file_name(format!("{stem}-with-{}.ron", slug.trim_matches('-')));
+        .with_file_name(format!("{stem}-with-{slug}.ron"));
+    let mut n = 2;
+    while out.exists() {
+        out = game
+            .scenario_path
+            .with_file_name(format!("{stem}-with-{slug}-{n}.ron"));
+        n += 1;
+    }
     let text = crate::format::ron_options()
         .to_string_pretty(&file, ron::ser::PrettyConfig::new().struct_names(false))
         .map_err(|e| format!("cannot write the scenario: {e}"))?;
