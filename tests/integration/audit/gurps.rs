@@ -233,6 +233,10 @@ fn dr_by_location(dr: &DrSpec, armor: i32) -> BTreeMap<&'static str, i32> {
     out
 }
 
+/// Where a blow aimed at a chink in non-torso armor lands, as far as the attack says: not
+/// the torso (the roll's label names no location).
+const NON_TORSO_CHINK: &str = "non-torso chink";
+
 /// The weapon a defense named "Parry (W)" (perhaps with ", retreating" after) parries
 /// with: W up to its matching bracket, so a weapon named "Axe (Swing)" reads whole.
 fn parry_weapon_of(defense: &str) -> Option<&str> {
@@ -439,10 +443,12 @@ fn check_success_roll(roll: &Value, what: &str) -> Vec<String> {
         ));
     }
     let crit = critical(total, target);
+    // A 17 always fails: critically at effective skill 15 or less, else ordinarily (Lite
+    // "BASE SKILL LEVELS"); 18 always fails critically.
     let success = match crit {
         Some("Success") => true,
         Some(_) => false,
-        None => total <= target,
+        None => total <= target && total < 17,
     };
     // A stray shot's roll against a bystander keeps the automatic success and failure but
     // has no critical effects (decision, combat::StrikeInput::stray).
@@ -551,6 +557,8 @@ struct CritDamage {
     scar: Option<i64>,
     /// The table roll is not in the log: any row may have applied.
     unknown: bool,
+    /// The row cripples the limb hit (row 14 on a limb), once the blow has hurt.
+    cripples: bool,
 }
 
 /// The row of the critical hit table (Screen "CRITICAL HITS") for `total` on `loc`, as the
@@ -568,7 +576,13 @@ fn critical_hit_row(total: i64, loc: &str) -> (Vec<&'static str>, CritDamage) {
         6 | 16 => (vec!["double damage"], CritDamage { times: 2, ..n }),
         7 => (vec!["stunned"], n),
         8 | 12 if limb => (vec!["the limb is numbed (crippled for 6 turns)"], n),
-        14 if limb => (vec!["the limb is crippled"], n),
+        14 if limb => (
+            vec!["the limb is crippled"],
+            CritDamage {
+                cripples: true,
+                ..n
+            },
+        ),
         14 => (vec!["double damage"], CritDamage { times: 2, ..n }),
         15 => (vec!["drops its weapon"], n),
         _ => (vec!["normal damage"], n),
@@ -846,6 +860,10 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
                         chink = true;
                         if label == "chink in torso armor" {
                             aimed = Some("torso".into());
+                        } else if aimed.is_none() {
+                            // The −10 chink names no location: any but the torso (Lite
+                            // "HIT LOCATIONS", armor chinks; the AI aims it at the vitals).
+                            aimed = Some(NON_TORSO_CHINK.into());
                         }
                     }
                 }
@@ -933,7 +951,18 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
                 for l in lines {
                     bad(l);
                 }
-                for l in follow_damage(evs, i, e, &units, &mut state, t, &mut knockback_due) {
+                // A blow of the strike (not a fall or a self-hit) with a crippling row.
+                let crit_cripples =
+                    !e["attacker"].is_null() && strike.crit.as_ref().is_some_and(|c| c.cripples);
+                for l in follow_damage(
+                    evs,
+                    i,
+                    e,
+                    &units,
+                    &mut state,
+                    (t, crit_cripples),
+                    &mut knockback_due,
+                ) {
                     bad(l);
                 }
             }
@@ -1751,7 +1780,8 @@ fn audit_damage(
                 }
             }
         }
-        if strike.location != loc {
+        let chink_elsewhere = strike.location == NON_TORSO_CHINK && loc != "torso";
+        if strike.location != loc && !chink_elsewhere {
             out.push(format!(
                 "damage lands on the {loc}, the attack and its location roll say the {} \
                  ({LITE}, HIT LOCATIONS)",
@@ -1985,7 +2015,7 @@ fn follow_damage(
     e: &Value,
     units: &[Body],
     state: &mut [State],
-    t: usize,
+    (t, crit_cripples): (usize, bool),
     knockback_due: &mut Option<(usize, usize, i64)>,
 ) -> Vec<String> {
     let mut out = Vec::new();
@@ -2123,6 +2153,16 @@ fn follow_damage(
             "{injury} injury to the {loc} of a {hp_max} HP unit (major: {major}) without the HT \
              roll against knockdown ({LITE}, INJURY, Knockdown and Stunning)"
         ));
+    }
+    // A critical row that cripples the limb does so after the wound's own effects (Screen
+    // "CRITICAL HITS" 14): a later wound there is no new crippling.
+    if injury > 0
+        && !died
+        && !out_of_fight
+        && crit_cripples
+        && !state[t].crippled.iter().any(|c| c == loc)
+    {
+        state[t].crippled.push(loc.to_string());
     }
     if !due && !knockdown.is_empty() {
         out.push(format!(
