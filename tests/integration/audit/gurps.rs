@@ -947,13 +947,14 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
             }
             "damage" => {
                 let t = unit_of(e, "target");
+                // A blow of the strike (not a fall or a self-hit) with a crippling row (read
+                // before the damage audit uses the row up).
+                let crit_cripples =
+                    !e["attacker"].is_null() && strike.crit.as_ref().is_some_and(|c| c.cripples);
                 let lines = audit_damage(e, &units, &mut state, t, &mut strike);
                 for l in lines {
                     bad(l);
                 }
-                // A blow of the strike (not a fall or a self-hit) with a crippling row.
-                let crit_cripples =
-                    !e["attacker"].is_null() && strike.crit.as_ref().is_some_and(|c| c.cripples);
                 for l in follow_damage(
                     evs,
                     i,
@@ -1184,7 +1185,11 @@ fn audit_attack(
     let success = roll["success"].as_bool() == Some(true);
     let crit = roll["critical"].as_str();
     let margin = roll["margin"].as_i64().unwrap_or(0);
-    let aimed_starred = mods.iter().any(|(l, _)| starred(l));
+    // A chink in non-torso armor names no location; the vitals (starred) are the one the
+    // AI aims it at, so a miss by 1 may land on the torso (Lite "HIT LOCATIONS").
+    let aimed_starred = mods
+        .iter()
+        .any(|(l, _)| starred(l) || l == "chink in non-torso armor");
     let torso_instead = aimed_starred && margin == -1 && crit.is_none();
     if crit == Some("Success") && (result != "CriticalHit" || !defs.is_empty()) {
         out.push(format!(
