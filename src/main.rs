@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use skirmish::play::Play;
-use skirmish::preview::{PreviewConfig, run_preview};
+use skirmish::preview::{PreviewConfig, compare, run_battles};
 use skirmish::report;
 use skirmish::scenario::{Prepared, ScenarioErrors};
 use skirmish::session::Session;
@@ -24,6 +24,11 @@ struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     window: WindowArgs,
+    /// The most units a scenario may have (default 10000; at most 1000000), for a mass
+    /// battle beyond the usual limit.
+    #[arg(long, global = true, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=skirmish::scenario::MAX_UNITS_CEILING as i64))]
+    max_units: Option<u32>,
 }
 
 /// How to open the window.
@@ -127,6 +132,34 @@ enum Command {
         /// Base seed; battle i uses a seed derived from it (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Also list every battle: its seed (for `run --seed`), outcome, rounds and each
+        /// side's casualties (`battles` in the JSON).
+        #[arg(long)]
+        per_battle: bool,
+    },
+    /// Fight two versions of an encounter over the same seeds and report how each side's
+    /// win rate, the battle length and the casualties differ from A to B, with 95%
+    /// intervals and p-values (a paired test when both share ruleset and seeds).
+    Compare {
+        /// The first scenario file (A).
+        a: PathBuf,
+        /// The second (B): the same side ids as A, any ruleset.
+        b: PathBuf,
+        /// Battles of each file.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(2..))]
+        runs: u64,
+        /// Base seed of both files' battles (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Another base seed for B's battles (the test is then unpaired).
+        #[arg(long)]
+        seed_b: Option<u64>,
         /// Worker threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
@@ -245,10 +278,50 @@ fn print_battle(
     } else {
         report::battle_text(session)
     };
+    print_out(&text)
+}
+
+/// Set by Ctrl-C during a preview or a comparison: the battles under way finish and the
+/// report covers those fought.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// Lets Ctrl-C stop the battles (a second Ctrl-C quits at once).
+fn cancel_on_ctrl_c() -> &'static AtomicBool {
+    let _ = ctrlc::set_handler(|| {
+        if CANCEL.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
+    &CANCEL
+}
+
+/// Worker threads: `--threads`, or every core.
+fn threads_or_cores(threads: Option<usize>) -> usize {
+    threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// A progress bar on stderr for `total` battles.
+fn battle_bar(total: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} battles ({per_sec}, {eta} left)",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Writes `text` to stdout (a closed pipe, `skirmish run ... | head`, is no error).
+fn print_out(text: &str) -> ExitCode {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
-        // A closed pipe (`skirmish run ... | head`) is not an error worth a panic.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: cannot write output: {e}");
@@ -257,12 +330,22 @@ fn print_battle(
     }
 }
 
+/// `value` as pretty JSON with a newline.
+fn json_text(value: &impl serde::Serialize) -> Result<String, ExitCode> {
+    serde_json::to_string_pretty(value)
+        .map(|t| t + "\n")
+        .map_err(|e| {
+            eprintln!("error: cannot write JSON: {e}");
+            ExitCode::from(1)
+        })
+}
+
 fn preview(
     file: &Path,
     runs: u64,
     seed: Option<u64>,
     threads: Option<usize>,
-    json: bool,
+    (json, per_battle): (bool, bool),
 ) -> ExitCode {
     let prepared = match load(file) {
         Ok(p) => Arc::new(p),
@@ -272,47 +355,116 @@ fn preview(
         eprintln!("error: --runs must be at least 1");
         return ExitCode::from(2);
     }
-    let threads = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
     let config = PreviewConfig {
         runs,
         seed: seed.unwrap_or_else(clock_seed),
-        threads,
+        threads: threads_or_cores(threads),
     };
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(runs),
-        indicatif::ProgressDrawTarget::stderr(),
+    let bar = battle_bar(runs);
+    let cancel = cancel_on_ctrl_c();
+    let battles = std::sync::Mutex::new(Vec::new());
+    let report = run_battles(
+        prepared.clone(),
+        (config, 0),
+        &|session, seed| session.reset(seed),
+        &|n| bar.set_position(n),
+        cancel,
+        &|r| {
+            if per_battle && let Ok(mut v) = battles.lock() {
+                v.push(r);
+            }
+        },
     );
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} battles ({per_sec}, {eta} left)",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let cancel = AtomicBool::new(false);
-    let report = run_preview(prepared, config, &|n| bar.set_position(n), &cancel);
     bar.finish_and_clear();
+    let mut battles = battles.into_inner().unwrap_or_default();
+    battles.sort_by_key(|r| r.index);
     let text = if json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(t) => t + "\n",
+        let mut value = match serde_json::to_value(&report) {
+            Ok(v) => v,
             Err(e) => {
                 eprintln!("error: cannot write JSON: {e}");
                 return ExitCode::from(1);
             }
+        };
+        if per_battle && let Some(map) = value.as_object_mut() {
+            map.insert(
+                "battles".into(),
+                serde_json::to_value(&battles).unwrap_or_default(),
+            );
+        }
+        match json_text(&value) {
+            Ok(t) => t,
+            Err(code) => return code,
         }
     } else {
-        report.to_text()
-    };
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: cannot write output: {e}");
-            ExitCode::from(1)
+        let mut text = report.to_text();
+        if per_battle {
+            text.push_str(&skirmish::preview::battle_lines(&prepared, &battles));
         }
+        text
+    };
+    interrupted_or(print_out(&text))
+}
+
+/// 130 (as a shell reports Ctrl-C) when the battles were cancelled, else `code`.
+fn interrupted_or(code: ExitCode) -> ExitCode {
+    if CANCEL.load(std::sync::atomic::Ordering::Relaxed) {
+        ExitCode::from(130)
+    } else {
+        code
     }
+}
+
+fn compare(
+    a: &Path,
+    b: &Path,
+    runs: u64,
+    (seed, seed_b): (Option<u64>, Option<u64>),
+    threads: Option<usize>,
+    json: bool,
+) -> ExitCode {
+    let (pa, pb) = match (load(a), load(b)) {
+        (Ok(pa), Ok(pb)) => (Arc::new(pa), Arc::new(pb)),
+        (Err(code), _) | (_, Err(code)) => return code,
+    };
+    if let Some(why) = compare::mismatch(&pa, &pb) {
+        eprintln!(
+            "error: cannot compare {} with {}: {why}",
+            a.display(),
+            b.display()
+        );
+        return ExitCode::from(1);
+    }
+    let config = compare::CompareConfig {
+        runs,
+        seed: seed.unwrap_or_else(clock_seed),
+        seed_b,
+        threads: threads_or_cores(threads),
+    };
+    let bar = battle_bar(2 * runs);
+    let cancel = cancel_on_ctrl_c();
+    let names: Vec<(String, String)> = pa
+        .sides
+        .iter()
+        .map(|s| (s.id.clone(), s.name.clone()))
+        .collect();
+    let result = compare::compare(
+        (pa, &a.display().to_string()),
+        (pb, &b.display().to_string()),
+        config,
+        &|n| bar.set_position(n),
+        cancel,
+    );
+    bar.finish_and_clear();
+    let text = if json {
+        match json_text(&result) {
+            Ok(t) => t,
+            Err(code) => return code,
+        }
+    } else {
+        result.to_text(&names)
+    };
+    interrupted_or(print_out(&text))
 }
 
 /// The scenario the window opens when none is named, as shipped (used when the file is not
@@ -438,6 +590,9 @@ fn import_gcs(files: &[PathBuf], json: bool) -> ExitCode {
 fn main() -> ExitCode {
     let started = std::time::Instant::now();
     let cli = Cli::parse();
+    if let Some(limit) = cli.max_units {
+        skirmish::scenario::set_max_units(limit as usize);
+    }
     match cli.command {
         None => gui(cli.window, started),
         Some(Command::Gui { file, mut window }) => {
@@ -455,7 +610,17 @@ fn main() -> ExitCode {
             seed,
             threads,
             json,
-        }) => preview(&file, runs, seed, threads, json),
+            per_battle,
+        }) => preview(&file, runs, seed, threads, (json, per_battle)),
+        Some(Command::Compare {
+            a,
+            b,
+            runs,
+            seed,
+            seed_b,
+            threads,
+            json,
+        }) => compare(&a, &b, runs, (seed, seed_b), threads, json),
         Some(Command::ImportGcs { files, json }) => import_gcs(&files, json),
     }
 }

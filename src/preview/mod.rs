@@ -5,6 +5,8 @@
 //! whatever the number of threads. Each thread reuses one [`Session`] (one bevy `World` and
 //! schedule), resetting it between battles, and keeps no log text.
 
+pub mod compare;
+
 use crate::battle::{DrawReason, OutcomeKind, Standing, UnitTally};
 use crate::dice::derive_seed;
 use crate::scenario::Prepared;
@@ -108,7 +110,7 @@ impl Totals {
             }
             if s.fighting() {
                 u.fighting += 1;
-            } else if !matches!(s, Standing::Escaped | Standing::Surrendered)
+            } else if casualty(s)
                 && let Some(c) = unit_sides
                     .get(i)
                     .and_then(|&side| self.casualties.get_mut(usize::from(side)))
@@ -341,6 +343,52 @@ pub fn run_preview_from(
     progress: &(dyn Fn(u64) + Sync),
     cancel: &AtomicBool,
 ) -> PreviewReport {
+    run_battles(prepared, (config, 0), start, progress, cancel, &|_| {})
+}
+
+/// How one battle of a preview ended (`preview --per-battle`, `compare`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BattleResult {
+    /// The battle's number in the preview, from 0.
+    pub index: u64,
+    /// Its dice seed (`skirmish run FILE --seed` with it fights the same battle).
+    pub seed: u64,
+    /// How it ended (`None`: cut off by the step cap, counted as a draw).
+    pub outcome: Option<OutcomeKind>,
+    /// Rounds fought.
+    pub rounds: u32,
+    /// Per side, its units dead, unconscious, disabled or destroyed at the end (not those
+    /// that escaped or surrendered).
+    pub casualties: Vec<u32>,
+}
+
+impl BattleResult {
+    /// The winning side, if one won.
+    pub fn winner(&self) -> Option<u8> {
+        match self.outcome {
+            Some(OutcomeKind::Victory { side }) => Some(side),
+            _ => None,
+        }
+    }
+}
+
+/// A unit's standing counts as a casualty: out of the fight, not by escaping or giving up.
+fn casualty(standing: Standing) -> bool {
+    !standing.fighting() && !matches!(standing, Standing::Escaped | Standing::Surrendered)
+}
+
+/// [`run_preview_from`] for battles `first` to `first + config.runs - 1` (each with its
+/// own seed, `derive_seed(config.seed, i)`), and `each` gets every battle's
+/// [`BattleResult`] as it ends (from the worker threads, in no particular order: sort by
+/// `index`).
+pub fn run_battles(
+    prepared: Arc<Prepared>,
+    (config, first): (PreviewConfig, u64),
+    start: &(dyn Fn(&mut Session, u64) + Sync),
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+    each: &(dyn Fn(BattleResult) + Sync),
+) -> PreviewReport {
     let began = std::time::Instant::now();
     let threads = config.threads.max(1);
     let next = AtomicU64::new(0);
@@ -369,12 +417,29 @@ pub fn run_preview_from(
                         if i >= config.runs {
                             break;
                         }
-                        start(&mut session, derive_seed(config.seed, i));
+                        let i = first + i;
+                        let seed = derive_seed(config.seed, i);
+                        start(&mut session, seed);
                         let outcome = session.run();
                         let rounds = session.round();
                         let standing = session.standings();
                         let tallies = &session.world.resource::<crate::battle::BattleStats>().units;
                         totals.add(outcome, rounds, tallies, &standing, unit_sides);
+                        let mut casualties = vec![0; sides];
+                        for (&s, &side) in standing.iter().zip(unit_sides) {
+                            if casualty(s)
+                                && let Some(c) = casualties.get_mut(usize::from(side))
+                            {
+                                *c += 1;
+                            }
+                        }
+                        each(BattleResult {
+                            index: i,
+                            seed,
+                            outcome,
+                            rounds,
+                            casualties,
+                        });
                         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
                         if finished % 64 == 0 || finished == config.runs {
                             progress(finished);
@@ -473,6 +538,32 @@ fn report(
         seconds,
         cancelled,
     }
+}
+
+/// Every battle of a preview as text (`preview --per-battle`): its number, its seed (for
+/// `skirmish run FILE --seed`), how it ended and each side's casualties.
+pub fn battle_lines(prepared: &Prepared, battles: &[BattleResult]) -> String {
+    use std::fmt::Write;
+    let sides: Vec<&str> = prepared.sides.iter().map(|s| s.id.as_str()).collect();
+    let mut s = format!(
+        "\nEach battle\n  {:>7}  {:>20}  {:<40}  casualties ({})\n",
+        "battle",
+        "seed",
+        "outcome",
+        sides.join(", ")
+    );
+    for b in battles {
+        let fallen: Vec<String> = b.casualties.iter().map(u32::to_string).collect();
+        let _ = writeln!(
+            s,
+            "  {:>7}  {:>20}  {:<40}  {}",
+            b.index,
+            b.seed,
+            crate::report::outcome_text(prepared, b.outcome, b.rounds),
+            fallen.join(", ")
+        );
+    }
+    s
 }
 
 impl PreviewReport {

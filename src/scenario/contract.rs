@@ -151,6 +151,41 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
         let _ = (world, unit, action);
         None
     }
+
+    /// What `action` does for the fight ([`Engagement`]): whether it attacks, moves, takes
+    /// part otherwise (readies, defends, recovers), passes (ends the turn or phase having
+    /// done nothing, waits), or answers a question the battle asked. The engine's tests read
+    /// it to find sides that idle while they could fight; a ruleset that does not say
+    /// counts every decision as taking part.
+    fn engagement(action: &Self::Action) -> Engagement {
+        let _ = action;
+        Engagement::Acts
+    }
+}
+
+/// What a decision does for the fight ([`Ruleset::engagement`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engagement {
+    /// It makes an attack (fires, strikes, launches).
+    Attacks,
+    /// It moves the unit (a step, a maneuver, a change of range band).
+    Moves,
+    /// It takes part otherwise: readies a weapon, defends, aims, recovers.
+    Acts,
+    /// It passes: ends the turn or phase having done nothing, or waits.
+    Passes,
+    /// It answers a question the battle asked (a defense, a re-roll): not a turn's choice.
+    Answers,
+}
+
+impl Engagement {
+    /// True for a decision that takes part in the fight (attacks, moves or acts).
+    pub fn takes_part(self) -> bool {
+        matches!(
+            self,
+            Engagement::Attacks | Engagement::Moves | Engagement::Acts
+        )
+    }
 }
 
 /// A [`Ruleset`] seen by the shell: the same contract with its types erased.
@@ -200,6 +235,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn legal_actions(&self, world: &World, unit: UnitId) -> Vec<Arc<dyn Section>>;
     /// [`Ruleset::attack_odds`]; `None` for an action of another ruleset.
     fn attack_odds(&self, world: &World, unit: UnitId, action: &dyn Section) -> Option<f64>;
+    /// [`Ruleset::engagement`]; `None` for an action of another ruleset.
+    fn engagement(&self, action: &dyn Section) -> Option<Engagement>;
     /// Sends `unit`'s decision to the battle's systems (as a `Command` message); an error
     /// when the action is not this ruleset's.
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String>;
@@ -361,6 +398,13 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
     fn attack_odds(&self, world: &World, unit: UnitId, action: &dyn Section) -> Option<f64> {
         let action = action.as_any().downcast_ref::<R::Action>()?;
         R::attack_odds(world, unit, action)
+    }
+
+    fn engagement(&self, action: &dyn Section) -> Option<Engagement> {
+        action
+            .as_any()
+            .downcast_ref::<R::Action>()
+            .map(R::engagement)
     }
 
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String> {

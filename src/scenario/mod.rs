@@ -9,7 +9,7 @@ pub mod contract;
 mod error;
 pub mod locate;
 
-pub use contract::{ErasedRuleset, Registry, Ruleset, Section, Tagged, UnitSheet};
+pub use contract::{Engagement, ErasedRuleset, Registry, Ruleset, Section, Tagged, UnitSheet};
 pub use error::{MAX_SHOWN, ScenarioError, ScenarioErrors, render_diagnostics};
 
 use crate::battle::{Control, SideInfo, VictoryRule};
@@ -264,9 +264,32 @@ impl Prepared {
     }
 }
 
-/// The most units a scenario may have: far more than any table fights with (the 200-fighter
-/// benchmark map, 1,000-unit battles), few enough that checking a file stays quick.
+/// The most units a scenario may have unless the program is told otherwise
+/// ([`set_max_units`], `--max-units`): far more than any table fights with (the
+/// 200-fighter benchmark map, 1,000-unit battles), few enough that checking a file stays
+/// quick.
 pub const MAX_UNITS: usize = 10_000;
+
+/// The highest unit limit `--max-units` may set.
+pub const MAX_UNITS_CEILING: usize = 1_000_000;
+
+/// The unit limit in force ([`set_max_units`]).
+static UNIT_LIMIT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(MAX_UNITS);
+
+/// Sets the most units a scenario may have, for every scenario read from now on (the
+/// command line's `--max-units`), kept within 1 to [`MAX_UNITS_CEILING`].
+pub fn set_max_units(limit: usize) {
+    UNIT_LIMIT.store(
+        limit.clamp(1, MAX_UNITS_CEILING),
+        std::sync::atomic::Ordering::Relaxed,
+    );
+}
+
+/// The most units a scenario may have now ([`MAX_UNITS`] unless [`set_max_units`] said
+/// otherwise).
+pub fn max_units() -> usize {
+    UNIT_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// Reads and validates a scenario file with the rulesets of `registry`.
 pub fn load(registry: &Registry, path: &std::path::Path) -> Result<Prepared, ScenarioErrors> {
@@ -395,11 +418,13 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
     }
 
     // Units: how many, before anything is done for each.
-    if file.units.len() > MAX_UNITS {
+    let limit = max_units();
+    if file.units.len() > limit {
         return Err(vec![Problem::new(
             root.field("units"),
             format!(
-                "the scenario has {} units: at most {MAX_UNITS} are allowed",
+                "the scenario has {} units: at most {limit} are allowed (raise the limit \
+                 with --max-units N, up to {MAX_UNITS_CEILING})",
                 file.units.len()
             ),
         )]);

@@ -21,7 +21,7 @@ pub fn text(bytes: &[u8]) -> String {
 }
 
 /// Runs `skirmish` with `args`, which must fail cleanly (exit 1, no panic): its stderr.
-fn fails(args: &[&str]) -> String {
+pub fn fails(args: &[&str]) -> String {
     let out = skirmish(args);
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
@@ -29,7 +29,8 @@ fn fails(args: &[&str]) -> String {
     err
 }
 
-fn scenarios() -> Vec<PathBuf> {
+/// The shipped scenarios (absolute paths, sorted).
+pub fn scenarios() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("scenarios/ exists")
@@ -210,7 +211,7 @@ fn bad_arguments_are_usage_errors() {
 }
 
 /// A fresh directory under the system's temporary directory, unique to this test.
-fn temp_dir(test: &str) -> PathBuf {
+pub fn temp_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("skirmish-cli-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temporary directory");
@@ -498,10 +499,24 @@ fn too_many_units_and_too_many_problems_are_reported_briefly() {
     let err = fails(&["check", &over.display().to_string()]);
     assert!(
         err.contains(&format!(
-            "units: the scenario has {n} units: at most 10000 are allowed"
+            "units: the scenario has {n} units: at most 10000 are allowed (raise the \
+             limit with --max-units N, up to 1000000)"
         )),
         "{err}"
     );
+    // --max-units raises the limit (the file then checks), or lowers it.
+    let out = skirmish(&["check", "--max-units", "20000", &over.display().to_string()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let small = dir.join("small.ron");
+    std::fs::write(&small, mass_scenario(3, inside)).expect("written");
+    let err = fails(&["run", &small.display().to_string(), "--max-units", "2"]);
+    assert!(
+        err.contains("the scenario has 3 units: at most 2 are allowed"),
+        "{err}"
+    );
+    let out = skirmish(&["check", "--max-units", "0", &small.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    assert!(text(&out.stderr).contains("'0' for '--max-units <N>'"));
 
     let off = dir.join("off.ron");
     std::fs::write(&off, mass_scenario(3000, |i| (1000 + i as i32, 0))).expect("written");

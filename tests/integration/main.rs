@@ -6,9 +6,11 @@
 mod audit;
 mod battle;
 mod cli;
+mod compare;
 mod conformance;
 mod fuzz;
 mod gcs;
 mod golden;
+mod idle;
 mod play;
 mod scenario;

@@ -6,7 +6,7 @@ use super::snapshot::Snapshot;
 use super::{Action, Fighter, GurpsConfig, GurpsRules, GurpsStats, MoraleState, Sheet};
 use crate::battle::{Combatant, Control, UnitId};
 use crate::format::{Path, Problem};
-use crate::scenario::{Prepared, Ruleset, ScenarioFile};
+use crate::scenario::{Engagement, Prepared, Ruleset, ScenarioFile};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
@@ -140,6 +140,18 @@ impl Ruleset for Gurps {
     fn legal_actions(world: &World, unit: UnitId) -> Vec<Action> {
         Snapshot::read(world, unit)
             .map_or_else(Vec::new, |s| super::actions::sample_actions(&s.situation()))
+    }
+
+    /// The attack maneuvers attack, Do Nothing and Wait without a step pass
+    /// (gurps-lite-and-socs.txt, "MANEUVERS"), any other with a step moves.
+    fn engagement(action: &Action) -> Engagement {
+        use super::Maneuver;
+        match action.maneuver {
+            m if m.attacks() => Engagement::Attacks,
+            Maneuver::DoNothing | Maneuver::Wait if action.to.is_none() => Engagement::Passes,
+            _ if action.to.is_some() => Engagement::Moves,
+            _ => Engagement::Acts,
+        }
     }
 
     /// The first attack roll's chance, as the action panel shows it

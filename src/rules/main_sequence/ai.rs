@@ -232,15 +232,12 @@ fn consider(best: &mut Option<Plan>, plan: Plan) {
     }
 }
 
-/// Hexes `u` can reach this turn (one Close band, around blocked hexes and units).
+/// Hexes `u` can reach this turn (one Close band, around blocked hexes and the units still
+/// fighting, over the fallen: [`Board::blockers`]).
 fn reachable(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap, u: UnitId) -> Vec<Hex> {
     let from = fight.state(u).pos;
     let limit = fight.sizes.move_hexes();
-    let taken: Vec<Hex> = fight
-        .ids()
-        .filter(|&o| o != u && fight.state(o).condition != Condition::Escaped)
-        .map(|o| fight.state(o).pos)
-        .collect();
+    let taken = fight.blockers(u);
     let mut cost = std::collections::HashMap::new();
     cost.insert(from, 0u32);
     let mut queue = VecDeque::from([from]);

@@ -9,7 +9,7 @@ use crate::battle::{Combatant, HexPos, Sheet, Ship, UnitId, Units};
 use crate::format::{Path, PathSeg, Problem};
 use crate::hexmap::HexMap;
 use crate::scenario::{
-    Prepared, Ruleset, ScenarioFile, UnitSpec, foe_pair_problems, unknown_sides,
+    Engagement, Prepared, Ruleset, ScenarioFile, UnitSpec, foe_pair_problems, unknown_sides,
 };
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
@@ -93,6 +93,22 @@ impl Ruleset for MainSequence {
             }
             .sample_actions(map, unit),
             _ => Vec::new(),
+        }
+    }
+
+    /// Attacks attack, moves and leaps move, ending the turn passes; the answers to the
+    /// battle's questions (defend, re-roll, Edge) answer; every other action takes part.
+    fn engagement(action: &Action) -> Engagement {
+        match action {
+            Action::Attack { .. } => Engagement::Attacks,
+            Action::Move { .. } | Action::Leap { .. } => Engagement::Moves,
+            Action::EndTurn => Engagement::Passes,
+            Action::Defend(_)
+            | Action::DefendWithEdge(_)
+            | Action::Reroll(_)
+            | Action::SpendEdge(_)
+            | Action::PlusTwo(_) => Engagement::Answers,
+            _ => Engagement::Acts,
         }
     }
 

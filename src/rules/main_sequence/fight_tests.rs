@@ -1059,6 +1059,43 @@ fn pair(
     ))
 }
 
+/// "Combat Actions", Movement, on our hex map (docs/rules-decisions.md): a unit still
+/// fighting blocks the way; a fallen one does not, and may be stood over. A line of the
+/// fallen across a field once walled armies off until the stalemate rule drew the battle.
+#[test]
+fn the_fallen_do_not_block_the_way() {
+    let plain = "soldier: 3, agent: 3, tech: 4";
+    let (mut f, map) = fight_of(&scenario(
+        "bands: (melee: 1, close: 3, medium: 6, long: 10)",
+        "",
+        &format!(
+            r#"(name: "A", side: "a", at: (0, 0), stats: MainSequence(Character({plain}))),
+            (name: "B", side: "b", at: (1, 0), stats: MainSequence(Character({plain}))),
+            (name: "C", side: "b", at: (9, 0), stats: MainSequence(Character({plain})))"#
+        ),
+    ));
+    let (a, b) = (UnitId(0), UnitId(1));
+    // B standing: A goes round it (3 hexes to (2, 0)), and may not stop on it.
+    assert_eq!(f.move_path(&map, a, Hex::new(1, 0)), None);
+    let round = f.move_path(&map, a, Hex::new(2, 0)).expect("a way round");
+    assert!(!round.contains(&Hex::new(1, 0)), "{round:?}");
+    assert_eq!(f.blockers(a), vec![Hex::new(1, 0), Hex::new(9, 0)]);
+    for fallen in [
+        Condition::Dead,
+        Condition::KnockedOut,
+        Condition::Stabilized,
+    ] {
+        f.state_mut(b).condition = fallen;
+        assert_eq!(f.blockers(a), vec![Hex::new(9, 0)], "{fallen:?}");
+        assert_eq!(
+            f.move_path(&map, a, Hex::new(2, 0)),
+            Some(vec![Hex::new(0, 0), Hex::new(1, 0), Hex::new(2, 0)]),
+            "straight over the fallen ({fallen:?})"
+        );
+        assert!(f.move_path(&map, a, Hex::new(1, 0)).is_some());
+    }
+}
+
 /// "Combat Actions", Movement: the move may be a duck, with an Acrobatics roll (Agent,
 /// "Skills" table) against Routine DL 7 ("Unopposed Checks"; our decision
 /// `MOVE_STUNT_DL`); a duck that works adds one degree of cover ("Armor and Cover":

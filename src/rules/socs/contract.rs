@@ -7,7 +7,9 @@ use super::dogfight::CraftState;
 use super::{Action, Craft, CraftStats, Dogfight, SocsConfig, SocsRange};
 use crate::battle::{Sheet, Ship, UnitId, Units};
 use crate::format::{Path, Problem};
-use crate::scenario::{Prepared, Ruleset, ScenarioFile, foe_pair_problems, unknown_sides};
+use crate::scenario::{
+    Engagement, Prepared, Ruleset, ScenarioFile, foe_pair_problems, unknown_sides,
+};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
@@ -114,6 +116,15 @@ impl Ruleset for Socs {
         world
             .get_resource::<Dogfight>()
             .map_or(Vec::new(), |d| d.legal_actions(world, unit))
+    }
+
+    /// A fire phase with no shot passes, other fire attacks; every maneuver moves.
+    fn engagement(action: &Action) -> Engagement {
+        match action {
+            Action::Fire { shots, .. } if shots.is_empty() => Engagement::Passes,
+            Action::Fire { .. } => Engagement::Attacks,
+            Action::Maneuver { .. } => Engagement::Moves,
+        }
     }
 
     /// The first shot's chance to hit ([`Dogfight::shot_odds`], which the window shows).

@@ -5,7 +5,9 @@
 use super::{Action, Band, D12Config, ShipSheet, ShipState, ShipStats, Ships};
 use crate::battle::{Sheet, Ship, UnitId, Units};
 use crate::format::{Path, Problem};
-use crate::scenario::{Prepared, Ruleset, ScenarioFile, foe_pair_problems, unknown_sides};
+use crate::scenario::{
+    Engagement, Prepared, Ruleset, ScenarioFile, foe_pair_problems, unknown_sides,
+};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
@@ -89,6 +91,17 @@ impl Ruleset for StarshipD12 {
         world
             .get_resource::<super::Fleet>()
             .map_or(Vec::new(), |f| f.legal_actions(world, unit))
+    }
+
+    /// Holding the ranges and passing the action phase pass; firing attacks, moving a range
+    /// moves, helping the pilot takes part.
+    fn engagement(action: &Action) -> Engagement {
+        match action {
+            Action::Hold | Action::Pass => Engagement::Passes,
+            Action::Fire { .. } => Engagement::Attacks,
+            Action::Range { .. } => Engagement::Moves,
+            Action::HelpPilot { .. } => Engagement::Acts,
+        }
     }
 
     /// A shot's chance to hit ([`super::Fleet::shot_odds`], which the window shows).

@@ -7,7 +7,7 @@ use super::space::{ShipState, Vessels};
 use super::{Action, TravellerConfig, TravellerShip, TravellerShipStats};
 use crate::battle::{HexPos, Sheet, Ship, UnitId, Velocity};
 use crate::format::{Path, Problem};
-use crate::scenario::{Prepared, Ruleset, ScenarioFile, unknown_sides};
+use crate::scenario::{Engagement, Prepared, Ruleset, ScenarioFile, unknown_sides};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
@@ -72,6 +72,17 @@ impl Ruleset for TravellerSpace {
         world
             .get_resource::<super::Space>()
             .map_or_else(Vec::new, |s| s.sample_actions(world, unit))
+    }
+
+    /// Fire with no shot and a launch of no missile pass, other fire and launches attack;
+    /// every maneuver moves (the ship goes on along its vector whatever it burns).
+    fn engagement(action: &Action) -> Engagement {
+        match action {
+            Action::Fire { shots } if shots.is_empty() => Engagement::Passes,
+            Action::Launch { count: 0, .. } => Engagement::Passes,
+            Action::Fire { .. } | Action::Launch { .. } => Engagement::Attacks,
+            Action::Maneuver { .. } => Engagement::Moves,
+        }
     }
 
     /// The first shot's chance to hit ([`super::Space::shot_odds`], which the window

@@ -5,7 +5,7 @@
 use super::{Action, Board, Fight, UnitState, VwConfig, VwStats};
 use crate::battle::{Combatant, Sheet, UnitId};
 use crate::format::{Path, Problem};
-use crate::scenario::{Prepared, Ruleset, ScenarioFile};
+use crate::scenario::{Engagement, Prepared, Ruleset, ScenarioFile};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
@@ -92,6 +92,23 @@ impl Ruleset for Vergeworlds {
             }
             .sample_actions(unit)
         })
+    }
+
+    /// Attacks, area fire and grapples attack; walking, running, steering and flying move;
+    /// ending the turn, Wait and Concentrate pass; the turn's attitude and the answers
+    /// (defense, Mana) answer; every other action takes part.
+    fn engagement(action: &Action) -> Engagement {
+        match action {
+            Action::Attack(_) | Action::AreaFire { .. } | Action::Grapple { .. } => {
+                Engagement::Attacks
+            }
+            Action::Move(_) | Action::Run(_) | Action::Steer(_) | Action::Fly(_) => {
+                Engagement::Moves
+            }
+            Action::EndTurn | Action::Wait | Action::Concentrate => Engagement::Passes,
+            Action::Attitude(_) | Action::Defense(_) | Action::Mana(_) => Engagement::Answers,
+            _ => Engagement::Acts,
+        }
     }
 
     /// An attack's chance when the dice alone decide it ([`Board::attack_odds`]).

@@ -20,6 +20,17 @@ impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
         self.path_within(map, u, to, true)
     }
 
+    /// The hexes that block `u`'s way: those of the other units still fighting. The fallen
+    /// (out of the fight but not gone) may be passed over and stood on, as the window shows
+    /// a standing unit over a fallen one. The text has no map; this is the project's reading
+    /// (docs/rules-decisions.md): bodies on the floor do not wall a corridor off.
+    pub fn blockers(&self, u: UnitId) -> Vec<Hex> {
+        self.ids()
+            .filter(|&o| o != u && self.fighting(o))
+            .map(|o| self.state(o).pos)
+            .collect()
+    }
+
     pub(super) fn path_within(
         &self,
         map: &HexMap,
@@ -31,11 +42,7 @@ impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
         if from.unsigned_distance_to(to) > self.sizes.move_hexes() {
             return None;
         }
-        let taken: Vec<Hex> = self
-            .ids()
-            .filter(|&o| o != u && !matches!(self.state(o).condition, Condition::Escaped))
-            .map(|o| self.state(o).pos)
-            .collect();
+        let taken = self.blockers(u);
         let cost = |h: Hex| {
             if taken.contains(&h) {
                 None
