@@ -142,6 +142,11 @@ enum Command {
         /// side's casualties (`battles` in the JSON).
         #[arg(long)]
         per_battle: bool,
+        /// Also show who matters: for each unit, its side's win rate without it and with its
+        /// main attack a step weaker and stronger, --runs battles each over the same seeds
+        /// (`sensitivity` in the JSON).
+        #[arg(long)]
+        sensitivity: bool,
     },
     /// Fight two versions of an encounter over the same seeds and report how each side's
     /// win rate, the battle length and the casualties differ from A to B, with 95%
@@ -345,7 +350,7 @@ fn preview(
     runs: u64,
     seed: Option<u64>,
     threads: Option<usize>,
-    (json, per_battle): (bool, bool),
+    (json, per_battle, sensitivity): (bool, bool, bool),
 ) -> ExitCode {
     let prepared = match load(file) {
         Ok(p) => Arc::new(p),
@@ -375,6 +380,17 @@ fn preview(
             }
         },
     );
+    let who_matters =
+        (sensitivity && !cancel.load(std::sync::atomic::Ordering::Relaxed)).then(|| {
+            let variants = 3 * prepared.units.len() as u64;
+            bar.set_length(runs * (1 + variants));
+            skirmish::preview::sensitivity::sensitivity(
+                &prepared,
+                config,
+                &|n| bar.set_position(runs + n),
+                cancel,
+            )
+        });
     bar.finish_and_clear();
     let mut battles = battles.into_inner().unwrap_or_default();
     battles.sort_by_key(|r| r.index);
@@ -386,11 +402,19 @@ fn preview(
                 return ExitCode::from(1);
             }
         };
-        if per_battle && let Some(map) = value.as_object_mut() {
-            map.insert(
-                "battles".into(),
-                serde_json::to_value(&battles).unwrap_or_default(),
-            );
+        if let Some(map) = value.as_object_mut() {
+            if per_battle {
+                map.insert(
+                    "battles".into(),
+                    serde_json::to_value(&battles).unwrap_or_default(),
+                );
+            }
+            if let Some(w) = &who_matters {
+                map.insert(
+                    "sensitivity".into(),
+                    serde_json::to_value(w).unwrap_or_default(),
+                );
+            }
         }
         match json_text(&value) {
             Ok(t) => t,
@@ -398,6 +422,9 @@ fn preview(
         }
     } else {
         let mut text = report.to_text();
+        if let Some(w) = &who_matters {
+            text.push_str(&w.to_text());
+        }
         if per_battle {
             text.push_str(&skirmish::preview::battle_lines(&prepared, &battles));
         }
@@ -611,7 +638,8 @@ fn main() -> ExitCode {
             threads,
             json,
             per_battle,
-        }) => preview(&file, runs, seed, threads, (json, per_battle)),
+            sensitivity,
+        }) => preview(&file, runs, seed, threads, (json, per_battle, sensitivity)),
         Some(Command::Compare {
             a,
             b,

@@ -6,6 +6,7 @@
 //! schedule), resetting it between battles, and keeps no log text.
 
 pub mod compare;
+pub mod sensitivity;
 
 use crate::battle::{DrawReason, OutcomeKind, Standing, UnitTally};
 use crate::dice::derive_seed;

@@ -161,6 +161,15 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
         let _ = action;
         Engagement::Acts
     }
+
+    /// The stat block with its main attack number `steps` steps higher (lower when
+    /// negative), for the analysis tools (`preview --sensitivity`); each ruleset says what a
+    /// step is (GURPS: +2 to every skill written out). `None` when the block has nothing to
+    /// turn (the default).
+    fn stronger(stats: &Self::Stats, steps: i32) -> Option<Self::Stats> {
+        let _ = (stats, steps);
+        None
+    }
 }
 
 /// What a decision does for the fight ([`Ruleset::engagement`]).
@@ -237,6 +246,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn attack_odds(&self, world: &World, unit: UnitId, action: &dyn Section) -> Option<f64>;
     /// [`Ruleset::engagement`]; `None` for an action of another ruleset.
     fn engagement(&self, action: &dyn Section) -> Option<Engagement>;
+    /// [`Ruleset::stronger`]; `None` for a stat block of another ruleset.
+    fn stronger(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>>;
     /// Sends `unit`'s decision to the battle's systems (as a `Command` message); an error
     /// when the action is not this ruleset's.
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String>;
@@ -405,6 +416,11 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
             .as_any()
             .downcast_ref::<R::Action>()
             .map(R::engagement)
+    }
+
+    fn stronger(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>> {
+        let stats = stats.as_any().downcast_ref::<R::Stats>()?;
+        R::stronger(stats, steps).map(|s| Arc::new(s) as Arc<dyn Section>)
     }
 
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String> {

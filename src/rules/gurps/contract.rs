@@ -142,6 +142,20 @@ impl Ruleset for Gurps {
             .map_or_else(Vec::new, |s| super::actions::sample_actions(&s.situation()))
     }
 
+    /// A step is +2 to every skill the block writes out (gurps-lite-and-socs.txt, "BASE
+    /// SKILL LEVELS": the attack roll is against the skill); `None` when it writes none (a
+    /// character whose skills all come from its GCS file).
+    fn stronger(stats: &GurpsStats, steps: i32) -> Option<GurpsStats> {
+        if stats.skills.is_empty() {
+            return None;
+        }
+        let mut s = stats.clone();
+        for level in s.skills.values_mut() {
+            *level = level.saturating_add(2 * steps);
+        }
+        Some(s)
+    }
+
     /// The attack maneuvers attack, Do Nothing and Wait without a step pass
     /// (gurps-lite-and-socs.txt, "MANEUVERS"), any other with a step moves.
     fn engagement(action: &Action) -> Engagement {

@@ -96,6 +96,17 @@ impl Ruleset for MainSequence {
         }
     }
 
+    /// A step is one point of Soldier for a character (the Combat Rating of its attack
+    /// roll, main-sequence.txt, "Combat Actions", Attacking), of Tactical for a ship.
+    fn stronger(stats: &MsStats, steps: i32) -> Option<MsStats> {
+        let mut s = stats.clone();
+        match &mut s {
+            MsStats::Character(c) => c.soldier = c.soldier.saturating_add(steps),
+            MsStats::Ship(ship) => ship.tactical = ship.tactical.saturating_add(steps),
+        }
+        Some(s)
+    }
+
     /// Attacks attack, moves and leaps move, ending the turn passes; the answers to the
     /// battle's questions (defend, re-roll, Edge) answer; every other action takes part.
     fn engagement(action: &Action) -> Engagement {

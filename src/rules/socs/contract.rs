@@ -118,6 +118,16 @@ impl Ruleset for Socs {
             .map_or(Vec::new(), |d| d.legal_actions(world, unit))
     }
 
+    /// A step is +2 to the pilot's and every crewman's Gunner skill (gurps-lite-and-socs.txt:
+    /// a shot rolls against it).
+    fn stronger(stats: &CraftStats, steps: i32) -> Option<CraftStats> {
+        let mut s = stats.clone();
+        for c in std::iter::once(&mut s.pilot).chain(s.aboard.iter_mut()) {
+            c.gunner = c.gunner.saturating_add(2 * steps);
+        }
+        Some(s)
+    }
+
     /// A fire phase with no shot passes, other fire attacks; every maneuver moves.
     fn engagement(action: &Action) -> Engagement {
         match action {

@@ -93,6 +93,19 @@ impl Ruleset for StarshipD12 {
             .map_or(Vec::new(), |f| f.legal_actions(world, unit))
     }
 
+    /// A step is one point of every crewman's gunnery (starship-d12-quick-reference.txt,
+    /// "Actions": a shot adds the gunner's gunnery).
+    fn stronger(stats: &ShipStats, steps: i32) -> Option<ShipStats> {
+        if stats.crew.is_empty() {
+            return None;
+        }
+        let mut s = stats.clone();
+        for c in &mut s.crew {
+            c.gunnery = c.gunnery.saturating_add(steps);
+        }
+        Some(s)
+    }
+
     /// Holding the ranges and passing the action phase pass; firing attacks, moving a range
     /// moves, helping the pilot takes part.
     fn engagement(action: &Action) -> Engagement {

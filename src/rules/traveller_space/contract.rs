@@ -74,6 +74,14 @@ impl Ruleset for TravellerSpace {
             .map_or_else(Vec::new, |s| s.sample_actions(world, unit))
     }
 
+    /// A step is +2 to every crew's Gunner skill (gurps-traveller-gm-screen.txt: a shot
+    /// rolls against it).
+    fn stronger(stats: &TravellerShipStats, steps: i32) -> Option<TravellerShipStats> {
+        let mut s = stats.clone();
+        s.crew.gunner = s.crew.gunner.saturating_add(2 * steps);
+        Some(s)
+    }
+
     /// Fire with no shot and a launch of no missile pass, other fire and launches attack;
     /// every maneuver moves (the ship goes on along its vector whatever it burns).
     fn engagement(action: &Action) -> Engagement {

@@ -94,6 +94,21 @@ impl Ruleset for Vergeworlds {
         })
     }
 
+    /// A step is one score of Fight, Shoot, Throw and Grapple each
+    /// (vergeworlds-rough-methods.txt, "Combat Actions": the attack tasks roll these skills).
+    fn stronger(stats: &VwStats, steps: i32) -> Option<VwStats> {
+        let mut s = stats.clone();
+        for skill in [
+            &mut s.skills.fight,
+            &mut s.skills.shoot,
+            &mut s.skills.throw,
+            &mut s.skills.grapple,
+        ] {
+            *skill = skill.saturating_add(steps);
+        }
+        Some(s)
+    }
+
     /// Attacks, area fire and grapples attack; walking, running, steering and flying move;
     /// ending the turn, Wait and Concentrate pass; the turn's attitude and the answers
     /// (defense, Mana) answer; every other action takes part.

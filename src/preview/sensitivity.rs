@@ -1,0 +1,387 @@
+//! `preview --sensitivity`: who matters in an encounter. For each unit, its side's win rate
+//! with the unit taken out, and with its main attack one step weaker and one step stronger
+//! ([`Ruleset::stronger`](crate::scenario::Ruleset::stronger) says what a step is in each
+//! ruleset), against the scenario as written, every variant fought over the same seeds so
+//! that the differences are paired ([`compare::paired`](super::compare::paired)).
+//!
+//! A variant is the scenario file changed and checked again like any file
+//! ([`validate`](crate::scenario::validate)): one that breaks a rule of the format (a side
+//! left without units, a skill beyond its range) is reported as not possible, with the
+//! reason.
+
+use super::compare::{Estimate, paired};
+use super::{PreviewConfig, run_battles};
+use crate::scenario::{Prepared, ScenarioFile, Tagged, UnitStats, validate};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// One variant's result for the unit's side.
+#[derive(Clone, Debug, Serialize)]
+pub struct Effect {
+    /// The side's win rate in the variant.
+    pub win_rate: f64,
+    /// Its change from the scenario as written, with its interval and p-value.
+    pub change: Estimate,
+}
+
+/// A variant that was fought, or why it could not be.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Fought.
+    Fought(Effect),
+    /// Not possible, and why.
+    NotPossible(String),
+}
+
+impl Outcome {
+    /// The change in the side's win rate, if the variant was fought.
+    pub fn change(&self) -> Option<f64> {
+        match self {
+            Outcome::Fought(e) => Some(e.change.difference),
+            Outcome::NotPossible(_) => None,
+        }
+    }
+}
+
+/// What one unit means to its side.
+#[derive(Clone, Debug, Serialize)]
+pub struct UnitEffect {
+    /// The unit's name.
+    pub name: String,
+    /// Its side's id.
+    pub side: String,
+    /// Its side's win rate as written.
+    pub win_rate: f64,
+    /// Without the unit.
+    pub without: Outcome,
+    /// Its main attack a step weaker.
+    pub weaker: Outcome,
+    /// Its main attack a step stronger.
+    pub stronger: Outcome,
+}
+
+/// Every unit's effect, the largest first.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sensitivity {
+    /// Battles per variant.
+    pub runs: u64,
+    /// Base seed, the same for every variant.
+    pub seed: u64,
+    /// Each side's win rate as written, by side id.
+    pub win_rates: BTreeMap<String, f64>,
+    /// Per unit, by the size of the change its removal makes (largest first).
+    pub units: Vec<UnitEffect>,
+    /// True if cancelled before every variant was fought (those not fought are left out).
+    pub cancelled: bool,
+}
+
+/// The winner of each battle of `prepared` (`None`: a draw), by battle index.
+fn winners(
+    prepared: Arc<Prepared>,
+    config: PreviewConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+) -> Vec<Option<u8>> {
+    let results = Mutex::new(vec![None; config.runs as usize]);
+    run_battles(
+        prepared,
+        (config, 0),
+        &|session, seed| session.reset(seed),
+        progress,
+        cancel,
+        &|r| {
+            if let Ok(mut v) = results.lock()
+                && let Some(slot) = v.get_mut(r.index as usize)
+            {
+                *slot = r.winner();
+            }
+        },
+    );
+    results.into_inner().unwrap_or_default()
+}
+
+/// 1 for each battle `side` won, else 0.
+fn won(winners: &[Option<u8>], side: u8) -> Vec<f64> {
+    winners
+        .iter()
+        .map(|w| f64::from(u8::from(*w == Some(side))))
+        .collect()
+}
+
+/// `file` with unit `i` taken out.
+fn without(file: &ScenarioFile, i: usize) -> ScenarioFile {
+    let mut f = file.clone();
+    f.units.remove(i);
+    f
+}
+
+/// `file` with unit `i`'s stat block (its own, or a copy of its template's) `steps` steps
+/// stronger, or why not.
+fn varied(file: &ScenarioFile, i: usize, steps: i32) -> Result<ScenarioFile, String> {
+    let mut f = file.clone();
+    let unit = &f.units[i];
+    let stats = match (&unit.stats, &unit.template) {
+        (Some(s), _) => s.clone(),
+        (None, Some(t)) => f
+            .templates
+            .get(t)
+            .cloned()
+            .ok_or_else(|| format!("no template `{t}`"))?,
+        (None, None) => return Err("no stat block".into()),
+    };
+    let ruleset = stats.0.ruleset;
+    let value = ruleset
+        .stronger(&*stats.0.value, steps)
+        .ok_or_else(|| format!("{} has no main attack to change", ruleset.id()))?;
+    let unit = &mut f.units[i];
+    unit.stats = Some(UnitStats(Tagged { ruleset, value }));
+    unit.template = None;
+    Ok(f)
+}
+
+/// Fights `prepared` as written and each unit's three variants, `config.runs` battles each
+/// over the same seeds. `progress` gets the battles finished of all of them together (out
+/// of `runs * (1 + 3 * units)`).
+pub fn sensitivity(
+    prepared: &Arc<Prepared>,
+    config: PreviewConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+) -> Sensitivity {
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let fight = |p: Arc<Prepared>| {
+        let before = done.load(Ordering::Relaxed);
+        let w = winners(p, config, &|n| progress(before + n), cancel);
+        done.fetch_add(config.runs, Ordering::Relaxed);
+        w
+    };
+    let base = fight(prepared.clone());
+    let win_rates: BTreeMap<String, f64> = prepared
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let w = won(&base, i as u8);
+            (s.id.clone(), w.iter().sum::<f64>() / w.len().max(1) as f64)
+        })
+        .collect();
+    let mut units = Vec::new();
+    for (i, unit) in prepared.units.iter().enumerate() {
+        if cancel.load(Ordering::Relaxed) {
+            break;
+        }
+        let side = unit.side;
+        let side_id = prepared.sides[usize::from(side)].id.clone();
+        let before = won(&base, side);
+        let outcome = |variant: Result<ScenarioFile, String>| match variant.and_then(|f| {
+            validate(f).map_err(|p| {
+                p.first()
+                    .map_or_else(String::new, |p| format!("{}: {}", p.path, p.message))
+            })
+        }) {
+            Ok(p) => {
+                // Side indices stay: a variant changes units, not sides.
+                let after = won(&fight(Arc::new(p)), side);
+                Outcome::Fought(Effect {
+                    win_rate: after.iter().sum::<f64>() / after.len().max(1) as f64,
+                    change: paired(&before, &after),
+                })
+            }
+            Err(why) => {
+                done.fetch_add(config.runs, Ordering::Relaxed);
+                Outcome::NotPossible(why)
+            }
+        };
+        let without = outcome(Ok(without(&prepared.file, i)));
+        let weaker = outcome(varied(&prepared.file, i, -1));
+        let stronger = outcome(varied(&prepared.file, i, 1));
+        units.push(UnitEffect {
+            name: unit.name.clone(),
+            win_rate: win_rates.get(&side_id).copied().unwrap_or(0.0),
+            side: side_id,
+            without,
+            weaker,
+            stronger,
+        });
+    }
+    units.sort_by(|a, b| {
+        let size = |u: &UnitEffect| u.without.change().map_or(-1.0, f64::abs);
+        size(b).total_cmp(&size(a))
+    });
+    Sensitivity {
+        runs: config.runs,
+        seed: config.seed,
+        win_rates,
+        cancelled: cancel.load(Ordering::Relaxed),
+        units,
+    }
+}
+
+impl Sensitivity {
+    /// The table as text: per unit its side's win rate as written, then without it, a step
+    /// weaker and a step stronger, each with the change in points and `*` at p < 0.05.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let cell = |o: &Outcome| match o {
+            Outcome::Fought(e) => format!(
+                "{:.1}% ({:+.1}){}",
+                100.0 * e.win_rate,
+                100.0 * e.change.difference,
+                if e.change.significant() { "*" } else { " " }
+            ),
+            Outcome::NotPossible(_) => "n/a".to_string(),
+        };
+        let name_width = self
+            .units
+            .iter()
+            .map(|u| u.name.len() + u.side.len() + 3)
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        let mut s = format!(
+            "\nWho matters: the side's win rate with the unit, without it, and with its main \
+             attack a step weaker and stronger\n({} battles each, the same seeds as above; \
+             change in points, * at p < 0.05)\n  {:<name_width$}  {:>7}  {:>16}  {:>16}  {:>16}\n",
+            self.runs, "unit", "as is", "without", "a step weaker", "a step stronger"
+        );
+        let mut notes = Vec::new();
+        for u in &self.units {
+            let _ = writeln!(
+                s,
+                "  {:<name_width$}  {:>6.1}%  {:>16}  {:>16}  {:>16}",
+                format!("{} ({})", u.name, u.side),
+                100.0 * u.win_rate,
+                cell(&u.without),
+                cell(&u.weaker),
+                cell(&u.stronger)
+            );
+            for (what, o) in [
+                ("without", &u.without),
+                ("a step weaker", &u.weaker),
+                ("a step stronger", &u.stronger),
+            ] {
+                if let Outcome::NotPossible(why) = o {
+                    notes.push(format!("  {} {what}: {why}", u.name));
+                }
+            }
+        }
+        if self.cancelled {
+            s.push_str("  (cancelled: the units not listed were not fought)\n");
+        }
+        if !notes.is_empty() {
+            let _ = writeln!(s, "Not possible:\n{}", notes.join("\n"));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn load(name: &str) -> Arc<Prepared> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(name);
+        Arc::new(
+            crate::rules::builtin()
+                .load(&path)
+                .expect("shipped scenario"),
+        )
+    }
+
+    /// In one scenario of each ruleset, a step stronger changes the first unit's stat block,
+    /// the file still checks, and a step weaker after it gives the block as written back.
+    /// GURPS: every skill written out +2 (Aldric's Broadsword 14 to 16).
+    #[test]
+    fn a_step_changes_the_block_and_back() {
+        for name in [
+            "gurps-duel.ron",
+            "ms-corridor.ron",
+            "vw-sheriffs-men.ron",
+            "d12-duel.ron",
+            "socs-dogfight.ron",
+            "traveller-merchant-raider.ron",
+        ] {
+            let p = load(name);
+            // The first unit whose stronger block still checks (Main Sequence's player
+            // characters are held to the creation rules: Ree with Soldier 5 is refused).
+            let i = (0..p.file.units.len())
+                .find(|&i| varied(&p.file, i, 1).is_ok_and(|f| validate(f).is_ok()))
+                .unwrap_or_else(|| panic!("{name}: no unit can be made stronger"));
+            let stats = |f: &ScenarioFile| {
+                let u = &f.units[i];
+                u.stats
+                    .clone()
+                    .or_else(|| {
+                        u.template
+                            .as_ref()
+                            .and_then(|t| f.templates.get(t).cloned())
+                    })
+                    .expect("a stat block")
+            };
+            let up = varied(&p.file, i, 1).expect("a step up");
+            assert!(
+                !stats(&up).0.value.same_as(&*stats(&p.file).0.value),
+                "{name}"
+            );
+            let back = varied(&up, i, -1).expect("a step down");
+            assert!(
+                stats(&back).0.value.same_as(&*stats(&p.file).0.value),
+                "{name}"
+            );
+        }
+        let duel = load("gurps-duel.ron");
+        let up = varied(&duel.file, 0, 1).expect("a step up");
+        let aldric = up.units[0].stats.as_ref().expect("written out");
+        let gurps = aldric
+            .0
+            .get::<crate::rules::gurps::GurpsStats>()
+            .expect("GURPS stats");
+        assert_eq!(gurps.skills.get("Broadsword"), Some(&16));
+    }
+
+    /// The farmyard firefight: removing any unit can only be judged against the same seeds;
+    /// the patrol's win rate as written is preview's, the units come largest change first,
+    /// and removing Hask, the raiders' rifleman, costs his side significantly. In the duel a
+    /// side without its only fighter is not a scenario: not possible, with the reason.
+    #[test]
+    fn who_matters_in_the_farmyard_and_the_duel() {
+        let config = PreviewConfig {
+            runs: 60,
+            seed: 1,
+            threads: 2,
+        };
+        let never = AtomicBool::new(false);
+        let farm = load("gurps-skirmish-3v3.ron");
+        let s = sensitivity(&farm, config, &|_| {}, &never);
+        let preview = super::super::run_preview(farm.clone(), config, &|_| {}, &never);
+        assert_eq!(s.win_rates["patrol"], preview.sides[0].wins.rate);
+        assert_eq!(s.units.len(), 6);
+        let sizes: Vec<f64> = s
+            .units
+            .iter()
+            .map(|u| u.without.change().expect("fought").abs())
+            .collect();
+        assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
+        let hask = s.units.iter().find(|u| u.name == "Hask").expect("Hask");
+        let Outcome::Fought(e) = &hask.without else {
+            panic!("fought")
+        };
+        assert!(e.change.difference < 0.0 && e.change.significant(), "{e:?}");
+
+        let duel = load("gurps-duel.ron");
+        let s = sensitivity(&duel, PreviewConfig { runs: 10, ..config }, &|_| {}, &never);
+        for u in &s.units {
+            let Outcome::NotPossible(why) = &u.without else {
+                panic!("{} removed was fought", u.name)
+            };
+            assert!(why.contains("has no units"), "{why}");
+            assert!(matches!(u.stronger, Outcome::Fought(_)));
+        }
+    }
+}
