@@ -68,6 +68,24 @@ struct WindowArgs {
     click: Vec<(f32, f32)>,
 }
 
+/// What `balance --vary` turns.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum KnobArg {
+    /// Copies of each of the side's units.
+    Count,
+    /// Steps of the side's main attack.
+    Skill,
+}
+
+/// A rate from 0 to 1 for `--target`.
+fn parse_rate(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| (0.0..=1.0).contains(v))
+        .ok_or_else(|| format!("`{text}` is not a win rate: expected a number from 0 to 1"))
+}
+
 /// A window position `X,Y` for `--click`.
 fn parse_point(text: &str) -> Result<(f32, f32), String> {
     let (x, y) = text
@@ -168,6 +186,38 @@ enum Command {
         /// Worker threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Turn one knob of a side (its unit count or its main attack) until its win rate is
+    /// as near a target as the knob allows, a preview at each value over the same seeds,
+    /// and write the balanced scenario with --out.
+    Balance {
+        /// Scenario file.
+        file: PathBuf,
+        /// The side to balance (its id or name).
+        #[arg(long)]
+        side: String,
+        /// The win rate to aim at, from 0 to 1.
+        #[arg(long, default_value_t = 0.5, value_parser = parse_rate)]
+        target: f64,
+        /// What to turn: `count` (copies of each of the side's units, 1 to 8) or `skill`
+        /// (the side's main attack, -5 to +5 steps; see the README for a step).
+        #[arg(long, value_enum, default_value_t = KnobArg::Count)]
+        vary: KnobArg,
+        /// Battles per value.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+        runs: u64,
+        /// Base seed of every value's battles (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Write the balanced scenario here (an existing file is not replaced).
+        #[arg(long, value_name = "NEW.ron")]
+        out: Option<PathBuf>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -315,7 +365,7 @@ fn battle_bar(total: u64) -> indicatif::ProgressBar {
     );
     bar.set_style(
         indicatif::ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} battles ({per_sec}, {eta} left)",
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} battles ({per_sec}, {eta} left) {msg}",
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
@@ -494,6 +544,119 @@ fn compare(
     interrupted_or(print_out(&text))
 }
 
+fn balance(
+    file: &Path,
+    (side, target, vary): (&str, f64, KnobArg),
+    (runs, seed, threads): (u64, Option<u64>, Option<usize>),
+    out: Option<PathBuf>,
+    json: bool,
+) -> ExitCode {
+    use skirmish::preview::balance::{Knob, balance};
+    let prepared = match load(file) {
+        Ok(p) => Arc::new(p),
+        Err(code) => return code,
+    };
+    if let Some(out) = &out
+        && out.exists()
+    {
+        eprintln!(
+            "error: {} exists: balance does not replace a file (name another with --out)",
+            out.display()
+        );
+        return ExitCode::from(1);
+    }
+    // The side by id, or by name.
+    let side = prepared
+        .sides
+        .iter()
+        .find(|s| s.id == side || s.name == side)
+        .map_or(side.to_string(), |s| s.id.clone());
+    let knob = match vary {
+        KnobArg::Count => Knob::Count,
+        KnobArg::Skill => Knob::Skill,
+    };
+    let config = PreviewConfig {
+        runs,
+        seed: seed.unwrap_or_else(clock_seed),
+        threads: threads_or_cores(threads),
+    };
+    let bar = battle_bar(runs);
+    let cancel = cancel_on_ctrl_c();
+    let result = balance(
+        &prepared,
+        (&side, knob, target),
+        config,
+        &|value, n| {
+            bar.set_message(format!("value {value}"));
+            bar.set_position(n);
+        },
+        cancel,
+    );
+    bar.finish_and_clear();
+    let result = match result {
+        Ok(r) => r,
+        Err(why) => {
+            eprintln!("error: cannot balance {}: {why}", file.display());
+            return ExitCode::from(1);
+        }
+    };
+    if let Some(out) = &out {
+        let header = format!(
+            "// {} balanced by `skirmish balance --side {} --target {target} --vary {}`: \
+             {} {}, win rate {:.1}% in {} battles from seed {}\n",
+            prepared.name,
+            result.side,
+            match knob {
+                Knob::Count => "count",
+                Knob::Skill => "skill",
+            },
+            match knob {
+                Knob::Count => "copies",
+                Knob::Skill => "steps",
+            },
+            result.best.value,
+            100.0 * result.best.win_rate.rate,
+            runs,
+            config.seed
+        );
+        let written = skirmish::scenario::to_ron(&result.file, &header)
+            .and_then(|text| std::fs::write(out, text).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            eprintln!("error: cannot write {}: {e}", out.display());
+            return ExitCode::from(1);
+        }
+    }
+    let text = if json {
+        let mut value = match serde_json::to_value(&result) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: cannot write JSON: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        if let (Some(map), Some(out)) = (value.as_object_mut(), &out) {
+            map.insert("out".into(), out.display().to_string().into());
+        }
+        match json_text(&value) {
+            Ok(t) => t,
+            Err(code) => return code,
+        }
+    } else {
+        let name = prepared
+            .sides
+            .iter()
+            .find(|s| s.id == result.side)
+            .map_or(result.side.as_str(), |s| s.name.as_str());
+        let mut text = result.to_text(name);
+        match &out {
+            Some(out) => text.push_str(&format!("Written to {}\n", out.display())),
+            None => text.push_str("(--out NEW.ron writes the balanced scenario)\n"),
+        }
+        text
+    };
+    interrupted_or(print_out(&text))
+}
+
 /// The scenario the window opens when none is named, as shipped (used when the file is not
 /// found from the working directory).
 #[cfg(feature = "gui")]
@@ -649,6 +812,23 @@ fn main() -> ExitCode {
             threads,
             json,
         }) => compare(&a, &b, runs, (seed, seed_b), threads, json),
+        Some(Command::Balance {
+            file,
+            side,
+            target,
+            vary,
+            runs,
+            seed,
+            threads,
+            out,
+            json,
+        }) => balance(
+            &file,
+            (&side, target, vary),
+            (runs, seed, threads),
+            out,
+            json,
+        ),
         Some(Command::ImportGcs { files, json }) => import_gcs(&files, json),
     }
 }

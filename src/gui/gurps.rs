@@ -157,18 +157,15 @@ fn add_gcs_character(
             .with_file_name(format!("{stem}-with-{slug}-{n}.ron"));
         n += 1;
     }
-    let text = crate::format::ron_options()
-        .to_string_pretty(&file, ron::ser::PrettyConfig::new().struct_names(false))
-        .map_err(|e| format!("cannot write the scenario: {e}"))?;
-    std::fs::write(
-        &out,
-        format!(
-            "// {} with {name}, added from {} in the window\n{text}\n",
+    let text = crate::scenario::to_ron(
+        &file,
+        &format!(
+            "// {} with {name}, added from {} in the window\n",
             prepared.name,
             path.display()
         ),
-    )
-    .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    )?;
+    std::fs::write(&out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     let prepared = crate::rules::builtin()
         .load(&out)
         .map_err(|e| e.render(false))?;

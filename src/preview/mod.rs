@@ -5,6 +5,7 @@
 //! whatever the number of threads. Each thread reuses one [`Session`] (one bevy `World` and
 //! schedule), resetting it between battles, and keeps no log text.
 
+pub mod balance;
 pub mod compare;
 pub mod sensitivity;
 

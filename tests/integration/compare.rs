@@ -233,3 +233,74 @@ fn compare_refuses_files_whose_sides_differ() {
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
+
+/// `balance` for the raiders at 75% by their skill: the file it writes checks, and its
+/// preview over the same seeds gives the win rate the search reported for the best value,
+/// within 0.05 of the target. Bad input: a side that does not exist, a target outside 0 to
+/// 1, an --out file that exists.
+#[test]
+fn balance_writes_a_scenario_near_the_target() {
+    let dir = temp_dir("balance");
+    let out = dir.join("balanced.ron");
+    let out_s = out.display().to_string();
+    let b = json(&[
+        "balance",
+        "scenarios/gurps-skirmish-3v3.ron",
+        "--side",
+        "Raiders",
+        "--target",
+        "0.75",
+        "--vary",
+        "skill",
+        "--runs",
+        "200",
+        "--seed",
+        "1",
+        "--threads",
+        "2",
+        "--out",
+        &out_s,
+        "--json",
+    ]);
+    assert_eq!(b["side"], "raiders");
+    assert_eq!(b["steps"][0]["value"], 0);
+    let best = b["best"]["win_rate"]["rate"].as_f64().expect("a rate");
+    assert!((best - 0.75).abs() <= 0.05, "{b}");
+    let check = skirmish(&["check", &out_s]);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    let p = json(&["preview", &out_s, "--runs", "200", "--seed", "1", "--json"]);
+    assert_eq!(p["sides"][1]["wins"]["rate"].as_f64(), Some(best));
+
+    let err = fails(&[
+        "balance",
+        "scenarios/gurps-skirmish-3v3.ron",
+        "--side",
+        "pirates",
+        "--runs",
+        "5",
+    ]);
+    assert!(
+        err.contains("no side `pirates`: the sides are patrol, raiders"),
+        "{err}"
+    );
+    let err = fails(&[
+        "balance",
+        "scenarios/gurps-skirmish-3v3.ron",
+        "--side",
+        "raiders",
+        "--out",
+        &out_s,
+    ]);
+    assert!(err.contains("exists"), "{err}");
+    let usage = skirmish(&[
+        "balance",
+        "scenarios/gurps-skirmish-3v3.ron",
+        "--side",
+        "raiders",
+        "--target",
+        "1.5",
+    ]);
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(text(&usage.stderr).contains("expected a number from 0 to 1"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

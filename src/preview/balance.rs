@@ -1,0 +1,370 @@
+//! `skirmish balance`: turns one documented knob of a side until its win rate is as near a
+//! target as the knob allows, fighting a preview at each value over the same seeds, and
+//! gives the scenario with the best value (written with [`scenario::to_ron`], the one
+//! scenario writer).
+//!
+//! The knobs ([`Knob`]): `count`, the number of copies of each of the side's units (every
+//! ruleset; a copy stands on the nearest free hex to its original, named "Name 2", "Name
+//! 3"...), and `skill`, the side's main attack in steps of
+//! [`Ruleset::stronger`](crate::scenario::Ruleset::stronger) (for every unit of the side).
+//! The search starts from the scenario as written and walks one value at a time towards the
+//! target while the side's win rate has not crossed it (win rates grow with either knob),
+//! within [`COUNT_RANGE`] and [`SKILL_RANGE`].
+//!
+//! [`scenario::to_ron`]: crate::scenario::to_ron
+
+use super::{PreviewConfig, Rate, run_preview};
+use crate::scenario::{Prepared, ScenarioFile, Tagged, UnitStats, validate};
+use hexx::Hex;
+use serde::Serialize;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The values `count` may take: copies of each unit.
+pub const COUNT_RANGE: std::ops::RangeInclusive<i32> = 1..=8;
+/// The values `skill` may take: steps weaker (negative) or stronger.
+pub const SKILL_RANGE: std::ops::RangeInclusive<i32> = -5..=5;
+
+/// What `balance` turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Knob {
+    /// Copies of each of the side's units (1: as written).
+    Count,
+    /// Steps of the side's main attack (0: as written).
+    Skill,
+}
+
+impl Knob {
+    /// The scenario as written.
+    pub fn neutral(self) -> i32 {
+        match self {
+            Knob::Count => 1,
+            Knob::Skill => 0,
+        }
+    }
+
+    fn range(self) -> std::ops::RangeInclusive<i32> {
+        match self {
+            Knob::Count => COUNT_RANGE,
+            Knob::Skill => SKILL_RANGE,
+        }
+    }
+}
+
+/// One value tried and the side's win rate with it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    /// The knob's value.
+    pub value: i32,
+    /// The side's wins, with the 95% interval.
+    pub win_rate: Rate,
+}
+
+/// The search and its result.
+#[derive(Clone, Debug, Serialize)]
+pub struct Balance {
+    /// The side's id.
+    pub side: String,
+    /// The knob turned.
+    pub knob: Knob,
+    /// The win rate aimed at.
+    pub target: f64,
+    /// Battles per value.
+    pub runs: u64,
+    /// Base seed, the same for every value.
+    pub seed: u64,
+    /// Every value tried, in the order tried.
+    pub steps: Vec<Step>,
+    /// The value whose win rate came nearest the target.
+    pub best: Step,
+    /// Why the search stopped short of crossing the target, if it did.
+    pub stopped: Option<String>,
+    /// The scenario with the best value.
+    #[serde(skip)]
+    pub file: ScenarioFile,
+}
+
+/// `file` with the side's units each `copies` times (copies on the nearest free hexes of
+/// `prepared`'s map).
+fn with_copies(prepared: &Prepared, side: &str, copies: i32) -> Result<ScenarioFile, String> {
+    let mut f = prepared.file.clone();
+    let mut taken: Vec<Hex> = f.units.iter().map(|u| Hex::new(u.at.0, u.at.1)).collect();
+    let originals: Vec<_> = f.units.iter().filter(|u| u.side == side).cloned().collect();
+    for unit in originals {
+        let home = Hex::new(unit.at.0, unit.at.1);
+        for n in 2..=copies {
+            let free = (1..=20u32)
+                .flat_map(|r| home.ring(r))
+                .find(|&h| prepared.map.move_cost(h).is_some() && !taken.contains(&h))
+                .ok_or_else(|| format!("no free hex near {} for a copy", unit.name))?;
+            taken.push(free);
+            let mut copy = unit.clone();
+            copy.name = format!("{} {n}", unit.name);
+            copy.at = (free.x, free.y);
+            f.units.push(copy);
+        }
+    }
+    Ok(f)
+}
+
+/// `file` with every unit of the side `steps` steps stronger.
+fn with_skill(prepared: &Prepared, side: &str, steps: i32) -> Result<ScenarioFile, String> {
+    let mut f = prepared.file.clone();
+    let templates = f.templates.clone();
+    for unit in f.units.iter_mut().filter(|u| u.side == side) {
+        let stats = match (&unit.stats, &unit.template) {
+            (Some(s), _) => s.clone(),
+            (None, Some(t)) => templates
+                .get(t)
+                .cloned()
+                .ok_or_else(|| format!("no template `{t}`"))?,
+            (None, None) => return Err(format!("{} has no stat block", unit.name)),
+        };
+        let ruleset = stats.0.ruleset;
+        let value = ruleset.stronger(&*stats.0.value, steps).ok_or_else(|| {
+            format!(
+                "{}'s stat block has no main attack to change ({})",
+                unit.name,
+                ruleset.id()
+            )
+        })?;
+        unit.stats = Some(UnitStats(Tagged { ruleset, value }));
+        unit.template = None;
+    }
+    Ok(f)
+}
+
+/// The scenario with the knob at `value`, checked like any file.
+fn variant(
+    prepared: &Prepared,
+    side: &str,
+    knob: Knob,
+    value: i32,
+) -> Result<(ScenarioFile, Prepared), String> {
+    let file = match knob {
+        Knob::Count => with_copies(prepared, side, value)?,
+        Knob::Skill => with_skill(prepared, side, value)?,
+    };
+    let checked = validate(file.clone()).map_err(|problems| {
+        problems.first().map_or_else(String::new, |p| {
+            format!("the scenario would not be valid: {}: {}", p.path, p.message)
+        })
+    })?;
+    Ok((file, checked))
+}
+
+/// Searches `knob` for the value that brings side `side`'s win rate nearest `target`, a
+/// preview of `config.runs` battles at each value. `progress` gets the value being tried
+/// and the battles finished of it. Errors: a side that does not exist, a knob the ruleset
+/// or the side's stat blocks cannot turn.
+pub fn balance(
+    prepared: &Arc<Prepared>,
+    (side, knob, target): (&str, Knob, f64),
+    config: PreviewConfig,
+    progress: &(dyn Fn(i32, u64) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Balance, String> {
+    let index = prepared
+        .sides
+        .iter()
+        .position(|s| s.id == side)
+        .ok_or_else(|| {
+            let ids: Vec<&str> = prepared.sides.iter().map(|s| s.id.as_str()).collect();
+            format!("no side `{side}`: the sides are {}", ids.join(", "))
+        })?;
+    let rate_at = |value: i32| -> Result<(Step, ScenarioFile), String> {
+        let (file, checked) = variant(prepared, side, knob, value)?;
+        let report = run_preview(Arc::new(checked), config, &|n| progress(value, n), cancel);
+        Ok((
+            Step {
+                value,
+                win_rate: report.sides[index].wins,
+            },
+            file,
+        ))
+    };
+    let start = knob.neutral();
+    let (first, file) = rate_at(start)?;
+    let up = first.win_rate.rate < target;
+    let mut best = (first.clone(), file);
+    let mut steps = vec![first];
+    let mut stopped = None;
+    let mut value = start;
+    loop {
+        let last = steps.last().map_or(0.0, |s| s.win_rate.rate);
+        if (up && last >= target) || (!up && last <= target) {
+            break;
+        }
+        if cancel.load(Ordering::Relaxed) {
+            stopped = Some("cancelled".into());
+            break;
+        }
+        value += if up { 1 } else { -1 };
+        if !knob.range().contains(&value) {
+            stopped = Some(format!(
+                "the knob's limit ({} to {}) was reached first",
+                knob.range().start(),
+                knob.range().end()
+            ));
+            break;
+        }
+        match rate_at(value) {
+            Ok((step, file)) => {
+                if (step.win_rate.rate - target).abs() < (best.0.win_rate.rate - target).abs() {
+                    best = (step.clone(), file);
+                }
+                steps.push(step);
+            }
+            Err(why) => {
+                stopped = Some(format!("{value}: {why}"));
+                break;
+            }
+        }
+    }
+    Ok(Balance {
+        side: side.to_string(),
+        knob,
+        target,
+        runs: config.runs,
+        seed: config.seed,
+        steps,
+        best: best.0,
+        stopped,
+        file: best.1,
+    })
+}
+
+impl Balance {
+    /// The search as text: each value with the side's win rate and its interval, then the
+    /// best.
+    pub fn to_text(&self, side_name: &str) -> String {
+        use std::fmt::Write;
+        let knob = match self.knob {
+            Knob::Count => "copies of each unit",
+            Knob::Skill => "steps of main attack",
+        };
+        let mut s = format!(
+            "Balancing {side_name} ({}) for a win rate of {:.1}%, {} battles per value from \
+             seed {}\n  {:>5}  {:>8}  95% interval\n",
+            self.side,
+            100.0 * self.target,
+            self.runs,
+            self.seed,
+            "value",
+            "win rate"
+        );
+        for step in &self.steps {
+            let r = &step.win_rate;
+            let _ = writeln!(
+                s,
+                "  {:>5}  {:>7.1}%  {:.1}% to {:.1}%{}",
+                step.value,
+                100.0 * r.rate,
+                100.0 * r.low,
+                100.0 * r.high,
+                if step.value == self.best.value {
+                    "  <- nearest"
+                } else {
+                    ""
+                }
+            );
+        }
+        if let Some(why) = &self.stopped {
+            let _ = writeln!(s, "Stopped: {why}.");
+        }
+        let _ = writeln!(
+            s,
+            "Best: {} {knob} ({}), win rate {:.1}%",
+            self.best.value,
+            match (self.knob, self.best.value) {
+                (Knob::Count, 1) | (Knob::Skill, 0) => "as written",
+                _ => "changed",
+            },
+            100.0 * self.best.win_rate.rate
+        );
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn load(name: &str) -> Arc<Prepared> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(name);
+        Arc::new(
+            crate::rules::builtin()
+                .load(&path)
+                .expect("shipped scenario"),
+        )
+    }
+
+    /// Three copies of each of the patrol's riflemen: nine units on free hexes near the
+    /// originals, named after them, a valid scenario.
+    #[test]
+    fn copies_stand_on_free_hexes_near_their_originals() {
+        let farm = load("gurps-skirmish-3v3.ron");
+        let (file, checked) = variant(&farm, "patrol", Knob::Count, 3).expect("valid");
+        let patrol: Vec<_> = file.units.iter().filter(|u| u.side == "patrol").collect();
+        assert_eq!(patrol.len(), 9);
+        assert_eq!(checked.units.len(), 12);
+        let okafor = Hex::new(1, 2);
+        for name in ["Sgt. Okafor 2", "Sgt. Okafor 3"] {
+            let u = patrol.iter().find(|u| u.name == name).expect(name);
+            assert!(
+                Hex::new(u.at.0, u.at.1).unsigned_distance_to(okafor) <= 2,
+                "{name}"
+            );
+        }
+        let mut hexes: Vec<(i32, i32)> = file.units.iter().map(|u| u.at).collect();
+        hexes.sort_unstable();
+        hexes.dedup();
+        assert_eq!(hexes.len(), 12, "every unit on a hex of its own");
+    }
+
+    /// The duel's Aldric against the knight: as written he wins some; the search for 90%
+    /// adds copies until the rate crosses it, every value's rate is a preview's, and the
+    /// best is the nearest to the target.
+    #[test]
+    fn copies_raise_a_sides_win_rate_to_the_target() {
+        let duel = load("gurps-duel.ron");
+        let config = PreviewConfig {
+            runs: 60,
+            seed: 4,
+            threads: 2,
+        };
+        let never = AtomicBool::new(false);
+        let b = balance(&duel, ("red", Knob::Count, 0.9), config, &|_, _| {}, &never)
+            .expect("balanced");
+        assert_eq!(b.steps[0].value, 1);
+        assert!(b.steps.len() >= 2, "{:?}", b.steps);
+        let last = b.steps.last().expect("a step").win_rate.rate;
+        assert!(last >= 0.9 || b.stopped.is_some(), "{b:?}");
+        let nearest = b
+            .steps
+            .iter()
+            .map(|s| (s.win_rate.rate - 0.9).abs())
+            .fold(f64::MAX, f64::min);
+        assert_eq!((b.best.win_rate.rate - 0.9).abs(), nearest);
+        let again = run_preview(
+            Arc::new(validate(b.file.clone()).expect("valid")),
+            config,
+            &|_| {},
+            &never,
+        );
+        assert_eq!(again.sides[0].wins.rate, b.best.win_rate.rate);
+        let err = balance(
+            &duel,
+            ("green", Knob::Count, 0.5),
+            config,
+            &|_, _| {},
+            &never,
+        )
+        .expect_err("no such side");
+        assert_eq!(err, "no side `green`: the sides are red, blue");
+    }
+}
