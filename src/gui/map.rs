@@ -7,6 +7,7 @@
 //! Animation only moves what is drawn: the battle has already moved the unit.
 
 pub use super::layout::{HEX_SIZE, MapLayout};
+use super::ruleset::Backdrop;
 use super::shading::FlatMaterial;
 use super::{Game, SIDE_COLOURS, Toggles};
 use crate::battle::{Altitude, BattleEvent, Facing, HexPos, Standing, UnitId};
@@ -132,18 +133,26 @@ pub fn terrain_name(t: Terrain) -> &'static str {
 
 /// The whole map as one mesh: every hex a fan of four triangles in its terrain's colour
 /// (vertex colours), shrunk a little so the gaps between hexes show the grid. One draw for
-/// the map instead of one per hex keeps a 60 x 60 map cheap to render.
-pub fn map_mesh(map: &HexMap, layout: &MapLayout, space: bool) -> Mesh {
+/// the map instead of one per hex keeps a 60 x 60 map cheap to render. Open hexes are drawn
+/// as the backdrop says: grass, night with a star in about one hex in four (placed by the
+/// hex's coordinates, the same every time), or sky paler towards the bottom.
+pub fn map_mesh(map: &HexMap, layout: &MapLayout, backdrop: Backdrop) -> Mesh {
     let mut positions: Vec<[f32; 3]> = Vec::new();
     let mut colours: Vec<[f32; 4]> = Vec::new();
     let mut indices: Vec<u32> = Vec::new();
+    let (low, high) = map
+        .hexes()
+        .fold((f32::MAX, f32::MIN), |(lo, hi), (hex, _)| {
+            let y = layout.pos(hex).y;
+            (lo.min(y), hi.max(y))
+        });
     for (hex, terrain) in map.hexes() {
         let centre = layout.pos(hex);
-        // Open space is night, not grass.
-        let colour = if space && terrain == Terrain::Open {
-            Color::srgb(0.07, 0.09, 0.16)
-        } else {
-            terrain_colour(terrain)
+        let open = terrain == Terrain::Open;
+        let colour = match backdrop {
+            Backdrop::Space if open => space_colour(),
+            Backdrop::Sky if open => sky_colour((centre.y - low) / (high - low).max(1.0)),
+            _ => terrain_colour(terrain),
         }
         .to_linear()
         .to_f32_array();
@@ -156,6 +165,20 @@ pub fn map_mesh(map: &HexMap, layout: &MapLayout, space: bool) -> Mesh {
         for k in 1..5 {
             indices.extend([first, first + k, first + k + 1]);
         }
+        if backdrop == Backdrop::Space
+            && open
+            && let Some((offset, size)) = star(hex)
+        {
+            let first = positions.len() as u32;
+            let at = centre + offset * HEX_SIZE;
+            let r = size * HEX_SIZE;
+            for d in [Vec2::X, Vec2::Y, -Vec2::X, -Vec2::Y] {
+                let p = at + d * r;
+                positions.push([p.x, p.y, 0.0]);
+                colours.push(Color::srgb(0.95, 0.95, 1.0).to_linear().to_f32_array());
+            }
+            indices.extend([first, first + 1, first + 2, first, first + 2, first + 3]);
+        }
     }
     Mesh::new(
         bevy::mesh::PrimitiveTopology::TriangleList,
@@ -164,6 +187,34 @@ pub fn map_mesh(map: &HexMap, layout: &MapLayout, space: bool) -> Mesh {
     .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
     .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colours)
     .with_inserted_indices(bevy::mesh::Indices::U32(indices))
+}
+
+/// Open space: night.
+pub fn space_colour() -> Color {
+    Color::srgb(0.07, 0.09, 0.16)
+}
+
+/// Open sky at `height` from the bottom of the map (0) to its top (1): deeper blue upwards.
+pub fn sky_colour(height: f32) -> Color {
+    let t = height.clamp(0.0, 1.0);
+    Color::srgb(0.72 - 0.34 * t, 0.82 - 0.26 * t, 0.92 - 0.12 * t)
+}
+
+/// The star drawn in open space at `hex`, if it has one: its offset from the hex's centre
+/// and its size, in hex sizes. About one hex in four has one; a hash of the coordinates
+/// (not the battle's dice) places them, so the sky is the same every time.
+pub fn star(hex: Hex) -> Option<(Vec2, f32)> {
+    let mut h = (hex.x as u32).wrapping_mul(0x9E37_79B1) ^ (hex.y as u32).wrapping_mul(0x85EB_CA77);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x2C1B_3C6D);
+    h ^= h >> 12;
+    if !h.is_multiple_of(4) {
+        return None;
+    }
+    let unit = |bits: u32| (bits & 0xFF) as f32 / 255.0 - 0.5;
+    let offset = Vec2::new(unit(h >> 4), unit(h >> 12)) * 1.1;
+    let size = 0.025 + 0.035 * ((h >> 20) & 0x3) as f32 / 3.0;
+    Some((offset, size))
 }
 
 /// The camera of the map. It draws only inside the rectangle the panels leave free
@@ -291,7 +342,7 @@ pub fn spawn_scene(
         Mesh2d(meshes.add(map_mesh(
             map,
             &layout,
-            super::window_for(session.prepared().ruleset).dark_map(),
+            super::window_for(session.prepared().ruleset).backdrop(session.prepared()),
         ))),
         MeshMaterial2d(materials.add(Color::WHITE)),
         Transform::default(),
@@ -312,7 +363,7 @@ pub fn spawn_scene(
         ));
     }
     let size = HEX_SIZE;
-    let body = meshes.add(Circle::new(size * 0.62));
+    let body = meshes.add(Circle::new(size * TOKEN_RADIUS));
     let marker = meshes.add(Triangle2d::new(
         Vec2::new(size * 0.95, 0.0),
         Vec2::new(size * 0.55, size * 0.28),
@@ -380,6 +431,44 @@ pub fn spawn_scene(
                     Transform::from_xyz(0.0, size * 0.95, 2.0),
                 ));
             });
+    }
+}
+
+/// A token disc's radius, in hex sizes.
+pub const TOKEN_RADIUS: f32 = 0.62;
+
+/// The smallest a token's disc is drawn, in pixels across, however far the map is zoomed
+/// out.
+pub const MIN_TOKEN_PX: f32 = 14.0;
+/// The smallest a name is drawn, in pixels high.
+pub const MIN_LABEL_PX: f32 = 11.0;
+
+/// How much to enlarge a token (its disc, marker and bar) and then its name, at camera
+/// scale `scale` (world units per pixel), so that neither is drawn smaller than
+/// [`MIN_TOKEN_PX`] and [`MIN_LABEL_PX`]: 1 when zoomed in far enough.
+pub fn readable_scales(scale: f32) -> (f32, f32) {
+    let token_px = 2.0 * TOKEN_RADIUS * HEX_SIZE / scale;
+    let token = (MIN_TOKEN_PX / token_px).max(1.0);
+    let label_px = 13.0 / scale * token;
+    let label = (MIN_LABEL_PX / label_px).max(1.0);
+    (token, label)
+}
+
+/// Keeps tokens and their names readable at any zoom ([`readable_scales`]).
+pub fn keep_tokens_readable(
+    camera: Query<&Projection, With<MapCamera>>,
+    mut tokens: Query<&mut Transform, With<Token>>,
+    mut labels: Query<&mut Transform, (With<TokenLabel>, Without<Token>)>,
+) {
+    let Ok(Projection::Orthographic(ortho)) = camera.single() else {
+        return;
+    };
+    let (token, label) = readable_scales(ortho.scale);
+    for mut t in &mut tokens {
+        t.scale = Vec3::new(token, token, 1.0);
+    }
+    for mut t in &mut labels {
+        t.scale = Vec3::new(label, label, 1.0);
     }
 }
 
@@ -562,23 +651,22 @@ pub fn camera_control(
     } else {
         Vec2::new(window.width(), window.height()) / 2.0
     };
-    if (viewport.fit || (keys.just_pressed(KeyCode::KeyF) && !egui_input.wants_keyboard_input()))
+    let whole_map = keys.just_pressed(KeyCode::KeyF) && !egui_input.wants_keyboard_input();
+    if (viewport.fit || whole_map)
         && viewport.measured
         && let Some(layout) = layout.as_ref()
     {
+        let opening = viewport.fit;
         viewport.fit = false;
-        let map = &game.play.session().prepared().map;
-        let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
-        for (hex, _) in map.hexes() {
-            let p = layout.pos(hex);
-            lo = lo.min(p);
-            hi = hi.max(p);
-        }
-        let extent = (hi - lo) + Vec2::splat(HEX_SIZE * 2.4);
-        let view = viewport.size.max(Vec2::splat(50.0));
-        let scale = (extent.x / view.x).max(extent.y / view.y).max(0.05);
+        let prepared = game.play.session().prepared();
+        let map: Vec<Vec2> = prepared.map.hexes().map(|(h, _)| layout.pos(h)).collect();
+        let units: Vec<Vec2> = if opening {
+            prepared.units.iter().map(|u| layout.pos(u.at)).collect()
+        } else {
+            Vec::new()
+        };
+        let (centre, scale) = framing(&map, &units, viewport.size.max(Vec2::splat(50.0)));
         ortho.scale = scale;
-        let centre = (lo + hi) / 2.0;
         transform.translation.x = centre.x;
         transform.translation.y = centre.y;
         return;
@@ -630,6 +718,40 @@ pub fn camera_control(
             transform.translation.y += before.y - after.y;
         }
     }
+}
+
+/// The largest a hex is drawn, in pixels, when the window opens framing a few units.
+pub const LARGEST_HEX: f32 = 80.0;
+
+/// Where the camera looks and its scale (world units per pixel) in a view of `view`
+/// pixels: the hexes at `units` (their centres) with four hexes around them, no larger
+/// than [`LARGEST_HEX`] and no smaller than the whole map (`map`, the centres of its hexes)
+/// needs; the whole map when no units are given (F). Tokens and names keep a readable size
+/// however far out that is ([`readable_scales`]).
+pub fn framing(map: &[Vec2], units: &[Vec2], view: Vec2) -> (Vec2, f32) {
+    let bounds = |points: &[Vec2]| {
+        points.iter().fold(
+            (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+            |(lo, hi), &p| (lo.min(p), hi.max(p)),
+        )
+    };
+    let fit = |(lo, hi): (Vec2, Vec2), margin: f32| {
+        let extent = (hi - lo) + Vec2::splat(HEX_SIZE * margin);
+        let scale = (extent.x / view.x).max(extent.y / view.y).max(0.05);
+        ((lo + hi) / 2.0, scale)
+    };
+    if map.is_empty() {
+        return (Vec2::ZERO, 1.0);
+    }
+    let whole = fit(bounds(map), 2.4);
+    if units.is_empty() {
+        return whole;
+    }
+    let (centre, scale) = fit(bounds(units), 8.0);
+    (
+        centre,
+        scale.clamp(2.0 * HEX_SIZE / LARGEST_HEX, whole.1.max(0.05)),
+    )
 }
 
 /// World position under a window point for a 2D camera at `camera` with `scale` whose
@@ -781,5 +903,69 @@ pub fn draw_overlays(
             .map(|p| p.0)
     {
         gizmos.circle_2d(layout.pos(hex), HEX_SIZE * 0.8, Color::srgb(1.0, 0.95, 0.3));
+    }
+}
+
+#[cfg(test)]
+mod framing_tests {
+    use super::*;
+
+    fn grid(n: i32) -> Vec<Vec2> {
+        (0..n)
+            .flat_map(|x| (0..n).map(move |y| Vec2::new(x as f32, y as f32) * HEX_SIZE * 1.5))
+            .collect()
+    }
+
+    /// A large map (200 hexes a side, about 4 pixels a hex whole) opens on two units close
+    /// together, at 80 pixels a hex at most; units spread over the map open the whole map,
+    /// as does F (no units).
+    #[test]
+    fn the_window_opens_on_the_units() {
+        let view = Vec2::new(800.0, 600.0);
+        let large = grid(200);
+        let units = [large[0], large[3]];
+        let (centre, scale) = framing(&large, &units, view);
+        assert!(
+            (centre - (units[0] + units[1]) / 2.0).length() < 1e-3,
+            "{centre}"
+        );
+        assert!(2.0 * HEX_SIZE / scale <= LARGEST_HEX + 1e-3, "{scale}");
+        assert!(2.0 * HEX_SIZE / scale > 20.0, "{scale}");
+        let (_, whole) = framing(&large, &[], view);
+        assert!(2.0 * HEX_SIZE / whole < 5.0, "{whole}");
+        let spread = [large[0], large[large.len() - 1]];
+        assert_eq!(framing(&large, &spread, view).1, whole);
+        let one = [large[100]];
+        let (_, close) = framing(&large, &one, view);
+        assert!(
+            (2.0 * HEX_SIZE / close - LARGEST_HEX).abs() < 1e-3,
+            "{close}"
+        );
+    }
+
+    /// Zoomed in, tokens and names keep their size; zoomed out to 4 world units a pixel, a
+    /// disc of about 40 units would be 10 pixels and is drawn at 14, its 13-unit name at 11.
+    #[test]
+    fn tokens_and_names_keep_a_readable_size() {
+        assert_eq!(readable_scales(0.5), (1.0, 1.0));
+        let (token, label) = readable_scales(4.0);
+        assert!((2.0 * TOKEN_RADIUS * HEX_SIZE * token / 4.0 - MIN_TOKEN_PX).abs() < 1e-4);
+        assert!((13.0 * token * label / 4.0 - MIN_LABEL_PX).abs() < 1e-4);
+    }
+
+    /// About one open hex in four has a star, the same one every time.
+    #[test]
+    fn stars_are_fixed_and_sparse() {
+        let hexes: Vec<Hex> = (-20..20)
+            .flat_map(|q| (-20..20).map(move |r| Hex::new(q, r)))
+            .collect();
+        let stars = hexes.iter().filter(|&&h| star(h).is_some()).count();
+        assert!((300..500).contains(&stars), "{stars} of 1600");
+        assert_eq!(star(Hex::new(3, -7)), star(Hex::new(3, -7)));
+        for h in &hexes {
+            if let Some((offset, size)) = star(*h) {
+                assert!(offset.length() + size < 0.85, "{offset} {size}");
+            }
+        }
     }
 }

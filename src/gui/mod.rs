@@ -383,6 +383,7 @@ pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
             refresh_draft,
             map::queue_walks,
             map::sync_tokens,
+            map::keep_tokens_readable,
             map::show_coordinates,
             map::draw_overlays,
             frame_stats,

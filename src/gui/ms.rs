@@ -835,6 +835,20 @@ fn stunt_chance(f: &View<'_>, me: UnitId, attr: &'static str, skill: &'static st
 pub struct MsWindow;
 
 impl super::ruleset::RulesetWindow for MsWindow {
+    /// Space when the scenario's units are ships, else ground.
+    fn backdrop(&self, prepared: &crate::scenario::Prepared) -> super::ruleset::Backdrop {
+        use crate::rules::main_sequence::MainSequence;
+        if prepared
+            .sheets::<MainSequence>()
+            .iter()
+            .any(|s| s.is_ship())
+        {
+            super::ruleset::Backdrop::Space
+        } else {
+            super::ruleset::Backdrop::Ground
+        }
+    }
+
     fn id(&self) -> &'static str {
         use crate::scenario::Ruleset;
         crate::rules::main_sequence::MainSequence::ID

@@ -447,8 +447,21 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
 
 /// Terrain colours and the hex scale.
 pub(super) fn legend(ui: &mut egui::Ui, game: &Game) {
-    let map = &game.play.session().prepared().map;
+    let prepared = game.play.session().prepared();
+    let map = &prepared.map;
     ui.label(format!("1 hex = {} {}", map.scale, map.unit));
+    let open = match super::window(game).backdrop(prepared) {
+        super::ruleset::Backdrop::Ground => None,
+        super::ruleset::Backdrop::Space => Some((super::map::space_colour(), "open space")),
+        super::ruleset::Backdrop::Sky => Some((super::map::sky_colour(0.5), "open sky")),
+    };
+    if let Some((colour, words)) = open {
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, colour32(colour));
+            ui.label(words);
+        });
+    }
     for t in [
         Terrain::Open,
         Terrain::Difficult,
@@ -457,6 +470,9 @@ pub(super) fn legend(ui: &mut egui::Ui, game: &Game) {
         Terrain::Cover(Cover::Heavy),
         Terrain::Blocked,
     ] {
+        if open.is_some() && t == Terrain::Open {
+            continue;
+        }
         ui.horizontal(|ui| {
             let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
             ui.painter()

@@ -80,10 +80,23 @@ pub trait RulesetWindow: Sync {
         let _ = (ui, game);
     }
 
-    /// True when the map is space or sky, drawn dark rather than as ground.
-    fn dark_map(&self) -> bool {
-        false
+    /// What the map's open hexes stand for in this scenario: ground (the default), space
+    /// or open sky ([`Backdrop`]).
+    fn backdrop(&self, prepared: &crate::scenario::Prepared) -> Backdrop {
+        let _ = prepared;
+        Backdrop::Ground
     }
+}
+
+/// What the open hexes of a map are drawn as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backdrop {
+    /// Ground: grass.
+    Ground,
+    /// Space: night with stars (ships of starship-d12, SOCS, Traveller, Main Sequence).
+    Space,
+    /// Open sky, paler towards the bottom of the map (Vergeworlds fliers).
+    Sky,
 }
 
 /// The window's switches for the ruleset's map marks, and the hovered hex.

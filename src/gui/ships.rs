@@ -761,6 +761,11 @@ fn token_at(
 pub struct D12Window;
 
 impl super::ruleset::RulesetWindow for D12Window {
+    /// Space.
+    fn backdrop(&self, _: &crate::scenario::Prepared) -> super::ruleset::Backdrop {
+        super::ruleset::Backdrop::Space
+    }
+
     fn id(&self) -> &'static str {
         use crate::scenario::Ruleset;
         crate::rules::starship_d12::StarshipD12::ID
@@ -815,6 +820,11 @@ impl super::ruleset::RulesetWindow for D12Window {
 pub struct SocsWindow;
 
 impl super::ruleset::RulesetWindow for SocsWindow {
+    /// Space.
+    fn backdrop(&self, _: &crate::scenario::Prepared) -> super::ruleset::Backdrop {
+        super::ruleset::Backdrop::Space
+    }
+
     fn id(&self) -> &'static str {
         use crate::scenario::Ruleset;
         crate::rules::socs::Socs::ID

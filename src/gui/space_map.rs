@@ -97,9 +97,9 @@ impl super::ruleset::RulesetWindow for SpaceWindow {
         crate::rules::traveller_space::TravellerSpace::ID
     }
 
-    /// Space is drawn dark.
-    fn dark_map(&self) -> bool {
-        true
+    /// Space.
+    fn backdrop(&self, _: &crate::scenario::Prepared) -> super::ruleset::Backdrop {
+        super::ruleset::Backdrop::Space
     }
 
     fn click(&self, game: &mut Game, hex: Hex, _: Option<crate::battle::UnitId>) -> bool {

@@ -944,6 +944,18 @@ pub fn draw(
 pub struct VergeWindow;
 
 impl super::ruleset::RulesetWindow for VergeWindow {
+    /// Open sky when every character flies (a glider, a rocket pack, a balloon), else
+    /// ground.
+    fn backdrop(&self, prepared: &crate::scenario::Prepared) -> super::ruleset::Backdrop {
+        use crate::rules::vergeworlds::Vergeworlds;
+        let sheets = prepared.sheets::<Vergeworlds>();
+        if !sheets.is_empty() && sheets.iter().all(|s| s.flight.is_some()) {
+            super::ruleset::Backdrop::Sky
+        } else {
+            super::ruleset::Backdrop::Ground
+        }
+    }
+
     fn id(&self) -> &'static str {
         use crate::scenario::Ruleset;
         crate::rules::vergeworlds::Vergeworlds::ID
