@@ -175,7 +175,7 @@ enum Command {
         /// The second (B): the same side ids as A, any ruleset.
         b: PathBuf,
         /// Battles of each file.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(2..))]
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(2..=1_000_000_000))]
         runs: u64,
         /// Base seed of both files' battles (default: from the clock).
         #[arg(long)]
@@ -432,8 +432,9 @@ fn preview(
     );
     let who_matters =
         (sensitivity && !cancel.load(std::sync::atomic::Ordering::Relaxed)).then(|| {
+            // The preview above, then the scenario again and three variants a unit.
             let variants = 3 * prepared.units.len() as u64;
-            bar.set_length(runs * (1 + variants));
+            bar.set_length(runs.saturating_mul(variants + 2));
             skirmish::preview::sensitivity::sensitivity(
                 &prepared,
                 config,
@@ -597,13 +598,20 @@ fn balance(
         Ok(r) => r,
         Err(why) => {
             eprintln!("error: cannot balance {}: {why}", file.display());
-            return ExitCode::from(1);
+            return interrupted_or(ExitCode::from(1));
         }
     };
+    let cancelled = CANCEL.load(std::sync::atomic::Ordering::Relaxed);
+    let out = out.filter(|out| {
+        if cancelled {
+            eprintln!("cancelled: {} is not written", out.display());
+        }
+        !cancelled
+    });
     if let Some(out) = &out {
         let header = format!(
-            "// {} balanced by `skirmish balance --side {} --target {target} --vary {}`: \
-             {} {}, win rate {:.1}% in {} battles from seed {}\n",
+            "{} balanced by `skirmish balance --side {} --target {target} --vary {}`: \
+             {} {}, win rate {:.1}% in {} battles from seed {}",
             prepared.name,
             result.side,
             match knob {
@@ -619,9 +627,7 @@ fn balance(
             runs,
             config.seed
         );
-        let written = skirmish::scenario::to_ron(&result.file, &header)
-            .and_then(|text| std::fs::write(out, text).map_err(|e| e.to_string()));
-        if let Err(e) = written {
+        if let Err(e) = write_scenario(&result.file, &header, out) {
             eprintln!("error: cannot write {}: {e}", out.display());
             return ExitCode::from(1);
         }
@@ -655,6 +661,33 @@ fn balance(
         text
     };
     interrupted_or(print_out(&text))
+}
+
+/// Writes `file` to `out`, a new file (one that exists is not replaced), and reads it back:
+/// a scenario that names files of its own folder (a GCS character) may not check from
+/// another folder, and is then removed again with the reason.
+fn write_scenario(
+    file: &skirmish::scenario::ScenarioFile,
+    header: &str,
+    out: &Path,
+) -> Result<(), String> {
+    let text = skirmish::scenario::to_ron(file, header)?;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(out)
+        .map_err(|e| e.to_string())?;
+    f.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    drop(f);
+    if let Err(problems) = skirmish::rules::builtin().load(out) {
+        let _ = std::fs::remove_file(out);
+        return Err(format!(
+            "written there it does not check ({}); write it beside the original, whose folder \
+             the files it names are relative to",
+            problems.to_string().lines().next().unwrap_or("")
+        ));
+    }
+    Ok(())
 }
 
 /// The scenario the window opens when none is named, as shipped (used when the file is not

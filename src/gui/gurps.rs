@@ -160,7 +160,7 @@ fn add_gcs_character(
     let text = crate::scenario::to_ron(
         &file,
         &format!(
-            "// {} with {name}, added from {} in the window\n",
+            "{} with {name}, added from {} in the window",
             prepared.name,
             path.display()
         ),

@@ -38,8 +38,10 @@ pub struct MapViewport {
     pub min: Vec2,
     /// Size.
     pub size: Vec2,
-    /// Fit the camera to the map on the next frame.
+    /// Frame the units on the next frame (a scenario was opened).
     pub fit: bool,
+    /// Fit the camera to the whole map on the next frame (the Fit map button, or F).
+    pub fit_map: bool,
     /// The pointer is over a panel or window (or egui is dragging), not the map.
     pub pointer_over_ui: bool,
     /// The panels have been laid out at least once (`min` and `size` are real).
@@ -52,6 +54,7 @@ impl Default for MapViewport {
             min: Vec2::ZERO,
             size: Vec2::new(1280.0, 720.0),
             fit: true,
+            fit_map: false,
             pointer_over_ui: false,
             measured: false,
         }
@@ -464,8 +467,9 @@ pub fn keep_tokens_readable(
         return;
     };
     let (token, label) = readable_scales(ortho.scale);
+    // `sync_tokens` has just set each token's own scale (smaller when fallen).
     for mut t in &mut tokens {
-        t.scale = Vec3::new(token, token, 1.0);
+        t.scale = Vec3::new(t.scale.x * token, t.scale.y * token, 1.0);
     }
     for mut t in &mut labels {
         t.scale = Vec3::new(label, label, 1.0);
@@ -651,13 +655,15 @@ pub fn camera_control(
     } else {
         Vec2::new(window.width(), window.height()) / 2.0
     };
-    let whole_map = keys.just_pressed(KeyCode::KeyF) && !egui_input.wants_keyboard_input();
+    let whole_map = viewport.fit_map
+        || (keys.just_pressed(KeyCode::KeyF) && !egui_input.wants_keyboard_input());
     if (viewport.fit || whole_map)
         && viewport.measured
         && let Some(layout) = layout.as_ref()
     {
-        let opening = viewport.fit;
+        let opening = viewport.fit && !whole_map;
         viewport.fit = false;
+        viewport.fit_map = false;
         let prepared = game.play.session().prepared();
         let map: Vec<Vec2> = prepared.map.hexes().map(|(h, _)| layout.pos(h)).collect();
         let units: Vec<Vec2> = if opening {
@@ -748,10 +754,13 @@ pub fn framing(map: &[Vec2], units: &[Vec2], view: Vec2) -> (Vec2, f32) {
         return whole;
     }
     let (centre, scale) = fit(bounds(units), 8.0);
-    (
-        centre,
-        scale.clamp(2.0 * HEX_SIZE / LARGEST_HEX, whole.1.max(0.05)),
-    )
+    let scale = scale.max(2.0 * HEX_SIZE / LARGEST_HEX);
+    if scale >= whole.1 {
+        // The units need the whole map, or the whole map is small: show it whole.
+        whole
+    } else {
+        (centre, scale)
+    }
 }
 
 /// World position under a window point for a 2D camera at `camera` with `scale` whose
@@ -935,6 +944,13 @@ mod framing_tests {
         assert!(2.0 * HEX_SIZE / whole < 5.0, "{whole}");
         let spread = [large[0], large[large.len() - 1]];
         assert_eq!(framing(&large, &spread, view).1, whole);
+        // A small map in a large view: the whole map, not larger than it needs.
+        let small = grid(5);
+        let big_view = Vec2::new(1800.0, 1000.0);
+        assert_eq!(
+            framing(&small, &[small[0]], big_view),
+            framing(&small, &[], big_view)
+        );
         let one = [large[100]];
         let (_, close) = framing(&large, &one, view);
         assert!(

@@ -351,7 +351,7 @@ fn top_bar(
                 ui.checkbox(&mut toggles.reachable, "Reachable hexes");
                 ui.checkbox(&mut toggles.ranges, "Range rings / reach");
                 if ui.button("Fit map (F)").clicked() {
-                    viewport.fit = true;
+                    viewport.fit_map = true;
                     ui.close();
                 }
                 ui.separator();

@@ -20,6 +20,9 @@ use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// What a search cut short by a cancel says (its value is not counted).
+pub const CANCELLED: &str = "cancelled";
+
 /// The values `count` may take: copies of each unit.
 pub const COUNT_RANGE: std::ops::RangeInclusive<i32> = 1..=8;
 /// The values `skill` may take: steps weaker (negative) or stronger.
@@ -36,7 +39,7 @@ pub enum Knob {
 }
 
 impl Knob {
-    /// The scenario as written.
+    /// The knob's value for the scenario as written.
     pub fn neutral(self) -> i32 {
         match self {
             Knob::Count => 1,
@@ -76,7 +79,7 @@ pub struct Balance {
     pub seed: u64,
     /// Every value tried, in the order tried.
     pub steps: Vec<Step>,
-    /// The value whose win rate came nearest the target.
+    /// The value whose win rate came nearest the target (of the values fought to the end).
     pub best: Step,
     /// Why the search stopped short of crossing the target, if it did.
     pub stopped: Option<String>,
@@ -176,6 +179,9 @@ pub fn balance(
     let rate_at = |value: i32| -> Result<(Step, ScenarioFile), String> {
         let (file, checked) = variant(prepared, side, knob, value)?;
         let report = run_preview(Arc::new(checked), config, &|n| progress(value, n), cancel);
+        if report.cancelled {
+            return Err(CANCELLED.to_string());
+        }
         Ok((
             Step {
                 value,
@@ -197,7 +203,7 @@ pub fn balance(
             break;
         }
         if cancel.load(Ordering::Relaxed) {
-            stopped = Some("cancelled".into());
+            stopped = Some(CANCELLED.into());
             break;
         }
         value += if up { 1 } else { -1 };
@@ -215,6 +221,10 @@ pub fn balance(
                     best = (step.clone(), file);
                 }
                 steps.push(step);
+            }
+            Err(why) if why == CANCELLED => {
+                stopped = Some(why);
+                break;
             }
             Err(why) => {
                 stopped = Some(format!("{value}: {why}"));

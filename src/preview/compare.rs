@@ -4,12 +4,12 @@
 //!
 //! When A and B are of the same ruleset and share their seeds, battle `i` of A and battle
 //! `i` of B roll from the same seed, so luck mostly cancels and the test is paired: on the
-//! differences `b_i - a_i`, their mean against its standard error (for win rates this is
-//! McNemar's test in its normal form). Across rulesets, or with other seeds for B, a seed
+//! differences `b_i - a_i`, their mean against its standard error (for win rates, the same
+//! as McNemar's test for large samples). Across rulesets, or with other seeds for B, a seed
 //! means nothing shared and the test is unpaired: the difference of the means against the
-//! standard error of two independent samples (Welch, normal approximation). Runs are in the
-//! thousands, so the normal approximation holds; with fewer the report says so no
-//! differently, and the intervals are the wider for it.
+//! standard error of two independent samples (Welch). Both use the normal distribution,
+//! good from a few dozen battles on (the default is 1,000); below about 30 the p-values are
+//! too small. With fewer than two battles there is no interval and p is 1.
 
 use super::{BattleResult, PreviewConfig, run_battles};
 use crate::battle::{DrawReason, OutcomeKind};
@@ -38,6 +38,15 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// Too few battles to say anything: no interval, p = 1.
+    fn unknown(difference: f64) -> Self {
+        Self {
+            difference,
+            ci95: [f64::NEG_INFINITY, f64::INFINITY],
+            p_value: 1.0,
+        }
+    }
+
     fn from_mean_and_error(difference: f64, error: f64) -> Self {
         if error.is_nan() || error <= 0.0 {
             // No spread at all: every pair differed by the same amount.
@@ -79,6 +88,9 @@ fn mean_and_variance(xs: &[f64]) -> (f64, f64) {
 pub fn paired(a: &[f64], b: &[f64]) -> Estimate {
     let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| y - x).collect();
     let (mean, var) = mean_and_variance(&d);
+    if d.len() < 2 {
+        return Estimate::unknown(mean);
+    }
     Estimate::from_mean_and_error(mean, (var / d.len().max(1) as f64).sqrt())
 }
 
@@ -87,6 +99,9 @@ pub fn paired(a: &[f64], b: &[f64]) -> Estimate {
 pub fn unpaired(a: &[f64], b: &[f64]) -> Estimate {
     let (ma, va) = mean_and_variance(a);
     let (mb, vb) = mean_and_variance(b);
+    if a.len() < 2 || b.len() < 2 {
+        return Estimate::unknown(mb - ma);
+    }
     let error = (va / a.len().max(1) as f64 + vb / b.len().max(1) as f64).sqrt();
     Estimate::from_mean_and_error(mb - ma, error)
 }
@@ -550,6 +565,10 @@ mod tests {
         assert!((e.ci95[1] - 1.8002).abs() < 1e-3, "{e:?}");
         assert!((e.p_value - 0.0143).abs() < 1e-4, "{e:?}");
         assert!(e.significant());
+        // One pair says nothing, whatever its difference.
+        let one = paired(&[0.0], &[1.0]);
+        assert_eq!((one.difference, one.p_value), (1.0, 1.0));
+        assert!(!one.significant() && one.ci95[0].is_infinite());
         // Equal samples: no difference, p = 1.
         let same = paired(&[1.0, 0.0, 1.0], &[1.0, 0.0, 1.0]);
         assert_eq!((same.difference, same.p_value), (0.0, 1.0));

@@ -355,7 +355,8 @@ pub struct BattleResult {
     pub index: u64,
     /// Its dice seed (`skirmish run FILE --seed` with it fights the same battle).
     pub seed: u64,
-    /// How it ended (`None`: cut off by the step cap, counted as a draw).
+    /// How it ended (`None`: cut off by the step cap; the preview counts it a draw, the
+    /// battle list says "unfinished").
     pub outcome: Option<OutcomeKind>,
     /// Rounds fought.
     pub rounds: u32,

@@ -72,20 +72,22 @@ pub struct Sensitivity {
     pub seed: u64,
     /// Each side's win rate as written, by side id.
     pub win_rates: BTreeMap<String, f64>,
-    /// Per unit, by the size of the change its removal makes (largest first).
+    /// Per unit, by the size of the change its removal makes (largest first); a unit whose
+    /// variants a cancel cut short is left out.
     pub units: Vec<UnitEffect>,
     /// True if cancelled before every variant was fought (those not fought are left out).
     pub cancelled: bool,
 }
 
-/// The winner of each battle of `prepared` (`None`: a draw), by battle index.
+/// The winner of each battle of `prepared` (`None`: a draw), by battle index; `None` when
+/// cancelled before every battle was fought.
 fn winners(
     prepared: Arc<Prepared>,
     config: PreviewConfig,
     progress: &(dyn Fn(u64) + Sync),
     cancel: &AtomicBool,
-) -> Vec<Option<u8>> {
-    let results = Mutex::new(vec![None; config.runs as usize]);
+) -> Option<Vec<Option<u8>>> {
+    let results: Mutex<Vec<Option<Option<u8>>>> = Mutex::new(vec![None; config.runs as usize]);
     run_battles(
         prepared,
         (config, 0),
@@ -96,11 +98,11 @@ fn winners(
             if let Ok(mut v) = results.lock()
                 && let Some(slot) = v.get_mut(r.index as usize)
             {
-                *slot = r.winner();
+                *slot = Some(r.winner());
             }
         },
     );
-    results.into_inner().unwrap_or_default()
+    results.into_inner().ok()?.into_iter().collect()
 }
 
 /// 1 for each battle `side` won, else 0.
@@ -158,7 +160,15 @@ pub fn sensitivity(
         done.fetch_add(config.runs, Ordering::Relaxed);
         w
     };
-    let base = fight(prepared.clone());
+    let Some(base) = fight(prepared.clone()) else {
+        return Sensitivity {
+            runs: config.runs,
+            seed: config.seed,
+            win_rates: BTreeMap::new(),
+            units: Vec::new(),
+            cancelled: true,
+        };
+    };
     let win_rates: BTreeMap<String, f64> = prepared
         .sides
         .iter()
@@ -182,22 +192,26 @@ pub fn sensitivity(
                     .map_or_else(String::new, |p| format!("{}: {}", p.path, p.message))
             })
         }) {
-            Ok(p) => {
-                // Side indices stay: a variant changes units, not sides.
-                let after = won(&fight(Arc::new(p)), side);
+            // Side indices stay: a variant changes units, not sides. `None`: cancelled.
+            Ok(p) => fight(Arc::new(p)).map(|w| {
+                let after = won(&w, side);
                 Outcome::Fought(Effect {
                     win_rate: after.iter().sum::<f64>() / after.len().max(1) as f64,
                     change: paired(&before, &after),
                 })
-            }
+            }),
             Err(why) => {
                 done.fetch_add(config.runs, Ordering::Relaxed);
-                Outcome::NotPossible(why)
+                Some(Outcome::NotPossible(why))
             }
         };
-        let without = outcome(Ok(without(&prepared.file, i)));
-        let weaker = outcome(varied(&prepared.file, i, -1));
-        let stronger = outcome(varied(&prepared.file, i, 1));
+        let (Some(without), Some(weaker), Some(stronger)) = (
+            outcome(Ok(without(&prepared.file, i))),
+            outcome(varied(&prepared.file, i, -1)),
+            outcome(varied(&prepared.file, i, 1)),
+        ) else {
+            break;
+        };
         units.push(UnitEffect {
             name: unit.name.clone(),
             win_rate: win_rates.get(&side_id).copied().unwrap_or(0.0),

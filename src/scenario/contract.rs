@@ -163,9 +163,9 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
     }
 
     /// The stat block with its main attack number `steps` steps higher (lower when
-    /// negative), for the analysis tools (`preview --sensitivity`); each ruleset says what a
-    /// step is (GURPS: +2 to every skill written out). `None` when the block has nothing to
-    /// turn (the default).
+    /// negative), for the analysis tools (`preview --sensitivity`, `balance --vary skill`);
+    /// each ruleset says what a step is (GURPS: +2 to every skill written out). `None` when
+    /// the block has nothing to turn (the default).
     fn stronger(stats: &Self::Stats, steps: i32) -> Option<Self::Stats> {
         let _ = (stats, steps);
         None

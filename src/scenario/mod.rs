@@ -291,14 +291,15 @@ pub fn max_units() -> usize {
     UNIT_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// The scenario file as RON text that `check` reads back, after `header` (comment lines,
-/// each starting `// `): the one writer of scenario files (the window's "Add from GCS
+/// The scenario file as RON text that `check` reads back, after `header` written as
+/// comment lines (each of its lines after `// `): the one writer of scenario files (the window's "Add from GCS
 /// file...", `skirmish balance --out`). Fields keep the format's order; comments of the file
 /// it was read from are not kept.
 pub fn to_ron(file: &ScenarioFile, header: &str) -> Result<String, String> {
     let text = crate::format::ron_options()
         .to_string_pretty(file, ron::ser::PrettyConfig::new().struct_names(false))
         .map_err(|e| format!("cannot write the scenario: {e}"))?;
+    let header: String = header.lines().map(|l| format!("// {l}\n")).collect();
     Ok(format!("{header}{text}\n"))
 }
 

@@ -181,7 +181,7 @@ fn compare_finds_no_difference_in_a_file_and_one_in_a_weaker_side() {
 fn false_alarms_come_at_the_tests_level() {
     let duel = prepared("scenarios/gurps-duel.ron");
     let never = AtomicBool::new(false);
-    let mut alarms = 0;
+    let (mut alarms, mut p_sum) = (0, 0.0);
     for base in 0..20u64 {
         let config = CompareConfig {
             runs: 80,
@@ -205,8 +205,12 @@ fn false_alarms_come_at_the_tests_level() {
             c.unpaired_because
         );
         alarms += usize::from(c.difference.sides["red"].p_value < 0.05);
+        p_sum += c.difference.sides["red"].p_value;
     }
     assert!(alarms <= 3, "{alarms} of 20 marked significant");
+    // With no difference the p-values spread over 0 to 1 (mean 1/2), not all at 1.
+    let mean = p_sum / 20.0;
+    assert!((0.3..0.7).contains(&mean), "mean p-value {mean}");
 }
 
 /// Files whose sides differ cannot be compared: a clear error naming both sets of ids;

@@ -1084,6 +1084,10 @@ fn the_fallen_do_not_block_the_way() {
         Condition::Dead,
         Condition::KnockedOut,
         Condition::Stabilized,
+        Condition::Dying {
+            rounds: 3,
+            attempts: 0,
+        },
     ] {
         f.state_mut(b).condition = fallen;
         assert_eq!(f.blockers(a), vec![Hex::new(9, 0)], "{fallen:?}");
