@@ -18,6 +18,9 @@ pub struct UnitTally {
     pub damage_dealt: i64,
     /// Injury taken.
     pub damage_taken: i64,
+    /// Turns begun ([`BattleEvent::TurnStarted`]; rulesets that log no turns of their own,
+    /// such as GURPS Traveller's phases, count none).
+    pub turns: u32,
 }
 
 /// Tallies by [`UnitId`].
@@ -63,6 +66,11 @@ impl BattleStats {
                 }
                 if let Some(t) = self.tally(*target) {
                     t.damage_taken += i64::from(*injury);
+                }
+            }
+            BattleEvent::TurnStarted { unit } => {
+                if let Some(t) = self.tally(*unit) {
+                    t.turns += 1;
                 }
             }
             _ => {}

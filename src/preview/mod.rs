@@ -38,6 +38,8 @@ struct Totals {
     draw_reasons: [u64; DrawReason::ALL.len()],
     /// Battles by length in rounds (index = rounds), so memory does not grow with runs.
     rounds: Vec<u64>,
+    /// Unit turns begun, summed over battles.
+    turns: u64,
     casualties: Vec<u64>,
     /// Per side, units that escaped (or fled), summed over battles.
     escapes: Vec<u64>,
@@ -96,6 +98,7 @@ impl Totals {
         let mut fallen = vec![0usize; self.casualties.len()];
         for (i, u) in self.units.iter_mut().enumerate() {
             let t = tallies.get(i).copied().unwrap_or_default();
+            self.turns += u64::from(t.turns);
             u.attacks += u64::from(t.attacks);
             u.hits += u64::from(t.hits);
             u.damage += t.damage_dealt;
@@ -136,6 +139,7 @@ impl Totals {
 
     fn merge(&mut self, other: Totals) {
         self.battles += other.battles;
+        self.turns += other.turns;
         self.draws += other.draws;
         for (a, b) in self.draw_reasons.iter_mut().zip(other.draw_reasons) {
             *a += b;
@@ -291,6 +295,9 @@ pub struct PreviewReport {
     pub draws_by_reason: Vec<(String, u64)>,
     /// Battle length.
     pub rounds: RoundStats,
+    /// Unit turns begun per battle, the mean (0 for a ruleset that logs no turns: GURPS
+    /// Traveller plays in phases); `bench/preview.sh` divides the time by it.
+    pub unit_turns: f64,
     /// Per combatant.
     pub units: Vec<UnitReport>,
     /// Wall time in seconds.
@@ -537,6 +544,7 @@ fn report(
             .map(|r| (r.to_string(), totals.draw_reasons[r.index()]))
             .collect(),
         rounds,
+        unit_turns: per(totals.turns as f64),
         units,
         seconds,
         cancelled,
@@ -619,8 +627,8 @@ impl PreviewReport {
         let r = &self.rounds;
         let _ = writeln!(
             s,
-            "\nRounds: mean {:.1}, p10 {}, p50 {}, p90 {}, longest {}",
-            r.mean, r.p10, r.p50, r.p90, r.max
+            "\nRounds: mean {:.1}, p10 {}, p50 {}, p90 {}, longest {}; unit turns per battle {:.1}",
+            r.mean, r.p10, r.p50, r.p90, r.max, self.unit_turns
         );
         let _ = writeln!(s, "\nCasualties per battle (dead or unconscious)");
         for side in &self.sides {
@@ -702,7 +710,8 @@ mod tests {
     }
 
     /// The histograms add up: every battle counted once by its length and once per side by
-    /// its casualties, whose mean is the reported mean; a preview started mid-battle by a
+    /// its casualties, whose mean is the reported mean; a battle's unit turns are the turns
+    /// its log begins; a preview started mid-battle by a
     /// `start` function fights from there (here: from a battle already over, every battle
     /// ends in the same round).
     #[test]
@@ -737,6 +746,26 @@ mod tests {
             s.reset(11);
             s.run();
         };
+        // Unit turns: one battle's mean is the turns its log begins.
+        let one_battle = PreviewConfig { runs: 1, ..config };
+        let r1 = run_preview(prepared.clone(), one_battle, &|_| {}, &never);
+        let mut logged = Session::new(
+            prepared.clone(),
+            derive_seed(3, 0),
+            SessionOptions {
+                keep_log: true,
+                autopilot: true,
+            },
+        );
+        logged.run();
+        let turns = logged
+            .log()
+            .entries
+            .iter()
+            .filter(|e| matches!(e.event, crate::battle::BattleEvent::TurnStarted { .. }))
+            .count();
+        assert!(turns > 0);
+        assert_eq!(r1.unit_turns, turns as f64);
         let r = run_preview_from(prepared.clone(), config, &finished, &|_| {}, &never);
         let mut one = Session::new(prepared, 11, SessionOptions::default());
         one.run();
