@@ -14,7 +14,7 @@
 //! [`scenario::to_ron`]: crate::scenario::to_ron
 
 use super::{PreviewConfig, Rate, run_preview};
-use crate::scenario::{Prepared, ScenarioFile, Tagged, UnitStats, validate};
+use crate::scenario::{Prepared, ScenarioFile, validate};
 use hexx::Hex;
 use serde::Serialize;
 use std::sync::Arc;
@@ -114,26 +114,10 @@ fn with_copies(prepared: &Prepared, side: &str, copies: i32) -> Result<ScenarioF
 /// `file` with every unit of the side `steps` steps stronger.
 fn with_skill(prepared: &Prepared, side: &str, steps: i32) -> Result<ScenarioFile, String> {
     let mut f = prepared.file.clone();
-    let templates = f.templates.clone();
-    for unit in f.units.iter_mut().filter(|u| u.side == side) {
-        let stats = match (&unit.stats, &unit.template) {
-            (Some(s), _) => s.clone(),
-            (None, Some(t)) => templates
-                .get(t)
-                .cloned()
-                .ok_or_else(|| format!("no template `{t}`"))?,
-            (None, None) => return Err(format!("{} has no stat block", unit.name)),
-        };
-        let ruleset = stats.0.ruleset;
-        let value = ruleset.stronger(&*stats.0.value, steps).ok_or_else(|| {
-            format!(
-                "{}'s stat block has no main attack to change ({})",
-                unit.name,
-                ruleset.id()
-            )
-        })?;
-        unit.stats = Some(UnitStats(Tagged { ruleset, value }));
-        unit.template = None;
+    for i in 0..f.units.len() {
+        if f.units[i].side == side {
+            super::sensitivity::strengthen(&mut f, i, steps)?;
+        }
     }
     Ok(f)
 }
@@ -300,18 +284,8 @@ impl Balance {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
 
-    fn load(name: &str) -> Arc<Prepared> {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("scenarios")
-            .join(name);
-        Arc::new(
-            crate::rules::builtin()
-                .load(&path)
-                .expect("shipped scenario"),
-        )
-    }
+    use super::super::tests::shipped as load;
 
     /// Three copies of each of the patrol's riflemen: nine units on free hexes near the
     /// originals, named after them, a valid scenario.

@@ -678,8 +678,20 @@ impl PreviewReport {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+
+    /// A shipped scenario, by file name in `scenarios/`.
+    pub(crate) fn shipped(name: &str) -> Arc<Prepared> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(name);
+        Arc::new(
+            crate::rules::builtin()
+                .load(&path)
+                .expect("shipped scenario"),
+        )
+    }
 
     /// Wilson interval for 50 of 100 at 95%: 0.4038 to 0.5962 (standard tables).
     #[test]

@@ -120,27 +120,38 @@ fn without(file: &ScenarioFile, i: usize) -> ScenarioFile {
     f
 }
 
-/// `file` with unit `i`'s stat block (its own, or a copy of its template's) `steps` steps
-/// stronger, or why not.
-fn varied(file: &ScenarioFile, i: usize, steps: i32) -> Result<ScenarioFile, String> {
-    let mut f = file.clone();
-    let unit = &f.units[i];
+/// Gives unit `i` of `file` its stat block (its own, or a copy of its template's) `steps`
+/// steps stronger ([`Ruleset::stronger`](crate::scenario::Ruleset::stronger)), or says why
+/// it cannot (`balance --vary skill` turns each unit of a side with it).
+pub(super) fn strengthen(file: &mut ScenarioFile, i: usize, steps: i32) -> Result<(), String> {
+    let unit = &file.units[i];
     let stats = match (&unit.stats, &unit.template) {
         (Some(s), _) => s.clone(),
-        (None, Some(t)) => f
+        (None, Some(t)) => file
             .templates
             .get(t)
             .cloned()
             .ok_or_else(|| format!("no template `{t}`"))?,
-        (None, None) => return Err("no stat block".into()),
+        (None, None) => return Err(format!("{} has no stat block", unit.name)),
     };
     let ruleset = stats.0.ruleset;
-    let value = ruleset
-        .stronger(&*stats.0.value, steps)
-        .ok_or_else(|| format!("{} has no main attack to change", ruleset.id()))?;
-    let unit = &mut f.units[i];
+    let value = ruleset.stronger(&*stats.0.value, steps).ok_or_else(|| {
+        format!(
+            "{}'s stat block has no main attack to change ({})",
+            unit.name,
+            ruleset.id()
+        )
+    })?;
+    let unit = &mut file.units[i];
     unit.stats = Some(UnitStats(Tagged { ruleset, value }));
     unit.template = None;
+    Ok(())
+}
+
+/// `file` with unit `i` `steps` steps stronger ([`strengthen`]), or why not.
+fn varied(file: &ScenarioFile, i: usize, steps: i32) -> Result<ScenarioFile, String> {
+    let mut f = file.clone();
+    strengthen(&mut f, i, steps)?;
     Ok(f)
 }
 
@@ -295,18 +306,8 @@ impl Sensitivity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
 
-    fn load(name: &str) -> Arc<Prepared> {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("scenarios")
-            .join(name);
-        Arc::new(
-            crate::rules::builtin()
-                .load(&path)
-                .expect("shipped scenario"),
-        )
-    }
+    use super::super::tests::shipped as load;
 
     /// In one scenario of each ruleset, a step stronger changes the first unit's stat block,
     /// the file still checks, and a step weaker after it gives the block as written back.
