@@ -627,7 +627,14 @@ fn balance(
             runs,
             config.seed
         );
-        if let Err(e) = write_scenario(&result.file, &header, out) {
+        // The comments of the file balanced are kept with the parts the knob left as
+        // they were.
+        let text = skirmish::format::read_text_file(file).ok();
+        let original = text.as_deref().map(|text| skirmish::scenario::Original {
+            text,
+            file: &prepared.file,
+        });
+        if let Err(e) = write_scenario(&result.file, &header, original, out) {
             eprintln!("error: cannot write {}: {e}", out.display());
             return ExitCode::from(1);
         }
@@ -663,15 +670,21 @@ fn balance(
     interrupted_or(print_out(&text))
 }
 
-/// Writes `file` to `out`, a new file (one that exists is not replaced), and reads it back:
+/// Writes `file` to `out` (keeping the comments of `original` where it is unchanged), a new
+/// file (one that exists is not replaced), and reads it back:
 /// a scenario that names files of its own folder (a GCS character) may not check from
 /// another folder, and is then removed again with the reason.
 fn write_scenario(
     file: &skirmish::scenario::ScenarioFile,
     header: &str,
+    original: Option<skirmish::scenario::Original>,
     out: &Path,
 ) -> Result<(), String> {
-    let text = skirmish::scenario::to_ron(file, header)?;
+    let registry = skirmish::rules::builtin();
+    let text = match original {
+        Some(o) => skirmish::scenario::to_ron_from(registry, file, header, o)?,
+        None => skirmish::scenario::to_ron(registry, file, header)?,
+    };
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)

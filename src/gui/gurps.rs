@@ -157,14 +157,25 @@ fn add_gcs_character(
             .with_file_name(format!("{stem}-with-{slug}-{n}.ron"));
         n += 1;
     }
-    let text = crate::scenario::to_ron(
-        &file,
-        &format!(
-            "{} with {name}, added from {} in the window",
-            prepared.name,
-            path.display()
-        ),
-    )?;
+    let header = format!(
+        "{} with {name}, added from {} in the window",
+        prepared.name,
+        path.display()
+    );
+    // The open scenario's comments stay with everything the newcomer left as it was.
+    let registry = crate::rules::builtin();
+    let text = match crate::format::read_text_file(&game.scenario_path) {
+        Ok(original) => crate::scenario::to_ron_from(
+            registry,
+            &file,
+            &header,
+            crate::scenario::Original {
+                text: &original,
+                file: &prepared.file,
+            },
+        )?,
+        Err(_) => crate::scenario::to_ron(registry, &file, &header)?,
+    };
     std::fs::write(&out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     let prepared = crate::rules::builtin()
         .load(&out)

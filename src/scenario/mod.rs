@@ -8,9 +8,11 @@
 pub mod contract;
 mod error;
 pub mod locate;
+mod write;
 
 pub use contract::{Engagement, ErasedRuleset, Registry, Ruleset, Section, Tagged, UnitSheet};
 pub use error::{MAX_SHOWN, ScenarioError, ScenarioErrors, render_diagnostics};
+pub use write::{Original, WIDTH, to_ron, to_ron_from};
 
 use crate::battle::{Control, SideInfo, VictoryRule};
 use crate::format::{Path, Problem};
@@ -289,18 +291,6 @@ pub fn set_max_units(limit: usize) {
 /// otherwise).
 pub fn max_units() -> usize {
     UNIT_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// The scenario file as RON text that `check` reads back, after `header` written as
-/// comment lines (each of its lines after `// `): the one writer of scenario files (the window's "Add from GCS
-/// file...", `skirmish balance --out`). Fields keep the format's order; comments of the file
-/// it was read from are not kept.
-pub fn to_ron(file: &ScenarioFile, header: &str) -> Result<String, String> {
-    let text = crate::format::ron_options()
-        .to_string_pretty(file, ron::ser::PrettyConfig::new().struct_names(false))
-        .map_err(|e| format!("cannot write the scenario: {e}"))?;
-    let header: String = header.lines().map(|l| format!("// {l}\n")).collect();
-    Ok(format!("{header}{text}\n"))
 }
 
 /// Reads and validates a scenario file with the rulesets of `registry`.

@@ -1,0 +1,518 @@
+//! The one writer of scenario files ([`to_ron`]): RON a person can read and edit by hand,
+//! with the format's field order, every field left out that reads back as it is anyway (a
+//! default), and each part on one line where it fits ([`WIDTH`] columns), as the shipped
+//! scenarios are written. `balance --out`, the window's "Add from GCS file..." and the
+//! editor write through it.
+//!
+//! A field is left out when the part it belongs to (the ruleset's settings, the map, a
+//! side, a template, a unit, the victory rule), read back without it, is equal to the part
+//! as it stands: the test is the reader itself, so no ruleset has to list its defaults for
+//! the writer and a default can never be dropped wrongly. Parts are minimised one at a
+//! time, and a part written identically before is not minimised again (a thousand copies
+//! of one unit cost one).
+
+use super::{Registry, ScenarioFile, VictorySpec};
+use crate::format::Path;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::collections::HashMap;
+
+/// Widest line the writer joins a part onto (the shipped scenarios' width).
+pub const WIDTH: usize = 100;
+
+/// Indentation of one level.
+const INDENT: &str = "    ";
+
+/// The scenario file as RON text that `check` reads back (the same scenario, field for
+/// field), after `header` written as comment lines (each of its lines after `// `).
+/// `registry` reads the ruleset sections back while defaults are left out.
+pub fn to_ron(registry: &Registry, file: &ScenarioFile, header: &str) -> Result<String, String> {
+    write(registry, file, header, None)
+}
+
+/// A scenario file as read: its text, and the scenario it reads as.
+#[derive(Clone, Copy)]
+pub struct Original<'a> {
+    /// The file's text.
+    pub text: &'a str,
+    /// The scenario read from it.
+    pub file: &'a ScenarioFile,
+}
+
+/// [`to_ron`] for a scenario changed from `original`: the comments at the top of the
+/// original follow `header`, and every part the change left as it was (the ruleset's
+/// settings, the map, a side by id, a template by name, a unit by name) is written as the
+/// original has it, with the comment lines above it and the comment after it.
+pub fn to_ron_from(
+    registry: &Registry,
+    file: &ScenarioFile,
+    header: &str,
+    original: Original,
+) -> Result<String, String> {
+    write(registry, file, header, Some(original))
+}
+
+fn write(
+    registry: &Registry,
+    file: &ScenarioFile,
+    header: &str,
+    original: Option<Original>,
+) -> Result<String, String> {
+    let mut w = Writer {
+        registry,
+        known: HashMap::new(),
+        original,
+        lines: vec![],
+    };
+    let root = Path::root();
+    w.lines.extend(header.lines().map(|l| format!("// {l}")));
+    if let Some(o) = original {
+        let top = o
+            .text
+            .lines()
+            .take_while(|l| !l.trim_start().starts_with('('));
+        w.lines.extend(
+            top.filter(|l| l.trim_start().starts_with("//"))
+                .map(str::to_string),
+        );
+    }
+    w.lines.push("(".into());
+    w.lines
+        .push(format!("{INDENT}name: {},", plain(&file.name)?));
+    if !file.description.is_empty() {
+        let text = plain(&file.description)?;
+        w.lines.push(format!("{INDENT}description: {text},"));
+    }
+    let same = |f: &dyn Fn(&ScenarioFile) -> bool| original.is_some_and(|o| f(o.file));
+    let kept = same(&|o| o.ruleset == file.ruleset).then(|| root.field("ruleset"));
+    w.part(1, "ruleset: ", &file.ruleset, kept)?;
+    let kept = same(&|o| o.map == file.map).then(|| root.field("map"));
+    w.part(1, "map: ", &file.map, kept)?;
+    w.lines.push(format!("{INDENT}sides: ["));
+    for side in &file.sides {
+        let kept = original.and_then(|o| {
+            let j = o.file.sides.iter().position(|s| s == side)?;
+            Some(root.field("sides").index(j))
+        });
+        w.part(2, "", side, kept)?;
+    }
+    w.lines.push(format!("{INDENT}],"));
+    if !file.templates.is_empty() {
+        w.lines.push(format!("{INDENT}templates: {{"));
+        for (name, stats) in &file.templates {
+            let kept = original
+                .filter(|o| o.file.templates.get(name) == Some(stats))
+                .map(|_| root.field("templates").key(name));
+            w.part(2, &format!("{}: ", plain(name)?), stats, kept)?;
+        }
+        w.lines.push(format!("{INDENT}}},"));
+    }
+    w.lines.push(format!("{INDENT}units: ["));
+    for unit in &file.units {
+        let kept = original.and_then(|o| {
+            let j = o.file.units.iter().position(|u| u == unit)?;
+            Some(root.field("units").index(j))
+        });
+        w.part(2, "", unit, kept)?;
+    }
+    w.lines.push(format!("{INDENT}],"));
+    if file.victory != VictorySpec::default() {
+        w.lines
+            .push(format!("{INDENT}victory: {},", plain(&file.victory)?));
+    }
+    w.lines.push(")".into());
+    Ok(w.lines.join("\n") + "\n")
+}
+
+/// `value` as compact RON (one line: a string, a number, a short enum).
+fn plain<T: Serialize>(value: &T) -> Result<String, String> {
+    crate::format::ron_options()
+        .to_string(value)
+        .map(|text| bare_apostrophes(&text))
+        .map_err(|e| format!("cannot write the scenario: {e}"))
+}
+
+/// RON `text` with the apostrophes in its strings unescaped (`\'` to `'`; RON's writer
+/// escapes them, its reader takes them either way), other escapes left as they are.
+fn bare_apostrophes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('\'') => out.push('\''),
+            Some(next) => {
+                out.push(c);
+                out.push(next);
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// Appends `body` (lines indented from column 0, the first to follow `key`) to `lines` at
+/// `level`, with the comma that ends an item.
+fn nest(lines: &mut Vec<String>, level: usize, key: &str, body: Vec<String>) {
+    let pad = INDENT.repeat(level);
+    let last = body.len().saturating_sub(1);
+    for (i, line) in body.into_iter().enumerate() {
+        let comma = if i == last { "," } else { "" };
+        if i == 0 {
+            lines.push(format!("{pad}{key}{line}{comma}"));
+        } else {
+            lines.push(format!("{pad}{line}{comma}"));
+        }
+    }
+}
+
+/// The lines with every bracketed group that fits in [`WIDTH`] columns, and has no
+/// comment, on one line.
+fn join(lines: &[String]) -> Vec<String> {
+    let mut at = 0;
+    let mut out = Vec::new();
+    while at < lines.len() {
+        let (node, next) = Node::read(lines, at);
+        node.render(&mut out);
+        at = next;
+    }
+    out
+}
+
+/// A line of pretty RON, or a bracketed group of them: the line that opens it (ending in
+/// `(`, `[` or `{`), its items and the line that closes it.
+enum Node {
+    Line(String),
+    Group {
+        open: String,
+        items: Vec<Node>,
+        close: String,
+    },
+}
+
+impl Node {
+    /// The node that starts at `lines[at]`, and the index after it.
+    fn read(lines: &[String], at: usize) -> (Node, usize) {
+        let line = &lines[at];
+        if !line.ends_with(['(', '[', '{']) {
+            return (Node::Line(line.clone()), at + 1);
+        }
+        let depth = indent_of(line);
+        let mut items = Vec::new();
+        let mut i = at + 1;
+        while i < lines.len() {
+            let l = &lines[i];
+            if indent_of(l) == depth && l.trim_start().starts_with([')', ']', '}']) {
+                let group = Node::Group {
+                    open: line.clone(),
+                    items,
+                    close: l.clone(),
+                };
+                return (group, i + 1);
+            }
+            let (item, next) = Node::read(lines, i);
+            items.push(item);
+            i = next;
+        }
+        // An unclosed group (not written by this module): kept as it is.
+        let mut flat = vec![Node::Line(line.clone())];
+        flat.extend(items);
+        let open = String::new();
+        let close = String::new();
+        let group = Node::Group {
+            open,
+            items: flat,
+            close,
+        };
+        (group, i)
+    }
+
+    /// The node on one line without its indentation, if it has no line comment.
+    fn one_line(&self) -> String {
+        match self {
+            Node::Line(l) => l.trim().to_string(),
+            Node::Group { open, items, close } => {
+                let inner: Vec<String> = items
+                    .iter()
+                    .map(|n| {
+                        let text = n.one_line();
+                        text.strip_suffix(',').map_or(text.clone(), str::to_string)
+                    })
+                    .collect();
+                format!("{}{}{}", open.trim(), inner.join(", "), close.trim())
+            }
+        }
+    }
+
+    fn render(&self, out: &mut Vec<String>) {
+        match self {
+            Node::Line(l) => out.push(l.clone()),
+            Node::Group { open, items, close } => {
+                let one = self.one_line();
+                if !open.is_empty() && !one.contains("//") && indent_of(open) + one.len() <= WIDTH {
+                    out.push(format!("{}{one}", " ".repeat(indent_of(open))));
+                    return;
+                }
+                if !open.is_empty() {
+                    out.push(open.clone());
+                }
+                // Items that fit on a line share lines, as many as fit (a map's terrain, a
+                // stat block's scores); a longer one takes lines of its own.
+                let pad = " ".repeat(indent_of(open) + INDENT.len());
+                let mut line = String::new();
+                for item in items {
+                    let text = item.one_line();
+                    // A list's structures (crew, systems) take a line each.
+                    let alone = open.ends_with('[') && matches!(item, Node::Group { .. });
+                    if alone || text.contains("//") || pad.len() + text.len() > WIDTH {
+                        if !line.is_empty() {
+                            out.push(format!("{pad}{line}"));
+                            line.clear();
+                        }
+                        item.render(out);
+                        continue;
+                    }
+                    if !line.is_empty() && pad.len() + line.len() + 1 + text.len() > WIDTH {
+                        out.push(format!("{pad}{line}"));
+                        line.clear();
+                    }
+                    if !line.is_empty() {
+                        line.push(' ');
+                    }
+                    line.push_str(&text);
+                }
+                if !line.is_empty() {
+                    out.push(format!("{pad}{line}"));
+                }
+                if !close.is_empty() {
+                    out.push(close.clone());
+                }
+            }
+        }
+    }
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+/// The file being written.
+struct Writer<'r> {
+    registry: &'r Registry,
+    /// Parts already minimised, by their full text.
+    known: HashMap<String, Vec<String>>,
+    original: Option<Original<'r>>,
+    lines: Vec<String>,
+}
+
+impl Writer<'_> {
+    /// Appends part `value` at `level` after `key`: as the original has it at `kept` (with
+    /// its comments) when that reads as `value`, else minimised and joined.
+    fn part<T: Serialize + DeserializeOwned + PartialEq>(
+        &mut self,
+        level: usize,
+        key: &str,
+        value: &T,
+        kept: Option<Path>,
+    ) -> Result<(), String> {
+        let pad = INDENT.repeat(level);
+        if let Some(o) = self.original
+            && let Some(path) = kept
+            && let Some(v) = verbatim(o.text, &path)
+            && self
+                .registry
+                .read_ron::<T>(&v.value.join("\n"))
+                .is_ok_and(|r| r == *value)
+        {
+            self.lines
+                .extend(v.above.iter().map(|c| format!("{pad}{}", c.trim_start())));
+            let last = v.value.len() - 1;
+            for (i, line) in v.value.iter().enumerate() {
+                let mut text = if i == 0 {
+                    format!("{pad}{key}{line}")
+                } else {
+                    format!("{pad}{line}")
+                };
+                if i == last {
+                    text.push(',');
+                    if let Some(c) = &v.after {
+                        text.push(' ');
+                        text.push_str(c);
+                    }
+                }
+                self.lines.push(text);
+            }
+            return Ok(());
+        }
+        let body = self.minimal(value)?;
+        let mut part = Vec::new();
+        nest(&mut part, level, key, body);
+        self.lines.extend(join(&part));
+        Ok(())
+    }
+
+    /// `value` as pretty RON lines with every field left out whose absence reads back the
+    /// same value.
+    fn minimal<T: Serialize + DeserializeOwned + PartialEq>(
+        &mut self,
+        value: &T,
+    ) -> Result<Vec<String>, String> {
+        let full = crate::format::ron_options()
+            .to_string_pretty(
+                value,
+                ron::ser::PrettyConfig::new()
+                    .struct_names(false)
+                    .indentor(INDENT),
+            )
+            .map(|text| bare_apostrophes(&text))
+            .map_err(|e| format!("cannot write the scenario: {e}"))?;
+        if let Some(known) = self.known.get(&full) {
+            return Ok(known.clone());
+        }
+        let mut lines: Vec<String> = full.lines().map(str::to_string).collect();
+        let mut i = 0;
+        while i < lines.len() {
+            let Some(end) = field_end(&lines, i) else {
+                i += 1;
+                continue;
+            };
+            let mut without = lines[..i].to_vec();
+            without.extend_from_slice(&lines[end..]);
+            let same = self
+                .registry
+                .read_ron::<T>(&without.join("\n"))
+                .is_ok_and(|v| v == *value);
+            if same {
+                lines = without;
+            } else {
+                i += 1;
+            }
+        }
+        self.known.insert(full, lines.clone());
+        Ok(lines)
+    }
+}
+
+/// A value's text in a file with its comments.
+struct Verbatim {
+    /// The comment lines right above the value's first line.
+    above: Vec<String>,
+    /// The value's lines, the first from where it starts, the others less the first
+    /// line's indentation.
+    value: Vec<String>,
+    /// The comment after it on its last line.
+    after: Option<String>,
+}
+
+/// The value at `path` in RON `text`, with its comments (none when it shares its first
+/// line with something before it).
+fn verbatim(text: &str, path: &Path) -> Option<Verbatim> {
+    let (start, len) = super::locate::locate(text, path)?;
+    let end = (start + len).min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let prefix = text.get(line_start..start)?;
+    let alone = prefix.trim().is_empty();
+    let mut above = Vec::new();
+    if alone {
+        for line in text[..line_start].lines().rev() {
+            if !line.trim_start().starts_with("//") {
+                break;
+            }
+            above.push(line.to_string());
+        }
+        above.reverse();
+    }
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let rest = text[end..line_end].trim_start();
+    let rest = rest.strip_prefix(',').unwrap_or(rest).trim();
+    let after = rest.starts_with("//").then(|| rest.to_string());
+    // Lines after the first lose the indentation of the first one's line.
+    let line = &text[line_start..];
+    let cut = line.len() - line.trim_start().len();
+    let value = text[start..end]
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                return l.to_string();
+            }
+            let ws = l.len() - l.trim_start().len();
+            l[ws.min(cut)..].to_string()
+        })
+        .collect();
+    Some(Verbatim {
+        above,
+        value,
+        after,
+    })
+}
+
+/// When `lines[at]` starts a struct field (`name: ...`), the index after its last line.
+fn field_end(lines: &[String], at: usize) -> Option<usize> {
+    let line = lines[at].trim_start();
+    let (name, _) = line.split_once(": ")?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return None;
+    }
+    let (_, next) = Node::read(lines, at);
+    Some(next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn groups_that_fit_go_on_one_line() {
+        let text = lines(
+            "(\n    a: (\n        b: 1,\n        c: [\n            2,\n        ],\n    ),\n)",
+        );
+        assert_eq!(join(&text), ["(a: (b: 1, c: [2]))"]);
+        let long = format!("(\n    a: \"{}\",\n    b: 2,\n)", "x".repeat(WIDTH));
+        assert_eq!(join(&lines(&long)).join("\n"), long, "too wide: kept");
+        let many: Vec<String> = (0..30)
+            .map(|i| format!("            ({i}, 0): Blocked,"))
+            .collect();
+        let mut terrain = lines("(\n    map: (\n        terrain: {");
+        terrain.extend(many);
+        terrain.extend(lines("        },\n    ),\n)"));
+        let packed = join(&terrain).join("\n");
+        let out: Vec<&str> = packed.lines().collect();
+        assert!(out.iter().all(|l| l.len() <= WIDTH), "{packed}");
+        assert_eq!(out[..3], ["(", "    map: (", "        terrain: {"]);
+        assert_eq!(out[out.len() - 3..], ["        },", "    ),", ")"]);
+        let rows = &out[3..out.len() - 3];
+        assert!((5..=8).contains(&rows.len()), "{packed}");
+        assert!(rows[0].starts_with("            (0, 0): Blocked, (1, 0): Blocked,"));
+        assert_eq!(packed.matches("Blocked").count(), 30);
+    }
+
+    #[test]
+    fn apostrophes_are_written_bare() {
+        let text = plain(&"Raiders' wall \\' \"x\"\n".to_string()).expect("written");
+        assert_eq!(text, r#""Raiders' wall \\' \"x\"\n""#);
+        let back: String = crate::format::ron_options().from_str(&text).expect("read");
+        assert_eq!(back, "Raiders' wall \\' \"x\"\n");
+    }
+
+    #[test]
+    fn a_field_spans_its_group() {
+        let text = lines("(\n    a: (\n        b: 1,\n    ),\n    c: 2,\n)");
+        assert_eq!(field_end(&text, 1), Some(4));
+        assert_eq!(field_end(&text, 4), Some(5));
+        assert_eq!(field_end(&text, 0), None);
+        let map = lines("{\n    (1, 2): Blocked,\n    \"x\": 1,\n}");
+        assert_eq!(field_end(&map, 1), None, "map keys are not fields");
+        assert_eq!(field_end(&map, 2), None);
+    }
+}
