@@ -3,11 +3,12 @@
 //!
 //! Layers, lowest first (a lower layer never uses a higher one): [`dice`], [`hexmap`],
 //! [`battle`], [`rules`], [`scenario`], [`session`], [`play`] (an interactive battle that
-//! records its decisions: undo, save, load, replay), [`preview`], then the command line and
-//! (feature `gui`) the window.
+//! records its decisions: undo, save, load, replay), [`preview`], [`editor`] (a scenario
+//! being edited), then the command line and (feature `gui`) the window.
 
 pub mod battle;
 pub mod dice;
+pub mod editor;
 pub mod format;
 #[cfg(feature = "gui")]
 pub mod gui;

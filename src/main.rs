@@ -110,6 +110,18 @@ enum Command {
         #[command(flatten)]
         window: WindowArgs,
     },
+    /// Open the scenario editor in the window: FILE (a file with problems opens to be
+    /// mended), or a new scenario of a ruleset with --new (saved to FILE when given).
+    Edit {
+        /// Scenario file to edit (with --new: where the new one is saved).
+        file: Option<PathBuf>,
+        /// Start a new scenario of this ruleset: gurps, starship-d12, socs, main-sequence,
+        /// traveller-space or vergeworlds.
+        #[arg(long, value_name = "RULESET")]
+        new: Option<String>,
+        #[command(flatten)]
+        window: WindowArgs,
+    },
     /// Check scenario files and report every problem with file, line and column.
     Check {
         /// Scenario files.
@@ -750,6 +762,76 @@ fn gui(args: WindowArgs, started: std::time::Instant) -> ExitCode {
     skirmish::gui::run_with(prepared, path, seed, options)
 }
 
+/// `skirmish edit`: the editor on FILE, or on a new scenario of a ruleset.
+fn edit(
+    file: Option<PathBuf>,
+    new: Option<String>,
+    args: WindowArgs,
+    started: std::time::Instant,
+) -> ExitCode {
+    use skirmish::editor::Editor;
+    let registry = skirmish::rules::builtin();
+    let editor = match (file, new) {
+        (Some(path), None) if !path.exists() => Err(format!(
+            "{} does not exist: `skirmish edit {} --new RULESET` starts a new scenario there",
+            path.display(),
+            path.display()
+        )),
+        (Some(path), None) => Editor::open(registry, &path),
+        (Some(path), Some(_)) if path.exists() => Err(format!(
+            "{} exists: leave out --new to edit it, or name a new file",
+            path.display()
+        )),
+        (path, Some(ruleset)) => Editor::new(registry, &ruleset, path),
+        (None, None) => Err(
+            "name a scenario file to edit, or --new RULESET to start one (gurps, \
+             starship-d12, socs, main-sequence, traveller-space, vergeworlds)"
+                .into(),
+        ),
+    };
+    let editor = match editor {
+        Ok(e) => e,
+        Err(why) => {
+            eprintln!("error: {why}");
+            return ExitCode::from(2);
+        }
+    };
+    open_editor(editor, args, started)
+}
+
+#[cfg(feature = "gui")]
+fn open_editor(
+    editor: skirmish::editor::Editor,
+    args: WindowArgs,
+    started: std::time::Instant,
+) -> ExitCode {
+    let options = skirmish::gui::GuiOptions {
+        screenshot: args.screenshot,
+        frames: args.frames,
+        steps: 0,
+        frame_stats: args.frame_stats,
+        autoplay: false,
+        started: Some(started),
+        clicks: args.click,
+    };
+    match skirmish::gui::run_edit(editor, options) {
+        Ok(code) => code,
+        Err(why) => {
+            eprintln!("error: {why}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_editor(
+    _editor: skirmish::editor::Editor,
+    args: WindowArgs,
+    started: std::time::Instant,
+) -> ExitCode {
+    gui(args, started)
+}
+
 #[cfg(not(feature = "gui"))]
 fn gui(_args: WindowArgs, _started: std::time::Instant) -> ExitCode {
     eprintln!(
@@ -837,6 +919,7 @@ fn main() -> ExitCode {
             }
             gui(window, started)
         }
+        Some(Command::Edit { file, new, window }) => edit(file, new, window, started),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Run { file, seed, json }) => run(&file, seed, json),
         Some(Command::Replay { file, json, finish }) => replay(&file, json, finish),

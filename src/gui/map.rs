@@ -331,6 +331,9 @@ pub fn spawn_scene(
         return;
     }
     game.rebuild = false;
+    // Framed on the units when a scenario opens; left where it is after an edit.
+    let keep = std::mem::take(&mut game.keep_camera);
+    viewport.fit |= !keep;
     for e in &old {
         commands.entity(e).despawn();
     }
@@ -338,7 +341,6 @@ pub fn spawn_scene(
     let map = &session.prepared().map;
     let layout = MapLayout::for_map(map);
     commands.insert_resource(layout.clone());
-    viewport.fit = true;
     cursor.seen = session.log().entries.len();
     commands.spawn((
         MapEntity,

@@ -10,6 +10,7 @@
 
 mod direct;
 pub mod draft;
+mod edit;
 mod gurps;
 mod layout;
 mod map;
@@ -116,6 +117,10 @@ pub struct Game {
     /// What the player is putting together in the ruleset's panels, of the type the
     /// ruleset's window keeps ([`Game::draft_mut`]): the shell holds it without knowing it.
     draft: Box<dyn std::any::Any + Send + Sync>,
+    /// The scenario editor, while the window edits (`skirmish edit`, **Edit**).
+    edit: Option<edit::EditState>,
+    /// Keep the camera where it is at the next redraw (an edit, not another scenario).
+    pub keep_camera: bool,
 }
 
 impl Game {
@@ -134,7 +139,27 @@ impl Game {
             status: String::new(),
             error: None,
             draft: Box::new(()),
+            edit: None,
+            keep_camera: false,
         }
+    }
+
+    /// Starts editing the scenario the window shows (its file as written), or says why it
+    /// cannot.
+    pub fn start_editing(&mut self) {
+        match crate::editor::Editor::open(crate::rules::builtin(), &self.scenario_path) {
+            Ok(editor) => {
+                self.playing = false;
+                self.edit = Some(edit::EditState::new(editor));
+                edit::sync(self);
+            }
+            Err(why) => self.error = Some(why),
+        }
+    }
+
+    /// The window is editing a scenario.
+    pub fn editing(&self) -> bool {
+        self.edit.is_some()
     }
 
     /// Replaces the battle (another scenario, a loaded save) and redraws.
@@ -325,10 +350,39 @@ impl Plugin for SchedulesOnOneThread {
 
 /// Opens the window on a battle already under way (e.g. a loaded save).
 pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
-    let title = format!("Skirmish - {}", play.session().prepared().name);
     let path = play.scenario_path().to_path_buf();
     let mut game = Game::new(play, path);
     game.autoplay = options.autoplay;
+    run_game(game, options)
+}
+
+/// Opens the window as the scenario editor on `editor` (`skirmish edit`). A scenario with
+/// problems shows its ruleset's new scenario on the map until it checks.
+pub fn run_edit(editor: crate::editor::Editor, options: GuiOptions) -> Result<ExitCode, String> {
+    let prepared = match editor.prepared() {
+        Some(p) => p.clone(),
+        None => {
+            let rules = editor.file().ruleset.ruleset();
+            Arc::new(
+                crate::rules::builtin()
+                    .parse("new.ron", rules.new_scenario())
+                    .map_err(|e| e.render(false))?,
+            )
+        }
+    };
+    let path = editor.path().map_or_else(
+        || PathBuf::from("new-scenario.ron"),
+        std::path::Path::to_path_buf,
+    );
+    let mut game = Game::new(Play::new(prepared, path.clone(), 1), path);
+    game.playing = false;
+    game.edit = Some(edit::EditState::new(editor));
+    edit::sync(&mut game);
+    Ok(run_game(game, options))
+}
+
+fn run_game(game: Game, options: GuiOptions) -> ExitCode {
+    let title = format!("Skirmish - {}", game.play.session().prepared().name);
     keep_freed_memory();
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
@@ -416,6 +470,11 @@ fn input(
     egui_input: Res<bevy_egui::input::EguiWantsInput>,
 ) {
     let game = &mut *game;
+    if game.editing() {
+        let typing = egui_input.wants_keyboard_input();
+        edit::input(game, pointer.hex, &buttons, &keys, typing);
+        return;
+    }
     if !egui_input.wants_keyboard_input() {
         if keys.just_pressed(KeyCode::Space) {
             game.playing = !game.playing;
@@ -467,7 +526,7 @@ fn unit_at(game: &mut Game, hex: Hex) -> Option<UnitId> {
 /// at the player's turns.
 fn advance(mut game: ResMut<Game>, time: Res<Time>, tokens: Query<&Token>) {
     let game = &mut *game;
-    if game.play.session().outcome().is_some() {
+    if game.play.session().outcome().is_some() || game.editing() {
         return;
     }
     if game.play.awaiting_player().is_some() && game.autoplay && game.play.replay_remaining() == 0 {

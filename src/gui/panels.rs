@@ -144,29 +144,29 @@ pub fn panels(
             .layer_id(egui::LayerId::background())
             .max_rect(ctx.viewport_rect()),
     );
-    top_bar(&mut root, game, state, &mut toggles, &mut viewport);
-    egui::Panel::left("tracker")
-        .default_size(250.0)
-        .resizable(true)
-        .show(&mut root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                tracker(ui, game);
-                ui.separator();
-                super::window(game).sheet_panel(ui, game);
-            });
+    if game.editing() {
+        egui::Panel::top("edit-menu").show(&mut root, |ui| {
+            ui.horizontal_wrapped(|ui| super::edit::top_bar(ui, game, &mut state.show_preview));
         });
-    egui::Panel::right("actions")
-        .default_size(320.0)
-        .resizable(true)
-        .show(&mut root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                super::window(game).actions_panel(ui, game);
+        egui::Panel::left("edit-scenario")
+            .default_size(260.0)
+            .resizable(true)
+            .show(&mut root, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| super::edit::left_panel(ui, game));
             });
-        });
-    egui::Panel::bottom("log")
-        .default_size(190.0)
-        .resizable(true)
-        .show(&mut root, |ui| log_panel(ui, game, state));
+        egui::Panel::right("edit-unit")
+            .default_size(340.0)
+            .resizable(true)
+            .show(&mut root, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| super::edit::right_panel(ui, game));
+            });
+        egui::Panel::bottom("edit-problems")
+            .default_size(120.0)
+            .resizable(true)
+            .show(&mut root, |ui| super::edit::problems_panel(ui, game));
+    } else {
+        battle_panels(&mut root, game, state, (&mut toggles, &mut viewport));
+    }
     let rect = root.available_rect_before_wrap();
     // egui's points are window pixels divided by its zoom (Ctrl + and -).
     let zoom = ctx.zoom_factor();
@@ -205,6 +205,38 @@ pub fn panels(
             });
     }
     Ok(())
+}
+
+/// The battle's panels: the top bar, the tracker and sheet, the actions, the log.
+fn battle_panels(
+    root: &mut egui::Ui,
+    game: &mut Game,
+    state: &mut PanelState,
+    (toggles, viewport): (&mut Toggles, &mut MapViewport),
+) {
+    top_bar(root, game, state, toggles, viewport);
+    egui::Panel::left("tracker")
+        .default_size(250.0)
+        .resizable(true)
+        .show(root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                tracker(ui, game);
+                ui.separator();
+                super::window(game).sheet_panel(ui, game);
+            });
+        });
+    egui::Panel::right("actions")
+        .default_size(320.0)
+        .resizable(true)
+        .show(root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                super::window(game).actions_panel(ui, game);
+            });
+        });
+    egui::Panel::bottom("log")
+        .default_size(190.0)
+        .resizable(true)
+        .show(root, |ui| log_panel(ui, game, state));
 }
 
 /// Opens a scenario file in place of the current battle, or shows why it cannot.
@@ -247,6 +279,14 @@ fn top_bar(
                     }
                 });
             });
+            if ui
+                .button("Edit")
+                .on_hover_text("Edit this scenario: units, terrain, sides, stat blocks")
+                .clicked()
+            {
+                game.start_editing();
+                return;
+            }
             if ui
                 .button("Restart")
                 .on_hover_text("The same battle again, same dice")

@@ -72,6 +72,9 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
     const ID: &'static str;
     /// The tag that names it in scenario and save files (`Gurps`, `StarshipD12`).
     const TAG: &'static str;
+    /// A minimal scenario of this ruleset (two units, one a side, fought to a victory):
+    /// what the editor's New starts from, shown in docs/scenario-format.md.
+    const NEW_SCENARIO: &'static str;
     /// The scenario's settings for this ruleset (`ruleset: Tag(...)`).
     type Config: Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq + Send + Sync;
     /// A unit's stat block as written (`stats: Tag(...)`).
@@ -203,6 +206,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn id(&self) -> &'static str;
     /// [`Ruleset::TAG`].
     fn tag(&self) -> &'static str;
+    /// [`Ruleset::NEW_SCENARIO`].
+    fn new_scenario(&self) -> &'static str;
     /// Reads the ruleset's settings from their RON text, tag included (`Gurps(...)`), as
     /// the variant of enum `name` (errors are located in `ron`).
     fn parse_config(&self, ron: &str, name: &'static str)
@@ -295,6 +300,10 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
 
     fn tag(&self) -> &'static str {
         R::TAG
+    }
+
+    fn new_scenario(&self) -> &'static str {
+        R::NEW_SCENARIO
     }
 
     fn parse_config(

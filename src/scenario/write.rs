@@ -124,6 +124,82 @@ fn write(
     Ok(w.lines.join("\n") + "\n")
 }
 
+/// The fields of part `value` as a form shows them: each field of the struct it holds (the
+/// outermost one, inside its tags: `Gurps(st: 12, ...)`, `MainSequence(Character(...))`),
+/// defaults included, in the format's order, each value on one line.
+pub fn fields<T: Serialize>(value: &T) -> Result<Vec<(String, String)>, String> {
+    let lines = pretty_lines(value)?;
+    Ok(field_spans(&lines)
+        .into_iter()
+        .map(|(name, at, end)| {
+            let one = Node::read(&lines[at..end], 0).0.one_line();
+            let value = one
+                .strip_prefix(&format!("{name}: "))
+                .unwrap_or(&one)
+                .trim_end_matches(',')
+                .to_string();
+            (name, value)
+        })
+        .collect())
+}
+
+/// Part `value` with field `name` (one of [`fields`]) set to the RON `text`, as `registry`
+/// reads it; the reader's complaint (what it expected) when the text does not fit.
+pub fn with_field<T: Serialize + DeserializeOwned>(
+    registry: &Registry,
+    value: &T,
+    name: &str,
+    text: &str,
+) -> Result<T, String> {
+    let lines = pretty_lines(value)?;
+    let (_, at, end) = field_spans(&lines)
+        .into_iter()
+        .find(|(n, ..)| n == name)
+        .ok_or_else(|| format!("there is no field `{name}`"))?;
+    let pad = " ".repeat(indent_of(&lines[at]));
+    let mut changed = lines[..at].to_vec();
+    changed.push(format!("{pad}{name}: {},", text.trim()));
+    changed.extend_from_slice(&lines[end..]);
+    registry
+        .read_ron::<T>(&changed.join("\n"))
+        .map_err(|e| format!("{name}: {}", e.code))
+}
+
+/// `value` as pretty RON lines, every field written.
+fn pretty_lines<T: Serialize>(value: &T) -> Result<Vec<String>, String> {
+    let text = crate::format::ron_options()
+        .to_string_pretty(
+            value,
+            ron::ser::PrettyConfig::new()
+                .struct_names(false)
+                .indentor(INDENT),
+        )
+        .map_err(|e| format!("cannot write the scenario: {e}"))?;
+    Ok(bare_apostrophes(&text)
+        .lines()
+        .map(str::to_string)
+        .collect())
+}
+
+/// The outermost fields of pretty RON `lines`: name, first line and the index after the last.
+fn field_spans(lines: &[String]) -> Vec<(String, usize, usize)> {
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        match field_end(lines, i) {
+            Some(end) => {
+                let name = lines[i].trim_start().split_once(": ").map(|(n, _)| n);
+                spans.push((name.unwrap_or_default().to_string(), i, end));
+                i = end;
+            }
+            None => i += 1,
+        }
+    }
+    let outer = spans.iter().map(|s| indent_of(&lines[s.1])).min();
+    spans.retain(|s| Some(indent_of(&lines[s.1])) == outer);
+    spans
+}
+
 /// `value` as compact RON (one line: a string, a number, a short enum).
 fn plain<T: Serialize>(value: &T) -> Result<String, String> {
     crate::format::ron_options()
@@ -360,19 +436,11 @@ impl Writer<'_> {
         &mut self,
         value: &T,
     ) -> Result<Vec<String>, String> {
-        let full = crate::format::ron_options()
-            .to_string_pretty(
-                value,
-                ron::ser::PrettyConfig::new()
-                    .struct_names(false)
-                    .indentor(INDENT),
-            )
-            .map(|text| bare_apostrophes(&text))
-            .map_err(|e| format!("cannot write the scenario: {e}"))?;
+        let mut lines = pretty_lines(value)?;
+        let full = lines.join("\n");
         if let Some(known) = self.known.get(&full) {
             return Ok(known.clone());
         }
-        let mut lines: Vec<String> = full.lines().map(str::to_string).collect();
         let mut i = 0;
         while i < lines.len() {
             let Some(end) = field_end(&lines, i) else {

@@ -539,3 +539,36 @@ fn too_many_units_and_too_many_problems_are_reported_briefly() {
     assert!(text(&out.stdout).contains("2000 units"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `skirmish edit` refuses what it cannot open before any window opens (exit 2, one clear
+/// line): no file and no --new, a file that is not there, --new over an existing file, an
+/// unknown ruleset, a file that is not RON (with its line and column).
+#[test]
+fn edit_refuses_what_it_cannot_open() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["edit"], "name a scenario file to edit, or --new RULESET"),
+        (
+            &["edit", "no-such-scenario.ron"],
+            "does not exist: `skirmish edit no-such-scenario.ron --new RULESET`",
+        ),
+        (
+            &["edit", "scenarios/gurps-duel.ron", "--new", "gurps"],
+            "exists: leave out --new",
+        ),
+        (
+            &["edit", "--new", "chess"],
+            "unknown ruleset `chess`: expected one of gurps",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = skirmish(args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let out = skirmish(&["edit", "tests/malformed/syntax.ron"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("syntax.ron:"), "{err}");
+}

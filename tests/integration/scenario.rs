@@ -314,6 +314,11 @@ fn every_documented_example_checks() {
             "two minimal battles of {}",
             p.rules.id()
         );
+        assert_eq!(
+            text.trim(),
+            p.rules.new_scenario().trim(),
+            "the doc shows the ruleset's new scenario"
+        );
         let mut s = Session::new(std::sync::Arc::new(p), 1, SessionOptions::default());
         let outcome = s.run();
         assert!(

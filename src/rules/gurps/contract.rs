@@ -18,6 +18,7 @@ pub struct Gurps;
 impl Ruleset for Gurps {
     const ID: &'static str = "gurps";
     const TAG: &'static str = "Gurps";
+    const NEW_SCENARIO: &'static str = include_str!("new.ron");
     type Config = GurpsConfig;
     type Stats = GurpsStats;
     type Sheet = Sheet;

@@ -22,6 +22,7 @@ pub struct MainSequence;
 impl Ruleset for MainSequence {
     const ID: &'static str = "main-sequence";
     const TAG: &'static str = "MainSequence";
+    const NEW_SCENARIO: &'static str = include_str!("new.ron");
     type Config = MsConfig;
     type Stats = MsStats;
     type Sheet = MsSheet;

@@ -21,6 +21,7 @@ pub struct Socs;
 impl Ruleset for Socs {
     const ID: &'static str = "socs";
     const TAG: &'static str = "Socs";
+    const NEW_SCENARIO: &'static str = include_str!("new.ron");
     type Config = SocsConfig;
     type Stats = CraftStats;
     type Sheet = Craft;

@@ -19,6 +19,7 @@ pub struct StarshipD12;
 impl Ruleset for StarshipD12 {
     const ID: &'static str = "starship-d12";
     const TAG: &'static str = "StarshipD12";
+    const NEW_SCENARIO: &'static str = include_str!("new.ron");
     type Config = D12Config;
     type Stats = ShipStats;
     type Sheet = ShipSheet;

@@ -19,6 +19,7 @@ pub struct TravellerSpace;
 impl Ruleset for TravellerSpace {
     const ID: &'static str = "traveller-space";
     const TAG: &'static str = "TravellerSpace";
+    const NEW_SCENARIO: &'static str = include_str!("new.ron");
     type Config = TravellerConfig;
     type Stats = TravellerShipStats;
     type Sheet = TravellerShip;

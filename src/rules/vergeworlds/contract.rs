@@ -17,6 +17,7 @@ pub struct Vergeworlds;
 impl Ruleset for Vergeworlds {
     const ID: &'static str = "vergeworlds";
     const TAG: &'static str = "Vergeworlds";
+    const NEW_SCENARIO: &'static str = include_str!("new.ron");
     type Config = VwConfig;
     type Stats = VwStats;
     type Sheet = VwStats;

@@ -99,6 +99,7 @@ pub fn strike_roll(face: u32, skill: i32) -> RollRecord {
 impl Ruleset for D6Duel {
     const ID: &'static str = "d6-duel";
     const TAG: &'static str = "D6Duel";
+    const NEW_SCENARIO: &'static str = include_str!("d6-duel.ron");
     type Config = DuelConfig;
     type Stats = DuelStats;
     type Sheet = DuelStats;

@@ -11,6 +11,7 @@ use skirmish::play::{Advance, Play, Recording};
 use skirmish::preview::{PreviewConfig, run_preview};
 use skirmish::report;
 use skirmish::scenario::{Prepared, Registry};
+use skirmish::session::{Session, SessionOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -40,6 +41,25 @@ fn load(registry: &Registry, path: &Path) -> Arc<Prepared> {
             .load(path)
             .unwrap_or_else(|e| panic!("{}", e.render(false))),
     )
+}
+
+/// Each registered ruleset's new scenario (what the editor's New starts from) checks and is
+/// fought to a victory.
+#[test]
+fn every_new_scenario_checks_and_ends_in_a_victory() {
+    let registry = registry();
+    for ruleset in registry.rulesets() {
+        let p = skirmish::scenario::parse(&registry, "new.ron", ruleset.new_scenario())
+            .unwrap_or_else(|e| panic!("{}: {}", ruleset.id(), e.render(false)));
+        assert_eq!(p.rules.id(), ruleset.id());
+        let mut s = Session::new(Arc::new(p), 1, SessionOptions::default());
+        let outcome = s.run();
+        assert!(
+            matches!(outcome, Some(skirmish::battle::OutcomeKind::Victory { .. })),
+            "{}: {outcome:?}",
+            ruleset.id()
+        );
+    }
 }
 
 /// Each registered ruleset has at least one scenario here.
@@ -244,7 +264,6 @@ impl Picker {
 #[test]
 fn random_legal_decisions_play_every_battle_to_the_end() {
     use skirmish::battle::{BattleEvent, Control, TurnState};
-    use skirmish::session::{Session, SessionOptions};
     let registry = registry();
     let mut played: Vec<&'static str> = Vec::new();
     for file in scenarios() {

@@ -1,0 +1,219 @@
+//! The editor's state functions for every ruleset: place, move, rotate, edit a field, save,
+//! and the file reloads with `check` (issue 29's done-when); bad input is refused with a
+//! message and loses nothing.
+
+use super::*;
+use crate::rules::builtin;
+
+/// A field of each ruleset's stat block, a new value for it, and whether `check` then
+/// finds a problem (a Main Sequence character's attributes must add up to 10).
+const EDITS: [(&str, &str, &str, bool); 6] = [
+    ("gurps", "st", "14", false),
+    ("starship-d12", "shields", "3", false),
+    ("socs", "mr", "1", false),
+    ("main-sequence", "soldier", "5", true),
+    ("traveller-space", "dr", "80", false),
+    ("vergeworlds", "coordination", "2", false),
+];
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("skirmish-editor-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
+}
+
+/// The first free, open hex of the map, nearest the centre.
+fn free_hex(e: &Editor) -> Hex {
+    let map = e.map();
+    let mut hexes: Vec<Hex> = map
+        .hexes()
+        .filter(|&(h, t)| t.move_cost().is_some() && e.unit_at(h).is_none())
+        .map(|(h, _)| h)
+        .collect();
+    hexes.sort_by_key(|h| (h.ulength(), h.x, h.y));
+    hexes[0]
+}
+
+#[test]
+fn every_ruleset_is_edited_saved_and_checked() {
+    let dir = temp_dir("all");
+    for (ruleset, field, value, problem) in EDITS {
+        let mut e = Editor::new(builtin(), ruleset, None).expect("a new scenario");
+        assert!(e.problems().is_empty(), "{ruleset}: {:?}", e.problems());
+        // Place a copy of the first unit, move it, turn it.
+        let at = free_hex(&e);
+        let copy = e.place(0, at).expect("placed");
+        assert_eq!(e.file().units.len(), 3);
+        assert_eq!(
+            e.file().units[copy].name,
+            format!("{} 2", e.file().units[0].name)
+        );
+        let to = free_hex(&e);
+        e.move_unit(copy, to).expect("moved");
+        assert_eq!(e.file().units[copy].at, (to.x, to.y));
+        e.rotate(copy, true).expect("turned");
+        assert!(e.file().units[copy].facing.is_some());
+        // Edit a field of its stat block, as typed in the form.
+        let before: Vec<(String, String)> = e.stat_fields(copy).expect("a form");
+        assert!(
+            before.iter().any(|(n, _)| n == field),
+            "{ruleset}: {before:?}"
+        );
+        e.set_stat_field(copy, field, value)
+            .expect("the value reads");
+        let after = e.stat_fields(copy).expect("a form");
+        let shown = after
+            .iter()
+            .find(|(n, _)| n == field)
+            .map(|(_, v)| v.as_str());
+        assert_eq!(shown, Some(value), "{ruleset}");
+        let at_unit = Path::root().field("units").index(copy);
+        assert_eq!(
+            !e.problems_at(&at_unit).is_empty(),
+            problem,
+            "{ruleset}: {:?}",
+            e.problems()
+        );
+        if problem {
+            assert!(e.prepared().is_none());
+            e.undo();
+            assert!(e.problems().is_empty());
+        }
+        // Saved, the file checks and holds the edits.
+        let path = dir.join(format!("{ruleset}.ron"));
+        e.save(Some(&path)).expect("saved");
+        assert!(!e.dirty());
+        let back = builtin()
+            .load(&path)
+            .unwrap_or_else(|err| panic!("{ruleset}: {}", err.render(false)));
+        assert_eq!(back.units.len(), 3);
+        assert_eq!(back.file.units[copy].at, (to.x, to.y));
+        let reopened = Editor::open(builtin(), &path).expect("reopened");
+        let fields = reopened.stat_fields(copy).expect("a form");
+        let shown = fields
+            .iter()
+            .find(|(n, _)| n == field)
+            .map(|(_, v)| v.as_str());
+        if !problem {
+            assert_eq!(shown, Some(value), "{ruleset}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn undo_and_redo_walk_the_changes() {
+    let mut e = Editor::new(builtin(), "gurps", None).expect("new");
+    let first = e.file().clone();
+    let at = free_hex(&e);
+    e.place(0, at).expect("placed");
+    let placed = e.file().clone();
+    e.delete(0).expect("deleted");
+    assert_eq!(e.file().units.len(), 2);
+    assert!(e.undo());
+    assert_eq!(e.file(), &placed);
+    assert!(e.undo());
+    assert_eq!(e.file(), &first);
+    assert!(!e.undo(), "nothing more to undo");
+    assert!(e.redo());
+    assert_eq!(e.file(), &placed);
+    e.paint(free_hex(&e), Terrain::Difficult).expect("painted");
+    assert!(!e.redo(), "a new change drops what was undone");
+}
+
+#[test]
+fn bad_input_is_refused_and_nothing_is_lost() {
+    let mut e = Editor::new(builtin(), "gurps", None).expect("new");
+    let before = e.file().clone();
+    let other = Hex::new(e.file().units[1].at.0, e.file().units[1].at.1);
+    let off = Hex::new(50, 0);
+    assert!(e.move_unit(0, off).unwrap_err().contains("off the map"));
+    let taken = e.move_unit(0, other).unwrap_err();
+    assert!(taken.contains("taken by Bertran"), "{taken}");
+    let bad = e.set_stat_field(0, "st", "\"strong\"").unwrap_err();
+    assert!(bad.starts_with("st: "), "{bad}");
+    assert!(
+        e.set_stat_field(0, "strength", "12")
+            .unwrap_err()
+            .contains("no field")
+    );
+    assert!(
+        e.paint(other, Terrain::Blocked)
+            .unwrap_err()
+            .contains("move it first")
+    );
+    assert!(e.rename(0, "Bertran").unwrap_err().contains("another unit"));
+    assert!(e.set_unit_side(0, "green").unwrap_err().contains("no side"));
+    assert_eq!(e.file(), &before, "nothing changed");
+    // Out of range: read, kept, and shown as a problem at the field.
+    e.set_stat_field(0, "st", "99").expect("a number reads");
+    let st = Path::root().field("units").index(0);
+    let problems = e.problems_at(&st);
+    assert!(problems.iter().any(|p| p.contains("ST")), "{problems:?}");
+    // A save that cannot be written keeps the edit.
+    let err = e
+        .save(Some(std::path::Path::new("/proc/skirmish/none.ron")))
+        .unwrap_err();
+    assert!(err.contains("cannot write"), "{err}");
+    assert!(e.dirty());
+    assert!(e.file().units[0].stats.is_some());
+    assert!(Editor::new(builtin(), "chess", None).is_err());
+}
+
+#[test]
+fn the_ruleset_settings_are_a_form_too() {
+    let mut e = Editor::new(builtin(), "starship-d12", None).expect("new");
+    let fields = e.ruleset_fields().expect("a form");
+    assert!(
+        fields
+            .iter()
+            .any(|(n, v)| n == "start_range" && v == "Medium"),
+        "{fields:?}"
+    );
+    e.set_ruleset_field("start_range", "Long").expect("set");
+    let text = e.text().expect("written");
+    assert!(text.contains("StarshipD12(start_range: Long)"), "{text}");
+    assert!(e.set_ruleset_field("start_range", "Nowhere").is_err());
+}
+
+#[test]
+fn copies_go_on_the_nearest_free_hexes() {
+    let mut e = Editor::new(builtin(), "vergeworlds", None).expect("new");
+    let added = e.add_copies(1, 3).expect("copies");
+    assert_eq!(added, vec![2, 3, 4]);
+    let home = Hex::new(e.file().units[1].at.0, e.file().units[1].at.1);
+    for &i in &added {
+        let at = Hex::new(e.file().units[i].at.0, e.file().units[i].at.1);
+        assert_eq!(at.unsigned_distance_to(home), 1);
+    }
+    let names: Vec<&str> = e.file().units.iter().map(|u| u.name.as_str()).collect();
+    assert_eq!(names[2..], ["Deputy 2", "Deputy 3", "Deputy 4"]);
+    assert!(e.problems().is_empty(), "{:?}", e.problems());
+}
+
+/// A file with problems opens, shows them at their place, and is mended by the editor:
+/// Bob, off the map, moved onto it.
+#[test]
+fn a_file_with_problems_opens_to_be_mended() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/malformed/off-map.ron");
+    let mut e = Editor::open(builtin(), &path).expect("it reads");
+    assert!(e.prepared().is_none());
+    let bob = Path::root().field("units").index(1);
+    let problems = e.problems_at(&bob);
+    assert_eq!(problems, ["units[1].at: hex (9, 0) is off the map"]);
+    e.move_unit(1, Hex::new(3, 0)).expect("moved onto the map");
+    assert!(e.problems().is_empty(), "{:?}", e.problems());
+    assert!(e.prepared().is_some());
+    // Written, the file keeps its comment line and Ann's line as they were.
+    let text = e.text().expect("written");
+    assert!(text.contains("// expect: 10:41"), "{text}");
+    assert!(
+        text.contains("(name: \"Ann\", side: \"red\", at: (0, 0), stats: Gurps("),
+        "{text}"
+    );
+    assert!(
+        text.contains("(name: \"Bob\", side: \"blue\", at: (3, 0), template: \"guard\")"),
+        "{text}"
+    );
+}

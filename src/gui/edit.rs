@@ -1,0 +1,541 @@
+//! The scenario editor in the window (`skirmish edit`, **Edit** in the top bar): tools to
+//! select, move, place and delete units and to paint terrain on the map; the sides; the
+//! selected unit's form with its ruleset's fields and the ruleset's settings, each checked
+//! as typed; Save, Undo and Redo; Play and Preview run the edited scenario without saving.
+//!
+//! Every change is a call to [`Editor`], which checks it as `skirmish check` does; the
+//! window shows the last scenario that checked (rebuilt after each change) and lists the
+//! problems of the one being edited next to the fields they are about.
+
+use super::{Game, SIDE_COLOURS};
+use crate::battle::{AiStyle, Control, UnitId};
+use crate::editor::Editor;
+use crate::format::Path;
+use crate::hexmap::{Cover, MapShape, Terrain};
+use crate::play::Play;
+use crate::scenario::SideSpec;
+use bevy::prelude::{ButtonInput, KeyCode, MouseButton};
+use bevy_egui::egui;
+use hexx::Hex;
+use std::collections::BTreeMap;
+
+/// What a left click on the map does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tool {
+    /// Selects the unit clicked; with a unit selected, a click on a free hex moves it there.
+    Select,
+    /// Places a copy of the selected unit on the hex clicked.
+    Place,
+    /// Paints the hex clicked.
+    Paint(Terrain),
+}
+
+/// The editor's state in the window.
+pub struct EditState {
+    /// The scenario being edited.
+    pub editor: Editor,
+    /// What a click does.
+    pub tool: Tool,
+    /// The unit selected (by its place in the file).
+    pub selected: Option<usize>,
+    /// The text in each field of the form (name, text), in the format's order, while it
+    /// is typed.
+    form: Vec<(String, String)>,
+    /// Whose form `form` holds (`None`: the ruleset's settings' form).
+    form_of: Option<Option<usize>>,
+    /// The reader's complaint about a field's text, by field name.
+    refused: BTreeMap<String, String>,
+    /// Copies to add.
+    copies: u32,
+    /// Where Save writes.
+    save_path: String,
+    /// The last thing the editor said.
+    pub message: String,
+}
+
+impl EditState {
+    /// The editor on `editor`'s scenario.
+    pub fn new(editor: Editor) -> Self {
+        let save_path = editor
+            .path()
+            .map_or("new-scenario.ron".into(), |p| p.display().to_string());
+        Self {
+            editor,
+            tool: Tool::Select,
+            selected: None,
+            form: Vec::new(),
+            form_of: None,
+            refused: BTreeMap::new(),
+            copies: 1,
+            save_path,
+            message: String::new(),
+        }
+    }
+}
+
+/// Shows the edited scenario on the map: the battle at its start when it checks (the last
+/// one that did otherwise), the camera where it was, the selected unit selected.
+pub fn sync(game: &mut Game) {
+    let Some(edit) = &game.edit else { return };
+    if let Some(prepared) = edit.editor.prepared() {
+        let path = edit
+            .editor
+            .path()
+            .map_or_else(|| game.scenario_path.clone(), std::path::Path::to_path_buf);
+        let seed = game.play.session().seed();
+        let play = Play::new(prepared.clone(), path.clone(), seed);
+        let selected = edit.selected;
+        game.replace(play, path);
+        game.keep_camera = true;
+        game.selected = selected.map(|i| UnitId(i as u32));
+    }
+}
+
+/// Says what `result` of a change was, and shows the scenario after it.
+fn after(game: &mut Game, done: &str, result: Result<(), String>) {
+    let Some(edit) = &mut game.edit else { return };
+    match result {
+        Ok(()) => {
+            edit.message = done.to_string();
+            edit.form_of = None;
+            sync(game);
+        }
+        Err(why) => edit.message = why,
+    }
+}
+
+/// Mouse and keys on the map while editing: the tool's click, Delete, R and Shift+R to
+/// turn, Ctrl+Z and Ctrl+Y.
+pub fn input(
+    game: &mut Game,
+    hex: Option<Hex>,
+    buttons: &ButtonInput<MouseButton>,
+    keys: &ButtonInput<KeyCode>,
+    typing: bool,
+) {
+    let Some(edit) = &mut game.edit else { return };
+    if !typing {
+        let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+        let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+        if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+            let undone = edit.editor.undo();
+            after(
+                game,
+                "took back the last change",
+                ok_or(undone, "nothing to undo"),
+            );
+            return;
+        }
+        if ctrl && keys.just_pressed(KeyCode::KeyY) {
+            let redone = edit.editor.redo();
+            after(
+                game,
+                "made the change again",
+                ok_or(redone, "nothing to redo"),
+            );
+            return;
+        }
+        if let Some(unit) = edit.selected {
+            if keys.just_pressed(KeyCode::Delete) {
+                let result = edit.editor.delete(unit);
+                edit.selected = None;
+                after(game, "deleted", result);
+                return;
+            }
+            if keys.just_pressed(KeyCode::KeyR) {
+                let result = edit.editor.rotate(unit, !shift);
+                after(game, "turned", result);
+                return;
+            }
+        }
+    }
+    let Some(hex) = hex else { return };
+    if !buttons.just_pressed(MouseButton::Left) {
+        return;
+    }
+    let on = edit.editor.unit_at(hex);
+    match (edit.tool, on, edit.selected) {
+        (Tool::Select, Some(u), _) => {
+            edit.selected = Some(u);
+            edit.message = format!("selected {}", edit.editor.file().units[u].name);
+            game.selected = Some(UnitId(u as u32));
+        }
+        (Tool::Select, None, Some(u)) => {
+            let result = edit.editor.move_unit(u, hex);
+            after(game, "moved", result);
+        }
+        (Tool::Select, None, None) => edit.message = "click a unit to select it".into(),
+        (Tool::Place, _, like) => {
+            let like = like.unwrap_or(0);
+            match edit.editor.place(like, hex) {
+                Ok(i) => {
+                    edit.selected = Some(i);
+                    after(game, "placed a copy", Ok(()));
+                }
+                Err(why) => edit.message = why,
+            }
+        }
+        (Tool::Paint(t), ..) => {
+            let result = edit.editor.paint(hex, t);
+            after(game, "painted", result);
+        }
+    }
+}
+
+fn ok_or(done: bool, otherwise: &str) -> Result<(), String> {
+    if done {
+        Ok(())
+    } else {
+        Err(otherwise.to_string())
+    }
+}
+
+/// The editor's top bar: Save (to the path typed), Undo, Redo, Play, Preview, the tools.
+pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
+    let Some(edit) = &mut game.edit else { return };
+    ui.label(egui::RichText::new("Editing").strong());
+    ui.add(egui::TextEdit::singleline(&mut edit.save_path).desired_width(200.0));
+    if ui
+        .button("Save")
+        .on_hover_text("Write the scenario to this file")
+        .clicked()
+    {
+        let path = std::path::PathBuf::from(edit.save_path.trim());
+        edit.message = match edit.editor.save(Some(&path)) {
+            Ok(p) => format!("saved to {}", p.display()),
+            Err(why) => why,
+        };
+    }
+    if ui.button("Undo").on_hover_text("Ctrl+Z").clicked() {
+        let undone = edit.editor.undo();
+        after(
+            game,
+            "took back the last change",
+            ok_or(undone, "nothing to undo"),
+        );
+        return;
+    }
+    if ui.button("Redo").on_hover_text("Ctrl+Y").clicked() {
+        let redone = edit.editor.redo();
+        after(
+            game,
+            "made the change again",
+            ok_or(redone, "nothing to redo"),
+        );
+        return;
+    }
+    ui.separator();
+    let checks = edit.editor.prepared().is_some();
+    if ui
+        .add_enabled(checks, egui::Button::new("Play"))
+        .on_hover_text("Fight the edited scenario (unsaved changes included)")
+        .on_disabled_hover_text("The scenario has problems (listed below the map)")
+        .clicked()
+    {
+        game.status = if edit.editor.dirty() {
+            "playing the edited scenario (not saved: a battle saved now names the file as \
+             it is on disk)"
+                .into()
+        } else {
+            "playing the edited scenario".into()
+        };
+        game.edit = None;
+        game.playing = false;
+        let seed = game.play.session().seed();
+        game.play.restart(seed);
+        game.rebuild = true;
+        game.keep_camera = true;
+        return;
+    }
+    if ui
+        .add_enabled(checks, egui::Button::new("Preview"))
+        .on_hover_text("Fight it many times headless: who wins, how often")
+        .clicked()
+    {
+        *show_preview = true;
+    }
+    ui.separator();
+    ui.label("Tool:");
+    ui.selectable_value(&mut edit.tool, Tool::Select, "Select / move")
+        .on_hover_text("Click a unit to select it, then a free hex to move it there");
+    ui.selectable_value(&mut edit.tool, Tool::Place, "Place copy")
+        .on_hover_text("Click a free hex: a copy of the selected unit stands there");
+    for (name, t) in [
+        ("Open", Terrain::Open),
+        ("Difficult", Terrain::Difficult),
+        ("Blocked", Terrain::Blocked),
+        ("Cover", Terrain::Cover(Cover::Half)),
+    ] {
+        ui.selectable_value(&mut edit.tool, Tool::Paint(t), name)
+            .on_hover_text("Paint the hexes clicked");
+    }
+    if !edit.message.is_empty() {
+        ui.separator();
+        ui.label(&edit.message);
+    }
+}
+
+/// The left panel: the map's size and the ruleset's settings, the sides, the units.
+pub fn left_panel(ui: &mut egui::Ui, game: &mut Game) {
+    let Some(edit) = &mut game.edit else { return };
+    let file = edit.editor.file().clone();
+    ui.heading(&file.name);
+    ui.label(format!(
+        "{} · {} units",
+        edit.editor
+            .prepared()
+            .map_or(file.ruleset.ruleset().id(), |p| p.ruleset),
+        file.units.len()
+    ));
+    ui.separator();
+    ui.strong("Map");
+    let mut reshaped = None;
+    match file.map.shape {
+        MapShape::Hexagon { radius } => {
+            let mut r = radius;
+            ui.add(egui::Slider::new(&mut r, 1..=60).text("radius"));
+            if r != radius {
+                reshaped = Some(MapShape::Hexagon { radius: r });
+            }
+        }
+        MapShape::Rectangle { columns, rows } => {
+            let (mut c, mut r) = (columns, rows);
+            ui.add(egui::Slider::new(&mut c, 1..=120).text("columns"));
+            ui.add(egui::Slider::new(&mut r, 1..=120).text("rows"));
+            if (c, r) != (columns, rows) {
+                reshaped = Some(MapShape::Rectangle {
+                    columns: c,
+                    rows: r,
+                });
+            }
+        }
+    }
+    if let Some(shape) = reshaped {
+        let result = edit.editor.reshape(shape);
+        after(game, "map resized", result);
+        return;
+    }
+    ui.separator();
+    ui.strong("Sides");
+    for (i, side) in file.sides.iter().enumerate() {
+        let colour = SIDE_COLOURS[i % SIDE_COLOURS.len()].to_srgba();
+        let swatch = egui::Color32::from_rgb(
+            (colour.red * 255.0) as u8,
+            (colour.green * 255.0) as u8,
+            (colour.blue * 255.0) as u8,
+        );
+        let mut name = side.name.clone().unwrap_or_else(|| side.id.clone());
+        let mut control = side.control;
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new("    ").background_color(swatch));
+            ui.label(&side.id);
+            ui.add(egui::TextEdit::singleline(&mut name).desired_width(110.0));
+        });
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut control, Control::Player, "Player");
+            ui.radio_value(&mut control, Control::Ai(AiStyle::Aggressive), "AI bold");
+            ui.radio_value(&mut control, Control::Ai(AiStyle::Cautious), "AI careful");
+        });
+        let named = (name != side.id).then_some(name);
+        if named != side.name || control != side.control {
+            let spec = SideSpec {
+                id: side.id.clone(),
+                name: named,
+                control,
+            };
+            let result = edit.editor.set_side(i, spec);
+            after(game, "side changed", result);
+            return;
+        }
+    }
+    ui.separator();
+    ui.strong("Units");
+    for (i, unit) in file.units.iter().enumerate() {
+        let chosen = edit.selected == Some(i);
+        let text = format!(
+            "{} ({}) at ({}, {})",
+            unit.name, unit.side, unit.at.0, unit.at.1
+        );
+        if ui.selectable_label(chosen, text).clicked() {
+            edit.selected = Some(i);
+            game.selected = Some(UnitId(i as u32));
+            return;
+        }
+    }
+}
+
+/// A change asked for in a panel, made once the panel is drawn.
+type Change = (String, Box<dyn FnOnce(&mut Editor) -> Result<(), String>>);
+
+/// The right panel: the selected unit's form (or the ruleset's settings when none is).
+pub fn right_panel(ui: &mut egui::Ui, game: &mut Game) {
+    let Some(edit) = &mut game.edit else { return };
+    let unit = edit
+        .selected
+        .filter(|&u| u < edit.editor.file().units.len());
+    let current = match unit {
+        Some(u) => edit.editor.stat_fields(u),
+        None => edit.editor.ruleset_fields(),
+    }
+    .unwrap_or_default();
+    if edit.form_of != Some(unit) {
+        edit.form = current.clone();
+        edit.form_of = Some(unit);
+        edit.refused.clear();
+    }
+    let mut change: Option<Change> = None;
+    let at = match unit {
+        Some(u) => Path::root().field("units").index(u),
+        None => Path::root().field("ruleset"),
+    };
+    match unit {
+        Some(u) => unit_header(ui, edit, u, &mut change),
+        None => {
+            ui.heading("Ruleset settings");
+            ui.label("Select a unit on the map or in the list for its stat block.");
+        }
+    }
+    ui.separator();
+    let problems = edit.editor.problems_at(&at);
+    let mut commit: Option<(String, String)> = None;
+    egui::Grid::new("form")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            for (name, text) in &mut edit.form {
+                ui.label(name.as_str());
+                let response = ui.add(egui::TextEdit::singleline(text).desired_width(200.0));
+                let was = current.iter().find(|(n, _)| n == name).map(|(_, v)| v);
+                if response.lost_focus() && was != Some(text) {
+                    commit = Some((name.clone(), text.clone()));
+                }
+                ui.end_row();
+                let here = format!(".{name}");
+                let mut notes: Vec<String> = problems
+                    .iter()
+                    .filter(|p| p.contains(&format!("{here}:")) || p.contains(&format!("{here}[")))
+                    .cloned()
+                    .collect();
+                notes.extend(edit.refused.get(name).cloned());
+                for note in notes {
+                    ui.label("");
+                    ui.colored_label(egui::Color32::from_rgb(240, 110, 90), note);
+                    ui.end_row();
+                }
+            }
+        });
+    if let Some((name, text)) = commit {
+        let result = match unit {
+            Some(u) => edit.editor.set_stat_field(u, &name, &text),
+            None => edit.editor.set_ruleset_field(&name, &text),
+        };
+        match result {
+            Ok(()) => {
+                edit.refused.remove(&name);
+                after(game, &format!("{name} set"), Ok(()));
+            }
+            Err(why) => {
+                edit.refused.insert(name, why.clone());
+                edit.message = why;
+            }
+        }
+        return;
+    }
+    if let Some((done, f)) = change
+        && let Some(edit) = &mut game.edit
+    {
+        let result = f(&mut edit.editor);
+        after(game, &done, result);
+    }
+}
+
+/// The selected unit's name, side and buttons (turn, delete, copies).
+fn unit_header(ui: &mut egui::Ui, edit: &mut EditState, u: usize, change: &mut Option<Change>) {
+    let spec = edit.editor.file().units[u].clone();
+    ui.heading(&spec.name);
+    let mut name = spec.name.clone();
+    ui.horizontal(|ui| {
+        ui.label("name");
+        ui.text_edit_singleline(&mut name);
+    });
+    if name != spec.name && !name.trim().is_empty() {
+        *change = Some((
+            "renamed".into(),
+            Box::new(move |e: &mut Editor| e.rename(u, &name)),
+        ));
+    }
+    let mut side = spec.side.clone();
+    let ids: Vec<String> = edit
+        .editor
+        .file()
+        .sides
+        .iter()
+        .map(|s| s.id.clone())
+        .collect();
+    egui::ComboBox::from_label("side")
+        .selected_text(&side)
+        .show_ui(ui, |ui| {
+            for id in &ids {
+                ui.selectable_value(&mut side, id.clone(), id);
+            }
+        });
+    if side != spec.side {
+        *change = Some((
+            "side changed".into(),
+            Box::new(move |e: &mut Editor| e.set_unit_side(u, &side)),
+        ));
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Turn (R)").clicked() {
+            *change = Some((
+                "turned".into(),
+                Box::new(move |e: &mut Editor| e.rotate(u, true)),
+            ));
+        }
+        if ui.button("Delete (Del)").clicked() {
+            edit.selected = None;
+            *change = Some((
+                "deleted".into(),
+                Box::new(move |e: &mut Editor| e.delete(u)),
+            ));
+        }
+        ui.add(egui::DragValue::new(&mut edit.copies).range(1..=50));
+        if ui.button("Add copies").clicked() {
+            let n = edit.copies as usize;
+            *change = Some((
+                "copies added".into(),
+                Box::new(move |e: &mut Editor| e.add_copies(u, n).map(|_| ())),
+            ));
+        }
+    });
+    if let Some(t) = &spec.template {
+        ui.label(format!(
+            "from template \"{t}\" (an edit gives it its own stat block)"
+        ));
+    }
+    if ui.button("Ruleset settings").clicked() {
+        edit.selected = None;
+    }
+}
+
+/// Below the map: the problems `check` finds in the edited scenario.
+pub fn problems_panel(ui: &mut egui::Ui, game: &mut Game) {
+    let Some(edit) = &game.edit else { return };
+    let problems = edit.editor.problems();
+    if problems.is_empty() {
+        ui.label("The scenario checks: Play and Preview fight it as it stands.");
+        return;
+    }
+    ui.colored_label(
+        egui::Color32::from_rgb(240, 110, 90),
+        format!(
+            "{} problem(s); the map shows the last version that checked:",
+            problems.len()
+        ),
+    );
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        for p in problems {
+            ui.monospace(format!("{}: {}", p.path, p.message));
+        }
+    });
+}
