@@ -11,8 +11,8 @@
 use crate::format::{Path, Problem};
 use crate::hexmap::{Compass, HexMap, MapShape, Terrain};
 use crate::scenario::{
-    Original, Prepared, Registry, ScenarioFile, SideSpec, UnitSpec, UnitStats, fields, to_ron,
-    to_ron_from, validate, with_field,
+    Original, Prepared, Registry, ScenarioFile, SideSpec, Tagged, UnitSpec, UnitStats, fields,
+    to_ron, to_ron_from, validate, with_field,
 };
 use hexx::Hex;
 use std::path::PathBuf;
@@ -415,6 +415,37 @@ impl Editor {
             f.units[unit].stats = Some(stats);
             f.units[unit].template = None;
             Ok(())
+        })
+    }
+
+    /// Gives unit `unit` the starting vector that carries it to `to` in its first turn
+    /// (a Traveller ship's velocity, a Vergeworlds mover's heading and speed); an error for
+    /// a ruleset without starting vectors. A unit drawn from a template gets a stat block
+    /// of its own.
+    pub fn aim(&mut self, unit: usize, to: Hex) -> Result<(), String> {
+        let spec = self.unit(unit)?;
+        let from = Hex::new(spec.at.0, spec.at.1);
+        let stats = self.stats(unit)?;
+        let ruleset = stats.0.ruleset;
+        let value = ruleset
+            .heading(&*stats.0.value, from, to)
+            .ok_or_else(|| format!("{} units have no starting vector", ruleset.id()))?;
+        let stats = UnitStats(Tagged { ruleset, value });
+        self.change(|f| {
+            f.units[unit].stats = Some(stats);
+            f.units[unit].template = None;
+            Ok(())
+        })
+    }
+
+    /// True when the scenario's ruleset gives units starting vectors ([`Editor::aim`]).
+    pub fn has_vectors(&self) -> bool {
+        self.file.units.first().is_some_and(|u| {
+            u.stats_in(&self.file).is_some_and(|s| {
+                s.0.ruleset
+                    .heading(&*s.0.value, Hex::ZERO, Hex::new(1, 0))
+                    .is_some()
+            })
         })
     }
 

@@ -217,3 +217,39 @@ fn a_file_with_problems_opens_to_be_mended() {
         "{text}"
     );
 }
+
+/// The Vector tool: a Traveller ship's velocity and a Vergeworlds mover's heading and speed
+/// are set by the hex they head for; GURPS fighters have none.
+#[test]
+fn vectors_point_where_the_unit_heads() {
+    let mut e = Editor::new(builtin(), "traveller-space", None).expect("new");
+    assert!(e.has_vectors());
+    let at = e.file().units[0].at;
+    e.aim(0, Hex::new(at.0 + 2, at.1 - 1)).expect("aimed");
+    let v = e.stat_fields(0).expect("a form");
+    assert!(
+        v.iter().any(|(n, t)| n == "velocity" && t == "(2, -1)"),
+        "{v:?}"
+    );
+    let mut e = Editor::new(builtin(), "vergeworlds", None).expect("new");
+    let at = e.file().units[0].at;
+    e.aim(0, Hex::new(at.0 + 3, at.1)).expect("aimed");
+    let v = e.stat_fields(0).expect("a form");
+    let east = hexx::EdgeDirection::ALL_DIRECTIONS
+        .iter()
+        .position(|d| Hex::ZERO + *d == Hex::new(1, 0))
+        .expect("a side");
+    let expected = format!("({east}, 3)");
+    assert!(
+        v.iter().any(|(n, t)| n == "moving" && t == &expected),
+        "{v:?} {expected}"
+    );
+    assert!(e.prepared().is_some(), "{:?}", e.problems());
+    let mut e = Editor::new(builtin(), "gurps", None).expect("new");
+    assert!(!e.has_vectors());
+    assert!(
+        e.aim(0, Hex::ZERO)
+            .unwrap_err()
+            .contains("no starting vector")
+    );
+}

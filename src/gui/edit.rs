@@ -22,12 +22,16 @@ use std::collections::BTreeMap;
 /// What a left click on the map does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Tool {
-    /// Selects the unit clicked; with a unit selected, a click on a free hex moves it there.
+    /// Selects the unit clicked; with a unit selected, a click on a free hex moves it there;
+    /// a unit dragged moves where it is let go.
     Select,
     /// Places a copy of the selected unit on the hex clicked.
     Place,
     /// Paints the hex clicked.
     Paint(Terrain),
+    /// Gives the selected unit (or the unit dragged from) the starting vector that carries
+    /// it to the hex clicked (or let go on): Traveller ships, Vergeworlds movers.
+    Vector,
 }
 
 /// The editor's state in the window.
@@ -49,6 +53,8 @@ pub struct EditState {
     copies: u32,
     /// Where Save writes.
     save_path: String,
+    /// A unit being dragged, and the hex the drag started on.
+    dragging: Option<(usize, Hex)>,
     /// The last thing the editor said.
     pub message: String,
 }
@@ -68,6 +74,7 @@ impl EditState {
             refused: BTreeMap::new(),
             copies: 1,
             save_path,
+            dragging: None,
             message: String::new(),
         }
     }
@@ -149,13 +156,34 @@ pub fn input(
             }
         }
     }
-    let Some(hex) = hex else { return };
+    let Some(hex) = hex else {
+        if buttons.just_released(MouseButton::Left) {
+            edit.dragging = None;
+        }
+        return;
+    };
+    // A drag that started on a unit ends where the button is let go: the unit moves there
+    // (Select), or heads there (Vector).
+    if buttons.just_released(MouseButton::Left)
+        && let Some((u, start)) = edit.dragging.take()
+        && hex != start
+    {
+        let result = match edit.tool {
+            Tool::Vector => edit.editor.aim(u, hex),
+            _ => edit.editor.move_unit(u, hex),
+        };
+        after(game, "dragged", result);
+        return;
+    }
     if !buttons.just_pressed(MouseButton::Left) {
         return;
     }
     let on = edit.editor.unit_at(hex);
+    if let (Tool::Select | Tool::Vector, Some(u)) = (edit.tool, on) {
+        edit.dragging = Some((u, hex));
+    }
     match (edit.tool, on, edit.selected) {
-        (Tool::Select, Some(u), _) => {
+        (Tool::Select | Tool::Vector, Some(u), _) => {
             edit.selected = Some(u);
             edit.message = format!("selected {}", edit.editor.file().units[u].name);
             game.selected = Some(UnitId(u as u32));
@@ -179,6 +207,11 @@ pub fn input(
             let result = edit.editor.paint(hex, t);
             after(game, "painted", result);
         }
+        (Tool::Vector, _, Some(u)) => {
+            let result = edit.editor.aim(u, hex);
+            after(game, "vector set", result);
+        }
+        (Tool::Vector, _, None) => edit.message = "select a unit, then click where it heads".into(),
     }
 }
 
@@ -260,18 +293,48 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
         .on_hover_text("Click a unit to select it, then a free hex to move it there");
     ui.selectable_value(&mut edit.tool, Tool::Place, "Place copy")
         .on_hover_text("Click a free hex: a copy of the selected unit stands there");
+    if edit.editor.has_vectors() {
+        ui.selectable_value(&mut edit.tool, Tool::Vector, "Vector")
+            .on_hover_text("Click where the selected unit heads: its starting vector");
+    }
+    ui.label("Paint:");
     for (name, t) in [
         ("Open", Terrain::Open),
         ("Difficult", Terrain::Difficult),
         ("Blocked", Terrain::Blocked),
-        ("Cover", Terrain::Cover(Cover::Half)),
+        ("Light cover", Terrain::Cover(Cover::Light)),
+        ("Half cover", Terrain::Cover(Cover::Half)),
+        ("Heavy cover", Terrain::Cover(Cover::Heavy)),
     ] {
         ui.selectable_value(&mut edit.tool, Tool::Paint(t), name)
             .on_hover_text("Paint the hexes clicked");
     }
+    let mut renewed = false;
+    ui.menu_button("New", |ui| {
+        for r in crate::rules::builtin().rulesets() {
+            if ui.button(r.id()).clicked() {
+                match Editor::new(crate::rules::builtin(), r.id(), None) {
+                    Ok(editor) => {
+                        *edit = EditState::new(editor);
+                        edit.message = format!("a new {} scenario", r.id());
+                        renewed = true;
+                    }
+                    Err(why) => edit.message = why,
+                }
+                ui.close();
+            }
+        }
+    })
+    .response
+    .on_hover_text("Start a new scenario of a ruleset (its minimal battle)");
     if !edit.message.is_empty() {
         ui.separator();
         ui.label(&edit.message);
+    }
+    if renewed {
+        // Another scenario: drawn anew and framed on its units.
+        sync(game);
+        game.keep_camera = false;
     }
 }
 

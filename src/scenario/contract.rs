@@ -21,6 +21,7 @@ use bevy::ecs::entity::Entity;
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
+use hexx::Hex;
 use ron::error::SpannedError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -173,6 +174,14 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
         let _ = (stats, steps);
         None
     }
+
+    /// The stat block with the starting movement vector that carries a unit at `from`
+    /// towards `to` in its first turn (the editor's Vector tool: click where it heads);
+    /// `None` for a ruleset without starting vectors (the default).
+    fn heading(stats: &Self::Stats, from: Hex, to: Hex) -> Option<Self::Stats> {
+        let _ = (stats, from, to);
+        None
+    }
 }
 
 /// What a decision does for the fight ([`Ruleset::engagement`]).
@@ -253,6 +262,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn engagement(&self, action: &dyn Section) -> Option<Engagement>;
     /// [`Ruleset::stronger`]; `None` for a stat block of another ruleset.
     fn stronger(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>>;
+    /// [`Ruleset::heading`]; `None` for a stat block of another ruleset.
+    fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>>;
     /// Sends `unit`'s decision to the battle's systems (as a `Command` message); an error
     /// when the action is not this ruleset's.
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String>;
@@ -430,6 +441,11 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
     fn stronger(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>> {
         let stats = stats.as_any().downcast_ref::<R::Stats>()?;
         R::stronger(stats, steps).map(|s| Arc::new(s) as Arc<dyn Section>)
+    }
+
+    fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>> {
+        let stats = stats.as_any().downcast_ref::<R::Stats>()?;
+        R::heading(stats, from, to).map(|s| Arc::new(s) as Arc<dyn Section>)
     }
 
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String> {

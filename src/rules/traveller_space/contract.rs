@@ -11,6 +11,7 @@ use crate::scenario::{Engagement, Prepared, Ruleset, ScenarioFile, unknown_sides
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
+use hexx::Hex;
 use std::sync::Arc;
 
 /// GURPS Traveller space combat (ruleset id `traveller-space`, tag `TravellerSpace`).
@@ -80,6 +81,16 @@ impl Ruleset for TravellerSpace {
     fn stronger(stats: &TravellerShipStats, steps: i32) -> Option<TravellerShipStats> {
         let mut s = stats.clone();
         s.crew.gunner = s.crew.gunner.saturating_add(2 * steps);
+        Some(s)
+    }
+
+    /// The velocity that coasts the ship from `from` to `to` in one turn: a vector is the
+    /// hexes it moves in the Movement step (gurps-traveller-gm-screen.txt, "SEQUENCE OF
+    /// ACTION", 3).
+    fn heading(stats: &TravellerShipStats, from: Hex, to: Hex) -> Option<TravellerShipStats> {
+        let mut s = stats.clone();
+        let d = to - from;
+        s.velocity = (d.x, d.y);
         Some(s)
     }
 

@@ -9,6 +9,7 @@ use crate::scenario::{Engagement, Prepared, Ruleset, ScenarioFile};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
+use hexx::Hex;
 use std::sync::Arc;
 
 /// Vergeworlds "Rough Methods" (ruleset id `vergeworlds`, tag `Vergeworlds`).
@@ -93,6 +94,18 @@ impl Ruleset for Vergeworlds {
             }
             .sample_actions(unit)
         })
+    }
+
+    /// A movement vector heading from `from` towards `to` at the distance between them a
+    /// turn (1 m hexes): its hex side and speed (vergeworlds-rough-methods.txt, "High Speed
+    /// Movement"); none when `to` is `from`.
+    fn heading(stats: &VwStats, from: Hex, to: Hex) -> Option<VwStats> {
+        let mut s = stats.clone();
+        s.moving = (to != from).then(|| {
+            let side = super::vector::heading_of(to - from);
+            (side, from.unsigned_distance_to(to))
+        });
+        Some(s)
     }
 
     /// A step is one score of Fight, Shoot, Throw and Grapple each
