@@ -160,6 +160,10 @@ pub struct SideInfo {
     pub name: String,
     /// Who decides for it.
     pub control: Control,
+    /// Its colour in the window, red, green and blue from 0 to 255 (`None`: the window's
+    /// colour for its place in the list).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<(u8, u8, u8)>,
 }
 
 /// The sides, indexed by [`Side`].

@@ -253,3 +253,18 @@ fn vectors_point_where_the_unit_heads() {
             .contains("no starting vector")
     );
 }
+
+/// A side's colour is part of the file: set, saved, read back (the window draws its tokens
+/// and names in it).
+#[test]
+fn a_side_keeps_its_colour() {
+    let mut e = Editor::new(builtin(), "socs", None).expect("new");
+    let mut side = e.file().sides[1].clone();
+    side.colour = Some((200, 60, 40));
+    e.set_side(1, side).expect("set");
+    let text = e.text().expect("written");
+    assert!(text.contains("colour: (200, 60, 40)"), "{text}");
+    let p = crate::scenario::parse(builtin(), "x.ron", &text).expect("checks");
+    assert_eq!(p.sides[1].colour, Some((200, 60, 40)));
+    assert_eq!(p.sides[0].colour, None);
+}

@@ -7,7 +7,7 @@
 //! window shows the last scenario that checked (rebuilt after each change) and lists the
 //! problems of the one being edited next to the fields they are about.
 
-use super::{Game, SIDE_COLOURS};
+use super::Game;
 use crate::battle::{AiStyle, Control, UnitId};
 use crate::editor::Editor;
 use crate::format::Path;
@@ -381,16 +381,15 @@ pub fn left_panel(ui: &mut egui::Ui, game: &mut Game) {
     ui.separator();
     ui.strong("Sides");
     for (i, side) in file.sides.iter().enumerate() {
-        let colour = SIDE_COLOURS[i % SIDE_COLOURS.len()].to_srgba();
-        let swatch = egui::Color32::from_rgb(
-            (colour.red * 255.0) as u8,
-            (colour.green * 255.0) as u8,
-            (colour.blue * 255.0) as u8,
-        );
+        let shown = super::colour_for(side.colour, i).to_srgba();
+        let mut rgb = [shown.red, shown.green, shown.blue].map(|c| (c * 255.0).round() as u8);
+        let mut picked = side.colour;
         let mut name = side.name.clone().unwrap_or_else(|| side.id.clone());
         let mut control = side.control;
         ui.horizontal(|ui| {
-            ui.label(egui::RichText::new("    ").background_color(swatch));
+            if ui.color_edit_button_srgb(&mut rgb).changed() {
+                picked = Some((rgb[0], rgb[1], rgb[2]));
+            }
             ui.label(&side.id);
             ui.add(egui::TextEdit::singleline(&mut name).desired_width(110.0));
         });
@@ -400,11 +399,12 @@ pub fn left_panel(ui: &mut egui::Ui, game: &mut Game) {
             ui.radio_value(&mut control, Control::Ai(AiStyle::Cautious), "AI careful");
         });
         let named = (name != side.id).then_some(name);
-        if named != side.name || control != side.control {
+        if named != side.name || control != side.control || picked != side.colour {
             let spec = SideSpec {
                 id: side.id.clone(),
                 name: named,
                 control,
+                colour: picked,
             };
             let result = edit.editor.set_side(i, spec);
             after(game, "side changed", result);

@@ -9,7 +9,7 @@
 pub use super::layout::{HEX_SIZE, MapLayout};
 use super::ruleset::Backdrop;
 use super::shading::FlatMaterial;
-use super::{Game, SIDE_COLOURS, Toggles};
+use super::{Game, Toggles};
 use crate::battle::{Altitude, BattleEvent, Facing, HexPos, Standing, UnitId};
 use crate::hexmap::{Cover, HexMap, Terrain};
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
@@ -380,8 +380,9 @@ pub fn spawn_scene(
     let fallen = materials.add(Color::srgba(0.35, 0.35, 0.35, 0.8));
     // One material per side, shared by its tokens, so that Bevy draws each side's discs in
     // one batch rather than one draw per token.
-    let side_materials: Vec<Handle<FlatMaterial>> =
-        SIDE_COLOURS.iter().map(|&c| materials.add(c)).collect();
+    let side_materials: Vec<Handle<FlatMaterial>> = (0..session.prepared().sides.len().max(1))
+        .map(|i| materials.add(super::side_colour(&session.prepared().sides, i)))
+        .collect();
     for (i, entry) in session.roster().units.iter().enumerate() {
         let alive = side_materials[usize::from(entry.side) % side_materials.len()].clone();
         let id = UnitId(i as u32);

@@ -69,6 +69,18 @@ pub const SIDE_COLOURS: [Color; 6] = [
     Color::srgb(0.2, 0.75, 0.75),
 ];
 
+/// Side `side`'s colour: the scenario's, or [`SIDE_COLOURS`] by its place in the list.
+pub fn side_colour(sides: &[crate::battle::SideInfo], side: usize) -> Color {
+    colour_for(sides.get(side).and_then(|s| s.colour), side)
+}
+
+/// `colour` (red, green, blue), or the colour of the `index`-th side when it is `None`.
+pub fn colour_for(colour: Option<(u8, u8, u8)>, index: usize) -> Color {
+    colour.map_or(SIDE_COLOURS[index % SIDE_COLOURS.len()], |(r, g, b)| {
+        Color::srgb_u8(r, g, b)
+    })
+}
+
 /// Which overlays are on.
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct Toggles {

@@ -6,7 +6,7 @@
 //! histograms of rounds and casualties).
 
 use super::map::{MapViewport, Pointer, terrain_colour, terrain_name};
-use super::{Game, SIDE_COLOURS, Toggles};
+use super::{Game, Toggles};
 use crate::battle::{
     BattleEvent, OutcomeKind, Roster, Sides, Standing, TurnState, UnitId, format_event,
 };
@@ -77,13 +77,9 @@ struct PreviewJob {
     result: Arc<Mutex<Option<PreviewReport>>>,
 }
 
-fn side_colour(side: u8) -> egui::Color32 {
-    let c = SIDE_COLOURS[usize::from(side) % SIDE_COLOURS.len()].to_srgba();
-    egui::Color32::from_rgb(
-        (c.red * 255.0) as u8,
-        (c.green * 255.0) as u8,
-        (c.blue * 255.0) as u8,
-    )
+/// Side `side`'s colour in the panels ([`super::side_colour`]).
+fn side_colour(sides: &[crate::battle::SideInfo], side: u8) -> egui::Color32 {
+    colour32(super::side_colour(sides, usize::from(side)))
 }
 
 fn colour32(c: Color) -> egui::Color32 {
@@ -462,7 +458,8 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
                     let now =
                         Some(id) == turn.awaiting || (i == turn.cursor && turn.awaiting.is_none());
                     ui.monospace(if now { ">" } else { " " });
-                    let name = egui::RichText::new(&entry.name).color(side_colour(entry.side));
+                    let name = egui::RichText::new(&entry.name)
+                        .color(side_colour(&session.prepared().sides, entry.side));
                     let name = if standing.fighting() {
                         name
                     } else {
@@ -898,9 +895,10 @@ fn preview_window(ctx: &egui::Context, game: &mut Game, state: &mut PanelState) 
                     if r.cancelled { " (cancelled)" } else { "" },
                     r.seconds
                 ));
+                let sides = &game.play.session().prepared().sides;
                 egui::Grid::new("rates").striped(true).show(ui, |ui| {
                     for (i, side) in r.sides.iter().enumerate() {
-                        ui.colored_label(side_colour(i as u8), &side.name);
+                        ui.colored_label(side_colour(sides, i as u8), &side.name);
                         ui.label(format!(
                             "wins {:.1}% ({:.1}% to {:.1}%)",
                             side.wins.rate * 100.0,
@@ -932,7 +930,7 @@ fn preview_window(ctx: &egui::Context, game: &mut Game, state: &mut PanelState) 
                         ui,
                         &format!("{} casualties", side.name),
                         &side.casualties_histogram,
-                        side_colour(i as u8),
+                        side_colour(sides, i as u8),
                     );
                 }
             }

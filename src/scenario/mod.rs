@@ -130,6 +130,10 @@ pub struct SideSpec {
     pub name: Option<String>,
     /// Who plays it.
     pub control: Control,
+    /// Its colour in the window, `(red, green, blue)` from 0 to 255 (default: by its place
+    /// in the list).
+    #[serde(default)]
+    pub colour: Option<(u8, u8, u8)>,
 }
 
 /// A unit's stat block, written `Tag(...)` with its ruleset's tag and read by that ruleset.
@@ -696,6 +700,7 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
             id: s.id.clone(),
             name: s.name.clone().unwrap_or_else(|| s.id.clone()),
             control: s.control,
+            colour: s.colour,
         })
         .collect();
     Ok(Prepared {
