@@ -4,7 +4,8 @@
 //! Layers, lowest first (a lower layer never uses a higher one): [`dice`], [`hexmap`],
 //! [`battle`], [`rules`], [`scenario`], [`session`], [`play`] (an interactive battle that
 //! records its decisions: undo, save, load, replay), [`preview`], [`editor`] (a scenario
-//! being edited), then the command line and (feature `gui`) the window.
+//! being edited), [`share`] (a battle's log to share), then the command line and (feature
+//! `gui`) the window.
 
 pub mod battle;
 pub mod dice;
@@ -19,3 +20,4 @@ pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod session;
+pub mod share;

@@ -68,6 +68,17 @@ struct WindowArgs {
     click: Vec<(f32, f32)>,
 }
 
+/// How `log` writes the battle.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum LogFormat {
+    /// Markdown: a heading a round, nested lists; renders in forums and chats.
+    Markdown,
+    /// One self-contained HTML page with the map at the start and at the end.
+    Html,
+    /// Plain text, as `replay` prints it.
+    Text,
+}
+
 /// What `balance --vary` turns.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum KnobArg {
@@ -121,6 +132,21 @@ enum Command {
         new: Option<String>,
         #[command(flatten)]
         window: WindowArgs,
+    },
+    /// Write a saved battle's log to share: Markdown, an HTML page with the map at the start
+    /// and at the end, or text; every roll with its dice and modifiers, a heading a round.
+    Log {
+        /// Saved battle (docs/save-format.md).
+        save: PathBuf,
+        /// markdown (default), html or text.
+        #[arg(long, value_enum, default_value_t = LogFormat::Markdown)]
+        format: LogFormat,
+        /// Let the AI fight on to the end after the saved decisions.
+        #[arg(long)]
+        finish: bool,
+        /// Write to this new file instead of printing (an existing file is not replaced).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// Check scenario files and report every problem with file, line and column.
     Check {
@@ -324,6 +350,49 @@ fn replay(file: &Path, json: bool, finish: bool) -> ExitCode {
         serde_json::to_value(&play.recording().decisions).unwrap_or_default(),
     );
     print_battle(play.session_mut(), &scenario, json, extra)
+}
+
+/// `skirmish log`: the saved battle's log in `format`, printed or written to `out`.
+fn share_log(file: &Path, format: LogFormat, finish: bool, out: Option<&Path>) -> ExitCode {
+    use skirmish::share::{Format, export};
+    let mut play = match Play::load(file) {
+        Ok(play) => play,
+        Err(e) => {
+            eprint!("{}", e.render(std::io::stderr().is_terminal()));
+            let n = e.count();
+            eprintln!("error: {n} problem{} found", if n == 1 { "" } else { "s" });
+            return ExitCode::from(1);
+        }
+    };
+    if finish {
+        play.finish_by_ai();
+    }
+    let format = match format {
+        LogFormat::Markdown => Format::Markdown,
+        LogFormat::Html => Format::Html,
+        LogFormat::Text => Format::Text,
+    };
+    let text = export(play.session_mut(), format);
+    match out {
+        None => interrupted_or(print_out(&text)),
+        Some(out) => {
+            let written = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(out)
+                .and_then(|mut f| f.write_all(text.as_bytes()));
+            match written {
+                Ok(()) => {
+                    eprintln!("Written to {}", out.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: cannot write {}: {e}", out.display());
+                    ExitCode::from(1)
+                }
+            }
+        }
+    }
 }
 
 /// Prints a battle as it stands, as `run` does: the sides, the log and the outcome with
@@ -920,6 +989,12 @@ fn main() -> ExitCode {
             gui(window, started)
         }
         Some(Command::Edit { file, new, window }) => edit(file, new, window, started),
+        Some(Command::Log {
+            save,
+            format,
+            finish,
+            out,
+        }) => share_log(&save, format, finish, out.as_deref()),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Run { file, seed, json }) => run(&file, seed, json),
         Some(Command::Replay { file, json, finish }) => replay(&file, json, finish),

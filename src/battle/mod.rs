@@ -166,6 +166,18 @@ pub struct SideInfo {
     pub colour: Option<(u8, u8, u8)>,
 }
 
+/// The colours of the sides that do not name one, by their place in the list (red, blue,
+/// green, yellow, purple, teal), red, green and blue from 0 to 255: the window's tokens and
+/// the shared log's maps.
+pub const SIDE_PALETTE: [(u8, u8, u8); 6] = [
+    (217, 64, 51),
+    (51, 115, 230),
+    (64, 179, 77),
+    (230, 191, 51),
+    (166, 89, 204),
+    (51, 191, 191),
+];
+
 /// The sides, indexed by [`Side`].
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Sides(pub Vec<SideInfo>);

@@ -59,26 +59,17 @@ pub struct GuiOptions {
     pub clicks: Vec<(f32, f32)>,
 }
 
-/// Side colours, in side order.
-pub const SIDE_COLOURS: [Color; 6] = [
-    Color::srgb(0.85, 0.25, 0.2),
-    Color::srgb(0.2, 0.45, 0.9),
-    Color::srgb(0.25, 0.7, 0.3),
-    Color::srgb(0.9, 0.75, 0.2),
-    Color::srgb(0.65, 0.35, 0.8),
-    Color::srgb(0.2, 0.75, 0.75),
-];
-
-/// Side `side`'s colour: the scenario's, or [`SIDE_COLOURS`] by its place in the list.
+/// Side `side`'s colour: the scenario's, or [`crate::battle::SIDE_PALETTE`]'s by its place
+/// in the list.
 pub fn side_colour(sides: &[crate::battle::SideInfo], side: usize) -> Color {
     colour_for(sides.get(side).and_then(|s| s.colour), side)
 }
 
 /// `colour` (red, green, blue), or the colour of the `index`-th side when it is `None`.
 pub fn colour_for(colour: Option<(u8, u8, u8)>, index: usize) -> Color {
-    colour.map_or(SIDE_COLOURS[index % SIDE_COLOURS.len()], |(r, g, b)| {
-        Color::srgb_u8(r, g, b)
-    })
+    let palette = crate::battle::SIDE_PALETTE;
+    let (r, g, b) = colour.unwrap_or(palette[index % palette.len()]);
+    Color::srgb_u8(r, g, b)
 }
 
 /// Which overlays are on.

@@ -671,6 +671,7 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
         }
     }
     cache.read = entries.len();
+    let mut export = None;
     ui.horizontal(|ui| {
         ui.strong("Combat log");
         egui::ComboBox::from_id_salt("log-unit")
@@ -692,6 +693,24 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
             }
             ui.ctx().copy_text(text);
             game.status = "log copied".into();
+        }
+        // The whole battle to share, beside the save file's name (battle.log.md, .html).
+        for (label, format, ext) in [
+            ("Export Markdown", crate::share::Format::Markdown, "md"),
+            ("Export HTML", crate::share::Format::Html, "html"),
+        ] {
+            if ui
+                .button(label)
+                .on_hover_text("The battle's log with every roll, a heading a round (skirmish log)")
+                .clicked()
+            {
+                let save = state.save_path.trim();
+                let stem = save
+                    .strip_suffix(".save.ron")
+                    .or_else(|| save.strip_suffix(".ron"))
+                    .unwrap_or(save);
+                export = Some((format, PathBuf::from(format!("{stem}.log.{ext}"))));
+            }
         }
     });
     let row = ui.text_style_height(&egui::TextStyle::Monospace);
@@ -762,6 +781,13 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
     });
     if let Some(i) = clicked {
         state.log_selected = Some(i);
+    }
+    if let Some((format, path)) = export {
+        let text = crate::share::export(game.play.session_mut(), format);
+        match std::fs::write(&path, text) {
+            Ok(()) => game.status = format!("log written to {}", path.display()),
+            Err(e) => game.error = Some(format!("cannot write {}: {e}", path.display())),
+        }
     }
 }
 

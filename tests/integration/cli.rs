@@ -572,3 +572,82 @@ fn edit_refuses_what_it_cannot_open() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("syntax.ron:"), "{err}");
 }
+
+/// `skirmish log` (issue 30, item 4): the shipped example battle shared as Markdown and
+/// HTML is the one checked into docs/examples/ (`SKIRMISH_BLESS=1` writes it again); the
+/// HTML page parses (every tag closed in order), has a heading a round as the text log has
+/// rounds, both maps, and every roll line of the text log; an existing --out is not
+/// replaced; a bad save is a located error.
+#[test]
+fn log_shares_a_saved_battle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let save = "docs/examples/duel.save.ron";
+    let made = |format: &str| {
+        let out = skirmish(&["log", save, "--finish", "--format", format]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let (md, html, plain) = (made("markdown"), made("html"), made("text"));
+    for (name, now) in [("duel-log.md", &md), ("duel-log.html", &html)] {
+        let path = root.join("docs/examples").join(name);
+        if std::env::var_os("SKIRMISH_BLESS").is_some() {
+            std::fs::write(&path, now).expect("blessed");
+        }
+        let kept = std::fs::read_to_string(&path).expect("the example");
+        assert_eq!(
+            &kept, now,
+            "{name} differs: SKIRMISH_BLESS=1 writes it again"
+        );
+    }
+    // The HTML: tags balanced, in order.
+    let mut open: Vec<String> = Vec::new();
+    let mut rest = html.as_str();
+    while let Some(at) = rest.find('<') {
+        rest = &rest[at + 1..];
+        let end = rest.find('>').expect("a tag ends");
+        let tag = &rest[..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('!') || tag.ends_with('/') {
+            continue;
+        }
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if let Some(closing) = tag.strip_prefix('/') {
+            let closing: String = closing
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            assert_eq!(open.pop().as_deref(), Some(closing.as_str()), "at <{tag}>");
+        } else {
+            open.push(name);
+        }
+    }
+    assert!(open.is_empty(), "unclosed: {open:?}");
+    let rounds = plain.lines().filter(|l| l.starts_with("Round ")).count();
+    assert!(rounds >= 3, "{plain}");
+    assert_eq!(html.matches("<h2>Round ").count(), rounds);
+    assert_eq!(md.matches("\n## Round ").count(), rounds);
+    assert_eq!(html.matches("<svg ").count(), 2);
+    for roll in plain
+        .lines()
+        .filter(|l| l.contains(" vs ") && l.contains("3d6 ["))
+    {
+        let escaped = roll.trim().replace('>', "&gt;");
+        assert!(html.contains(&escaped), "{roll}");
+    }
+    assert!(plain.contains("Outcome: "), "{plain}");
+    // --out never replaces a file; a bad save is located.
+    let taken = root.join("docs/examples/duel-log.md");
+    let out = skirmish(&["log", save, "--out", taken.to_str().expect("a path")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("cannot write"),
+        "{}",
+        text(&out.stderr)
+    );
+    let err = fails(&["log", "tests/malformed/syntax.ron"]);
+    assert!(err.contains("syntax.ron:"), "{err}");
+}
