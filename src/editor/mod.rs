@@ -418,9 +418,10 @@ impl Editor {
         })
     }
 
-    /// Gives unit `unit` the starting vector that carries it to `to` in its first turn
-    /// (a Traveller ship's velocity, a Vergeworlds mover's heading and speed); an error for
-    /// a ruleset without starting vectors. A unit drawn from a template gets a stat block
+    /// Gives unit `unit` the starting vector that heads it for `to` (a Traveller ship's
+    /// velocity, which coasts it there in a turn; a Vergeworlds mover's heading, the hex
+    /// side nearest the way to `to`, at the distance a turn); an error for a ruleset
+    /// without starting vectors. A unit drawn from a template gets a stat block
     /// of its own.
     pub fn aim(&mut self, unit: usize, to: Hex) -> Result<(), String> {
         let spec = self.unit(unit)?;
@@ -489,6 +490,8 @@ impl Editor {
         self.original = Some((text, self.file.clone()));
         self.path = Some(path.clone());
         self.dirty = false;
+        // Files it names (a GCS character) are now looked for from the new folder.
+        self.checked = check(&self.file);
         Ok(path)
     }
 

@@ -151,13 +151,14 @@ fn bad_input_is_refused_and_nothing_is_lost() {
     let st = Path::root().field("units").index(0);
     let problems = e.problems_at(&st);
     assert!(problems.iter().any(|p| p.contains("ST")), "{problems:?}");
-    // A save that cannot be written keeps the edit.
+    // A save that cannot be written keeps the edit, and where it was to be saved.
+    let edited = e.file().clone();
     let err = e
         .save(Some(std::path::Path::new("/proc/skirmish/none.ron")))
         .unwrap_err();
     assert!(err.contains("cannot write"), "{err}");
-    assert!(e.dirty());
-    assert!(e.file().units[0].stats.is_some());
+    assert_eq!(e.file(), &edited);
+    assert_eq!(e.path(), None, "not saved anywhere");
     assert!(Editor::new(builtin(), "chess", None).is_err());
 }
 
@@ -267,4 +268,36 @@ fn a_side_keeps_its_colour() {
     let p = crate::scenario::parse(builtin(), "x.ron", &text).expect("checks");
     assert_eq!(p.sides[1].colour, Some((200, 60, 40)));
     assert_eq!(p.sides[0].colour, None);
+}
+
+/// Saved twice and reopened, a file says once that the editor wrote it, and keeps the
+/// original's comments once.
+#[test]
+fn saving_twice_writes_the_header_once() {
+    let dir = temp_dir("twice");
+    let path = dir.join("duel.ron");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-duel.ron"),
+        &path,
+    )
+    .expect("copied");
+    let mut e = Editor::open(builtin(), &path).expect("opened");
+    e.rotate(0, true).expect("turned");
+    e.save(None).expect("saved");
+    let mut e = Editor::open(builtin(), &path).expect("reopened");
+    e.rotate(0, true).expect("turned");
+    e.save(None).expect("saved again");
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert_eq!(
+        text.matches("// Written by the Skirmish editor").count(),
+        1,
+        "{text}"
+    );
+    let first = text.lines().nth(1).unwrap_or_default();
+    assert!(first.starts_with("// GURPS melee duel"), "{text}");
+    assert_eq!(text.matches("// GURPS melee duel").count(), 1, "{text}");
+    builtin()
+        .load(&path)
+        .unwrap_or_else(|err| panic!("{}", err.render(false)));
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -55,11 +55,26 @@ pub struct EditState {
     save_path: String,
     /// A unit being dragged, and the hex the drag started on.
     dragging: Option<(usize, Hex)>,
+    /// The selected unit's name while it is typed.
+    unit_name: String,
+    /// Each side's name while it is typed, in side order.
+    side_names: Vec<String>,
+    /// A path that exists and is not the scenario's: a second Save replaces it.
+    replace: Option<std::path::PathBuf>,
     /// The last thing the editor said.
     pub message: String,
 }
 
 impl EditState {
+    /// The scenario's file: where it was opened or saved, or (never saved) where Save
+    /// will write it.
+    pub fn shown_path(&self) -> std::path::PathBuf {
+        self.editor.path().map_or_else(
+            || std::path::PathBuf::from(self.save_path.trim()),
+            std::path::Path::to_path_buf,
+        )
+    }
+
     /// The editor on `editor`'s scenario.
     pub fn new(editor: Editor) -> Self {
         let save_path = editor
@@ -75,6 +90,9 @@ impl EditState {
             copies: 1,
             save_path,
             dragging: None,
+            unit_name: String::new(),
+            side_names: Vec::new(),
+            replace: None,
             message: String::new(),
         }
     }
@@ -85,16 +103,73 @@ impl EditState {
 pub fn sync(game: &mut Game) {
     let Some(edit) = &game.edit else { return };
     if let Some(prepared) = edit.editor.prepared() {
-        let path = edit
-            .editor
-            .path()
-            .map_or_else(|| game.scenario_path.clone(), std::path::Path::to_path_buf);
+        // Not saved yet: the file Save will write (a battle saved meanwhile names it).
+        let path = edit.shown_path();
         let seed = game.play.session().seed();
         let play = Play::new(prepared.clone(), path.clone(), seed);
         let selected = edit.selected;
         game.replace(play, path);
         game.keep_camera = true;
         game.selected = selected.map(|i| UnitId(i as u32));
+    }
+}
+
+/// Applies what is still being typed in the form and the names (before a Save, a Play or
+/// another selection), so that nothing typed is lost; what the reader refuses stays in
+/// its field with the reason.
+fn flush(game: &mut Game) {
+    let Some(edit) = &mut game.edit else { return };
+    let mut changed = false;
+    if let Some(unit) = edit.form_of {
+        let current = match unit {
+            Some(u) => edit.editor.stat_fields(u),
+            None => edit.editor.ruleset_fields(),
+        }
+        .unwrap_or_default();
+        for (name, text) in edit.form.clone() {
+            if current.iter().any(|(n, v)| *n == name && *v != text) {
+                let result = match unit {
+                    Some(u) => edit.editor.set_stat_field(u, &name, &text),
+                    None => edit.editor.set_ruleset_field(&name, &text),
+                };
+                match result {
+                    Ok(()) => changed = true,
+                    Err(why) => {
+                        edit.refused.insert(name, why.clone());
+                        edit.message = why;
+                    }
+                }
+            }
+        }
+        if let Some(u) = unit
+            && let Some(spec) = edit.editor.file().units.get(u)
+            && spec.name != edit.unit_name.trim()
+        {
+            match edit.editor.rename(u, &edit.unit_name) {
+                Ok(()) => changed = true,
+                Err(why) => edit.message = why,
+            }
+        }
+    }
+    let sides = edit.editor.file().sides.clone();
+    for (i, side) in sides.iter().enumerate() {
+        let Some(typed) = edit.side_names.get(i) else {
+            continue;
+        };
+        let shown = side.name.clone().unwrap_or_else(|| side.id.clone());
+        if typed.trim() != shown && !typed.trim().is_empty() {
+            let named = (typed.trim() != side.id).then(|| typed.trim().to_string());
+            let spec = SideSpec {
+                name: named,
+                ..side.clone()
+            };
+            if edit.editor.set_side(i, spec).is_ok() {
+                changed = true;
+            }
+        }
+    }
+    if changed {
+        after(game, "changes applied", Ok(()));
     }
 }
 
@@ -105,6 +180,9 @@ fn after(game: &mut Game, done: &str, result: Result<(), String>) {
         Ok(()) => {
             edit.message = done.to_string();
             edit.form_of = None;
+            if edit.selected >= Some(edit.editor.file().units.len()) {
+                edit.selected = None;
+            }
             sync(game);
         }
         Err(why) => edit.message = why,
@@ -125,6 +203,7 @@ pub fn input(
         let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
         let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
         if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+            edit.selected = None;
             let undone = edit.editor.undo();
             after(
                 game,
@@ -134,6 +213,7 @@ pub fn input(
             return;
         }
         if ctrl && keys.just_pressed(KeyCode::KeyY) {
+            edit.selected = None;
             let redone = edit.editor.redo();
             after(
                 game,
@@ -184,6 +264,10 @@ pub fn input(
     }
     match (edit.tool, on, edit.selected) {
         (Tool::Select | Tool::Vector, Some(u), _) => {
+            if edit.selected != Some(u) {
+                flush(game);
+            }
+            let Some(edit) = &mut game.edit else { return };
             edit.selected = Some(u);
             edit.message = format!("selected {}", edit.editor.file().units[u].name);
             game.selected = Some(UnitId(u as u32));
@@ -193,16 +277,14 @@ pub fn input(
             after(game, "moved", result);
         }
         (Tool::Select, None, None) => edit.message = "click a unit to select it".into(),
-        (Tool::Place, _, like) => {
-            let like = like.unwrap_or(0);
-            match edit.editor.place(like, hex) {
-                Ok(i) => {
-                    edit.selected = Some(i);
-                    after(game, "placed a copy", Ok(()));
-                }
-                Err(why) => edit.message = why,
+        (Tool::Place, _, None) => edit.message = "select the unit to copy first".into(),
+        (Tool::Place, _, Some(like)) => match edit.editor.place(like, hex) {
+            Ok(i) => {
+                edit.selected = Some(i);
+                after(game, "placed a copy", Ok(()));
             }
-        }
+            Err(why) => edit.message = why,
+        },
         (Tool::Paint(t), ..) => {
             let result = edit.editor.paint(hex, t);
             after(game, "painted", result);
@@ -233,13 +315,27 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
         .on_hover_text("Write the scenario to this file")
         .clicked()
     {
+        flush(game);
+        let Some(edit) = &mut game.edit else { return };
         let path = std::path::PathBuf::from(edit.save_path.trim());
-        edit.message = match edit.editor.save(Some(&path)) {
-            Ok(p) => format!("saved to {}", p.display()),
-            Err(why) => why,
-        };
+        let other = edit.editor.path() != Some(path.as_path());
+        if other && path.exists() && edit.replace.as_ref() != Some(&path) {
+            edit.message = format!("{} exists: Save again to replace it", path.display());
+            edit.replace = Some(path);
+            return;
+        }
+        edit.replace = None;
+        match edit.editor.save(Some(&path)) {
+            Ok(p) => {
+                edit.message = format!("saved to {}", p.display());
+                sync(game);
+            }
+            Err(why) => edit.message = why,
+        }
+        return;
     }
     if ui.button("Undo").on_hover_text("Ctrl+Z").clicked() {
+        edit.selected = None;
         let undone = edit.editor.undo();
         after(
             game,
@@ -249,6 +345,7 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
         return;
     }
     if ui.button("Redo").on_hover_text("Ctrl+Y").clicked() {
+        edit.selected = None;
         let redone = edit.editor.redo();
         after(
             game,
@@ -265,14 +362,20 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
         .on_disabled_hover_text("The scenario has problems (listed below the map)")
         .clicked()
     {
+        flush(game);
+        let Some(edit) = game.edit.take() else { return };
+        if edit.editor.prepared().is_none() {
+            game.edit = Some(edit);
+            return;
+        }
         game.status = if edit.editor.dirty() {
             "playing the edited scenario (not saved: a battle saved now names the file as \
-             it is on disk)"
+             it is on disk; Edit comes back to the edit)"
                 .into()
         } else {
             "playing the edited scenario".into()
         };
-        game.edit = None;
+        game.paused_edit = Some(edit);
         game.playing = false;
         let seed = game.play.session().seed();
         game.play.restart(seed);
@@ -285,7 +388,9 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
         .on_hover_text("Fight it many times headless: who wins, how often")
         .clicked()
     {
+        flush(game);
         *show_preview = true;
+        return;
     }
     ui.separator();
     ui.label("Tool:");
@@ -356,16 +461,17 @@ pub fn left_panel(ui: &mut egui::Ui, game: &mut Game) {
     match file.map.shape {
         MapShape::Hexagon { radius } => {
             let mut r = radius;
-            ui.add(egui::Slider::new(&mut r, 1..=60).text("radius"));
-            if r != radius {
+            let slider = ui.add(egui::Slider::new(&mut r, 1..=200).text("radius"));
+            // Applied when the drag ends: one change, not one a frame.
+            if r != radius && !slider.dragged() {
                 reshaped = Some(MapShape::Hexagon { radius: r });
             }
         }
         MapShape::Rectangle { columns, rows } => {
             let (mut c, mut r) = (columns, rows);
-            ui.add(egui::Slider::new(&mut c, 1..=120).text("columns"));
-            ui.add(egui::Slider::new(&mut r, 1..=120).text("rows"));
-            if (c, r) != (columns, rows) {
+            let a = ui.add(egui::Slider::new(&mut c, 1..=400).text("columns"));
+            let b = ui.add(egui::Slider::new(&mut r, 1..=400).text("rows"));
+            if (c, r) != (columns, rows) && !a.dragged() && !b.dragged() {
                 reshaped = Some(MapShape::Rectangle {
                     columns: c,
                     rows: r,
@@ -380,36 +486,47 @@ pub fn left_panel(ui: &mut egui::Ui, game: &mut Game) {
     }
     ui.separator();
     ui.strong("Sides");
+    // Names are typed into buffers and applied when the field is left (or before a Save).
+    if edit.side_names.len() != file.sides.len() || edit.form_of.is_none() {
+        edit.side_names = (file.sides.iter())
+            .map(|s| s.name.clone().unwrap_or_else(|| s.id.clone()))
+            .collect();
+    }
+    let mut name_left = false;
     for (i, side) in file.sides.iter().enumerate() {
         let shown = super::colour_for(side.colour, i).to_srgba();
         let mut rgb = [shown.red, shown.green, shown.blue].map(|c| (c * 255.0).round() as u8);
         let mut picked = side.colour;
-        let mut name = side.name.clone().unwrap_or_else(|| side.id.clone());
         let mut control = side.control;
         ui.horizontal(|ui| {
             if ui.color_edit_button_srgb(&mut rgb).changed() {
                 picked = Some((rgb[0], rgb[1], rgb[2]));
             }
             ui.label(&side.id);
-            ui.add(egui::TextEdit::singleline(&mut name).desired_width(110.0));
+            if let Some(name) = edit.side_names.get_mut(i) {
+                let field = ui.add(egui::TextEdit::singleline(name).desired_width(110.0));
+                name_left |= field.lost_focus();
+            }
         });
         ui.horizontal(|ui| {
             ui.radio_value(&mut control, Control::Player, "Player");
             ui.radio_value(&mut control, Control::Ai(AiStyle::Aggressive), "AI bold");
             ui.radio_value(&mut control, Control::Ai(AiStyle::Cautious), "AI careful");
         });
-        let named = (name != side.id).then_some(name);
-        if named != side.name || control != side.control || picked != side.colour {
+        if control != side.control || picked != side.colour {
             let spec = SideSpec {
-                id: side.id.clone(),
-                name: named,
                 control,
                 colour: picked,
+                ..side.clone()
             };
             let result = edit.editor.set_side(i, spec);
             after(game, "side changed", result);
             return;
         }
+    }
+    if name_left {
+        flush(game);
+        return;
     }
     ui.separator();
     ui.strong("Units");
@@ -420,7 +537,10 @@ pub fn left_panel(ui: &mut egui::Ui, game: &mut Game) {
             unit.name, unit.side, unit.at.0, unit.at.1
         );
         if ui.selectable_label(chosen, text).clicked() {
-            edit.selected = Some(i);
+            flush(game);
+            if let Some(edit) = &mut game.edit {
+                edit.selected = Some(i);
+            }
             game.selected = Some(UnitId(i as u32));
             return;
         }
@@ -445,6 +565,9 @@ pub fn right_panel(ui: &mut egui::Ui, game: &mut Game) {
         edit.form = current.clone();
         edit.form_of = Some(unit);
         edit.refused.clear();
+        edit.unit_name = unit
+            .and_then(|u| edit.editor.file().units.get(u))
+            .map_or(String::new(), |s| s.name.clone());
     }
     let mut change: Option<Change> = None;
     let at = match unit {
@@ -516,12 +639,15 @@ pub fn right_panel(ui: &mut egui::Ui, game: &mut Game) {
 fn unit_header(ui: &mut egui::Ui, edit: &mut EditState, u: usize, change: &mut Option<Change>) {
     let spec = edit.editor.file().units[u].clone();
     ui.heading(&spec.name);
-    let mut name = spec.name.clone();
-    ui.horizontal(|ui| {
-        ui.label("name");
-        ui.text_edit_singleline(&mut name);
-    });
-    if name != spec.name && !name.trim().is_empty() {
+    let left = ui
+        .horizontal(|ui| {
+            ui.label("name");
+            ui.text_edit_singleline(&mut edit.unit_name).lost_focus()
+        })
+        .inner;
+    // Applied when the field is left, so that a name can be typed letter by letter.
+    if left && edit.unit_name.trim() != spec.name {
+        let name = edit.unit_name.clone();
         *change = Some((
             "renamed".into(),
             Box::new(move |e: &mut Editor| e.rename(u, &name)),

@@ -59,6 +59,12 @@ pub struct GuiOptions {
     pub clicks: Vec<(f32, f32)>,
 }
 
+/// Whether the fog of sheets (`fog`) hides a unit of `side` from `viewer`, the player's
+/// side at the table: only when both are known and differ.
+fn hidden(fog: bool, viewer: Option<u8>, side: u8) -> bool {
+    fog && viewer.is_some_and(|v| v != side)
+}
+
 /// Side `side`'s colour: the scenario's, or [`crate::battle::SIDE_PALETTE`]'s by its place
 /// in the list.
 pub fn side_colour(sides: &[crate::battle::SideInfo], side: usize) -> Color {
@@ -122,8 +128,16 @@ pub struct Game {
     draft: Box<dyn std::any::Any + Send + Sync>,
     /// The scenario editor, while the window edits (`skirmish edit`, **Edit**).
     edit: Option<edit::EditState>,
+    /// The edit set aside by Play, which Edit takes up again (unsaved changes and undo
+    /// history included) while the battle is of its scenario.
+    paused_edit: Option<edit::EditState>,
     /// Keep the camera where it is at the next redraw (an edit, not another scenario).
     pub keep_camera: bool,
+    /// Hot seat: the sheets and states of sides other than the one deciding are hidden
+    /// (View menu, "Fog of sheets").
+    pub fog_of_sheets: bool,
+    /// The side that decided last (or decides now), whose sheets the fog leaves open.
+    pub viewer: Option<u8>,
 }
 
 impl Game {
@@ -143,13 +157,30 @@ impl Game {
             error: None,
             draft: Box::new(()),
             edit: None,
+            paused_edit: None,
             keep_camera: false,
+            fog_of_sheets: false,
+            viewer: None,
         }
+    }
+
+    /// True when the fog of sheets hides units of `side` now: the fog is on and a player's
+    /// side other than `side` is the one at the table.
+    pub fn hides(&self, side: u8) -> bool {
+        hidden(self.fog_of_sheets, self.viewer, side)
     }
 
     /// Starts editing the scenario the window shows (its file as written), or says why it
     /// cannot.
     pub fn start_editing(&mut self) {
+        if let Some(paused) = self.paused_edit.take()
+            && paused.shown_path() == self.scenario_path
+        {
+            self.playing = false;
+            self.edit = Some(paused);
+            edit::sync(self);
+            return;
+        }
         match crate::editor::Editor::open(crate::rules::builtin(), &self.scenario_path) {
             Ok(editor) => {
                 self.playing = false;
@@ -748,5 +779,19 @@ mod window_tests {
         assert!(game.draft::<ms::MsInputs>().is_some());
         game.forget_draft();
         assert!(game.draft::<ms::MsInputs>().is_none());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_fog_of_sheets_hides_only_other_sides_from_a_known_viewer() {
+        assert!(super::hidden(true, Some(0), 1));
+        assert!(!super::hidden(true, Some(1), 1));
+        assert!(
+            !super::hidden(true, None, 1),
+            "nobody at the table yet: all shown"
+        );
+        assert!(!super::hidden(false, Some(0), 1), "fog off");
     }
 }

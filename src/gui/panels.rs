@@ -218,7 +218,15 @@ fn battle_panels(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 tracker(ui, game);
                 ui.separator();
-                super::window(game).sheet_panel(ui, game);
+                let selected_side = game.selected.and_then(|id| {
+                    let roster = game.play.session().roster();
+                    roster.units.get(id.0 as usize).map(|e| e.side)
+                });
+                if selected_side.is_some_and(|s| game.hides(s)) {
+                    ui.label("Another side's sheet: hidden (View, Fog of sheets).");
+                } else {
+                    super::window(game).sheet_panel(ui, game);
+                }
             });
         });
     egui::Panel::right("actions")
@@ -386,6 +394,11 @@ fn top_bar(
                 ui.checkbox(&mut toggles.coordinates, "Hex coordinates");
                 ui.checkbox(&mut toggles.reachable, "Reachable hexes");
                 ui.checkbox(&mut toggles.ranges, "Range rings / reach");
+                ui.checkbox(&mut game.fog_of_sheets, "Fog of sheets (hot seat)")
+                    .on_hover_text(
+                        "Several players at one screen: hide the sheets and states of the sides \
+                         other than the one deciding",
+                    );
                 if ui.button("Fit map (F)").clicked() {
                     viewport.fit_map = true;
                     ui.close();
@@ -420,13 +433,23 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
         },
         session.seed()
     ));
+    // Hot seat: with several sides played here, the turn is named by its side.
+    let players = (session.prepared().sides.iter())
+        .filter(|s| s.control == crate::battle::Control::Player)
+        .count();
+    let mut viewer = game.viewer;
     if let Some(o) = session.outcome() {
         ui.strong(outcome_text(o, &sides));
     } else if let Some(u) = turn.awaiting {
+        let side = roster.units.get(u.0 as usize).map(|e| e.side);
         let who = if game.play.awaiting_player() == Some(u) && !game.autoplay {
-            "your turn"
+            viewer = side.or(viewer);
+            match side.and_then(|s| sides.0.get(usize::from(s))) {
+                Some(s) if players > 1 => format!("{}'s turn", s.name),
+                _ => "your turn".to_string(),
+            }
         } else {
-            "AI"
+            "AI".to_string()
         };
         ui.label(format!("Now: {} ({who})", roster.name(u)));
     }
@@ -454,6 +477,11 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
                     .unit_line(world, entry.entity, id)
                     .trim_start_matches(", ")
                     .to_string();
+                let hp = if game.hides(entry.side) {
+                    String::new()
+                } else {
+                    hp
+                };
                 ui.horizontal(|ui| {
                     let now =
                         Some(id) == turn.awaiting || (i == turn.cursor && turn.awaiting.is_none());
@@ -480,6 +508,7 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
     if let Some(id) = select {
         game.selected = Some(id);
     }
+    game.viewer = viewer;
 }
 
 /// Terrain colours and the hex scale.

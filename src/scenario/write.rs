@@ -71,10 +71,13 @@ fn write(
             .text
             .lines()
             .take_while(|l| !l.trim_start().starts_with('('));
-        w.lines.extend(
-            top.filter(|l| l.trim_start().starts_with("//"))
-                .map(str::to_string),
-        );
+        // The original's opening comments, but for lines the header writes anew (a file
+        // saved twice says it once).
+        let kept: Vec<String> = top
+            .filter(|l| l.trim_start().starts_with("//") && !w.lines.iter().any(|h| h == l))
+            .map(str::to_string)
+            .collect();
+        w.lines.extend(kept);
     }
     w.lines.push("(".into());
     w.lines
@@ -245,8 +248,8 @@ fn nest(lines: &mut Vec<String>, level: usize, key: &str, body: Vec<String>) {
     }
 }
 
-/// The lines with every bracketed group that fits in [`WIDTH`] columns, and has no
-/// comment, on one line.
+/// The lines (written by this module: no comments) with every bracketed group that fits in
+/// [`WIDTH`] columns on one line.
 fn join(lines: &[String]) -> Vec<String> {
     let mut at = 0;
     let mut out = Vec::new();
@@ -328,7 +331,7 @@ impl Node {
             Node::Line(l) => out.push(l.clone()),
             Node::Group { open, items, close } => {
                 let one = self.one_line();
-                if !open.is_empty() && !one.contains("//") && indent_of(open) + one.len() <= WIDTH {
+                if !open.is_empty() && indent_of(open) + one.len() <= WIDTH {
                     out.push(format!("{}{one}", " ".repeat(indent_of(open))));
                     return;
                 }
@@ -343,7 +346,7 @@ impl Node {
                     let text = item.one_line();
                     // A list's structures (crew, systems) take a line each.
                     let alone = open.ends_with('[') && matches!(item, Node::Group { .. });
-                    if alone || text.contains("//") || pad.len() + text.len() > WIDTH {
+                    if alone || pad.len() + text.len() > WIDTH {
                         if !line.is_empty() {
                             out.push(format!("{pad}{line}"));
                             line.clear();
@@ -398,30 +401,34 @@ impl Writer<'_> {
         if let Some(o) = self.original
             && let Some(path) = kept
             && let Some(v) = verbatim(o.text, &path)
-            && self
-                .registry
-                .read_ron::<T>(&v.value.join("\n"))
-                .is_ok_and(|r| r == *value)
         {
-            self.lines
-                .extend(v.above.iter().map(|c| format!("{pad}{}", c.trim_start())));
+            // The lines as they will be written; kept only if they read back as the part
+            // (a string broken over lines would take the new indentation inside it).
             let last = v.value.len() - 1;
-            for (i, line) in v.value.iter().enumerate() {
-                let mut text = if i == 0 {
-                    format!("{pad}{key}{line}")
-                } else {
-                    format!("{pad}{line}")
-                };
-                if i == last {
-                    text.push(',');
-                    if let Some(c) = &v.after {
-                        text.push(' ');
-                        text.push_str(c);
+            let lines: Vec<String> = (v.value.iter().enumerate())
+                .map(|(i, line)| {
+                    let lead = if i == 0 { "" } else { pad.as_str() };
+                    format!("{lead}{line}")
+                })
+                .collect();
+            if (self.registry.read_ron::<T>(&lines.join("\n"))).is_ok_and(|r| r == *value) {
+                let above = v.above.iter().map(|c| format!("{pad}{}", c.trim_start()));
+                self.lines.extend(above);
+                for (i, mut line) in lines.into_iter().enumerate() {
+                    if i == 0 {
+                        line = format!("{pad}{key}{line}");
                     }
+                    if i == last {
+                        line.push(',');
+                        if let Some(c) = &v.after {
+                            line.push(' ');
+                            line.push_str(c);
+                        }
+                    }
+                    self.lines.push(line);
                 }
-                self.lines.push(text);
+                return Ok(());
             }
-            return Ok(());
         }
         let body = self.minimal(value)?;
         let mut part = Vec::new();
@@ -482,7 +489,10 @@ fn verbatim(text: &str, path: &Path) -> Option<Verbatim> {
     let end = (start + len).min(text.len());
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let prefix = text.get(line_start..start)?;
-    let alone = prefix.trim().is_empty();
+    // The value starts its line, or follows only its own key (`map: (`, `"guard": Gurps(`):
+    // the comment lines above are about it.
+    let key = prefix.trim();
+    let alone = key.is_empty() || (key.ends_with(':') && !key.contains(['(', '[', '{', ',']));
     let mut above = Vec::new();
     if alone {
         for line in text[..line_start].lines().rev() {
@@ -497,9 +507,10 @@ fn verbatim(text: &str, path: &Path) -> Option<Verbatim> {
     let rest = text[end..line_end].trim_start();
     let rest = rest.strip_prefix(',').unwrap_or(rest).trim();
     let after = rest.starts_with("//").then(|| rest.to_string());
-    // Lines after the first lose the indentation of the first one's line.
-    let line = &text[line_start..];
-    let cut = line.len() - line.trim_start().len();
+    // Lines after the first lose the indentation of the first one's line (spaces and tabs
+    // only, one byte each).
+    let blank = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
+    let cut = blank(&text[line_start..]);
     let value = text[start..end]
         .lines()
         .enumerate()
@@ -507,8 +518,7 @@ fn verbatim(text: &str, path: &Path) -> Option<Verbatim> {
             if i == 0 {
                 return l.to_string();
             }
-            let ws = l.len() - l.trim_start().len();
-            l[ws.min(cut)..].to_string()
+            l[blank(l).min(cut)..].to_string()
         })
         .collect();
     Some(Verbatim {
@@ -582,5 +592,60 @@ mod tests {
         let map = lines("{\n    (1, 2): Blocked,\n    \"x\": 1,\n}");
         assert_eq!(field_end(&map, 1), None, "map keys are not fields");
         assert_eq!(field_end(&map, 2), None);
+    }
+
+    const COMMENTED: &str = "// a file
+(
+    name: \"Comments\",
+    ruleset: Gurps(),
+    // about the map
+    map: (shape: Hexagon(radius: 4)),
+    sides: [(id: \"a\", control: Player), (id: \"b\", control: Ai(Cautious))],
+    templates: {
+        // about the guard
+        \"guard\": Gurps(st: 11, dx: 11, iq: 10, ht: 11, weapons: [\"spear\"]),
+    },
+    units: [
+        (name: \"One\", side: \"a\", at: (0, 0),
+            stats: Gurps(st: 10, dx: 12, iq: 10, ht: 10, armor: \"leather
+\u{3000} jacket\")),
+        (name: \"Two\", side: \"b\", at: (2, 0), template: \"guard\"), // the guard
+    ],
+)
+";
+
+    /// Comments above parts that follow their key are kept; a string broken over lines
+    /// (one starting with an ideographic space) is never re-indented, and nothing panics;
+    /// the header is written once however often the file is saved.
+    #[test]
+    fn comments_and_strings_survive_and_the_header_is_not_repeated() {
+        let registry = crate::rules::builtin();
+        let file: ScenarioFile = registry.read_ron(COMMENTED).expect("reads");
+        let o = Original {
+            text: COMMENTED,
+            file: &file,
+        };
+        let once = to_ron_from(registry, &file, "saved", o).expect("written");
+        for kept in [
+            "// a file",
+            "// about the map",
+            "// about the guard",
+            "// the guard",
+        ] {
+            assert!(once.contains(kept), "{kept}:\n{once}");
+        }
+        let back: ScenarioFile = registry.read_ron(&once).expect("reads back");
+        assert_eq!(back, file, "{once}");
+        let o = Original {
+            text: &once,
+            file: &back,
+        };
+        let twice = to_ron_from(registry, &back, "saved", o).expect("written again");
+        assert_eq!(twice.matches("// saved").count(), 1, "{twice}");
+        assert_eq!(twice.matches("// a file").count(), 1, "{twice}");
+        assert_eq!(
+            registry.read_ron::<ScenarioFile>(&twice).expect("reads"),
+            file
+        );
     }
 }
