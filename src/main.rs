@@ -330,14 +330,9 @@ fn run(file: &Path, seed: Option<u64>, json: bool) -> ExitCode {
 }
 
 fn replay(file: &Path, json: bool, finish: bool) -> ExitCode {
-    let mut play = match Play::load(file) {
+    let mut play = match load_save(file) {
         Ok(play) => play,
-        Err(e) => {
-            eprint!("{}", e.render(std::io::stderr().is_terminal()));
-            let n = e.count();
-            eprintln!("error: {n} problem{} found", if n == 1 { "" } else { "s" });
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     if finish {
         play.finish_by_ai();
@@ -352,17 +347,22 @@ fn replay(file: &Path, json: bool, finish: bool) -> ExitCode {
     print_battle(play.session_mut(), &scenario, json, extra)
 }
 
+/// A saved battle replayed to where it was saved, or its problems printed (exit status 1).
+fn load_save(file: &Path) -> Result<Play, ExitCode> {
+    Play::load(file).map_err(|e| {
+        eprint!("{}", e.render(std::io::stderr().is_terminal()));
+        let n = e.count();
+        eprintln!("error: {n} problem{} found", if n == 1 { "" } else { "s" });
+        ExitCode::from(1)
+    })
+}
+
 /// `skirmish log`: the saved battle's log in `format`, printed or written to `out`.
 fn share_log(file: &Path, format: LogFormat, finish: bool, out: Option<&Path>) -> ExitCode {
     use skirmish::share::{Format, export};
-    let mut play = match Play::load(file) {
+    let mut play = match load_save(file) {
         Ok(play) => play,
-        Err(e) => {
-            eprint!("{}", e.render(std::io::stderr().is_terminal()));
-            let n = e.count();
-            eprintln!("error: {n} problem{} found", if n == 1 { "" } else { "s" });
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     if finish {
         play.finish_by_ai();

@@ -17,6 +17,19 @@ pub fn run_battle(prepared: Arc<Prepared>, seed: u64) -> Session {
     session
 }
 
+/// Each side with its units, as the head of `run`'s text writes it: "Name (id): A, B".
+pub fn side_lines(prepared: &Prepared) -> Vec<String> {
+    (prepared.sides.iter().enumerate())
+        .map(|(i, side)| {
+            let names: Vec<&str> = (prepared.units.iter())
+                .filter(|u| usize::from(u.side) == i)
+                .map(|u| u.name.as_str())
+                .collect();
+            format!("{} ({}): {}", side.name, side.id, names.join(", "))
+        })
+        .collect()
+}
+
 /// The outcome in words, as the end of `run`'s text says it ("victory for Red in round 4").
 pub fn outcome_text(p: &Prepared, outcome: Option<OutcomeKind>, round: u32) -> String {
     match outcome {
@@ -37,19 +50,9 @@ pub fn battle_text(session: &mut Session) -> String {
     let prepared = session.prepared().clone();
     let seed = session.seed();
     let mut text = format!("{} ({}), seed {seed}\n", prepared.name, prepared.ruleset);
-    for (i, side) in prepared.sides.iter().enumerate() {
-        let names: Vec<&str> = prepared
-            .units
-            .iter()
-            .filter(|u| usize::from(u.side) == i)
-            .map(|u| u.name.as_str())
-            .collect();
-        text.push_str(&format!(
-            "{} ({}): {}\n",
-            side.name,
-            side.id,
-            names.join(", ")
-        ));
+    for line in side_lines(&prepared) {
+        text.push_str(&line);
+        text.push('\n');
     }
     text.push_str(&session.log_text());
     text.push_str(&format!(

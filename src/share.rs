@@ -66,21 +66,7 @@ fn round_of(line: &Line) -> Option<u32> {
 
 /// Each side with its units, as "Name (id): A, B".
 fn sides(session: &Session) -> Vec<String> {
-    let prepared = session.prepared();
-    prepared
-        .sides
-        .iter()
-        .enumerate()
-        .map(|(i, side)| {
-            let names: Vec<&str> = prepared
-                .units
-                .iter()
-                .filter(|u| usize::from(u.side) == i)
-                .map(|u| u.name.as_str())
-                .collect();
-            format!("{} ({}): {}", side.name, side.id, names.join(", "))
-        })
-        .collect()
+    report::side_lines(session.prepared())
 }
 
 /// How it ended, and each unit's state.

@@ -202,24 +202,8 @@ pub fn input(
     if !typing {
         let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
         let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-        if ctrl && keys.just_pressed(KeyCode::KeyZ) {
-            edit.selected = None;
-            let undone = edit.editor.undo();
-            after(
-                game,
-                "took back the last change",
-                ok_or(undone, "nothing to undo"),
-            );
-            return;
-        }
-        if ctrl && keys.just_pressed(KeyCode::KeyY) {
-            edit.selected = None;
-            let redone = edit.editor.redo();
-            after(
-                game,
-                "made the change again",
-                ok_or(redone, "nothing to redo"),
-            );
+        if ctrl && (keys.just_pressed(KeyCode::KeyZ) || keys.just_pressed(KeyCode::KeyY)) {
+            undo_or_redo(game, keys.just_pressed(KeyCode::KeyZ));
             return;
         }
         if let Some(unit) = edit.selected {
@@ -297,12 +281,27 @@ pub fn input(
     }
 }
 
-fn ok_or(done: bool, otherwise: &str) -> Result<(), String> {
-    if done {
-        Ok(())
+/// Takes the last change back (`undo`) or makes it again, and clears the selection (the
+/// unit at a place in the list may be another one now).
+fn undo_or_redo(game: &mut Game, undo: bool) {
+    let Some(edit) = &mut game.edit else { return };
+    edit.selected = None;
+    let changed = if undo {
+        edit.editor.undo()
     } else {
-        Err(otherwise.to_string())
-    }
+        edit.editor.redo()
+    };
+    let result = match (changed, undo) {
+        (true, _) => Ok(()),
+        (false, true) => Err("nothing to undo".to_string()),
+        (false, false) => Err("nothing to redo".to_string()),
+    };
+    let done = if undo {
+        "took back the last change"
+    } else {
+        "made the change again"
+    };
+    after(game, done, result);
 }
 
 /// The editor's top bar: Save (to the path typed), Undo, Redo, Play, Preview, the tools.
@@ -335,23 +334,11 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
         return;
     }
     if ui.button("Undo").on_hover_text("Ctrl+Z").clicked() {
-        edit.selected = None;
-        let undone = edit.editor.undo();
-        after(
-            game,
-            "took back the last change",
-            ok_or(undone, "nothing to undo"),
-        );
+        undo_or_redo(game, true);
         return;
     }
     if ui.button("Redo").on_hover_text("Ctrl+Y").clicked() {
-        edit.selected = None;
-        let redone = edit.editor.redo();
-        after(
-            game,
-            "made the change again",
-            ok_or(redone, "nothing to redo"),
-        );
+        undo_or_redo(game, false);
         return;
     }
     ui.separator();
