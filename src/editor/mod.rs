@@ -126,6 +126,28 @@ impl Editor {
         self.checked.as_ref().ok()
     }
 
+    /// What the map can show while the scenario has problems: the scenario itself when it
+    /// checks, or else without the units that have problems (their hexes left empty) when
+    /// that checks; `None` when even that does not (a side left empty, a problem of the
+    /// map).
+    pub fn shown(&self) -> Option<Arc<Prepared>> {
+        if let Some(p) = self.prepared() {
+            return Some(p.clone());
+        }
+        let units = Path::root().field("units");
+        let bad: Vec<usize> = (0..self.file.units.len())
+            .filter(|&i| !self.problems_at(&units.index(i)).is_empty())
+            .collect();
+        if bad.is_empty() || bad.len() == self.file.units.len() {
+            return None;
+        }
+        let mut file = self.file.clone();
+        for &i in bad.iter().rev() {
+            file.units.remove(i);
+        }
+        check(&file).ok()
+    }
+
     /// Its problems, as `skirmish check` finds them (none when it checks).
     pub fn problems(&self) -> &[Problem] {
         match &self.checked {

@@ -200,6 +200,14 @@ fn a_file_with_problems_opens_to_be_mended() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/malformed/off-map.ron");
     let mut e = Editor::open(builtin(), &path).expect("it reads");
     assert!(e.prepared().is_none());
+    // Without Bob his side would be empty: nothing the map can show of this file.
+    assert!(e.shown().is_none());
+    e.place(1, Hex::new(2, 0))
+        .expect("a copy of Bob on the map");
+    let shown = e.shown().expect("without Bob, the rest checks");
+    let names: Vec<&str> = shown.units.iter().map(|u| u.name.as_str()).collect();
+    assert_eq!(names, ["Ann", "Bob 2"]);
+    e.delete(2).expect("the copy deleted");
     let bob = Path::root().field("units").index(1);
     let problems = e.problems_at(&bob);
     assert_eq!(problems, ["units[1].at: hex (9, 0) is off the map"]);

@@ -102,12 +102,14 @@ impl EditState {
 /// one that did otherwise), the camera where it was, the selected unit selected.
 pub fn sync(game: &mut Game) {
     let Some(edit) = &game.edit else { return };
-    if let Some(prepared) = edit.editor.prepared() {
+    if let Some(prepared) = edit.editor.shown() {
         // Not saved yet: the file Save will write (a battle saved meanwhile names it).
         let path = edit.shown_path();
         let seed = game.play.session().seed();
-        let play = Play::new(prepared.clone(), path.clone(), seed);
-        let selected = edit.selected;
+        let play = Play::new(prepared, path.clone(), seed);
+        // Selection by place in the file; the map shows units by place in what it shows
+        // (the same unless units with problems are left out).
+        let selected = edit.selected.filter(|_| edit.editor.prepared().is_some());
         game.replace(play, path);
         game.keep_camera = true;
         game.selected = selected.map(|i| UnitId(i as u32));
@@ -705,7 +707,8 @@ pub fn problems_panel(ui: &mut egui::Ui, game: &mut Game) {
     ui.colored_label(
         egui::Color32::from_rgb(240, 110, 90),
         format!(
-            "{} problem(s); the map shows the last version that checked:",
+            "{} problem(s); the map leaves out the units that have them (Play and Preview \
+             wait until none is left):",
             problems.len()
         ),
     );

@@ -391,10 +391,13 @@ pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
 }
 
 /// Opens the window as the scenario editor on `editor` (`skirmish edit`). A scenario with
-/// problems shows its ruleset's new scenario on the map until it checks.
+/// problems shows on the map without the units that have them ([`Editor::shown`]), or,
+/// when even that does not check, as its ruleset's new scenario until it does.
+///
+/// [`Editor::shown`]: crate::editor::Editor::shown
 pub fn run_edit(editor: crate::editor::Editor, options: GuiOptions) -> Result<ExitCode, String> {
-    let prepared = match editor.prepared() {
-        Some(p) => p.clone(),
+    let prepared = match editor.shown() {
+        Some(p) => p,
         None => {
             let rules = editor.file().ruleset.ruleset();
             Arc::new(
