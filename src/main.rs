@@ -86,6 +86,9 @@ enum KnobArg {
     Count,
     /// Steps of the side's main attack.
     Skill,
+    /// Steps of the side's hit points (GURPS: 2 HP; GURPS Traveller space: a tenth of the
+    /// hull).
+    Hp,
 }
 
 /// A rate from 0 to 1 for `--target`.
@@ -656,6 +659,7 @@ fn balance(
     let knob = match vary {
         KnobArg::Count => Knob::Count,
         KnobArg::Skill => Knob::Skill,
+        KnobArg::Hp => Knob::Hp,
     };
     let config = PreviewConfig {
         runs,
@@ -698,10 +702,11 @@ fn balance(
             match knob {
                 Knob::Count => "count",
                 Knob::Skill => "skill",
+                Knob::Hp => "hp",
             },
             match knob {
                 Knob::Count => "copies",
-                Knob::Skill => "steps",
+                Knob::Skill | Knob::Hp => "steps",
             },
             result.best.value,
             100.0 * result.best.win_rate.rate,

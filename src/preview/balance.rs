@@ -6,7 +6,10 @@
 //! The knobs ([`Knob`]): `count`, the number of copies of each of the side's units (every
 //! ruleset; a copy stands on the nearest free hex to its original, named "Name 2", "Name
 //! 3"...), and `skill`, the side's main attack in steps of
-//! [`Ruleset::stronger`](crate::scenario::Ruleset::stronger) (for every unit of the side).
+//! [`Ruleset::stronger`](crate::scenario::Ruleset::stronger) (for every unit of the side),
+//! and `hp`, the side's hit points in steps of
+//! [`Ruleset::tougher`](crate::scenario::Ruleset::tougher) where the ruleset has them
+//! (GURPS: 2 HP; GURPS Traveller space: a tenth of the hull).
 //! The search starts from the scenario as written and walks one value at a time towards the
 //! target while the side's win rate has not crossed it (win rates grow with either knob),
 //! within [`COUNT_RANGE`] and [`SKILL_RANGE`].
@@ -36,6 +39,8 @@ pub enum Knob {
     Count,
     /// Steps of the side's main attack (0: as written).
     Skill,
+    /// Steps of the side's hit points (0: as written), where the ruleset has them.
+    Hp,
 }
 
 impl Knob {
@@ -43,14 +48,14 @@ impl Knob {
     pub fn neutral(self) -> i32 {
         match self {
             Knob::Count => 1,
-            Knob::Skill => 0,
+            Knob::Skill | Knob::Hp => 0,
         }
     }
 
     fn range(self) -> std::ops::RangeInclusive<i32> {
         match self {
             Knob::Count => COUNT_RANGE,
-            Knob::Skill => SKILL_RANGE,
+            Knob::Skill | Knob::Hp => SKILL_RANGE,
         }
     }
 }
@@ -122,6 +127,17 @@ fn with_skill(prepared: &Prepared, side: &str, steps: i32) -> Result<ScenarioFil
     Ok(f)
 }
 
+/// `file` with every unit of the side's hit points `steps` steps higher.
+fn with_hp(prepared: &Prepared, side: &str, steps: i32) -> Result<ScenarioFile, String> {
+    let mut f = prepared.file.clone();
+    for i in 0..f.units.len() {
+        if f.units[i].side == side {
+            super::sensitivity::toughen(&mut f, i, steps)?;
+        }
+    }
+    Ok(f)
+}
+
 /// The scenario with the knob at `value`, checked like any file.
 fn variant(
     prepared: &Prepared,
@@ -132,6 +148,7 @@ fn variant(
     let file = match knob {
         Knob::Count => with_copies(prepared, side, value)?,
         Knob::Skill => with_skill(prepared, side, value)?,
+        Knob::Hp => with_hp(prepared, side, value)?,
     };
     let checked = validate(file.clone()).map_err(|problems| {
         problems.first().map_or_else(String::new, |p| {
@@ -237,6 +254,7 @@ impl Balance {
         let knob = match self.knob {
             Knob::Count => "copies of each unit",
             Knob::Skill => "steps of main attack",
+            Knob::Hp => "steps of hit points",
         };
         let mut s = format!(
             "Balancing {side_name} ({}) for a win rate of {:.1}%, {} battles per value from \
@@ -272,7 +290,7 @@ impl Balance {
             "Best: {} {knob} ({}), win rate {:.1}%",
             self.best.value,
             match (self.knob, self.best.value) {
-                (Knob::Count, 1) | (Knob::Skill, 0) => "as written",
+                (Knob::Count, 1) | (Knob::Skill | Knob::Hp, 0) => "as written",
                 _ => "changed",
             },
             100.0 * self.best.win_rate.rate
@@ -350,5 +368,54 @@ mod tests {
         )
         .expect_err("no such side");
         assert_eq!(err, "no side `green`: the sides are red, blue");
+    }
+
+    /// `--vary hp` (issue 25, item 3): two steps give each of the duel's red units 4 HP
+    /// over its ST-based 12 (gurps-lite-and-socs.txt, "LOST HIT POINTS"), a Traveller hull
+    /// a tenth more a step, and a ruleset without hit points to turn is refused by name.
+    /// The search for 75% walks up from as written and keeps a rate that grows.
+    #[test]
+    fn hit_points_are_a_knob_where_the_ruleset_has_them() {
+        let duel = load("gurps-duel.ron");
+        let (file, _) = variant(&duel, "red", Knob::Hp, 2).expect("valid");
+        let aldric = file.units[0].stats_in(&file).expect("a block");
+        let text = crate::scenario::fields(aldric).expect("fields");
+        assert!(text.iter().any(|(n, v)| n == "hp" && v == "16"), "{text:?}");
+        let (weaker, _) = variant(&duel, "red", Knob::Hp, -1).expect("valid");
+        let text = crate::scenario::fields(weaker.units[0].stats_in(&weaker).expect("a block"))
+            .expect("fields");
+        assert!(text.iter().any(|(n, v)| n == "hp" && v == "10"), "{text:?}");
+
+        let merchant = load("traveller-merchant-raider.ron");
+        let (file, _) = variant(&merchant, "traders", Knob::Hp, 1).expect("valid");
+        let beowulf = file.units[0].stats_in(&file).expect("a block");
+        let text = crate::scenario::fields(beowulf).expect("fields");
+        assert!(
+            text.iter().any(|(n, v)| n == "hp" && v == "3300"),
+            "{text:?}"
+        );
+
+        let d12 = load("d12-duel.ron");
+        let err = variant(&d12, "patrol", Knob::Hp, 1).expect_err("no hit points");
+        assert!(
+            err.contains("has no hit points to change (starship-d12)"),
+            "{err}"
+        );
+
+        let config = PreviewConfig {
+            runs: 60,
+            seed: 4,
+            threads: 2,
+        };
+        let never = AtomicBool::new(false);
+        let b =
+            balance(&duel, ("red", Knob::Hp, 0.75), config, &|_, _| {}, &never).expect("balanced");
+        assert_eq!(b.steps[0].value, 0);
+        let nearest = b
+            .steps
+            .iter()
+            .map(|s| (s.win_rate.rate - 0.75).abs())
+            .fold(f64::MAX, f64::min);
+        assert_eq!((b.best.win_rate.rate - 0.75).abs(), nearest);
     }
 }

@@ -124,6 +124,26 @@ fn without(file: &ScenarioFile, i: usize) -> ScenarioFile {
 /// steps stronger ([`Ruleset::stronger`](crate::scenario::Ruleset::stronger)), or says why
 /// it cannot (`balance --vary skill` turns each unit of a side with it).
 pub(super) fn strengthen(file: &mut ScenarioFile, i: usize, steps: i32) -> Result<(), String> {
+    restat(file, i, "main attack", |r, s| r.stronger(s, steps))
+}
+
+/// [`strengthen`] for hit points ([`Ruleset::tougher`](crate::scenario::Ruleset::tougher);
+/// `balance --vary hp`).
+pub(super) fn toughen(file: &mut ScenarioFile, i: usize, steps: i32) -> Result<(), String> {
+    restat(file, i, "hit points", |r, s| r.tougher(s, steps))
+}
+
+/// Gives unit `i` of `file` the stat block `turn` makes of its own (or its template's), or
+/// says that it has no `what` to change.
+fn restat(
+    file: &mut ScenarioFile,
+    i: usize,
+    what: &str,
+    turn: impl Fn(
+        &'static dyn crate::scenario::ErasedRuleset,
+        &dyn crate::scenario::Section,
+    ) -> Option<Arc<dyn crate::scenario::Section>>,
+) -> Result<(), String> {
     let unit = &file.units[i];
     let stats = match (&unit.stats, &unit.template) {
         (Some(s), _) => s.clone(),
@@ -135,9 +155,9 @@ pub(super) fn strengthen(file: &mut ScenarioFile, i: usize, steps: i32) -> Resul
         (None, None) => return Err(format!("{} has no stat block", unit.name)),
     };
     let ruleset = stats.0.ruleset;
-    let value = ruleset.stronger(&*stats.0.value, steps).ok_or_else(|| {
+    let value = turn(ruleset, &*stats.0.value).ok_or_else(|| {
         format!(
-            "{}'s stat block has no main attack to change ({})",
+            "{}'s stat block has no {what} to change ({})",
             unit.name,
             ruleset.id()
         )

@@ -175,6 +175,14 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
         None
     }
 
+    /// The stat block with its hit points `steps` steps higher (lower when negative), for
+    /// `balance --vary hp`; each ruleset that has hit points says what a step is. `None`
+    /// when the block has none to turn (the default).
+    fn tougher(stats: &Self::Stats, steps: i32) -> Option<Self::Stats> {
+        let _ = (stats, steps);
+        None
+    }
+
     /// The stat block with the starting movement vector that carries a unit at `from`
     /// towards `to` in its first turn (the editor's Vector tool: click where it heads);
     /// `None` for a ruleset without starting vectors (the default).
@@ -262,6 +270,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn engagement(&self, action: &dyn Section) -> Option<Engagement>;
     /// [`Ruleset::stronger`]; `None` for a stat block of another ruleset.
     fn stronger(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>>;
+    /// [`Ruleset::tougher`]; `None` for a stat block of another ruleset.
+    fn tougher(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>>;
     /// [`Ruleset::heading`]; `None` for a stat block of another ruleset.
     fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>>;
     /// Sends `unit`'s decision to the battle's systems (as a `Command` message); an error
@@ -441,6 +451,11 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
     fn stronger(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>> {
         let stats = stats.as_any().downcast_ref::<R::Stats>()?;
         R::stronger(stats, steps).map(|s| Arc::new(s) as Arc<dyn Section>)
+    }
+
+    fn tougher(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>> {
+        let stats = stats.as_any().downcast_ref::<R::Stats>()?;
+        R::tougher(stats, steps).map(|s| Arc::new(s) as Arc<dyn Section>)
     }
 
     fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>> {

@@ -157,6 +157,16 @@ impl Ruleset for Gurps {
         Some(s)
     }
 
+    /// A step is 2 hit points (gurps-lite-and-socs.txt, "LOST HIT POINTS": HP is what
+    /// injury takes away), from the block's HP or, where it writes none, its ST (HP's
+    /// default); never below 1. `None` for a GCS character whose ST comes from its file.
+    fn tougher(stats: &GurpsStats, steps: i32) -> Option<GurpsStats> {
+        let base = stats.hp.or(stats.st)?;
+        let mut s = stats.clone();
+        s.hp = Some(base.saturating_add(2 * steps).max(1));
+        Some(s)
+    }
+
     /// The attack maneuvers attack, Do Nothing and Wait without a step pass
     /// (gurps-lite-and-socs.txt, "MANEUVERS"), any other with a step moves.
     fn engagement(action: &Action) -> Engagement {

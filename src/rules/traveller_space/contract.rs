@@ -84,6 +84,16 @@ impl Ruleset for TravellerSpace {
         Some(s)
     }
 
+    /// A step is a tenth of the hull's hit points as written (at least 1), never below 1
+    /// (gurps-traveller-gm-screen.txt, vehicle critical hits: damage comes off the
+    /// vehicle's hit points).
+    fn tougher(stats: &TravellerShipStats, steps: i32) -> Option<TravellerShipStats> {
+        let step = (stats.hp / 10).max(1);
+        let mut s = stats.clone();
+        s.hp = stats.hp.saturating_add(step.saturating_mul(steps)).max(1);
+        Some(s)
+    }
+
     /// The velocity that coasts the ship from `from` to `to` in one turn: a vector is the
     /// hexes it moves in the Movement step (gurps-traveller-gm-screen.txt, "SEQUENCE OF
     /// ACTION", 3).
