@@ -86,8 +86,8 @@ enum KnobArg {
     Count,
     /// Steps of the side's main attack.
     Skill,
-    /// Steps of the side's hit points (GURPS: 2 HP; GURPS Traveller space: a tenth of the
-    /// hull).
+    /// Steps of the side's hit points (GURPS and Main Sequence NPCs: 2 HP; GURPS Traveller
+    /// space and Main Sequence NPC ships: a tenth of the hull).
     Hp,
 }
 

@@ -9,7 +9,8 @@
 //! [`Ruleset::stronger`](crate::scenario::Ruleset::stronger) (for every unit of the side),
 //! and `hp`, the side's hit points in steps of
 //! [`Ruleset::tougher`](crate::scenario::Ruleset::tougher) where the ruleset has them
-//! (GURPS: 2 HP; GURPS Traveller space: a tenth of the hull).
+//! (GURPS and Main Sequence NPCs: 2 HP; GURPS Traveller space and Main Sequence NPC ships:
+//! a tenth of the hull).
 //! The search starts from the scenario as written and walks one value at a time towards the
 //! target while the side's win rate has not crossed it (win rates grow with either knob),
 //! within [`COUNT_RANGE`] and [`SKILL_RANGE`].
@@ -393,6 +394,23 @@ mod tests {
         assert!(
             text.iter().any(|(n, v)| n == "hp" && v == "3300"),
             "{text:?}"
+        );
+
+        // Main Sequence: the corridor's guards are NPCs (Soldier 4: 10 HP, one step 12);
+        // its crew are player characters, whose Hit Points the creation rules fix.
+        let corridor = load("ms-corridor.ron");
+        let (file, _) = variant(&corridor, "guards", Knob::Hp, 1).expect("valid");
+        let guard = file
+            .units
+            .iter()
+            .find(|u| u.side == "guards")
+            .expect("a guard");
+        let text = crate::scenario::fields(guard.stats_in(&file).expect("a block")).expect("f");
+        assert!(text.iter().any(|(n, v)| n == "hp" && v == "12"), "{text:?}");
+        let err = variant(&corridor, "crew", Knob::Hp, 1).expect_err("player characters");
+        assert!(
+            err.contains("no hit points to change (main-sequence)"),
+            "{err}"
         );
 
         let d12 = load("d12-duel.ron");

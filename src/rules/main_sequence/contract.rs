@@ -108,6 +108,27 @@ impl Ruleset for MainSequence {
         Some(s)
     }
 
+    /// A step is 2 Hit Points for a non-player character (from its `hp`, or Soldier + 6,
+    /// main-sequence.txt, "Character Creation") and a tenth of an NPC ship's (from its
+    /// `hp`, or (Tactical + Tonnage) x 4), never below 1; `None` for player characters and
+    /// ships, whose Hit Points the creation rules fix.
+    fn tougher(stats: &MsStats, steps: i32) -> Option<MsStats> {
+        let mut s = stats.clone();
+        match &mut s {
+            MsStats::Character(c) if c.npc => {
+                let base = c.hp.unwrap_or(c.soldier + 6);
+                c.hp = Some(base.saturating_add(2 * steps).max(1));
+            }
+            MsStats::Ship(ship) if ship.npc => {
+                let base = ship.hp.unwrap_or((ship.tactical + ship.tonnage) * 4);
+                let step = (base / 10).max(1);
+                ship.hp = Some(base.saturating_add(step.saturating_mul(steps)).max(1));
+            }
+            _ => return None,
+        }
+        Some(s)
+    }
+
     /// Attacks attack, moves and leaps move, ending the turn passes; the answers to the
     /// battle's questions (defend, re-roll, Edge) answer; every other action takes part.
     fn engagement(action: &Action) -> Engagement {
