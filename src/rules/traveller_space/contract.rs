@@ -85,7 +85,7 @@ impl Ruleset for TravellerSpace {
     }
 
     /// A step is a tenth of the hull's hit points as written (at least 1), never below 1
-    /// (gurps-traveller-gm-screen.txt, vehicle critical hits: damage comes off the
+    /// (gurps-traveller-gm-screen.txt, "VEHICLE CRITICAL HITS": damage comes off the
     /// vehicle's hit points).
     fn tougher(stats: &TravellerShipStats, steps: i32) -> Option<TravellerShipStats> {
         let step = (stats.hp / 10).max(1);
