@@ -77,11 +77,18 @@ fn ending(session: &mut Session) -> (String, Vec<String>) {
 }
 
 /// `text` with the characters Markdown would read as formatting escaped (emphasis, code,
-/// HTML, tables; brackets and `>` inside a list item are shown as they are).
+/// HTML, entities, tables, links and images, headings; a line break becomes a space).
 fn md(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if matches!(c, '\\' | '*' | '_' | '`' | '<' | '|') {
+        if c == '\n' || c == '\r' {
+            out.push(' ');
+            continue;
+        }
+        if matches!(
+            c,
+            '\\' | '*' | '_' | '`' | '<' | '|' | '[' | ']' | '!' | '&' | '#' | '~'
+        ) {
             out.push('\\');
         }
         out.push(c);
@@ -320,7 +327,10 @@ mod tests {
 
     #[test]
     fn markdown_and_html_escape_what_they_must() {
-        assert_eq!(md("a*b_[c] <x>"), "a\\*b\\_[c] \\<x>");
+        assert_eq!(
+            md("a*b_[c](u) ![i] &amp; #1 <x>\nnext"),
+            "a\\*b\\_\\[c\\](u) \\!\\[i\\] \\&amp; \\#1 \\<x> next"
+        );
         assert_eq!(
             esc("<a href=\"x\">&</a>"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"

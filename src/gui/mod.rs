@@ -203,6 +203,9 @@ impl Game {
         self.rebuild = true;
         self.forget_draft();
         self.selected = None;
+        // Another battle: nobody is at the table yet, and an edit set aside is not its.
+        self.viewer = None;
+        self.paused_edit = None;
     }
 
     /// Drops what the player was putting together, and everything computed from it.

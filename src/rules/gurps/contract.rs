@@ -161,6 +161,9 @@ impl Ruleset for Gurps {
     /// injury takes away), from the block's HP or, where it writes none, its ST (HP's
     /// default); never below 1. `None` for a GCS character whose ST comes from its file.
     fn tougher(stats: &GurpsStats, steps: i32) -> Option<GurpsStats> {
+        if stats.gcs.is_some() && stats.hp.is_none() {
+            return None; // its HP is in its GCS file
+        }
         let base = stats.hp.or(stats.st)?;
         let mut s = stats.clone();
         s.hp = Some(base.saturating_add(2 * steps).max(1));
