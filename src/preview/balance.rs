@@ -117,23 +117,19 @@ fn with_copies(prepared: &Prepared, side: &str, copies: i32) -> Result<ScenarioF
     Ok(f)
 }
 
-/// `file` with every unit of the side `steps` steps stronger.
-fn with_skill(prepared: &Prepared, side: &str, steps: i32) -> Result<ScenarioFile, String> {
+/// `file` with every unit of the side turned `steps` steps by `turn`
+/// ([`strengthen`](super::sensitivity::strengthen) for skill,
+/// [`toughen`](super::sensitivity::toughen) for hit points).
+fn with_each(
+    prepared: &Prepared,
+    side: &str,
+    steps: i32,
+    turn: fn(&mut ScenarioFile, usize, i32) -> Result<(), String>,
+) -> Result<ScenarioFile, String> {
     let mut f = prepared.file.clone();
     for i in 0..f.units.len() {
         if f.units[i].side == side {
-            super::sensitivity::strengthen(&mut f, i, steps)?;
-        }
-    }
-    Ok(f)
-}
-
-/// `file` with every unit of the side's hit points `steps` steps higher.
-fn with_hp(prepared: &Prepared, side: &str, steps: i32) -> Result<ScenarioFile, String> {
-    let mut f = prepared.file.clone();
-    for i in 0..f.units.len() {
-        if f.units[i].side == side {
-            super::sensitivity::toughen(&mut f, i, steps)?;
+            turn(&mut f, i, steps)?;
         }
     }
     Ok(f)
@@ -148,8 +144,8 @@ fn variant(
 ) -> Result<(ScenarioFile, Prepared), String> {
     let file = match knob {
         Knob::Count => with_copies(prepared, side, value)?,
-        Knob::Skill => with_skill(prepared, side, value)?,
-        Knob::Hp => with_hp(prepared, side, value)?,
+        Knob::Skill => with_each(prepared, side, value, super::sensitivity::strengthen)?,
+        Knob::Hp => with_each(prepared, side, value, super::sensitivity::toughen)?,
     };
     let checked = validate(file.clone()).map_err(|problems| {
         problems.first().map_or_else(String::new, |p| {

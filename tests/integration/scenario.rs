@@ -440,3 +440,61 @@ fn the_writer_keeps_the_comments_of_unchanged_parts() {
         assert_eq!(again.file, p.file, "{}", path.display());
     }
 }
+
+const COMMENTED: &str = "// a file
+(
+    name: \"Comments\",
+    ruleset: Gurps(),
+    // about the map
+    map: (shape: Hexagon(radius: 4)),
+    sides: [(id: \"a\", control: Player), (id: \"b\", control: Ai(Cautious))],
+    templates: {
+        // about the guard
+        \"guard\": Gurps(st: 11, dx: 11, iq: 10, ht: 11, weapons: [\"spear\"]),
+    },
+    units: [
+        (name: \"One\", side: \"a\", at: (0, 0),
+            stats: Gurps(st: 10, dx: 12, iq: 10, ht: 10, armor: \"leather
+\u{3000} jacket\")),
+        (name: \"Two\", side: \"b\", at: (2, 0), template: \"guard\"), // the guard
+    ],
+)
+";
+
+/// Comments above parts that follow their key are kept; a string broken over lines
+/// (one starting with an ideographic space) is never re-indented, and nothing panics;
+/// the header is written once however often the file is saved.
+#[test]
+fn comments_and_strings_survive_and_the_header_is_not_repeated() {
+    let registry = skirmish::rules::builtin();
+    let file: skirmish::scenario::ScenarioFile = registry.read_ron(COMMENTED).expect("reads");
+    let o = skirmish::scenario::Original {
+        text: COMMENTED,
+        file: &file,
+    };
+    let once = skirmish::scenario::to_ron_from(registry, &file, "saved", o).expect("written");
+    for kept in [
+        "// a file",
+        "// about the map",
+        "// about the guard",
+        "// the guard",
+    ] {
+        assert!(once.contains(kept), "{kept}:\n{once}");
+    }
+    let back: skirmish::scenario::ScenarioFile = registry.read_ron(&once).expect("reads back");
+    assert_eq!(back, file, "{once}");
+    let o = skirmish::scenario::Original {
+        text: &once,
+        file: &back,
+    };
+    let twice =
+        skirmish::scenario::to_ron_from(registry, &back, "saved", o).expect("written again");
+    assert_eq!(twice.matches("// saved").count(), 1, "{twice}");
+    assert_eq!(twice.matches("// a file").count(), 1, "{twice}");
+    assert_eq!(
+        registry
+            .read_ron::<skirmish::scenario::ScenarioFile>(&twice)
+            .expect("reads"),
+        file
+    );
+}
