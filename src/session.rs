@@ -3,17 +3,19 @@
 //! without being rebuilt (the preview reuses one per thread).
 
 use crate::battle::{
-    self, Activity, Autopilot, BattleEvent, BattleStats, CombatLog, Controller, Facing, HexPos,
-    Outcome, OutcomeKind, Projectile, Roster, RosterEntry, Side, Sides, Standing, TurnState,
-    UnitId, UnitTally, VictoryRule,
+    self, Activity, Autopilot, BattleEvent, BattleStats, CombatLog, Controller, Facing, GmChange,
+    HexPos, LogEntry, Outcome, OutcomeKind, Projectile, Roster, RosterEntry, Side, Sides, Standing,
+    TurnState, UnitId, UnitTally, VictoryRule,
 };
 use crate::dice::BattleRng;
-use crate::scenario::Prepared;
+use crate::hexmap::HexMap;
+use crate::scenario::{Prepared, UnitSheet};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::Messages;
 use bevy::ecs::query::{Or, With};
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::World;
+use hexx::{EdgeDirection, Hex};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -45,6 +47,8 @@ pub struct Session {
     prepared: Arc<Prepared>,
     options: SessionOptions,
     seed: u64,
+    /// The stat blocks of units the GM brought in, by unit id past the scenario's.
+    added: Vec<UnitSheet>,
 }
 
 /// How a battle went, for statistics.
@@ -78,6 +82,7 @@ impl Session {
             prepared,
             options,
             seed,
+            added: Vec::new(),
         };
         session.reset(seed);
         session
@@ -96,6 +101,7 @@ impl Session {
     /// Starts the battle over from the scenario with dice seeded by `seed`.
     pub fn reset(&mut self, seed: u64) {
         self.seed = seed;
+        self.added.clear();
         let world = &mut self.world;
         let old: Vec<Entity> = world
             .query_filtered::<Entity, Or<(With<UnitId>, With<Projectile>)>>()
@@ -253,8 +259,208 @@ impl Session {
         }
     }
 
+    /// A game master's edit of the battle in progress (`battle::gm`): checked against the
+    /// map and the unit's ruleset ([`crate::scenario::Ruleset::gm_fields`]), applied,
+    /// logged as [`BattleEvent::GameMaster`] with `reason`, and returned in words ("HP 12
+    /// -> 6"). Nothing changes when it is refused.
+    pub fn gm_edit(
+        &mut self,
+        unit: UnitId,
+        change: &GmChange,
+        reason: &str,
+    ) -> Result<String, String> {
+        if self.outcome().is_some() {
+            return Err("the battle is over".to_string());
+        }
+        let rules = self.prepared.rules;
+        let roster = self.roster();
+        let (Some(entity), name) = (roster.entity(unit), roster.name(unit).to_string()) else {
+            return Err(format!("there is no unit {} in this battle", unit.0));
+        };
+        let (changed, subject) = match change {
+            GmChange::Set { key, value, force } => {
+                let fields = rules.gm_fields(&self.world, entity);
+                let Some(field) = fields.iter().find(|f| f.key == key.as_str()) else {
+                    let keys: Vec<&str> = fields.iter().map(|f| f.key).collect();
+                    return Err(if keys.is_empty() {
+                        format!(
+                            "the {} ruleset lets the GM change nothing on {name}",
+                            rules.id()
+                        )
+                    } else {
+                        format!(
+                            "{name} has no field `{key}` to change (it has: {})",
+                            keys.join(", ")
+                        )
+                    });
+                };
+                field.value.check(*value, *force)?;
+                let before = field.value.words(field.value.as_number());
+                rules.gm_set(&mut self.world, entity, key, *value)?;
+                let forced = if *force { " (forced)" } else { "" };
+                let after = field.value.words(*value);
+                (format!("{} {before} -> {after}{forced}", field.label), unit)
+            }
+            GmChange::Place { at, facing } => {
+                let hex = Hex::new(at.0, at.1);
+                let facing = direction(*facing)?;
+                self.check_free(hex, Some(unit))?;
+                let from = self.world.get::<HexPos>(entity).map(|p| p.0);
+                rules.gm_place(&mut self.world, entity, hex, facing)?;
+                let words = match from {
+                    Some(from) if from == hex => format!("turned to face {}", facing.index()),
+                    Some(from) => format!(
+                        "moved from ({}, {}) to ({}, {}) facing {}",
+                        from.x,
+                        from.y,
+                        hex.x,
+                        hex.y,
+                        facing.index()
+                    ),
+                    None => format!("moved to ({}, {})", hex.x, hex.y),
+                };
+                (words, unit)
+            }
+            GmChange::Remove => {
+                if !self
+                    .world
+                    .get::<Standing>(entity)
+                    .is_some_and(|s| s.fighting())
+                {
+                    return Err(format!("{name} is already out of the fight"));
+                }
+                rules.gm_remove(&mut self.world, entity)?;
+                ("is taken out of the fight".to_string(), unit)
+            }
+            GmChange::Add {
+                name: new_name,
+                at,
+                facing,
+            } => {
+                let new_name = new_name.trim();
+                if new_name.is_empty() {
+                    return Err("a new unit needs a name".to_string());
+                }
+                if self.roster().units.iter().any(|u| u.name == new_name) {
+                    return Err(format!("there is already a unit named {new_name}"));
+                }
+                let hex = Hex::new(at.0, at.1);
+                let facing = direction(*facing)?;
+                self.check_free(hex, None)?;
+                let new = self.add_unit(unit, new_name, hex, facing)?;
+                (
+                    format!(
+                        "joins the fight at ({}, {}), a copy of {name}",
+                        hex.x, hex.y
+                    ),
+                    new,
+                )
+            }
+        };
+        let round = self.round();
+        let mut log = self.world.resource_mut::<CombatLog>();
+        if log.keep {
+            log.entries.push(LogEntry {
+                round,
+                event: BattleEvent::GameMaster {
+                    unit: subject,
+                    change: changed.clone(),
+                    reason: reason.trim().to_string(),
+                },
+            });
+        }
+        Ok(changed)
+    }
+
+    /// Whether a unit may be put on `hex`: on the map, open, and not held by a unit in the
+    /// fight other than `moving`.
+    fn check_free(&mut self, hex: Hex, moving: Option<UnitId>) -> Result<(), String> {
+        let map = self.world.resource::<HexMap>();
+        if !map.contains(hex) {
+            return Err(format!("({}, {}) is not on the map", hex.x, hex.y));
+        }
+        if map.move_cost(hex).is_none() {
+            return Err(format!("({}, {}) is blocked terrain", hex.x, hex.y));
+        }
+        let mut q = self.world.query::<(&UnitId, &HexPos, &Standing)>();
+        if let Some((id, ..)) = q
+            .iter(&self.world)
+            .find(|(id, pos, s)| pos.0 == hex && s.fighting() && Some(**id) != moving)
+        {
+            let who = self.roster().name(*id).to_string();
+            return Err(format!("({}, {}) is held by {who}", hex.x, hex.y));
+        }
+        Ok(())
+    }
+
+    /// Spawns a copy of `like`'s stat block named `name` on its side at `at`, lists it in
+    /// the roster and the statistics, and lets the ruleset take it in
+    /// ([`crate::scenario::Ruleset::gm_join`]); its new id.
+    fn add_unit(
+        &mut self,
+        like: UnitId,
+        name: &str,
+        at: Hex,
+        facing: EdgeDirection,
+    ) -> Result<UnitId, String> {
+        let index = like.0 as usize;
+        let scenario_units = self.prepared.units.len();
+        let sheet = match self.prepared.units.get(index) {
+            Some(u) => u.stats.clone(),
+            None => self
+                .added
+                .get(index - scenario_units)
+                .cloned()
+                .ok_or_else(|| format!("there is no unit {} to copy", like.0))?,
+        };
+        let roster = self.roster();
+        let Some(model) = roster.entity(like) else {
+            return Err(format!("there is no unit {} to copy", like.0));
+        };
+        let id = UnitId(roster.units.len() as u32);
+        let side = self.world.get::<Side>(model).map_or(0, |s| s.0);
+        let control = self.world.get::<Controller>(model).map(|c| c.0);
+        let control = control.unwrap_or(self.prepared.sides[usize::from(side)].control);
+        let rules = self.prepared.rules;
+        let mut entity = self.world.spawn((
+            id,
+            Side(side),
+            HexPos(at),
+            Facing(facing),
+            Standing::Fighting,
+            Controller(control),
+        ));
+        rules.spawn(&mut entity, &sheet);
+        let entity = entity.id();
+        self.world.resource_mut::<Roster>().units.push(RosterEntry {
+            name: name.to_string(),
+            side,
+            entity,
+        });
+        self.world
+            .resource_mut::<BattleStats>()
+            .units
+            .push(UnitTally::default());
+        if let Err(reason) = rules.gm_join(&mut self.world, entity, id) {
+            self.world.despawn(entity);
+            self.world.resource_mut::<Roster>().units.pop();
+            self.world.resource_mut::<BattleStats>().units.pop();
+            return Err(reason);
+        }
+        self.added.push(sheet);
+        Ok(id)
+    }
+
     /// The victory rule in force.
     pub fn victory(&self) -> VictoryRule {
         *self.world.resource::<VictoryRule>()
     }
+}
+
+/// Facing direction `index` (0 to 5), or why not.
+fn direction(index: u8) -> Result<EdgeDirection, String> {
+    EdgeDirection::ALL_DIRECTIONS
+        .get(usize::from(index))
+        .copied()
+        .ok_or_else(|| format!("facing {index} is not a direction (0 to 5)"))
 }

@@ -151,6 +151,15 @@ pub enum BattleEvent {
         /// What.
         text: String,
     },
+    /// The game master changed a unit by hand (a recorded edit: `play`).
+    GameMaster {
+        /// Which unit.
+        unit: UnitId,
+        /// The change in words ("HP 12 -> 6").
+        change: String,
+        /// Why, as the GM said it (may be empty).
+        reason: String,
+    },
     /// A command was refused as illegal; nothing happened.
     Rejected {
         /// Whose command.

@@ -231,6 +231,17 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             unit: Some(unit),
             text,
         } => writeln!(s, "    {} - {text}", name(*unit)),
+        BattleEvent::GameMaster {
+            unit,
+            change,
+            reason,
+        } => {
+            if reason.is_empty() {
+                writeln!(s, "  GM: {} {change}", name(*unit))
+            } else {
+                writeln!(s, "  GM: {} {change}, {reason}", name(*unit))
+            }
+        }
         BattleEvent::Rejected { unit, reason } => {
             writeln!(s, "    {}'s command refused: {reason}", name(*unit))
         }

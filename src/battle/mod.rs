@@ -10,6 +10,7 @@
 //! give the same log byte for byte.
 
 mod event;
+pub mod gm;
 mod log;
 pub mod place;
 mod policy;
@@ -18,6 +19,7 @@ mod stats;
 mod units;
 
 pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair};
+pub use gm::{GmChange, GmField, GmValue};
 pub use log::{CombatLog, INJURY_DAMAGE, LEVEL_DAMAGE, LogEntry, format_event};
 pub use policy::{Policy, UnitsPolicy};
 pub use stalemate::{Activity, QUIET_ROUNDS};

@@ -88,6 +88,7 @@ impl DiceExpr {
     /// (GURPS damage such as `1d-2` cannot go below its minimum; the raise is shown as a
     /// labelled modifier so the record still adds up).
     pub fn roll(&self, dice: &mut impl DieRoller, minimum: i32) -> RollRecord {
+        let start = dice.drawn();
         let faces: Vec<u32> = (0..self.count).map(|_| dice.roll_die(self.sides)).collect();
         let sum: i32 = faces.iter().map(|&f| f as i32).sum();
         let mut modifiers = Vec::with_capacity(2);
@@ -99,6 +100,7 @@ impl DiceExpr {
             modifiers.push(Modifier::new("minimum", minimum - raw));
         }
         RollRecord {
+            drawn: super::drawn_since(dice, start),
             dice: DiceName::Expr(*self),
             faces,
             extra: Vec::new(),

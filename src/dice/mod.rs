@@ -16,22 +16,64 @@ mod expr;
 mod record;
 
 pub use expr::{DiceExpr, DiceParseError};
-pub use record::{Critical, DiceName, Label, Modifier, RollRecord, RollSense};
+pub use record::{Critical, DiceName, Drawn, Label, Modifier, RollRecord, RollSense};
 
 use bevy::ecs::resource::Resource;
 use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
+use std::collections::BTreeMap;
 
 /// Anything that can roll one die. The battle uses [`BattleRng`]; tests use [`Scripted`].
 pub trait DieRoller {
     /// Rolls one die with `sides` faces and returns a face from 1 to `sides`.
     fn roll_die(&mut self, sides: u32) -> u32;
+
+    /// How many dice have been drawn so far, for a roller that counts them (the index the
+    /// next die will have); `None` (the default) for one that does not.
+    fn drawn(&self) -> Option<u64> {
+        None
+    }
+
+    /// True when a die drawn from index `from` on had its face entered by hand.
+    fn entered_since(&self, from: u64) -> bool {
+        let _ = from;
+        false
+    }
+}
+
+/// The [`Drawn`] of a roll whose first die had index `start` (as [`DieRoller::drawn`]
+/// said before it was rolled).
+pub fn drawn_since(dice: &impl DieRoller, start: Option<u64>) -> Drawn {
+    Drawn {
+        first: start,
+        entered: start.is_some_and(|s| dice.entered_since(s)),
+    }
 }
 
 /// The one seeded random number generator of a battle (ChaCha8: portable and reproducible,
 /// so the same seed gives the same faces on every machine).
+///
+/// It counts the dice it draws, and a face entered by hand for a die's index
+/// ([`BattleRng::enter`]: physical dice, rolled at the table) replaces the generator's
+/// face for that die. The generator still draws its own face, so the dice after an
+/// entered one are the same whatever was entered.
 #[derive(Resource, Debug)]
 pub struct BattleRng {
     rng: ChaCha8Rng,
+    drawn: u64,
+    entered: BTreeMap<u64, u32>,
+    misfit: Option<Misfit>,
+}
+
+/// An entered face that did not fit the die drawn at its index (a save edited by hand, or
+/// a scenario changed since): the generator's face was used instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Misfit {
+    /// The die's index.
+    pub draw: u64,
+    /// The face entered.
+    pub face: u32,
+    /// The sides of the die drawn there.
+    pub sides: u32,
 }
 
 impl BattleRng {
@@ -39,13 +81,63 @@ impl BattleRng {
     pub fn seeded(seed: u64) -> Self {
         Self {
             rng: ChaCha8Rng::seed_from_u64(seed),
+            drawn: 0,
+            entered: BTreeMap::new(),
+            misfit: None,
         }
+    }
+
+    /// Faces entered by hand for the dice from index `first` on, in order: those dice show
+    /// them when they are drawn.
+    pub fn enter(&mut self, first: u64, faces: &[u32]) {
+        for (i, &face) in faces.iter().enumerate() {
+            self.entered.insert(first + i as u64, face);
+        }
+    }
+
+    /// The number of dice drawn so far (the index of the next one).
+    pub fn count(&self) -> u64 {
+        self.drawn
+    }
+
+    /// True when the face of die `index` was entered by hand.
+    pub fn is_entered(&self, index: u64) -> bool {
+        self.entered.contains_key(&index)
+    }
+
+    /// The first entered face that did not fit its die, if any.
+    pub fn misfit(&self) -> Option<Misfit> {
+        self.misfit
     }
 }
 
 impl DieRoller for BattleRng {
     fn roll_die(&mut self, sides: u32) -> u32 {
-        self.rng.random_range(1..=sides.max(1))
+        let sides = sides.max(1);
+        let face = self.rng.random_range(1..=sides);
+        let index = self.drawn;
+        self.drawn += 1;
+        if !self.entered.is_empty()
+            && let Some(&entered) = self.entered.get(&index)
+        {
+            if (1..=sides).contains(&entered) {
+                return entered;
+            }
+            self.misfit.get_or_insert(Misfit {
+                draw: index,
+                face: entered,
+                sides,
+            });
+        }
+        face
+    }
+
+    fn drawn(&self) -> Option<u64> {
+        Some(self.drawn)
+    }
+
+    fn entered_since(&self, from: u64) -> bool {
+        from < self.drawn && self.entered.range(from..self.drawn).next().is_some()
     }
 }
 
@@ -116,8 +208,11 @@ pub fn gurps_critical(roll: i32, effective: i32) -> Option<Critical> {
 /// succeed and 17–18 always fail; criticals per [`gurps_critical`]. The margin is target
 /// minus roll (positive: succeeded by that much).
 pub fn success_roll(dice: &mut impl DieRoller, modifiers: Vec<Modifier>) -> RollRecord {
+    let start = dice.drawn();
     let faces: Vec<u32> = (0..3).map(|_| dice.roll_die(6)).collect();
-    judge_success(faces, modifiers)
+    let mut record = judge_success(faces, modifiers);
+    record.drawn = drawn_since(dice, start);
+    record
 }
 
 /// The exact chance that a GURPS success roll ([`success_roll`]) against `target`
@@ -174,6 +269,7 @@ pub fn judge_success(faces: Vec<u32>, modifiers: Vec<Modifier>) -> RollRecord {
         None => roll <= target && roll <= 16,
     };
     RollRecord {
+        drawn: Default::default(),
         dice: DiceName::Fixed("3d6"),
         faces,
         extra: Vec::new(),
@@ -228,6 +324,7 @@ pub fn d12_roll(
     natural_one_fails: bool,
 ) -> RollRecord {
     let bonus = modifier_total(&modifiers);
+    let start = dice.drawn();
     let first = dice.roll_die(12);
     let mut faces = vec![first];
     if (first as i32) < bonus {
@@ -245,6 +342,7 @@ pub fn d12_roll(
         None => total >= d,
     });
     RollRecord {
+        drawn: drawn_since(dice, start),
         dice: DiceName::Fixed("d12"),
         faces,
         extra: Vec::new(),
@@ -267,6 +365,7 @@ pub fn open_ended_2d6(
     modifiers: Vec<Modifier>,
     dc: Option<i32>,
 ) -> RollRecord {
+    let start = dice.drawn();
     let faces = vec![dice.roll_die(6), dice.roll_die(6)];
     let natural = (faces[0] + faces[1]) as i32;
     let mut extra = Vec::new();
@@ -298,6 +397,7 @@ pub fn open_ended_2d6(
     }
     let mut record = roll_over_record("2d6", faces, modifiers, dc, critical_of_open(natural));
     record.extra = extra;
+    record.drawn = drawn_since(dice, start);
     record
 }
 
@@ -318,6 +418,7 @@ pub fn exploding_d6(
     modifiers: Vec<Modifier>,
     dl: Option<i32>,
 ) -> RollRecord {
+    let start = dice.drawn();
     let mut faces = Vec::with_capacity(1);
     loop {
         let f = dice.roll_die(6);
@@ -326,7 +427,9 @@ pub fn exploding_d6(
             break;
         }
     }
-    judge_exploding_d6(faces, modifiers, dl)
+    let mut record = judge_exploding_d6(faces, modifiers, dl);
+    record.drawn = drawn_since(dice, start);
+    record
 }
 
 /// The record of an exploding-d6 roll whose faces are known (every face but the last a 6),
@@ -358,6 +461,7 @@ fn roll_over_record(
         .sum::<i32>()
         .saturating_add(modifier_total(&modifiers));
     RollRecord {
+        drawn: Default::default(),
         dice: DiceName::Fixed(dice),
         faces,
         extra: Vec::new(),

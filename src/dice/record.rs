@@ -68,6 +68,26 @@ pub enum DiceName {
     Expr(DiceExpr),
 }
 
+impl DiceName {
+    /// The dice a roll of this name starts with, as (count, sides): `3d6` is (3, 6), `d12`
+    /// (1, 12), `2d+1` (2, 6). `None` for a name that rolls no dice (a level of damage).
+    /// Open-ended and exploding rolls may add dice of the same sides after these.
+    pub fn shape(&self) -> Option<(u32, u32)> {
+        match self {
+            DiceName::Expr(e) => Some((e.count, e.sides)),
+            DiceName::Fixed(name) => {
+                let (count, sides) = name.split_once('d')?;
+                let count = if count.is_empty() {
+                    1
+                } else {
+                    count.parse().ok()?
+                };
+                Some((count, sides.parse().ok()?))
+            }
+        }
+    }
+}
+
 impl fmt::Display for DiceName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -155,6 +175,37 @@ pub struct RollRecord {
     pub success: Option<bool>,
     /// A critical success or failure, if any.
     pub critical: Option<Critical>,
+    /// Where its dice sit among the battle's dice and whether a person entered them (JSON:
+    /// `"entered": true` for a roll rolled at the table, nothing otherwise).
+    #[serde(
+        rename = "entered",
+        skip_serializing_if = "Drawn::by_program",
+        serialize_with = "Drawn::serialize_entered"
+    )]
+    pub drawn: Drawn,
+}
+
+/// Where a roll's dice sit in the battle's sequence of dice (every die the battle's
+/// [`BattleRng`](super::BattleRng) draws has an index, from 0), and whether a person rolled
+/// some of them at the table and entered the faces (a physical-dice side).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Drawn {
+    /// Index of the roll's first die, when the roller counts its dice (the battle's does;
+    /// scripted test dice do not).
+    pub first: Option<u64>,
+    /// Some of its faces were entered by hand.
+    pub entered: bool,
+}
+
+impl Drawn {
+    /// True when the program rolled every die of the roll.
+    pub fn by_program(&self) -> bool {
+        !self.entered
+    }
+
+    fn serialize_entered<S: Serializer>(drawn: &Drawn, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bool(drawn.entered)
+    }
 }
 
 impl RollRecord {
@@ -215,6 +266,9 @@ impl fmt::Display for RollRecord {
             return write!(f, " = {}", self.total);
         }
         write!(f, "{} ", self.dice)?;
+        if self.drawn.entered {
+            write!(f, "entered ")?;
+        }
         write_faces(f, &self.faces)?;
         if !self.extra.is_empty() {
             write!(f, " then ")?;

@@ -15,13 +15,13 @@
 //! through a new one).
 
 use super::{Prepared, ScenarioFile};
-use crate::battle::{Command, UnitId};
+use crate::battle::{Command, Facing, GmField, HexPos, Standing, UnitId};
 use crate::format::Problem;
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
-use hexx::Hex;
+use hexx::{EdgeDirection, Hex};
 use ron::error::SpannedError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -190,6 +190,63 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
         let _ = (stats, from, to);
         None
     }
+
+    /// What the game master may change on the unit of `entity` now: its numbers,
+    /// conditions and states (hit points or damage state, fatigue, stunned, prone, a
+    /// vector's components), each with its value and bounds. Empty (the default) when the
+    /// ruleset lets the GM change none. Moving, removing and adding units are
+    /// [`Ruleset::gm_place`], [`Ruleset::gm_remove`] and [`Ruleset::gm_join`].
+    fn gm_fields(world: &World, entity: Entity) -> Vec<GmField> {
+        let _ = (world, entity);
+        Vec::new()
+    }
+
+    /// Sets field `key`, one of [`Ruleset::gm_fields`], of the unit of `entity` to `value`
+    /// (the engine has checked it against the field's bounds), with what follows from it
+    /// under the rules (a unit set to a state that puts it out of the fight leaves it);
+    /// `Err` with the reason when the rules refuse it now.
+    fn gm_set(world: &mut World, entity: Entity, key: &str, value: i32) -> Result<(), String> {
+        let _ = (world, entity, value);
+        Err(format!("the {} ruleset has no field `{key}`", Self::ID))
+    }
+
+    /// Puts the unit of `entity` on hex `at`, facing `facing` (the engine has checked that
+    /// the hex is on the map, open and free). The default sets its `HexPos` and `Facing`;
+    /// a ruleset that keeps a position of its own sets that too, or refuses.
+    fn gm_place(
+        world: &mut World,
+        entity: Entity,
+        at: Hex,
+        facing: EdgeDirection,
+    ) -> Result<(), String> {
+        let mut unit = world.entity_mut(entity);
+        if let Some(mut pos) = unit.get_mut::<HexPos>() {
+            pos.0 = at;
+        }
+        if let Some(mut f) = unit.get_mut::<Facing>() {
+            f.0 = facing;
+        }
+        Ok(())
+    }
+
+    /// Takes the unit of `entity` out of the fight (it leaves the battle). The default
+    /// sets its `Standing` to `Escaped`; a ruleset whose own state says who fights sets
+    /// that too.
+    fn gm_remove(world: &mut World, entity: Entity) -> Result<(), String> {
+        if let Some(mut standing) = world.get_mut::<Standing>(entity) {
+            *standing = Standing::Escaped;
+        }
+        Ok(())
+    }
+
+    /// A unit the GM brought in joins the battle: `entity` has every component a unit of
+    /// the scenario starts with, and the roster lists it as `unit`. The ruleset gives it
+    /// its place in the turn order and whatever else it keeps for every unit, or refuses
+    /// (the engine then takes the entity away). The default accepts it as it is.
+    fn gm_join(world: &mut World, entity: Entity, unit: UnitId) -> Result<(), String> {
+        let _ = (world, entity, unit);
+        Ok(())
+    }
 }
 
 /// What a decision does for the fight ([`Ruleset::engagement`]).
@@ -274,6 +331,28 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn tougher(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>>;
     /// [`Ruleset::heading`]; `None` for a stat block of another ruleset.
     fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>>;
+    /// [`Ruleset::gm_fields`].
+    fn gm_fields(&self, world: &World, entity: Entity) -> Vec<GmField>;
+    /// [`Ruleset::gm_set`].
+    fn gm_set(
+        &self,
+        world: &mut World,
+        entity: Entity,
+        key: &str,
+        value: i32,
+    ) -> Result<(), String>;
+    /// [`Ruleset::gm_place`].
+    fn gm_place(
+        &self,
+        world: &mut World,
+        entity: Entity,
+        at: Hex,
+        facing: EdgeDirection,
+    ) -> Result<(), String>;
+    /// [`Ruleset::gm_remove`].
+    fn gm_remove(&self, world: &mut World, entity: Entity) -> Result<(), String>;
+    /// [`Ruleset::gm_join`].
+    fn gm_join(&self, world: &mut World, entity: Entity, unit: UnitId) -> Result<(), String>;
     /// Sends `unit`'s decision to the battle's systems (as a `Command` message); an error
     /// when the action is not this ruleset's.
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String>;
@@ -461,6 +540,38 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
     fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>> {
         let stats = stats.as_any().downcast_ref::<R::Stats>()?;
         R::heading(stats, from, to).map(|s| Arc::new(s) as Arc<dyn Section>)
+    }
+
+    fn gm_fields(&self, world: &World, entity: Entity) -> Vec<GmField> {
+        R::gm_fields(world, entity)
+    }
+
+    fn gm_set(
+        &self,
+        world: &mut World,
+        entity: Entity,
+        key: &str,
+        value: i32,
+    ) -> Result<(), String> {
+        R::gm_set(world, entity, key, value)
+    }
+
+    fn gm_place(
+        &self,
+        world: &mut World,
+        entity: Entity,
+        at: Hex,
+        facing: EdgeDirection,
+    ) -> Result<(), String> {
+        R::gm_place(world, entity, at, facing)
+    }
+
+    fn gm_remove(&self, world: &mut World, entity: Entity) -> Result<(), String> {
+        R::gm_remove(world, entity)
+    }
+
+    fn gm_join(&self, world: &mut World, entity: Entity, unit: UnitId) -> Result<(), String> {
+        R::gm_join(world, entity, unit)
     }
 
     fn send(&self, world: &mut World, unit: UnitId, action: &dyn Section) -> Result<(), String> {

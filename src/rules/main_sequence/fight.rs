@@ -1033,6 +1033,7 @@ fn damage_event(
         attacker: Some(attacker),
         target,
         roll: RollRecord {
+            drawn: Default::default(),
             dice: DiceName::Fixed("weapon"),
             faces: Vec::new(),
             extra: Vec::new(),

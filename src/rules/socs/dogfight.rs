@@ -422,6 +422,7 @@ fn damage_event(
         attacker: Some(by),
         target,
         roll: RollRecord {
+            drawn: Default::default(),
             dice: FIREPOWER_DICE,
             faces: vec![level as u32],
             extra: Vec::new(),
@@ -1090,6 +1091,7 @@ impl Dogfight {
                 target,
                 weapon: Label::from(format!("{} ({})", weapon.name, weapon.firepower)),
                 roll: RollRecord {
+                    drawn: Default::default(),
                     dice: crate::dice::DiceName::Fixed("hits automatically (a planet)"),
                     faces: Vec::new(),
                     extra: Vec::new(),
@@ -1145,7 +1147,9 @@ impl Dogfight {
                 target = friends[k];
                 // The same dice, judged against the friend's size: the shot went its way.
                 let mods = self.shot_modifiers(crafts, me, w, target, gm);
+                let drawn = roll.drawn;
                 roll = crate::dice::judge_success(roll.faces.clone(), mods);
+                roll.drawn = drawn;
             }
         }
         let auto = crafts.craft_state(me).auto_hit;

@@ -1005,6 +1005,7 @@ fn damage_event(
         attacker: Some(attacker),
         target,
         roll: RollRecord {
+            drawn: Default::default(),
             dice: DiceName::Fixed("D"),
             faces: vec![damage.max(0) as u32],
             extra: Vec::new(),

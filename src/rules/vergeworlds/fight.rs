@@ -501,6 +501,19 @@ impl<D: DieRoller> DieRoller for Prefilled<'_, D> {
             None => self.dice.roll_die(sides),
         }
     }
+
+    fn drawn(&self) -> Option<u64> {
+        // A roll that starts with the shared die did not draw it now: no index to give.
+        if self.first.is_some() {
+            None
+        } else {
+            self.dice.drawn()
+        }
+    }
+
+    fn entered_since(&self, from: u64) -> bool {
+        self.dice.entered_since(from)
+    }
 }
 
 /// The characters of a Vergeworlds battle by unit id: each one's [`VwStats`] and
@@ -734,6 +747,7 @@ fn plain_record(
     target: Option<i32>,
 ) -> RollRecord {
     RollRecord {
+        drawn: Default::default(),
         dice: crate::dice::DiceName::Fixed("2d6"),
         faces,
         extra: Vec::new(),

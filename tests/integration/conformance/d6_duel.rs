@@ -83,6 +83,7 @@ pub fn hits(face: u32, skill: i32) -> bool {
 pub fn strike_roll(face: u32, skill: i32) -> RollRecord {
     let hit = hits(face, skill);
     RollRecord {
+        drawn: Default::default(),
         dice: DiceName::Fixed("1d6"),
         faces: vec![face],
         extra: Vec::new(),

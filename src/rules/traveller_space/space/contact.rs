@@ -160,6 +160,7 @@ impl Space {
             let other = ships.sheet(y).stats.hp;
             let dmg = other.saturating_mul(rel);
             let roll = RollRecord {
+                drawn: Default::default(),
                 dice: DiceName::Fixed("collision"),
                 faces: Vec::new(),
                 extra: Vec::new(),

@@ -25,6 +25,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         if s.vector.is_some() && w.melee() {
             brawn = combat::high_speed_brawn(brawn, s.moved as f64, sheet.action_score);
         }
+        let start = dice.drawn();
         let faces = vec![dice.roll_die(6), dice.roll_die(6)];
         let raw = (faces[0] + faces[1]) as i32;
         let with_goodies = (raw + bonus).min(12);
@@ -34,7 +35,8 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         if with_goodies != raw {
             mods.push(Modifier::new("goodies", with_goodies - raw));
         }
-        let rec = plain_record(faces, mods, with_goodies, None);
+        let mut rec = plain_record(faces, mods, with_goodies, None);
+        rec.drawn = crate::dice::drawn_since(dice, start);
         (pen, Some(rec))
     }
 
@@ -394,6 +396,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             attacker: by,
             target: t,
             roll: RollRecord {
+                drawn: Default::default(),
                 dice: INJURY_DICE,
                 ..plain_record(
                     Vec::new(),
