@@ -150,6 +150,10 @@ enum Command {
         /// Write to this new file instead of printing (an existing file is not replaced).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Keep the GM's rolls behind the screen: the rolls of the sides the scenario gives
+        /// the AI show what they decided, not their dice.
+        #[arg(long)]
+        hide_gm_rolls: bool,
     },
     /// Check scenario files and report every problem with file, line and column.
     Check {
@@ -339,6 +343,15 @@ fn replay(file: &Path, json: bool, finish: bool) -> ExitCode {
     };
     if finish {
         play.finish_by_ai();
+    } else if let Some(request) = play.pending_dice() {
+        eprintln!(
+            "note: the battle waits for {}'s {} ({}), rolled at the table: open the save in \
+             the window (skirmish --load) to enter the faces, or add --finish to let the AI \
+             and the program's dice end it",
+            play.session().roster().name(request.unit),
+            request.dice,
+            request.purpose
+        );
     }
     let scenario = play.recording().scenario.clone();
     let mut extra = serde_json::Map::new();
@@ -361,8 +374,14 @@ fn load_save(file: &Path) -> Result<Play, ExitCode> {
 }
 
 /// `skirmish log`: the saved battle's log in `format`, printed or written to `out`.
-fn share_log(file: &Path, format: LogFormat, finish: bool, out: Option<&Path>) -> ExitCode {
-    use skirmish::share::{Format, export};
+fn share_log(
+    file: &Path,
+    format: LogFormat,
+    finish: bool,
+    out: Option<&Path>,
+    hide_gm_rolls: bool,
+) -> ExitCode {
+    use skirmish::share::{Format, export_for_players};
     let mut play = match load_save(file) {
         Ok(play) => play,
         Err(code) => return code,
@@ -375,7 +394,7 @@ fn share_log(file: &Path, format: LogFormat, finish: bool, out: Option<&Path>) -
         LogFormat::Html => Format::Html,
         LogFormat::Text => Format::Text,
     };
-    let text = export(play.session_mut(), format);
+    let text = export_for_players(play.session_mut(), format, hide_gm_rolls);
     match out {
         None => interrupted_or(print_out(&text)),
         Some(out) => {
@@ -999,7 +1018,8 @@ fn main() -> ExitCode {
             format,
             finish,
             out,
-        }) => share_log(&save, format, finish, out.as_deref()),
+            hide_gm_rolls,
+        }) => share_log(&save, format, finish, out.as_deref(), hide_gm_rolls),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Run { file, seed, json }) => run(&file, seed, json),
         Some(Command::Replay { file, json, finish }) => replay(&file, json, finish),

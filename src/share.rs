@@ -5,9 +5,10 @@
 //! prints).
 //!
 //! All three are built from the same lines ([`crate::report::battle_text`]'s log), so they
-//! never disagree with the text log or each other.
+//! never disagree with the text log or each other. For the players, the GM's rolls can be
+//! kept behind the screen ([`export_for_players`]).
 
-use crate::battle::{HexPos, Standing, UnitId};
+use crate::battle::{CombatLog, Control, HexPos, Standing, UnitId};
 use crate::hexmap::{Cover, HexMap, Orientation, Terrain};
 use crate::report;
 use crate::session::Session;
@@ -38,6 +39,38 @@ pub fn export(session: &mut Session, format: Format) -> String {
         Format::Markdown => markdown(session),
         Format::Html => html(session),
     }
+}
+
+/// [`export`] with the GM's rolls kept behind the screen when `hide_gm_rolls`: the rolls of
+/// the units of the sides the scenario gives the AI (the ones the GM runs at the table)
+/// show no dice, modifiers or target, only what they decided. The battle itself is not
+/// changed.
+pub fn export_for_players(session: &mut Session, format: Format, hide_gm_rolls: bool) -> String {
+    if !hide_gm_rolls {
+        return export(session, format);
+    }
+    let prepared = session.prepared().clone();
+    let roster = session.roster().clone();
+    let gm = |unit: UnitId| {
+        roster
+            .units
+            .get(unit.0 as usize)
+            .and_then(|u| prepared.sides.get(usize::from(u.side)))
+            .is_some_and(|s| matches!(s.control, Control::Ai(_)))
+    };
+    let kept = session.log().entries.clone();
+    let mut hidden = kept.clone();
+    for entry in &mut hidden {
+        for (unit, roll) in entry.event.rolls_mut() {
+            if unit.is_some_and(gm) {
+                *roll = roll.behind_the_screen();
+            }
+        }
+    }
+    session.world.resource_mut::<CombatLog>().entries = hidden;
+    let out = export(session, format);
+    session.world.resource_mut::<CombatLog>().entries = kept;
+    out
 }
 
 /// The log's lines, each with its depth (two spaces of indentation a level).

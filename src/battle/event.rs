@@ -175,3 +175,46 @@ pub enum BattleEvent {
         round: u32,
     },
 }
+
+impl BattleEvent {
+    /// Each roll the event shows, with the unit that rolled it: an attack roll is its
+    /// attacker's, a defense its target's, damage its dealer's (nobody's without one: a
+    /// fall, a collision), any other roll its unit's.
+    pub fn rolls(&self) -> Vec<(Option<UnitId>, &RollRecord)> {
+        match self {
+            BattleEvent::Roll { unit, roll, .. } => vec![(Some(*unit), roll)],
+            BattleEvent::Attack {
+                attacker,
+                target,
+                roll,
+                defenses,
+                ..
+            } => std::iter::once((Some(*attacker), roll))
+                .chain(defenses.iter().map(|d| (Some(*target), &d.roll)))
+                .collect(),
+            BattleEvent::Damage { attacker, roll, .. } => vec![(*attacker, roll)],
+            _ => Vec::new(),
+        }
+    }
+
+    /// [`BattleEvent::rolls`], to change.
+    pub fn rolls_mut(&mut self) -> Vec<(Option<UnitId>, &mut RollRecord)> {
+        match self {
+            BattleEvent::Roll { unit, roll, .. } => vec![(Some(*unit), roll)],
+            BattleEvent::Attack {
+                attacker,
+                target,
+                roll,
+                defenses,
+                ..
+            } => {
+                let target = *target;
+                std::iter::once((Some(*attacker), roll))
+                    .chain(defenses.iter_mut().map(|d| (Some(target), &mut d.roll)))
+                    .collect()
+            }
+            BattleEvent::Damage { attacker, roll, .. } => vec![(*attacker, roll)],
+            _ => Vec::new(),
+        }
+    }
+}

@@ -95,6 +95,12 @@ impl BattleRng {
         }
     }
 
+    /// Forgets the faces entered for the dice from index `from` on (a decision taken
+    /// back: its dice are to be rolled again).
+    pub fn forget_from(&mut self, from: u64) {
+        let _ = self.entered.split_off(&from);
+    }
+
     /// The number of dice drawn so far (the index of the next one).
     pub fn count(&self) -> u64 {
         self.drawn

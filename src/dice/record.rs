@@ -70,7 +70,8 @@ pub enum DiceName {
 
 impl DiceName {
     /// The dice a roll of this name starts with, as (count, sides): `3d6` is (3, 6), `d12`
-    /// (1, 12), `2d+1` (2, 6). `None` for a name that rolls no dice (a level of damage).
+    /// (1, 12), `3d` and `2d+1` (3 and 2 d6). `None` for a name that rolls no dice (a level
+    /// of damage).
     /// Open-ended and exploding rolls may add dice of the same sides after these.
     pub fn shape(&self) -> Option<(u32, u32)> {
         match self {
@@ -82,7 +83,13 @@ impl DiceName {
                 } else {
                     count.parse().ok()?
                 };
-                Some((count, sides.parse().ok()?))
+                // GURPS writes `3d` for 3d6.
+                let sides = if sides.is_empty() {
+                    6
+                } else {
+                    sides.parse().ok()?
+                };
+                Some((count, sides))
             }
         }
     }
@@ -209,6 +216,21 @@ impl Drawn {
 }
 
 impl RollRecord {
+    /// The roll as a shared log shows it when the GM rolled it behind the screen: no dice,
+    /// no modifiers, no target; its result (success, critical) is kept, since what follows
+    /// from it is told anyway.
+    pub fn behind_the_screen(&self) -> RollRecord {
+        RollRecord {
+            dice: DiceName::Fixed("rolled behind the screen"),
+            faces: Vec::new(),
+            extra: Vec::new(),
+            modifiers: Vec::new(),
+            target: None,
+            margin: None,
+            ..self.clone()
+        }
+    }
+
     /// True when the roll had a target and made it.
     pub fn succeeded(&self) -> bool {
         self.success == Some(true)

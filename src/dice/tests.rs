@@ -351,3 +351,73 @@ fn distributions_and_mean_excess_are_exact() {
     assert!((DiceExpr::d6(2, 0).mean_excess(0) - 7.0).abs() < 1e-12);
     assert_eq!(DiceExpr::d6(1, 0).mean_excess(6), 0.0);
 }
+
+/// Faces entered by hand replace the generator's for their dice only: the dice after them
+/// are the same as without them, every die has an index, and a roll's record says where
+/// its dice start and whether any was entered.
+#[test]
+fn entered_faces_replace_only_their_dice() {
+    let mut plain = BattleRng::seeded(11);
+    let free: Vec<u32> = (0..6).map(|_| plain.roll_die(6)).collect();
+    let mut rng = BattleRng::seeded(11);
+    rng.enter(1, &[6, 6]);
+    let first = rng.roll_die(6);
+    let record = success_roll(&mut rng, skill(12));
+    assert_eq!(first, free[0]);
+    assert_eq!(record.faces, vec![6, 6, free[3]]);
+    assert_eq!(record.drawn.first, Some(1));
+    assert!(record.drawn.entered);
+    assert!(
+        record.to_string().starts_with("3d6 entered [6 6 "),
+        "{record}"
+    );
+    let after = success_roll(&mut rng, skill(12));
+    assert_eq!(
+        after.faces,
+        free[4..6]
+            .iter()
+            .copied()
+            .chain([after.faces[2]])
+            .collect::<Vec<_>>()
+    );
+    assert!(!after.drawn.entered);
+    assert_eq!(after.drawn.first, Some(4));
+    assert_eq!(rng.count(), 7);
+    // Scripted dice count nothing.
+    let scripted = success_roll(&mut Scripted::new(&[1, 2, 3]), skill(12));
+    assert_eq!(scripted.drawn, Drawn::default());
+}
+
+/// A face that is not on its die is not used: the generator's face is, and the misfit is
+/// kept for the replay to report. Forgetting from an index drops the faces from there.
+#[test]
+fn a_face_off_its_die_is_a_misfit() {
+    let mut plain = BattleRng::seeded(5);
+    let free = plain.roll_die(6);
+    let mut rng = BattleRng::seeded(5);
+    rng.enter(0, &[9]);
+    assert_eq!(rng.roll_die(6), free);
+    assert_eq!(
+        rng.misfit(),
+        Some(Misfit {
+            draw: 0,
+            face: 9,
+            sides: 6
+        })
+    );
+    let mut rng = BattleRng::seeded(5);
+    rng.enter(0, &[2, 2]);
+    rng.forget_from(1);
+    assert!(rng.is_entered(0) && !rng.is_entered(1));
+}
+
+/// The dice a roll starts with, from its name: 3d6, GURPS's 3d, a d12, a damage
+/// expression; a level of damage rolls none.
+#[test]
+fn dice_names_give_their_shape() {
+    assert_eq!(DiceName::Fixed("3d6").shape(), Some((3, 6)));
+    assert_eq!(DiceName::Fixed("3d").shape(), Some((3, 6)));
+    assert_eq!(DiceName::Fixed("d12").shape(), Some((1, 12)));
+    assert_eq!(DiceName::Expr(DiceExpr::d6(2, 1)).shape(), Some((2, 6)));
+    assert_eq!(DiceName::Fixed("firepower").shape(), None);
+}

@@ -21,6 +21,7 @@ mod shading;
 mod ships;
 mod space;
 mod space_map;
+mod table;
 mod verge;
 
 use crate::battle::{TurnState, UnitId};
@@ -606,7 +607,7 @@ fn advance(mut game: ResMut<Game>, time: Res<Time>, tokens: Query<&Token>) {
     let before = game.log_len();
     for _ in 0..64 {
         match game.play.advance() {
-            Advance::Over(_) | Advance::AwaitingPlayer(_) => break,
+            Advance::Over(_) | Advance::AwaitingPlayer(_) | Advance::AwaitingDice(_) => break,
             Advance::ReplayFailed(e) => {
                 game.error = Some(format!("the replay stops: {e}"));
                 game.playing = false;

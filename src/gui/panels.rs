@@ -39,6 +39,10 @@ pub struct PanelState {
     preview_from_now: bool,
     job: Option<PreviewJob>,
     report: Option<PreviewReport>,
+    /// The dice prompt and the GM panel.
+    table: super::table::TableState,
+    /// Exports keep the GM's rolls behind the screen.
+    hide_gm_rolls: bool,
 }
 
 impl Default for PanelState {
@@ -65,6 +69,8 @@ impl Default for PanelState {
             preview_from_now: true,
             job: None,
             report: None,
+            table: Default::default(),
+            hide_gm_rolls: false,
         }
     }
 }
@@ -178,6 +184,10 @@ pub fn panels(
     }) || ctx.egui_is_using_pointer();
     if state.show_preview {
         preview_window(ctx, game, state);
+    }
+    if !game.editing() {
+        super::table::gm_window(ctx, game, &mut state.table);
+        super::table::dice_prompt(ctx, game, &mut state.table);
     }
     if let Some(error) = game.error.clone() {
         let mut open = true;
@@ -390,6 +400,11 @@ fn top_bar(
             super::window(game).menus(ui, game);
             ui.separator();
             ui.toggle_value(&mut state.show_preview, "Preview odds");
+            ui.toggle_value(&mut state.table.show_gm, "GM")
+                .on_hover_text(
+                    "The game master's panel: edit units, take an AI unit's next decision, \
+                     let players roll their own dice",
+                );
             ui.menu_button("View", |ui| {
                 ui.checkbox(&mut toggles.coordinates, "Hex coordinates");
                 ui.checkbox(&mut toggles.reachable, "Reachable hexes");
@@ -741,6 +756,11 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
                 export = Some((format, PathBuf::from(format!("{stem}.log.{ext}"))));
             }
         }
+        ui.checkbox(&mut state.hide_gm_rolls, "hide GM rolls")
+            .on_hover_text(
+                "In the exports, the rolls of the AI's sides (the GM's) show what they decided, \
+                 not their dice (skirmish log --hide-gm-rolls)",
+            );
     });
     let row = ui.text_style_height(&egui::TextStyle::Monospace);
     let selected = state.log_selected;
@@ -812,7 +832,8 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
         state.log_selected = Some(i);
     }
     if let Some((format, path)) = export {
-        let text = crate::share::export(game.play.session_mut(), format);
+        let text =
+            crate::share::export_for_players(game.play.session_mut(), format, state.hide_gm_rolls);
         match std::fs::write(&path, text) {
             Ok(()) => game.status = format!("log written to {}", path.display()),
             Err(e) => game.error = Some(format!("cannot write {}: {e}", path.display())),

@@ -792,6 +792,33 @@ pub fn read_section<'de, D, T>(
 where
     D: serde::Deserializer<'de>,
 {
+    read_section_or(deserializer, name, &[], |_| unreachable_own(), read)
+}
+
+fn unreachable_own<T>() -> Result<T, SpannedError> {
+    Err(SpannedError {
+        code: ron::Error::Message("no variant of the engine's own is read here".into()),
+        span: ron::error::Span {
+            start: ron::error::Position { line: 1, col: 1 },
+            end: ron::error::Position { line: 1, col: 1 },
+        },
+    })
+}
+
+/// [`read_section`] for an enum whose variants are the rulesets' and also the engine's own
+/// (`own`: a save's decisions are the rulesets' commands and the table's entries, such as
+/// `Dice(...)`): a variant tagged with one of `own` is read by `read_own` from its text,
+/// any other by its ruleset; errors in either are located in the file.
+pub fn read_section_or<'de, D, T>(
+    deserializer: D,
+    name: &'static str,
+    own: &'static [&'static str],
+    read_own: impl FnOnce(&str) -> Result<T, SpannedError>,
+    read: impl FnOnce(&'static dyn ErasedRuleset, &str) -> Result<T, SpannedError>,
+) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
     use serde::Deserialize;
     use serde::de::Error;
     let raw = <&ron::value::RawValue>::deserialize(deserializer)?;
@@ -804,9 +831,16 @@ where
             })
         })
         .ok_or_else(|| D::Error::custom("a ruleset section is read only within a registry"))?;
-    let result = match registry.by_tag(tag_of(ron)) {
+    let tag = tag_of(ron);
+    let result = match registry.by_tag(tag) {
+        _ if own.contains(&tag) => read_own(ron),
         Some(ruleset) => read(ruleset, ron),
-        None => Err(unknown_tag(ron, name, registry.tags())),
+        None if own.is_empty() => Err(unknown_tag(ron, name, registry.tags())),
+        None => {
+            // Named once per file with such an error: the list the message offers.
+            let all: Vec<&'static str> = registry.tags().iter().chain(own).copied().collect();
+            Err(unknown_tag(ron, name, Box::leak(all.into_boxed_slice())))
+        }
     };
     result.map_err(|e| {
         let message = e.code.to_string();

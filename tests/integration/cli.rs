@@ -578,6 +578,39 @@ fn edit_refuses_what_it_cannot_open() {
 /// HTML page parses (every tag closed in order), has a heading a round as the text log has
 /// rounds, both maps, and every roll line of the text log; an existing --out is not
 /// replaced; a bad save is a located error.
+/// `log --hide-gm-rolls`: the rolls of the AI's side (the Black Knight, the GM's) show
+/// what they decided and no dice; the player's rolls keep theirs; the rest of the log is
+/// the same line for line.
+#[test]
+fn log_can_keep_the_gm_rolls_behind_the_screen() {
+    let save = "docs/examples/duel.save.ron";
+    let made = |hide: bool| {
+        let mut args = vec!["log", save, "--finish", "--format", "text"];
+        if hide {
+            args.push("--hide-gm-rolls");
+        }
+        let out = skirmish(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let (open, hidden) = (made(false), made(true));
+    assert_eq!(open.lines().count(), hidden.lines().count());
+    assert!(open.contains("attack on Aldric with mace: 3d6 ["), "{open}");
+    assert!(
+        hidden.contains("attack on Aldric with mace: rolled behind the screen"),
+        "{hidden}"
+    );
+    assert!(
+        !hidden.contains("attack on Aldric with mace: 3d6"),
+        "{hidden}"
+    );
+    let player_roll = open
+        .lines()
+        .find(|l| l.contains("attack on Black Knight with"))
+        .expect("Aldric attacks");
+    assert!(hidden.contains(player_roll), "{player_roll}");
+}
+
 #[test]
 fn log_shares_a_saved_battle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -14,3 +14,4 @@ mod golden;
 mod idle;
 mod play;
 mod scenario;
+mod table;

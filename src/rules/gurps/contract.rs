@@ -4,7 +4,7 @@
 
 use super::snapshot::Snapshot;
 use super::{Action, Fighter, GurpsConfig, GurpsRules, GurpsStats, MoraleState, Sheet};
-use crate::battle::{Combatant, Control, UnitId};
+use crate::battle::{Combatant, Control, GmField, UnitId};
 use crate::format::{Path, Problem};
 use crate::scenario::{Engagement, Prepared, Ruleset, ScenarioFile};
 use bevy::ecs::entity::Entity;
@@ -197,6 +197,26 @@ impl Ruleset for Gurps {
             .map_or(serde_json::Value::Null, |f| {
                 super::sheet::sheet_json(&f.sheet)
             })
+    }
+
+    /// HP, FP, stunned, mortally wounded and posture ([`super::gm::fields`]).
+    fn gm_fields(world: &World, entity: Entity) -> Vec<GmField> {
+        super::gm::fields(world, entity)
+    }
+
+    /// With what the new level decides under the rules ([`super::gm::set`]).
+    fn gm_set(world: &mut World, entity: Entity, key: &str, value: i32) -> Result<(), String> {
+        super::gm::set(world, entity, key, value)
+    }
+
+    /// Out of the fight, and out of the turn it is awaited for ([`super::gm::remove`]).
+    fn gm_remove(world: &mut World, entity: Entity) -> Result<(), String> {
+        super::gm::remove(world, entity)
+    }
+
+    /// At its place in the initiative order ([`super::gm::join`]).
+    fn gm_join(world: &mut World, entity: Entity, unit: UnitId) -> Result<(), String> {
+        super::gm::join(world, entity, unit)
     }
 
     /// Hit points left of the sheet's.

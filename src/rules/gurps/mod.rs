@@ -14,6 +14,7 @@
 //! back steps and turns) and the facing limit at the end of a move of more than half Move.
 //!
 //! Layout: [`tables`] and [`equipment`] hold data, [`sheet`] the stat block and fighter,
+//! [`gm`] the game master's hand edits,
 //! [`posture`], [`location`], [`injury`] and [`knockback`] one rule each, [`combat`] the
 //! resolution functions, [`actions`] legality, [`ai`] the policy, [`odds`] the odds
 //! preview of a planned action, [`snapshot`] an owned copy of the battle for the window,
@@ -29,6 +30,7 @@ pub mod equipment;
 pub mod facing;
 pub mod fatigue;
 pub mod gcs;
+pub mod gm;
 pub mod import;
 pub mod injury;
 pub mod knockback;

@@ -5,7 +5,7 @@
 
 use super::combat::Band;
 use super::{Action, Board, Fight, MsConfig, MsSheet, MsStats, UnitState};
-use crate::battle::{Combatant, HexPos, Sheet, Ship, UnitId, Units};
+use crate::battle::{Combatant, GmField, HexPos, Sheet, Ship, UnitId, Units};
 use crate::format::{Path, PathSeg, Problem};
 use crate::hexmap::HexMap;
 use crate::scenario::{
@@ -164,6 +164,39 @@ impl Ruleset for MainSequence {
             (Some(st), Some(sheet)) => st.hp as f32 / sheet.hp().max(1) as f32,
             _ => 1.0,
         }
+    }
+
+    /// Hit Points, condition, Edge, dodges and the fight's conditions of a character; Hit
+    /// Points, condition, shields and failed systems of a ship ([`super::gm::fields`]).
+    fn gm_fields(world: &World, entity: Entity) -> Vec<GmField> {
+        super::gm::fields(world, entity)
+    }
+
+    /// As the rules follow from it: 0 Hit Points leave a character dying and destroy a
+    /// ship ([`super::gm::set`]).
+    fn gm_set(world: &mut World, entity: Entity, key: &str, value: i32) -> Result<(), String> {
+        super::gm::set(world, entity, key, value)
+    }
+
+    /// The unit's own position too; refused in a chase ([`super::gm::place`]).
+    fn gm_place(
+        world: &mut World,
+        entity: Entity,
+        at: hexx::Hex,
+        facing: hexx::EdgeDirection,
+    ) -> Result<(), String> {
+        super::gm::place(world, entity, at, facing)
+    }
+
+    /// The unit's condition too, and its turn and chase end ([`super::gm::remove`]).
+    fn gm_remove(world: &mut World, entity: Entity) -> Result<(), String> {
+        super::gm::remove(world, entity)
+    }
+
+    /// Seen as at the battle's start; initiative from the next round
+    /// ([`super::gm::join`]).
+    fn gm_join(world: &mut World, entity: Entity, unit: UnitId) -> Result<(), String> {
+        super::gm::join(world, entity, unit)
     }
 }
 

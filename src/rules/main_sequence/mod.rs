@@ -19,6 +19,8 @@
 //! - [`fight`]: the battle state and its rules of play: rounds, turns, attacks with their
 //!   questions (defend, re-roll, spend Edge), ships, chases.
 //! - [`ai`]: the AI's stated policy.
+//! - [`gm`]: the game master's hand edits (hit points, conditions, Edge, failed systems;
+//!   placing, removing and adding units).
 
 pub mod ai;
 pub mod character;
@@ -28,6 +30,7 @@ mod contract;
 pub mod edge;
 pub mod fight;
 pub mod gear;
+pub mod gm;
 pub mod sheet;
 pub mod ships;
 mod systems;

@@ -5,7 +5,7 @@
 
 use super::dogfight::CraftState;
 use super::{Action, Craft, CraftStats, Dogfight, SocsConfig, SocsRange};
-use crate::battle::{Sheet, Ship, UnitId, Units};
+use crate::battle::{GmField, Sheet, Ship, UnitId, Units};
 use crate::format::{Path, Problem};
 use crate::scenario::{
     Engagement, Prepared, Ruleset, ScenarioFile, foe_pair_problems, unknown_sides,
@@ -13,6 +13,7 @@ use crate::scenario::{
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
+use hexx::{EdgeDirection, Hex};
 use std::sync::Arc;
 
 /// The Space Opera Combat System (ruleset id `socs`, tag `Socs`).
@@ -152,6 +153,37 @@ impl Ruleset for Socs {
             shot.target,
             *gm_modifier,
         ))
+    }
+
+    /// The damage state, the light hit's losses, the automatic hit and the hit locations
+    /// ([`super::gm::fields`]).
+    fn gm_fields(world: &World, entity: Entity) -> Vec<GmField> {
+        super::gm::fields(world, entity)
+    }
+
+    /// With what follows under "FIREPOWER LEVELS" ([`super::gm::set`]).
+    fn gm_set(world: &mut World, entity: Entity, key: &str, value: i32) -> Result<(), String> {
+        super::gm::set(world, entity, key, value)
+    }
+
+    /// The ranges to the foes follow the hex distances ([`super::gm::place`]).
+    fn gm_place(
+        world: &mut World,
+        entity: Entity,
+        at: Hex,
+        facing: EdgeDirection,
+    ) -> Result<(), String> {
+        super::gm::place(world, entity, at, facing)
+    }
+
+    /// Escaped, in its state and its standing ([`super::gm::remove`]).
+    fn gm_remove(world: &mut World, entity: Entity) -> Result<(), String> {
+        super::gm::remove(world, entity)
+    }
+
+    /// Ranges from its hex; it decides from the next phase ([`super::gm::join`]).
+    fn gm_join(world: &mut World, entity: Entity, unit: UnitId) -> Result<(), String> {
+        super::gm::join(world, entity, unit)
     }
 
     /// A craft is intact (1), damaged (one half) or out (0).

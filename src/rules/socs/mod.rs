@@ -8,7 +8,7 @@
 //! distance. Each turn is a fire phase (every craft declares its guns' shots, resolved
 //! together) then a maneuver phase (pilots declare from the worst Piloting + MR to the best
 //! and are resolved in that order). [`dogfight`] holds the state and the turn, [`sheet`]
-//! the craft, [`ai`] the policy.
+//! the craft, [`ai`] the policy, [`gm`] the game master's hand edits.
 //!
 //! Decisions where the summary is silent, each in one place:
 //! - Rolls are GURPS 3d6 success rolls (the text is the GURPS Lite companion). Maneuver
@@ -47,6 +47,7 @@
 pub mod ai;
 mod contract;
 pub mod dogfight;
+pub mod gm;
 pub mod sheet;
 mod systems;
 

@@ -3,7 +3,7 @@
 //! systems, and the components on each ship's entity with the [`super::Fleet`] they share.
 
 use super::{Action, Band, D12Config, ShipSheet, ShipState, ShipStats, Ships};
-use crate::battle::{Sheet, Ship, UnitId, Units};
+use crate::battle::{GmField, Sheet, Ship, UnitId, Units};
 use crate::format::{Path, Problem};
 use crate::scenario::{
     Engagement, Prepared, Ruleset, ScenarioFile, foe_pair_problems, unknown_sides,
@@ -132,5 +132,37 @@ impl Ruleset for StarshipD12 {
             (Some(ship), Some(sheet)) => ship.structure() as f32 / sheet.structure().max(1) as f32,
             _ => 1.0,
         }
+    }
+
+    /// Condition, shields, armour, each system's hit points and each launcher's missiles
+    /// ([`super::gm::fields`]).
+    fn gm_fields(world: &World, entity: Entity) -> Vec<GmField> {
+        super::gm::fields(world, entity)
+    }
+
+    /// As the rules follow from it: a ship destroyed has lost its core
+    /// ([`super::gm::set`]).
+    fn gm_set(world: &mut World, entity: Entity, key: &str, value: i32) -> Result<(), String> {
+        super::gm::set(world, entity, key, value)
+    }
+
+    /// The bands to every enemy follow the map ([`super::gm::place`]).
+    fn gm_place(
+        world: &mut World,
+        entity: Entity,
+        at: hexx::Hex,
+        facing: hexx::EdgeDirection,
+    ) -> Result<(), String> {
+        super::gm::place(world, entity, at, facing)
+    }
+
+    /// The ship escapes; its declared shots are dropped ([`super::gm::remove`]).
+    fn gm_remove(world: &mut World, entity: Entity) -> Result<(), String> {
+        super::gm::remove(world, entity)
+    }
+
+    /// Bands from the map; it acts from the next action round ([`super::gm::join`]).
+    fn gm_join(world: &mut World, entity: Entity, unit: UnitId) -> Result<(), String> {
+        super::gm::join(world, entity, unit)
     }
 }

@@ -6,7 +6,9 @@
 //! Gunnery needs 4 at Tailing or Short, 7 at Medium, 9 at Long (missiles their own number)
 //! plus the target's defence; Sustain trades damage for +1s after the roll; damage goes
 //! through shields, outer armour, the chosen system, its side and the core ([`gunnery`]).
-//! The map shows the bands as hex distances ([`place`]).
+//! The map shows the bands as hex distances ([`place`]). The game master's hand edits
+//! (shields, armour, systems, missiles, condition; placing, removing, adding ships) are
+//! in [`gm`].
 //!
 //! Each ship's entity carries its sheet and its [`ShipState`] (hit points, shields,
 //! armour, missiles, crew and weapons used, range roll, who moved against it); the rules
@@ -37,6 +39,7 @@
 pub mod ai;
 mod contract;
 pub mod fleet;
+pub mod gm;
 pub mod gunnery;
 pub mod place;
 pub mod range;

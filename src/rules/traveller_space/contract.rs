@@ -5,13 +5,13 @@
 
 use super::space::{ShipState, Vessels};
 use super::{Action, TravellerConfig, TravellerShip, TravellerShipStats};
-use crate::battle::{HexPos, Sheet, Ship, UnitId, Velocity};
+use crate::battle::{GmField, HexPos, Sheet, Ship, UnitId, Velocity};
 use crate::format::{Path, Problem};
 use crate::scenario::{Engagement, Prepared, Ruleset, ScenarioFile, unknown_sides};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
-use hexx::Hex;
+use hexx::{EdgeDirection, Hex};
 use std::sync::Arc;
 
 /// GURPS Traveller space combat (ruleset id `traveller-space`, tag `TravellerSpace`).
@@ -136,6 +136,36 @@ impl Ruleset for TravellerSpace {
     /// Hit points left of the ship's design.
     fn health(world: &World, _: Entity, unit: UnitId) -> f32 {
         Vessels::health(world, unit)
+    }
+
+    /// The hull, vector, crew and systems ([`super::gm::fields`]).
+    fn gm_fields(world: &World, entity: Entity) -> Vec<GmField> {
+        super::gm::fields(world, entity)
+    }
+
+    /// [`super::gm::set`]: the ship's condition judged again after a hull or crew edit.
+    fn gm_set(world: &mut World, entity: Entity, key: &str, value: i32) -> Result<(), String> {
+        super::gm::set(world, entity, key, value)
+    }
+
+    /// [`super::gm::place`]: the ship's own position moves with the map's.
+    fn gm_place(
+        world: &mut World,
+        entity: Entity,
+        at: Hex,
+        facing: EdgeDirection,
+    ) -> Result<(), String> {
+        super::gm::place(world, entity, at, facing)
+    }
+
+    /// [`super::gm::remove`]: the ship breaks contact.
+    fn gm_remove(world: &mut World, entity: Entity) -> Result<(), String> {
+        super::gm::remove(world, entity)
+    }
+
+    /// [`super::gm::join`]: the new ship is known to every side's detection.
+    fn gm_join(world: &mut World, entity: Entity, unit: UnitId) -> Result<(), String> {
+        super::gm::join(world, entity, unit)
     }
 }
 

@@ -9,9 +9,11 @@
 //! - [`sheet`]: ship stat blocks and their checks.
 //! - [`space`]: the battle state and its turn (decisions in its module doc).
 //! - [`ai`]: the AI's stated policy.
+//! - [`gm`]: the game master's hand edits of a ship.
 
 pub mod ai;
 mod contract;
+pub mod gm;
 pub mod sheet;
 pub mod space;
 mod systems;

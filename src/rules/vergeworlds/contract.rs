@@ -3,13 +3,13 @@
 //! (checked as written), its systems and the [`Fight`] it keeps.
 
 use super::{Action, Board, Fight, UnitState, VwConfig, VwStats};
-use crate::battle::{Combatant, Sheet, UnitId};
+use crate::battle::{Combatant, GmField, Sheet, UnitId};
 use crate::format::{Path, Problem};
 use crate::scenario::{Engagement, Prepared, Ruleset, ScenarioFile};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
-use hexx::Hex;
+use hexx::{EdgeDirection, Hex};
 use std::sync::Arc;
 
 /// Vergeworlds "Rough Methods" (ruleset id `vergeworlds`, tag `Vergeworlds`).
@@ -159,5 +159,35 @@ impl Ruleset for Vergeworlds {
             }
             .health(unit)
         })
+    }
+
+    /// State, Breath, Mana, Action Points, prone and the vector ([`super::gm::fields`]).
+    fn gm_fields(world: &World, entity: Entity) -> Vec<GmField> {
+        super::gm::fields(world, entity)
+    }
+
+    /// [`super::gm::set`]: a worse state puts the character out as an injury would.
+    fn gm_set(world: &mut World, entity: Entity, key: &str, value: i32) -> Result<(), String> {
+        super::gm::set(world, entity, key, value)
+    }
+
+    /// [`super::gm::place`]: the character's own position moves with the map's.
+    fn gm_place(
+        world: &mut World,
+        entity: Entity,
+        at: Hex,
+        facing: EdgeDirection,
+    ) -> Result<(), String> {
+        super::gm::place(world, entity, at, facing)
+    }
+
+    /// [`super::gm::remove`]: the character leaves the battle.
+    fn gm_remove(world: &mut World, entity: Entity) -> Result<(), String> {
+        super::gm::remove(world, entity)
+    }
+
+    /// [`super::gm::join`]: the new character takes turns from the next round.
+    fn gm_join(world: &mut World, entity: Entity, unit: UnitId) -> Result<(), String> {
+        super::gm::join(world, entity, unit)
     }
 }

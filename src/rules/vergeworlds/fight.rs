@@ -324,6 +324,9 @@ pub struct UnitState {
     pub injuries: Vec<Injury>,
     /// Fighting, down or dead.
     pub hurt: Hurt,
+    /// Left the battle (the game master took it out, [`super::gm::remove`]): out of the
+    /// fight whatever its injuries, shown as escaped.
+    pub left: bool,
     /// Prone.
     pub prone: bool,
     /// This turn's attitude.
@@ -402,6 +405,22 @@ pub struct UnitState {
 }
 
 impl UnitState {
+    /// Whether the character still fights: not put down by its injuries, and still in the
+    /// battle.
+    pub fn in_fight(&self) -> bool {
+        self.hurt == Hurt::Fighting && !self.left
+    }
+
+    /// The standing the character shows: escaped once it left the battle, else as its
+    /// injuries leave it ([`standing`]).
+    pub fn standing(&self) -> Standing {
+        if self.left {
+            Standing::Escaped
+        } else {
+            standing(self.hurt)
+        }
+    }
+
     /// Whether the character has done anything on its turn yet (acted, moved or steered
     /// beyond what it borrowed before the turn): the attitude is chosen before that
     /// ("Attitude").
@@ -600,9 +619,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
 
     /// Whether `u` still fights.
     pub fn fighting(&self, u: UnitId) -> bool {
-        self.units
-            .state_of(u)
-            .is_some_and(|s| s.hurt == Hurt::Fighting)
+        self.units.state_of(u).is_some_and(UnitState::in_fight)
     }
 
     /// The fighting enemies of `u`.
@@ -700,7 +717,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         let (Some(s), Some(sheet)) = (self.units.state_of(u), self.units.sheet_of(u)) else {
             return 1.0;
         };
-        if s.hurt != Hurt::Fighting {
+        if !s.in_fight() {
             return 0.0;
         }
         let worst = s.injuries.iter().map(|i| i.score).max().unwrap_or(0);

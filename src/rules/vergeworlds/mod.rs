@@ -11,12 +11,14 @@
 //!   armor degradation, mooks and major characters.
 //! - [`vector`]: high-speed movement on hexes.
 //! - [`flight`]: floating, gliding and powered flight.
+//! - [`gm`]: the game master's hand edits of a character.
 
 pub mod ai;
 pub mod combat;
 mod contract;
 pub mod fight;
 pub mod flight;
+pub mod gm;
 pub mod injury;
 pub mod score;
 pub mod sheet;
@@ -77,48 +79,13 @@ pub fn new_fight(prepared: &Prepared, characters: &mut impl VwUnitsMut) -> Fight
         .iter()
         .zip(&prepared.units)
         .zip(groups)
-        .map(|((s, u), group)| UnitState {
-            pos: u.at,
-            alt: s.altitude,
-            breath: s.stamina,
-            mana: s.mana,
-            loaded: s.weapons.iter().map(|w| w.shots).collect(),
-            spare: s.weapons.iter().map(|w| w.reloads).collect(),
-            drawn: s.weapons.iter().map(|w| !w.holstered).collect(),
-            fired: vec![0; s.weapons.len()],
-            wear: vec![Wear::default(); s.armor.len()],
-            free_defenses: 1,
-            air: s.flight.as_ref().map(|f| flight::GlideState {
-                speed: f64::from(f.speed),
-                altitude: s.altitude,
-                column: flight::Column::of_glide(f.glide),
-                stalled: false,
-            }),
-            vector: s
-                .moving
-                .map(|(heading, speed)| vector::Vector {
-                    heading,
-                    speed,
-                    drift: 0,
-                })
-                .or_else(|| {
-                    s.flight
-                        .as_ref()
-                        .filter(|f| f.speed > 0 && s.altitude > 0.0)
-                        .map(|f| vector::Vector {
-                            heading: vector::heading_of(
-                                prepared
-                                    .units
-                                    .iter()
-                                    .find(|o| o.side != u.side)
-                                    .map_or(hexx::Hex::new(1, 0), |o| o.at - u.at),
-                            ),
-                            speed: f.speed,
-                            drift: 0,
-                        })
-                }),
-            group,
-            ..UnitState::default()
+        .map(|((s, u), group)| {
+            let toward = prepared
+                .units
+                .iter()
+                .find(|o| o.side != u.side)
+                .map_or(hexx::Hex::new(1, 0), |o| o.at - u.at);
+            starting_state(s, u.at, toward, group)
         });
     for (id, state) in characters.ids().zip(units) {
         if let Some(st) = characters.state_mut(id) {
@@ -135,6 +102,55 @@ pub fn new_fight(prepared: &Prepared, characters: &mut impl VwUnitsMut) -> Fight
         cramped: config.cramped,
         map: Some(Arc::new(prepared.map.clone())),
         ..Fight::default()
+    }
+}
+
+/// The state a character of stat block `s` starts a battle with at `at`: its Breath and
+/// Mana in full, its weapons loaded and drawn as the stat block says, its airspeed and
+/// glide if it flies, its vector if it starts moving (a flier in the air without one heads
+/// along `toward`, the offset to the first enemy), in mook group `group`.
+pub fn starting_state(
+    s: &VwStats,
+    at: hexx::Hex,
+    toward: hexx::Hex,
+    group: Option<String>,
+) -> UnitState {
+    UnitState {
+        pos: at,
+        alt: s.altitude,
+        breath: s.stamina,
+        mana: s.mana,
+        loaded: s.weapons.iter().map(|w| w.shots).collect(),
+        spare: s.weapons.iter().map(|w| w.reloads).collect(),
+        drawn: s.weapons.iter().map(|w| !w.holstered).collect(),
+        fired: vec![0; s.weapons.len()],
+        wear: vec![Wear::default(); s.armor.len()],
+        free_defenses: 1,
+        air: s.flight.as_ref().map(|f| flight::GlideState {
+            speed: f64::from(f.speed),
+            altitude: s.altitude,
+            column: flight::Column::of_glide(f.glide),
+            stalled: false,
+        }),
+        vector: s
+            .moving
+            .map(|(heading, speed)| vector::Vector {
+                heading,
+                speed,
+                drift: 0,
+            })
+            .or_else(|| {
+                s.flight
+                    .as_ref()
+                    .filter(|f| f.speed > 0 && s.altitude > 0.0)
+                    .map(|f| vector::Vector {
+                        heading: vector::heading_of(toward),
+                        speed: f.speed,
+                        drift: 0,
+                    })
+            }),
+        group,
+        ..UnitState::default()
     }
 }
 

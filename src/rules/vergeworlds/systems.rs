@@ -2,7 +2,7 @@
 //! [`Fight`] and the characters' components, the dice and the decision, write the events,
 //! and mirror standing, position, facing, velocity and altitude onto the entities.
 
-use super::fight::{Action, Board, Fight, Prompt, Step, UnitState, VwUnits, standing};
+use super::fight::{Action, Board, Fight, Prompt, Step, UnitState, VwUnits};
 use super::sheet::VwStats;
 use crate::battle::{
     Altitude, AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState,
@@ -47,7 +47,7 @@ fn mirror(
         let Some(s) = fight.units.state_of(*id) else {
             continue;
         };
-        let now = standing(s.hurt);
+        let now = s.standing();
         if *st != now {
             *st = now;
         }

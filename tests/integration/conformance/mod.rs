@@ -189,6 +189,7 @@ fn a_battle_saved_and_reloaded_mid_way_goes_on_identically() {
                 }
                 Advance::Over(_) => break,
                 Advance::Stepped | Advance::Replayed { .. } => {}
+                Advance::AwaitingDice(u) => panic!("no side rolls by hand, yet {u:?} waits"),
                 Advance::ReplayFailed(e) => panic!("{e}"),
             }
         }

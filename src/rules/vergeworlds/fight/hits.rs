@@ -426,7 +426,14 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         }
     }
 
-    pub(super) fn take_out(&mut self, t: UnitId, now: Hurt, events: &mut Vec<BattleEvent>) {
+    /// Puts `t` out of the fight as `now` (down or dead): it loses its vector, its holds
+    /// and its wait, and its turn ends.
+    pub(in crate::rules::vergeworlds) fn take_out(
+        &mut self,
+        t: UnitId,
+        now: Hurt,
+        events: &mut Vec<BattleEvent>,
+    ) {
         let s = self.state_mut(t);
         s.hurt = now;
         s.vector = None;

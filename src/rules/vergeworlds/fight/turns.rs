@@ -88,7 +88,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             let s = self.state_mut(u);
             s.tiebreak = None;
             s.fired.iter_mut().for_each(|f| *f = 0);
-            if s.hurt == Hurt::Fighting {
+            if s.in_fight() {
                 s.ap = carried + per_round + pool;
             } else {
                 s.ap = 0;
