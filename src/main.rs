@@ -739,8 +739,11 @@ fn balance(
             text,
             file: &prepared.file,
         });
-        if let Err(e) = write_scenario(&result.file, &header, original, out) {
-            eprintln!("error: cannot write {}: {e}", out.display());
+        let registry = skirmish::rules::builtin();
+        if let Err(e) =
+            skirmish::scenario::write_new(registry, &result.file, &header, original, out)
+        {
+            eprintln!("error: {e}");
             return ExitCode::from(1);
         }
     }
@@ -773,39 +776,6 @@ fn balance(
         text
     };
     interrupted_or(print_out(&text))
-}
-
-/// Writes `file` to `out` (keeping the comments of `original` where it is unchanged), a new
-/// file (one that exists is not replaced), and reads it back:
-/// a scenario that names files of its own folder (a GCS character) may not check from
-/// another folder, and is then removed again with the reason.
-fn write_scenario(
-    file: &skirmish::scenario::ScenarioFile,
-    header: &str,
-    original: Option<skirmish::scenario::Original>,
-    out: &Path,
-) -> Result<(), String> {
-    let registry = skirmish::rules::builtin();
-    let text = match original {
-        Some(o) => skirmish::scenario::to_ron_from(registry, file, header, o)?,
-        None => skirmish::scenario::to_ron(registry, file, header)?,
-    };
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(out)
-        .map_err(|e| e.to_string())?;
-    f.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    drop(f);
-    if let Err(problems) = skirmish::rules::builtin().load(out) {
-        let _ = std::fs::remove_file(out);
-        return Err(format!(
-            "written there it does not check ({}); write it beside the original, whose folder \
-             the files it names are relative to",
-            problems.to_string().lines().next().unwrap_or("")
-        ));
-    }
-    Ok(())
 }
 
 /// The scenario the window opens when none is named, as shipped (used when the file is not

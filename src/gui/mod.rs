@@ -8,6 +8,7 @@
 //! pace. Nothing here decides a rule: actions are checked by the ruleset's `plan`, odds
 //! come from the ruleset's odds code, the AI is the ruleset's policy.
 
+mod analysis;
 mod direct;
 pub mod draft;
 mod edit;
@@ -239,6 +240,15 @@ impl Game {
             self.status = "nothing to undo".into();
         }
         self.forget_draft();
+    }
+
+    /// The scenario as the editor has it now (being edited, or set aside by Play), checked;
+    /// `None` without an edit, or while it has problems.
+    pub fn edited_variant(&self) -> Option<Arc<Prepared>> {
+        self.edit
+            .as_ref()
+            .or(self.paused_edit.as_ref())
+            .and_then(|e| e.editor.shown())
     }
 
     fn log_len(&self) -> usize {

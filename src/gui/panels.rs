@@ -1,9 +1,8 @@
 //! The egui panels: the top bar (scenario menu, save and load, undo, AI pace, overlays),
 //! the turn tracker and unit sheet on the left, the actions of the unit whose turn it is
 //! (with the odds preview) on the right, the combat log at the bottom (every roll opens
-//! to its dice and labelled modifiers; filters; copy as text), and the battle preview
-//! window (many headless battles from the current situation, with win rates and
-//! histograms of rounds and casualties).
+//! to its dice and labelled modifiers; filters; copy as text); the windows of the analysis
+//! (`analysis`) and of the table (`table`) are opened from the top bar.
 
 use super::map::{MapViewport, Pointer, terrain_colour, terrain_name};
 use super::{Game, Toggles};
@@ -13,12 +12,10 @@ use crate::battle::{
 use crate::dice::RollRecord;
 use crate::hexmap::{Cover, Terrain};
 use crate::play::Play;
-use crate::preview::{PreviewConfig, PreviewReport, run_preview_from};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Kinds of log entries, for the filter.
 const KINDS: [&str; 6] = ["moves", "attacks", "damage", "rolls", "status", "notes"];
@@ -34,11 +31,8 @@ pub struct PanelState {
     log_kinds: [bool; 6],
     log_lines: LogLines,
     log_selected: Option<usize>,
-    show_preview: bool,
-    preview_runs: u64,
-    preview_from_now: bool,
-    job: Option<PreviewJob>,
-    report: Option<PreviewReport>,
+    /// The analysis window: preview, compare, balance.
+    analysis: super::analysis::AnalysisState,
     /// The dice prompt and the GM panel.
     table: super::table::TableState,
     /// Exports keep the GM's rolls behind the screen.
@@ -64,23 +58,11 @@ impl Default for PanelState {
             log_kinds: [true; 6],
             log_lines: LogLines::default(),
             log_selected: None,
-            show_preview: false,
-            preview_runs: 1000,
-            preview_from_now: true,
-            job: None,
-            report: None,
+            analysis: Default::default(),
             table: Default::default(),
             hide_gm_rolls: false,
         }
     }
-}
-
-/// A preview running on other threads.
-struct PreviewJob {
-    runs: u64,
-    done: Arc<AtomicU64>,
-    cancel: Arc<AtomicBool>,
-    result: Arc<Mutex<Option<PreviewReport>>>,
 }
 
 /// Side `side`'s colour in the panels ([`super::side_colour`]).
@@ -148,7 +130,7 @@ pub fn panels(
     );
     if game.editing() {
         egui::Panel::top("edit-menu").show(&mut root, |ui| {
-            ui.horizontal_wrapped(|ui| super::edit::top_bar(ui, game, &mut state.show_preview));
+            ui.horizontal_wrapped(|ui| super::edit::top_bar(ui, game, &mut state.analysis.show));
         });
         egui::Panel::left("edit-scenario")
             .default_size(260.0)
@@ -182,9 +164,7 @@ pub fn panels(
                 .layer_id_at(p)
                 .is_some_and(|l| l.order != egui::Order::Background)
     }) || ctx.egui_is_using_pointer();
-    if state.show_preview {
-        preview_window(ctx, game, state);
-    }
+    super::analysis::window(ctx, game, &mut state.analysis);
     if !game.editing() {
         super::table::gm_window(ctx, game, &mut state.table);
         super::table::dice_prompt(ctx, game, &mut state.table);
@@ -399,7 +379,10 @@ fn top_bar(
             }
             super::window(game).menus(ui, game);
             ui.separator();
-            ui.toggle_value(&mut state.show_preview, "Preview odds");
+            ui.toggle_value(&mut state.analysis.show, "Preview odds")
+                .on_hover_text(
+                    "Many battles headless: who wins, compare with another file, balance a side",
+                );
             ui.toggle_value(&mut state.table.show_gm, "GM")
                 .on_hover_text(
                     "The game master's panel: edit units, take an AI unit's next decision, \
@@ -838,183 +821,5 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
             Ok(()) => game.status = format!("log written to {}", path.display()),
             Err(e) => game.error = Some(format!("cannot write {}: {e}", path.display())),
         }
-    }
-}
-
-/// Starts a preview of `runs` battles on other threads.
-fn start_preview(game: &Game, state: &mut PanelState) {
-    let prepared = game.play.session().prepared().clone();
-    let done = Arc::new(AtomicU64::new(0));
-    let cancel = Arc::new(AtomicBool::new(false));
-    let result = Arc::new(Mutex::new(None));
-    let runs = state.preview_runs.max(1);
-    let start = state
-        .preview_from_now
-        .then(|| game.play.recording().clone());
-    let seed = game.play.session().seed().wrapping_mul(31).wrapping_add(7);
-    let job = PreviewJob {
-        runs,
-        done: done.clone(),
-        cancel: cancel.clone(),
-        result: result.clone(),
-    };
-    std::thread::spawn(move || {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let config = PreviewConfig {
-            runs,
-            seed,
-            threads,
-        };
-        let progress = |n| done.store(n, Ordering::Relaxed);
-        let report = match start {
-            Some(recording) => run_preview_from(
-                prepared,
-                config,
-                &|session, seed| crate::play::continue_from(session, &recording, seed),
-                &progress,
-                &cancel,
-            ),
-            None => run_preview_from(
-                prepared,
-                config,
-                &|session, seed| session.reset(seed),
-                &progress,
-                &cancel,
-            ),
-        };
-        if let Ok(mut slot) = result.lock() {
-            *slot = Some(report);
-        }
-    });
-    state.job = Some(job);
-    state.report = None;
-}
-
-fn histogram(ui: &mut egui::Ui, title: &str, counts: &[u64], colour: egui::Color32) {
-    ui.label(title);
-    let total: u64 = counts.iter().sum();
-    let (rect, _) = ui.allocate_exact_size(
-        egui::vec2(ui.available_width().min(420.0), 90.0),
-        egui::Sense::hover(),
-    );
-    let painter = ui.painter_at(rect);
-    painter.rect_stroke(
-        rect,
-        0.0,
-        egui::Stroke::new(1.0, egui::Color32::GRAY),
-        egui::StrokeKind::Inside,
-    );
-    let Some(max) = counts.iter().copied().max().filter(|&m| m > 0) else {
-        return;
-    };
-    let n = counts.len().max(1) as f32;
-    let w = rect.width() / n;
-    for (i, &c) in counts.iter().enumerate() {
-        let h = rect.height() * c as f32 / max as f32;
-        let x = rect.min.x + i as f32 * w;
-        painter.rect_filled(
-            egui::Rect::from_min_max(
-                egui::pos2(x + 0.5, rect.max.y - h),
-                egui::pos2(x + w - 0.5, rect.max.y),
-            ),
-            0.0,
-            colour,
-        );
-    }
-    ui.small(format!(
-        "0 to {} (bars: battles, {} in all)",
-        counts.len().saturating_sub(1),
-        total
-    ));
-}
-
-fn preview_window(ctx: &egui::Context, game: &mut Game, state: &mut PanelState) {
-    let mut open = true;
-    egui::Window::new("Battle preview")
-        .open(&mut open)
-        .default_width(460.0)
-        .show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                ui.label("Battles:");
-                ui.add(egui::DragValue::new(&mut state.preview_runs).range(10..=100_000));
-                ui.checkbox(&mut state.preview_from_now, "from the current situation");
-            });
-            let running = state.job.is_some();
-            ui.horizontal(|ui| {
-                if ui.add_enabled(!running, egui::Button::new("Run")).clicked() {
-                    start_preview(game, state);
-                }
-                if let Some(job) = &state.job
-                    && ui.button("Cancel").clicked()
-                {
-                    job.cancel.store(true, Ordering::Relaxed);
-                }
-            });
-            if let Some(job) = &state.job {
-                let done = job.done.load(Ordering::Relaxed);
-                ui.add(
-                    egui::ProgressBar::new(done as f32 / job.runs as f32)
-                        .text(format!("{done} of {} battles", job.runs)),
-                );
-                ctx.request_repaint();
-                let finished = job.result.lock().ok().and_then(|mut r| r.take());
-                if let Some(report) = finished {
-                    state.report = Some(report);
-                    state.job = None;
-                }
-            }
-            if let Some(r) = &state.report {
-                ui.separator();
-                ui.label(format!(
-                    "{} battles{} in {:.2} s",
-                    r.runs,
-                    if r.cancelled { " (cancelled)" } else { "" },
-                    r.seconds
-                ));
-                let sides = &game.play.session().prepared().sides;
-                egui::Grid::new("rates").striped(true).show(ui, |ui| {
-                    for (i, side) in r.sides.iter().enumerate() {
-                        ui.colored_label(side_colour(sides, i as u8), &side.name);
-                        ui.label(format!(
-                            "wins {:.1}% ({:.1}% to {:.1}%)",
-                            side.wins.rate * 100.0,
-                            side.wins.low * 100.0,
-                            side.wins.high * 100.0
-                        ));
-                        ui.label(format!(
-                            "casualties {:.2} of {}",
-                            side.casualties_mean, side.units
-                        ));
-                        ui.end_row();
-                    }
-                    ui.label("draws");
-                    ui.label(format!("{:.1}%", r.draws.rate * 100.0));
-                    ui.end_row();
-                });
-                ui.label(format!(
-                    "Rounds: mean {:.1}, median {}, 90% within {}",
-                    r.rounds.mean, r.rounds.p50, r.rounds.p90
-                ));
-                histogram(
-                    ui,
-                    "Battle length (rounds)",
-                    &r.rounds.histogram,
-                    egui::Color32::from_rgb(120, 170, 230),
-                );
-                for (i, side) in r.sides.iter().enumerate() {
-                    histogram(
-                        ui,
-                        &format!("{} casualties", side.name),
-                        &side.casualties_histogram,
-                        side_colour(sides, i as u8),
-                    );
-                }
-            }
-        });
-    if !open {
-        if let Some(job) = &state.job {
-            job.cancel.store(true, Ordering::Relaxed);
-        }
-        state.show_preview = false;
     }
 }

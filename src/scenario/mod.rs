@@ -12,7 +12,7 @@ mod write;
 
 pub use contract::{Engagement, ErasedRuleset, Registry, Ruleset, Section, Tagged, UnitSheet};
 pub use error::{MAX_SHOWN, ScenarioError, ScenarioErrors, render_diagnostics};
-pub use write::{Original, WIDTH, fields, to_ron, to_ron_from, with_field};
+pub use write::{Original, WIDTH, fields, to_ron, to_ron_from, with_field, write_new};
 
 use crate::battle::{Control, SideInfo, VictoryRule};
 use crate::format::{Path, Problem};

@@ -127,6 +127,42 @@ fn write(
     Ok(w.lines.join("\n") + "\n")
 }
 
+/// Writes `file` to `out`, a new file (one that exists is not replaced), keeping the
+/// comments of `original` where the file is unchanged, and reads it back with `registry`:
+/// a scenario that names files of its own folder (a GCS character) may not check from
+/// another folder, and is then removed again with the reason.
+pub fn write_new(
+    registry: &Registry,
+    file: &ScenarioFile,
+    header: &str,
+    original: Option<Original>,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    use std::io::Write;
+    let text = match original {
+        Some(o) => to_ron_from(registry, file, header, o)?,
+        None => to_ron(registry, file, header)?,
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(out)
+        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    drop(f);
+    if let Err(problems) = registry.load(out) {
+        let _ = std::fs::remove_file(out);
+        return Err(format!(
+            "{} written there does not check ({}); write it beside the original, whose folder \
+             the files it names are relative to",
+            out.display(),
+            problems.to_string().lines().next().unwrap_or("")
+        ));
+    }
+    Ok(())
+}
+
 /// The fields of part `value` as a form shows them: each field of the struct it holds (the
 /// outermost one, inside its tags: `Gurps(st: 12, ...)`, `MainSequence(Character(...))`),
 /// defaults included, in the format's order, each value on one line.

@@ -1,0 +1,786 @@
+//! The analysis window (**Preview odds**): a preview of many headless battles from the start
+//! or the current situation, **Compare** with a second scenario file or the edited variant,
+//! and **Balance** of a side by a knob, with charts drawn by `egui_plot` (win rates with
+//! their 95% intervals, histograms of battle length and casualties, each balance step).
+//! Every run is the library's (`preview::run_preview_from`, `preview::compare::compare`,
+//! `preview::balance::balance`: the numbers `skirmish preview`, `compare` and `balance`
+//! print), on another thread, with a progress bar and **Cancel**; this module only asks and
+//! shows.
+
+use super::Game;
+use crate::preview::balance::{Balance, Knob, balance};
+use crate::preview::compare::{CompareConfig, Comparison, Estimate, compare, mismatch};
+use crate::preview::{PreviewConfig, PreviewReport, Rate, run_preview_from};
+use crate::scenario::Prepared;
+use bevy_egui::egui;
+use egui_plot::{Bar, BarChart, HLine, Line, Plot, PlotPoints, Points};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The window's tabs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Tab {
+    #[default]
+    Preview,
+    Compare,
+    Balance,
+}
+
+/// A run on another thread: how far it got, its cancel flag and, once done, its result.
+struct Job<T> {
+    total: u64,
+    done: Arc<AtomicU64>,
+    cancel: Arc<AtomicBool>,
+    result: Arc<Mutex<Option<T>>>,
+    /// What it is doing now, in words (the balance's value being tried).
+    doing: Arc<Mutex<String>>,
+}
+
+impl<T: Send + 'static> Job<T> {
+    /// Runs `work` on a new thread; `work` reports the battles done and what it is doing.
+    fn spawn(
+        total: u64,
+        work: impl FnOnce(&(dyn Fn(u64, String) + Sync), &AtomicBool) -> T + Send + 'static,
+    ) -> Self {
+        let job = Self {
+            total: total.max(1),
+            done: Arc::new(AtomicU64::new(0)),
+            cancel: Arc::new(AtomicBool::new(false)),
+            result: Arc::new(Mutex::new(None)),
+            doing: Arc::new(Mutex::new(String::new())),
+        };
+        let (done, cancel, result, doing) = (
+            job.done.clone(),
+            job.cancel.clone(),
+            job.result.clone(),
+            job.doing.clone(),
+        );
+        std::thread::spawn(move || {
+            let progress = |n: u64, what: String| {
+                done.store(n, Ordering::Relaxed);
+                if !what.is_empty()
+                    && let Ok(mut d) = doing.lock()
+                {
+                    *d = what;
+                }
+            };
+            let out = work(&progress, &cancel);
+            if let Ok(mut slot) = result.lock() {
+                *slot = Some(out);
+            }
+        });
+        job
+    }
+
+    /// Draws its progress bar and Cancel; the result once it is done.
+    fn poll(&self, ui: &mut egui::Ui) -> Option<T> {
+        let done = self.done.load(Ordering::Relaxed).min(self.total);
+        let doing = self.doing.lock().map(|d| d.clone()).unwrap_or_default();
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::ProgressBar::new(done as f32 / self.total as f32)
+                    .desired_width(260.0)
+                    .text(format!("{doing} {done} of {} battles", self.total)),
+            );
+            if ui.button("Cancel").clicked() {
+                self.cancel.store(true, Ordering::Relaxed);
+            }
+        });
+        ui.ctx().request_repaint();
+        self.result.lock().ok().and_then(|mut r| r.take())
+    }
+
+    fn stop(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What the analysis window keeps between frames.
+pub struct AnalysisState {
+    /// The window is open.
+    pub show: bool,
+    tab: Tab,
+    runs: u64,
+    from_now: bool,
+    preview: Option<Job<PreviewReport>>,
+    report: Option<PreviewReport>,
+    /// Compare: B's file, or the edited variant.
+    other: String,
+    edited: bool,
+    comparing: Option<Job<Comparison>>,
+    comparison: Option<Comparison>,
+    /// Balance: the side, the knob, the target and where to save.
+    side: String,
+    knob: Knob,
+    target: f64,
+    balancing: Option<Job<Result<Balance, String>>>,
+    balance: Option<Result<Balance, String>>,
+    out: String,
+    message: String,
+}
+
+impl Default for AnalysisState {
+    fn default() -> Self {
+        Self {
+            show: false,
+            tab: Tab::Preview,
+            runs: 1000,
+            from_now: true,
+            preview: None,
+            report: None,
+            other: String::new(),
+            edited: false,
+            comparing: None,
+            comparison: None,
+            side: String::new(),
+            knob: Knob::Count,
+            target: 0.5,
+            balancing: None,
+            balance: None,
+            out: String::new(),
+            message: String::new(),
+        }
+    }
+}
+
+/// The dice seed of the window's runs, from the battle's.
+fn seed_of(game: &Game) -> u64 {
+    game.play.session().seed().wrapping_mul(31).wrapping_add(7)
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The analysis window, while it is open.
+pub fn window(ctx: &egui::Context, game: &mut Game, state: &mut AnalysisState) {
+    if !state.show {
+        return;
+    }
+    let mut open = true;
+    egui::Window::new("Battle preview")
+        .open(&mut open)
+        .default_width(520.0)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut state.tab, Tab::Preview, "Preview")
+                    .on_hover_text("Who wins, how often and how fast (skirmish preview)");
+                ui.selectable_value(&mut state.tab, Tab::Compare, "Compare")
+                    .on_hover_text("This battle against another file or the edited variant, on the same dice (skirmish compare)");
+                ui.selectable_value(&mut state.tab, Tab::Balance, "Balance")
+                    .on_hover_text("The number of a side's units, its skill or its hit points for a win rate (skirmish balance)");
+                ui.separator();
+                ui.label("Battles:");
+                ui.add(egui::DragValue::new(&mut state.runs).range(10..=100_000));
+            });
+            ui.separator();
+            egui::ScrollArea::vertical().show(ui, |ui| match state.tab {
+                Tab::Preview => preview_tab(ui, game, state),
+                Tab::Compare => compare_tab(ui, game, state),
+                Tab::Balance => balance_tab(ui, game, state),
+            });
+        });
+    if !open {
+        state.stop();
+        state.show = false;
+    }
+}
+
+fn preview_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut state.from_now, "from the current situation");
+        if ui
+            .add_enabled(state.preview.is_none(), egui::Button::new("Run"))
+            .clicked()
+        {
+            start_preview(game, state);
+        }
+    });
+    if let Some(job) = &state.preview
+        && let Some(report) = job.poll(ui)
+    {
+        state.report = Some(report);
+        state.preview = None;
+    }
+    let Some(r) = &state.report else {
+        return;
+    };
+    ui.label(format!(
+        "{} battles{} in {:.2} s",
+        r.runs,
+        if r.cancelled { " (cancelled)" } else { "" },
+        r.seconds
+    ));
+    let sides = &game.play.session().prepared().sides;
+    let rates: Vec<(String, Rate, egui::Color32)> = r
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name.clone(), s.wins, colour(sides, i)))
+        .chain([("draws".to_string(), r.draws, egui::Color32::from_gray(150))])
+        .collect();
+    win_rates(ui, "preview-rates", &rates);
+    egui::Grid::new("preview-table")
+        .striped(true)
+        .show(ui, |ui| {
+            for (i, side) in r.sides.iter().enumerate() {
+                ui.colored_label(colour(sides, i), &side.name);
+                ui.label(rate_text(side.wins));
+                ui.label(format!(
+                    "casualties {:.2} of {}",
+                    side.casualties_mean, side.units
+                ));
+                ui.end_row();
+            }
+            ui.label("draws");
+            ui.label(rate_text(r.draws));
+            ui.end_row();
+        });
+    ui.label(format!(
+        "Rounds: mean {:.1}, median {}, 90% within {}",
+        r.rounds.mean, r.rounds.p50, r.rounds.p90
+    ));
+    histogram(
+        ui,
+        "preview-rounds",
+        "Battle length (rounds)",
+        &[(
+            "battles".to_string(),
+            r.rounds.histogram.clone(),
+            egui::Color32::from_rgb(120, 170, 230),
+        )],
+    );
+    let casualties: Vec<(String, Vec<u64>, egui::Color32)> = r
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            (
+                s.name.clone(),
+                s.casualties_histogram.clone(),
+                colour(sides, i),
+            )
+        })
+        .collect();
+    histogram(ui, "preview-casualties", "Casualties per side", &casualties);
+}
+
+/// Starts a preview of the battle, from its start or from where it stands.
+fn start_preview(game: &Game, state: &mut AnalysisState) {
+    let prepared = game.play.session().prepared().clone();
+    let start = state.from_now.then(|| game.play.recording().clone());
+    let config = PreviewConfig {
+        runs: state.runs.max(1),
+        seed: seed_of(game),
+        threads: threads(),
+    };
+    state.report = None;
+    state.preview = Some(Job::spawn(config.runs, move |progress, cancel| {
+        let progress = |n| progress(n, String::new());
+        match start {
+            Some(recording) => run_preview_from(
+                prepared,
+                config,
+                &|session, seed| crate::play::continue_from(session, &recording, seed),
+                &progress,
+                cancel,
+            ),
+            None => run_preview_from(
+                prepared,
+                config,
+                &|session, seed| session.reset(seed),
+                &progress,
+                cancel,
+            ),
+        }
+    }));
+}
+
+fn compare_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
+    let variant = game.edited_variant();
+    ui.label(format!(
+        "A: {} (as its file says)",
+        game.scenario_path.display()
+    ));
+    ui.horizontal(|ui| {
+        ui.label("B:");
+        ui.add_enabled(
+            !state.edited,
+            egui::TextEdit::singleline(&mut state.other)
+                .hint_text("scenarios/another.ron")
+                .desired_width(260.0),
+        );
+        if variant.is_some() {
+            ui.checkbox(&mut state.edited, "the edited variant");
+        } else {
+            state.edited = false;
+        }
+    });
+    if ui
+        .add_enabled(state.comparing.is_none(), egui::Button::new("Compare"))
+        .on_hover_text(
+            "Both fought on the same dice; the difference with its 95% interval and p-value",
+        )
+        .clicked()
+    {
+        state.message.clear();
+        match compare_inputs(game, state, variant) {
+            Ok((a, b, name_b)) => {
+                let name_a = game.scenario_path.display().to_string();
+                let config = CompareConfig {
+                    runs: state.runs.max(1),
+                    seed: seed_of(game),
+                    seed_b: None,
+                    threads: threads(),
+                };
+                state.comparison = None;
+                state.comparing = Some(Job::spawn(2 * config.runs, move |progress, cancel| {
+                    compare(
+                        (a, &name_a),
+                        (b, &name_b),
+                        config,
+                        &|n| progress(n, String::new()),
+                        cancel,
+                    )
+                }));
+            }
+            Err(e) => state.message = e,
+        }
+    }
+    if !state.message.is_empty() && state.tab == Tab::Compare {
+        ui.colored_label(egui::Color32::LIGHT_RED, &state.message);
+    }
+    if let Some(job) = &state.comparing
+        && let Some(c) = job.poll(ui)
+    {
+        state.comparison = Some(c);
+        state.comparing = None;
+    }
+    let Some(c) = &state.comparison else {
+        return;
+    };
+    ui.label(format!(
+        "{} battles each{}; {}",
+        c.a.runs,
+        if c.cancelled { " (cancelled)" } else { "" },
+        match &c.unpaired_because {
+            None => "paired by seed (the same dice in A and B)".to_string(),
+            Some(why) => format!("unpaired: {why}"),
+        }
+    ));
+    let sides = &game.play.session().prepared().sides;
+    let mut bars = Vec::new();
+    egui::Grid::new("compare-table")
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label("");
+            ui.label("A wins");
+            ui.label("B wins");
+            ui.label("B - A (95%)");
+            ui.label("p");
+            ui.end_row();
+            for (i, side) in sides.iter().enumerate() {
+                let (Some(&wa), Some(&wb), Some(d)) = (
+                    c.a.wins.get(&side.id),
+                    c.b.wins.get(&side.id),
+                    c.difference.sides.get(&side.id),
+                ) else {
+                    continue;
+                };
+                let ra = wa as f64 / c.a.runs.max(1) as f64;
+                let rb = wb as f64 / c.b.runs.max(1) as f64;
+                bars.push((side.name.clone(), ra, rb, colour(sides, i)));
+                ui.colored_label(colour(sides, i), &side.name);
+                ui.label(format!("{:.1}%", 100.0 * ra));
+                ui.label(format!("{:.1}%", 100.0 * rb));
+                estimate_cells(ui, d.win_rate, &d.ci95, d.p_value, 100.0, "%");
+                ui.end_row();
+            }
+            ui.label("rounds");
+            ui.label(format!("{:.2}", c.a.rounds.mean));
+            ui.label(format!("{:.2}", c.b.rounds.mean));
+            let e: &Estimate = &c.difference.rounds;
+            estimate_cells(ui, e.difference, &e.ci95, e.p_value, 1.0, "");
+            ui.end_row();
+            ui.label("casualties");
+            ui.label("");
+            ui.label("");
+            let e: &Estimate = &c.difference.casualties;
+            estimate_cells(ui, e.difference, &e.ci95, e.p_value, 1.0, "");
+            ui.end_row();
+        });
+    let names: Vec<String> = bars
+        .iter()
+        .flat_map(|b| [format!("{} A", b.0), format!("{} B", b.0), String::new()])
+        .collect();
+    Plot::new("compare-plot")
+        .height(150.0)
+        .x_axis_formatter(move |mark, _| name_at(&names, mark.value))
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .include_y(0.0)
+        .include_y(100.0)
+        .y_axis_label("win rate, %")
+        .show(ui, |plot| {
+            for (i, (name, a, b, colour)) in bars.iter().enumerate() {
+                let x = 3.0 * i as f64;
+                plot.bar_chart(
+                    BarChart::new(
+                        format!("{name} in A, in B"),
+                        vec![
+                            Bar::new(x, 100.0 * a).width(0.9).name(format!("{name}: A")),
+                            Bar::new(x + 1.0, 100.0 * b)
+                                .width(0.9)
+                                .name(format!("{name}: B")),
+                        ],
+                    )
+                    .color(*colour),
+                );
+            }
+        });
+}
+
+/// A and B for a comparison: this battle's file as written, and B's file or the editor's
+/// version; an error in words when they cannot be compared.
+fn compare_inputs(
+    game: &Game,
+    state: &AnalysisState,
+    variant: Option<Arc<Prepared>>,
+) -> Result<(Arc<Prepared>, Arc<Prepared>, String), String> {
+    let registry = crate::rules::builtin();
+    let a = registry
+        .load(&game.scenario_path)
+        .map_err(|e| e.render(false))?;
+    let (b, name_b) = match variant.filter(|_| state.edited) {
+        Some(v) => (v, "the edited variant".to_string()),
+        None => {
+            let path = PathBuf::from(state.other.trim());
+            if state.other.trim().is_empty() {
+                return Err("name B's file (or tick the edited variant)".to_string());
+            }
+            let b = registry.load(&path).map_err(|e| e.render(false))?;
+            (Arc::new(b), path.display().to_string())
+        }
+    };
+    if let Some(why) = mismatch(&a, &b) {
+        return Err(why);
+    }
+    Ok((Arc::new(a), b, name_b))
+}
+
+fn estimate_cells(ui: &mut egui::Ui, d: f64, ci: &[f64; 2], p: f64, scale: f64, unit: &str) {
+    let text = format!(
+        "{:+.1}{unit} ({:+.1} to {:+.1})",
+        scale * d,
+        scale * ci[0],
+        scale * ci[1]
+    );
+    if p < 0.05 {
+        ui.strong(text);
+    } else {
+        ui.label(text);
+    }
+    ui.label(format!("{p:.3}"));
+}
+
+fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
+    let prepared = game.play.session().prepared().clone();
+    if !prepared.sides.iter().any(|s| s.id == state.side)
+        && let Some(first) = prepared.sides.first()
+    {
+        state.side = first.id.clone();
+    }
+    ui.horizontal(|ui| {
+        ui.label("Side:");
+        let shown = prepared
+            .sides
+            .iter()
+            .find(|s| s.id == state.side)
+            .map_or(state.side.clone(), |s| s.name.clone());
+        egui::ComboBox::from_id_salt("balance-side")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                for s in &prepared.sides {
+                    ui.selectable_value(&mut state.side, s.id.clone(), &s.name);
+                }
+            });
+        ui.label("by");
+        egui::ComboBox::from_id_salt("balance-knob")
+            .selected_text(knob_name(state.knob))
+            .show_ui(ui, |ui| {
+                for k in [Knob::Count, Knob::Skill, Knob::Hp] {
+                    ui.selectable_value(&mut state.knob, k, knob_name(k));
+                }
+            });
+    });
+    ui.add(
+        egui::Slider::new(&mut state.target, 0.05..=0.95)
+            .text("win rate to aim at")
+            .custom_formatter(|v, _| format!("{:.0}%", 100.0 * v)),
+    );
+    if ui
+        .add_enabled(state.balancing.is_none(), egui::Button::new("Balance"))
+        .on_hover_text("Tries the knob a step at a time from the scenario as written")
+        .clicked()
+    {
+        let prepared = prepared.clone();
+        let (side, knob, target) = (state.side.clone(), state.knob, state.target);
+        let config = PreviewConfig {
+            runs: state.runs.max(1),
+            seed: seed_of(game),
+            threads: threads(),
+        };
+        state.balance = None;
+        state.message.clear();
+        state.balancing = Some(Job::spawn(config.runs, move |progress, cancel| {
+            balance(
+                &prepared,
+                (&side, knob, target),
+                config,
+                &|value, n| progress(n, format!("value {value}:")),
+                cancel,
+            )
+        }));
+    }
+    if let Some(job) = &state.balancing
+        && let Some(result) = job.poll(ui)
+    {
+        state.balance = Some(result);
+        state.balancing = None;
+    }
+    let Some(result) = &state.balance else {
+        return;
+    };
+    let b = match result {
+        Ok(b) => b,
+        Err(why) => {
+            ui.colored_label(egui::Color32::LIGHT_RED, why);
+            return;
+        }
+    };
+    let index = prepared.sides.iter().position(|s| s.id == b.side);
+    let side_colour = index.map_or(egui::Color32::WHITE, |i| colour(&prepared.sides, i));
+    Plot::new("balance-plot")
+        .height(170.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .include_y(0.0)
+        .include_y(100.0)
+        .x_axis_label(knob_name(b.knob))
+        .y_axis_label("win rate, %")
+        .show(ui, |plot| {
+            plot.hline(HLine::new("target", 100.0 * b.target).color(egui::Color32::from_gray(160)));
+            for step in &b.steps {
+                let x = f64::from(step.value);
+                plot.line(
+                    Line::new(
+                        format!("{} interval", step.value),
+                        PlotPoints::from(vec![
+                            [x, 100.0 * step.win_rate.low],
+                            [x, 100.0 * step.win_rate.high],
+                        ]),
+                    )
+                    .color(side_colour),
+                );
+            }
+            let points: Vec<[f64; 2]> = b
+                .steps
+                .iter()
+                .map(|s| [f64::from(s.value), 100.0 * s.win_rate.rate])
+                .collect();
+            plot.points(
+                Points::new("win rate", PlotPoints::from(points))
+                    .radius(4.0)
+                    .color(side_colour),
+            );
+        });
+    for step in &b.steps {
+        let best = step.value == b.best.value;
+        let text = format!("{:>3}: {}", step.value, rate_text(step.win_rate));
+        if best {
+            ui.strong(format!("{text}  (nearest)"));
+        } else {
+            ui.monospace(text);
+        }
+    }
+    if let Some(why) = &b.stopped {
+        ui.label(format!("Stopped: {why}"));
+    }
+    ui.horizontal(|ui| {
+        ui.label("Save as");
+        if state.out.is_empty() {
+            let stem = game.scenario_path.with_extension("");
+            state.out = format!("{}-balanced.ron", stem.display());
+        }
+        ui.add(egui::TextEdit::singleline(&mut state.out).desired_width(230.0));
+        if ui
+            .button("Save and open")
+            .on_hover_text("Writes the balanced scenario (a new file) and opens it")
+            .clicked()
+        {
+            let out = PathBuf::from(state.out.trim());
+            let header = format!(
+                "{} balanced in the window: {} {} for {:.0}%, win rate {:.1}% in {} battles",
+                prepared.name,
+                knob_name(b.knob),
+                b.best.value,
+                100.0 * b.target,
+                100.0 * b.best.win_rate.rate,
+                b.runs
+            );
+            let text = crate::format::read_text_file(&game.scenario_path).ok();
+            let original = text.as_deref().map(|text| crate::scenario::Original {
+                text,
+                file: &prepared.file,
+            });
+            let registry = crate::rules::builtin();
+            state.message =
+                match crate::scenario::write_new(registry, &b.file, &header, original, &out) {
+                    Ok(()) => match registry.load(&out) {
+                        Ok(p) => {
+                            let seed = game.play.session().seed();
+                            let play = crate::play::Play::new(Arc::new(p), out.clone(), seed);
+                            game.replace(play, out.clone());
+                            format!("wrote and opened {}", out.display())
+                        }
+                        Err(e) => e.render(false),
+                    },
+                    Err(e) => e,
+                };
+        }
+    });
+    if !state.message.is_empty() && state.tab == Tab::Balance {
+        ui.label(&state.message);
+    }
+}
+
+/// The name of the bar at `x` (bars stand at whole numbers), or nothing between bars.
+fn name_at(names: &[String], x: f64) -> String {
+    if x.fract() != 0.0 || x < 0.0 {
+        return String::new();
+    }
+    names.get(x as usize).cloned().unwrap_or_default()
+}
+
+fn knob_name(knob: Knob) -> &'static str {
+    match knob {
+        Knob::Count => "copies of each unit",
+        Knob::Skill => "steps of main attack",
+        Knob::Hp => "steps of hit points",
+    }
+}
+
+fn rate_text(rate: Rate) -> String {
+    format!(
+        "{:.1}% ({:.1}% to {:.1}%)",
+        100.0 * rate.rate,
+        100.0 * rate.low,
+        100.0 * rate.high
+    )
+}
+
+fn colour(sides: &[crate::battle::SideInfo], i: usize) -> egui::Color32 {
+    let c = super::side_colour(sides, i).to_srgba();
+    egui::Color32::from_rgb(
+        (c.red * 255.0) as u8,
+        (c.green * 255.0) as u8,
+        (c.blue * 255.0) as u8,
+    )
+}
+
+/// Win rates as bars with their 95% intervals.
+fn win_rates(ui: &mut egui::Ui, id: &str, rates: &[(String, Rate, egui::Color32)]) {
+    let names: Vec<String> = rates.iter().map(|r| r.0.clone()).collect();
+    Plot::new(id)
+        .height(140.0)
+        .x_axis_formatter(move |mark, _| name_at(&names, mark.value))
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .include_y(0.0)
+        .include_y(100.0)
+        .y_axis_label("wins, %")
+        .show(ui, |plot| {
+            for (i, (name, rate, colour)) in rates.iter().enumerate() {
+                let x = i as f64;
+                plot.bar_chart(
+                    BarChart::new(
+                        name.clone(),
+                        vec![Bar::new(x, 100.0 * rate.rate).width(0.7).name(name)],
+                    )
+                    .color(*colour),
+                );
+                plot.line(
+                    Line::new(
+                        format!("{name} 95%"),
+                        PlotPoints::from(vec![[x, 100.0 * rate.low], [x, 100.0 * rate.high]]),
+                    )
+                    .color(egui::Color32::WHITE)
+                    .width(2.0),
+                );
+            }
+        });
+}
+
+/// Histograms of counts from 0 up, one series a colour, side by side.
+fn histogram(
+    ui: &mut egui::Ui,
+    id: &str,
+    title: &str,
+    series: &[(String, Vec<u64>, egui::Color32)],
+) {
+    ui.label(title);
+    let n = series.len().max(1) as f64;
+    Plot::new(id)
+        .height(120.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .y_axis_label("battles")
+        .show(ui, |plot| {
+            for (k, (name, counts, colour)) in series.iter().enumerate() {
+                let bars = counts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| {
+                        Bar::new(i as f64 + (k as f64 - (n - 1.0) / 2.0) / n, c as f64)
+                            .width(0.9 / n)
+                    })
+                    .collect();
+                plot.bar_chart(BarChart::new(name.clone(), bars).color(*colour));
+            }
+        });
+}
+
+impl AnalysisState {
+    /// Stops whatever runs (the window is closing).
+    fn stop(&self) {
+        if let Some(j) = &self.preview {
+            j.stop();
+        }
+        if let Some(j) = &self.comparing {
+            j.stop();
+        }
+        if let Some(j) = &self.balancing {
+            j.stop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_at;
+
+    /// A bar's name stands under its bar (whole numbers) and nowhere else.
+    #[test]
+    fn bars_are_named_at_whole_numbers() {
+        let names = vec!["Patrol".to_string(), "Raiders".to_string()];
+        assert_eq!(name_at(&names, 1.0), "Raiders");
+        assert_eq!(name_at(&names, 0.5), "");
+        assert_eq!(name_at(&names, -1.0), "");
+        assert_eq!(name_at(&names, 7.0), "");
+    }
+}
