@@ -513,11 +513,7 @@ fn preview(
         eprintln!("error: --runs must be at least 1");
         return ExitCode::from(2);
     }
-    let config = PreviewConfig {
-        runs,
-        seed: seed.unwrap_or_else(clock_seed),
-        threads: threads_or_cores(threads),
-    };
+    let config = preview_config(runs, seed, threads);
     let bar = battle_bar(runs);
     let cancel = cancel_on_ctrl_c();
     let battles = std::sync::Mutex::new(Vec::new());
@@ -648,6 +644,16 @@ fn compare(
     interrupted_or(print_out(&text))
 }
 
+/// The battles of `preview` and `balance`: `runs` of them from `seed` (the clock's when
+/// none is given) on `threads` (every core when none).
+fn preview_config(runs: u64, seed: Option<u64>, threads: Option<usize>) -> PreviewConfig {
+    PreviewConfig {
+        runs,
+        seed: seed.unwrap_or_else(clock_seed),
+        threads: threads_or_cores(threads),
+    }
+}
+
 fn balance(
     file: &Path,
     (side, target, vary): (&str, f64, KnobArg),
@@ -680,11 +686,7 @@ fn balance(
         KnobArg::Skill => Knob::Skill,
         KnobArg::Hp => Knob::Hp,
     };
-    let config = PreviewConfig {
-        runs,
-        seed: seed.unwrap_or_else(clock_seed),
-        threads: threads_or_cores(threads),
-    };
+    let config = preview_config(runs, seed, threads);
     let bar = battle_bar(runs);
     let cancel = cancel_on_ctrl_c();
     let result = balance(

@@ -44,8 +44,6 @@ pub struct Editor {
     redo: Vec<ScenarioFile>,
     /// The scenario checked: ready to fight, or its problems.
     checked: Result<Arc<Prepared>, Vec<Problem>>,
-    /// Changed since it was opened or saved.
-    dirty: bool,
 }
 
 impl Editor {
@@ -87,9 +85,7 @@ impl Editor {
         file.dir = path
             .as_ref()
             .and_then(|p| p.parent().map(std::path::Path::to_path_buf));
-        let mut editor = Self::with(registry, file, path);
-        editor.dirty = true;
-        Ok(editor)
+        Ok(Self::with(registry, file, path))
     }
 
     fn with(registry: &'static Registry, file: ScenarioFile, path: Option<PathBuf>) -> Self {
@@ -102,7 +98,6 @@ impl Editor {
             undo: Vec::new(),
             redo: Vec::new(),
             checked,
-            dirty: false,
         }
     }
 
@@ -116,9 +111,12 @@ impl Editor {
         self.path.as_deref()
     }
 
-    /// Changed since it was opened or saved.
+    /// Different from the file as it was opened or last saved (a new scenario, until it is
+    /// saved): undoing back to the saved state makes it clean again.
     pub fn dirty(&self) -> bool {
-        self.dirty
+        self.original
+            .as_ref()
+            .is_none_or(|(_, saved)| *saved != self.file)
     }
 
     /// The scenario ready to fight (Play, Preview), when it checks.
@@ -146,6 +144,21 @@ impl Editor {
             file.units.remove(i);
         }
         check(&file).ok()
+    }
+
+    /// Where unit `i` of the file stands among the units [`Editor::shown`] shows: `i` itself
+    /// when the scenario checks; else its place among the units without problems, and
+    /// `None` for a unit with problems (left out of what is shown).
+    pub fn shown_index(&self, i: usize) -> Option<usize> {
+        if i >= self.file.units.len() {
+            return None;
+        }
+        if self.prepared().is_some() {
+            return Some(i);
+        }
+        let units = Path::root().field("units");
+        let fine = |j: usize| self.problems_at(&units.index(j)).is_empty();
+        fine(i).then(|| (0..i).filter(|&j| fine(j)).count())
     }
 
     /// Its problems, as `skirmish check` finds them (none when it checks).
@@ -198,7 +211,6 @@ impl Editor {
             self.undo.remove(0);
         }
         self.redo.clear();
-        self.dirty = true;
         self.checked = check(&self.file);
         Ok(())
     }
@@ -209,7 +221,6 @@ impl Editor {
             return false;
         };
         self.redo.push(std::mem::replace(&mut self.file, before));
-        self.dirty = true;
         self.checked = check(&self.file);
         true
     }
@@ -220,7 +231,6 @@ impl Editor {
             return false;
         };
         self.undo.push(std::mem::replace(&mut self.file, after));
-        self.dirty = true;
         self.checked = check(&self.file);
         true
     }
@@ -511,7 +521,6 @@ impl Editor {
         self.file.dir = path.parent().map(std::path::Path::to_path_buf);
         self.original = Some((text, self.file.clone()));
         self.path = Some(path.clone());
-        self.dirty = false;
         // Files it names (a GCS character) are now looked for from the new folder.
         self.checked = check(&self.file);
         Ok(path)

@@ -82,7 +82,13 @@ fn every_ruleset_is_edited_saved_and_checked() {
         }
         // Saved, the file checks and holds the edits.
         let path = dir.join(format!("{ruleset}.ron"));
+        assert!(e.dirty(), "a new scenario is not saved yet");
         e.save(Some(&path)).expect("saved");
+        assert!(!e.dirty());
+        // A change taken back leaves it as saved: nothing to save.
+        e.rotate(copy, true).expect("turned");
+        assert!(e.dirty());
+        assert!(e.undo());
         assert!(!e.dirty());
         let back = builtin()
             .load(&path)
@@ -207,6 +213,11 @@ fn a_file_with_problems_opens_to_be_mended() {
     let shown = e.shown().expect("without Bob, the rest checks");
     let names: Vec<&str> = shown.units.iter().map(|u| u.name.as_str()).collect();
     assert_eq!(names, ["Ann", "Bob 2"]);
+    // The map shows Bob 2 second: a click on him rings the second token, not the third.
+    assert_eq!(e.shown_index(2), Some(1));
+    assert_eq!(e.shown_index(1), None, "Bob is left out");
+    assert_eq!(e.shown_index(0), Some(0));
+    assert_eq!(e.shown_index(3), None);
     e.delete(2).expect("the copy deleted");
     let bob = Path::root().field("units").index(1);
     let problems = e.problems_at(&bob);

@@ -109,7 +109,7 @@ pub fn sync(game: &mut Game) {
         let play = Play::new(prepared, path.clone(), seed);
         // Selection by place in the file; the map shows units by place in what it shows
         // (the same unless units with problems are left out).
-        let selected = edit.selected.filter(|_| edit.editor.prepared().is_some());
+        let selected = edit.selected.and_then(|i| edit.editor.shown_index(i));
         game.replace(play, path);
         game.keep_camera = true;
         game.selected = selected.map(|i| UnitId(i as u32));
@@ -118,10 +118,14 @@ pub fn sync(game: &mut Game) {
 
 /// Applies what is still being typed in the form and the names (before a Save, a Play or
 /// another selection), so that nothing typed is lost; what the reader refuses stays in
-/// its field with the reason.
-fn flush(game: &mut Game) {
-    let Some(edit) = &mut game.edit else { return };
+/// its field with the reason (the fields applied with it too). False when something was
+/// refused.
+fn flush(game: &mut Game) -> bool {
+    let Some(edit) = &mut game.edit else {
+        return true;
+    };
     let mut changed = false;
+    let mut refused = false;
     if let Some(unit) = edit.form_of {
         let current = match unit {
             Some(u) => edit.editor.stat_fields(u),
@@ -139,6 +143,7 @@ fn flush(game: &mut Game) {
                     Err(why) => {
                         edit.refused.insert(name, why.clone());
                         edit.message = why;
+                        refused = true;
                     }
                 }
             }
@@ -149,7 +154,10 @@ fn flush(game: &mut Game) {
         {
             match edit.editor.rename(u, &edit.unit_name) {
                 Ok(()) => changed = true,
-                Err(why) => edit.message = why,
+                Err(why) => {
+                    edit.message = why;
+                    refused = true;
+                }
             }
         }
     }
@@ -171,8 +179,21 @@ fn flush(game: &mut Game) {
         }
     }
     if changed {
+        // The form keeps what was typed, the refused values with their reasons included.
+        let typed = (
+            edit.form_of,
+            edit.form.clone(),
+            edit.refused.clone(),
+            edit.unit_name.clone(),
+        );
+        let message = edit.message.clone();
         after(game, "changes applied", Ok(()));
+        if refused && let Some(edit) = &mut game.edit {
+            (edit.form_of, edit.form, edit.refused, edit.unit_name) = typed;
+            edit.message = message;
+        }
     }
+    !refused
 }
 
 /// Says what `result` of a change was, and shows the scenario after it.
@@ -256,7 +277,7 @@ pub fn input(
             let Some(edit) = &mut game.edit else { return };
             edit.selected = Some(u);
             edit.message = format!("selected {}", edit.editor.file().units[u].name);
-            game.selected = Some(UnitId(u as u32));
+            game.selected = edit.editor.shown_index(u).map(|i| UnitId(i as u32));
         }
         (Tool::Select, None, Some(u)) => {
             let result = edit.editor.move_unit(u, hex);
@@ -316,7 +337,12 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
         .on_hover_text("Write the scenario to this file")
         .clicked()
     {
-        flush(game);
+        if !flush(game) {
+            if let Some(edit) = &mut game.edit {
+                edit.message = format!("not saved: {}", edit.message);
+            }
+            return;
+        }
         let Some(edit) = &mut game.edit else { return };
         let path = std::path::PathBuf::from(edit.save_path.trim());
         let other = edit.editor.path() != Some(path.as_path());
@@ -529,8 +555,8 @@ pub fn left_panel(ui: &mut egui::Ui, game: &mut Game) {
             flush(game);
             if let Some(edit) = &mut game.edit {
                 edit.selected = Some(i);
+                game.selected = edit.editor.shown_index(i).map(|i| UnitId(i as u32));
             }
-            game.selected = Some(UnitId(i as u32));
             return;
         }
     }

@@ -37,6 +37,8 @@ pub struct PanelState {
     table: super::table::TableState,
     /// Exports keep the GM's rolls behind the screen.
     hide_gm_rolls: bool,
+    /// An export that would replace this file, asked once: the next export replaces it.
+    replace_export: Option<PathBuf>,
 }
 
 impl Default for PanelState {
@@ -61,6 +63,7 @@ impl Default for PanelState {
             analysis: Default::default(),
             table: Default::default(),
             hide_gm_rolls: false,
+            replace_export: None,
         }
     }
 }
@@ -213,7 +216,12 @@ fn battle_panels(
                     roster.units.get(id.0 as usize).map(|e| e.side)
                 });
                 if selected_side.is_some_and(|s| game.hides(s)) {
+                    // The panel as with nothing selected: the legend and what the ruleset
+                    // shows of the battle, without that unit's sheet.
                     ui.label("Another side's sheet: hidden (View, Fog of sheets).");
+                    let selected = game.selected.take();
+                    super::window(game).sheet_panel(ui, game);
+                    game.selected = game.selected.or(selected);
                 } else {
                     super::window(game).sheet_panel(ui, game);
                 }
@@ -814,7 +822,14 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
     if let Some(i) = clicked {
         state.log_selected = Some(i);
     }
-    if let Some((format, path)) = export {
+    if let Some((_, path)) = &export
+        && path.exists()
+        && state.replace_export.as_ref() != Some(path)
+    {
+        game.status = format!("{} exists: export again to replace it", path.display());
+        state.replace_export = Some(path.clone());
+    } else if let Some((format, path)) = export {
+        state.replace_export = None;
         let text =
             crate::share::export_for_players(game.play.session_mut(), format, state.hide_gm_rolls);
         match std::fs::write(&path, text) {

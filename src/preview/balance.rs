@@ -425,6 +425,15 @@ mod tests {
         let b =
             balance(&duel, ("red", Knob::Hp, 0.75), config, &|_, _| {}, &never).expect("balanced");
         assert_eq!(b.steps[0].value, 0);
+        // Red wins less than 75% as written, so the search walks up a step at a time, and
+        // stops at the first value that reaches the target (or the knob's limit).
+        assert!(b.steps[0].win_rate.rate < 0.75, "{:?}", b.steps);
+        assert!(b.steps.len() >= 2, "{:?}", b.steps);
+        for (i, step) in b.steps.iter().enumerate() {
+            assert_eq!(step.value, i as i32, "{:?}", b.steps);
+        }
+        let last = b.steps.last().map_or(0.0, |s| s.win_rate.rate);
+        assert!(last >= 0.75 || b.stopped.is_some(), "{:?}", b.steps);
         let nearest = b
             .steps
             .iter()

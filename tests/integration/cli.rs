@@ -672,8 +672,13 @@ fn log_shares_a_saved_battle() {
         assert!(html.contains(&escaped), "{roll}");
     }
     assert!(plain.contains("Outcome: "), "{plain}");
-    // --out never replaces a file; a bad save is located.
-    let taken = root.join("docs/examples/duel-log.md");
+    // --out writes a new file, and never replaces one (a file of this test's own, left as
+    // it was); a bad save is located.
+    let dir = std::env::temp_dir().join(format!("skirmish-log-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let taken = dir.join("taken.md");
+    std::fs::write(&taken, "mine\n").expect("written");
     let out = skirmish(&["log", save, "--out", taken.to_str().expect("a path")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -681,6 +686,19 @@ fn log_shares_a_saved_battle() {
         "{}",
         text(&out.stderr)
     );
+    assert_eq!(
+        std::fs::read_to_string(&taken).expect("still there"),
+        "mine\n"
+    );
+    let fresh = dir.join("fresh.md");
+    let out = skirmish(&["log", save, "--out", fresh.to_str().expect("a path")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        std::fs::read_to_string(&fresh)
+            .expect("written")
+            .starts_with("# Duel")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
     let err = fails(&["log", "tests/malformed/syntax.ron"]);
     assert!(err.contains("syntax.ron:"), "{err}");
 }
