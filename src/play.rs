@@ -55,8 +55,9 @@ pub struct Recording {
     pub scenario: PathBuf,
     /// The dice seed.
     pub seed: u64,
-    /// The ids of the sides whose players roll their own dice: the window asks for the
-    /// faces of their units' rolls (optional, default none).
+    /// The ids of the sides whose players roll their own dice from the start: the window
+    /// asks for the faces of their units' rolls (optional, default none; `OwnDice` entries
+    /// switch a side during the battle).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub own_dice: Vec<String>,
     /// The player's decisions and the table's entries, in the order they were made.
@@ -119,18 +120,29 @@ pub enum TableEntry {
         /// The AI's unit.
         unit: UnitId,
     },
+    /// From when the battle had taken `at` steps, the players of side `side` (its id) roll
+    /// their own dice (`on`) or leave them to the program.
+    OwnDice {
+        /// Steps taken when it was switched.
+        at: u64,
+        /// The side's id.
+        side: String,
+        /// Whether its players roll their own dice from then on.
+        on: bool,
+    },
 }
 
 /// The variants of a save's decisions that are the engine's, not a ruleset's.
-const TABLE_TAGS: &[&str] = &["Dice", "Gm", "TakeOver"];
+const TABLE_TAGS: &[&str] = &["Dice", "Gm", "TakeOver", "OwnDice"];
 
 impl TableEntry {
-    /// The unit the entry is about.
-    pub fn unit(&self) -> UnitId {
+    /// The unit the entry is about (`None` for a side's switch).
+    pub fn unit(&self) -> Option<UnitId> {
         match self {
             TableEntry::Dice { unit, .. }
             | TableEntry::Gm { unit, .. }
-            | TableEntry::TakeOver { unit, .. } => *unit,
+            | TableEntry::TakeOver { unit, .. } => Some(*unit),
+            TableEntry::OwnDice { .. } => None,
         }
     }
 
@@ -138,7 +150,9 @@ impl TableEntry {
     fn at(&self) -> Option<u64> {
         match self {
             TableEntry::Dice { .. } => None,
-            TableEntry::Gm { at, .. } | TableEntry::TakeOver { at, .. } => Some(*at),
+            TableEntry::Gm { at, .. }
+            | TableEntry::TakeOver { at, .. }
+            | TableEntry::OwnDice { at, .. } => Some(*at),
         }
     }
 }
@@ -162,11 +176,12 @@ impl Decision {
         }
     }
 
-    /// The unit that decides (or that the table entry is about).
+    /// The unit that decides (or that the table entry is about; unit 0 for a side's own
+    /// dice switch, which is about no unit).
     pub fn unit(&self) -> UnitId {
         match &self.kind {
             Kind::Command { unit, .. } => *unit,
-            Kind::Table(entry) => entry.unit(),
+            Kind::Table(entry) => entry.unit().unwrap_or(UnitId(0)),
         }
     }
 
@@ -194,8 +209,8 @@ impl Decision {
         }
     }
 
-    /// True for a unit's decision or a GM edit or take-over (what undo takes back), false
-    /// for entered dice.
+    /// True for a unit's decision, a GM edit or take-over, or a side's own-dice switch (what
+    /// undo takes back), false for entered dice.
     fn is_choice(&self) -> bool {
         !matches!(self.kind, Kind::Table(TableEntry::Dice { .. }))
     }
@@ -408,7 +423,9 @@ impl ReplayError {
     /// The unit in words: "Aldric (unit 0)", or "unit 9" when the scenario has no such
     /// unit.
     pub fn who(&self) -> String {
-        if self.name == "?" {
+        if self.name.starts_with("the ") {
+            self.name.clone()
+        } else if self.name == "?" {
             format!("unit {}", self.unit.0)
         } else {
             format!("{} (unit {})", self.name, self.unit.0)
@@ -513,6 +530,8 @@ pub struct Play {
     /// Putting the battle back to a step it has reached before: no roll waits for dice
     /// (those steps were played with theirs).
     quiet: bool,
+    /// The sides whose players roll their own dice now.
+    own: Vec<String>,
 }
 
 impl Play {
@@ -547,6 +566,7 @@ impl Play {
             pending: None,
             taken: Vec::new(),
             quiet: false,
+            own: Vec::new(),
         };
         play.rewind();
         play
@@ -614,15 +634,17 @@ impl Play {
             return Err(LoadError::in_save(at(path, message)));
         }
         let mut play = Self::replaying(Arc::new(prepared), recording);
-        play.replay_all().map_err(|e| {
-            let path = FilePath::root().field("decisions").index(e.index);
-            let message = format!(
-                "the decision for {} cannot be played: {}",
-                e.who(),
-                e.reason
-            );
-            LoadError::in_save(at(path, message))
-        })?;
+        play.replay_all()
+            .and_then(|()| play.check_dice())
+            .map_err(|e| {
+                let path = FilePath::root().field("decisions").index(e.index);
+                let message = format!(
+                    "the decision for {} cannot be played: {}",
+                    e.who(),
+                    e.reason
+                );
+                LoadError::in_save(at(path, message))
+            })?;
         Ok(play)
     }
 
@@ -652,9 +674,20 @@ impl Play {
         &mut self.session
     }
 
-    /// Writes the recording to `path` as a save file.
+    /// Writes the recording to `path` as a save file. While a player's decision waits for
+    /// its dice, the faces already entered for it are left out with it (the save waits
+    /// for that decision); a roll of the AI's step keeps them (the save waits for its
+    /// next die).
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        let text = self.recording.to_ron()?;
+        let mut recording = self.recording.clone();
+        if self.pending.as_ref().is_some_and(|p| p.redo.is_some()) {
+            let drawn = self.session.world.resource::<BattleRng>().count();
+            recording.decisions.retain(|d| match d.table_entry() {
+                Some(TableEntry::Dice { draw, .. }) => *draw < drawn,
+                _ => true,
+            });
+        }
+        let text = recording.to_ron()?;
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
@@ -754,18 +787,14 @@ impl Play {
     /// entries remain are the recording's; a roll of a side that rolls its own dice made
     /// after the last one waits for its dice, as in live play.
     pub fn replay_all(&mut self) -> Result<(), ReplayError> {
-        let mut result = Ok(());
         for _ in 0..MAX_STEPS {
             match self.advance() {
                 Advance::Stepped | Advance::Replayed { .. } => {}
                 Advance::AwaitingPlayer(_) | Advance::AwaitingDice(_) | Advance::Over(_) => break,
-                Advance::ReplayFailed(e) => {
-                    result = Err(e);
-                    break;
-                }
+                Advance::ReplayFailed(e) => return Err(e),
             }
         }
-        result.and_then(|()| self.check_dice())
+        Ok(())
     }
 
     /// The player's decision for the unit the battle waits for, an action of ruleset `R`
@@ -781,37 +810,32 @@ impl Play {
         self.apply(Decision::new::<R>(unit, action))
     }
 
-    /// Takes back the last player decision, GM edit or take-over (and the dice entered
-    /// after it): the battle starts over from its seed, every earlier entry is replayed,
-    /// and the AI plays until a player's turn comes again. A roll waiting for its dice is
-    /// dropped with what rolled it. Returns false (and changes nothing) when nothing has
-    /// been decided.
+    /// Takes back the last player decision, GM edit, take-over or own-dice switch (and the
+    /// dice entered for it or after it): the battle starts over from its seed, every
+    /// earlier entry is replayed, and the AI plays until a player's turn comes again. While
+    /// a player's decision waits for its dice, undo takes back that decision (which is not
+    /// recorded yet) and nothing else. Returns false when nothing has been decided.
     pub fn undo(&mut self) -> bool {
-        let had_pending = self.pending.take().is_some();
+        if let Some(pending) = self.drop_pending()
+            && pending.redo.is_some()
+        {
+            // A player's decision waiting for its dice is not recorded yet: taking it back
+            // is dropping the roll (the battle stands before that decision already).
+            return true;
+        }
         let Some(last) = self
             .recording
             .decisions
             .iter()
             .rposition(Decision::is_choice)
         else {
-            if had_pending {
-                self.replay_recording();
-            }
-            return had_pending;
+            return false;
         };
         self.recording.decisions.truncate(last);
         self.replay_recording();
         // Dice entered for the taken-back decision's rolls come before it: they are for
         // dice the battle has not drawn again yet.
-        let drawn = self.session.world.resource::<BattleRng>().count();
-        self.recording.decisions.retain(|d| match d.table_entry() {
-            Some(TableEntry::Dice { draw, .. }) => *draw < drawn,
-            _ => true,
-        });
-        self.session
-            .world
-            .resource_mut::<BattleRng>()
-            .forget_from(drawn);
+        self.forget_undrawn();
         true
     }
 
@@ -834,6 +858,7 @@ impl Play {
         self.session.world.insert_resource(Autopilot(false));
         self.steps = 0;
         self.taken.clear();
+        self.own = self.recording.own_dice.clone();
         let mut rng = self.session.world.resource_mut::<BattleRng>();
         for d in self.script.iter() {
             if let Some(TableEntry::Dice { draw, faces, .. }) = d.table_entry() {
@@ -871,7 +896,7 @@ impl Play {
     pub fn restart(&mut self, seed: u64) {
         self.script.clear();
         self.pending = None;
-        let own_dice = std::mem::take(&mut self.recording.own_dice);
+        let own_dice = self.own.clone();
         self.recording = Recording::new(self.recording.scenario.clone(), seed);
         self.recording.own_dice = own_dice;
         self.rewind();
@@ -881,7 +906,7 @@ impl Play {
     /// time as [`Play::advance`] reaches each player turn, at whatever pace the caller
     /// advances (a watchable replay). At the end the battle is where it was.
     pub fn replay_from_start(&mut self) {
-        self.pending = None;
+        self.drop_pending();
         let mut decisions: VecDeque<Decision> =
             std::mem::take(&mut self.recording.decisions).into();
         decisions.extend(self.script.drain(..));
@@ -929,7 +954,7 @@ impl Play {
     /// or [`Play::undo`] hand the player sides back to the player.
     pub fn finish_by_ai(&mut self) -> Option<OutcomeKind> {
         self.script.clear();
-        self.pending = None;
+        self.drop_pending();
         self.session.world.insert_resource(Autopilot(true));
         let mut steps = 0;
         while self.session.outcome().is_none() && steps < MAX_STEPS {
@@ -941,17 +966,32 @@ impl Play {
 
     // The table: dice rolled by hand, GM edits, take-overs.
 
-    /// Whether the players of side `side` (its id) roll their own dice.
+    /// Whether the players of side `side` (its id) roll their own dice now.
     pub fn own_dice(&self, side: &str) -> bool {
-        self.recording.own_dice.iter().any(|s| s == side)
+        self.own.iter().any(|s| s == side)
     }
 
     /// Lets the players of side `side` (its id) roll their own dice, or hands their rolls
-    /// back to the program, from the next roll on. Kept in the save.
+    /// back to the program, from the next roll on. Before the first step it is the
+    /// battle's setting (the save's `own_dice`); later, an entry of the recording, so a
+    /// replay switches at the same point. Nothing changes while a roll waits for dice, or
+    /// when the side is already so.
     pub fn set_own_dice(&mut self, side: &str, on: bool) {
-        self.recording.own_dice.retain(|s| s != side);
-        if on {
-            self.recording.own_dice.push(side.to_string());
+        if self.pending.is_some() || self.own_dice(side) == on {
+            return;
+        }
+        self.script.clear();
+        switch(&mut self.own, side, on);
+        if self.steps == 0 && self.recording.decisions.is_empty() {
+            self.recording.own_dice = self.own.clone();
+        } else {
+            self.recording
+                .decisions
+                .push(Decision::table(TableEntry::OwnDice {
+                    at: self.steps,
+                    side: side.to_string(),
+                    on,
+                }));
         }
     }
 
@@ -1087,6 +1127,14 @@ impl Play {
                 TableEntry::TakeOver { unit, .. } => {
                     take_over(&mut self.session, &mut self.taken, *unit)
                 }
+                TableEntry::OwnDice { side, on, .. } => {
+                    if self.session.sides().0.iter().any(|s| s.id == *side) {
+                        switch(&mut self.own, side, *on);
+                        Ok(())
+                    } else {
+                        Err(format!("no side `{side}` in the scenario"))
+                    }
+                }
             };
             if let Err(reason) = played {
                 return Err(self.replay_error(&decision, reason));
@@ -1100,30 +1148,49 @@ impl Play {
     /// replay error at that entry.
     fn check_dice(&self) -> Result<(), ReplayError> {
         let rng = self.session.world.resource::<BattleRng>();
+        let roster = self.session.roster();
+        // Faces entered for the first dice of the roll waiting for more are for dice the
+        // battle, put back before that roll, has not drawn yet.
+        let waiting_from = self.pending.as_ref().map(|p| p.request.draw);
         let all = self.recording.decisions.iter().chain(self.script.iter());
         for (index, d) in all.clone().enumerate() {
-            if let Some(TableEntry::Dice { unit, draw, faces }) = d.table_entry()
-                && (faces.is_empty() || draw + faces.len() as u64 > rng.count())
-            {
-                return Err(ReplayError {
-                    index,
-                    unit: *unit,
-                    name: self.session.roster().name(*unit).to_string(),
-                    reason: format!(
-                        "faces entered for dice the battle never rolled (it rolled {} dice, \
-                         from index 0 to {})",
-                        rng.count(),
-                        rng.count().saturating_sub(1)
+            let Some(TableEntry::Dice { unit, draw, faces }) = d.table_entry() else {
+                continue;
+            };
+            let end = draw.checked_add(faces.len() as u64);
+            let for_waiting = waiting_from.is_some_and(|w| *draw >= rng.count() && *draw < w);
+            let reason = if roster.entity(*unit).is_none() {
+                format!("there is no unit {} in this battle", unit.0)
+            } else if faces.is_empty() {
+                "no faces are entered".to_string()
+            } else if end.is_none() {
+                format!("die index {draw} is past any battle's dice")
+            } else if end.is_some_and(|e| e > rng.count()) && !for_waiting {
+                match rng.count() {
+                    0 => "faces entered for dice the battle never rolled (it rolled none)"
+                        .to_string(),
+                    n => format!(
+                        "faces entered for dice the battle never rolled (it rolled {n} dice, \
+                         indices 0 to {})",
+                        n - 1
                     ),
-                });
-            }
+                }
+            } else {
+                continue;
+            };
+            return Err(ReplayError {
+                index,
+                unit: *unit,
+                name: roster.name(*unit).to_string(),
+                reason,
+            });
         }
         let Some(misfit) = rng.misfit() else {
             return Ok(());
         };
         for (index, d) in all.enumerate() {
             if let Some(TableEntry::Dice { unit, draw, faces }) = d.table_entry()
-                && (*draw..*draw + faces.len() as u64).contains(&misfit.draw)
+                && (*draw..draw.saturating_add(faces.len() as u64)).contains(&misfit.draw)
             {
                 return Err(ReplayError {
                     index,
@@ -1158,7 +1225,7 @@ impl Play {
     /// die not entered yet (none while replaying recorded entries: a recording has its
     /// dice).
     fn find_roll(&self, mark: &Mark) -> Option<DiceRequest> {
-        if self.quiet || self.recording.own_dice.is_empty() || !self.script.is_empty() {
+        if self.quiet || self.own.is_empty() || !self.script.is_empty() {
             return None;
         }
         let session = &self.session;
@@ -1170,7 +1237,7 @@ impl Play {
                 .units
                 .get(unit.0 as usize)
                 .and_then(|u| sides.0.get(usize::from(u.side)))
-                .is_some_and(|s| self.recording.own_dice.contains(&s.id))
+                .is_some_and(|s| self.own.contains(&s.id))
         };
         for entry in &session.log().entries[mark.log..] {
             for (unit, purpose, roll) in rolls_of(&entry.event, roster) {
@@ -1269,12 +1336,40 @@ impl Play {
     fn replay_error(&self, decision: &Decision, reason: String) -> ReplayError {
         let unit = decision.unit();
         let roster = self.session.roster();
+        let about_no_unit = decision.table_entry().is_some_and(|e| e.unit().is_none());
         ReplayError {
             index: self.recording.decisions.len(),
             unit,
-            name: roster.name(unit).to_string(),
+            name: if about_no_unit {
+                "the own-dice switch".to_string()
+            } else {
+                roster.name(unit).to_string()
+            },
             reason,
         }
+    }
+
+    /// Drops the roll waiting for its dice, with the faces already entered for it (a roll
+    /// that went on): they are for dice the battle has not drawn in the state it is in.
+    /// The pending entry, if there was one.
+    fn drop_pending(&mut self) -> Option<Pending> {
+        let pending = self.pending.take()?;
+        self.forget_undrawn();
+        Some(pending)
+    }
+
+    /// Drops the dice entries for dice the battle has not drawn (entered for a roll that
+    /// is no longer to come), from the recording and the generator.
+    fn forget_undrawn(&mut self) {
+        let drawn = self.session.world.resource::<BattleRng>().count();
+        self.recording.decisions.retain(|d| match d.table_entry() {
+            Some(TableEntry::Dice { draw, .. }) => *draw < drawn,
+            _ => true,
+        });
+        self.session
+            .world
+            .resource_mut::<BattleRng>()
+            .forget_from(drawn);
     }
 }
 
@@ -1383,6 +1478,14 @@ fn take_over(
     Ok(())
 }
 
+/// Adds side `side` to the sides that roll their own dice, or takes it out.
+fn switch(own: &mut Vec<String>, side: &str, on: bool) {
+    own.retain(|s| s != side);
+    if on {
+        own.push(side.to_string());
+    }
+}
+
 /// Gives a unit the GM took over back to the AI (nothing for any other unit).
 fn give_back(session: &mut Session, taken: &mut Vec<(UnitId, Control)>, unit: UnitId) {
     let Some(i) = taken.iter().position(|(u, _)| *u == unit) else {
@@ -1437,6 +1540,8 @@ pub fn continue_from(session: &mut Session, recording: &Recording, seed: u64) {
                 TableEntry::TakeOver { unit, .. } if steps == at => {
                     take_over(session, &mut taken, *unit)
                 }
+                // Who rolls by hand does not change a battle the program rolls on.
+                TableEntry::OwnDice { .. } if steps == at => Ok(()),
                 _ => Err(String::new()),
             };
             if played.is_err() {

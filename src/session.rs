@@ -419,8 +419,16 @@ impl Session {
         };
         let id = UnitId(roster.units.len() as u32);
         let side = self.world.get::<Side>(model).map_or(0, |s| s.0);
-        let control = self.world.get::<Controller>(model).map(|c| c.0);
-        let control = control.unwrap_or(self.prepared.sides[usize::from(side)].control);
+        // The side's control, not the model's now (a unit the GM took over is the player's
+        // for one decision only).
+        let Some(control) = self
+            .prepared
+            .sides
+            .get(usize::from(side))
+            .map(|s| s.control)
+        else {
+            return Err(format!("unit {} has no side in this battle", like.0));
+        };
         let rules = self.prepared.rules;
         let mut entity = self.world.spawn((
             id,

@@ -91,7 +91,10 @@ impl BattleRng {
     /// them when they are drawn.
     pub fn enter(&mut self, first: u64, faces: &[u32]) {
         for (i, &face) in faces.iter().enumerate() {
-            self.entered.insert(first + i as u64, face);
+            // An index past any battle's dice (a save edited by hand) is never drawn.
+            if let Some(index) = first.checked_add(i as u64) {
+                self.entered.insert(index, face);
+            }
         }
     }
 

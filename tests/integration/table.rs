@@ -425,3 +425,136 @@ fn bad_table_entries_in_a_save_are_located() {
     };
     assert!(err.contains("9 is not one of its faces"), "{err}");
 }
+
+/// Plays on (the player's decisions by the AI) until a roll waits for dice; the unit.
+fn to_dice(p: &mut Play) -> UnitId {
+    for _ in 0..100_000 {
+        match p.advance() {
+            Advance::AwaitingDice(u) => return u,
+            Advance::AwaitingPlayer(_) => p.decide_by_ai().expect("decides"),
+            Advance::Over(o) => panic!("over before a roll: {o:?}"),
+            Advance::ReplayFailed(e) => panic!("{e}"),
+            Advance::Stepped | Advance::Replayed { .. } => {}
+        }
+    }
+    panic!("no roll");
+}
+
+/// Undo of a player's decision whose dice were entered takes the decision and its dice
+/// back, and the battle waits for that decision again; undo at the dice prompt of a
+/// player's decision takes back only that decision (not the one before it).
+#[test]
+fn undo_takes_a_players_decision_back_with_its_dice() {
+    let mut p = play("gurps-duel.ron", 7);
+    p.set_own_dice("red", true);
+    // Aldric (red, the player's) attacks at some point: his roll waits.
+    loop {
+        let unit = to_dice(&mut p);
+        if unit == UnitId(0) && p.awaiting_player().is_none() {
+            let request = p.pending_dice().cloned().expect("waits");
+            if request.purpose.starts_with("attack on") {
+                break;
+            }
+        }
+        let count = p.pending_dice().map_or(0, |r| r.count);
+        p.enter_dice(&vec![3; count]).expect("fits");
+    }
+    let before = p.recording().decisions.clone();
+    let log = p.session().log_text();
+    // At the prompt, undo drops the waiting decision only.
+    assert!(p.undo());
+    assert_eq!(p.recording().decisions, before);
+    assert_eq!(p.session().log_text(), log);
+    assert_eq!(p.awaiting_player(), Some(UnitId(0)));
+    // Decide again, enter the dice, then undo: back to the same place, the dice gone.
+    p.decide_by_ai().expect("decides");
+    while p.pending_dice().is_some_and(|r| r.unit == UnitId(0)) {
+        let count = p.pending_dice().map_or(0, |r| r.count);
+        p.enter_dice(&vec![4; count]).expect("fits");
+    }
+    assert!(p.recording().decisions.len() > before.len());
+    assert!(p.undo());
+    assert_eq!(p.recording().decisions, before);
+    assert_eq!(p.session().log_text(), log);
+    assert_eq!(p.awaiting_player(), Some(UnitId(0)));
+}
+
+/// A battle saved while a roll waits for its dice loads waiting for the same roll, also
+/// when some of its dice are entered already (an open-ended Vergeworlds roll going on);
+/// and a side switched to its own dice during the battle replays the same.
+#[test]
+fn a_battle_saved_at_the_dice_prompt_loads_at_it() {
+    let dir = temp_dir("at-the-prompt");
+    let mut goes_on = 0;
+    for seed in 1..=6 {
+        let mut p = play("vw-sheriffs-men.ron", seed);
+        p.set_own_dice("helen", true);
+        // The sheriff's men roll in the AI's steps: their rolls wait there.
+        p.set_own_dice("sheriff", true);
+        for n in 0..40 {
+            to_dice(&mut p);
+            let request = p.pending_dice().cloned().expect("waits");
+            let save = dir.join(format!("s{seed}-{n}.save.ron"));
+            p.save(&save).expect("saved");
+            let back = Play::load(&save).unwrap_or_else(|e| panic!("{}", e.render(false)));
+            match back.pending_dice() {
+                Some(waiting) => {
+                    assert_eq!(waiting, &request, "seed {seed}, roll {n}");
+                    if !request.entered.is_empty() {
+                        goes_on += 1;
+                    }
+                }
+                // A player's decision rolled it: the save waits for that decision.
+                None => assert!(back.awaiting_player().is_some(), "seed {seed}, roll {n}"),
+            }
+            assert_eq!(back.session().log_text(), p.session().log_text());
+            // Every other roll all sixes: a natural 12 goes on.
+            let faces: Vec<u32> = (0..request.count)
+                .map(|_| if n % 2 == 0 { request.sides } else { 1 })
+                .collect();
+            p.enter_dice(&faces).expect("fits");
+            if p.session().outcome().is_some() {
+                break;
+            }
+        }
+    }
+    assert!(
+        goes_on > 0,
+        "no roll of an AI step went on: the case is not tested"
+    );
+
+    // Own dice switched on for the Black Knight in the middle of the duel.
+    let mut p = play("gurps-duel.ron", 2);
+    for _ in 0..3 {
+        if let Advance::AwaitingPlayer(_) = p.advance() {
+            p.decide_by_ai().expect("decides");
+        }
+    }
+    p.set_own_dice("blue", true);
+    assert!(
+        matches!(
+            p.recording().decisions.last().and_then(|d| d.table_entry()),
+            Some(TableEntry::OwnDice { on: true, .. })
+        ),
+        "{:?}",
+        p.recording().decisions
+    );
+    for _ in 0..4 {
+        match p.advance() {
+            Advance::AwaitingPlayer(_) => p.decide_by_ai().expect("decides"),
+            Advance::AwaitingDice(_) => {
+                let count = p.pending_dice().map_or(0, |r| r.count);
+                p.enter_dice(&vec![2; count]).expect("fits");
+            }
+            _ => {}
+        }
+    }
+    // On to where a loaded battle stops: a player's turn, a roll waiting, or the end.
+    while matches!(p.advance(), Advance::Stepped) {}
+    let save = dir.join("switched.save.ron");
+    p.save(&save).expect("saved");
+    let back = Play::load(&save).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert_eq!(back.session().log_text(), p.session().log_text());
+    assert_eq!(back.steps(), p.steps());
+    assert_eq!(back.pending_dice(), p.pending_dice());
+}

@@ -142,15 +142,12 @@ pub fn set(world: &mut World, entity: Entity, key: &str, value: i32) -> Result<(
             }
         }
         "fp" => {
-            let before = f.fp;
             f.fp = value;
+            // Out with HP above 0 and no mortal wound: out from fatigue, which positive FP
+            // ends (a fighter out from its injuries stays out).
             if value <= -fp_max && standing.fighting() {
                 standing = Standing::Unconscious;
-            } else if standing == Standing::Unconscious
-                && !f.mortal
-                && before <= -fp_max
-                && value > 0
-            {
+            } else if standing == Standing::Unconscious && !f.mortal && f.hp > 0 && value > 0 {
                 standing = Standing::Fighting;
             }
         }
@@ -393,9 +390,13 @@ mod tests {
         assert_eq!(standing(&s, ALDRIC), Standing::Unconscious);
         s.gm_edit(ALDRIC, &set("fp", 0, false), "x").expect("ok");
         assert_eq!(standing(&s, ALDRIC), Standing::Unconscious);
-        s.gm_edit(ALDRIC, &set("fp", -12, false), "x").expect("ok");
         s.gm_edit(ALDRIC, &set("fp", 1, false), "rest").expect("ok");
         assert_eq!(standing(&s, ALDRIC), Standing::Fighting);
+        // Out from injuries (HP 0 or less), positive FP do not wake him.
+        s.gm_edit(ALDRIC, &set("fp", -12, false), "x").expect("ok");
+        s.gm_edit(ALDRIC, &set("hp", -1, false), "x").expect("ok");
+        s.gm_edit(ALDRIC, &set("fp", 5, false), "x").expect("ok");
+        assert_eq!(standing(&s, ALDRIC), Standing::Unconscious);
         assert!(s.run().is_some());
     }
 

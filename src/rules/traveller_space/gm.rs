@@ -216,6 +216,10 @@ pub fn set(world: &mut World, entity: Entity, key: &str, value: i32) -> Result<(
         return Err("this unit is not a GURPS Traveller ship".to_string());
     };
     let st = &mut *st;
+    if st.condition == Condition::Destroyed {
+        // "VEHICLE CRITICAL HITS": a destroyed ship is wreckage; nothing brings it back.
+        return Err("the ship is destroyed: the rules bring no wreck back".to_string());
+    }
     let mut judge = false;
     match key {
         "hp" => {
@@ -424,7 +428,8 @@ mod tests {
     /// Hull hit points from minus the design's (destroyed) to the design's, never forced
     /// past it; at 0 the ship no longer functions ("VEHICLE CRITICAL HITS" preamble) and at
     /// minus its full hit points it is destroyed, in its condition and its `Standing`; the
-    /// GM raising the hull above 0 brings it back; the battle still ends.
+    /// GM raising the hull above 0 brings a disabled ship back, not a destroyed one; the
+    /// battle still ends.
     #[test]
     fn hull_points_are_bounded_and_judge_the_ship() {
         let mut s = mayday();
@@ -462,6 +467,8 @@ mod tests {
         set(&mut s, 1, "hp", -4000, false).expect("minus the full HP is within the rules");
         assert_eq!(ship(&s, 1).condition, Condition::Destroyed);
         assert_eq!(standing(&s, 1), Standing::Destroyed);
+        let err = set(&mut s, 1, "hp", 10, false).expect_err("no wreck comes back");
+        assert!(err.contains("destroyed"), "{err}");
         assert_eq!(s.run(), Some(OutcomeKind::Victory { side: 0 }));
     }
 

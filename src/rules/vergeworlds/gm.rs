@@ -288,6 +288,13 @@ pub fn set(world: &mut World, entity: Entity, key: &str, value: i32) -> Result<(
     if world.get_resource::<Fight>().is_none() {
         return Err("no Vergeworlds fight is under way".to_string());
     }
+    if world
+        .get::<UnitState>(entity)
+        .is_some_and(|st| st.hurt == Hurt::Dead)
+    {
+        // Death is final in the rules; the GM brings in a copy instead.
+        return Err("the character is dead: the rules bring no one back".to_string());
+    }
     let facing = world
         .get::<Facing>(entity)
         .map_or(0, |f| heading_of_facing(f.0));
@@ -524,6 +531,8 @@ mod tests {
             assert_eq!(state(&s, u).hurt, Hurt::Dead);
             assert_eq!(standing(&s, u), Standing::Dead);
         }
+        let err = set(&mut s, 2, "state", 0, false).expect_err("the dead stay dead");
+        assert!(err.contains("dead"), "{err}");
         assert_eq!(s.run(), Some(OutcomeKind::Victory { side: 0 }));
     }
 
