@@ -40,19 +40,22 @@ use std::borrow::Borrow;
 use std::collections::VecDeque;
 
 /// The exploding d6 as (value, chance), sixes followed three deep (the rest, 1/1296, is
-/// dropped).
-fn exploding_distribution() -> Vec<(i32, f64)> {
-    let mut v = Vec::new();
-    let mut base = 0;
-    let mut p = 1.0 / 6.0;
-    for _ in 0..4 {
-        for f in 1..=5 {
-            v.push((base + f, p));
+/// dropped); worked out once (the AI asks it for every attack it weighs).
+fn exploding_distribution() -> &'static [(i32, f64); 20] {
+    static TABLE: std::sync::OnceLock<[(i32, f64); 20]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut v = [(0, 0.0); 20];
+        let mut base = 0;
+        let mut p = 1.0 / 6.0;
+        for level in 0..4 {
+            for f in 1..=5 {
+                v[level * 5 + (f as usize - 1)] = (base + f, p);
+            }
+            base += 5;
+            p /= 6.0;
         }
-        base += 5;
-        p /= 6.0;
-    }
-    v
+        v
+    })
 }
 
 /// Expected damage of an attack total of 1d6 + `bonus` against `defense`, with weapon
@@ -102,12 +105,7 @@ fn value_against(
     target: UnitId,
     penalty: i32,
 ) -> f64 {
-    let bonus: i32 = fight
-        .attack_modifiers(u, w, target, false)
-        .iter()
-        .map(|m| m.value)
-        .sum::<i32>()
-        - penalty;
+    let bonus = fight.attack_bonus(u, w, target, false) - penalty;
     let cover = fight.cover(map, from, target, w);
     let st = fight.state(target);
     expected_damage(
@@ -238,12 +236,12 @@ fn reachable(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap, u: U
     let from = fight.state(u).pos;
     let limit = fight.sizes.move_hexes();
     let taken = fight.blockers(u);
-    let mut cost = std::collections::HashMap::new();
-    cost.insert(from, 0u32);
+    let mut cost = map.hex_values::<u32>();
+    cost.set(from, 0);
     let mut queue = VecDeque::from([from]);
     let mut out = Vec::new();
     while let Some(h) = queue.pop_front() {
-        let c = cost[&h];
+        let Some(c) = cost.get(h) else { continue };
         for n in h.all_neighbors() {
             if taken.contains(&n) {
                 continue;
@@ -252,11 +250,12 @@ fn reachable(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap, u: U
                 continue;
             };
             let total = c + step;
-            if total <= limit && cost.get(&n).is_none_or(|&old| total < old) {
-                if !cost.contains_key(&n) {
+            let known = cost.get(n);
+            if total <= limit && known.is_none_or(|old| total < old) {
+                if known.is_none() {
                     out.push(n);
                 }
-                cost.insert(n, total);
+                cost.set(n, total);
                 queue.push_back(n);
             }
         }
@@ -284,11 +283,7 @@ fn threat(
             if band > w.range || !(fight.sheet(u).is_ship() || map.line_of_sight(from, at)) {
                 continue;
             }
-            let bonus: i32 = fight
-                .attack_modifiers(e, w, u, false)
-                .iter()
-                .map(|m| m.value)
-                .sum();
+            let bonus = fight.attack_bonus(e, w, u, false);
             let cover = if w.range <= Band::Melee || fight.sheet(u).is_ship() {
                 0
             } else {
@@ -447,8 +442,7 @@ fn attack(
     plan: Plan,
 ) -> Action {
     let w = &fight.sheet(u).weapons()[plan.weapon];
-    let mods = fight.attack_modifiers(u, w, plan.targets[0], false);
-    let bonus: i32 = mods.iter().map(|m| m.value).sum();
+    let bonus = fight.attack_bonus(u, w, plan.targets[0], false);
     let from = fight.state(u).pos;
     let first = plan.targets[0];
     let dl = fight.defense_from(map, from, first, w);
@@ -467,11 +461,7 @@ fn defend(fight: &Board<impl Borrow<Fight>, impl MsUnits>, u: UnitId, i: usize) 
     let open = fight.defenses_open(i);
     let a = fight.attack.as_ref()?;
     let w = fight.sheet(a.attacker).weapons().get(a.weapon)?;
-    let bonus: i32 = fight
-        .attack_modifiers(a.attacker, w, a.targets[0], a.plus_two)
-        .iter()
-        .map(|m| m.value)
-        .sum::<i32>()
+    let bonus: i32 = fight.attack_bonus(a.attacker, w, a.targets[0], a.plus_two)
         + if a.blast.is_some() {
             0
         } else {

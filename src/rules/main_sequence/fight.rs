@@ -937,6 +937,26 @@ impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
         mods
     }
 
+    /// The sum of [`Board::attack_modifiers`], without their labels: what the AI and the
+    /// odds weigh for every attack they consider.
+    pub fn attack_bonus(&self, u: UnitId, w: &Weapon, first: UnitId, plus_two: bool) -> i32 {
+        let mut total = 0;
+        if let Some(c) = self.shooter(u) {
+            total += c.attrs.combat_rating();
+            total += c.skill(Character::weapon_skill(w));
+            if self.champions_against(c, first) {
+                total += 2;
+            }
+        }
+        if let MsSheet::Ship(s) = self.sheet(u) {
+            total += s.attrs.tactical;
+        }
+        if plus_two {
+            total += 2;
+        }
+        total
+    }
+
     fn champions_against(&self, c: &Character, target: UnitId) -> bool {
         let side = &self.side_ids[usize::from(self.side(target))];
         c.champion_against().contains(side)

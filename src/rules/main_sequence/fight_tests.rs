@@ -2012,3 +2012,40 @@ fn lucky_boat_serves_the_ships_systems_only() {
     let open = f.check.as_ref().map(|c| f.check_rerolls(c));
     assert_eq!(open, Some(vec![Reroll::LuckyBoat]));
 }
+
+/// The AI's quick sum of an attack's modifiers ([`Board::attack_bonus`]) is the sum of the
+/// labelled modifiers the log shows ([`Board::attack_modifiers`]), for every attacker,
+/// weapon and first target of every shipped Main Sequence scenario, with and without the
+/// +2 of Edge ("Combat Actions", "Using Edge"; the Champion tag).
+#[test]
+fn the_quick_attack_bonus_is_the_sum_of_the_modifiers() {
+    let mut checked = 0;
+    for name in [
+        "ms-corridor.ron",
+        "ms-ship-chase.ron",
+        "ms-valkyrie-katath.ron",
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(name);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (f, _) = fight_of(&text);
+        let ids: Vec<UnitId> = f.ids().collect();
+        for &u in &ids {
+            for w in f.sheet(u).weapons() {
+                for &t in &ids {
+                    for plus_two in [false, true] {
+                        let sum: i32 = f
+                            .attack_modifiers(u, w, t, plus_two)
+                            .iter()
+                            .map(|m| m.value)
+                            .sum();
+                        assert_eq!(f.attack_bonus(u, w, t, plus_two), sum, "{name}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}

@@ -93,11 +93,7 @@ impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
         let Some(&first) = targets.first() else {
             return Vec::new();
         };
-        let bonus: i32 = self
-            .attack_modifiers(me, w, first, false)
-            .iter()
-            .map(|m| m.value)
-            .sum();
+        let bonus = self.attack_bonus(me, w, first, false);
         if w.explosive {
             self.blast_victims(me, first, self.state(first).pos)
                 .into_iter()
