@@ -65,7 +65,13 @@ impl Ruleset for Vergeworlds {
     }
 
     fn reset(world: &mut World, prepared: &Prepared, _: &VwConfig) {
-        let fight = super::new_fight(prepared, world);
+        // The map the last battle of this session shared is the same scenario's: kept,
+        // rather than copied again for every battle of a preview.
+        let map = world.get_resource::<Fight>().and_then(|f| f.map.clone());
+        let mut fight = super::new_fight(prepared, world, map.is_none());
+        if map.is_some() {
+            fight.map = map;
+        }
         world.insert_resource(fight);
     }
 

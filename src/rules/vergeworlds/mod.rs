@@ -63,8 +63,9 @@ pub fn configure(schedule: &mut Schedule) {
 
 /// What the characters of `prepared` share at the start of the battle; every character
 /// (spawned already) gets its starting state (where it stands, its weapons loaded, its
-/// vector and airspeed if it flies, its mook group).
-pub fn new_fight(prepared: &Prepared, characters: &mut impl VwUnitsMut) -> Fight {
+/// vector and airspeed if it flies, its mook group). With `copy_map` the fight gets a
+/// copy of the scenario's map; without, none (the caller gives it the one it has).
+pub fn new_fight(prepared: &Prepared, characters: &mut impl VwUnitsMut, copy_map: bool) -> Fight {
     let Some(config) = prepared.config::<Vergeworlds>() else {
         return Fight::default();
     };
@@ -100,7 +101,7 @@ pub fn new_fight(prepared: &Prepared, characters: &mut impl VwUnitsMut) -> Fight
             .collect(),
         gravity: config.gravity.unwrap_or(1.0),
         cramped: config.cramped,
-        map: Some(Arc::new(prepared.map.clone())),
+        map: copy_map.then(|| Arc::new(prepared.map.clone())),
         ..Fight::default()
     }
 }
