@@ -11,6 +11,9 @@ pub mod starship_d12;
 pub mod traveller_space;
 pub mod vergeworlds;
 
+#[cfg(test)]
+pub(crate) mod testing;
+
 use crate::scenario::Registry;
 use std::sync::LazyLock;
 

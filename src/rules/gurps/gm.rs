@@ -254,24 +254,18 @@ pub fn join(world: &mut World, entity: Entity, unit: UnitId) -> Result<(), Strin
 mod tests {
     use super::*;
     use crate::battle::{BattleEvent, Facing, GmChange, HexPos};
-    use crate::session::{Session, SessionOptions};
-    use std::sync::Arc;
+    use crate::session::Session;
 
     const ALDRIC: UnitId = UnitId(0);
     const KNIGHT: UnitId = UnitId(1);
 
     /// A new battle of the shipped duel (Aldric against the Black Knight).
     fn duel(seed: u64) -> Session {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-duel.ron");
-        let prepared = crate::rules::builtin()
-            .load(&path)
-            .unwrap_or_else(|e| panic!("{e}"));
-        Session::new(Arc::new(prepared), seed, SessionOptions::default())
+        crate::rules::testing::shipped("gurps-duel.ron", seed)
     }
 
     fn entity(s: &Session, id: UnitId) -> Entity {
-        s.roster().entity(id).expect("a unit of the duel")
+        crate::rules::testing::entity(s, id)
     }
 
     fn fighter(s: &Session, id: UnitId) -> &Fighter {
@@ -279,7 +273,7 @@ mod tests {
     }
 
     fn standing(s: &Session, id: UnitId) -> Standing {
-        *s.world.get::<Standing>(entity(s, id)).expect("a standing")
+        crate::rules::testing::standing(s, id)
     }
 
     fn set(key: &str, value: i32, force: bool) -> GmChange {

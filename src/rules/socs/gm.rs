@@ -342,7 +342,7 @@ pub fn join(world: &mut World, entity: Entity, unit: UnitId) -> Result<(), Strin
 mod tests {
     use super::*;
     use crate::battle::{BattleEvent, GmChange, OutcomeKind};
-    use crate::session::{Session, SessionOptions};
+    use crate::session::Session;
 
     const RED_LEADER: UnitId = UnitId(0);
     const RED_TWO: UnitId = UnitId(1);
@@ -350,17 +350,11 @@ mod tests {
 
     /// A new battle of a shipped SOCS scenario.
     fn battle(file: &str, seed: u64) -> Session {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("scenarios")
-            .join(file);
-        let prepared = crate::rules::builtin()
-            .load(&path)
-            .unwrap_or_else(|e| panic!("{e}"));
-        Session::new(Arc::new(prepared), seed, SessionOptions::default())
+        crate::rules::testing::shipped(file, seed)
     }
 
     fn entity(s: &Session, id: UnitId) -> Entity {
-        s.roster().entity(id).expect("a unit of the battle")
+        crate::rules::testing::entity(s, id)
     }
 
     fn state(s: &Session, id: UnitId) -> &CraftState {
@@ -368,7 +362,7 @@ mod tests {
     }
 
     fn standing(s: &Session, id: UnitId) -> Standing {
-        *s.world.get::<Standing>(entity(s, id)).expect("a standing")
+        crate::rules::testing::standing(s, id)
     }
 
     fn range(s: &Session, a: UnitId, b: UnitId) -> SocsRange {

@@ -361,23 +361,15 @@ pub fn join(world: &mut World, entity: Entity, unit: UnitId) -> Result<(), Strin
 mod tests {
     use super::*;
     use crate::battle::{BattleEvent, GmChange, OutcomeKind};
-    use crate::session::{Session, SessionOptions};
+    use crate::session::Session;
 
     /// A session of a shipped starship-d12 scenario.
     fn session(file: &str, seed: u64) -> Session {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("scenarios")
-            .join(file);
-        let prepared = crate::rules::builtin()
-            .load(&path)
-            .unwrap_or_else(|e| panic!("{e}"));
-        Session::new(Arc::new(prepared), seed, SessionOptions::default())
+        crate::rules::testing::shipped(file, seed)
     }
 
     fn entity(s: &Session, u: UnitId) -> Entity {
-        s.roster()
-            .entity(u)
-            .unwrap_or_else(|| panic!("no unit {u:?}"))
+        crate::rules::testing::entity(s, u)
     }
 
     fn state(s: &Session, u: UnitId) -> ShipState {
@@ -388,9 +380,7 @@ mod tests {
     }
 
     fn standing(s: &Session, u: UnitId) -> Standing {
-        *s.world
-            .get::<Standing>(entity(s, u))
-            .unwrap_or_else(|| panic!("no standing for {u:?}"))
+        crate::rules::testing::standing(s, u)
     }
 
     fn set_to(

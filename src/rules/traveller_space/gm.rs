@@ -382,24 +382,15 @@ pub fn join(world: &mut World, entity: Entity, _unit: UnitId) -> Result<(), Stri
 mod tests {
     use super::*;
     use crate::battle::{GmChange, OutcomeKind};
-    use crate::session::{Session, SessionOptions};
-    use std::sync::Arc;
+    use crate::session::Session;
 
     /// The Beowulf (traders, unit 0) against the Red Fang (corsairs, unit 1), autopilot on.
     fn mayday() -> Session {
-        let prepared = crate::rules::builtin()
-            .load(std::path::Path::new(
-                "scenarios/traveller-merchant-raider.ron",
-            ))
-            .unwrap_or_else(|e| panic!("{e:?}"));
-        Session::new(Arc::new(prepared), 1, SessionOptions::default())
+        crate::rules::testing::shipped("traveller-merchant-raider.ron", 1)
     }
 
     fn entity(s: &Session, u: u32) -> Entity {
-        match s.roster().entity(UnitId(u)) {
-            Some(e) => e,
-            None => panic!("no unit {u}"),
-        }
+        crate::rules::testing::entity(s, UnitId(u))
     }
 
     fn ship(s: &Session, u: u32) -> &ShipState {
@@ -410,10 +401,7 @@ mod tests {
     }
 
     fn standing(s: &Session, u: u32) -> Standing {
-        match s.world.get::<Standing>(entity(s, u)) {
-            Some(st) => *st,
-            None => panic!("no standing for {u}"),
-        }
+        crate::rules::testing::standing(s, UnitId(u))
     }
 
     fn set(s: &mut Session, u: u32, key: &str, value: i32, force: bool) -> Result<String, String> {

@@ -425,22 +425,16 @@ mod tests {
     use super::*;
     use crate::battle::{BattleEvent, GmChange, OutcomeKind};
     use crate::rules::vergeworlds::combat::Location;
-    use crate::session::{Session, SessionOptions};
+    use crate::session::Session;
 
     /// "The Sheriff's Men": Helen Highwater (0) and Tobias (1) against Sheriff Crane (2)
     /// and four mook deputies (3 to 6), autopilot on.
     fn sheriffs() -> Session {
-        let prepared = crate::rules::builtin()
-            .load(std::path::Path::new("scenarios/vw-sheriffs-men.ron"))
-            .unwrap_or_else(|e| panic!("{e:?}"));
-        Session::new(Arc::new(prepared), 3, SessionOptions::default())
+        crate::rules::testing::shipped("vw-sheriffs-men.ron", 3)
     }
 
     fn entity(s: &Session, u: u32) -> Entity {
-        match s.roster().entity(UnitId(u)) {
-            Some(e) => e,
-            None => panic!("no unit {u}"),
-        }
+        crate::rules::testing::entity(s, UnitId(u))
     }
 
     fn state(s: &Session, u: u32) -> &UnitState {
@@ -459,10 +453,7 @@ mod tests {
     }
 
     fn standing(s: &Session, u: u32) -> Standing {
-        match s.world.get::<Standing>(entity(s, u)) {
-            Some(st) => *st,
-            None => panic!("no standing for {u}"),
-        }
+        crate::rules::testing::standing(s, UnitId(u))
     }
 
     fn set(s: &mut Session, u: u32, key: &str, value: i32, force: bool) -> Result<String, String> {
