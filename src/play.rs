@@ -417,14 +417,16 @@ pub struct ReplayError {
     pub name: String,
     /// Why it could not be played.
     pub reason: String,
+    /// The entry is about no unit (a side's own-dice switch).
+    pub no_unit: bool,
 }
 
 impl ReplayError {
     /// The unit in words: "Aldric (unit 0)", or "unit 9" when the scenario has no such
     /// unit.
     pub fn who(&self) -> String {
-        if self.name.starts_with("the ") {
-            self.name.clone()
+        if self.no_unit {
+            "the own-dice switch".to_string()
         } else if self.name == "?" {
             format!("unit {}", self.unit.0)
         } else {
@@ -1183,6 +1185,7 @@ impl Play {
                 unit: *unit,
                 name: roster.name(*unit).to_string(),
                 reason,
+                no_unit: false,
             });
         }
         let Some(misfit) = rng.misfit() else {
@@ -1200,6 +1203,7 @@ impl Play {
                         "the die at index {} is a d{}, and {} is not one of its faces",
                         misfit.draw, misfit.sides, misfit.face
                     ),
+                    no_unit: false,
                 });
             }
         }
@@ -1340,21 +1344,21 @@ impl Play {
         ReplayError {
             index: self.recording.decisions.len(),
             unit,
-            name: if about_no_unit {
-                "the own-dice switch".to_string()
-            } else {
-                roster.name(unit).to_string()
-            },
+            name: roster.name(unit).to_string(),
             reason,
+            no_unit: about_no_unit,
         }
     }
 
-    /// Drops the roll waiting for its dice, with the faces already entered for it (a roll
-    /// that went on): they are for dice the battle has not drawn in the state it is in.
-    /// The pending entry, if there was one.
+    /// Drops the roll waiting for its dice. When a player's decision rolled it, the faces
+    /// already entered for it (a roll that went on) go too: the decision is not made. When
+    /// an AI step rolled it they stay: the step runs again and rolls them. The pending
+    /// entry, if there was one.
     fn drop_pending(&mut self) -> Option<Pending> {
         let pending = self.pending.take()?;
-        self.forget_undrawn();
+        if pending.redo.is_some() {
+            self.forget_undrawn();
+        }
         Some(pending)
     }
 

@@ -148,7 +148,8 @@ impl Editor {
 
     /// Where unit `i` of the file stands among the units [`Editor::shown`] shows: `i` itself
     /// when the scenario checks; else its place among the units without problems, and
-    /// `None` for a unit with problems (left out of what is shown).
+    /// `None` for a unit with problems (left out of what is shown) or when nothing of the
+    /// file can be shown.
     pub fn shown_index(&self, i: usize) -> Option<usize> {
         if i >= self.file.units.len() {
             return None;
@@ -156,6 +157,9 @@ impl Editor {
         if self.prepared().is_some() {
             return Some(i);
         }
+        // With nothing of the file to show, the map shows another version (the last it
+        // could show): none of its tokens is this unit for sure.
+        self.shown()?;
         let units = Path::root().field("units");
         let fine = |j: usize| self.problems_at(&units.index(j)).is_empty();
         fine(i).then(|| (0..i).filter(|&j| fine(j)).count())

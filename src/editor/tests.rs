@@ -40,6 +40,7 @@ fn every_ruleset_is_edited_saved_and_checked() {
     let dir = temp_dir("all");
     for (ruleset, field, value, problem) in EDITS {
         let mut e = Editor::new(builtin(), ruleset, None).expect("a new scenario");
+        assert!(e.dirty(), "{ruleset}: a new scenario is not saved yet");
         assert!(e.problems().is_empty(), "{ruleset}: {:?}", e.problems());
         // Place a copy of the first unit, move it, turn it.
         let at = free_hex(&e);
@@ -82,7 +83,7 @@ fn every_ruleset_is_edited_saved_and_checked() {
         }
         // Saved, the file checks and holds the edits.
         let path = dir.join(format!("{ruleset}.ron"));
-        assert!(e.dirty(), "a new scenario is not saved yet");
+        assert!(e.dirty(), "changed");
         e.save(Some(&path)).expect("saved");
         assert!(!e.dirty());
         // A change taken back leaves it as saved: nothing to save.

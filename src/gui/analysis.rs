@@ -32,7 +32,7 @@ struct Job<T> {
     total: u64,
     done: Arc<AtomicU64>,
     cancel: Arc<AtomicBool>,
-    result: Arc<Mutex<Option<T>>>,
+    result: Arc<Mutex<Option<Result<T, String>>>>,
     /// What it is doing now, in words (the balance's value being tried).
     doing: Arc<Mutex<String>>,
 }
@@ -65,7 +65,17 @@ impl<T: Send + 'static> Job<T> {
                     *d = what;
                 }
             };
-            let out = work(&progress, &cancel);
+            // A run that fails (a bug) must still end the progress bar, with the reason.
+            let out =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&progress, &cancel)))
+                    .map_err(|e| {
+                        let why = e
+                            .downcast_ref::<&str>()
+                            .map(|s| (*s).to_string())
+                            .or_else(|| e.downcast_ref::<String>().cloned())
+                            .unwrap_or_default();
+                        format!("the run stopped on an internal error: {why}")
+                    });
             if let Ok(mut slot) = result.lock() {
                 *slot = Some(out);
             }
@@ -73,8 +83,8 @@ impl<T: Send + 'static> Job<T> {
         job
     }
 
-    /// Draws its progress bar and Cancel; the result once it is done.
-    fn poll(&self, ui: &mut egui::Ui) -> Option<T> {
+    /// Draws its progress bar and Cancel; the result once it is done (or why it failed).
+    fn poll(&self, ui: &mut egui::Ui) -> Option<Result<T, String>> {
         let done = self.done.load(Ordering::Relaxed).min(self.total);
         let doing = self.doing.lock().map(|d| d.clone()).unwrap_or_default();
         ui.horizontal(|ui| {
@@ -118,6 +128,8 @@ pub struct AnalysisState {
     balance: Option<Result<Balance, String>>,
     out: String,
     message: String,
+    /// The scenario the runs and results are of: another one clears them.
+    of: Option<PathBuf>,
 }
 
 impl Default for AnalysisState {
@@ -140,6 +152,7 @@ impl Default for AnalysisState {
             balance: None,
             out: String::new(),
             message: String::new(),
+            of: None,
         }
     }
 }
@@ -157,6 +170,23 @@ fn threads() -> usize {
 pub fn window(ctx: &egui::Context, game: &mut Game, state: &mut AnalysisState) {
     if !state.show {
         return;
+    }
+    if state.of.as_ref() != Some(&game.scenario_path) {
+        // Another scenario: what was run was of the last one.
+        state.stop();
+        let show = state.show;
+        *state = AnalysisState {
+            show,
+            tab: state.tab,
+            runs: state.runs,
+            from_now: state.from_now,
+            side: state.side.clone(),
+            knob: state.knob,
+            target: state.target,
+            other: state.other.clone(),
+            of: Some(game.scenario_path.clone()),
+            ..AnalysisState::default()
+        };
     }
     let mut open = true;
     egui::Window::new("Battle preview")
@@ -200,8 +230,14 @@ fn preview_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     if let Some(job) = &state.preview
         && let Some(report) = job.poll(ui)
     {
-        state.report = Some(report);
+        match report {
+            Ok(r) => state.report = Some(r),
+            Err(e) => state.message = e,
+        }
         state.preview = None;
+    }
+    if !state.message.is_empty() && state.tab == Tab::Preview {
+        ui.colored_label(egui::Color32::LIGHT_RED, &state.message);
     }
     let Some(r) = &state.report else {
         return;
@@ -354,7 +390,10 @@ fn compare_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     if let Some(job) = &state.comparing
         && let Some(c) = job.poll(ui)
     {
-        state.comparison = Some(c);
+        match c {
+            Ok(c) => state.comparison = Some(c),
+            Err(e) => state.message = e,
+        }
         state.comparing = None;
     }
     let Some(c) = &state.comparison else {
@@ -522,7 +561,7 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     );
     if ui
         .add_enabled(state.balancing.is_none(), egui::Button::new("Balance"))
-        .on_hover_text("Tries the knob a step at a time from the scenario as written")
+        .on_hover_text("Tries the knob a step at a time from the scenario shown (the edited version while editing)")
         .clicked()
     {
         let prepared = prepared.clone();
@@ -547,7 +586,7 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     if let Some(job) = &state.balancing
         && let Some(result) = job.poll(ui)
     {
-        state.balance = Some(result);
+        state.balance = Some(result.and_then(|r| r));
         state.balancing = None;
     }
     let Some(result) = &state.balance else {
@@ -631,7 +670,12 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                 100.0 * b.best.win_rate.rate,
                 b.runs
             );
-            let text = crate::format::read_text_file(&game.scenario_path).ok();
+            // The file on disk keeps its comments where the balanced one is unchanged, when
+            // it is what was balanced (not while an edit differs from it).
+            let editing = game.editing();
+            let text = (!editing)
+                .then(|| crate::format::read_text_file(&game.scenario_path).ok())
+                .flatten();
             let original = text.as_deref().map(|text| crate::scenario::Original {
                 text,
                 file: &prepared.file,
@@ -639,6 +683,10 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             let registry = crate::rules::builtin();
             state.message =
                 match crate::scenario::write_new(registry, &b.file, &header, original, &out) {
+                    Ok(()) if editing => format!(
+                        "wrote {} (the edit stays open; Scenario opens the file)",
+                        out.display()
+                    ),
                     Ok(()) => match registry.load(&out) {
                         Ok(p) => {
                             let seed = game.play.session().seed();

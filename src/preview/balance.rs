@@ -434,6 +434,13 @@ mod tests {
         }
         let last = b.steps.last().map_or(0.0, |s| s.win_rate.rate);
         assert!(last >= 0.75 || b.stopped.is_some(), "{:?}", b.steps);
+        // It stopped at the first value that reached it: the ones before are all under.
+        let before_last = &b.steps[..b.steps.len() - 1];
+        assert!(
+            before_last.iter().all(|s| s.win_rate.rate < 0.75),
+            "{:?}",
+            b.steps
+        );
         let nearest = b
             .steps
             .iter()

@@ -450,22 +450,33 @@ fn undo_takes_a_players_decision_back_with_its_dice() {
     // Aldric (red, the player's) attacks at some point: his roll waits.
     loop {
         let unit = to_dice(&mut p);
-        if unit == UnitId(0) && p.awaiting_player().is_none() {
-            let request = p.pending_dice().cloned().expect("waits");
-            if request.purpose.starts_with("attack on") {
-                break;
-            }
+        let request = p.pending_dice().cloned().expect("waits");
+        if unit == UnitId(0) && request.purpose.starts_with("attack on") {
+            break;
         }
-        let count = p.pending_dice().map_or(0, |r| r.count);
-        p.enter_dice(&vec![3; count]).expect("fits");
+        p.enter_dice(&vec![3; request.count]).expect("fits");
     }
     let before = p.recording().decisions.clone();
     let log = p.session().log_text();
-    // At the prompt, undo drops the waiting decision only.
+    // The attack entered as 1, 1, 1: a critical hit, whose further rolls (the critical
+    // hit table, the damage) wait in turn, within the same decision.
+    p.enter_dice(&[1, 1, 1]).expect("fits");
+    let next = p
+        .pending_dice()
+        .cloned()
+        .expect("the critical hit rolls on");
+    assert_eq!(next.unit, UnitId(0), "{next:?}");
+    assert!(
+        p.recording().decisions.len() > before.len(),
+        "the attack's dice are recorded"
+    );
+    // At that prompt, undo drops the waiting decision with the dice entered for it, and
+    // nothing before it.
     assert!(p.undo());
     assert_eq!(p.recording().decisions, before);
     assert_eq!(p.session().log_text(), log);
     assert_eq!(p.awaiting_player(), Some(UnitId(0)));
+    assert!(p.pending_dice().is_none());
     // Decide again, enter the dice, then undo: back to the same place, the dice gone.
     p.decide_by_ai().expect("decides");
     while p.pending_dice().is_some_and(|r| r.unit == UnitId(0)) {
@@ -523,13 +534,16 @@ fn a_battle_saved_at_the_dice_prompt_loads_at_it() {
         "no roll of an AI step went on: the case is not tested"
     );
 
-    // Own dice switched on for the Black Knight in the middle of the duel.
+    // Own dice switched on for the Black Knight in the middle of the duel: his rolls
+    // before the switch were the program's, his next one waits, and so it does in the
+    // save.
     let mut p = play("gurps-duel.ron", 2);
     for _ in 0..3 {
         if let Advance::AwaitingPlayer(_) = p.advance() {
             p.decide_by_ai().expect("decides");
         }
     }
+    let rolled_before = p.session().log_text().contains("Black Knight: ");
     p.set_own_dice("blue", true);
     assert!(
         matches!(
@@ -539,22 +553,36 @@ fn a_battle_saved_at_the_dice_prompt_loads_at_it() {
         "{:?}",
         p.recording().decisions
     );
-    for _ in 0..4 {
-        match p.advance() {
-            Advance::AwaitingPlayer(_) => p.decide_by_ai().expect("decides"),
-            Advance::AwaitingDice(_) => {
-                let count = p.pending_dice().map_or(0, |r| r.count);
-                p.enter_dice(&vec![2; count]).expect("fits");
-            }
-            _ => {}
+    // On to the Knight's own attack (an AI step: his defenses wait within Aldric's
+    // decisions, which a save leaves out until they are made).
+    loop {
+        let unit = to_dice(&mut p);
+        assert_eq!(unit, UnitId(1), "only the Black Knight's rolls wait");
+        let request = p.pending_dice().cloned().expect("waits");
+        if request.purpose.starts_with("attack on") {
+            break;
         }
+        p.enter_dice(&vec![4; request.count]).expect("fits");
     }
-    // On to where a loaded battle stops: a player's turn, a roll waiting, or the end.
-    while matches!(p.advance(), Advance::Stepped) {}
     let save = dir.join("switched.save.ron");
     p.save(&save).expect("saved");
     let back = Play::load(&save).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert!(back.own_dice("blue"));
+    assert!(back.pending_dice().is_some());
+    assert_eq!(back.pending_dice(), p.pending_dice());
     assert_eq!(back.session().log_text(), p.session().log_text());
     assert_eq!(back.steps(), p.steps());
-    assert_eq!(back.pending_dice(), p.pending_dice());
+    // Had the switch counted from the start, the Knight's first rolls would have waited.
+    assert!(rolled_before, "the Knight acted before the switch");
+    let first_knight_roll = back
+        .session()
+        .log_text()
+        .lines()
+        .find(|l| l.contains("attack on Aldric"))
+        .map(str::to_string)
+        .expect("the Knight attacked before the switch");
+    assert!(
+        !first_knight_roll.contains("entered"),
+        "{first_knight_roll}"
+    );
 }

@@ -142,12 +142,18 @@ pub fn set(world: &mut World, entity: Entity, key: &str, value: i32) -> Result<(
             }
         }
         "fp" => {
+            let before = f.fp;
             f.fp = value;
-            // Out with HP above 0 and no mortal wound: out from fatigue, which positive FP
-            // ends (a fighter out from its injuries stays out).
+            // Out with FP at 0 or less, HP above 0 and no mortal wound: out from fatigue,
+            // which positive FP end (a fighter out from injuries or a blow stays out).
             if value <= -fp_max && standing.fighting() {
                 standing = Standing::Unconscious;
-            } else if standing == Standing::Unconscious && !f.mortal && f.hp > 0 && value > 0 {
+            } else if standing == Standing::Unconscious
+                && !f.mortal
+                && f.hp > 0
+                && before <= 0
+                && value > 0
+            {
                 standing = Standing::Fighting;
             }
         }
@@ -390,6 +396,10 @@ mod tests {
         s.gm_edit(ALDRIC, &set("fp", -12, false), "x").expect("ok");
         s.gm_edit(ALDRIC, &set("hp", -1, false), "x").expect("ok");
         s.gm_edit(ALDRIC, &set("fp", 5, false), "x").expect("ok");
+        assert_eq!(standing(&s, ALDRIC), Standing::Unconscious);
+        // Nor does more FP wake one out with FP to spare (a blow, a mortal wound healed).
+        s.gm_edit(ALDRIC, &set("hp", 10, false), "x").expect("ok");
+        s.gm_edit(ALDRIC, &set("fp", 6, false), "x").expect("ok");
         assert_eq!(standing(&s, ALDRIC), Standing::Unconscious);
         assert!(s.run().is_some());
     }
