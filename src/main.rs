@@ -172,8 +172,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Replay a saved battle (its seed and recorded player decisions) and print its log
-    /// and state like `run`.
+    /// Replay a saved battle (its seed, recorded player decisions and table entries: dice
+    /// rolled by hand, GM edits, take-overs) and print its log and state like `run`.
     Replay {
         /// Save file (RON, docs/save-format.md).
         file: PathBuf,
@@ -235,9 +235,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Turn one knob of a side (its unit count or its main attack) until its win rate is
-    /// as near a target as the knob allows, a preview at each value over the same seeds,
-    /// and write the balanced scenario with --out.
+    /// Turn one knob of a side (its unit count, its main attack or its hit points) until
+    /// its win rate is as near a target as the knob allows, a preview at each value over
+    /// the same seeds, and write the balanced scenario with --out.
     Balance {
         /// Scenario file.
         file: PathBuf,
