@@ -166,6 +166,26 @@ fn reset_reproduces_a_fresh_battle() {
     assert_eq!(fresh.summary(), reused.summary());
 }
 
+/// A reused world keeps no record of the battles before (issue 25: a million battles in
+/// flat memory): the record of despawned units, which a bare world never ages by itself,
+/// holds at most the last battle's units however many battles were fought (it held every
+/// battle's, about a kilobyte each).
+#[test]
+fn resets_do_not_pile_up_records_of_removed_units() {
+    let prepared = duel();
+    let units = prepared.units.len();
+    let mut s = Session::new(prepared, 1, SessionOptions::default());
+    for seed in 0..20 {
+        s.run();
+        s.reset(seed);
+    }
+    let removed = s.world.removed::<UnitId>().count();
+    assert!(
+        removed <= units,
+        "{removed} removals kept for {units} units"
+    );
+}
+
 /// A decision sent to a battle and not yet resolved is dropped when the battle starts over:
 /// in every shipped scenario (every ruleset), a battle reset with such a command queued is
 /// the fresh battle, log for log. (Vergeworlds once kept it, and the restarted battle began
