@@ -1,6 +1,6 @@
 //! The hex map: shape, orientation, hex scale and terrain per hex, on hexx coordinates
 //! (axial `(q, r)`), with movement costs, line of sight, cover along a line of fire and
-//! pathfinding (hexx A*).
+//! pathfinding (the searches are in `paths.rs`, checked against hexx's A*).
 //!
 //! Terrain is stored densely over the bounding box of the map, so a look-up is an index
 //! computation: pathfinding and line-of-sight checks run thousands of times per preview.
@@ -8,9 +8,16 @@
 use bevy::ecs::resource::Resource;
 use hexx::{EdgeDirection, Hex, HexOrientation};
 use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicU8, Ordering};
+
+mod paths;
+
+pub use paths::{Entry, EntryCosts, OpenGoal};
+
+/// No cell: a neighbour off the map (in [`HexMap`]'s neighbour table).
+const NO_CELL: u32 = u32::MAX;
+/// No cost: a cell that cannot be entered (off the map, blocked, or closed to a mover).
+const NO_COST: u32 = u32::MAX;
 
 /// The outline of a map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,81 +37,6 @@ pub enum MapShape {
         /// Hexes down.
         rows: u32,
     },
-}
-
-/// The buffers of a path search, kept between searches on one thread: a battle of many
-/// fighters searches thousands of times a round, and clearing a fresh cost and trail for
-/// every (hex, facing) state each time was a fifth of the work.
-#[derive(Default)]
-struct Scratch {
-    best: Stamped,
-    /// The state each state was reached from and the step's cost; read only along the
-    /// path found, every entry of which this search wrote.
-    came_from: Vec<(usize, u32)>,
-    open: BinaryHeap<Reverse<(u32, u32, usize)>>,
-    /// The cells still to look from, of [`HexMap::reachable`]'s flood.
-    queue: Vec<usize>,
-}
-
-impl Scratch {
-    /// Ready for a search over `n` states.
-    fn begin(&mut self, n: usize) {
-        self.best.begin(n);
-        if self.came_from.len() < n {
-            self.came_from.resize(n, (usize::MAX, 0));
-        }
-        self.open.clear();
-        self.queue.clear();
-    }
-}
-
-/// The best cost found for each state, all unknown (`u32::MAX`) when a search begins
-/// without clearing: a value counts only when stamped with the current search.
-#[derive(Default)]
-struct Stamped {
-    values: Vec<u32>,
-    stamps: Vec<u32>,
-    search: u32,
-}
-
-impl Stamped {
-    fn begin(&mut self, n: usize) {
-        if self.stamps.len() < n {
-            self.stamps.resize(n, 0);
-            self.values.resize(n, u32::MAX);
-        }
-        self.search = self.search.wrapping_add(1);
-        if self.search == 0 {
-            self.stamps.fill(0);
-            self.search = 1;
-        }
-    }
-
-    fn get(&self, i: usize) -> u32 {
-        if self.stamps[i] == self.search {
-            self.values[i]
-        } else {
-            u32::MAX
-        }
-    }
-
-    fn set(&mut self, i: usize, value: u32) {
-        self.stamps[i] = self.search;
-        self.values[i] = value;
-    }
-}
-
-thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
-}
-
-/// Runs `f` with this thread's search buffers (fresh ones if a search is already using
-/// them further up the stack).
-fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => f(&mut scratch),
-        Err(_) => f(&mut Scratch::default()),
-    })
 }
 
 /// Some hexes of a map ([`HexMap::hex_set`]).
@@ -227,6 +159,11 @@ pub struct HexMap {
     min: Hex,
     width: i32,
     cells: Vec<Option<Terrain>>,
+    /// Each cell's neighbours, by cell index in [`EdgeDirection::ALL_DIRECTIONS`] order
+    /// ([`NO_CELL`] off the map): what a path search steps along.
+    links: Vec<[u32; 6]>,
+    /// Movement points to enter each cell ([`NO_COST`] off the map or blocked).
+    costs: Vec<u32>,
     count: usize,
     /// Line of sight and cover between pairs of hexes, worked out once each: terrain does
     /// not change during a battle, and the preview asks the same questions millions of
@@ -250,6 +187,8 @@ impl Clone for HexMap {
             min: self.min,
             width: self.width,
             cells: self.cells.clone(),
+            links: self.links.clone(),
+            costs: self.costs.clone(),
             count: self.count,
             sight: self
                 .sight
@@ -297,18 +236,33 @@ impl HexMap {
             let i = ((h.y - min.y) * width + (h.x - min.x)) as usize;
             cells[i] = Some(Terrain::Open);
         }
-        Self {
+        let mut map = Self {
             shape,
             orientation,
             scale,
             unit,
             min,
             width,
+            costs: cells
+                .iter()
+                .map(|c| c.and_then(Terrain::move_cost).unwrap_or(NO_COST))
+                .collect(),
             cells,
+            links: Vec::new(),
             count: hexes.len(),
             sight: Vec::new(),
-        }
-        .with_sight_cache()
+        };
+        map.links = (0..map.cells.len())
+            .map(|i| {
+                let here = map.hex_at(i);
+                EdgeDirection::ALL_DIRECTIONS.map(|dir| {
+                    map.index(here + dir)
+                        .filter(|&j| map.cells[j].is_some())
+                        .map_or(NO_CELL, |j| j as u32)
+                })
+            })
+            .collect();
+        map.with_sight_cache()
     }
 
     fn with_sight_cache(mut self) -> Self {
@@ -427,6 +381,7 @@ impl HexMap {
         match self.index(hex) {
             Some(i) if self.cells[i].is_some() => {
                 self.cells[i] = Some(terrain);
+                self.costs[i] = terrain.move_cost().unwrap_or(NO_COST);
                 for slot in &self.sight {
                     slot.store(0, Ordering::Relaxed);
                 }
@@ -494,263 +449,6 @@ impl HexMap {
             None
         };
         own.max(before)
-    }
-
-    /// The cheapest path from `from` to `to` (both included) over hexes for which `enter`
-    /// gives a cost. `enter(hex)` sees only hexes on the map.
-    ///
-    /// When the straight line from `from` to `to` can be walked at 1 point a hex, it is a
-    /// cheapest path (no path is shorter than the distance and no hex costs less than 1),
-    /// and it is returned without a search. Otherwise an A* search runs over this map's
-    /// dense cell storage: hexx's `a_star` does the same search with hash maps keyed by
-    /// hex, which the preview benchmark measured at a fifth of its time; the test
-    /// `path_costs_match_hexx_a_star` checks this search against it.
-    pub fn path(&self, from: Hex, to: Hex, enter: impl Fn(Hex) -> Option<u32>) -> Option<Vec<Hex>> {
-        let (Some(start), Some(goal)) = (self.index(from), self.index(to)) else {
-            return None;
-        };
-        if self.cells[start].is_none() || self.cells[goal].is_none() {
-            return None;
-        }
-        enter(to)?;
-        let mut straight = Vec::with_capacity(from.unsigned_distance_to(to) as usize + 1);
-        straight.extend(from.line_to(to));
-        if straight
-            .iter()
-            .skip(1)
-            .all(|&h| self.contains(h) && enter(h) == Some(1))
-        {
-            return Some(straight);
-        }
-        if self.walled_in(from, to, &enter) {
-            return None;
-        }
-        let n = self.cells.len();
-        let mut best = vec![u32::MAX; n];
-        let mut came_from = vec![usize::MAX; n];
-        let mut open = BinaryHeap::new();
-        best[start] = 0;
-        open.push(Reverse((from.unsigned_distance_to(to), 0u32, start)));
-        while let Some(Reverse((_, cost, i))) = open.pop() {
-            if i == goal {
-                let mut path = vec![to];
-                let mut at = goal;
-                while at != start {
-                    at = came_from[at];
-                    path.push(self.hex_at(at));
-                }
-                path.reverse();
-                return Some(path);
-            }
-            if cost > best[i] {
-                continue; // a stale entry
-            }
-            for next in self.hex_at(i).all_neighbors() {
-                let Some(j) = self.index(next) else { continue };
-                if self.cells[j].is_none() {
-                    continue;
-                }
-                let Some(step) = enter(next) else { continue };
-                let total = cost + step;
-                if total < best[j] {
-                    best[j] = total;
-                    came_from[j] = i;
-                    open.push(Reverse((total + next.unsigned_distance_to(to), total, j)));
-                }
-            }
-        }
-        None
-    }
-
-    /// The cheapest walk from `from`, facing `facing`, to `to` when facing matters
-    /// (gurps-traveller-gm-screen.txt, "MANEUVERS" table, Move: forward costs the hex's
-    /// cost, a side or back step one more, a change of facing 1 per hexside). A step to any
-    /// but the faced hex side is either a side or back step that keeps the facing, or turns
-    /// to face it first; both are searched. Returns the hexes (both ends included) and the
-    /// cost of each step.
-    pub fn path_facing(
-        &self,
-        from: Hex,
-        facing: EdgeDirection,
-        to: Hex,
-        enter: impl Fn(Hex) -> Option<u32>,
-    ) -> Option<(Vec<Hex>, Vec<u32>)> {
-        let (Some(start), Some(goal)) = (self.index(from), self.index(to)) else {
-            return None;
-        };
-        if self.cells[start].is_none() || self.cells[goal].is_none() {
-            return None;
-        }
-        enter(to)?;
-        if from == to {
-            return Some((vec![from], Vec::new()));
-        }
-        if let Some(walk) = Self::two_legs(from, facing, to, &enter) {
-            return Some(walk);
-        }
-        if self.walled_in(from, to, &enter) || !self.reachable(start, goal, &enter) {
-            return None;
-        }
-        self.search_facing(start, goal, facing, enter)
-    }
-
-    /// True when no walk from `from` can reach `to`, seen at once: `to` is not next to
-    /// `from` and none of its neighbours can be entered. (A foe in a melee is often
-    /// surrounded; a search that cannot reach it looks at every hex it can reach first,
-    /// which was most of a battle of a thousand fighters.)
-    fn walled_in(&self, from: Hex, to: Hex, enter: &impl Fn(Hex) -> Option<u32>) -> bool {
-        from.unsigned_distance_to(to) > 1
-            && to
-                .all_neighbors()
-                .into_iter()
-                .all(|h| self.terrain(h).is_none() || enter(h).is_none())
-    }
-
-    /// True when some walk leads from cell `start` to cell `goal` over hexes `enter`
-    /// admits, facing aside: a flood over hexes, a sixth of the states of the
-    /// search with facing, which looks at every state it can reach before it gives up (most
-    /// searches of a crowded melee find no way through).
-    fn reachable(&self, start: usize, goal: usize, enter: &impl Fn(Hex) -> Option<u32>) -> bool {
-        with_scratch(|scratch| {
-            scratch.begin(self.cells.len());
-            let Scratch {
-                best: seen, queue, ..
-            } = scratch;
-            seen.set(start, 0);
-            queue.push(start);
-            while let Some(i) = queue.pop() {
-                if i == goal {
-                    return true;
-                }
-                for next in self.hex_at(i).all_neighbors() {
-                    let Some(j) = self.index(next) else { continue };
-                    if self.cells[j].is_none() || seen.get(j) == 0 || enter(next).is_none() {
-                        continue;
-                    }
-                    seen.set(j, 0);
-                    queue.push(j);
-                }
-            }
-            false
-        })
-    }
-
-    /// The A* search of [`HexMap::path_facing`] over (hex, facing) states.
-    fn search_facing(
-        &self,
-        start: usize,
-        goal: usize,
-        facing: EdgeDirection,
-        enter: impl Fn(Hex) -> Option<u32>,
-    ) -> Option<(Vec<Hex>, Vec<u32>)> {
-        let (from, to) = (self.hex_at(start), self.hex_at(goal));
-        let state = |cell: usize, f: EdgeDirection| cell * 6 + usize::from(f.index());
-        // An admissible estimate: the distance, plus 1 when the goal is off the ray straight
-        // ahead (some side step or turn must come).
-        let estimate = |at: Hex, f: EdgeDirection| {
-            let d = at.unsigned_distance_to(to);
-            if d == 0 || at + f * d as i32 == to {
-                d
-            } else {
-                d + 1
-            }
-        };
-        with_scratch(|scratch| {
-            scratch.begin(self.cells.len() * 6);
-            let Scratch {
-                best,
-                came_from,
-                open,
-                ..
-            } = scratch;
-            let s0 = state(start, facing);
-            best.set(s0, 0);
-            open.push(Reverse((estimate(from, facing), 0u32, s0)));
-            while let Some(Reverse((_, cost, st))) = open.pop() {
-                let (cell, f) = (st / 6, EdgeDirection::ALL_DIRECTIONS[st % 6]);
-                if cell == goal {
-                    let mut hexes = vec![to];
-                    let mut costs = Vec::new();
-                    let mut at = st;
-                    while at != s0 {
-                        let (prev, step) = came_from[at];
-                        costs.push(step);
-                        hexes.push(self.hex_at(prev / 6));
-                        at = prev;
-                    }
-                    hexes.reverse();
-                    costs.reverse();
-                    return Some((hexes, costs));
-                }
-                if cost > best.get(st) {
-                    continue;
-                }
-                let here = self.hex_at(cell);
-                for dir in EdgeDirection::ALL_DIRECTIONS {
-                    let next = here + dir;
-                    let Some(j) = self.index(next) else { continue };
-                    if self.cells[j].is_none() {
-                        continue;
-                    }
-                    let Some(t) = enter(next) else { continue };
-                    let turns = {
-                        let d = (6 + i32::from(dir.index()) - i32::from(f.index())) % 6;
-                        d.min(6 - d) as u32
-                    };
-                    // Forward; or a side/back step keeping the facing; or turn, then forward.
-                    let moves = [(if turns == 0 { t } else { t + 1 }, f), (t + turns, dir)];
-                    let count = if turns == 0 { 1 } else { 2 };
-                    for &(step, new_facing) in &moves[..count] {
-                        let total = cost + step;
-                        let ns = state(j, new_facing);
-                        if total < best.get(ns) {
-                            best.set(ns, total);
-                            came_from[ns] = (st, step);
-                            open.push(Reverse((total + estimate(next, new_facing), total, ns)));
-                        }
-                    }
-                }
-            }
-            None
-        })
-    }
-
-    /// A cheapest walk found without a search, when there is one of the cheapest kind: the
-    /// goal straight ahead (cost = distance), or reached by going straight ahead and then,
-    /// after one turn of one hexside, straight on (cost = distance + 1), over hexes that
-    /// all cost 1. No walk to a goal off the ray ahead costs less than distance + 1.
-    fn two_legs(
-        from: Hex,
-        facing: EdgeDirection,
-        to: Hex,
-        enter: &impl Fn(Hex) -> Option<u32>,
-    ) -> Option<(Vec<Hex>, Vec<u32>)> {
-        let d = from.unsigned_distance_to(to) as i32;
-        let ahead = facing;
-        let (left, right) = (facing.rotate_ccw(1), facing.rotate_cw(1));
-        // from + a·ahead + b·side = to, a + b = d
-        let legs = (0..=d).find_map(|a| {
-            let rest = to - (from + ahead * a);
-            [left, right]
-                .into_iter()
-                .find(|&side| rest == side * (d - a))
-                .map(|side| (a, side))
-        })?;
-        let (a, side) = legs;
-        let mut hexes = Vec::with_capacity(d as usize + 1);
-        let mut steps = Vec::with_capacity(d as usize);
-        hexes.push(from);
-        let mut at = from;
-        for i in 0..d {
-            at = if i < a { at + ahead } else { at + side };
-            if enter(at) != Some(1) {
-                return None;
-            }
-            // the first step after the turn pays for the turn
-            steps.push(if i == a && a < d { 2 } else { 1 });
-            hexes.push(at);
-        }
-        Some((hexes, steps))
     }
 
     fn hex_at(&self, i: usize) -> Hex {
@@ -913,139 +611,6 @@ mod tests {
         assert!(!map.set_terrain(Hex::new(9, 9), Terrain::Open));
     }
 
-    /// The dense A* finds paths exactly as cheap as hexx's `a_star` on a cluttered map,
-    /// and none where hexx finds none.
-    /// gurps-traveller-gm-screen.txt, Move: forward 1, side or back 2, turning 1 per
-    /// hexside. Facing east on open ground: 3 hexes east cost 3; 2 hexes west cost 4 (back
-    /// steps, or turning round for 3 and walking 2: 5); one hex to the north-east costs 2.
-    #[test]
-    fn walking_with_facing() {
-        let map = HexMap::new(
-            MapShape::Hexagon { radius: 6 },
-            Orientation::Pointy,
-            1.0,
-            "yd",
-        );
-        let east = Hex::ZERO.main_direction_to(Hex::new(1, 0));
-        let open = |h: Hex| map.move_cost(h);
-        let cost = |to: Hex| {
-            map.path_facing(Hex::ZERO, east, to, open)
-                .map(|(_, c)| c.iter().sum::<u32>())
-        };
-        assert_eq!(cost(Hex::new(3, 0)), Some(3));
-        assert_eq!(cost(Hex::new(-2, 0)), Some(4));
-        assert_eq!(cost(Hex::new(1, -1)), Some(2));
-        // six hexes west: turning round (3) and walking (6) beats six back steps (12)
-        assert_eq!(cost(Hex::new(-6, 0)), Some(9));
-        let (path, steps) = map
-            .path_facing(Hex::ZERO, east, Hex::new(3, 0), open)
-            .unwrap();
-        assert_eq!(path.len(), steps.len() + 1);
-        assert_eq!(cost(Hex::ZERO), Some(0));
-        // the shortcut finds walks exactly as cheap as the search
-        for to in hexx::shapes::hexagon(Hex::ZERO, 4) {
-            for f in EdgeDirection::ALL_DIRECTIONS {
-                if let Some((_, fast)) = HexMap::two_legs(Hex::ZERO, f, to, &open) {
-                    let (s, g) = (map.index(Hex::ZERO).unwrap(), map.index(to).unwrap());
-                    let (_, slow) = map.search_facing(s, g, f, open).unwrap();
-                    assert_eq!(
-                        fast.iter().sum::<u32>(),
-                        slow.iter().sum::<u32>(),
-                        "{to:?} {f:?}"
-                    );
-                }
-            }
-        }
-    }
-
-    /// A hexagon of `radius` with a fixed scatter of walls (hex `i` where `i * 7919` is 0
-    /// or 1 modulo `period`) and rough ground (where it is one of `rough`).
-    fn cluttered(radius: u32, period: usize, rough: &[usize]) -> HexMap {
-        let mut map = HexMap::new(MapShape::Hexagon { radius }, Orientation::Pointy, 1.0, "yd");
-        let hexes: Vec<Hex> = map.hexes().map(|(h, _)| h).collect();
-        for (i, &h) in hexes.iter().enumerate() {
-            let k = (i * 7919) % period;
-            if k < 2 {
-                map.set_terrain(h, Terrain::Blocked);
-            } else if rough.contains(&k) {
-                map.set_terrain(h, Terrain::Difficult);
-            }
-        }
-        map
-    }
-
-    #[test]
-    fn path_costs_match_hexx_a_star() {
-        let map = cluttered(8, 11, &[2, 3]);
-        let open: Vec<Hex> = map
-            .hexes()
-            .filter(|(_, t)| *t != Terrain::Blocked)
-            .map(|(h, _)| h)
-            .collect();
-        let mut found = 0;
-        for (k, &a) in open.iter().enumerate().step_by(7) {
-            for &b in open.iter().skip(k % 5).step_by(13) {
-                let mine = map.path(a, b, |h| map.move_cost(h));
-                let reference = hexx::algorithms::a_star(a, b, |_, h| map.move_cost(h));
-                match (&mine, &reference) {
-                    (Some(p), Some(q)) => {
-                        assert_eq!(map.path_cost(p), map.path_cost(q), "{a:?} -> {b:?}");
-                        assert_eq!(p.first(), Some(&a));
-                        assert_eq!(p.last(), Some(&b));
-                        for w in p.windows(2) {
-                            assert_eq!(w[0].unsigned_distance_to(w[1]), 1);
-                        }
-                        found += 1;
-                    }
-                    (None, None) => {}
-                    _ => panic!("{a:?} -> {b:?}: {mine:?} vs {reference:?}"),
-                }
-            }
-        }
-        assert!(found > 50);
-    }
-
-    /// The quick answers of `path_facing` (a walk without a search, a goal walled in, no
-    /// way through) agree with the full search, on a map cluttered enough that many goals
-    /// cannot be reached: walls, rough ground, and a ring of walls closing off one pocket.
-    #[test]
-    fn walks_with_facing_agree_with_the_full_search() {
-        let mut map = cluttered(7, 9, &[2]);
-        let pocket = Hex::new(4, -2);
-        map.set_terrain(pocket, Terrain::Open);
-        for h in pocket.ring(2) {
-            map.set_terrain(h, Terrain::Blocked);
-        }
-        let enter = |h: Hex| map.move_cost(h);
-        let open: Vec<Hex> = map
-            .hexes()
-            .filter(|(_, t)| *t != Terrain::Blocked)
-            .map(|(h, _)| h)
-            .collect();
-        let (mut found, mut none) = (0, 0);
-        for (k, &a) in open.iter().enumerate().step_by(5) {
-            for &b in open.iter().skip(k % 3).step_by(4) {
-                if a == b {
-                    continue;
-                }
-                let f = EdgeDirection::ALL_DIRECTIONS[k % 6];
-                let quick = map.path_facing(a, f, b, enter);
-                let (s, g) = (map.index(a).unwrap(), map.index(b).unwrap());
-                let full = map.search_facing(s, g, f, enter);
-                let cost = |w: &Option<(Vec<Hex>, Vec<u32>)>| {
-                    w.as_ref().map(|(_, c)| c.iter().sum::<u32>())
-                };
-                assert_eq!(cost(&quick), cost(&full), "{a:?} facing {f:?} -> {b:?}");
-                if quick.is_some() {
-                    found += 1;
-                } else {
-                    none += 1;
-                }
-            }
-        }
-        assert!(found > 100 && none > 20, "{found} walks, {none} none");
-    }
-
     #[test]
     fn difficult_ground_costs_two() {
         let mut map = HexMap::new(
@@ -1120,20 +685,5 @@ mod tests {
         }
         assert_eq!(Compass::East.direction(Orientation::Flat), None);
         assert_eq!(Compass::North.direction(Orientation::Pointy), None);
-    }
-
-    #[test]
-    fn a_search_starts_with_every_cost_unknown_even_when_the_count_wraps() {
-        let mut best = Stamped::default();
-        best.begin(4);
-        best.set(2, 7);
-        assert_eq!(best.get(2), 7);
-        best.search = u32::MAX;
-        best.set(1, 3);
-        best.begin(4);
-        assert_eq!((0..4).map(|i| best.get(i)).max(), Some(u32::MAX));
-        assert_eq!((0..4).map(|i| best.get(i)).min(), Some(u32::MAX));
-        best.set(1, 5);
-        assert_eq!(best.get(1), 5);
     }
 }

@@ -12,7 +12,7 @@ use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
 pub use super::plan::{Plan, PlannedStrike};
 use super::sheet::{Fighter, weapon_target_penalty};
 use crate::battle::{Standing, UnitId};
-use crate::hexmap::{HexMap, HexSet};
+use crate::hexmap::{Entry, EntryCosts, HexMap};
 use hexx::{EdgeDirection, Hex};
 
 /// One unit as the rules see it when deciding or checking an action.
@@ -53,11 +53,12 @@ pub struct Situation<'a> {
     /// situation is asked again for every action listed or planned that ends in the same
     /// hex. Start it empty (`Default::default()`); the situation must not change after.
     pub paths: PathMemo,
-    /// The hexes where fighting units other than the acting one stand, gathered when first
-    /// asked ([`Situation::occupied`], asked for every hex a path search looks at: with
-    /// hundreds of fighters, searching the list each time was most of a battle). Start it
-    /// empty (`Default::default()`); the situation must not change after.
-    pub occupancy: std::cell::OnceCell<HexSet<'a>>,
+    /// What entering each hex costs the acting unit, with the hexes where other fighting
+    /// units stand closed, worked out when first asked ([`Situation::enter_cost`], asked
+    /// for every hex a path search looks at: with hundreds of fighters, searching the list
+    /// each time was most of a battle). Start it empty (`Default::default()`); the
+    /// situation must not change after.
+    pub entry: std::cell::OnceCell<EntryCosts<'a>>,
 }
 
 /// What [`Situation::path_to`] answers: the path and its cost, or why there is none.
@@ -99,7 +100,7 @@ impl<'a> Situation<'a> {
             grouped: rules.groups.get(side).copied().unwrap_or(false),
             hit_locations: rules.hit_locations,
             paths: PathMemo::default(),
-            occupancy: Default::default(),
+            entry: Default::default(),
         }
     }
 }
@@ -150,17 +151,21 @@ impl<'a> Situation<'a> {
             .filter(move |u| u.side != side && u.standing.fighting())
     }
 
-    /// True if a fighting unit other than the acting one stands on `hex`.
+    /// The acting unit's costs of entering hexes ([`Situation::entry`]).
+    pub fn entry(&self) -> &EntryCosts<'a> {
+        self.entry.get_or_init(|| {
+            self.map.entry_costs(
+                (self.units.iter().enumerate())
+                    .filter(|&(i, u)| i != self.me && u.standing.fighting())
+                    .map(|(_, u)| u.pos),
+            )
+        })
+    }
+
+    /// True if a fighting unit other than the acting one stands on `hex` (a hex it could
+    /// otherwise enter: units never stand on blocked ground).
     pub fn occupied(&self, hex: Hex) -> bool {
-        self.occupancy
-            .get_or_init(|| {
-                self.map.hex_set(
-                    (self.units.iter().enumerate())
-                        .filter(|&(i, u)| i != self.me && u.standing.fighting())
-                        .map(|(_, u)| u.pos),
-                )
-            })
-            .contains(hex)
+        self.entry().closed(hex)
     }
 
     /// Yards between two hexes.
@@ -170,11 +175,7 @@ impl<'a> Situation<'a> {
 
     /// Cost to enter `hex` for the acting unit: terrain, and no other fighter there.
     pub fn enter_cost(&self, hex: Hex) -> Option<u32> {
-        if self.occupied(hex) {
-            None
-        } else {
-            self.map.move_cost(hex)
-        }
+        self.entry().get(hex)
     }
 
     /// The cheapest path from the acting unit to `to` within `allowance` movement points
@@ -210,7 +211,7 @@ impl<'a> Situation<'a> {
             ));
         }
         let (path, steps) = self
-            .walk(to, allowance, |h| self.enter_cost(h))
+            .walk(to, allowance, false)
             .ok_or_else(|| format!("no way through to ({}, {})", to.x, to.y))?;
         let cost = steps.iter().sum();
         if cost > allowance {
@@ -226,20 +227,29 @@ impl<'a> Situation<'a> {
     /// allows only a step (1 point) steps in any direction at the hex's cost; longer moves
     /// pay for facing: side and back steps and turns cost extra
     /// (gurps-traveller-gm-screen.txt, "MANEUVERS" table: "Step and ..." facing any; Move:
-    /// forward 1, side or back 2, change facing 1 per hexside).
-    pub fn walk(
+    /// forward 1, side or back 2, change facing 1 per hexside). Over hexes where no
+    /// other fighter stands, except `to` itself when `onto_goal` (a walk towards a foe).
+    pub fn walk(&self, to: Hex, allowance: u32, onto_goal: bool) -> Option<(Vec<Hex>, Vec<u32>)> {
+        if onto_goal {
+            self.walk_over(to, allowance, self.entry().open_to(to))
+        } else {
+            self.walk_over(to, allowance, self.entry())
+        }
+    }
+
+    fn walk_over(
         &self,
         to: Hex,
         allowance: u32,
-        enter: impl Fn(Hex) -> Option<u32>,
+        enter: impl Entry + Copy,
     ) -> Option<(Vec<Hex>, Vec<u32>)> {
         let me = self.me();
         if allowance <= 1 {
-            let path = self.map.path(me.pos, to, &enter)?;
+            let path = self.map.path(me.pos, to, enter)?;
             let steps = path
                 .iter()
                 .skip(1)
-                .map(|&h| enter(h).unwrap_or(0))
+                .map(|&h| enter.hex(self.map, h).unwrap_or(0))
                 .collect();
             return Some((path, steps));
         }
@@ -899,7 +909,7 @@ mod tests {
             grouped: false,
             hit_locations: Default::default(),
             paths: Default::default(),
-            occupancy: Default::default(),
+            entry: Default::default(),
         }
     }
 

@@ -225,6 +225,9 @@ struct Aimed {
 /// `guard`: each enemy that can reach it uses its best weapon against its best defense.
 fn threat(s: &Situation, guard: Guard) -> f64 {
     let me = s.me();
+    // The chance of defending against a melee and a ranged strike, the same for every foe.
+    let defends = [false, true]
+        .map(|ranged| best_defense_score(me.fighter, guard, ranged).map_or(0.0, success_chance));
     let mut total = 0.0;
     for e in s.enemies() {
         let hexes = e.pos.unsigned_distance_to(me.pos);
@@ -244,8 +247,7 @@ fn threat(s: &Situation, guard: Guard) -> f64 {
                 continue;
             }
             let p_hit = success_chance(w.skill);
-            let p_def =
-                best_defense_score(me.fighter, guard, w.is_ranged()).map_or(0.0, success_chance);
+            let p_def = defends[usize::from(w.is_ranged())];
             let (num, den) = w.damage_type.wounding_multiplier();
             let mean = (w.damage.mean() - f64::from(me.fighter.sheet.dr.torso())).max(0.5);
             best = best.max(p_hit * (1.0 - p_def) * mean * f64::from(num) / f64::from(den));
@@ -312,7 +314,7 @@ impl GurpsAi {
             }
         };
         // The walk pays for facing as the move will (see `Situation::walk`).
-        let (path, steps) = s.walk(goal, allowance, enter)?;
+        let (path, steps) = s.walk(goal, allowance, true)?;
         let mut spent = 0;
         let mut best = None;
         for (&h, &step) in path.iter().skip(1).zip(&steps) {
@@ -389,7 +391,7 @@ impl GurpsAi {
         let Some(goal) = goal else {
             return Action::simple(Maneuver::DoNothing);
         };
-        let Some((path, steps)) = s.walk(goal, mv.allowance, |h| s.enter_cost(h)) else {
+        let Some((path, steps)) = s.walk(goal, mv.allowance, false) else {
             return Action::simple(Maneuver::DoNothing);
         };
         let mut spent = 0;
@@ -461,7 +463,8 @@ impl Policy for GurpsAi {
                 }
             }
         }
-        enemies.sort_unstable_by_key(|e| (me.pos.unsigned_distance_to(e.pos), e.fighter.hp, e.id));
+        // (the keys are unique, ids being, so the order is the same however it is sorted)
+        enemies.sort_by_cached_key(|e| (me.pos.unsigned_distance_to(e.pos), e.fighter.hp, e.id));
         let nearest = enemies[0];
         let adjacent = enemies
             .iter()
@@ -862,7 +865,7 @@ mod tests {
             grouped: false,
             hit_locations: Default::default(),
             paths: Default::default(),
-            occupancy: Default::default(),
+            entry: Default::default(),
         };
         let legal = legal_options(&s);
         let action = GurpsAi { style }.choose(&s, &legal);

@@ -257,6 +257,19 @@ fn dodge_modifiers(f: &Fighter) -> Vec<Modifier> {
     dodge
 }
 
+/// The sum of [`dodge_modifiers`], without building them (for the AI, which asks for every
+/// foe it weighs).
+fn dodge_score(f: &Fighter) -> i32 {
+    let mut now = f.sheet.dodge;
+    if reeling(f.hp, f.sheet.hp_max) {
+        now = half_round_up(now);
+    }
+    if tired(f.fp, f.sheet.fp_max) {
+        now = half_round_up(now);
+    }
+    now
+}
+
 /// Modifiers every active defense of `defender` shares: posture and stun
 /// (gurps-lite-and-socs.txt, "POSTURES" and "INJURY", Stunned).
 fn shared_defense_modifiers(defender: &Fighter) -> impl Iterator<Item = Modifier> {
@@ -379,7 +392,7 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
         return None;
     }
     let sheet = &defender.sheet;
-    let mut dodge = effective(&dodge_modifiers(defender));
+    let mut dodge = dodge_score(defender);
     if guard == Guard::IncreasedDodge {
         dodge += 2;
     }

@@ -469,7 +469,9 @@ fn consciousness_roll_modifiers() {
     assert!(r.succeeded());
 }
 
-/// The AI's quick defense score agrees with the full list of defenses.
+/// The AI's quick defense score agrees with the full list of defenses, hale and at low
+/// HP and FP (half Dodge each: gurps-lite-and-socs.txt, "LOST HIT POINTS" and "LOST
+/// FATIGUE POINTS").
 #[test]
 fn best_defense_score_matches_defense_options() {
     let plain = fighter(&[("Broadsword", 14)], &["broadsword", "short bow"]);
@@ -500,8 +502,9 @@ fn best_defense_score_matches_defense_options() {
                 Guard::Committed(0),
                 Guard::Defensive,
             ] {
-                for ranged in [false, true] {
+                for (ranged, fp) in [false, true].into_iter().flat_map(|r| [(r, 10), (r, 2)]) {
                     f.hp = hp;
+                    f.fp = fp;
                     f.guard = guard;
                     let full = with_shield(&f, defense_options(&f, ranged, &[]), true, ranged, &[])
                         .iter()
@@ -510,7 +513,7 @@ fn best_defense_score_matches_defense_options() {
                     assert_eq!(
                         best_defense_score(&f, guard, ranged),
                         full,
-                        "{hp} {guard:?} {ranged}"
+                        "{hp} HP {fp} FP {guard:?} {ranged}"
                     );
                 }
             }

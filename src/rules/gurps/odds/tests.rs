@@ -69,7 +69,7 @@ fn situation<'a>(map: &'a HexMap, units: &'a Units, locations: HitLocations) -> 
         grouped: false,
         hit_locations: locations,
         paths: Default::default(),
-        occupancy: Default::default(),
+        entry: Default::default(),
     }
 }
 
