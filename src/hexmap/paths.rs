@@ -17,6 +17,8 @@ use std::collections::BinaryHeap;
 #[derive(Default)]
 struct Scratch {
     best: Stamped,
+    /// The cells [`HexMap::reachable`]'s flood has seen.
+    seen: Stamped,
     /// The state each state was reached from and the step's cost; read only along the
     /// path found, every entry of which this search wrote.
     came_from: Vec<(usize, u32)>,
@@ -31,6 +33,7 @@ impl Scratch {
     /// Ready for a search over `n` states.
     fn begin(&mut self, n: usize) {
         self.best.begin(n);
+        self.seen.begin(n);
         if self.came_from.len() < n {
             self.came_from.resize(n, (usize::MAX, 0));
         }
@@ -296,7 +299,7 @@ impl HexMap {
         if let Some(walk) = self.two_legs(from, facing, to, &enter) {
             return Some(walk);
         }
-        if self.walled_in(from, to, &enter) || !self.reachable(start, goal, &enter) {
+        if self.walled_in(from, to, &enter) {
             return None;
         }
         self.search_facing(start, goal, facing, enter)
@@ -315,35 +318,41 @@ impl HexMap {
     }
 
     /// True when some walk leads from cell `start` to cell `goal` over hexes `enter`
-    /// admits, facing aside: a flood over hexes, a sixth of the states of the
-    /// search with facing, which looks at every state it can reach before it gives up (most
-    /// searches of a crowded melee find no way through).
-    fn reachable(&self, start: usize, goal: usize, enter: &impl Entry) -> bool {
-        with_scratch(|scratch| {
-            scratch.begin(self.cells.len());
-            let Scratch {
-                best: seen, queue, ..
-            } = scratch;
-            seen.set(start, 0);
-            queue.push(start);
-            while let Some(i) = queue.pop() {
-                if i == goal {
-                    return true;
-                }
-                let here = self.hex_at(i);
-                for (dir, j) in self.neighbours(i) {
-                    if seen.get(j) == 0 || enter.cell(self, j, here + dir).is_none() {
-                        continue;
-                    }
-                    seen.set(j, 0);
-                    queue.push(j);
-                }
+    /// admits, facing aside: a flood over hexes, a sixth of the states of the search with
+    /// facing, which looks at every state it can reach before it gives up (many searches
+    /// of a crowded melee find no way through).
+    fn reachable(
+        &self,
+        (seen, queue): (&mut Stamped, &mut Vec<usize>),
+        start: usize,
+        goal: usize,
+        enter: &impl Entry,
+    ) -> bool {
+        queue.clear();
+        seen.set(start, 0);
+        queue.push(start);
+        while let Some(i) = queue.pop() {
+            if i == goal {
+                return true;
             }
-            false
-        })
+            let here = self.hex_at(i);
+            for (dir, j) in self.neighbours(i) {
+                if seen.get(j) == 0 || enter.cell(self, j, here + dir).is_none() {
+                    continue;
+                }
+                seen.set(j, 0);
+                queue.push(j);
+            }
+        }
+        false
     }
 
-    /// The A* search of [`HexMap::path_facing`] over (hex, facing) states.
+    /// The A* search of [`HexMap::path_facing`] over (hex, facing) states. A search that
+    /// has looked from as many states as the map has cells without reaching the goal first
+    /// floods the map to see whether it can be reached at all ([`HexMap::reachable`]): a
+    /// search that cannot reach it would look from every state it can reach (six per hex),
+    /// while most searches end long before (flooding first, every time, was a third of
+    /// the searching of a 24-fighter brawl).
     fn search_facing(
         &self,
         start: usize,
@@ -367,13 +376,15 @@ impl HexMap {
             scratch.begin(self.cells.len() * 6);
             let Scratch {
                 best,
+                seen,
                 came_from,
                 open,
-                ..
+                queue,
             } = scratch;
             let s0 = state(start, facing);
             best.set(s0, 0);
             open.push(Reverse(key(estimate(from, facing), 0, s0)));
+            let mut looked = 0;
             while let Some(Reverse(k)) = open.pop() {
                 let (cost, st) = unkey(k);
                 let (cell, f) = (st / 6, EdgeDirection::ALL_DIRECTIONS[st % 6]);
@@ -393,6 +404,11 @@ impl HexMap {
                 }
                 if cost > best.get(st) {
                     continue;
+                }
+                looked += 1;
+                if looked == self.cells.len() && !self.reachable((seen, queue), start, goal, &enter)
+                {
+                    return None;
                 }
                 let here = self.hex_at(cell);
                 for (dir, j) in self.neighbours(cell) {
