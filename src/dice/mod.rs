@@ -16,7 +16,7 @@ mod expr;
 mod record;
 
 pub use expr::{DiceExpr, DiceParseError};
-pub use record::{Critical, DiceName, Drawn, Label, Modifier, RollRecord, RollSense};
+pub use record::{Critical, DiceName, Drawn, Gather, Label, Modifier, RollRecord, RollSense, Sum};
 
 use bevy::ecs::resource::Resource;
 use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};

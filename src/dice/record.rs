@@ -138,6 +138,48 @@ impl Modifier {
     }
 }
 
+/// Where a rule puts the modifiers it finds: a list with their labels, for a roll the log
+/// shows, or only their sum ([`Sum`]), where nobody reads them (the AI weighing its
+/// options many times a turn), so that one function of the rules serves both.
+pub trait Gather {
+    /// Adds a modifier.
+    fn push(&mut self, modifier: Modifier);
+
+    /// The sum of the modifiers so far.
+    fn total(&self) -> i32;
+
+    /// Adds some modifiers.
+    fn extend(&mut self, modifiers: impl IntoIterator<Item = Modifier>) {
+        for m in modifiers {
+            self.push(m);
+        }
+    }
+}
+
+impl Gather for Vec<Modifier> {
+    fn push(&mut self, modifier: Modifier) {
+        Vec::push(self, modifier);
+    }
+
+    fn total(&self) -> i32 {
+        self.iter().map(|m| m.value).sum()
+    }
+}
+
+/// Modifiers summed, their labels dropped ([`Gather`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sum(pub i32);
+
+impl Gather for Sum {
+    fn push(&mut self, modifier: Modifier) {
+        self.0 += modifier.value;
+    }
+
+    fn total(&self) -> i32 {
+        self.0
+    }
+}
+
 /// How the numbers of a roll combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum RollSense {

@@ -120,7 +120,7 @@ impl Situation<'_> {
                 continue;
             }
             let weapon = (0..u.fighter.sheet.weapons.len())
-                .find(|&w| self.can_strike_as(u, u.pos, target, w).is_ok());
+                .find(|&w| self.strike_refusal(u, u.pos, target, w).is_none());
             if let Some(w) = weapon {
                 out.push((i, w as u8));
             }
@@ -129,6 +129,51 @@ impl Situation<'_> {
             }
         }
         out
+    }
+}
+
+/// Why a strike cannot be made ([`Situation::can_strike_as`]), in words when shown.
+enum Refusal<'w> {
+    OwnSide,
+    OutOfTheFight(UnitId),
+    NoWeapon(usize),
+    /// The weapon arm is crippled.
+    Crippled,
+    /// The weapon (by name) in this state.
+    Unusable(&'w str, Option<WeaponState>),
+    /// Hexes away, the weapon, its reach.
+    OutOfReach(u32, &'w str, u32, u32),
+    /// Yards away, the weapon, its range.
+    OutOfRange(f64, &'w str, u32),
+    NoSight,
+}
+
+impl std::fmt::Display for Refusal<'_> {
+    fn fmt(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match *self {
+            Refusal::OwnSide => write!(out, "cannot attack a unit of its own side"),
+            Refusal::OutOfTheFight(id) => write!(out, "target {} is out of the fight", id.0),
+            Refusal::NoWeapon(weapon) => write!(out, "no weapon number {weapon}"),
+            Refusal::Crippled => write!(out, "its weapon arm is crippled"),
+            Refusal::Unusable(name, Some(WeaponState::Unready)) => {
+                write!(out, "{name} is not ready: Ready it first")
+            }
+            Refusal::Unusable(name, Some(WeaponState::Jammed)) => {
+                write!(out, "{name} is jammed: Ready it to clear")
+            }
+            Refusal::Unusable(name, Some(WeaponState::Gone)) => {
+                write!(out, "{name} is broken or lost")
+            }
+            Refusal::Unusable(name, _) => write!(out, "{name} is not loaded"),
+            Refusal::OutOfReach(hexes, name, min, max) => write!(
+                out,
+                "target is {hexes} hexes away; {name} reaches {min} to {max}"
+            ),
+            Refusal::OutOfRange(yards, name, max) => {
+                write!(out, "target is {yards} yd away; {name} reaches {max} yd")
+            }
+            Refusal::NoSight => write!(out, "no line of sight to the target"),
+        }
     }
 }
 
@@ -263,7 +308,7 @@ impl<'a> Situation<'a> {
     }
 
     /// Whether `me` (any unit), standing at `from`, can strike `target` with weapon
-    /// `weapon`.
+    /// `weapon`, and if not, why.
     pub fn can_strike_as(
         &self,
         me: &UnitView,
@@ -271,28 +316,41 @@ impl<'a> Situation<'a> {
         target: &UnitView,
         weapon: usize,
     ) -> Result<(), String> {
+        match self.strike_refusal(me, from, target, weapon) {
+            Some(refusal) => Err(refusal.to_string()),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Situation::can_strike`] without the reason (the AI asks of every foe, weapon and
+    /// hex it weighs, and needs no words).
+    pub fn strikes_at(&self, from: Hex, target: &UnitView, weapon: usize) -> bool {
+        self.strike_refusal(self.me(), from, target, weapon)
+            .is_none()
+    }
+
+    fn strike_refusal<'w>(
+        &self,
+        me: &UnitView<'w>,
+        from: Hex,
+        target: &UnitView,
+        weapon: usize,
+    ) -> Option<Refusal<'w>> {
         if target.side == me.side {
-            return Err("cannot attack a unit of its own side".into());
+            return Some(Refusal::OwnSide);
         }
         if !target.standing.fighting() {
-            return Err(format!("target {} is out of the fight", target.id.0));
+            return Some(Refusal::OutOfTheFight(target.id));
         }
         let Some(w) = me.fighter.sheet.weapons.get(weapon) else {
-            return Err(format!("no weapon number {weapon}"));
+            return Some(Refusal::NoWeapon(weapon));
         };
         if !me.fighter.can_use(weapon) {
             let f = me.fighter;
-            return Err(if f.disarmed() {
-                "its weapon arm is crippled".to_string()
+            return Some(if f.disarmed() {
+                Refusal::Crippled
             } else {
-                match f.weapon_state.get(weapon) {
-                    Some(WeaponState::Unready) => {
-                        format!("{} is not ready: Ready it first", w.name)
-                    }
-                    Some(WeaponState::Jammed) => format!("{} is jammed: Ready it to clear", w.name),
-                    Some(WeaponState::Gone) => format!("{} is broken or lost", w.name),
-                    _ => format!("{} is not loaded", w.name),
-                }
+                Refusal::Unusable(&w.name, f.weapon_state.get(weapon).copied())
             });
         }
         let hexes = from.unsigned_distance_to(target.pos);
@@ -303,26 +361,20 @@ impl<'a> Situation<'a> {
                 ..
             } => {
                 if hexes < reach_min || hexes > reach_max {
-                    return Err(format!(
-                        "target is {hexes} hexes away; {} reaches {reach_min} to {reach_max}",
-                        w.name
-                    ));
+                    return Some(Refusal::OutOfReach(hexes, &w.name, reach_min, reach_max));
                 }
             }
             WeaponMode::Ranged { max, .. } => {
                 let yards = self.yards(from, target.pos);
                 if yards > f64::from(max) {
-                    return Err(format!(
-                        "target is {yards} yd away; {} reaches {max} yd",
-                        w.name
-                    ));
+                    return Some(Refusal::OutOfRange(yards, &w.name, max));
                 }
                 if !self.map.line_of_sight(from, target.pos) {
-                    return Err("no line of sight to the target".into());
+                    return Some(Refusal::NoSight);
                 }
             }
         }
-        Ok(())
+        None
     }
 }
 

@@ -7,8 +7,8 @@
 
 use super::actions::{Legal, Plan, Situation, UnitView};
 use super::combat::{
-    DefenseOption, DefenseStep, MIN_DECEPTIVE_SKILL, StrikeMoment, attack_modifiers,
-    attack_situation, best_defense_score, current_move, effective, reeling,
+    DefenseOption, DefenseStep, MIN_DECEPTIVE_SKILL, StrikeMoment, attack_situation, attack_skill,
+    best_defense_score, current_move, reeling,
 };
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
@@ -136,7 +136,7 @@ fn best_location(
         extras.dual,
         StrikeMoment::before_turn(me.fighter, Some(target.id), Some(wi)),
     );
-    let skill = effective(&attack_modifiers(w, &situation));
+    let skill = attack_skill(w, &situation);
     let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
     let p_through = 1.0 - best_defense.map_or(0.0, |d| success_chance(d - deceptive));
     let dr = target.fighter.sheet.dr;
@@ -284,7 +284,7 @@ impl GurpsAi {
                 continue;
             }
             let Some(target) = s.unit(tid) else { continue };
-            if s.can_strike(from, target, wi).is_err() {
+            if !s.strikes_at(from, target, wi) {
                 continue;
             }
             let v =
@@ -463,9 +463,15 @@ impl Policy for GurpsAi {
                 }
             }
         }
-        // (the keys are unique, ids being, so the order is the same however it is sorted)
-        enemies.sort_by_cached_key(|e| (me.pos.unsigned_distance_to(e.pos), e.fighter.hp, e.id));
-        let nearest = enemies[0];
+        // Nearest first, then the most hurt, then by id (a unique key). Only a group attack
+        // goes through them in that order; otherwise the nearest is enough.
+        let key = |e: &UnitView| (me.pos.unsigned_distance_to(e.pos), e.fighter.hp, e.id);
+        if s.grouped {
+            enemies.sort_unstable_by_key(|e| key(e));
+        }
+        let Some(&nearest) = enemies.iter().min_by_key(|e| key(e)) else {
+            return Action::simple(Maneuver::DoNothing);
+        };
         let adjacent = enemies
             .iter()
             .filter(|e| me.pos.unsigned_distance_to(e.pos) <= 1)
@@ -674,7 +680,7 @@ impl Policy for GurpsAi {
                         && f.sheet.weapons[w2].hands == 1
                         && !f.sheet.weapons[w2].is_ranged()
                         && f.can_use(w2)
-                        && s.can_strike(from, target, w2).is_ok()
+                        && s.strikes_at(from, target, w2)
                 })
             {
                 let one = |w: usize, off: bool| {
@@ -784,11 +790,9 @@ impl Policy for GurpsAi {
         let shooter = !loaded_ranged.is_empty();
         let dest = self.advance(s, nearest.pos, move_option.allowance, |h| {
             shooter
-                && enemies.iter().any(|e| {
-                    loaded_ranged
-                        .iter()
-                        .any(|&wi| s.can_strike(h, e, wi).is_ok())
-                })
+                && enemies
+                    .iter()
+                    .any(|e| loaded_ranged.iter().any(|&wi| s.strikes_at(h, e, wi)))
         });
         let Some(dest) = dest else {
             return Action::simple(Maneuver::DoNothing);

@@ -15,7 +15,9 @@ use super::posture::Posture;
 use super::sheet::{Fighter, Guard, Weapon};
 use super::tables::{DamageType, speed_range_modifier};
 use crate::battle::{AttackResult, UnitId};
-use crate::dice::{Critical, DiceExpr, DieRoller, Label, Modifier, RollRecord, success_roll};
+use crate::dice::{
+    Critical, DiceExpr, DieRoller, Gather, Label, Modifier, RollRecord, Sum, success_roll,
+};
 use crate::hexmap::{Cover, HexMap};
 use hexx::Hex;
 use std::borrow::Cow;
@@ -379,6 +381,19 @@ pub fn target_position_modifier(cover: Option<Cover>, posture: Posture) -> Optio
 /// the target's position and minimum ST).
 pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
     let mut mods = Vec::with_capacity(6);
+    gather_attack_modifiers(weapon, s, &mut mods);
+    mods
+}
+
+/// The effective skill of an attack: the sum of [`attack_modifiers`], without listing them.
+pub fn attack_skill(weapon: &Weapon, s: &AttackSituation) -> i32 {
+    let mut sum = Sum::default();
+    gather_attack_modifiers(weapon, s, &mut sum);
+    sum.0
+}
+
+/// [`attack_modifiers`] into `mods`.
+fn gather_attack_modifiers(weapon: &Weapon, s: &AttackSituation, mods: &mut impl Gather) {
     mods.push(Modifier::named(weapon.skill_name.clone(), weapon.skill));
     if weapon.st_short > 0 {
         mods.push(Modifier::new("ST below weapon minimum", -weapon.st_short));
@@ -501,12 +516,11 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
         None => {}
     }
     if s.maneuver == Maneuver::MoveAndAttack && !ranged && !s.heroic_charge {
-        let total: i32 = mods.iter().map(|m| m.value).sum();
+        let total = mods.total();
         if total > 9 {
             mods.push(Modifier::new("Move and Attack: at most 9", 9 - total));
         }
     }
-    mods
 }
 
 /// Deceptive Attack may not bring effective skill below this (gurps-lite-and-socs.txt,

@@ -18,7 +18,7 @@ use super::actions::{Plan, PlannedStrike, Situation, UnitView, plan};
 use super::ai::{choose_defenses, defender_choice};
 use super::combat::{
     DefenseKind, DefenseOption, DefenseStep, StrikeMoment, attack_modifiers, attack_situation,
-    beyond_half_damage, damage_bonus, defense_against, defenses_against, effective,
+    attack_skill, beyond_half_damage, damage_bonus, defense_against, defenses_against, effective,
     figures_between, group_attack_modifiers, group_defenses, group_member_situation, hits_avoided,
     injury_steps, rapid_fire_hits, retreat_hex,
 };
@@ -338,7 +338,7 @@ fn group_odds(s: &Situation, plan: &Plan, t: usize) -> Result<StrikeOdds, String
             target.pos,
             (foe.moved_yards, foe.posture, foe.sheet.sm),
         );
-        skills.push(effective(&attack_modifiers(weapon, &situation)));
+        skills.push(attack_skill(weapon, &situation));
         blows.push((member.pos, weapon));
     }
     let Some(&(first_pos, first)) = blows.first() else {

@@ -5,10 +5,10 @@ use super::actions::{Plan, Situation, UnitView, legal_options, plan};
 use super::ai::{GurpsAi, choose_defenses, defender_choice};
 use super::combat::{
     CriticalRow, DefenseKind, DefenseStep, ExtraHit, InjuryEffect, StrikeInput, StrikeMoment,
-    apply_injury, attack_modifiers, attack_situation, beyond_half_damage, consciousness_roll,
-    current_move, damage_bonus, defense_against, defense_options, defenses_against, effective,
-    group_attack_modifiers, group_defenses, group_member_situation, guard_of, injury_steps,
-    reeling, resolve_strike, roll_damage,
+    apply_injury, attack_modifiers, attack_situation, attack_skill, beyond_half_damage,
+    consciousness_roll, current_move, damage_bonus, defense_against, defense_options,
+    defenses_against, group_attack_modifiers, group_defenses, group_member_situation, guard_of,
+    injury_steps, reeling, resolve_strike, roll_damage,
 };
 use super::criticals::{
     CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,

@@ -1114,3 +1114,61 @@ fn a_group_member_shooting_counts_the_targets_size() {
         .any(|m| m.label.to_string() == "target's size")
     );
 }
+
+/// The AI's effective skill without labels is the sum of the labelled modifiers, for every
+/// maneuver with a melee and a ranged weapon, in situations that add each kind of
+/// modifier, including Move and Attack's cap at 9 (gurps-lite-and-socs.txt "MOVE AND
+/// ATTACK").
+#[test]
+fn attack_skill_is_the_sum_of_the_attack_modifiers() {
+    let f = fighter(&[("Broadsword", 16), ("Bow", 13)], &["broadsword", "short bow"]);
+    let tweaks: [fn(&mut AttackSituation); 8] = [
+        |_| {},
+        |s| s.deceptive = 2,
+        |s| {
+            s.range_yards = 30.0;
+            s.aim_turns = 2;
+            s.braced = true;
+            s.cover = Some(Cover::Half);
+        },
+        |s| {
+            s.aimed = Some(HitLocation::Vitals);
+            s.shock = 2;
+            s.posture = Posture::Kneeling;
+        },
+        |s| {
+            s.chink = true;
+            s.one_eye = true;
+            s.large_shield = true;
+        },
+        |s| {
+            s.rapid_strike = Some(true);
+            s.dual_weapon = Some(true);
+            s.evaluate = 2;
+        },
+        |s| {
+            s.intervening = 1;
+            s.target_posture = Posture::Lying;
+            s.opportunity_fire = true;
+            s.shots = 3;
+        },
+        |s| {
+            s.disarm = Some(-3);
+            s.hexes_moved = 2;
+            s.telegraphic = true;
+        },
+    ];
+    let mut kinds = 0;
+    for maneuver in Maneuver::ALL {
+        for weapon in &f.sheet.weapons {
+            for tweak in tweaks {
+                let mut s = situation(maneuver);
+                tweak(&mut s);
+                let mods = attack_modifiers(weapon, &s);
+                assert_eq!(attack_skill(weapon, &s), effective(&mods), "{maneuver:?} {s:?}");
+                kinds = kinds.max(mods.len());
+            }
+        }
+    }
+    assert!(kinds >= 6, "at most {kinds} modifiers in one attack");
+}

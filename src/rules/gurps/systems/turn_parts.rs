@@ -16,9 +16,12 @@ pub(super) fn retreat_hex(
 ) -> Option<Hex> {
     let from = units.get(attacker).ok()?.2.0;
     let at = units.get(defender).ok()?.2.0;
-    crate::rules::gurps::combat::retreat_hex(map, from, at, |n| {
-        units.iter().any(|u| u.2.0 == n && u.4.fighting())
-    })
+    // Only the fighters next to the defender can stand where it would retreat to.
+    let near: Vec<Hex> = (units.iter())
+        .filter(|u| u.4.fighting() && u.2.0.unsigned_distance_to(at) == 1)
+        .map(|u| u.2.0)
+        .collect();
+    crate::rules::gurps::combat::retreat_hex(map, from, at, |n| near.contains(&n))
 }
 
 /// Pays `fp` fatigue for extra effort (gurps-lite-and-socs.txt, "LOST FATIGUE POINTS": at 0
@@ -508,7 +511,7 @@ pub(super) fn group_attack(
             foe_pos,
             (foe_speed, foe_posture, foe_sm),
         );
-        skills.push(effective(&attack_modifiers(&weapon, &situation)));
+        skills.push(attack_skill(&weapon, &situation));
         if blows.is_empty() {
             first_pos = u.2.0;
         }
