@@ -207,6 +207,50 @@ impl HexMap {
             .map(|(dir, j)| (dir, j as usize))
     }
 
+    /// Every hex other than `from` that a walk from `from` reaches within `limit` movement
+    /// points over hexes `enter` admits (facing aside), in the map's cell order (row by
+    /// row): where a unit can go this turn. A search over the cells near `from` with this
+    /// thread's buffers, which need no clearing between searches.
+    pub fn reach(&self, from: Hex, limit: u32, enter: impl Entry) -> Vec<Hex> {
+        let Some(start) = self.index(from).filter(|&i| self.cells[i].is_some()) else {
+            return Vec::new();
+        };
+        let mut cells = with_scratch(|scratch| {
+            scratch.begin(self.cells.len());
+            let Scratch {
+                best: cost, open, ..
+            } = scratch;
+            let mut found = Vec::new();
+            cost.set(start, 0);
+            open.push(Reverse(key(0, 0, start)));
+            // Dijkstra's search, cheapest first, out to the limit.
+            while let Some(Reverse(k)) = open.pop() {
+                let (c, i) = ((k >> 96) as u32, k as u64 as usize);
+                if c > cost.get(i) {
+                    continue; // a stale entry
+                }
+                let here = self.hex_at(i);
+                for (dir, j) in self.neighbours(i) {
+                    let Some(step) = enter.cell(self, j, here + dir) else {
+                        continue;
+                    };
+                    let total = c + step;
+                    let known = cost.get(j);
+                    if total <= limit && total < known {
+                        if known == u32::MAX {
+                            found.push(j);
+                        }
+                        cost.set(j, total);
+                        open.push(Reverse(key(total, 0, j)));
+                    }
+                }
+            }
+            found
+        });
+        cells.sort_unstable();
+        cells.into_iter().map(|i| self.hex_at(i)).collect()
+    }
+
     /// The cheapest path from `from` to `to` (both included) over hexes for which `enter`
     /// gives a cost. `enter` is asked only of hexes on the map.
     ///
@@ -681,5 +725,31 @@ mod tests {
             map.path_facing(start, EdgeDirection::ALL_DIRECTIONS[0], foe, &table),
             None
         );
+    }
+
+    /// The hexes reached within a turn's movement points are those whose cheapest path
+    /// (the A* above) costs at most that, on the cluttered map with some hexes closed.
+    #[test]
+    fn the_reach_of_a_move_is_every_hex_its_cheapest_path_affords() {
+        let map = cluttered(7, 9, &[2]);
+        let hexes: Vec<Hex> = map.hexes().map(|(h, _)| h).collect();
+        let closed: Vec<Hex> = hexes.iter().copied().step_by(7).collect();
+        let table = map.entry_costs(closed.iter().copied());
+        let mut sizes = Vec::new();
+        for (k, &from) in hexes.iter().enumerate().step_by(11) {
+            let limit = 1 + (k % 6) as u32;
+            let reach = map.reach(from, limit, &table);
+            let expected: Vec<Hex> = (hexes.iter().copied())
+                .filter(|&h| h != from)
+                .filter(|&h| {
+                    map.path(from, h, &table)
+                        .and_then(|p| p.iter().skip(1).map(|&x| table.get(x)).sum::<Option<u32>>())
+                        .is_some_and(|cost| cost <= limit)
+                })
+                .collect();
+            assert_eq!(reach, expected, "from {from:?} within {limit}");
+            sizes.push(reach.len());
+        }
+        assert!(sizes.iter().filter(|&&n| n > 5).count() > 5, "{sizes:?}");
     }
 }

@@ -37,7 +37,6 @@ use crate::dice::RollRecord;
 use crate::hexmap::HexMap;
 use hexx::Hex;
 use std::borrow::Borrow;
-use std::collections::VecDeque;
 
 /// The exploding d6 as (value, chance), sixes followed three deep (the rest, 1/1296, is
 /// dropped); worked out once (the AI asks it for every attack it weighs).
@@ -94,58 +93,225 @@ fn rates(w: &Weapon) -> Vec<RateOfFire> {
     }
 }
 
-/// Expected damage of `u` standing at `from` hitting `target` with `w`, the roll's total
-/// lessened by `penalty`.
-fn value_against(
-    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
-    map: &HexMap,
+/// What weighing `u`'s attacks and the enemies' attacks on it needs that does not depend
+/// on where `u` stands, worked out once per decision: the AI weighs every hex it can
+/// reach, and each weighing asked the same attack bonuses, Defenses and soaks again.
+struct Weighing<'b, F, U> {
+    fight: &'b Board<F, U>,
+    map: &'b HexMap,
     u: UnitId,
-    from: Hex,
-    w: &Weapon,
-    target: UnitId,
-    penalty: i32,
-) -> f64 {
-    let bonus = fight.attack_bonus(u, w, target, false) - penalty;
-    let cover = fight.cover(map, from, target, w);
-    let st = fight.state(target);
-    expected_damage(
-        bonus,
-        fight.defense(target) + cover.bonus(),
-        w.damage,
-        fight.soak(target),
-        st.hp + st.shields,
-    )
+    /// `u` can attack at all (not blinded, weapons working).
+    armed: bool,
+    /// The units `u` could attack wherever it stood (fighting foes of its scale,
+    /// detected), in unit order.
+    targets: Vec<UnitId>,
+    /// By weapon of `u`, then by unit: the attack bonus against it.
+    bonus: Vec<Vec<i32>>,
+    /// By unit: Defense, soak, and hit points with shields.
+    guard: Vec<(i32, i32, i32)>,
+    /// Each enemy's position and non-explosive weapons, in unit order.
+    threats: Vec<(Hex, Vec<Threat>)>,
 }
 
-/// True when `u` standing at `from` could attack `target` with `w` (range, sight, scale,
-/// detection).
-fn can_reach(
-    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
-    map: &HexMap,
-    u: UnitId,
-    from: Hex,
-    w: &Weapon,
-    target: UnitId,
-) -> bool {
-    if !fight.fighting(target) || !fight.foes(u, target) {
-        return false;
+/// An enemy weapon's range, damage and attack bonus against the unit weighing its hexes.
+type Threat = (Band, i32, i32);
+
+impl<'b, F: Borrow<Fight>, U: MsUnits> Weighing<'b, F, U> {
+    fn new(fight: &'b Board<F, U>, map: &'b HexMap, u: UnitId) -> Self {
+        let st = fight.state(u);
+        let ship = fight.sheet(u).is_ship();
+        let targets = fight
+            .ids()
+            .filter(|&t| {
+                fight.fighting(t)
+                    && fight.foes(u, t)
+                    && ship == fight.sheet(t).is_ship()
+                    && (!fight.sheet(t).is_ship() || fight.detected(u, t))
+            })
+            .collect();
+        let bonus = (fight.sheet(u).weapons().iter())
+            .map(|w| {
+                fight
+                    .ids()
+                    .map(|t| fight.attack_bonus(u, w, t, false))
+                    .collect()
+            })
+            .collect();
+        let guard = fight
+            .ids()
+            .map(|t| {
+                let st = fight.state(t);
+                (fight.defense(t), fight.soak(t), st.hp + st.shields)
+            })
+            .collect();
+        let threats = fight
+            .enemies(u)
+            .into_iter()
+            .map(|e| {
+                let weapons = (fight.sheet(e).weapons().iter())
+                    .filter(|w| !w.explosive)
+                    .map(|w| (w.range, w.damage, fight.attack_bonus(e, w, u, false)))
+                    .collect();
+                (fight.state(e).pos, weapons)
+            })
+            .collect();
+        Weighing {
+            fight,
+            map,
+            u,
+            armed: !(fight.blinded(u) || st.failed.contains(&System::Weapons)),
+            targets,
+            bonus,
+            guard,
+            threats,
+        }
     }
-    if fight.sheet(u).is_ship() != fight.sheet(target).is_ship() {
-        return false;
+
+    /// Expected damage of `u` standing at `from` hitting `target` with its weapon `wi`, the
+    /// roll's total lessened by `penalty`.
+    fn value_against(&self, from: Hex, wi: usize, target: UnitId, penalty: i32) -> f64 {
+        let w = &self.fight.sheet(self.u).weapons()[wi];
+        let t = target.0 as usize;
+        let bonus = self.bonus[wi][t] - penalty;
+        let cover = self.fight.cover(self.map, from, target, w);
+        let (defense, soak, hp) = self.guard[t];
+        expected_damage(bonus, defense + cover.bonus(), w.damage, soak, hp)
     }
-    if fight.sheet(target).is_ship() && !fight.detected(u, target) {
-        return false;
+
+    /// True when `u` standing at `from` could attack `target`, one of its
+    /// [`Weighing::targets`], with `w` (range and sight).
+    fn can_reach(&self, from: Hex, w: &Weapon, target: UnitId) -> bool {
+        let fight = self.fight;
+        let band = match fight.chase {
+            Some(_) => fight.band(self.u, target),
+            None => fight
+                .sizes
+                .band(from.unsigned_distance_to(fight.state(target).pos)),
+        };
+        band <= w.range
+            && (fight.chase.is_some()
+                || fight.sheet(self.u).is_ship()
+                || self.map.line_of_sight(from, fight.state(target).pos))
     }
-    let band = match fight.chase {
-        Some(_) => fight.band(u, target),
-        None => fight
-            .sizes
-            .band(from.unsigned_distance_to(fight.state(target).pos)),
-    };
-    band <= w.range
-        && (fight.chase.is_some()
-            || fight.sheet(u).is_ship()
-            || map.line_of_sight(from, fight.state(target).pos))
+
+    /// The best attack of `u` if it stood at `from` (None when it has none).
+    fn best_plan(&self, from: Hex) -> Option<Plan> {
+        let (fight, u) = (self.fight, self.u);
+        if !self.armed {
+            return None;
+        }
+        let st = fight.state(u);
+        let mut best: Option<Plan> = None;
+        for (wi, w) in fight.sheet(u).weapons().iter().enumerate() {
+            let loaded = st.ammo.get(wi).and_then(|a| a.loaded);
+            let foes: Vec<UnitId> = (self.targets.iter().copied())
+                .filter(|&t| self.can_reach(from, w, t))
+                .collect();
+            if foes.is_empty() {
+                continue;
+            }
+            if w.explosive {
+                if !fight.cinematic_ammo && loaded == Some(0) {
+                    continue;
+                }
+                for &aim in &foes {
+                    let point = fight.state(aim).pos;
+                    let mut value = 0.0;
+                    for v in fight.blast_victims(u, aim, point) {
+                        let e = self.value_against(point, wi, v, 0);
+                        value += if fight.foes(u, v) { e } else { -2.0 * e };
+                    }
+                    consider(
+                        &mut best,
+                        Plan {
+                            weapon: wi,
+                            rof: RateOfFire::Single,
+                            targets: vec![aim],
+                            value,
+                        },
+                    );
+                }
+                continue;
+            }
+            let mut ranked: Vec<(f64, UnitId)> = foes
+                .iter()
+                .map(|&t| (self.value_against(from, wi, t, 0), t))
+                .collect();
+            ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            for rof in rates(w) {
+                for k in 1..=rof.max_targets().min(ranked.len()) {
+                    if !fight.cinematic_ammo && loaded.is_some_and(|n| n < rounds_used(rof, k)) {
+                        continue;
+                    }
+                    let targets: Vec<UnitId> = ranked[..k].iter().map(|r| r.1).collect();
+                    let value: f64 = targets
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &t)| self.value_against(from, wi, t, -target_penalty(i)))
+                        .sum::<f64>()
+                        - 0.001 * f64::from(rounds_used(rof, k));
+                    consider(
+                        &mut best,
+                        Plan {
+                            weapon: wi,
+                            rof,
+                            targets,
+                            value,
+                        },
+                    );
+                }
+            }
+        }
+        best.filter(|p| p.value > 0.0)
+    }
+
+    /// What the enemies' best attacks on `u` would be worth if it stood at `at`.
+    fn threat(&self, at: Hex) -> f64 {
+        let (fight, map, u) = (self.fight, self.map, self.u);
+        let ship = fight.sheet(u).is_ship();
+        let (defense, soak, hp) = self.guard[u.0 as usize];
+        let mut total = 0.0;
+        for (from, weapons) in &self.threats {
+            let mut best: f64 = 0.0;
+            for &(range, damage, bonus) in weapons {
+                let band = fight.sizes.band(from.unsigned_distance_to(at));
+                if band > range || !(ship || map.line_of_sight(*from, at)) {
+                    continue;
+                }
+                let cover = if range <= Band::Melee || ship {
+                    0
+                } else {
+                    super::fight::cover_of(map.cover_between(*from, at)).bonus()
+                };
+                best = best.max(expected_damage(bonus, defense + cover, damage, soak, hp));
+            }
+            total += best;
+        }
+        total
+    }
+
+    /// How good a hex is for `u` to stand in (the module's "Moves" policy): its best
+    /// attack from there, less the enemies' attacks on it weighed by its side's care, less
+    /// `pull` per hex to the nearest foe.
+    fn position_score(&self, at: Hex, pull: f64) -> f64 {
+        let fight = self.fight;
+        let mine = self.best_plan(at).map_or(0.0, |p| p.value);
+        let care = if fight
+            .aggressive
+            .get(usize::from(fight.side(self.u)))
+            .copied()
+            .unwrap_or(true)
+        {
+            0.25
+        } else {
+            0.75
+        };
+        let nearest = (self.threats.iter())
+            .map(|(e, _)| at.unsigned_distance_to(*e))
+            .min()
+            .unwrap_or(0);
+        mine - care * self.threat(at) - pull * f64::from(nearest)
+    }
 }
 
 /// The best attack of `u` if it stood at `from` (None when it has none).
@@ -155,73 +321,7 @@ pub fn best_plan(
     u: UnitId,
     from: Hex,
 ) -> Option<Plan> {
-    let st = fight.state(u);
-    if fight.blinded(u) || st.failed.contains(&System::Weapons) {
-        return None;
-    }
-    let mut best: Option<Plan> = None;
-    for (wi, w) in fight.sheet(u).weapons().iter().enumerate() {
-        let loaded = st.ammo.get(wi).and_then(|a| a.loaded);
-        let foes: Vec<UnitId> = fight
-            .ids()
-            .filter(|&t| can_reach(fight, map, u, from, w, t))
-            .collect();
-        if foes.is_empty() {
-            continue;
-        }
-        if w.explosive {
-            if !fight.cinematic_ammo && loaded == Some(0) {
-                continue;
-            }
-            for &aim in &foes {
-                let point = fight.state(aim).pos;
-                let mut value = 0.0;
-                for v in fight.blast_victims(u, aim, point) {
-                    let e = value_against(fight, map, u, point, w, v, 0);
-                    value += if fight.foes(u, v) { e } else { -2.0 * e };
-                }
-                consider(
-                    &mut best,
-                    Plan {
-                        weapon: wi,
-                        rof: RateOfFire::Single,
-                        targets: vec![aim],
-                        value,
-                    },
-                );
-            }
-            continue;
-        }
-        let mut ranked: Vec<(f64, UnitId)> = foes
-            .iter()
-            .map(|&t| (value_against(fight, map, u, from, w, t, 0), t))
-            .collect();
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        for rof in rates(w) {
-            for k in 1..=rof.max_targets().min(ranked.len()) {
-                if !fight.cinematic_ammo && loaded.is_some_and(|n| n < rounds_used(rof, k)) {
-                    continue;
-                }
-                let targets: Vec<UnitId> = ranked[..k].iter().map(|r| r.1).collect();
-                let value: f64 = targets
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &t)| value_against(fight, map, u, from, w, t, -target_penalty(i)))
-                    .sum::<f64>()
-                    - 0.001 * f64::from(rounds_used(rof, k));
-                consider(
-                    &mut best,
-                    Plan {
-                        weapon: wi,
-                        rof,
-                        targets,
-                        value,
-                    },
-                );
-            }
-        }
-    }
-    best.filter(|p| p.value > 0.0)
+    Weighing::new(fight, map, u).best_plan(from)
 }
 
 fn consider(best: &mut Option<Plan>, plan: Plan) {
@@ -234,100 +334,13 @@ fn consider(best: &mut Option<Plan>, plan: Plan) {
 /// fighting, over the fallen: [`Board::blockers`]).
 fn reachable(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap, u: UnitId) -> Vec<Hex> {
     let from = fight.state(u).pos;
-    let limit = fight.sizes.move_hexes();
-    let taken = fight.blockers(u);
-    let mut cost = map.hex_values::<u32>();
-    cost.set(from, 0);
-    let mut queue = VecDeque::from([from]);
-    let mut out = Vec::new();
-    while let Some(h) = queue.pop_front() {
-        let Some(c) = cost.get(h) else { continue };
-        for n in h.all_neighbors() {
-            if taken.contains(&n) {
-                continue;
-            }
-            let Some(step) = map.move_cost(n) else {
-                continue;
-            };
-            let total = c + step;
-            let known = cost.get(n);
-            if total <= limit && known.is_none_or(|old| total < old) {
-                if known.is_none() {
-                    out.push(n);
-                }
-                cost.set(n, total);
-                queue.push_back(n);
-            }
-        }
-    }
+    let mut out = map.reach(
+        from,
+        fight.sizes.move_hexes(),
+        &map.entry_costs(fight.blockers(u)),
+    );
     out.sort_by_key(|h| (h.x, h.y));
     out
-}
-
-/// What the enemies' best attacks on `u` would be worth if it stood at `at`.
-fn threat(
-    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
-    map: &HexMap,
-    u: UnitId,
-    at: Hex,
-) -> f64 {
-    let mut total = 0.0;
-    for e in fight.enemies(u) {
-        let from = fight.state(e).pos;
-        let mut best: f64 = 0.0;
-        for w in fight.sheet(e).weapons() {
-            if w.explosive {
-                continue;
-            }
-            let band = fight.sizes.band(from.unsigned_distance_to(at));
-            if band > w.range || !(fight.sheet(u).is_ship() || map.line_of_sight(from, at)) {
-                continue;
-            }
-            let bonus = fight.attack_bonus(e, w, u, false);
-            let cover = if w.range <= Band::Melee || fight.sheet(u).is_ship() {
-                0
-            } else {
-                super::fight::cover_of(map.cover_between(from, at)).bonus()
-            };
-            let st = fight.state(u);
-            best = best.max(expected_damage(
-                bonus,
-                fight.defense(u) + cover,
-                w.damage,
-                fight.soak(u),
-                st.hp + st.shields,
-            ));
-        }
-        total += best;
-    }
-    total
-}
-
-fn position_score(
-    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
-    map: &HexMap,
-    u: UnitId,
-    at: Hex,
-    pull: f64,
-) -> f64 {
-    let mine = best_plan(fight, map, u, at).map_or(0.0, |p| p.value);
-    let care = if fight
-        .aggressive
-        .get(usize::from(fight.side(u)))
-        .copied()
-        .unwrap_or(true)
-    {
-        0.25
-    } else {
-        0.75
-    };
-    let nearest = fight
-        .enemies(u)
-        .iter()
-        .map(|&e| at.unsigned_distance_to(fight.state(e).pos))
-        .min()
-        .unwrap_or(0);
-    mine - care * threat(fight, map, u, at) - pull * f64::from(nearest)
 }
 
 /// True when a foe could shoot `u` where it stands with a ranged, non-explosive weapon:
@@ -368,15 +381,16 @@ pub fn choose(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap, u: 
         return Action::EndTurn;
     };
     let here = fight.state(u).pos;
+    let weighing = Weighing::new(fight, map, u);
     if !t.moved && !fight.state(u).failed.contains(&System::Engines) {
-        let pull = if best_plan(fight, map, u, here).is_some() {
+        let pull = if weighing.best_plan(here).is_some() {
             0.05
         } else {
             0.5
         };
-        let mut best = (position_score(fight, map, u, here, pull), here);
+        let mut best = (weighing.position_score(here, pull), here);
         for h in reachable(fight, map, u) {
-            let s = position_score(fight, map, u, h, pull);
+            let s = weighing.position_score(h, pull);
             if s > best.0 + 1e-9 {
                 best = (s, h);
             }
@@ -413,7 +427,7 @@ pub fn choose(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap, u: 
                 });
             return Action::Stabilize { patient, plus_two };
         }
-        let plan = best_plan(fight, map, u, here);
+        let plan = weighing.best_plan(here);
         if let MsSheet::Ship(s) = fight.sheet(u)
             && fight.check(map, u, &Action::BoostShields).is_ok()
         {

@@ -1121,7 +1121,10 @@ fn a_group_member_shooting_counts_the_targets_size() {
 /// ATTACK").
 #[test]
 fn attack_skill_is_the_sum_of_the_attack_modifiers() {
-    let f = fighter(&[("Broadsword", 16), ("Bow", 13)], &["broadsword", "short bow"]);
+    let f = fighter(
+        &[("Broadsword", 16), ("Bow", 13)],
+        &["broadsword", "short bow"],
+    );
     let tweaks: [fn(&mut AttackSituation); 8] = [
         |_| {},
         |s| s.deceptive = 2,
@@ -1165,7 +1168,11 @@ fn attack_skill_is_the_sum_of_the_attack_modifiers() {
                 let mut s = situation(maneuver);
                 tweak(&mut s);
                 let mods = attack_modifiers(weapon, &s);
-                assert_eq!(attack_skill(weapon, &s), effective(&mods), "{maneuver:?} {s:?}");
+                assert_eq!(
+                    attack_skill(weapon, &s),
+                    effective(&mods),
+                    "{maneuver:?} {s:?}"
+                );
                 kinds = kinds.max(mods.len());
             }
         }
