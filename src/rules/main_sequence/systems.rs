@@ -5,8 +5,8 @@
 use super::fight::{Action, Board, Fight, MsUnits, Step, UnitState};
 use super::sheet::MsSheet;
 use crate::battle::{
-    Autopilot, AwaitedDecision, BattleEvent, Command, Controller, Facing, HexPos, Outcome,
-    OutcomeKind, Standing, TurnState, UnitComponents, UnitId, ai_decides, hex_pair,
+    Autopilot, AwaitedDecision, BattleEvent, CombatLog, Command, Controller, Facing, HexPos,
+    Outcome, OutcomeKind, Standing, TurnState, UnitComponents, UnitId, ai_decides, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
@@ -281,7 +281,7 @@ pub(super) fn resolve(
     mut outcome: ResMut<Outcome>,
     mut fight: ResMut<Fight>,
     mut rng: ResMut<BattleRng>,
-    map: Res<HexMap>,
+    (map, log): (Res<HexMap>, Res<CombatLog>),
     mut units: UnitQuery,
     mut places: Places,
     mut facings: ResMut<Facings>,
@@ -324,7 +324,12 @@ pub(super) fn resolve(
     if !quiet {
         events.push(BattleEvent::ActionChosen {
             unit: active,
-            action: fight.describe(active, &action),
+            // Words only when someone will read them (previews keep no log).
+            action: if log.keep {
+                fight.describe(active, &action)
+            } else {
+                String::new()
+            },
         });
     }
     fight.apply(&map, active, action, &mut *rng, &mut events);

@@ -8,8 +8,8 @@ use super::place;
 use super::sheet::{ShipSheet, ShipState};
 use crate::battle::place::Placer;
 use crate::battle::{
-    AwaitedDecision, BattleEvent, Facing, HexPos, Homing, Outcome, Projectile, Standing, TurnState,
-    UnitComponents, UnitId, hex_pair,
+    AwaitedDecision, BattleEvent, CombatLog, Facing, HexPos, Homing, Outcome, Projectile, Standing,
+    TurnState, UnitComponents, UnitId, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
@@ -58,15 +58,27 @@ fn launch(missile: Missile, places: &Places, commands: &mut Commands) {
 }
 
 /// Copies standing onto the entities, and moves the ships on the map to fit the bands
-/// (each move a `Moved` event of cost 0, so the window animates it).
+/// (each move a `Moved` event of cost 0, so the window animates it). Where the map draws
+/// the ships decides nothing in the battle (ranges are bands, kept by the [`Fleet`]), so
+/// when nobody is shown the battle (a preview, which keeps no log: `CombatLog::keep`)
+/// only the standing is copied: placing the ships was a third of a preview's work.
 fn mirror(
     placer: &mut Placer,
     fleet: &Fleet,
     ships: &impl Ships,
-    map: &HexMap,
+    (map, shown): (&HexMap, bool),
     places: &mut Places,
     events: &mut Vec<BattleEvent>,
 ) {
+    if !shown {
+        for (id, _, _, mut standing) in places.iter_mut() {
+            let now = ships.standing(*id);
+            if *standing != now {
+                *standing = now;
+            }
+        }
+        return;
+    }
     let mut at = vec![hexx::Hex::ZERO; ships.count()];
     for (id, pos, _, _) in places.iter() {
         if let Some(h) = at.get_mut(id.0 as usize) {
@@ -119,7 +131,7 @@ pub(super) fn begin(
     outcome: Res<Outcome>,
     mut fleet: ResMut<Fleet>,
     mut rng: ResMut<BattleRng>,
-    map: Res<HexMap>,
+    (map, log): (Res<HexMap>, Res<CombatLog>),
     mut placer: ResMut<Placer>,
     mut ships: ShipQuery,
     mut places: Places,
@@ -168,7 +180,8 @@ pub(super) fn begin(
             }
         }
     }
-    mirror(&mut placer, &fleet, &ships, &map, &mut places, &mut events);
+    let shown = (&*map, log.keep);
+    mirror(&mut placer, &fleet, &ships, shown, &mut places, &mut events);
     sync_turn(&fleet, &mut turn);
     out.write_batch(events);
 }
@@ -178,7 +191,7 @@ pub(super) fn begin(
 pub(super) fn resolve(
     mut decision: AwaitedDecision<Action>,
     mut fleet: ResMut<Fleet>,
-    map: Res<HexMap>,
+    (map, log): (Res<HexMap>, Res<CombatLog>),
     mut placer: ResMut<Placer>,
     mut ships: ShipQuery,
     mut places: Places,
@@ -200,13 +213,19 @@ pub(super) fn resolve(
     };
     events.push(BattleEvent::ActionChosen {
         unit: active,
-        action: Fleet::describe(&ships, active, &action),
+        // Words only when someone will read them (previews keep no log).
+        action: if log.keep {
+            Fleet::describe(&ships, active, &action)
+        } else {
+            String::new()
+        },
     });
     if let Some(missile) = fleet.apply(&mut ships, active, action, &mut events) {
         launch(missile, &places, &mut commands);
     }
     decision.turn.awaiting = None;
-    mirror(&mut placer, &fleet, &ships, &map, &mut places, &mut events);
+    let shown = (&*map, log.keep);
+    mirror(&mut placer, &fleet, &ships, shown, &mut places, &mut events);
     sync_turn(&fleet, &mut decision.turn);
     out.write_batch(events);
 }

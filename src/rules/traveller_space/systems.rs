@@ -11,9 +11,9 @@ use super::space::{
     missile_facing,
 };
 use crate::battle::{
-    Autopilot, AwaitedDecision, BattleEvent, Command, Controller, Facing, Gathered, HexPos,
-    Outcome, Roster, Standing, TurnState, UnitComponents, UnitId, Units, UnitsMut, Velocity,
-    ai_decides,
+    Autopilot, AwaitedDecision, BattleEvent, CombatLog, Command, Controller, Facing, Gathered,
+    HexPos, Outcome, Roster, Standing, TurnState, UnitComponents, UnitId, Units, UnitsMut,
+    Velocity, ai_decides,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
@@ -265,7 +265,7 @@ pub(super) fn resolve(
     mut decision: AwaitedDecision<Action>,
     mut space: ResMut<Space>,
     mut rng: ResMut<BattleRng>,
-    map: Res<HexMap>,
+    (map, log): (Res<HexMap>, Res<CombatLog>),
     mut ships: ShipQuery,
     mut missiles: MissileQuery,
     mut places: Places,
@@ -284,7 +284,12 @@ pub(super) fn resolve(
     };
     events.push(BattleEvent::ActionChosen {
         unit: active,
-        action: space.describe(&parts, active, &action),
+        // Words only when someone will read them (previews keep no log).
+        action: if log.keep {
+            space.describe(&parts, active, &action)
+        } else {
+            String::new()
+        },
     });
     space.apply(&mut parts, active, action, &mut events);
     decision.turn.awaiting = None;
