@@ -64,9 +64,25 @@ pub fn turn_cost(from: Hex, to: Hex) -> u32 {
 /// this turn: the hexes within `thrust` of its ghost, nearest first.
 pub fn reachable(pos: Hex, vel: Hex, thrust: u32) -> Vec<Hex> {
     let ghost = coast(pos, vel);
-    let mut v: Vec<Hex> = ghost.range(thrust).collect();
-    v.sort_by_key(|h| (h.unsigned_distance_to(ghost), h.x, h.y));
-    v
+    // The order of the offsets from the ghost is the same wherever the ghost is (moving
+    // every hex by one vector keeps their order by x then y), so it is sorted once per
+    // thrust on each thread: the AI asks this for every ship it weighs, every turn.
+    thread_local! {
+        static OFFSETS: std::cell::RefCell<Vec<Vec<Hex>>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    OFFSETS.with(|offsets| {
+        let mut offsets = offsets.borrow_mut();
+        let t = thrust as usize;
+        if offsets.len() <= t {
+            offsets.resize(t + 1, Vec::new());
+        }
+        if offsets[t].is_empty() {
+            let mut v: Vec<Hex> = Hex::ZERO.range(thrust).collect();
+            v.sort_by_key(|h| (h.unsigned_distance_to(Hex::ZERO), h.x, h.y));
+            offsets[t] = v;
+        }
+        offsets[t].iter().map(|&o| ghost + o).collect()
+    })
 }
 
 /// The velocity after a burn that aims the mover at `to` (an end position): `to - pos`;
@@ -168,6 +184,24 @@ mod tests {
             pos = coast(pos, vel);
         }
         assert_eq!(pos, Hex::new(6, -3));
+    }
+
+    /// The reach comes nearest the ghost first, then by x and y, wherever the ghost is:
+    /// the same list as sorting the ghost's range directly.
+    #[test]
+    fn the_reach_is_sorted_as_its_range_would_be() {
+        for (pos, vel) in [(Hex::ZERO, Hex::ZERO), (Hex::new(-7, 3), Hex::new(4, -9))] {
+            for thrust in [0, 1, 3, 6, 2] {
+                let ghost = coast(pos, vel);
+                let mut direct: Vec<Hex> = ghost.range(thrust).collect();
+                direct.sort_by_key(|h| (h.unsigned_distance_to(ghost), h.x, h.y));
+                assert_eq!(
+                    reachable(pos, vel, thrust),
+                    direct,
+                    "{pos:?} {vel:?} {thrust}"
+                );
+            }
+        }
     }
 
     /// Thrust changes the vector: with 2 points a mover at rest can end anywhere within 2
