@@ -1,13 +1,19 @@
 //! The thin ECS systems of SOCS: they hand the turn's functions ([`Dogfight`]) the
 //! craft's components, the dice and the command, write the events, and mirror standing,
 //! position and facing onto the craft's entities.
+//!
+//! Positions and facings are a picture of the range bands (gurps-lite-and-socs.txt, SOCS
+//! "COMBAT": range is kept per pair, not in hexes; [`SocsRange::hexes`] is a display
+//! choice): no rule reads them back during a battle. A battle that keeps no log (a
+//! preview, [`CombatLog::keep`]) is never looked at, so it mirrors only standing, which the
+//! victory check reads, and skips redrawing the map, which was nearly half its time.
 
 use super::dogfight::{Action, CraftState, Crafts, Dogfight, Phase, SocsRange, Step};
 use super::sheet::Craft;
 use crate::battle::place::{PairTable, Placer};
 use crate::battle::{
-    AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState, UnitComponents,
-    UnitId, hex_pair,
+    AwaitedDecision, BattleEvent, CombatLog, Facing, HexPos, Outcome, Standing, TurnState,
+    UnitComponents, UnitId, hex_pair,
 };
 use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
@@ -29,9 +35,9 @@ type Places<'w, 's> = Query<
     ),
 >;
 
-/// Copies standing onto the entities and moves the craft on the map to fit the ranges
-/// (Short 3 hexes, Long 8), each move a `Moved` event of cost 0; each craft faces its
-/// nearest foe.
+/// Copies standing onto the entities and, when the battle is `shown` (it keeps a log),
+/// moves the craft on the map to fit the ranges (Short 3 hexes, Long 8), each move a
+/// `Moved` event of cost 0, and turns each craft to face its nearest foe.
 fn mirror(
     placer: &mut Placer,
     d: &Dogfight,
@@ -39,7 +45,17 @@ fn mirror(
     map: &HexMap,
     places: &mut Places,
     events: &mut Vec<BattleEvent>,
+    shown: bool,
 ) {
+    if !shown {
+        for (id, _, _, mut standing) in places.iter_mut() {
+            let now = crafts.standing(*id);
+            if *standing != now {
+                *standing = now;
+            }
+        }
+        return;
+    }
     let mut at = vec![hexx::Hex::ZERO; crafts.count()];
     for (id, pos, _, _) in places.iter() {
         if let Some(h) = at.get_mut(id.0 as usize) {
@@ -118,6 +134,7 @@ pub(super) fn begin(
     mut rng: ResMut<BattleRng>,
     map: Res<HexMap>,
     mut placer: ResMut<Placer>,
+    log: Res<CombatLog>,
     mut crafts: CraftQuery,
     mut places: Places,
     mut out: MessageWriter<BattleEvent>,
@@ -154,17 +171,28 @@ pub(super) fn begin(
             }
         }
     }
-    mirror(&mut placer, &d, &crafts, &map, &mut places, &mut events);
+    let shown = log.keep;
+    mirror(
+        &mut placer,
+        &d,
+        &crafts,
+        &map,
+        &mut places,
+        &mut events,
+        shown,
+    );
     sync_turn(&d, &mut turn);
     out.write_batch(events);
 }
 
 /// Checks and records the awaited craft's decision.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
     mut decision: AwaitedDecision<Action>,
     mut d: ResMut<Dogfight>,
     map: Res<HexMap>,
     mut placer: ResMut<Placer>,
+    log: Res<CombatLog>,
     mut crafts: CraftQuery,
     mut places: Places,
     mut out: MessageWriter<BattleEvent>,
@@ -194,7 +222,16 @@ pub(super) fn resolve(
     });
     d.apply(active, action);
     decision.turn.awaiting = None;
-    mirror(&mut placer, &d, &crafts, &map, &mut places, &mut events);
+    let shown = log.keep;
+    mirror(
+        &mut placer,
+        &d,
+        &crafts,
+        &map,
+        &mut places,
+        &mut events,
+        shown,
+    );
     sync_turn(&d, &mut decision.turn);
     out.write_batch(events);
 }

@@ -1138,3 +1138,49 @@ fn armour_and_force_shields_turn_an_extreme_hit_great() {
     );
     assert_eq!(d.state(BASTION).alive, vec![false, false]);
 }
+
+/// A battle that keeps no log (a preview) skips redrawing the map but is fought exactly as
+/// one that keeps it: the same outcome, rounds, standings, tallies and craft states, for
+/// every shipped SOCS scenario and several seeds.
+#[test]
+fn a_battle_without_a_log_is_fought_as_one_with_it() {
+    for file in [
+        "socs-dogfight.ron",
+        "socs-furball.ron",
+        "socs-regina-siege.ron",
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(file);
+        let prepared = Arc::new(
+            crate::rules::builtin()
+                .load(&path)
+                .unwrap_or_else(|e| panic!("{file}: {e}")),
+        );
+        for seed in 1..=6 {
+            let fight = |keep_log: bool| {
+                let options = SessionOptions {
+                    keep_log,
+                    autopilot: true,
+                };
+                let mut s = Session::new(prepared.clone(), seed, options);
+                let outcome = s.run();
+                let mut states: Vec<(UnitId, CraftState)> = s
+                    .world
+                    .query::<(&UnitId, &CraftState)>()
+                    .iter(&s.world)
+                    .map(|(id, c)| (*id, c.clone()))
+                    .collect();
+                states.sort_by_key(|(id, _)| *id);
+                let tallies = s
+                    .world
+                    .resource::<crate::battle::BattleStats>()
+                    .units
+                    .clone();
+                let ranges = s.world.resource::<Dogfight>().ranges.clone();
+                (outcome, s.round(), s.standings(), tallies, states, ranges)
+            };
+            assert_eq!(fight(true), fight(false), "{file}, seed {seed}");
+        }
+    }
+}
