@@ -59,12 +59,7 @@ fn weight(crafts: &impl Crafts, target: UnitId, fp: Firepower) -> f64 {
 
 /// Expected worth of gun `w` of `me` firing at `t`.
 pub fn shot_value(d: &Dogfight, crafts: &impl Crafts, me: UnitId, w: usize, t: UnitId) -> f64 {
-    let total: i32 = d
-        .shot_modifiers(crafts, me, w, t, 0)
-        .iter()
-        .map(|m| m.value)
-        .sum();
-    let p = chance_3d6(total);
+    let p = chance_3d6(d.shot_total(crafts, me, w, t, None, 0));
     let fp = crafts.craft(me).stats.weapons[w].firepower;
     let v = weight(crafts, t, fp);
     if crafts.may_dodge(t, me) {
@@ -79,10 +74,17 @@ fn choose_fire(d: &Dogfight, crafts: &impl Crafts, me: UnitId) -> Action {
     let mut shots = Vec::new();
     if !crafts.craft_state(me).skip_fire {
         let guns = crafts.craft(me).stats.weapons.len();
+        // Which guns reach each foe, asked once rather than once per gun.
+        let reach: Vec<(UnitId, Vec<usize>)> = crafts
+            .foes(me)
+            .into_iter()
+            .map(|t| (t, d.guns_at(crafts, me, t)))
+            .collect();
         for w in 0..guns {
             let mut best: Option<(f64, UnitId)> = None;
-            for t in crafts.foes(me) {
-                if !d.guns_at(crafts, me, t).contains(&w) {
+            for (t, at) in &reach {
+                let t = *t;
+                if !at.contains(&w) {
                     continue;
                 }
                 let v = shot_value(d, crafts, me, w, t)

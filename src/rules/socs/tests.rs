@@ -1184,3 +1184,49 @@ fn a_battle_without_a_log_is_fought_as_one_with_it() {
         }
     }
 }
+
+/// The AI's sum of a shot's modifiers ([`Dogfight::shot_total`], labels never written)
+/// equals the sum of the labelled list the fire phase rolls against
+/// ([`Dogfight::aimed_shot_modifiers`]) for every shooter, gun, target, aim and GM
+/// modifier, with and without Position and Sustained Fire ("FIRE PHASE", "TO-HIT
+/// MODIFIERS", "AIMING BONUSES").
+#[test]
+fn the_shot_total_is_the_sum_of_the_shot_modifiers() {
+    let mut d = dogfight_with("", WORLDS);
+    let all: Vec<UnitId> = d.crafts().ids().collect();
+    let mut compared = 0;
+    for bonuses in 0..3 {
+        if bonuses > 0 {
+            for (k, &a) in all.iter().enumerate() {
+                for &b in &all {
+                    d.set_position(a, b, (k as i32 + bonuses) % 3);
+                }
+                let target = d.entity(all[(k + bonuses as usize) % all.len()]);
+                for s in d.state(a).sustained.iter_mut() {
+                    *s = Some((target, bonuses));
+                }
+            }
+        }
+        for &me in &all {
+            let guns = d.crafts().craft(me).stats.weapons.len();
+            for w in 0..guns {
+                for &t in &all {
+                    for aim in [None, Some(0), Some(1), Some(9)] {
+                        for gm in -3..=3 {
+                            let listed: i32 = d
+                                .fight
+                                .aimed_shot_modifiers(d.crafts(), me, w, t, aim, gm)
+                                .iter()
+                                .map(|m| m.value)
+                                .sum();
+                            let total = d.fight.shot_total(d.crafts(), me, w, t, aim, gm);
+                            assert_eq!(total, listed, "{me:?} gun {w} at {t:?} {aim:?} {gm}");
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 500, "{compared}");
+}

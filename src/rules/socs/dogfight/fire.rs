@@ -4,6 +4,34 @@
 //! together, and the effect of a hit on a craft, a planet and the people aboard.
 
 use super::*;
+use crate::dice::Sum;
+
+/// The penalty of a shot without aiming bonuses ("AIMING BONUSES": firing without ABs, a
+/// snap shot; decision in the module notes of [`crate::rules::socs`]).
+const SNAP_SHOT: i32 = -5;
+
+/// The label of [`SNAP_SHOT`] on a roll.
+const SNAP_SHOT_LABEL: &str = "snap shot";
+
+/// Where [`Dogfight::gather_shot_modifiers`] puts the modifiers it finds: a labelled list
+/// for a roll the log shows, or only their sum ([`Sum`]) where nobody reads the labels,
+/// which are then never written.
+trait ShotGather {
+    /// Adds a modifier of `value`, labelled by `label` if labels are kept.
+    fn add(&mut self, value: i32, label: impl FnOnce() -> Label);
+}
+
+impl ShotGather for Vec<Modifier> {
+    fn add(&mut self, value: i32, label: impl FnOnce() -> Label) {
+        self.push(Modifier::named(label(), value));
+    }
+}
+
+impl ShotGather for Sum {
+    fn add(&mut self, value: i32, _label: impl FnOnce() -> Label) {
+        self.0 += value;
+    }
+}
 
 /// The "dice" of a SOCS hit's damage event: the firepower level, not a roll (the log
 /// shows such a hit as a change of the craft's condition).
@@ -89,26 +117,56 @@ impl Dogfight {
         aim: Option<u8>,
         gm: i32,
     ) -> Vec<Modifier> {
+        let mut mods = Vec::new();
+        self.gather_shot_modifiers(crafts, (me, w, target, aim), gm, &mut mods);
+        mods
+    }
+
+    /// The sum of [`Dogfight::aimed_shot_modifiers`], their labels never written: what the
+    /// AI weighs for every gun and foe, many times a turn.
+    pub fn shot_total(
+        &self,
+        crafts: &impl Crafts,
+        me: UnitId,
+        w: usize,
+        target: UnitId,
+        aim: Option<u8>,
+        gm: i32,
+    ) -> i32 {
+        let mut sum = Sum::default();
+        self.gather_shot_modifiers(crafts, (me, w, target, aim), gm, &mut sum);
+        sum.0
+    }
+
+    /// The one rule behind [`Dogfight::aimed_shot_modifiers`] and
+    /// [`Dogfight::shot_total`] ("FIRE PHASE", "TO-HIT MODIFIERS", "AIMING BONUSES"): the
+    /// modifiers of `me`'s gun `w` firing at `target` (aimed at location `aim` or not),
+    /// into `mods`.
+    fn gather_shot_modifiers(
+        &self,
+        crafts: &impl Crafts,
+        (me, w, target, aim): (UnitId, usize, UnitId, Option<u8>),
+        gm: i32,
+        mods: &mut impl ShotGather,
+    ) {
         let craft = crafts.craft(me);
         let gunner = craft.gunner(w);
         let weapon = &craft.stats.weapons[w];
-        let mut mods = vec![
-            Modifier::named(format!("{} Gunner", gunner.name), gunner.gunner),
-            Modifier::new("Acc", weapon.acc),
-        ];
+        mods.add(gunner.gunner, || format!("{} Gunner", gunner.name).into());
+        mods.add(weapon.acc, || Label::Static("Acc"));
         let (pos, sus) = (
             self.position_ab(crafts, me, target),
             crafts.sustained_ab(me, w, target),
         );
         if pos + sus > 0 {
             if pos > 0 {
-                mods.push(Modifier::new("Position AB", pos));
+                mods.add(pos, || Label::Static("Position AB"));
             }
             if sus > 0 {
-                mods.push(Modifier::new("Sustained Fire AB", sus));
+                mods.add(sus, || Label::Static("Sustained Fire AB"));
             }
         } else {
-            mods.push(Modifier::new("snap shot", -5));
+            mods.add(SNAP_SHOT, || Label::Static(SNAP_SHOT_LABEL));
         }
         let t = crafts.craft(target);
         let aimed = aim.and_then(|k| {
@@ -117,20 +175,15 @@ impl Dogfight {
         });
         let size = t.to_be_hit;
         if let Some((location, size)) = aimed {
-            mods.push(Modifier::named(
-                format!("aimed at the {location} (one size smaller)"),
-                size,
-            ));
+            mods.add(size, || {
+                format!("aimed at the {location} (one size smaller)").into()
+            });
         } else if size != 0 && t.stats.class != ShipClass::Planet {
-            mods.push(Modifier::named(
-                format!("{} to be hit", t.stats.class),
-                size,
-            ));
+            mods.add(size, || format!("{} to be hit", t.stats.class).into());
         }
         if gm != 0 {
-            mods.push(Modifier::new("GM", gm));
+            mods.add(gm, || Label::Static("GM"));
         }
-        mods
     }
 
     /// The exact chance that gun `w` of `me` hits `target` with the GM's modifier `gm`
@@ -144,12 +197,7 @@ impl Dogfight {
         target: UnitId,
         gm: i32,
     ) -> f64 {
-        let total: i32 = self
-            .shot_modifiers(crafts, me, w, target, gm)
-            .iter()
-            .map(|m| m.value)
-            .sum();
-        chance_3d6(total)
+        chance_3d6(self.shot_total(crafts, me, w, target, None, gm))
     }
 
     /// The fire phase's shots, resolved together: every craft fires what it declared with
@@ -254,7 +302,7 @@ impl Dogfight {
             }
             return;
         }
-        let snap = mods.iter().any(|m| m.label.to_string() == "snap shot");
+        let snap = mods.iter().any(|m| &*m.label == SNAP_SHOT_LABEL);
         let mut roll = success_roll(dice, mods);
         let mut target = target;
         // Furball: a gunner who snap-shoots rolls perception; failure, a friend is hit.
