@@ -123,13 +123,7 @@ fn choose_maneuver(
     me: UnitId,
     declared: &[(UnitId, Maneuver, i32)],
 ) -> Maneuver {
-    let legal = d.legal_actions(crafts, me);
-    let open = |m: &Maneuver| {
-        legal.contains(&Action::Maneuver {
-            maneuver: m.clone(),
-            gm_modifier: 0,
-        })
-    };
+    let open = |m: &Maneuver| d.maneuver_open(crafts, me, m);
     // A foe maneuvering offensively against us: reverse it if our pilot is no worse.
     for (u, m, _) in declared {
         let r = Maneuver::Reversal { target: *u };

@@ -604,6 +604,67 @@ impl Dogfight {
         }
     }
 
+    /// True when [`Dogfight::legal_actions`] lists `maneuver` for `me` (with no GM
+    /// modifier), answered without listing them ("MANEUVER PHASE", the class
+    /// restrictions, "REVERSAL", "FOLLOW THE LEADER"): the AI and the check of a decision
+    /// ask it for one maneuver at a time.
+    pub fn maneuver_open(&self, crafts: &impl Crafts, me: UnitId, maneuver: &Maneuver) -> bool {
+        let Phase::Maneuvers { declared } = &self.phase else {
+            return false;
+        };
+        if crafts.craft(me).stats.class == ShipClass::Planet {
+            return *maneuver == Maneuver::FlyStraight; // a world keeps its course
+        }
+        // A foe of `me` in the fight, and one within range.
+        let foe = |f: UnitId| crafts.in_fight(f) && crafts.side_of(f) != crafts.side_of(me);
+        let near = |f: UnitId| foe(f) && self.range(crafts, me, f) != SocsRange::OutOfRange;
+        match *maneuver {
+            Maneuver::FlyStraight | Maneuver::TotallyDefensive => true,
+            Maneuver::Offensive { target: f } => {
+                near(f) && self.position_ab(crafts, f, me) == 0 && crafts.may_gain_position(me, f)
+            }
+            Maneuver::Defensive {
+                target: f,
+                weapon: None,
+            } => near(f),
+            Maneuver::Defensive {
+                target: f,
+                weapon: Some(w),
+            } => {
+                near(f)
+                    && usize::from(w) < crafts.craft(f).stats.weapons.len()
+                    && crafts.sustained_ab(f, usize::from(w), me) > 0
+            }
+            Maneuver::Reversal { target: f } => {
+                near(f)
+                    && match declared.iter().find(|(u, _, _)| *u == f).map(|x| &x.1) {
+                        Some(d) => *d == Maneuver::Offensive { target: me },
+                        None => {
+                            self.position_ab(crafts, me, f) == 0
+                                && crafts.may_gain_position(f, me)
+                                && !crafts.craft_state(f).skip_maneuver
+                        }
+                    }
+            }
+            Maneuver::FollowTheLeader { penalty } => {
+                crafts.craft(me).stats.class.group() < SizeGroup::Line
+                    && (0..=MAX_LEAD_PENALTY).contains(&penalty)
+            }
+            Maneuver::Gm { index, target } => {
+                foe(target) && {
+                    let r = self.range(crafts, me, target);
+                    self.gm_maneuvers.iter().enumerate().any(|(i, g)| {
+                        i as u8 == index
+                            && match g.effect {
+                                GmEffect::CloseRange => r != SocsRange::Short,
+                                GmEffect::OpenRange => r != SocsRange::OutOfRange,
+                            }
+                    })
+                }
+            }
+        }
+    }
+
     /// Checks a decision of `me`; the reason when it is refused.
     pub fn check(&self, crafts: &impl Crafts, me: UnitId, action: &Action) -> Result<(), String> {
         match (action, &self.phase) {
@@ -657,11 +718,7 @@ impl Dogfight {
                 if !(-10..=10).contains(gm_modifier) {
                     return Err("a GM modifier is between -10 and +10".into());
                 }
-                let probe = Action::Maneuver {
-                    maneuver: maneuver.clone(),
-                    gm_modifier: 0,
-                };
-                if self.legal_actions(crafts, me).contains(&probe) {
+                if self.maneuver_open(crafts, me, maneuver) {
                     Ok(())
                 } else {
                     Err(format!(

@@ -216,9 +216,15 @@ pub(super) fn resolve(
         out.write_batch(events);
         return; // a player chooses again
     };
+    // Words only when someone will read them (previews keep no log).
+    let words = if log.keep {
+        d.describe(&crafts, active, &action)
+    } else {
+        String::new()
+    };
     events.push(BattleEvent::ActionChosen {
         unit: active,
-        action: d.describe(&crafts, active, &action),
+        action: words,
     });
     d.apply(active, action);
     decision.turn.awaiting = None;

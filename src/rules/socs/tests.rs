@@ -1230,3 +1230,64 @@ fn the_shot_total_is_the_sum_of_the_shot_modifiers() {
     }
     assert!(compared > 500, "{compared}");
 }
+
+/// [`Dogfight::maneuver_open`] answers as [`Dogfight::legal_actions`] lists, for every
+/// maneuver against every craft (friends, foes, out of range, out of the fight, guns that
+/// do not exist, penalties out of bounds, game-master maneuvers that do not exist), for
+/// every craft in the fight after every step of battles of every shipped SOCS scenario,
+/// in both phases.
+#[test]
+fn an_open_maneuver_is_a_legal_one() {
+    let mut compared = 0;
+    for file in [
+        "socs-dogfight.ron",
+        "socs-furball.ron",
+        "socs-regina-siege.ron",
+    ] {
+        for seed in 1..=4 {
+            let mut s = crate::rules::testing::shipped(file, seed);
+            for _ in 0..400 {
+                if s.outcome().is_some() {
+                    break;
+                }
+                let d = s.world.resource::<Dogfight>();
+                let crafts = &s.world;
+                for me in crafts.fighting() {
+                    let legal = d.legal_actions(crafts, me);
+                    let all: Vec<UnitId> = Units::<Craft, CraftState>::ids(crafts)
+                        .chain([UnitId(99)])
+                        .collect();
+                    let mut maneuvers = vec![Maneuver::FlyStraight, Maneuver::TotallyDefensive];
+                    for &target in &all {
+                        maneuvers.push(Maneuver::Offensive { target });
+                        maneuvers.push(Maneuver::Reversal { target });
+                        for weapon in [None, Some(0), Some(1), Some(2), Some(7)] {
+                            maneuvers.push(Maneuver::Defensive { target, weapon });
+                        }
+                        for index in 0..=d.gm_maneuvers.len() as u8 + 1 {
+                            maneuvers.push(Maneuver::Gm { index, target });
+                        }
+                    }
+                    for penalty in -2..=12 {
+                        maneuvers.push(Maneuver::FollowTheLeader { penalty });
+                    }
+                    for maneuver in maneuvers {
+                        let listed = legal.contains(&Action::Maneuver {
+                            maneuver: maneuver.clone(),
+                            gm_modifier: 0,
+                        });
+                        assert_eq!(
+                            d.maneuver_open(crafts, me, &maneuver),
+                            listed,
+                            "{file} seed {seed}: {me:?} {maneuver:?} in {:?}",
+                            d.phase
+                        );
+                        compared += 1;
+                    }
+                }
+                s.step();
+            }
+        }
+    }
+    assert!(compared > 10_000, "{compared}");
+}
