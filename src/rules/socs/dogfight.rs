@@ -299,6 +299,10 @@ pub struct Dogfight {
     pub next: usize,
     /// Turn number, from 1.
     pub turn: u32,
+    /// A battle nobody reads (a preview: [`crate::battle::CombatLog::keep`] off, set by
+    /// the systems): its rolls keep the sum of their modifiers but not their labels, and
+    /// its notes are blank. The dice, the results and every decision are the same.
+    pub quiet: bool,
 }
 
 /// The craft of a SOCS battle, read by unit id: each one's [`Craft`] sheet and
@@ -419,6 +423,21 @@ pub fn chance_3d6(target: i32) -> f64 {
 }
 
 impl Dogfight {
+    /// The words `make` writes, or none in a [`Dogfight::quiet`] battle.
+    pub(super) fn words(&self, make: impl FnOnce() -> String) -> String {
+        if self.quiet { String::new() } else { make() }
+    }
+
+    /// A modifier of `value` labelled by `label`, unlabelled in a [`Dogfight::quiet`]
+    /// battle.
+    pub(super) fn modifier(&self, value: i32, label: impl FnOnce() -> Label) -> Modifier {
+        if self.quiet {
+            Modifier::new("", value)
+        } else {
+            Modifier::named(label(), value)
+        }
+    }
+
     fn pair(crafts: &impl Crafts, a: UnitId, b: UnitId) -> Option<(Entity, Entity)> {
         Some((crafts.entity_of(a)?, crafts.entity_of(b)?))
     }

@@ -144,6 +144,10 @@ pub(super) fn begin(
     }
     let mut events = Vec::new();
     let mut crafts = crafts.gather();
+    // Rolls and notes in words only when someone will read them (previews keep no log).
+    if d.quiet == log.keep {
+        d.quiet = !log.keep;
+    }
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
         events.push(BattleEvent::RoundStarted { round: d.turn + 1 });

@@ -158,7 +158,7 @@ impl Dogfight {
             self.position_ab(crafts, me, target),
             crafts.sustained_ab(me, w, target),
         );
-        if pos + sus > 0 {
+        if !self.snap_shot(crafts, me, w, target) {
             if pos > 0 {
                 mods.add(pos, || Label::Static("Position AB"));
             }
@@ -183,6 +183,28 @@ impl Dogfight {
         }
         if gm != 0 {
             mods.add(gm, || Label::Static("GM"));
+        }
+    }
+
+    /// True when gun `w` of `me` fires at `target` without aiming bonuses, a snap shot
+    /// ("AIMING BONUSES": no Position and no Sustained Fire on it).
+    fn snap_shot(&self, crafts: &impl Crafts, me: UnitId, w: usize, target: UnitId) -> bool {
+        self.position_ab(crafts, me, target) + crafts.sustained_ab(me, w, target) <= 0
+    }
+
+    /// The modifiers a shot rolls against: [`Dogfight::aimed_shot_modifiers`], or in a
+    /// [`Dogfight::quiet`] battle their sum alone, unlabelled.
+    fn roll_modifiers(
+        &self,
+        crafts: &impl Crafts,
+        (me, w, target, aim): (UnitId, usize, UnitId, Option<u8>),
+        gm: i32,
+    ) -> Vec<Modifier> {
+        if self.quiet {
+            let total = self.shot_total(crafts, me, w, target, aim, gm);
+            vec![Modifier::new("", total)]
+        } else {
+            self.aimed_shot_modifiers(crafts, me, w, target, aim, gm)
         }
     }
 
@@ -274,13 +296,20 @@ impl Dogfight {
     ) {
         let craft = crafts.craft(me);
         let weapon = &craft.stats.weapons[w];
-        let mods = self.aimed_shot_modifiers(crafts, me, w, target, aim, gm);
+        let mods = self.roll_modifiers(crafts, (me, w, target, aim), gm);
+        let weapon_label = || {
+            if self.quiet {
+                Label::Static("")
+            } else {
+                Label::from(format!("{} ({})", weapon.name, weapon.firepower))
+            }
+        };
         // "PLANETS: Automatic unless targeting specific hit locations": no roll at all.
         if crafts.craft(target).stats.class == ShipClass::Planet && aim.is_none() {
             events.push(BattleEvent::Attack {
                 attacker: me,
                 target,
-                weapon: Label::from(format!("{} ({})", weapon.name, weapon.firepower)),
+                weapon: weapon_label(),
                 roll: RollRecord {
                     drawn: Default::default(),
                     dice: crate::dice::DiceName::Fixed("hits automatically (a planet)"),
@@ -302,7 +331,7 @@ impl Dogfight {
             }
             return;
         }
-        let snap = mods.iter().any(|m| &*m.label == SNAP_SHOT_LABEL);
+        let snap = self.snap_shot(crafts, me, w, target);
         let mut roll = success_roll(dice, mods);
         let mut target = target;
         // Furball: a gunner who snap-shoots rolls perception; failure, a friend is hit.
@@ -310,10 +339,9 @@ impl Dogfight {
             let gunner = craft.gunner(w);
             let check = success_roll(
                 dice,
-                vec![Modifier::named(
-                    format!("{} perception", gunner.name),
-                    gunner.perception,
-                )],
+                vec![self.modifier(gunner.perception, || {
+                    format!("{} perception", gunner.name).into()
+                })],
             );
             let friends: Vec<UnitId> = live
                 .fighting()
@@ -337,7 +365,7 @@ impl Dogfight {
                 let k = dice.roll_die(friends.len() as u32) as usize - 1;
                 target = friends[k];
                 // The same dice, judged against the friend's size: the shot went its way.
-                let mods = self.shot_modifiers(crafts, me, w, target, gm);
+                let mods = self.roll_modifiers(crafts, (me, w, target, None), gm);
                 let drawn = roll.drawn;
                 roll = crate::dice::judge_success(roll.faces.clone(), mods);
                 roll.drawn = drawn;
@@ -353,10 +381,9 @@ impl Dogfight {
             let dodge = success_roll(
                 dice,
                 vec![
-                    Modifier::named(
-                        format!("{} Piloting/2", t.stats.pilot.name),
-                        t.stats.pilot.piloting / 2,
-                    ),
+                    self.modifier(t.stats.pilot.piloting / 2, || {
+                        format!("{} Piloting/2", t.stats.pilot.name).into()
+                    }),
                     Modifier::new("MR", t.stats.mr),
                 ],
             );
@@ -371,7 +398,7 @@ impl Dogfight {
         events.push(BattleEvent::Attack {
             attacker: me,
             target,
-            weapon: Label::from(format!("{} ({})", weapon.name, weapon.firepower)),
+            weapon: weapon_label(),
             roll,
             defenses,
             result: if !hit {
@@ -392,10 +419,12 @@ impl Dogfight {
             if firepower != weapon.firepower {
                 events.push(BattleEvent::Note {
                     unit: Some(target),
-                    text: format!(
-                        "the dodge lowers the hit from {} to {firepower}",
-                        weapon.firepower
-                    ),
+                    text: self.words(|| {
+                        format!(
+                            "the dodge lowers the hit from {} to {firepower}",
+                            weapon.firepower
+                        )
+                    }),
                 });
             }
             let aim = aim.map(usize::from);
@@ -470,15 +499,17 @@ impl Dogfight {
             if state.damaged && (state.locations_out[k] || last) {
                 events.push(BattleEvent::Note {
                     unit: Some(target),
-                    text: format!(
-                        "hit location ({how}): {}, {}: continuing damage makes this light hit heavy",
-                        craft.stats.locations[k],
-                        if state.locations_out[k] {
-                            "already knocked out"
-                        } else {
-                            "the last one working"
-                        }
-                    ),
+                    text: self.words(|| {
+                        format!(
+                            "hit location ({how}): {}, {}: continuing damage makes this light hit heavy",
+                            craft.stats.locations[k],
+                            if state.locations_out[k] {
+                                "already knocked out"
+                            } else {
+                                "the last one working"
+                            }
+                        )
+                    }),
                 });
                 level = Firepower::Heavy;
             }
@@ -502,9 +533,15 @@ impl Dogfight {
             _ => 0,
         };
         events.push(damage_event(by, target, level, (before, after)));
-        let mut text = format!("{level} damage from {}", crafts.name_of(by));
+        let quiet = self.quiet;
+        let mut text = self.words(|| format!("{level} damage from {}", crafts.name_of(by)));
+        let mut say = |words: &str| {
+            if !quiet {
+                text.push_str(words);
+            }
+        };
         match level {
-            Firepower::Cosmetic => text.push_str(": paint blistered"),
+            Firepower::Cosmetic => say(": paint blistered"),
             Firepower::Light => {
                 let s = crafts.craft_mut(target);
                 s.damaged = true;
@@ -512,13 +549,15 @@ impl Dogfight {
                 s.skip_fire = true;
                 s.sustained.iter_mut().for_each(|x| *x = None);
                 self.drop_positions(crafts, target);
-                text.push_str(": loses its next turn and its aiming bonuses; continuing damage");
+                say(": loses its next turn and its aiming bonuses; continuing damage");
                 if let Some((how, k)) = location {
                     crafts.craft_mut(target).locations_out[k] = true;
-                    text.push_str(&format!(
-                        "; hit location ({how}): {} knocked out",
-                        craft.stats.locations[k]
-                    ));
+                    if !quiet {
+                        say(&format!(
+                            "; hit location ({how}): {} knocked out",
+                            craft.stats.locations[k]
+                        ));
+                    }
                 }
             }
             Firepower::Heavy | Firepower::Great | Firepower::Extreme => {
@@ -528,7 +567,7 @@ impl Dogfight {
                     _ => Fate::Vaporized,
                 };
                 crafts.craft_mut(target).out = Some(fate);
-                text.push_str(match fate {
+                say(match fate {
                     Fate::Disabled => ": completely disabled",
                     Fate::Destroyed => ": destroyed",
                     _ => ": vaporized",
@@ -545,7 +584,11 @@ impl Dogfight {
             events.push(BattleEvent::StatusChanged {
                 unit: target,
                 standing,
-                cause: Cow::Owned(format!("{level} hit")),
+                cause: if self.quiet {
+                    Cow::Borrowed("")
+                } else {
+                    Cow::Owned(format!("{level} hit"))
+                },
             });
         }
     }
@@ -635,12 +678,16 @@ impl Dogfight {
                 (Firepower::Heavy, false) | (Firepower::Great, true) => {
                     let roll = success_roll(
                         dice,
-                        vec![Modifier::named(format!("{} HT", person.name), person.ht)],
+                        vec![self.modifier(person.ht, || format!("{} HT", person.name).into())],
                     );
                     let dead = !roll.succeeded();
                     events.push(BattleEvent::Roll {
                         unit: target,
-                        purpose: Cow::Owned(format!("{} survives the blast", person.name)),
+                        purpose: if self.quiet {
+                            Cow::Borrowed("")
+                        } else {
+                            Cow::Owned(format!("{} survives the blast", person.name))
+                        },
                         result: Cow::Borrowed(if dead { "killed" } else { "survives" }),
                         roll,
                     });
@@ -653,18 +700,20 @@ impl Dogfight {
             }
         }
         let alive = &crafts.craft_state(target).alive;
-        let dead: Vec<&str> = craft
-            .people()
-            .into_iter()
-            .enumerate()
-            .filter(|(k, _)| !alive[*k])
-            .map(|(_, p)| p.name.as_str())
-            .collect();
-        let text = if dead.is_empty() {
-            "everyone aboard lives".to_string()
-        } else {
-            format!("killed aboard: {}", dead.join(", "))
-        };
+        let text = self.words(|| {
+            let dead: Vec<&str> = craft
+                .people()
+                .into_iter()
+                .enumerate()
+                .filter(|(k, _)| !alive[*k])
+                .map(|(_, p)| p.name.as_str())
+                .collect();
+            if dead.is_empty() {
+                "everyone aboard lives".to_string()
+            } else {
+                format!("killed aboard: {}", dead.join(", "))
+            }
+        });
         events.push(BattleEvent::Note {
             unit: Some(target),
             text,

@@ -26,10 +26,9 @@ impl Dogfight {
         extra: Vec<Modifier>,
     ) -> Vec<Modifier> {
         let c = crafts.craft(id);
-        let mut mods = vec![Modifier::named(
-            format!("{} Piloting", c.stats.pilot.name),
-            c.stats.pilot.piloting,
-        )];
+        let mut mods = vec![self.modifier(c.stats.pilot.piloting, || {
+            format!("{} Piloting", c.stats.pilot.name).into()
+        })];
         mods.extend(extra.into_iter().filter(|m| m.value != 0));
         mods
     }
@@ -269,13 +268,13 @@ impl Dogfight {
         if old == new {
             events.push(BattleEvent::Note {
                 unit: Some(a),
-                text: format!("Position AB on {} stays {old}", crafts.name_of(b)),
+                text: self.words(|| format!("Position AB on {} stays {old}", crafts.name_of(b))),
             });
             return;
         }
         events.push(BattleEvent::Note {
             unit: Some(a),
-            text: format!("Position AB on {}: {old} -> {new}", crafts.name_of(b)),
+            text: self.words(|| format!("Position AB on {}: {old} -> {new}", crafts.name_of(b))),
         });
     }
 
