@@ -181,9 +181,9 @@ fn choose_maneuver(
     {
         return m;
     }
-    let guns = crafts.craft(me).stats.weapons.len();
-    let reach = |f: UnitId| (0..guns).any(|w| d.guns_at(crafts, me, f).contains(&w));
-    if !foes.iter().any(|&f| reach(f))
+    // The guns that reach each foe, asked once per foe.
+    let reach: Vec<Vec<usize>> = foes.iter().map(|&f| d.guns_at(crafts, me, f)).collect();
+    if reach.iter().all(|guns| guns.is_empty())
         && let Some(f) = foes
             .iter()
             .copied()
@@ -196,13 +196,10 @@ fn choose_maneuver(
     let best = foes
         .iter()
         .copied()
-        .filter(|&f| open(&Maneuver::Offensive { target: f }))
-        .map(|f| {
-            let v: f64 = d
-                .guns_at(crafts, me, f)
-                .into_iter()
-                .map(|w| shot_value(d, crafts, me, w, f))
-                .sum();
+        .zip(&reach)
+        .filter(|&(f, _)| open(&Maneuver::Offensive { target: f }))
+        .map(|(f, guns)| {
+            let v: f64 = guns.iter().map(|&w| shot_value(d, crafts, me, w, f)).sum();
             (v, f)
         })
         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
