@@ -11,7 +11,8 @@ use crate::battle::{
 use crate::dice::BattleRng;
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::MessageWriter;
-use bevy::ecs::prelude::{Commands, Query, Res, ResMut};
+use bevy::ecs::prelude::{Commands, Local, Query, Res, ResMut};
+use hexx::{EdgeDirection, Hex};
 use std::borrow::Borrow;
 
 /// The characters' stat blocks and states, for the rules.
@@ -32,17 +33,74 @@ type Places<'w, 's> = Query<
     ),
 >;
 
+/// Which way a character at `at` on side `side` faces when it is not moving: toward the
+/// nearest of `fighters` (side and hex of each character still fighting) on another side
+/// and in another hex, the lowest coordinates first among the nearest; `None` without one.
+pub(super) fn facing_toward_nearest(
+    at: Hex,
+    side: u8,
+    fighters: &[(u8, Hex)],
+) -> Option<EdgeDirection> {
+    fighters
+        .iter()
+        .filter(|&&(other, h)| other != side && h != at)
+        .map(|&(_, h)| h)
+        .min_by_key(|h| (h.unsigned_distance_to(at), h.x, h.y))
+        .map(|h| at.main_direction_to(h))
+}
+
+/// The way each character faces when it is not moving ([`facing_toward_nearest`]),
+/// remembered for the positions, standings and sides it was worked out for: the systems
+/// mirror the battle onto the map at every step, most steps move no one, and every
+/// character measured against every foe at each step was a fifth of a preview's time.
+#[derive(Default)]
+pub(super) struct Facings {
+    /// By unit id: where it stands (`None`: no state), whether it fights, its side.
+    key: Vec<(Option<Hex>, bool, u8)>,
+    /// The key being checked, kept to reuse its memory.
+    next: Vec<(Option<Hex>, bool, u8)>,
+    /// By unit id: the facing worked out for `key`.
+    faces: Vec<Option<EdgeDirection>>,
+}
+
+impl Facings {
+    /// The facings of the characters of `fight` as they stand now, by unit id.
+    pub(super) fn of(
+        &mut self,
+        fight: &Board<impl Borrow<Fight>, impl VwUnits>,
+    ) -> &[Option<EdgeDirection>] {
+        self.next.clear();
+        self.next.extend(fight.ids().map(|u| {
+            let s = fight.units.state_of(u);
+            (
+                s.map(|s| s.pos),
+                s.is_some_and(UnitState::in_fight),
+                fight.side(u),
+            )
+        }));
+        if self.next != self.key {
+            std::mem::swap(&mut self.key, &mut self.next);
+            let fighters: Vec<(u8, Hex)> = self
+                .key
+                .iter()
+                .filter_map(|&(at, fighting, side)| Some((side, at.filter(|_| fighting)?)))
+                .collect();
+            self.faces.clear();
+            self.faces.extend(self.key.iter().map(|&(at, _, side)| {
+                at.and_then(|at| facing_toward_nearest(at, side, &fighters))
+            }));
+        }
+        &self.faces
+    }
+}
+
 fn mirror(
     fight: &Board<impl Borrow<Fight>, impl VwUnits>,
+    facings: &mut Facings,
     places: &mut Places,
     commands: &mut Commands,
 ) {
-    // Where each fighting character stands, by side, read once for every unit's facing.
-    let fighters: Vec<(u8, hexx::Hex)> = fight
-        .ids()
-        .filter(|&x| fight.fighting(x))
-        .map(|x| (fight.side(x), fight.state(x).pos))
-        .collect();
+    let faces = facings.of(fight);
     for (e, id, mut pos, mut facing, mut st, vel, alt) in places.iter_mut() {
         let Some(s) = fight.units.state_of(*id) else {
             continue;
@@ -54,7 +112,7 @@ fn mirror(
         if pos.0 != s.pos {
             pos.0 = s.pos;
         }
-        let v = s.vector.map(|v| v.offset()).unwrap_or(hexx::Hex::ZERO);
+        let v = s.vector.map(|v| v.offset()).unwrap_or(Hex::ZERO);
         if vel.map(|x| x.0) != Some(v) {
             commands.entity(e).insert(Velocity(v));
         }
@@ -62,16 +120,10 @@ fn mirror(
         if alt.map(|x| x.0) != Some(a) {
             commands.entity(e).insert(Altitude(a));
         }
-        let f = if v != hexx::Hex::ZERO {
-            Some(hexx::Hex::ZERO.main_direction_to(v))
+        let f = if v != Hex::ZERO {
+            Some(Hex::ZERO.main_direction_to(v))
         } else {
-            let side = fight.side(*id);
-            fighters
-                .iter()
-                .filter(|&&(other, h)| other != side && h != s.pos)
-                .map(|&(_, h)| h)
-                .min_by_key(|h| (h.unsigned_distance_to(s.pos), h.x, h.y))
-                .map(|h| s.pos.main_direction_to(h))
+            faces.get(id.0 as usize).copied().flatten()
         };
         if let Some(f) = f
             && facing.0 != f
@@ -106,6 +158,7 @@ pub(super) fn begin(
     mut rng: ResMut<BattleRng>,
     mut units: UnitQuery,
     mut places: Places,
+    mut facings: Local<Facings>,
     mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
@@ -131,7 +184,7 @@ pub(super) fn begin(
         Step::Awaiting(id) => turn.awaiting = Some(id),
         Step::RoundOver => turn.round_over = true,
     }
-    mirror(&fight, &mut places, &mut commands);
+    mirror(&fight, &mut facings, &mut places, &mut commands);
     sync_turn(&fight, &mut turn);
     out.write_batch(events);
 }
@@ -144,6 +197,7 @@ pub(super) fn resolve(
     mut rng: ResMut<BattleRng>,
     mut units: UnitQuery,
     mut places: Places,
+    mut facings: Local<Facings>,
     mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
@@ -174,7 +228,7 @@ pub(super) fn resolve(
         fight.apply(active, action, &mut *rng, &mut events);
     }
     decision.turn.awaiting = None;
-    mirror(&fight, &mut places, &mut commands);
+    mirror(&fight, &mut facings, &mut places, &mut commands);
     sync_turn(&fight, &mut decision.turn);
     out.write_batch(events);
 }

@@ -562,3 +562,45 @@ fn a_borrowed_defense_leaves_the_attitude_choice() {
         "after an action it is settled"
     );
 }
+
+/// The facings the systems remember ([`super::systems::Facings`]) are those worked out
+/// afresh, every character against every fighting foe, as characters move, go down and
+/// get up again, and after steps that change nothing.
+#[test]
+fn remembered_facings_equal_facings_worked_out_afresh() {
+    use super::injury::Hurt;
+    let mut f = fight_of("scenarios/vw-warehouse-firefight.ron");
+    let mut facings = super::systems::Facings::default();
+    let mut seed = 12345u64;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 33) % n) as i32
+    };
+    let ids: Vec<UnitId> = f.ids().collect();
+    for step in 0..2000 {
+        if step % 3 != 0 {
+            let u = ids[next(ids.len() as u64) as usize];
+            let s = f.state_mut(u);
+            s.pos = hexx::Hex::new(next(12) - 2, next(8));
+            s.hurt = match next(5) {
+                0 => Hurt::Down,
+                _ => Hurt::Fighting,
+            };
+        }
+        let fresh: Vec<Option<hexx::EdgeDirection>> = ids
+            .iter()
+            .map(|&u| {
+                let at = f.state(u).pos;
+                f.ids()
+                    .filter(|&x| f.fighting(x) && f.side(x) != f.side(u))
+                    .map(|x| f.state(x).pos)
+                    .filter(|&h| h != at)
+                    .min_by_key(|h| (h.unsigned_distance_to(at), h.x, h.y))
+                    .map(|h| at.main_direction_to(h))
+            })
+            .collect();
+        assert_eq!(facings.of(&f), fresh.as_slice(), "step {step}");
+    }
+}
