@@ -493,6 +493,13 @@ pub struct Fight {
     pub interrupted: Vec<UnitId>,
     /// The slack of a cramped battlefield, if it is one ("Cramped").
     pub cramped: Option<f64>,
+    /// The middle of the map, once the AI asked for it.
+    pub(super) middle: super::ai::MiddleOfMap,
+    /// Nobody reads the words of this fight: the combat log is not kept (a preview; the
+    /// systems set this from [`crate::battle::CombatLog::keep`] at every step). The events
+    /// only the log reads (notes, rolls, moves, the decisions in words) are then not made;
+    /// the events the battle's statistics and its stalemate count read are made as ever.
+    pub quiet: bool,
 }
 
 fn hex(p: (i32, i32)) -> Hex {
@@ -753,6 +760,14 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             Some(s) => s,
             None => panic!("no character {u:?}"),
         }
+    }
+}
+
+/// Pushes the event `make` makes, an event only the combat log reads, unless the fight
+/// is `quiet` ([`Fight::quiet`]): its words are put together only when someone reads them.
+fn log_only(events: &mut Vec<BattleEvent>, quiet: bool, make: impl FnOnce() -> BattleEvent) {
+    if !quiet {
+        events.push(make());
     }
 }
 

@@ -5,8 +5,8 @@
 use super::fight::{Action, Board, Fight, Prompt, Step, UnitState, VwUnits};
 use super::sheet::VwStats;
 use crate::battle::{
-    Altitude, AwaitedDecision, BattleEvent, Facing, HexPos, Outcome, Standing, TurnState,
-    UnitComponents, UnitId, Velocity,
+    Altitude, AwaitedDecision, BattleEvent, CombatLog, Facing, HexPos, Outcome, Standing,
+    TurnState, UnitComponents, UnitId, Velocity,
 };
 use crate::dice::BattleRng;
 use bevy::ecs::entity::Entity;
@@ -154,6 +154,7 @@ fn sync_turn(fight: &Fight, turn: &mut TurnState) {
 pub(super) fn begin(
     mut turn: ResMut<TurnState>,
     outcome: Res<Outcome>,
+    log: Res<CombatLog>,
     mut fight: ResMut<Fight>,
     mut rng: ResMut<BattleRng>,
     mut units: UnitQuery,
@@ -166,6 +167,7 @@ pub(super) fn begin(
         return;
     }
     let mut events = Vec::new();
+    fight.quiet = !log.keep;
     let mut fight = Board {
         fight: &mut *fight,
         units: units.gather(),
@@ -193,6 +195,7 @@ pub(super) fn begin(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
     mut decision: AwaitedDecision<Action>,
+    log: Res<CombatLog>,
     mut fight: ResMut<Fight>,
     mut rng: ResMut<BattleRng>,
     mut units: UnitQuery,
@@ -202,6 +205,7 @@ pub(super) fn resolve(
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
+    fight.quiet = !log.keep;
     let mut fight = Board {
         fight: &mut *fight,
         units: units.gather(),
@@ -221,10 +225,12 @@ pub(super) fn resolve(
             fight.apply(active, end, &mut *rng, &mut events);
         }
     } else {
-        events.push(BattleEvent::ActionChosen {
-            unit: active,
-            action: fight.describe(active, &action),
-        });
+        if !fight.quiet {
+            events.push(BattleEvent::ActionChosen {
+                unit: active,
+                action: fight.describe(active, &action),
+            });
+        }
         fight.apply(active, action, &mut *rng, &mut events);
     }
     decision.turn.awaiting = None;

@@ -251,7 +251,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             Action::Evade => {
                 self.take_action(u);
                 let roll = self.defense_roll(u, None, DefenseKind::Normal, true, dice);
-                events.push(BattleEvent::Roll {
+                log_only(events, self.quiet, || BattleEvent::Roll {
                     unit: u,
                     purpose: "Evade (one defense against every attack)".into(),
                     roll: roll.clone(),
@@ -273,7 +273,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             }
             Action::Concentrate => {
                 self.take_action(u);
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(u),
                     text: "concentrates: the rest of the turn's actions are spent on the task"
                         .into(),
@@ -285,7 +285,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                 let sheet = self.sheet(u).clone();
                 let t = task::task(dice, vec![Modifier::new("Vigor", sheet.vigor)], 6, 0);
                 let ok = t.succeeded();
-                events.push(BattleEvent::Roll {
+                log_only(events, self.quiet, || BattleEvent::Roll {
                     unit: u,
                     purpose: "Recovery (Vigor, DC 6)".into(),
                     roll: t.roll,
@@ -339,7 +339,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
     /// "Focus": the bonus is for the very next action; another action, or a defense, loses it.
     pub(super) fn lose_focus(&mut self, u: UnitId, why: &str, events: &mut Vec<BattleEvent>) {
         if std::mem::take(&mut self.state_mut(u).focus) {
-            events.push(BattleEvent::Note {
+            log_only(events, self.quiet, || BattleEvent::Note {
                 unit: Some(u),
                 text: format!("loses the Focus ({why})"),
             });
@@ -347,6 +347,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
     }
 
     pub(super) fn breath(&mut self, u: UnitId, cost: i32, events: &mut Vec<BattleEvent>) {
+        let quiet = self.quiet;
         let s = self.state_mut(u);
         for _ in 0..cost {
             if s.breath > 0 {
@@ -354,7 +355,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             } else {
                 // "Exertion": out of Breath, each cost is a fifth of a Fatigue point.
                 s.fatigue += 1;
-                events.push(BattleEvent::Note {
+                log_only(events, quiet, || BattleEvent::Note {
                     unit: Some(u),
                     text: "out of Breath: 1/5 Fatigue".into(),
                 });
@@ -383,7 +384,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                 };
                 self.state_mut(u).vector = Some(v);
                 self.state_mut(u).steered = true;
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(u),
                     text: format!("runs into high-speed movement: vector {} m/turn", v.speed),
                 });
@@ -395,7 +396,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let s = self.state_mut(u);
         s.pos = to;
         s.moved += steps;
-        events.push(BattleEvent::Moved {
+        log_only(events, self.quiet, || BattleEvent::Moved {
             unit: u,
             path: path.into_iter().map(hex_pair).collect(),
             cost: steps,
@@ -451,7 +452,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         s.moved += moved;
         s.pos = at;
         s.vector = Some(new);
-        events.push(BattleEvent::Moved {
+        log_only(events, self.quiet, || BattleEvent::Moved {
             unit: u,
             path: from.line_to(at).map(hex_pair).collect(),
             cost: moved,
@@ -475,7 +476,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
     ) {
         let sheet = self.sheet(u).clone();
         let brawn = combat::high_speed_brawn(sheet.brawn, speed, sheet.action_score);
-        events.push(BattleEvent::Note {
+        log_only(events, self.quiet, || BattleEvent::Note {
             unit: Some(u),
             text: format!(
                 "collides with {} at {speed:.0} m/turn (effective Brawn {brawn:+.2})",
@@ -551,23 +552,31 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         s.alt = alt.max(0.0);
         s.air = Some(result.state);
         s.vector = Some(v);
-        events.push(BattleEvent::Moved {
+        log_only(events, self.quiet, || BattleEvent::Moved {
             unit: u,
             path: from.line_to(at).map(hex_pair).collect(),
             cost: from.unsigned_distance_to(at),
         });
-        events.push(BattleEvent::Note {
+        log_only(events, self.quiet, || BattleEvent::Note {
             unit: Some(u),
             text: format!(
                 "{}: airspeed {:.1} m/turn (gravity {:+.1}, drag -{:.1}, stall {:.1}), {:.0} m on, altitude {:.0} m{}",
-                if result.flew { "flies" } else { "falls, stalled" },
+                if result.flew {
+                    "flies"
+                } else {
+                    "falls, stalled"
+                },
                 result.state.speed,
                 result.gravity,
                 result.drag,
                 result.stall_speed,
                 result.horizontal,
                 alt.max(0.0),
-                if result.state.stalled { " (stalled)" } else { "" }
+                if result.state.stalled {
+                    " (stalled)"
+                } else {
+                    ""
+                }
             ),
         });
         if result.reached_ground || hit {
@@ -587,7 +596,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             if hit || speed > stall.max(4.0) || result.state.stalled {
                 self.collision(u, None, speed, dice, events);
             } else {
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(u),
                     text: "lands".into(),
                 });

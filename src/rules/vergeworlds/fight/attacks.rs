@@ -363,7 +363,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                 0,
             );
             let ok = t.succeeded();
-            events.push(BattleEvent::Roll {
+            log_only(events, self.quiet, || BattleEvent::Roll {
                 unit: u,
                 purpose: "extra effort +2 (Spirit, DC 7)".into(),
                 roll: t.roll,
@@ -441,7 +441,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         } else {
             s.step_borrowed += 1;
         }
-        events.push(BattleEvent::Moved {
+        log_only(events, self.quiet, || BattleEvent::Moved {
             unit: u,
             path: vec![hex_pair(from), hex_pair(to)],
             cost: 1,
@@ -658,7 +658,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                         *f = f.saturating_sub(1);
                     }
                 }
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(u),
                     text: format!(
                         "holds the shot: with Careful Aim it would miss by {}",
@@ -712,7 +712,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         }
         if m != ManaChoice::Keep {
             self.state_mut(u).mana -= 1;
-            events.push(BattleEvent::Note {
+            log_only(events, self.quiet, || BattleEvent::Note {
                 unit: Some(u),
                 text: format!("spends a Mana point ({m:?}); {} left", self.state(u).mana),
             });
@@ -756,7 +756,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                             .cloned()
                             .collect();
                         let again = open_ended_2d6(dice, mods, roll.target);
-                        events.push(BattleEvent::Roll {
+                        log_only(events, self.quiet, || BattleEvent::Roll {
                             unit: u,
                             purpose: "Mana re-roll".into(),
                             roll: again.clone(),

@@ -83,7 +83,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             let st = self.state_mut(t);
             st.lifted_by = None;
             st.prone = true;
-            events.push(BattleEvent::Note {
+            log_only(events, self.quiet, || BattleEvent::Note {
                 unit: Some(t),
                 text: format!("slammed down by {}", self.name(u)),
             });
@@ -143,7 +143,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                 if lifted {
                     self.state_mut(t).lifted_by = Some(me);
                 }
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(t),
                     text: format!(
                         "pickup: Control penalty {pen:+} against {need} needed: {}",
@@ -171,7 +171,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                 } else {
                     st.choked_by = Some(me);
                 }
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(t),
                     text: format!(
                         "{} by the neck (Control {:+})",
@@ -197,7 +197,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                     Some((_, c)) => *c += control,
                     None => st.control.push((them, control)),
                 }
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(t),
                     text: format!(
                         "grabbed: {control:.1} Control points (Coordination {:+})",
@@ -211,7 +211,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                     *c -= control;
                 }
                 st.control.retain(|(_, c)| *c > 0.0);
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(u),
                     text: format!("works {control:.1} Control points loose"),
                 });
@@ -254,13 +254,13 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                         });
                     }
                 }
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(t),
                     text,
                 });
                 if mode != GrappleMode::Takedown && struck {
                     // "Smash": driven into a solid object, a collision.
-                    events.push(BattleEvent::Note {
+                    log_only(events, self.quiet, || BattleEvent::Note {
                         unit: Some(t),
                         text: "driven into something solid".into(),
                     });
@@ -291,7 +291,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let mut blow = unarmed(&victim);
         blow.name = "smash".into();
         let loc = combat::HUMAN_CHART[(dice.roll_die(10) - 1) as usize];
-        events.push(BattleEvent::Note {
+        log_only(events, self.quiet, || BattleEvent::Note {
             unit: Some(t),
             text: format!("smash: roll {r} at RS {rs:+.1}, Pen {pen:.1}"),
         });

@@ -58,7 +58,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let left = goodies - dmg_bonus;
         let (mut pen, rec) = self.roll_pen(u, &w, p.attack.effort, dmg_bonus, dice);
         if let Some(rec) = rec {
-            events.push(BattleEvent::Roll {
+            log_only(events, self.quiet, || BattleEvent::Roll {
                 unit: u,
                 purpose: "Penetration (2d6, row-shifted)".into(),
                 roll: rec,
@@ -76,7 +76,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         if through_cover {
             let r = (dice.roll_die(6) + dice.roll_die(6)) as i32;
             let res = injury::armor(pen, r, 1.0, w.ap_rs, 0);
-            events.push(BattleEvent::Note {
+            log_only(events, self.quiet, || BattleEvent::Note {
                 unit: Some(t),
                 text: format!(
                     "the shot goes through the cover: barrier roll {r} stops {:.1}, Pen {:.1} left",
@@ -118,7 +118,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             );
             if crate::rules::vergeworlds::ai::fix_limit(self, t, &b, loc) {
                 self.state_mut(t).mana -= 1;
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(t),
                     text: format!(
                         "spends a Mana point: the Penetration Limit roll becomes 2; {} left",
@@ -172,7 +172,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             let wear = self.state(t).wear[i];
             let activation = a.activation.max(wear.activation);
             let res = injury::armor(pen, r, a.rs - wear.loss, w.ap_rs, activation);
-            events.push(BattleEvent::Note {
+            log_only(events, self.quiet, || BattleEvent::Note {
                 unit: Some(t),
                 text: if res.bypassed {
                     format!(
@@ -222,7 +222,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                     match injury::degrade(hit_score) {
                         injury::Degrade::Destroyed => {
                             wear.destroyed = true;
-                            events.push(BattleEvent::Note {
+                            log_only(events, self.quiet, || BattleEvent::Note {
                                 unit: Some(t),
                                 text: format!("{} is destroyed", a.name),
                             });
@@ -230,7 +230,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                         injury::Degrade::Worn { activation, loss } => {
                             wear.activation = wear.activation.max(activation);
                             wear.loss = wear.loss.max(loss);
-                            events.push(BattleEvent::Note {
+                            log_only(events, self.quiet, || BattleEvent::Note {
                                 unit: Some(t),
                                 text: format!("{} is damaged (activation {activation})", a.name),
                             });
@@ -242,7 +242,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             }
         }
         if pen <= 0.0 {
-            events.push(BattleEvent::Note {
+            log_only(events, self.quiet, || BattleEvent::Note {
                 unit: Some(t),
                 text: format!("the blow to the {} is stopped", loc.word()),
             });
@@ -276,7 +276,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             sheet.wound_limit,
             sheet.susceptibility,
         );
-        events.push(BattleEvent::Note {
+        log_only(events, self.quiet, || BattleEvent::Note {
             unit: Some(t),
             text: format!(
                 "{}: Pen {pen:.1} against Penetration Limit {limit:.1} (roll {raw}): {:.1} absorbed, Wound {:+}, Injury {:+.2}{}{}",
@@ -285,7 +285,11 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                 b.wound,
                 b.exact,
                 if b.penetrating { ", penetrating" } else { "" },
-                if b.blew_through { ", blows through" } else { "" }
+                if b.blew_through {
+                    ", blows through"
+                } else {
+                    ""
+                }
             ),
         });
         self.record_injuries(Some(u), t, loc, &b.scores, b.penetrating, &w.name, events);
@@ -337,7 +341,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             sheet.wound_limit,
             sheet.susceptibility,
         );
-        events.push(BattleEvent::Note {
+        log_only(events, self.quiet, || BattleEvent::Note {
             unit: Some(t),
             text: format!(
                 "{}: Pen {pen:.1} against Penetration Limit {limit:.1} (roll {raw}): Injury {:+.2}{}",
@@ -513,7 +517,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             (true, w.wound + sat as f64)
         } else {
             let r = dice.roll_die(die);
-            events.push(BattleEvent::Note {
+            log_only(events, self.quiet, || BattleEvent::Note {
                 unit: Some(v),
                 text: format!(
                     "in the line of fire: saturation {sat}, d{die} roll {r} (hit on {need} or less)"
@@ -526,7 +530,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         }
         let loc = combat::HUMAN_CHART[(dice.roll_die(10) - 1) as usize];
         let pen = w.pen.unwrap_or_else(|| shift(7.0, w.pen_rs.unwrap_or(0.0)));
-        events.push(BattleEvent::Note {
+        log_only(events, self.quiet, || BattleEvent::Note {
             unit: Some(v),
             text: format!(
                 "struck by a stray projectile from {} ({})",
@@ -612,7 +616,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             }
             h
         };
-        events.push(BattleEvent::Roll {
+        log_only(events, self.quiet, || BattleEvent::Roll {
             unit: u,
             purpose: Cow::Owned(format!("{} at ({}, {})", w.name, at.x, at.y)),
             roll: t.roll.clone(),

@@ -62,7 +62,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                         combat::SURPRISE_DC,
                         0,
                     );
-                    events.push(BattleEvent::Roll {
+                    log_only(events, self.quiet, || BattleEvent::Roll {
                         unit: u,
                         purpose: "Awareness (caught unaware)".into(),
                         roll: t.roll.clone(),
@@ -73,7 +73,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                     0
                 };
                 pool = combat::starting_pool(sheet.start, d6, awareness);
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(u),
                     text: format!(
                         "starts the combat with {pool} Action Points held over (1d6 = {d6}, {})",
@@ -111,7 +111,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         while let Some(u) = self.interrupted.pop() {
             if self.fighting(u) {
                 self.active = Some(u);
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(u),
                     text: "goes on with its turn".into(),
                 });
@@ -126,7 +126,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         for u in waiting {
             if self.wait_triggered(u) {
                 self.state_mut(u).waiting = false;
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(u),
                     text: "stops waiting and acts".into(),
                 });
@@ -156,7 +156,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                         None,
                     );
                     let total = roll.total;
-                    events.push(BattleEvent::Roll {
+                    log_only(events, self.quiet, || BattleEvent::Roll {
                         unit: u,
                         purpose: "Coordination contest (tied Action Points)".into(),
                         roll,
@@ -256,7 +256,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             } else {
                 combat::choke_fatigue(t.degree)
             };
-            events.push(BattleEvent::Roll {
+            log_only(events, self.quiet, || BattleEvent::Roll {
                 unit: u,
                 purpose: format!("choked by {} (Vigor, DC 2)", self.name(g)).into(),
                 roll: t.roll,
@@ -270,7 +270,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             s.choke += fatigue;
             if s.choke >= f64::from(sheet.stamina) {
                 s.hurt = Hurt::Down;
-                events.push(BattleEvent::Note {
+                log_only(events, self.quiet, || BattleEvent::Note {
                     unit: Some(u),
                     text: "passes out from the choke".into(),
                 });
@@ -325,7 +325,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let a = task::task(dice, mine, 0, 0);
         let b = task::task(dice, theirs, 0, 0);
         let wins = task::opposed(&a, &b) == std::cmp::Ordering::Greater;
-        events.push(BattleEvent::Roll {
+        log_only(events, self.quiet, || BattleEvent::Roll {
             unit: u,
             purpose: purpose.into(),
             roll: a.roll,
@@ -405,7 +405,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             && !v.kept(maneuver)
         {
             s.vector = None;
-            events.push(BattleEvent::Note {
+            log_only(events, self.quiet, || BattleEvent::Note {
                 unit: Some(u),
                 text: "slows out of high-speed movement".into(),
             });
