@@ -594,6 +594,16 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         }
     }
 
+    /// The stat block of `u`, shared (a stat block never changes in battle: the rules
+    /// that change the state while they read the stat block hold it this way rather than
+    /// copying it).
+    pub fn shared_sheet(&self, u: UnitId) -> Arc<VwStats> {
+        match self.units.sheet_of(u) {
+            Some(s) => Arc::clone(s),
+            None => panic!("no character {u:?}"),
+        }
+    }
+
     /// The name of `u`.
     pub fn name(&self, u: UnitId) -> &str {
         self.units.name_of(u)

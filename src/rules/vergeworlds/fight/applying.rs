@@ -282,7 +282,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             }
             Action::Recovery => {
                 self.take_action(u);
-                let sheet = self.sheet(u).clone();
+                let sheet = self.shared_sheet(u);
                 let t = task::task(dice, vec![Modifier::new("Vigor", sheet.vigor)], 6, 0);
                 let ok = t.succeeded();
                 log_only(events, self.quiet, || BattleEvent::Roll {
@@ -366,7 +366,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
     pub(super) fn walk(&mut self, u: UnitId, to: Hex, run: bool, events: &mut Vec<BattleEvent>) {
         let Some(path) = self.path(u, to) else { return };
         let steps = path.len().saturating_sub(1) as u32;
-        let sheet = self.sheet(u).clone();
+        let sheet = self.shared_sheet(u);
         if run {
             self.take_action(u);
             self.state_mut(u).ran = true;
@@ -421,7 +421,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let from = self.state(u).pos;
         let to = vector::step(from, &old, &new);
         self.take_action(u);
-        let sheet = self.sheet(u).clone();
+        let sheet = self.shared_sheet(u);
         let cost = if new.speed * 2 > sheet.top_speed {
             2
         } else {
@@ -474,7 +474,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let sheet = self.sheet(u).clone();
+        let sheet = self.shared_sheet(u);
         let brawn = combat::high_speed_brawn(sheet.brawn, speed, sheet.action_score);
         log_only(events, self.quiet, || BattleEvent::Note {
             unit: Some(u),
@@ -516,7 +516,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         if plan.thrust > 0 {
             self.take_action(u);
         }
-        let sheet = self.sheet(u).clone();
+        let sheet = self.shared_sheet(u);
         let power = sheet.flight.as_ref().map_or(0, |f| f.power);
         if plan.thrust > 0 {
             let cost = crate::rules::vergeworlds::flight::breath_cost(

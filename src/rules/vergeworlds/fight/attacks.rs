@@ -454,10 +454,18 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         events: &mut Vec<BattleEvent>,
     ) {
         loop {
-            let Some(p) = self.pending.clone() else {
+            // What the step depends on, read without copying the attack's rolls.
+            let Some((rolled, limit, first_hit, attacker)) = self.pending.as_ref().map(|p| {
+                (
+                    p.rolled,
+                    p.limit.is_some(),
+                    p.hits.first().copied(),
+                    p.attacker,
+                )
+            }) else {
                 return;
             };
-            if !p.rolled {
+            if !rolled {
                 self.roll_attack(dice, events);
                 continue;
             }
@@ -465,14 +473,14 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                 self.prompt = Some(prompt);
                 return;
             }
-            if p.limit.is_some() {
+            if limit {
                 self.finish_hit(dice, events);
                 if self.prompt.is_some() {
                     return;
                 }
                 continue;
             }
-            if let Some((loc, goodies, through_cover)) = p.hits.first().copied() {
+            if let Some((loc, goodies, through_cover)) = first_hit {
                 if let Some(q) = &mut self.pending {
                     q.hits.remove(0);
                 }
@@ -483,7 +491,6 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                 continue;
             }
             // Done.
-            let attacker = p.attacker;
             self.pending = None;
             let s = self.state_mut(attacker);
             s.focus = false;
@@ -612,17 +619,11 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         }
         // Log only when the outcome is final (no Mana question left).
         let final_log = self.mana_question_for(&p).is_none();
-        self.pending = Some(p.clone());
-        if final_log
-            && p.defense.is_some_and(|k| k != DefenseKind::None)
-            && results.contains(&AttackResult::Defended)
-            && !results.contains(&AttackResult::Hit)
-        {
-            // "Throws": a successful defense opens a throw on the attacker.
-            let attacker = self.entity(u);
-            self.state_mut(a.target).defended_against = Some(attacker);
-        }
-        if final_log {
+        let defended = p.defense.is_some_and(|k| k != DefenseKind::None);
+        // What the log and the shots flying on need of the rolls, taken before the attack
+        // (which the stray shots may read) is put back without copying it again.
+        let totals: Vec<i32> = p.rolls.iter().map(|r| r.total).collect();
+        let attack_events: Vec<BattleEvent> = if final_log {
             let defenses: Vec<DefenseRecord> = p
                 .defense_roll
                 .iter()
@@ -631,23 +632,40 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                     roll: r.clone(),
                 })
                 .collect();
-            for (i, roll) in p.rolls.iter().enumerate() {
-                events.push(BattleEvent::Attack {
+            p.rolls
+                .iter()
+                .enumerate()
+                .map(|(i, roll)| BattleEvent::Attack {
                     attacker: u,
                     target: a.target,
                     weapon: crate::dice::Label::from(w.name.clone()),
                     roll: roll.clone(),
                     defenses: if i == 0 { defenses.clone() } else { Vec::new() },
                     result: results[i],
-                });
-            }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.pending = Some(p);
+        if final_log
+            && defended
+            && results.contains(&AttackResult::Defended)
+            && !results.contains(&AttackResult::Hit)
+        {
+            // "Throws": a successful defense opens a throw on the attacker.
+            let attacker = self.entity(u);
+            self.state_mut(a.target).defended_against = Some(attacker);
+        }
+        if final_log {
+            events.extend(attack_events);
             // "Careful Aim": a shot that would miss by three degrees or less is not fired
             // (decision: it is always held back, so it cannot fly on and hit someone else).
             let withheld = a.careful
                 && !w.melee()
-                && p.rolls.len() == 1
+                && totals.len() == 1
                 && results.first() != Some(&AttackResult::Hit)
-                && combat::aimed_shot_withheld(p.rolls[0].total - dc);
+                && combat::aimed_shot_withheld(totals[0] - dc);
             if withheld {
                 if let Some(i) = a.weapon {
                     let s = self.state_mut(u);
@@ -662,17 +680,16 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                     unit: Some(u),
                     text: format!(
                         "holds the shot: with Careful Aim it would miss by {}",
-                        dc - p.rolls[0].total
+                        dc - totals[0]
                     ),
                 });
             }
             // Misses fly on as area fire.
             if !w.melee() && !withheld {
-                let misses: Vec<i32> = p
-                    .rolls
+                let misses: Vec<i32> = totals
                     .iter()
-                    .filter(|r| r.total < dc)
-                    .map(|r| dc - r.total)
+                    .filter(|&&t| t < dc)
+                    .map(|&t| dc - t)
                     .collect();
                 for dof in misses {
                     let size = self.sheet(a.target).size + dof as f64;

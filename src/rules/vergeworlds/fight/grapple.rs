@@ -47,7 +47,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         events: &mut Vec<BattleEvent>,
     ) {
         self.breath(u, 1, events);
-        let sheet = self.sheet(u).clone();
+        let sheet = self.shared_sheet(u);
         let s = self.state(u).clone();
         let mut mods = vec![
             Modifier::new("Coordination", sheet.coordination),
@@ -281,8 +281,8 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let sheet = self.sheet(u).clone();
-        let victim = self.sheet(t).clone();
+        let sheet = self.shared_sheet(u);
+        let victim = self.shared_sheet(t);
         let rs = sheet.unarmed.pen_rs
             + sheet.brawn
             + combat::smash_rs(true, sheet.size - victim.size, penalty);

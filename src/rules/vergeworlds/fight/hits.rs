@@ -19,7 +19,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         if let Some(p) = w.pen {
             return (p, None);
         }
-        let sheet = self.sheet(u).clone();
+        let sheet = self.shared_sheet(u);
         let s = self.state(u);
         let mut brawn = sheet.brawn + s.attitude.brawn() as f64 + effort as f64;
         if s.vector.is_some() && w.melee() {
@@ -48,15 +48,15 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let Some(p) = self.pending.clone() else {
+        let Some((u, attack)) = self.pending.as_ref().map(|p| (p.attacker, p.attack)) else {
             return;
         };
-        let (u, t) = (p.attacker, p.attack.target);
-        let w = self.weapon(u, p.attack.weapon);
+        let t = attack.target;
+        let w = self.weapon(u, attack.weapon);
         // Goodies: the damage roll first for muscle-powered blows, then the armor roll.
         let dmg_bonus = if w.pen.is_none() { goodies.min(6) } else { 0 };
         let left = goodies - dmg_bonus;
-        let (mut pen, rec) = self.roll_pen(u, &w, p.attack.effort, dmg_bonus, dice);
+        let (mut pen, rec) = self.roll_pen(u, &w, attack.effort, dmg_bonus, dice);
         if let Some(rec) = rec {
             log_only(events, self.quiet, || BattleEvent::Roll {
                 unit: u,
@@ -107,7 +107,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         }
         // The AI's Mana for its own Penetration Limit roll.
         if !self.is_player(t) && self.state(t).mana > 0 && !self.sheet(t).mook {
-            let sheet = self.sheet(t).clone();
+            let sheet = self.shared_sheet(t);
             let b = injury::blow(
                 pen,
                 limit,
@@ -252,7 +252,8 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
     }
 
     pub(super) fn finish_hit(&mut self, dice: &mut impl DieRoller, events: &mut Vec<BattleEvent>) {
-        let Some(mut p) = self.pending.clone() else {
+        // The limit roll taken out of the attack (when there is one).
+        let Some(p) = &mut self.pending else {
             return;
         };
         let Some(LimitRoll {
@@ -264,10 +265,10 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             return;
         };
         let pen = p.pen.unwrap_or(0.0);
-        self.pending = Some(p.clone());
-        let (u, t) = (p.attacker, p.attack.target);
-        let w = self.weapon(u, p.attack.weapon);
-        let sheet = self.sheet(t).clone();
+        let (u, attack) = (p.attacker, p.attack);
+        let t = attack.target;
+        let w = self.weapon(u, attack.weapon);
+        let sheet = self.shared_sheet(t);
         let b = injury::blow(
             pen,
             limit,
@@ -297,16 +298,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             let from = self.state(u).pos;
             let through = self.state(t).pos;
             let size = sheet.size;
-            self.stray(
-                u,
-                p.attack.weapon,
-                from,
-                through,
-                size,
-                Some(t),
-                dice,
-                events,
-            );
+            self.stray(u, attack.weapon, from, through, size, Some(t), dice, events);
         }
     }
 
@@ -330,7 +322,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let Some((pen, _)) = self.armor_pass(by, t, w, loc, pen, 0, dice, events) else {
             return;
         };
-        let sheet = self.sheet(t).clone();
+        let sheet = self.shared_sheet(t);
         let raw = (dice.roll_die(6) + dice.roll_die(6)) as i32;
         let limit = injury::pen_limit(raw, sheet.pen_limit_rs);
         let b = injury::blow(
@@ -364,7 +356,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         what: &str,
         events: &mut Vec<BattleEvent>,
     ) {
-        let sheet = self.sheet(t).clone();
+        let sheet = self.shared_sheet(t);
         let before = self
             .state(t)
             .injuries
@@ -554,7 +546,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
     ) {
         let w = self.weapon(u, Some(wi));
         let s = self.state(u).clone();
-        let sheet = self.sheet(u).clone();
+        let sheet = self.shared_sheet(u);
         {
             let st = self.state_mut(u);
             if let Some(Some(n)) = st.loaded.get_mut(wi) {

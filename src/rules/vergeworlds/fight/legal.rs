@@ -51,7 +51,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         if self.active != Some(u) {
             return Vec::new();
         }
-        let sheet = self.sheet(u).clone();
+        let sheet = self.shared_sheet(u);
         let here = self.state(u).pos;
         let foes = self.enemies(u);
         for a in Attitude::ALL {

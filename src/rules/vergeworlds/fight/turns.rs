@@ -241,7 +241,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             s.choked_by = choked;
             s.strangled_by = strangled;
         }
-        let sheet = self.sheet(u).clone();
+        let sheet = self.shared_sheet(u);
         let penalty = self.control_on(u);
         if let Some(g) = self.state(u).choked_by.and_then(|g| self.unit_of(g)) {
             // "Choke": DC 2 Vigor with the Control penalty; a failure is value of [degree]
