@@ -161,14 +161,11 @@ fn nearest(
     u: UnitId,
     pred: impl Fn(UnitId) -> bool,
 ) -> Option<UnitId> {
-    f.enemies(u)
-        .into_iter()
-        .filter(|&e| pred(e))
-        .min_by(|&a, &b| {
-            f.distance(u, a)
-                .total_cmp(&f.distance(u, b))
-                .then(a.0.cmp(&b.0))
-        })
+    f.foes(u).filter(|&e| pred(e)).min_by(|&a, &b| {
+        f.distance(u, a)
+            .total_cmp(&f.distance(u, b))
+            .then(a.0.cmp(&b.0))
+    })
 }
 
 fn turn(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> Action {
@@ -262,11 +259,10 @@ fn turn(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> Action {
     // A grenade at a cluster.
     if let Some(g) = grenade {
         let w = &sheet.weapons[g];
-        for e in f.enemies(u) {
+        for e in f.foes(u) {
             let at = f.state(e).pos;
             let foes = f
-                .enemies(u)
-                .into_iter()
+                .foes(u)
                 .filter(|&x| f.state(x).pos.unsigned_distance_to(at) <= 2)
                 .count();
             let friends = f

@@ -641,10 +641,14 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
 
     /// The fighting enemies of `u`.
     pub fn enemies(&self, u: UnitId) -> Vec<UnitId> {
+        self.foes(u).collect()
+    }
+
+    /// The fighting enemies of `u`, in unit order, without listing them first.
+    pub fn foes(&self, u: UnitId) -> impl Iterator<Item = UnitId> + '_ {
         let side = self.side(u);
         self.ids()
-            .filter(|&e| self.side(e) != side && self.fighting(e))
-            .collect()
+            .filter(move |&e| self.side(e) != side && self.fighting(e))
     }
 
     /// The weapon `w` of `u` (`None`: unarmed).

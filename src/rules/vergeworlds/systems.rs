@@ -94,6 +94,13 @@ impl Facings {
     }
 }
 
+/// The altitude the map shows for `alt` meters: rounded to the nearest meter (halves away
+/// from zero). Most characters stand on the ground, and rounding is a library call on the
+/// processors a release build targets: 0 is answered without it.
+pub(super) fn shown_altitude(alt: f64) -> i32 {
+    if alt == 0.0 { 0 } else { alt.round() as i32 }
+}
+
 fn mirror(
     fight: &Board<impl Borrow<Fight>, impl VwUnits>,
     facings: &mut Facings,
@@ -116,7 +123,7 @@ fn mirror(
         if vel.map(|x| x.0) != Some(v) {
             commands.entity(e).insert(Velocity(v));
         }
-        let a = s.alt.round() as i32;
+        let a = shown_altitude(s.alt);
         if alt.map(|x| x.0) != Some(a) {
             commands.entity(e).insert(Altitude(a));
         }
@@ -141,7 +148,7 @@ fn sync_turn(fight: &Fight, turn: &mut TurnState) {
         None if fight.active.is_none() => "round start",
         None => "turn",
     };
-    turn.order = fight.order.clone();
+    turn.order.clone_from(&fight.order);
     // The unit acting now (a resumed turn is not the last to start).
     turn.cursor = fight
         .active
@@ -210,15 +217,22 @@ pub(super) fn resolve(
         fight: &mut *fight,
         units: units.gather(),
     };
+    // Whether the AI's choice replaced a refused decision: only that one is unchecked
+    // (`take` returns any other after checking it; checking it again would give the same
+    // answer, the fight being unchanged in between).
+    let fell_back = std::cell::Cell::new(false);
     let Some((active, action)) = decision.take(
         |unit, action| fight.check(unit, action),
-        |unit| super::ai::choose(&fight, unit),
+        |unit| {
+            fell_back.set(true);
+            super::ai::choose(&fight, unit)
+        },
         &mut events,
     ) else {
         out.write_batch(events);
         return; // a player chooses again
     };
-    if fight.check(active, &action).is_err() {
+    if fell_back.get() && fight.check(active, &action).is_err() {
         // The fallback is refused too: end the turn so the battle moves on.
         let end = Action::EndTurn;
         if fight.check(active, &end).is_ok() {

@@ -638,3 +638,19 @@ fn the_remembered_middle_of_the_map_is_the_middle_of_each_map() {
     assert_eq!(f.middle.of(&map), map_middle(&map));
     assert_eq!(f.middle.of(&map), map_middle(&map));
 }
+
+/// The altitude the map shows ([`super::systems::shown_altitude`]) is the altitude rounded,
+/// as before the ground was answered without rounding: at 0, -0, halves and in between.
+#[test]
+fn the_shown_altitude_is_the_altitude_rounded() {
+    let mut alts = vec![0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 1e9, -1e9, f64::NAN];
+    alts.extend((-4000..=4000).map(|i| f64::from(i) * 0.0625));
+    alts.extend((0..2000).map(|i| (f64::from(i) * 0.731).sin() * 300.0));
+    for alt in alts {
+        assert_eq!(
+            super::systems::shown_altitude(alt),
+            alt.round() as i32,
+            "{alt}"
+        );
+    }
+}

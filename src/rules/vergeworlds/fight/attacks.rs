@@ -288,7 +288,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
     pub(super) fn attacked_from_behind(&self, u: UnitId, a: UnitId) -> bool {
         let at = self.state(u).pos;
         let from = self.state(a).pos - at;
-        self.enemies(u).into_iter().any(|e| {
+        self.foes(u).any(|e| {
             e != a && e.0 < a.0 && {
                 let other = self.state(e).pos - at;
                 self.state(e).pos.unsigned_distance_to(at) <= 1 && from.dot(other) < 0

@@ -249,7 +249,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
 
     pub(super) fn moves_away(&self, u: UnitId, to: Hex) -> bool {
         let from = self.state(u).pos;
-        self.enemies(u).into_iter().any(|e| {
+        self.foes(u).any(|e| {
             let at = self.state(e).pos;
             at.unsigned_distance_to(from) <= 1 && at.unsigned_distance_to(to) > 1
         })

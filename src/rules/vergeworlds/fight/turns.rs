@@ -15,8 +15,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
             .map(|w| w.reach)
             .fold(1.0, f64::max);
         let ranged = sheet.weapons.iter().any(|w| !w.melee());
-        self.enemies(u)
-            .into_iter()
+        self.foes(u)
             .any(|e| self.distance(u, e) <= reach + 0.5 || (ranged && self.sees(u, e)))
     }
 }
@@ -345,8 +344,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
     ) {
         let turn = self.state(u).turns;
         let waiters: Vec<UnitId> = self
-            .enemies(u)
-            .into_iter()
+            .foes(u)
             .filter(|&w| {
                 let s = self.state(w);
                 s.waiting
