@@ -495,6 +495,8 @@ pub struct Fight {
     pub cramped: Option<f64>,
     /// The middle of the map, once the AI asked for it.
     pub(super) middle: super::ai::MiddleOfMap,
+    /// The last walk found.
+    pub(super) paths: applying::PathMemo,
     /// Nobody reads the words of this fight: the combat log is not kept (a preview; the
     /// systems set this from [`crate::battle::CombatLog::keep`] at every step). The events
     /// only the log reads (notes, rolls, moves, the decisions in words) are then not made;

@@ -4,10 +4,14 @@
 //! answers to questions.
 
 use super::*;
+use std::sync::Mutex;
 
 impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
     // ----- applying -------------------------------------------------------------------------
 
+    /// The cheapest walk of `u` to `to` ("Tactical Movement"): over the map, around the
+    /// hexes where others still fighting stand on the ground ([`PathMemo`] answers again
+    /// the question asked last).
     pub(super) fn path(&self, u: UnitId, to: Hex) -> Option<Vec<Hex>> {
         let map = self.map.as_ref()?;
         let from = self.state(u).pos;
@@ -16,12 +20,14 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
             .filter(|&o| o != u && self.fighting(o) && self.state(o).alt <= 2.0)
             .map(|o| self.state(o).pos)
             .collect();
-        map.path(from, to, |h| {
-            if occupied.contains(&h) {
-                None
-            } else {
-                map.move_cost(h)
-            }
+        self.paths.path(map, from, to, occupied, |occupied| {
+            map.path(from, to, |h| {
+                if occupied.contains(&h) {
+                    None
+                } else {
+                    map.move_cost(h)
+                }
+            })
         })
     }
 
@@ -601,6 +607,114 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
                     text: "lands".into(),
                 });
             }
+        }
+    }
+}
+
+/// A walk's question: the map, where from and where to, and the hexes closed to it.
+type PathQuestion = (Arc<HexMap>, Hex, Hex, Vec<Hex>);
+
+/// The last walk [`Board::path`] found, with the question it answers: the AI checks the
+/// move it picks, the battle checks it again and then walks it, three searches of one
+/// question in one step. A path is a function of the map (the very map, kept here),
+/// the two ends and the closed hexes, so the memo's answer is the search's.
+#[derive(Debug, Default)]
+pub struct PathMemo(Mutex<Option<(PathQuestion, Option<Vec<Hex>>)>>);
+
+/// A copy of a fight starts with no memo.
+impl Clone for PathMemo {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl PathMemo {
+    /// The answer of `search` (given the closed hexes `occupied`) to the walk on `map`
+    /// from `from` to `to`: the memo's when it holds this very question, else searched
+    /// and kept.
+    fn path(
+        &self,
+        map: &Arc<HexMap>,
+        from: Hex,
+        to: Hex,
+        occupied: Vec<Hex>,
+        search: impl FnOnce(&[Hex]) -> Option<Vec<Hex>>,
+    ) -> Option<Vec<Hex>> {
+        let same = |q: &PathQuestion| {
+            Arc::ptr_eq(&q.0, map) && q.1 == from && q.2 == to && q.3 == occupied
+        };
+        if let Ok(memo) = self.0.lock()
+            && let Some((q, answer)) = memo.as_ref()
+            && same(q)
+        {
+            return answer.clone();
+        }
+        let answer = search(&occupied);
+        if let Ok(mut memo) = self.0.lock() {
+            *memo = Some(((Arc::clone(map), from, to, occupied), answer.clone()));
+        }
+        answer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::{Session, SessionOptions};
+
+    /// The walks [`Board::path`] answers, from its memo or searched, are the searches'
+    /// own, as characters move, fall and walk about, asked once and asked again.
+    #[test]
+    fn remembered_walks_equal_walks_searched_afresh() {
+        let prepared = crate::rules::builtin()
+            .load(std::path::Path::new("scenarios/vw-warehouse-firefight.ron"))
+            .expect("scenario loads");
+        let mut world = Session::new(Arc::new(prepared), 0, SessionOptions::default()).world;
+        let Some(fight) = world.remove_resource::<Fight>() else {
+            panic!("no Vergeworlds fight");
+        };
+        let mut f = Board {
+            fight,
+            units: world,
+        };
+        let Some(map) = f.map.clone() else {
+            panic!("the warehouse has a map");
+        };
+        let ids: Vec<UnitId> = f.ids().collect();
+        let mut seed = 99u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % n) as i32
+        };
+        for step in 0..3000 {
+            let u = ids[next(ids.len() as u64) as usize];
+            if step % 4 == 0 {
+                let s = f.state_mut(u);
+                s.pos = Hex::new(next(30) - 6, next(12));
+                s.hurt = if next(6) == 0 {
+                    Hurt::Down
+                } else {
+                    Hurt::Fighting
+                };
+            }
+            let to = Hex::new(next(30) - 6, next(12));
+            let from = f.state(u).pos;
+            let occupied: Vec<Hex> = f
+                .ids()
+                .filter(|&o| o != u && f.fighting(o) && f.state(o).alt <= 2.0)
+                .map(|o| f.state(o).pos)
+                .collect();
+            let fresh = map.path(from, to, |h| {
+                if occupied.contains(&h) {
+                    None
+                } else {
+                    map.move_cost(h)
+                }
+            });
+            assert_eq!(f.path(u, to), fresh, "step {step}");
+            assert_eq!(f.path(u, to), fresh, "step {step}, asked again");
         }
     }
 }
