@@ -213,42 +213,37 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         mods
     }
 
-    pub(super) fn best_parry(&self, u: UnitId) -> (i32, String) {
+    /// The Def of the best melee weapon `u` has in hand and its name ("unarmed": 0).
+    pub(super) fn best_parry(&self, u: UnitId) -> (i32, &str) {
         let s = self.state(u);
         self.sheet(u)
             .weapons
             .iter()
             .enumerate()
             .filter(|(i, w)| w.melee() && s.drawn.get(*i).copied().unwrap_or(true))
-            .map(|(_, w)| (w.def, w.name.clone()))
+            .map(|(_, w)| (w.def, w.name.as_str()))
             .max_by_key(|(d, _)| *d)
-            .unwrap_or((0, "unarmed".into()))
+            .unwrap_or((0, "unarmed"))
     }
 
-    /// The hexes `u` can step into: on the map, passable, with no one standing there.
-    pub(super) fn free_steps(&self, u: UnitId) -> Vec<Hex> {
-        let Some(map) = self.map.as_ref() else {
-            return Vec::new();
-        };
+    /// The hexes `u` can step into ("Moving while Defending", "Stuck"): on the map,
+    /// passable, with no one standing there; one by one in the order of the neighbours
+    /// (a question that needs only the first does not look further).
+    pub(super) fn free_steps(&self, u: UnitId) -> impl Iterator<Item = Hex> + '_ {
+        let map = self.map.as_ref();
         let at = self.state(u).pos;
-        at.all_neighbors()
-            .into_iter()
-            .filter(|&h| {
-                map.move_cost(h).is_some()
-                    && !self.ids().any(|o| {
-                        o != u
-                            && self.fighting(o)
-                            && self.state(o).alt <= 2.0
-                            && self.state(o).pos == h
-                    })
-            })
-            .collect()
+        at.all_neighbors().into_iter().filter(move |&h| {
+            map.is_some_and(|map| map.move_cost(h).is_some())
+                && !self.ids().any(|o| {
+                    o != u && self.fighting(o) && self.state(o).alt <= 2.0 && self.state(o).pos == h
+                })
+        })
     }
 
     /// "Stuck": on the ground and unable to take a step (not counting a grapple, which has
     /// its own penalty).
     pub fn stuck(&self, u: UnitId) -> bool {
-        !self.flying(u) && self.held_by(u).is_none() && self.free_steps(u).is_empty()
+        !self.flying(u) && self.held_by(u).is_none() && self.free_steps(u).next().is_none()
     }
 
     /// "Retreat": the free hex one step farther from `attacker`, if any.
@@ -256,7 +251,6 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         let from = self.state(attacker).pos;
         let now = self.state(u).pos.unsigned_distance_to(from);
         self.free_steps(u)
-            .into_iter()
             .filter(|h| h.unsigned_distance_to(from) > now)
             .min_by_key(|h| (h.x, h.y))
     }
@@ -270,7 +264,6 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
             return Some(at);
         }
         self.free_steps(u)
-            .into_iter()
             .filter_map(|h| cover(h).map(|c| (c, h)))
             .max_by_key(|(c, h)| {
                 let rank = match c {
