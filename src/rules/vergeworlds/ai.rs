@@ -133,7 +133,7 @@ pub fn defense(
     if s.borrowed >= 2 && s.free_defenses == 0 {
         return DefenseKind::None;
     }
-    let melee = f.weapon(attacker, weapon).melee();
+    let melee = f.weapon_ref(attacker, weapon).melee();
     let in_cover = f
         .map
         .as_ref()

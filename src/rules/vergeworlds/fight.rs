@@ -662,6 +662,16 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         }
     }
 
+    /// The weapon `w` of `u` (`None`: unarmed) as [`Self::weapon`] gives it, lent from
+    /// the stat block rather than copied when it is one of its weapons.
+    pub fn weapon_ref(&self, u: UnitId, w: Option<usize>) -> Cow<'_, Weapon> {
+        let sheet = self.sheet(u);
+        match w.and_then(|i| sheet.weapons.get(i)) {
+            Some(w) => Cow::Borrowed(w),
+            None => Cow::Owned(unarmed(sheet)),
+        }
+    }
+
     /// Distance in meters between two characters, altitude counted.
     pub fn distance(&self, a: UnitId, b: UnitId) -> f64 {
         let (sa, sb) = (self.state(a), self.state(b));

@@ -21,7 +21,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         let s = self.state(u);
         let sheet = self.sheet(u);
         let tsheet = self.sheet(a.target);
-        let w = self.weapon(u, a.weapon);
+        let w = self.weapon_ref(u, a.weapon);
         let d = self.distance(u, a.target);
         let mut mods = vec![Modifier::new("Coordination", sheet.coordination)];
         let skill = match w.kind {

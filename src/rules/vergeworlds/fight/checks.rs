@@ -289,9 +289,9 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
                 if !s.drawn.get(i).copied().unwrap_or(true) {
                     return Err(format!("{} is not in hand: draw it", w.name));
                 }
-                w.clone()
+                Cow::Borrowed(w)
             }
-            None => unarmed(sheet),
+            None => Cow::Owned(unarmed(sheet)),
         };
         let d = self.distance(u, a.target);
         if w.melee() {
@@ -348,7 +348,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         weapon: Option<usize>,
         k: DefenseKind,
     ) -> Result<(), String> {
-        let melee = self.weapon(attacker, weapon).melee();
+        let melee = self.weapon_ref(attacker, weapon).melee();
         let s = self.state(u);
         match k {
             DefenseKind::Retreat if !melee => Err("retreating helps against melee attacks".into()),
