@@ -148,6 +148,12 @@ pub trait Gather {
     /// The sum of the modifiers so far.
     fn total(&self) -> i32;
 
+    /// Adds a modifier whose label is made at run time by `label`, which is not called
+    /// where labels are dropped.
+    fn push_named(&mut self, value: i32, label: impl FnOnce() -> String) {
+        self.push(Modifier::named(label(), value));
+    }
+
     /// Adds some modifiers.
     fn extend(&mut self, modifiers: impl IntoIterator<Item = Modifier>) {
         for m in modifiers {
@@ -173,6 +179,10 @@ pub struct Sum(pub i32);
 impl Gather for Sum {
     fn push(&mut self, modifier: Modifier) {
         self.0 += modifier.value;
+    }
+
+    fn push_named(&mut self, value: i32, _: impl FnOnce() -> String) {
+        self.0 += value;
     }
 
     fn total(&self) -> i32 {

@@ -90,8 +90,8 @@ use crate::battle::{
     AttackResult, BattleEvent, Facing, HexPos, Projectile, Standing, UnitId, Units, UnitsMut,
 };
 use crate::dice::{
-    Critical, DiceExpr, DiceName, DieRoller, Modifier, RollRecord, RollSense, quick_contest,
-    success_roll,
+    Critical, DiceExpr, DiceName, DieRoller, Gather, Modifier, RollRecord, RollSense, Sum,
+    quick_contest, success_roll,
 };
 use crate::hexmap::HexMap;
 use bevy::ecs::entity::Entity;
@@ -967,6 +967,33 @@ impl Space {
         kind: SensorKind,
         target: UnitId,
     ) -> Option<Vec<Modifier>> {
+        let mut mods = Vec::new();
+        self.gather_scan(ships, (by, kind, target), &mut mods)?;
+        Some(mods)
+    }
+
+    /// The sum of [`Space::scan_modifiers`], without their labels (a side weighs every
+    /// ship's every sensor against every foe before it rolls the best scan).
+    pub fn scan_total(
+        &self,
+        ships: &impl Vessels,
+        by: UnitId,
+        kind: SensorKind,
+        target: UnitId,
+    ) -> Option<i32> {
+        let mut sum = Sum::default();
+        self.gather_scan(ships, (by, kind, target), &mut sum)?;
+        Some(sum.0)
+    }
+
+    /// [`Space::scan_modifiers`] into `mods`; `None` (and nothing gathered) without such a
+    /// sensor working.
+    fn gather_scan(
+        &self,
+        ships: &impl Vessels,
+        (by, kind, target): (UnitId, SensorKind, UnitId),
+        mods: &mut impl Gather,
+    ) -> Option<()> {
         let st = ships.ship(by);
         if st.sensors_out.contains(&kind)
             || (kind == SensorKind::Aesa && !self.active_sensors(ships, by))
@@ -974,16 +1001,17 @@ impl Space {
             return None;
         }
         let value = ships.sheet(by).scan(kind)?;
-        let mut mods = vec![Modifier::new(
+        mods.push(Modifier::new(
             "Electronics Operations (Sensors)",
             ships.sheet(by).stats.crew.sensors,
-        )];
-        mods.extend(tables::scan_modifiers(
+        ));
+        tables::gather_scan_modifiers(
             kind,
             value,
             &self.scan_target(ships, by, kind, target),
-        ));
-        Some(mods)
+            mods,
+        );
+        Some(())
     }
 
     fn scan_all(
@@ -1009,11 +1037,13 @@ impl Space {
                                 .map(move |k| (u, k))
                         })
                         .filter_map(|(u, k)| {
-                            self.scan_modifiers(ships, u, k, target)
-                                .map(|m| (m.iter().map(|x| x.value).sum::<i32>(), u, k, m))
+                            self.scan_total(ships, u, k, target).map(|s| (s, u, k))
                         })
-                        .max_by_key(|(s, u, k, _)| (*s, std::cmp::Reverse((*u, *k as u8))));
-                    if let Some((_, by, kind, mods)) = best {
+                        .max_by_key(|&(s, u, k)| (s, std::cmp::Reverse((u, k as u8))));
+                    // Only the scan rolled is listed with its labels.
+                    if let Some((_, by, kind)) = best
+                        && let Some(mods) = self.scan_modifiers(ships, by, kind, target)
+                    {
                         let roll = success_roll(dice, mods);
                         d.found = roll.succeeded();
                         d.active = d.found && kind == SensorKind::Aesa;

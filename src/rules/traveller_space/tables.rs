@@ -12,7 +12,7 @@
 //!   the usual 20-minute turn), and the turn's shots make one hit at most
 //!   ([`rof_bonus`]).
 
-use crate::dice::{DiceExpr, Modifier};
+use crate::dice::{DiceExpr, Gather, Modifier};
 use serde::{Deserialize, Serialize};
 
 /// What a space weapon does to armor: "(2)" halves the armor's DR; "(!)" ignores armor DR
@@ -288,11 +288,17 @@ pub struct ScanTarget {
 /// The scan's modifiers for a sensor of `kind` with scan value `value`, after the crewman's
 /// skill ("Scan Modifiers"): the scan value, the range, prior detection, and the kind's own.
 pub fn scan_modifiers(kind: SensorKind, value: i32, t: &ScanTarget) -> Vec<Modifier> {
-    let mut m = vec![Modifier::new("scan value", value)];
-    m.push(Modifier::named(
-        format!("range {} hexes", t.range),
-        space_range_modifier(t.range),
-    ));
+    let mut m = Vec::new();
+    gather_scan_modifiers(kind, value, t, &mut m);
+    m
+}
+
+/// [`scan_modifiers`] into `m` (a list, or only their sum: [`Gather`]).
+pub fn gather_scan_modifiers(kind: SensorKind, value: i32, t: &ScanTarget, m: &mut impl Gather) {
+    m.push(Modifier::new("scan value", value));
+    m.push_named(space_range_modifier(t.range), || {
+        format!("range {} hexes", t.range)
+    });
     if t.prior_detection {
         m.push(Modifier::new("prior detection", 4));
     }
@@ -349,7 +355,6 @@ pub fn scan_modifiers(kind: SensorKind, value: i32, t: &ScanTarget) -> Vec<Modif
             }
         }
     }
-    m
 }
 
 /// What a result of the major damage table does ("MAJOR DAMAGE TABLE").

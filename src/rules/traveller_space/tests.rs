@@ -1115,3 +1115,28 @@ fn a_volley_is_rolled_against_the_state_at_declaration() {
         roll.modifiers
     );
 }
+
+/// The unlabelled scan total a side weighs is the sum of the labelled "Scan Modifiers" it
+/// rolls, for both ships' every sensor, before and after the first turn's scans (prior
+/// detection), and none without such a sensor.
+#[test]
+fn a_scan_total_is_the_sum_of_its_modifiers() {
+    let (mut s, _) = duel("", "", "", 4);
+    let mut compared = 0;
+    for turn in 0..2 {
+        for (by, target) in [(UnitId(0), UnitId(1)), (UnitId(1), UnitId(0))] {
+            for kind in [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan] {
+                let listed = s.space.scan_modifiers(s.ships(), by, kind, target);
+                let total = s.space.scan_total(s.ships(), by, kind, target);
+                assert_eq!(
+                    total,
+                    listed.as_ref().map(|m| m.iter().map(|x| x.value).sum::<i32>()),
+                    "turn {turn}: {by:?} scans {target:?} with {kind:?}"
+                );
+                compared += usize::from(total.is_some());
+            }
+        }
+        s.begin_turn(&mut Scripted::new(&[3, 3, 3, 3, 3, 3]), &mut Vec::new());
+    }
+    assert!(compared >= 4, "{compared} sensors compared");
+}
