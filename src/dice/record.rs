@@ -150,12 +150,12 @@ pub trait Gather {
 
     /// Adds a modifier whose label is made at run time by `label`, which is not called
     /// where labels are dropped.
-    fn push_named(&mut self, value: i32, label: impl FnOnce() -> String) {
+    fn push_named<L: Into<Label>>(&mut self, value: i32, label: impl FnOnce() -> L) {
         self.push(Modifier::named(label(), value));
     }
 
     /// Adds some modifiers.
-    fn extend(&mut self, modifiers: impl IntoIterator<Item = Modifier>) {
+    fn push_all(&mut self, modifiers: impl IntoIterator<Item = Modifier>) {
         for m in modifiers {
             self.push(m);
         }
@@ -181,7 +181,7 @@ impl Gather for Sum {
         self.0 += modifier.value;
     }
 
-    fn push_named(&mut self, value: i32, _: impl FnOnce() -> String) {
+    fn push_named<L: Into<Label>>(&mut self, value: i32, _: impl FnOnce() -> L) {
         self.0 += value;
     }
 

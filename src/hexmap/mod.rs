@@ -39,48 +39,6 @@ pub enum MapShape {
     },
 }
 
-/// Some hexes of a map ([`HexMap::hex_set`]).
-#[derive(Clone, Debug)]
-pub struct HexSet<'a> {
-    map: &'a HexMap,
-    /// By the map's cell index.
-    flags: Vec<bool>,
-}
-
-/// A value for some hexes of one map, kept by the map's cell index: what a search over the
-/// map remembers per hex (a cost so far), without hashing ([`HexMap::hex_values`]).
-#[derive(Clone, Debug)]
-pub struct HexValues<'a, T> {
-    map: &'a HexMap,
-    /// By the map's cell index.
-    values: Vec<Option<T>>,
-}
-
-impl<T: Copy> HexValues<'_, T> {
-    /// The value of `hex`, if it has one (never for a hex off the map).
-    pub fn get(&self, hex: Hex) -> Option<T> {
-        self.map.index(hex).and_then(|i| self.values[i])
-    }
-
-    /// Gives `hex` the value `value`; false (and nothing kept) for a hex off the map.
-    pub fn set(&mut self, hex: Hex, value: T) -> bool {
-        match self.map.index(hex) {
-            Some(i) => {
-                self.values[i] = Some(value);
-                true
-            }
-            None => false,
-        }
-    }
-}
-
-impl HexSet<'_> {
-    /// True if `hex` is in the set.
-    pub fn contains(&self, hex: Hex) -> bool {
-        self.map.index(hex).is_some_and(|i| self.flags[i])
-    }
-}
-
 /// Pointy-topped or flat-topped hexes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Orientation {
@@ -345,25 +303,6 @@ impl HexMap {
         }
         let i = y.checked_mul(self.width)?.checked_add(x)? as usize;
         (i < self.cells.len()).then_some(i)
-    }
-
-    /// No value yet for any hex of the map ([`HexValues`]).
-    pub fn hex_values<T: Copy>(&self) -> HexValues<'_, T> {
-        HexValues {
-            map: self,
-            values: vec![None; self.cells.len()],
-        }
-    }
-
-    /// The set of `hexes` that are on this map, asked in constant time (a flag per cell).
-    pub fn hex_set(&self, hexes: impl IntoIterator<Item = Hex>) -> HexSet<'_> {
-        let mut flags = vec![false; self.cells.len()];
-        for hex in hexes {
-            if let Some(i) = self.index(hex) {
-                flags[i] = true;
-            }
-        }
-        HexSet { map: self, flags }
     }
 
     /// Terrain of `hex`, or `None` if it is off the map.

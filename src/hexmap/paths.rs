@@ -132,22 +132,28 @@ impl<F: Fn(Hex) -> Option<u32>> Entry for F {
 #[derive(Clone, Debug)]
 pub struct EntryCosts<'a> {
     map: &'a HexMap,
-    /// By cell: [`NO_COST`] where it cannot be entered.
+    /// By cell: the cost, [`NO_COST`] off the map or on blocked ground, [`CLOSED`] on a
+    /// closed hex.
     costs: Vec<u32>,
+}
+
+/// A closed hex in [`EntryCosts`] (whatever its terrain).
+const CLOSED: u32 = NO_COST - 1;
+
+/// A cost that can be paid: neither [`NO_COST`] nor [`CLOSED`].
+fn payable(cost: u32) -> Option<u32> {
+    (cost < CLOSED).then_some(cost)
 }
 
 impl EntryCosts<'_> {
     /// The cost of entering `hex`; `None` off the map, on blocked ground or a closed hex.
     pub fn get(&self, hex: Hex) -> Option<u32> {
-        let cost = self.costs[self.map.index(hex)?];
-        (cost != NO_COST).then_some(cost)
+        payable(self.costs[self.map.index(hex)?])
     }
 
-    /// True for a hex that was given as closed and could otherwise be entered.
+    /// True for a hex of the map that was given as closed.
     pub fn closed(&self, hex: Hex) -> bool {
-        self.map
-            .index(hex)
-            .is_some_and(|i| self.costs[i] == NO_COST && self.map.costs[i] != NO_COST)
+        self.map.index(hex).is_some_and(|i| self.costs[i] == CLOSED)
     }
 
     /// These costs, except that the hex `goal` costs what its terrain does even when it is
@@ -160,10 +166,14 @@ impl EntryCosts<'_> {
     }
 }
 
+/// A table answers for its own map; asked by a search over another, it looks the hex up.
 impl Entry for &EntryCosts<'_> {
-    fn cell(&self, _: &HexMap, cell: usize, _: Hex) -> Option<u32> {
-        let cost = self.costs[cell];
-        (cost != NO_COST).then_some(cost)
+    fn cell(&self, map: &HexMap, cell: usize, hex: Hex) -> Option<u32> {
+        if std::ptr::eq(map, self.map) {
+            payable(self.costs[cell])
+        } else {
+            self.get(hex)
+        }
     }
 }
 
@@ -175,13 +185,19 @@ pub struct OpenGoal<'c> {
 }
 
 impl Entry for OpenGoal<'_> {
-    fn cell(&self, map: &HexMap, cell: usize, _: Hex) -> Option<u32> {
-        let cost = if cell == self.goal {
-            map.costs[cell]
+    fn cell(&self, map: &HexMap, cell: usize, hex: Hex) -> Option<u32> {
+        if !std::ptr::eq(map, self.costs.map) {
+            return if self.costs.map.index(hex) == Some(self.goal) {
+                self.costs.map.move_cost(hex)
+            } else {
+                self.costs.get(hex)
+            };
+        }
+        if cell == self.goal {
+            payable(map.costs[cell])
         } else {
-            self.costs.costs[cell]
-        };
-        (cost != NO_COST).then_some(cost)
+            payable(self.costs.costs[cell])
+        }
     }
 }
 
@@ -191,8 +207,8 @@ impl HexMap {
     pub fn entry_costs(&self, closed: impl IntoIterator<Item = Hex>) -> EntryCosts<'_> {
         let mut costs = self.costs.clone();
         for hex in closed {
-            if let Some(i) = self.index(hex) {
-                costs[i] = NO_COST;
+            if let Some(i) = self.index(hex).filter(|&i| self.cells[i].is_some()) {
+                costs[i] = CLOSED;
             }
         }
         EntryCosts { map: self, costs }
@@ -280,41 +296,51 @@ impl HexMap {
         if self.walled_in(from, to, &enter) {
             return None;
         }
-        let n = self.cells.len();
-        let mut best = vec![u32::MAX; n];
-        let mut came_from = vec![usize::MAX; n];
-        let mut open = BinaryHeap::new();
-        best[start] = 0;
-        open.push(Reverse((from.unsigned_distance_to(to), 0u32, start)));
-        while let Some(Reverse((_, cost, i))) = open.pop() {
-            if i == goal {
-                let mut path = vec![to];
-                let mut at = goal;
-                while at != start {
-                    at = came_from[at];
-                    path.push(self.hex_at(at));
+        with_scratch(|scratch| {
+            scratch.begin(self.cells.len());
+            let Scratch {
+                best,
+                came_from,
+                open,
+                ..
+            } = scratch;
+            best.set(start, 0);
+            open.push(Reverse(key(from.unsigned_distance_to(to), 0, start)));
+            while let Some(Reverse(k)) = open.pop() {
+                let (cost, i) = unkey(k);
+                if i == goal {
+                    let mut path = vec![to];
+                    let mut at = goal;
+                    while at != start {
+                        at = came_from[at].0;
+                        path.push(self.hex_at(at));
+                    }
+                    path.reverse();
+                    return Some(path);
                 }
-                path.reverse();
-                return Some(path);
-            }
-            if cost > best[i] {
-                continue; // a stale entry
-            }
-            let here = self.hex_at(i);
-            for (dir, j) in self.neighbours(i) {
-                let next = here + dir;
-                let Some(step) = enter.cell(self, j, next) else {
-                    continue;
-                };
-                let total = cost + step;
-                if total < best[j] {
-                    best[j] = total;
-                    came_from[j] = i;
-                    open.push(Reverse((total + next.unsigned_distance_to(to), total, j)));
+                if cost > best.get(i) {
+                    continue; // a stale entry
+                }
+                let here = self.hex_at(i);
+                for (dir, j) in self.neighbours(i) {
+                    let next = here + dir;
+                    let Some(step) = enter.cell(self, j, next) else {
+                        continue;
+                    };
+                    let total = cost + step;
+                    if total < best.get(j) {
+                        best.set(j, total);
+                        came_from[j] = (i, step);
+                        open.push(Reverse(key(
+                            total + next.unsigned_distance_to(to),
+                            total,
+                            j,
+                        )));
+                    }
                 }
             }
-        }
-        None
+            None
+        })
     }
 
     /// The cheapest walk from `from`, facing `facing`, to `to` when facing matters
@@ -696,10 +722,7 @@ mod tests {
             for &b in hexes.iter().skip(k % 3).step_by(4) {
                 let f = EdgeDirection::ALL_DIRECTIONS[k % 6];
                 assert_eq!(table.get(b), enter(b));
-                assert_eq!(
-                    table.closed(b),
-                    closed.contains(&b) && map.move_cost(b).is_some()
-                );
+                assert_eq!(table.closed(b), closed.contains(&b));
                 let by_table = map.path_facing(a, f, b, &table);
                 assert_eq!(by_table, map.path_facing(a, f, b, enter), "{a:?} -> {b:?}");
                 assert_eq!(map.path(a, b, &table), map.path(a, b, enter));
@@ -751,5 +774,91 @@ mod tests {
             sizes.push(reach.len());
         }
         assert!(sizes.iter().filter(|&&n| n > 5).count() > 5, "{sizes:?}");
+    }
+
+    /// The cheapest walk with facing by a plain Dijkstra's search over (hex, facing)
+    /// states, with none of the search's shortcuts (no estimate, no flood): the reference.
+    fn reference_walk_cost(map: &HexMap, from: Hex, f0: EdgeDirection, to: Hex) -> Option<u32> {
+        let mut best = std::collections::HashMap::new();
+        let mut open = BinaryHeap::new();
+        best.insert((from, f0.index()), 0);
+        open.push(Reverse((0u32, from.x, from.y, f0.index())));
+        while let Some(Reverse((cost, x, y, fi))) = open.pop() {
+            let (here, f) = (
+                Hex::new(x, y),
+                EdgeDirection::ALL_DIRECTIONS[usize::from(fi)],
+            );
+            if here == to {
+                return Some(cost);
+            }
+            if best.get(&(here, fi)).is_some_and(|&b| cost > b) {
+                continue;
+            }
+            for dir in EdgeDirection::ALL_DIRECTIONS {
+                let next = here + dir;
+                let Some(t) = map.move_cost(next) else {
+                    continue;
+                };
+                let d = (6 + i32::from(dir.index()) - i32::from(f.index())) % 6;
+                let turns = d.min(6 - d) as u32;
+                let mut moves = vec![(if turns == 0 { t } else { t + 1 }, f)];
+                if turns > 0 {
+                    moves.push((t + turns, dir));
+                }
+                for (step, nf) in moves {
+                    let total = cost + step;
+                    if best.get(&(next, nf.index())).is_none_or(|&b| total < b) {
+                        best.insert((next, nf.index()), total);
+                        open.push(Reverse((total, next.x, next.y, nf.index())));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The walk with facing costs what the plain reference search finds, and there is
+    /// none exactly where the reference finds none, including goals inside a walled pocket
+    /// whose search runs long enough to flood the map for reachability.
+    #[test]
+    fn walks_with_facing_cost_what_a_plain_search_finds() {
+        let mut map = cluttered(7, 9, &[2]);
+        let pocket = Hex::new(4, -2);
+        map.set_terrain(pocket, Terrain::Open);
+        for h in pocket.ring(2) {
+            map.set_terrain(h, Terrain::Blocked);
+        }
+        for h in pocket.ring(1) {
+            map.set_terrain(h, Terrain::Open);
+        }
+        let open: Vec<Hex> = map
+            .hexes()
+            .filter(|(_, t)| *t != Terrain::Blocked)
+            .map(|(h, _)| h)
+            .collect();
+        let (mut found, mut none, mut walled) = (0, 0, 0);
+        for (k, &a) in open.iter().enumerate().step_by(9) {
+            let f = EdgeDirection::ALL_DIRECTIONS[k % 6];
+            let goals = open.iter().skip(k % 5).step_by(7).copied();
+            for b in goals.chain(std::iter::once(pocket)) {
+                let cost = map
+                    .path_facing(a, f, b, |h: Hex| map.move_cost(h))
+                    .map(|(_, c)| c.iter().sum::<u32>());
+                assert_eq!(
+                    cost,
+                    reference_walk_cost(&map, a, f, b),
+                    "{a:?} {f:?} -> {b:?}"
+                );
+                match cost {
+                    Some(_) => found += 1,
+                    None => none += 1,
+                }
+                walled += usize::from(b == pocket && a.unsigned_distance_to(pocket) > 2);
+            }
+        }
+        assert!(
+            found > 100 && none > 10 && walled > 10,
+            "{found} {none} {walled}"
+        );
     }
 }

@@ -29,7 +29,9 @@ pub use recording::{Decision, LoadError, Recording, SaveError, TableEntry};
 pub use table::DiceRequest;
 use table::{Pending, give_back, take_over};
 
-use crate::battle::{Autopilot, BattleEvent, Control, Controller, OutcomeKind, TurnState, UnitId};
+use crate::battle::{
+    Autopilot, BattleEvent, CombatLog, Control, Controller, OutcomeKind, TurnState, UnitId,
+};
 use crate::dice::BattleRng;
 use crate::format::{Path as FilePath, Problem};
 use crate::scenario::{Prepared, Registry, Ruleset, ScenarioError};
@@ -706,6 +708,10 @@ struct Mark {
 pub fn continue_from(session: &mut Session, recording: &Recording, seed: u64) {
     session.reset(recording.seed);
     session.world.insert_resource(Autopilot(false));
+    // The replay is looked at as the window saw it: a battle that keeps no log does not
+    // draw where craft whose ranges are bands stand (starship-d12, SOCS), and a GM edit
+    // replayed may set bands from the map. The battle fought on from here keeps none.
+    let keep = std::mem::replace(&mut session.world.resource_mut::<CombatLog>().keep, true);
     {
         let mut rng = session.world.resource_mut::<BattleRng>();
         for d in &recording.decisions {
@@ -783,6 +789,11 @@ pub fn continue_from(session: &mut Session, recording: &Recording, seed: u64) {
     }
     session.world.insert_resource(Autopilot(true));
     session.world.insert_resource(BattleRng::seeded(seed));
+    let mut log = session.world.resource_mut::<CombatLog>();
+    log.keep = keep;
+    if !keep {
+        log.entries.clear();
+    }
 }
 
 /// True if `unit` is played by a person (not the AI).

@@ -586,3 +586,87 @@ fn a_battle_saved_at_the_dice_prompt_loads_at_it() {
         "{first_knight_roll}"
     );
 }
+
+/// A preview "from now" (`continue_from` in a session that keeps no log, as the analysis
+/// window's) replays the GM's edits as the window made them: starship-d12 and SOCS set a
+/// moved ship's range bands from where the map shows the others, so the replay must find
+/// them where the window drew them. The GM moves a foe next to where the map shows one of
+/// the players' ships, after several decisions; the battle fought on from the recording
+/// goes the same with and without a log.
+#[test]
+fn a_preview_from_now_replays_gm_moves_as_the_window_made_them() {
+    use skirmish::play::continue_from;
+    use skirmish::session::{Session, SessionOptions};
+    for file in ["d12-three-ships.ron", "socs-furball.ron"] {
+        let mut p = play(file, 3);
+        let mut decisions = 0;
+        let mut moved = false;
+        for _ in 0..100_000 {
+            match p.advance() {
+                Advance::AwaitingPlayer(_) => {
+                    if decisions >= 6 && !moved {
+                        moved = gm_moves_a_foe_next_to_a_player(&mut p);
+                    }
+                    if decisions >= 10 && moved {
+                        break;
+                    }
+                    p.decide_by_ai().unwrap_or_else(|e| panic!("{e}"));
+                    decisions += 1;
+                }
+                Advance::Stepped | Advance::Replayed { .. } => {}
+                Advance::Over(_) => break,
+                other => panic!("{file}: {other:?}"),
+            }
+        }
+        assert!(
+            moved,
+            "{file}: the GM found no free hex next to a player's ship"
+        );
+        let recording = p.recording().clone();
+        let prepared = p.session().prepared().clone();
+        let fight_on = |keep_log: bool| {
+            let options = SessionOptions {
+                keep_log,
+                autopilot: true,
+            };
+            let mut s = Session::new(prepared.clone(), 1, options);
+            continue_from(&mut s, &recording, 77);
+            let outcome = s.run();
+            (outcome, s.summary())
+        };
+        assert_eq!(fight_on(false), fight_on(true), "{file}");
+    }
+}
+
+/// Moves the first foe still fighting to a free hex next to where the map shows a
+/// fighting ship of side 0; false if there is none.
+fn gm_moves_a_foe_next_to_a_player(p: &mut Play) -> bool {
+    let foe = first_foe(p);
+    let n = p.session().roster().units.len() as u32;
+    let mut taken = Vec::new();
+    let mut players = Vec::new();
+    for u in (0..n).map(UnitId) {
+        let entity = p.session().roster().entity(u).expect("unit");
+        let at = p.session().world.get::<HexPos>(entity).expect("pos").0;
+        taken.push(at);
+        let (side, _, fighting) = side_and_control(p, u);
+        if side == 0 && fighting {
+            players.push(at);
+        }
+    }
+    for at in players {
+        for next in at.all_neighbors() {
+            if taken.contains(&next) {
+                continue;
+            }
+            let place = GmChange::Place {
+                at: (next.x, next.y),
+                facing: 0,
+            };
+            if p.gm_edit(foe, place, "closes in").is_ok() {
+                return true;
+            }
+        }
+    }
+    false
+}

@@ -207,8 +207,7 @@ impl<'a> Situation<'a> {
         })
     }
 
-    /// True if a fighting unit other than the acting one stands on `hex` (a hex it could
-    /// otherwise enter: units never stand on blocked ground).
+    /// True if a fighting unit other than the acting one stands on `hex`.
     pub fn occupied(&self, hex: Hex) -> bool {
         self.entry().closed(hex)
     }

@@ -18,6 +18,7 @@ use super::posture::Posture;
 use super::sheet::{Fighter, Guard};
 use super::tables::success_chance;
 use crate::battle::{AiStyle, Policy, UnitId};
+use crate::hexmap::Entry;
 use hexx::Hex;
 
 /// The default GURPS AI in one of the [`AiStyle`]s.
@@ -306,13 +307,6 @@ impl GurpsAi {
         allowance: u32,
         stop: impl Fn(Hex) -> bool,
     ) -> Option<Hex> {
-        let enter = |h: Hex| {
-            if h == goal {
-                s.map.move_cost(h)
-            } else {
-                s.enter_cost(h)
-            }
-        };
         // The walk pays for facing as the move will (see `Situation::walk`).
         let (path, steps) = s.walk(goal, allowance, true)?;
         let mut spent = 0;
@@ -330,7 +324,7 @@ impl GurpsAi {
                 break;
             }
         }
-        best.or_else(|| Self::detour(s, goal, allowance, enter))
+        best.or_else(|| Self::detour(s, goal, allowance))
     }
 
     /// A hex within this turn's `allowance` from which `goal` costs fewer movement points
@@ -339,14 +333,10 @@ impl GurpsAi {
     /// starts with a step the allowance never covers, such as rough ground before a
     /// kneeling fighter's 1 point a turn, where it would otherwise wait for ever. `None`
     /// when no such way leads to the goal.
-    fn detour(
-        s: &Situation,
-        goal: Hex,
-        allowance: u32,
-        enter: impl Fn(Hex) -> Option<u32>,
-    ) -> Option<Hex> {
+    fn detour(s: &Situation, goal: Hex, allowance: u32) -> Option<Hex> {
         let from = s.me().pos;
-        let within = |h: Hex| enter(h).filter(|&c| h == goal || c <= allowance);
+        let enter = s.entry().open_to(goal);
+        let within = |h: Hex| enter.hex(s.map, h).filter(|&c| h == goal || c <= allowance);
         let cost_from = |h: Hex| {
             let path = s.map.path(h, goal, within)?;
             s.map.path_cost(&path)

@@ -394,7 +394,7 @@ pub fn attack_skill(weapon: &Weapon, s: &AttackSituation) -> i32 {
 
 /// [`attack_modifiers`] into `mods`.
 fn gather_attack_modifiers(weapon: &Weapon, s: &AttackSituation, mods: &mut impl Gather) {
-    mods.push(Modifier::named(weapon.skill_name.clone(), weapon.skill));
+    mods.push_named(weapon.skill, || weapon.skill_name.clone());
     if weapon.st_short > 0 {
         mods.push(Modifier::new("ST below weapon minimum", -weapon.st_short));
     }
@@ -447,7 +447,7 @@ fn gather_attack_modifiers(weapon: &Weapon, s: &AttackSituation, mods: &mut impl
         if s.aim_turns > 0 && s.braced {
             mods.push(Modifier::new("braced", 1));
         }
-        mods.extend(target_position_modifier(s.cover, s.target_posture));
+        mods.push_all(target_position_modifier(s.cover, s.target_posture));
         // gurps-traveller-gm-screen.txt: "RANGED WEAPON ATTACKS" (2), size of target;
         // "RANGED ATTACK MODIFIERS", behind someone else −4 per intervening figure.
         if s.target_sm != 0 {
@@ -500,7 +500,7 @@ fn gather_attack_modifiers(weapon: &Weapon, s: &AttackSituation, mods: &mut impl
     if let Some((why, penalty)) = s.impairment {
         mods.push(Modifier::new(why, penalty));
     }
-    mods.extend(s.posture.attack_label());
+    mods.push_all(s.posture.attack_label());
     if s.shock > 0 {
         mods.push(Modifier::new("shock", -s.shock));
     }

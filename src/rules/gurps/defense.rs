@@ -7,7 +7,7 @@ use super::fatigue::tired;
 use super::injury::STUNNED_DEFENSE;
 use super::posture::Posture;
 use super::sheet::{Fighter, Guard};
-use crate::dice::{Label, Modifier};
+use crate::dice::{Gather, Label, Modifier, Sum};
 
 /// Sum of modifiers: the effective skill or defense.
 pub fn effective(mods: &[Modifier]) -> i32 {
@@ -238,8 +238,23 @@ pub fn current_move(f: &Fighter) -> i32 {
 /// Dodge after the halvings for low HP and low FP (gurps-lite-and-socs.txt, "LOST HIT
 /// POINTS" and "LOST FATIGUE POINTS"), as modifiers after the base score.
 fn dodge_modifiers(f: &Fighter) -> Vec<Modifier> {
+    let mut dodge = Vec::with_capacity(3);
+    gather_dodge(f, &mut dodge);
+    dodge
+}
+
+/// The sum of [`dodge_modifiers`], without listing them (for the AI, which asks for every
+/// foe it weighs).
+fn dodge_score(f: &Fighter) -> i32 {
+    let mut sum = Sum::default();
+    gather_dodge(f, &mut sum);
+    sum.0
+}
+
+/// [`dodge_modifiers`] into `dodge`.
+fn gather_dodge(f: &Fighter, dodge: &mut impl Gather) {
     let sheet = &f.sheet;
-    let mut dodge = vec![Modifier::new("Dodge", sheet.dodge)];
+    dodge.push(Modifier::new("Dodge", sheet.dodge));
     let mut now = sheet.dodge;
     if reeling(f.hp, sheet.hp_max) {
         dodge.push(Modifier::new(
@@ -254,20 +269,6 @@ fn dodge_modifiers(f: &Fighter) -> Vec<Modifier> {
             half_round_up(now) - now,
         ));
     }
-    dodge
-}
-
-/// The sum of [`dodge_modifiers`], without building them (for the AI, which asks for every
-/// foe it weighs).
-fn dodge_score(f: &Fighter) -> i32 {
-    let mut now = f.sheet.dodge;
-    if reeling(f.hp, f.sheet.hp_max) {
-        now = half_round_up(now);
-    }
-    if tired(f.fp, f.sheet.fp_max) {
-        now = half_round_up(now);
-    }
-    now
 }
 
 /// Modifiers every active defense of `defender` shares: posture and stun

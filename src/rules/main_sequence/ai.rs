@@ -314,16 +314,6 @@ impl<'b, F: Borrow<Fight>, U: MsUnits> Weighing<'b, F, U> {
     }
 }
 
-/// The best attack of `u` if it stood at `from` (None when it has none).
-pub fn best_plan(
-    fight: &Board<impl Borrow<Fight>, impl MsUnits>,
-    map: &HexMap,
-    u: UnitId,
-    from: Hex,
-) -> Option<Plan> {
-    Weighing::new(fight, map, u).best_plan(from)
-}
-
 fn consider(best: &mut Option<Plan>, plan: Plan) {
     if best.as_ref().is_none_or(|b| plan.value > b.value + 1e-9) {
         *best = Some(plan);

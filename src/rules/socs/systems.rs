@@ -4,9 +4,11 @@
 //!
 //! Positions and facings are a picture of the range bands (gurps-lite-and-socs.txt, SOCS
 //! "COMBAT": range is kept per pair, not in hexes; [`SocsRange::hexes`] is a display
-//! choice): no rule reads them back during a battle. A battle that keeps no log (a
-//! preview, [`CombatLog::keep`]) is never looked at, so it mirrors only standing, which the
-//! victory check reads, and skips redrawing the map, which was nearly half its time.
+//! choice): no rule of a battle's own turns reads them back. A battle that keeps no log
+//! (a preview, [`CombatLog::keep`]) is never looked at, so it mirrors only standing, which
+//! the victory check reads, and skips redrawing the map, which was nearly half its time.
+//! The GM's place and join do set ranges from the map, so a preview that replays them
+//! keeps the log while it does (`play::continue_from`).
 
 use super::dogfight::{Action, CraftState, Crafts, Dogfight, Phase, SocsRange, Step};
 use super::sheet::Craft;

@@ -59,9 +59,11 @@ fn launch(missile: Missile, places: &Places, commands: &mut Commands) {
 
 /// Copies standing onto the entities, and moves the ships on the map to fit the bands
 /// (each move a `Moved` event of cost 0, so the window animates it). Where the map draws
-/// the ships decides nothing in the battle (ranges are bands, kept by the [`Fleet`]), so
-/// when nobody is shown the battle (a preview, which keeps no log: `CombatLog::keep`)
-/// only the standing is copied: placing the ships was a third of a preview's work.
+/// the ships decides nothing in the battle's own turns (ranges are bands, kept by the
+/// [`Fleet`]), so when nobody is shown the battle (a preview, which keeps no log:
+/// `CombatLog::keep`) only the standing is copied: placing the ships was a third of a
+/// preview's work. The GM's place and join do set bands from the map, so a preview that
+/// replays them keeps the log while it does (`play::continue_from`).
 fn mirror(
     placer: &mut Placer,
     fleet: &Fleet,

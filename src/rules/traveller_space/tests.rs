@@ -1130,7 +1130,9 @@ fn a_scan_total_is_the_sum_of_its_modifiers() {
                 let total = s.space.scan_total(s.ships(), by, kind, target);
                 assert_eq!(
                     total,
-                    listed.as_ref().map(|m| m.iter().map(|x| x.value).sum::<i32>()),
+                    listed
+                        .as_ref()
+                        .map(|m| m.iter().map(|x| x.value).sum::<i32>()),
                     "turn {turn}: {by:?} scans {target:?} with {kind:?}"
                 );
                 compared += usize::from(total.is_some());

@@ -70,6 +70,12 @@ pub fn reachable(pos: Hex, vel: Hex, thrust: u32) -> Vec<Hex> {
     thread_local! {
         static OFFSETS: std::cell::RefCell<Vec<Vec<Hex>>> = const { std::cell::RefCell::new(Vec::new()) };
     }
+    if thrust > MAX_THRUST {
+        // Beyond any ship's thrust: worked out here, not kept.
+        let mut v: Vec<Hex> = ghost.range(thrust).collect();
+        v.sort_by_key(|h| (h.unsigned_distance_to(ghost), h.x, h.y));
+        return v;
+    }
     OFFSETS.with(|offsets| {
         let mut offsets = offsets.borrow_mut();
         let t = thrust as usize;

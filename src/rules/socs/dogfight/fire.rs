@@ -4,7 +4,7 @@
 //! together, and the effect of a hit on a craft, a planet and the people aboard.
 
 use super::*;
-use crate::dice::Sum;
+use crate::dice::{Gather, Sum};
 
 /// The penalty of a shot without aiming bonuses ("AIMING BONUSES": firing without ABs, a
 /// snap shot; decision in the module notes of [`crate::rules::socs`]).
@@ -12,26 +12,6 @@ const SNAP_SHOT: i32 = -5;
 
 /// The label of [`SNAP_SHOT`] on a roll.
 const SNAP_SHOT_LABEL: &str = "snap shot";
-
-/// Where [`Dogfight::gather_shot_modifiers`] puts the modifiers it finds: a labelled list
-/// for a roll the log shows, or only their sum ([`Sum`]) where nobody reads the labels,
-/// which are then never written.
-trait ShotGather {
-    /// Adds a modifier of `value`, labelled by `label` if labels are kept.
-    fn add(&mut self, value: i32, label: impl FnOnce() -> Label);
-}
-
-impl ShotGather for Vec<Modifier> {
-    fn add(&mut self, value: i32, label: impl FnOnce() -> Label) {
-        self.push(Modifier::named(label(), value));
-    }
-}
-
-impl ShotGather for Sum {
-    fn add(&mut self, value: i32, _label: impl FnOnce() -> Label) {
-        self.0 += value;
-    }
-}
 
 /// The "dice" of a SOCS hit's damage event: the firepower level, not a roll (the log
 /// shows such a hit as a change of the craft's condition).
@@ -147,26 +127,26 @@ impl Dogfight {
         crafts: &impl Crafts,
         (me, w, target, aim): (UnitId, usize, UnitId, Option<u8>),
         gm: i32,
-        mods: &mut impl ShotGather,
+        mods: &mut impl Gather,
     ) {
         let craft = crafts.craft(me);
         let gunner = craft.gunner(w);
         let weapon = &craft.stats.weapons[w];
-        mods.add(gunner.gunner, || format!("{} Gunner", gunner.name).into());
-        mods.add(weapon.acc, || Label::Static("Acc"));
+        mods.push_named(gunner.gunner, || format!("{} Gunner", gunner.name));
+        mods.push_named(weapon.acc, || Label::Static("Acc"));
         let (pos, sus) = (
             self.position_ab(crafts, me, target),
             crafts.sustained_ab(me, w, target),
         );
         if !self.snap_shot(crafts, me, w, target) {
             if pos > 0 {
-                mods.add(pos, || Label::Static("Position AB"));
+                mods.push_named(pos, || Label::Static("Position AB"));
             }
             if sus > 0 {
-                mods.add(sus, || Label::Static("Sustained Fire AB"));
+                mods.push_named(sus, || Label::Static("Sustained Fire AB"));
             }
         } else {
-            mods.add(SNAP_SHOT, || Label::Static(SNAP_SHOT_LABEL));
+            mods.push_named(SNAP_SHOT, || Label::Static(SNAP_SHOT_LABEL));
         }
         let t = crafts.craft(target);
         let aimed = aim.and_then(|k| {
@@ -175,14 +155,14 @@ impl Dogfight {
         });
         let size = t.to_be_hit;
         if let Some((location, size)) = aimed {
-            mods.add(size, || {
-                format!("aimed at the {location} (one size smaller)").into()
+            mods.push_named(size, || {
+                format!("aimed at the {location} (one size smaller)")
             });
         } else if size != 0 && t.stats.class != ShipClass::Planet {
-            mods.add(size, || format!("{} to be hit", t.stats.class).into());
+            mods.push_named(size, || format!("{} to be hit", t.stats.class));
         }
         if gm != 0 {
-            mods.add(gm, || Label::Static("GM"));
+            mods.push_named(gm, || Label::Static("GM"));
         }
     }
 
