@@ -122,6 +122,8 @@ pub struct HexMap {
     links: Vec<[u32; 6]>,
     /// Movement points to enter each cell ([`NO_COST`] off the map or blocked).
     costs: Vec<u32>,
+    /// The hex nearest the middle of the map ([`HexMap::middle`]).
+    middle: Option<Hex>,
     count: usize,
     /// Line of sight and cover between pairs of hexes, worked out once each: terrain does
     /// not change during a battle, and the preview asks the same questions millions of
@@ -147,6 +149,7 @@ impl Clone for HexMap {
             cells: self.cells.clone(),
             links: self.links.clone(),
             costs: self.costs.clone(),
+            middle: self.middle,
             count: self.count,
             sight: self
                 .sight
@@ -207,6 +210,7 @@ impl HexMap {
                 .collect(),
             cells,
             links: Vec::new(),
+            middle: Self::mean(&hexes),
             count: hexes.len(),
             sight: Vec::new(),
         };
@@ -221,6 +225,21 @@ impl HexMap {
             })
             .collect();
         map.with_sight_cache()
+    }
+
+    /// The mean of `hexes`' coordinates, each rounded toward zero; `None` without hexes.
+    fn mean(hexes: &[Hex]) -> Option<Hex> {
+        let n = hexes.len() as i64;
+        let q: i64 = hexes.iter().map(|h| i64::from(h.x)).sum();
+        let r: i64 = hexes.iter().map(|h| i64::from(h.y)).sum();
+        (n > 0).then(|| Hex::new((q / n) as i32, (r / n) as i32))
+    }
+
+    /// The hex nearest the middle of the map: the mean of its hexes' coordinates, each
+    /// rounded toward zero (worked out once: the shape never changes, and terrain does not
+    /// count); `None` for a map without hexes.
+    pub fn middle(&self) -> Option<Hex> {
+        self.middle
     }
 
     fn with_sight_cache(mut self) -> Self {
@@ -624,5 +643,44 @@ mod tests {
         }
         assert_eq!(Compass::East.direction(Orientation::Flat), None);
         assert_eq!(Compass::North.direction(Orientation::Pointy), None);
+    }
+
+    /// The middle is the mean of the map's hexes, each coordinate rounded toward zero,
+    /// for hexagons and rectangles of both orientations, walls or not.
+    #[test]
+    fn the_middle_is_the_mean_of_the_hexes() {
+        let mut shapes: Vec<MapShape> = (1..6).map(|radius| MapShape::Hexagon { radius }).collect();
+        for columns in [1, 2, 5, 12, 28] {
+            for rows in [1, 3, 12, 40] {
+                shapes.push(MapShape::Rectangle { columns, rows });
+            }
+        }
+        for shape in shapes {
+            for orientation in [Orientation::Pointy, Orientation::Flat] {
+                let mut map = HexMap::new(shape, orientation, 1.0, "m");
+                let hexes: Vec<Hex> = map.hexes().map(|(h, _)| h).collect();
+                let n = hexes.len() as i64;
+                let q: i64 = hexes.iter().map(|h| i64::from(h.x)).sum();
+                let r: i64 = hexes.iter().map(|h| i64::from(h.y)).sum();
+                let mean = Hex::new((q / n) as i32, (r / n) as i32);
+                assert_eq!(map.middle(), Some(mean), "{shape:?} {orientation:?}");
+                map.set_terrain(hexes[0], Terrain::Blocked);
+                assert_eq!(map.middle(), Some(mean), "walls do not move it");
+            }
+        }
+        let rectangle = HexMap::new(
+            MapShape::Rectangle {
+                columns: 5,
+                rows: 3,
+            },
+            Orientation::Flat,
+            1.0,
+            "m",
+        );
+        assert_ne!(
+            rectangle.middle(),
+            Some(Hex::ZERO),
+            "a rectangle's middle is not its corner"
+        );
     }
 }

@@ -1012,4 +1012,4 @@ fn ammunition_runs_out_unless_cinematic() {
     }
 }
 
-mod rules_of_play;
+mod play_tests;

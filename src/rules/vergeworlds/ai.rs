@@ -22,10 +22,9 @@ use super::injury::{self, Blow, Hurt};
 use super::sheet::WeaponKind;
 use super::vector::{self, Steer};
 use crate::battle::UnitId;
-use crate::hexmap::{HexMap, MapShape, Orientation, Terrain};
+use crate::hexmap::Terrain;
 use hexx::Hex;
 use std::borrow::Borrow;
-use std::sync::OnceLock;
 
 /// The AI's decision for `u`.
 pub fn choose(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> Action {
@@ -576,40 +575,7 @@ fn turn_toward(
     plan
 }
 
-/// The hex nearest the middle of the map's bounding box ([`MiddleOfMap`]).
+/// The hex nearest the middle of the map ([`HexMap::middle`]).
 fn middle_of_map(f: &Board<impl Borrow<Fight>, impl VwUnits>) -> Option<Hex> {
-    let map = f.map.as_ref()?;
-    f.middle.of(map)
-}
-
-/// The hex nearest the middle of `map`'s bounding box: the mean of its hexes'
-/// coordinates, each rounded toward zero; `None` for a map without hexes.
-pub fn map_middle(map: &HexMap) -> Option<Hex> {
-    let (mut n, mut q, mut r) = (0i64, 0i64, 0i64);
-    for (h, _) in map.hexes() {
-        n += 1;
-        q += i64::from(h.x);
-        r += i64::from(h.y);
-    }
-    (n > 0).then(|| Hex::new((q / n) as i32, (r / n) as i32))
-}
-
-/// [`map_middle`] remembered for the shape and orientation of the map it was worked out
-/// for, which decide the hexes a map has (terrain changes none): a flier over its foe
-/// asks for it every turn, and going over every hex of the map each time was nearly half
-/// of a battle of two fliers.
-#[derive(Clone, Debug, Default)]
-pub struct MiddleOfMap(OnceLock<(MapShape, Orientation, Option<Hex>)>);
-
-impl MiddleOfMap {
-    /// [`map_middle`] of `map`.
-    pub fn of(&self, map: &HexMap) -> Option<Hex> {
-        let key = (map.shape(), map.orientation());
-        let &(shape, orientation, middle) = self.0.get_or_init(|| (key.0, key.1, map_middle(map)));
-        if (shape, orientation) == key {
-            middle
-        } else {
-            map_middle(map)
-        }
-    }
+    f.map.as_ref()?.middle()
 }

@@ -493,8 +493,6 @@ pub struct Fight {
     pub interrupted: Vec<UnitId>,
     /// The slack of a cramped battlefield, if it is one ("Cramped").
     pub cramped: Option<f64>,
-    /// The middle of the map, once the AI asked for it.
-    pub(super) middle: super::ai::MiddleOfMap,
     /// The last walk found.
     pub(super) paths: applying::PathMemo,
     /// Nobody reads the words of this fight: the combat log is not kept (a preview; the

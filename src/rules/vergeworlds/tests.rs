@@ -605,40 +605,6 @@ fn remembered_facings_equal_facings_worked_out_afresh() {
     }
 }
 
-/// The remembered middle of the map ([`super::ai::MiddleOfMap`]) is the middle worked out
-/// afresh for every shape, also when one fight is handed maps of other shapes in turn.
-#[test]
-fn the_remembered_middle_of_the_map_is_the_middle_of_each_map() {
-    use super::ai::{MiddleOfMap, map_middle};
-    use crate::hexmap::{HexMap, MapShape, Orientation};
-    let mut shapes = Vec::new();
-    for radius in 0..6 {
-        shapes.push(MapShape::Hexagon { radius });
-    }
-    for columns in [1, 2, 5, 12, 28] {
-        for rows in [1, 3, 12, 40] {
-            shapes.push(MapShape::Rectangle { columns, rows });
-        }
-    }
-    let mut maps = Vec::new();
-    for &shape in &shapes {
-        for orientation in [Orientation::Pointy, Orientation::Flat] {
-            maps.push(HexMap::new(shape, orientation, 1.0, "m"));
-        }
-    }
-    let shared = MiddleOfMap::default();
-    for map in maps.iter().chain(maps.iter().rev()) {
-        assert_eq!(shared.of(map), map_middle(map));
-        assert_eq!(MiddleOfMap::default().of(map), map_middle(map));
-    }
-    let f = fight_of("scenarios/vw-sky-duel.ron");
-    let Some(map) = f.map.clone() else {
-        panic!("the sky duel has a map");
-    };
-    assert_eq!(f.middle.of(&map), map_middle(&map));
-    assert_eq!(f.middle.of(&map), map_middle(&map));
-}
-
 /// The altitude the map shows ([`super::systems::shown_altitude`]) is the altitude rounded,
 /// as before the ground was answered without rounding: at 0, -0, halves and in between.
 #[test]
