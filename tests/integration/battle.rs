@@ -1409,3 +1409,39 @@ fn battles_where_nothing_happens_end_as_stalemates() {
         }
     }
 }
+
+/// A battle that keeps no log (every preview battle) leaves undrawn what only a reader
+/// needs, such as where starship-d12 and SOCS draw craft whose ranges are bands, and the
+/// words of decisions and rolls; none of it decides anything: every shipped scenario of
+/// every ruleset, over several seeds, ends with the same outcome, rounds, standings and
+/// tallies with and without a log.
+#[test]
+fn battles_without_a_log_end_as_battles_with_one() {
+    let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
+        .expect("scenarios")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{files:?}");
+    for file in &files {
+        let prepared = Arc::new(
+            skirmish::rules::builtin()
+                .load(file)
+                .unwrap_or_else(|e| panic!("{}: {}", file.display(), e.render(false))),
+        );
+        let seeds = if prepared.units.len() > 12 { 1 } else { 4 };
+        for seed in 0..seeds {
+            let fight = |keep_log: bool| {
+                let options = SessionOptions {
+                    keep_log,
+                    autopilot: true,
+                };
+                let mut s = Session::new(prepared.clone(), seed, options);
+                let outcome = s.run();
+                (outcome, s.summary())
+            };
+            assert_eq!(fight(false), fight(true), "{} seed {seed}", file.display());
+        }
+    }
+}
