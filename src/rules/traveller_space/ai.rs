@@ -21,17 +21,12 @@ use super::space::{Action, Phase, Shot, Space, Vessels};
 use super::tables::effective_dr;
 use super::vector;
 use crate::battle::UnitId;
-use crate::dice::Modifier;
 use hexx::Hex;
 
 /// The chance that a GURPS success roll against `skill` succeeds (3–4 always, 17–18
 /// never): [`crate::dice::success_chance`].
 pub fn success_chance(skill: i32) -> f64 {
     crate::dice::success_chance(skill)
-}
-
-fn sum(mods: &[Modifier]) -> i32 {
-    mods.iter().map(|m| m.value).sum()
 }
 
 /// The expected hull damage of `u`'s mount `mount` firing at `t` now.
@@ -46,7 +41,7 @@ pub fn expected_damage(
         return 0.0;
     };
     let w = m.weapon;
-    let p = success_chance(sum(&space.gunnery_modifiers(ships, u, mount, t)));
+    let p = success_chance(space.shot_total(ships, u, mount, t, false));
     let d = ships.distance(u, t);
     let mut dmg = w.mean_damage();
     if d > w.half_damage {
@@ -92,8 +87,8 @@ pub fn preferred_range(space: &Space, ships: &impl Vessels, u: UnitId, quarry: U
     }
     let reach = mounts.iter().map(|m| m.weapon.max_range).max().unwrap_or(0);
     let here = ships.distance(u, quarry);
-    let base: i32 = sum(&space.gunnery_modifiers(ships, u, 0, quarry))
-        - super::tables::gunnery_range_modifier(here);
+    let base: i32 =
+        space.shot_total(ships, u, 0, quarry, false) - super::tables::gunnery_range_modifier(here);
     let dr = ships.sheet(quarry).stats.dr;
     let value = |d: u32| -> f64 {
         mounts
@@ -229,7 +224,7 @@ fn defense_value(space: &Space, ships: &impl Vessels, u: UnitId, mount: usize) -
     let Some(m) = ships.sheet(u).mounts.get(mount) else {
         return 0.0;
     };
-    let pd = sum(&space.augmented_gunner(ships, u, &m.weapon))
+    let pd = space.augmented_gunner_total(ships, u, &m.weapon)
         + super::tables::gunnery_range_modifier(0)
         + 10;
     let strike = space.missile.skill + ships.sheet(u).stats.sm;

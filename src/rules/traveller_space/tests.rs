@@ -968,6 +968,19 @@ fn the_odds_shown_are_the_odds_rolled() {
                 for pinpoint in [false, true] {
                     let shown = s.shot_odds(UnitId(0), mount, UnitId(1), pinpoint);
                     let mods = s.shot_modifiers(UnitId(0), mount, UnitId(1), pinpoint);
+                    // The AI's unlabelled sums are the labelled lists' sums.
+                    let total: i32 = mods.iter().map(|m| m.value).sum();
+                    let ships = s.ships();
+                    let quick = s
+                        .space
+                        .shot_total(ships, UnitId(0), mount, UnitId(1), pinpoint);
+                    assert_eq!(quick, total, "mount {mount}, pinpoint {pinpoint}");
+                    let weapon = ships.sheet(UnitId(0)).mounts[mount].weapon;
+                    let gunner = s.space.augmented_gunner(ships, UnitId(0), &weapon);
+                    assert_eq!(
+                        s.space.augmented_gunner_total(ships, UnitId(0), &weapon),
+                        gunner.iter().map(|m| m.value).sum::<i32>()
+                    );
                     let mut hits = 0;
                     for a in 1..=6 {
                         for b in 1..=6 {

@@ -33,12 +33,7 @@ impl Space {
         target: UnitId,
         pinpoint: bool,
     ) -> f64 {
-        let skill = self
-            .shot_modifiers(ships, u, mount, target, pinpoint)
-            .iter()
-            .map(|m| m.value)
-            .sum();
-        crate::dice::success_chance(skill)
+        crate::dice::success_chance(self.shot_total(ships, u, mount, target, pinpoint))
     }
 
     /// As [`Space::gunnery_modifiers`], with pinpoint marksmanship when `pinpoint`.
@@ -50,25 +45,50 @@ impl Space {
         target: UnitId,
         pinpoint: bool,
     ) -> Vec<Modifier> {
+        let mut mods = Vec::new();
+        self.gather_shot(ships, (u, mount, target, pinpoint), &mut mods);
+        mods
+    }
+
+    /// The sum of [`Space::shot_modifiers`], without their labels (the AI weighs every
+    /// mount against every foe).
+    pub fn shot_total(
+        &self,
+        ships: &impl Vessels,
+        u: UnitId,
+        mount: usize,
+        target: UnitId,
+        pinpoint: bool,
+    ) -> i32 {
+        let mut sum = Sum::default();
+        self.gather_shot(ships, (u, mount, target, pinpoint), &mut sum);
+        sum.0
+    }
+
+    /// [`Space::shot_modifiers`] into `mods` (nothing without such a mount).
+    fn gather_shot(
+        &self,
+        ships: &impl Vessels,
+        (u, mount, target, pinpoint): (UnitId, usize, UnitId, bool),
+        mods: &mut impl Gather,
+    ) {
         let sheet = ships.sheet(u);
         let Some(m) = sheet.mounts.get(mount) else {
-            return Vec::new();
+            return;
         };
-        let mut mods = self.augmented_gunner(ships, u, &m.weapon);
+        self.gather_gunner(ships, u, &m.weapon, mods);
         if pinpoint {
             mods.push(Modifier::new("pinpoint marksmanship", -6));
         } else {
             mods.push(Modifier::new("target size", ships.sheet(target).stats.sm));
         }
         let d = self.std_range(ships.distance(u, target));
-        mods.push(Modifier::named(
-            format!("range {} hexes (+1 firing hex)", d),
-            gunnery_range_modifier(d),
-        ));
+        mods.push_named(gunnery_range_modifier(d), || {
+            format!("range {d} hexes (+1 firing hex)")
+        });
         if self.active_sensors(ships, u) && ships.detection(u, target).active {
             mods.push(Modifier::new("active sensor lock", 2));
         }
-        mods
     }
 
     /// Augmented Gunner skill with weapon `w`: skill, Acc up to the skill, RoF bonus, and
@@ -79,13 +99,32 @@ impl Space {
         u: UnitId,
         w: &SpaceWeapon,
     ) -> Vec<Modifier> {
+        let mut mods = Vec::new();
+        self.gather_gunner(ships, u, w, &mut mods);
+        mods
+    }
+
+    /// The sum of [`Space::augmented_gunner`], without its labels.
+    pub fn augmented_gunner_total(&self, ships: &impl Vessels, u: UnitId, w: &SpaceWeapon) -> i32 {
+        let mut sum = Sum::default();
+        self.gather_gunner(ships, u, w, &mut sum);
+        sum.0
+    }
+
+    /// [`Space::augmented_gunner`] into `mods`.
+    fn gather_gunner(
+        &self,
+        ships: &impl Vessels,
+        u: UnitId,
+        w: &SpaceWeapon,
+        mods: &mut impl Gather,
+    ) {
         let sheet = ships.sheet(u);
         let gunner = sheet.stats.crew.gunner;
-        let mut mods = vec![Modifier::new("Gunner", gunner)];
-        mods.push(Modifier::named(
-            format!("Acc {} (up to skill)", w.acc),
-            acc_bonus(w.acc, gunner),
-        ));
+        mods.push(Modifier::new("Gunner", gunner));
+        mods.push_named(acc_bonus(w.acc, gunner), || {
+            format!("Acc {} (up to skill)", w.acc)
+        });
         let rof = rof_bonus(w, self.turn_seconds());
         if rof != 0 {
             mods.push(Modifier::new("RoF", rof));
@@ -94,7 +133,6 @@ impl Space {
         if sheet.stats.targeting != 0 && st.computers > 0 && st.bridge {
             mods.push(Modifier::new("targeting program", sheet.stats.targeting));
         }
-        mods
     }
 
     /// Resolves the declared volley. Direct fire is simultaneous once every ship has
