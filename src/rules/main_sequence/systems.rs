@@ -64,13 +64,30 @@ fn shown_at(fight: &Board<impl Borrow<Fight>, impl MsUnits>, map: &HexMap) -> Ve
     at
 }
 
+/// Copies standing onto the entities, and shows each unit where [`shown_at`] draws it,
+/// facing its nearest foe. Where the map draws a unit decides nothing in the battle's own
+/// turns (a unit's hex is its state's), so when nobody is shown the battle (a preview,
+/// which keeps no log: `CombatLog::keep`) only the standing is copied: drawing the chase
+/// was a fifth of a chase's preview. The GM's edits read the drawn hexes, so a preview
+/// that replays them keeps the log while it does (`play::continue_from`).
 fn mirror(
     facings: &mut Facings,
     fight: &Board<impl Borrow<Fight>, impl MsUnits>,
-    map: &HexMap,
+    (map, shown): (&HexMap, bool),
     places: &mut Places,
     events: &mut Vec<BattleEvent>,
 ) {
+    if !shown {
+        for (id, _, _, mut standing) in places.iter_mut() {
+            if let Some(st) = fight.units.state_of(*id) {
+                let now = st.condition.standing();
+                if *standing != now {
+                    *standing = now;
+                }
+            }
+        }
+        return;
+    }
     let at = shown_at(fight, map);
     let fighting: Vec<bool> = fight.ids().map(|u| fight.fighting(u)).collect();
     let sides: Vec<Option<u8>> = fight.ids().map(|u| fight.units.side_of(u)).collect();
@@ -215,7 +232,7 @@ pub(super) fn begin(
     mut outcome: ResMut<Outcome>,
     mut fight: ResMut<Fight>,
     mut rng: ResMut<BattleRng>,
-    map: Res<HexMap>,
+    (map, log): (Res<HexMap>, Res<CombatLog>),
     mut units: UnitQuery,
     mut places: Places,
     mut facings: ResMut<Facings>,
@@ -237,7 +254,13 @@ pub(super) fn begin(
         fight.begin_round(&map, &mut *rng, &mut events);
         if escaped(&fight, &mut outcome, &mut events) {
             turn.round = fight.round;
-            mirror(&mut facings, &fight, &map, &mut places, &mut events);
+            mirror(
+                &mut facings,
+                &fight,
+                (&map, log.keep),
+                &mut places,
+                &mut events,
+            );
             out.write_batch(events);
             return;
         }
@@ -246,7 +269,13 @@ pub(super) fn begin(
         Step::Awaiting(id) => turn.awaiting = Some(id),
         Step::RoundOver => turn.round_over = true,
     }
-    mirror(&mut facings, &fight, &map, &mut places, &mut events);
+    mirror(
+        &mut facings,
+        &fight,
+        (&map, log.keep),
+        &mut places,
+        &mut events,
+    );
     sync_turn(&fight, &mut turn);
     out.write_batch(events);
 }
@@ -335,7 +364,13 @@ pub(super) fn resolve(
     fight.apply(&map, active, action, &mut *rng, &mut events);
     escaped(&fight, &mut outcome, &mut events);
     decision.turn.awaiting = None;
-    mirror(&mut facings, &fight, &map, &mut places, &mut events);
+    mirror(
+        &mut facings,
+        &fight,
+        (&map, log.keep),
+        &mut places,
+        &mut events,
+    );
     sync_turn(&fight, &mut decision.turn);
     out.write_batch(events);
 }
