@@ -589,8 +589,9 @@ fn a_battle_saved_at_the_dice_prompt_loads_at_it() {
 
 /// A preview "from now" (`continue_from` in a session that keeps no log, as the analysis
 /// window's) replays the GM's edits as the window made them: starship-d12 and SOCS set a
-/// moved ship's range bands from where the map shows the others, and Main Sequence reads
-/// the hexes it draws, so the replay must find them where the window drew them. The GM moves a foe next to where the map shows one of
+/// moved ship's range bands from where the map shows the others, and Main Sequence and
+/// Vergeworlds read the hexes they draw, so the replay must find them where the window drew
+/// them. The GM moves a foe next to where the map shows one of
 /// the players' ships, after several decisions; the battle fought on from the recording
 /// goes the same with and without a log.
 #[test]

@@ -101,12 +101,29 @@ pub(super) fn shown_altitude(alt: f64) -> i32 {
     if alt == 0.0 { 0 } else { alt.round() as i32 }
 }
 
+/// Copies standing onto the entities, and shows each unit on its hex with its vector,
+/// altitude and facing. Only the standing decides anything in the battle's own turns
+/// (the rules keep position, vector and altitude in the unit's state), so when nobody is
+/// shown the battle (a preview, which keeps no log: `CombatLog::keep`) only the standing
+/// is copied. The GM's edits read the drawn hex and facing, so a preview that replays
+/// them keeps the log while it does (`play::continue_from`).
 fn mirror(
     fight: &Board<impl Borrow<Fight>, impl VwUnits>,
     facings: &mut Facings,
-    places: &mut Places,
+    (places, shown): (&mut Places, bool),
     commands: &mut Commands,
 ) {
+    if !shown {
+        for (_, id, _, _, mut st, _, _) in places.iter_mut() {
+            if let Some(s) = fight.units.state_of(*id) {
+                let now = s.standing();
+                if *st != now {
+                    *st = now;
+                }
+            }
+        }
+        return;
+    }
     let faces = facings.of(fight);
     for (e, id, mut pos, mut facing, mut st, vel, alt) in places.iter_mut() {
         let Some(s) = fight.units.state_of(*id) else {
@@ -193,7 +210,7 @@ pub(super) fn begin(
         Step::Awaiting(id) => turn.awaiting = Some(id),
         Step::RoundOver => turn.round_over = true,
     }
-    mirror(&fight, &mut facings, &mut places, &mut commands);
+    mirror(&fight, &mut facings, (&mut places, log.keep), &mut commands);
     sync_turn(&fight, &mut turn);
     out.write_batch(events);
 }
@@ -248,7 +265,7 @@ pub(super) fn resolve(
         fight.apply(active, action, &mut *rng, &mut events);
     }
     decision.turn.awaiting = None;
-    mirror(&fight, &mut facings, &mut places, &mut commands);
+    mirror(&fight, &mut facings, (&mut places, log.keep), &mut commands);
     sync_turn(&fight, &mut decision.turn);
     out.write_batch(events);
 }
