@@ -176,6 +176,15 @@ impl Gather for Vec<Modifier> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sum(pub i32);
 
+impl Sum {
+    /// The sum of what `gather` gathers (a rule's modifiers, labels dropped).
+    pub fn of(gather: impl FnOnce(&mut Sum)) -> i32 {
+        let mut sum = Sum::default();
+        gather(&mut sum);
+        sum.0
+    }
+}
+
 impl Gather for Sum {
     fn push(&mut self, modifier: Modifier) {
         self.0 += modifier.value;

@@ -387,9 +387,7 @@ pub fn attack_modifiers(weapon: &Weapon, s: &AttackSituation) -> Vec<Modifier> {
 
 /// The effective skill of an attack: the sum of [`attack_modifiers`], without listing them.
 pub fn attack_skill(weapon: &Weapon, s: &AttackSituation) -> i32 {
-    let mut sum = Sum::default();
-    gather_attack_modifiers(weapon, s, &mut sum);
-    sum.0
+    Sum::of(|sum| gather_attack_modifiers(weapon, s, sum))
 }
 
 /// [`attack_modifiers`] into `mods`.

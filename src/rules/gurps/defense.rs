@@ -246,9 +246,7 @@ fn dodge_modifiers(f: &Fighter) -> Vec<Modifier> {
 /// The sum of [`dodge_modifiers`], without listing them (for the AI, which asks for every
 /// foe it weighs).
 fn dodge_score(f: &Fighter) -> i32 {
-    let mut sum = Sum::default();
-    gather_dodge(f, &mut sum);
-    sum.0
+    Sum::of(|sum| gather_dodge(f, sum))
 }
 
 /// [`dodge_modifiers`] into `dodge`.

@@ -113,9 +113,7 @@ impl Dogfight {
         aim: Option<u8>,
         gm: i32,
     ) -> i32 {
-        let mut sum = Sum::default();
-        self.gather_shot_modifiers(crafts, (me, w, target, aim), gm, &mut sum);
-        sum.0
+        Sum::of(|sum| self.gather_shot_modifiers(crafts, (me, w, target, aim), gm, sum))
     }
 
     /// The one rule behind [`Dogfight::aimed_shot_modifiers`] and
@@ -133,20 +131,20 @@ impl Dogfight {
         let gunner = craft.gunner(w);
         let weapon = &craft.stats.weapons[w];
         mods.push_named(gunner.gunner, || format!("{} Gunner", gunner.name));
-        mods.push_named(weapon.acc, || Label::Static("Acc"));
+        mods.push(Modifier::new("Acc", weapon.acc));
         let (pos, sus) = (
             self.position_ab(crafts, me, target),
             crafts.sustained_ab(me, w, target),
         );
         if !self.snap_shot(crafts, me, w, target) {
             if pos > 0 {
-                mods.push_named(pos, || Label::Static("Position AB"));
+                mods.push(Modifier::new("Position AB", pos));
             }
             if sus > 0 {
-                mods.push_named(sus, || Label::Static("Sustained Fire AB"));
+                mods.push(Modifier::new("Sustained Fire AB", sus));
             }
         } else {
-            mods.push_named(SNAP_SHOT, || Label::Static(SNAP_SHOT_LABEL));
+            mods.push(Modifier::new(SNAP_SHOT_LABEL, SNAP_SHOT));
         }
         let t = crafts.craft(target);
         let aimed = aim.and_then(|k| {
@@ -162,7 +160,7 @@ impl Dogfight {
             mods.push_named(size, || format!("{} to be hit", t.stats.class));
         }
         if gm != 0 {
-            mods.push_named(gm, || Label::Static("GM"));
+            mods.push(Modifier::new("GM", gm));
         }
     }
 

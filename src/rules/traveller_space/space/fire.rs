@@ -60,9 +60,7 @@ impl Space {
         target: UnitId,
         pinpoint: bool,
     ) -> i32 {
-        let mut sum = Sum::default();
-        self.gather_shot(ships, (u, mount, target, pinpoint), &mut sum);
-        sum.0
+        Sum::of(|sum| self.gather_shot(ships, (u, mount, target, pinpoint), sum))
     }
 
     /// [`Space::shot_modifiers`] into `mods` (nothing without such a mount).
@@ -106,9 +104,7 @@ impl Space {
 
     /// The sum of [`Space::augmented_gunner`], without its labels.
     pub fn augmented_gunner_total(&self, ships: &impl Vessels, u: UnitId, w: &SpaceWeapon) -> i32 {
-        let mut sum = Sum::default();
-        self.gather_gunner(ships, u, w, &mut sum);
-        sum.0
+        Sum::of(|sum| self.gather_gunner(ships, u, w, sum))
     }
 
     /// [`Space::augmented_gunner`] into `mods`.
