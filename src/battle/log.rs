@@ -1,9 +1,7 @@
 //! The combat log: every event of the battle in order with the round it happened in, and
 //! its readable text form (each roll with its dice and labelled modifiers).
 
-use super::{AttackResult, BattleEvent, OutcomeKind, Roster, Sides, Standing, TurnState};
-use bevy::ecs::message::MessageReader;
-use bevy::ecs::prelude::{Res, ResMut};
+use super::{AttackResult, BattleEvent, OutcomeKind, Roster, Sides, Standing};
 use bevy::ecs::resource::Resource;
 use serde::Serialize;
 use std::fmt::Write;
@@ -45,23 +43,6 @@ impl CombatLog {
             out.push_str(&format_event(&entry.event, roster, sides));
         }
         out
-    }
-}
-
-pub(super) fn record_log(
-    mut log: ResMut<CombatLog>,
-    turn: Res<TurnState>,
-    mut events: MessageReader<super::BattleEvent>,
-) {
-    if !log.keep {
-        events.clear();
-        return;
-    }
-    for event in events.read() {
-        log.entries.push(LogEntry {
-            round: turn.round,
-            event: event.clone(),
-        });
     }
 }
 

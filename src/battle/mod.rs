@@ -27,8 +27,8 @@ pub use stats::{BattleStats, UnitTally};
 pub use units::{Frozen, Gathered, Sheet, UnitComponents, Units, UnitsMut};
 
 use bevy::ecs::component::Component;
-use bevy::ecs::message::{Message, MessageWriter, Messages};
-use bevy::ecs::prelude::{IntoScheduleConfigs, Query, Res, ResMut, Schedule, SystemSet};
+use bevy::ecs::message::{Message, MessageCursor, MessageReader, MessageWriter, Messages};
+use bevy::ecs::prelude::{IntoScheduleConfigs, Local, Query, Res, ResMut, Schedule, SystemSet};
 use bevy::ecs::resource::Resource;
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::ecs::world::World;
@@ -535,13 +535,11 @@ pub fn new_schedule() -> Schedule {
         )
             .chain(),
     );
+    // One system a set: each system a step runs costs a little, and a preview runs
+    // hundreds of thousands of steps.
     schedule.add_systems((
-        (stalemate::note_activity, judge_victory)
-            .chain()
-            .in_set(BattleSet::Judge),
-        (stats::record_stats, log::record_log)
-            .chain()
-            .in_set(BattleSet::Record),
+        judge.in_set(BattleSet::Judge),
+        record.in_set(BattleSet::Record),
         flush_messages::<BattleEvent>.in_set(BattleSet::Flush),
     ));
     schedule
@@ -566,17 +564,22 @@ pub fn flush_messages<T: Message>(mut messages: ResMut<Messages<T>>) {
     messages.update();
 }
 
-/// Decides the outcome once at most one side has units fighting, or the round limit or
-/// the safety cap has passed.
-fn judge_victory(
+/// Reads the step's events into [`Activity`], then decides the outcome once at most one
+/// side has units fighting, or the round limit or the safety cap has passed. (One system
+/// reads and writes the events: a `MessageReader` and a `MessageWriter` of the same
+/// messages cannot share one.)
+#[allow(clippy::too_many_arguments)] // a bevy system: each parameter is one world access
+fn judge(
     mut outcome: ResMut<Outcome>,
     turn: Res<TurnState>,
     rule: Res<VictoryRule>,
-    activity: Res<Activity>,
+    mut activity: ResMut<Activity>,
     sides: Res<Sides>,
     units: Query<(&Side, &Standing)>,
-    mut events: MessageWriter<BattleEvent>,
+    mut events: ResMut<Messages<BattleEvent>>,
+    mut seen: Local<MessageCursor<BattleEvent>>,
 ) {
+    activity.note(seen.read(&events), turn.round, turn.round_over);
     if outcome.0.is_some() || turn.round == 0 {
         return;
     }
@@ -597,6 +600,25 @@ fn judge_victory(
             outcome: kind,
             round: turn.round,
         });
+    }
+}
+
+/// Records the step's events in the statistics and, when it is kept, the log.
+fn record(
+    mut stats: ResMut<BattleStats>,
+    mut log: ResMut<CombatLog>,
+    turn: Res<TurnState>,
+    mut events: MessageReader<BattleEvent>,
+) {
+    let keep = log.keep;
+    for event in events.read() {
+        stats.count(event);
+        if keep {
+            log.entries.push(LogEntry {
+                round: turn.round,
+                event: event.clone(),
+            });
+        }
     }
 }
 

@@ -10,9 +10,7 @@
 //!
 //! The rule reads only the battle's events, so it holds for every ruleset alike.
 
-use super::{BattleEvent, TurnState};
-use bevy::ecs::message::MessageReader;
-use bevy::ecs::prelude::{Res, ResMut};
+use super::BattleEvent;
 use bevy::ecs::resource::Resource;
 
 /// Quiet rounds in a row after which a battle is a stalemate.
@@ -68,15 +66,6 @@ impl Activity {
     pub fn stalemate(&self) -> bool {
         self.quiet_rounds >= QUIET_ROUNDS
     }
-}
-
-/// Reads the step's events into [`Activity`] (before the victory check).
-pub(super) fn note_activity(
-    turn: Res<TurnState>,
-    mut activity: ResMut<Activity>,
-    mut events: MessageReader<BattleEvent>,
-) {
-    activity.note(events.read(), turn.round, turn.round_over);
 }
 
 #[cfg(test)]

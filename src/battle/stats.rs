@@ -2,8 +2,6 @@
 //! the same events the log shows. The preview aggregates these over many battles.
 
 use super::{BattleEvent, UnitId};
-use bevy::ecs::message::MessageReader;
-use bevy::ecs::prelude::ResMut;
 use bevy::ecs::resource::Resource;
 use serde::Serialize;
 
@@ -75,11 +73,5 @@ impl BattleStats {
             }
             _ => {}
         }
-    }
-}
-
-pub(super) fn record_stats(mut stats: ResMut<BattleStats>, mut events: MessageReader<BattleEvent>) {
-    for event in events.read() {
-        stats.count(event);
     }
 }

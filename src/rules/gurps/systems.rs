@@ -392,18 +392,21 @@ pub(super) fn resolve(
 
     // Check the command against the rules.
     let checked = {
-        let views: Vec<UnitView> = units
-            .iter()
-            .map(|(id, side, pos, facing, standing, fighter, _)| UnitView {
-                id: *id,
-                name: roster.name(*id),
-                side: side.0,
-                pos: pos.0,
-                standing: *standing,
-                fighter,
-                facing: facing.0,
-            })
-            .collect();
+        // Room for every unit at once (the query's iterator gives no size to collect by).
+        let mut views = Vec::with_capacity(units.iter().len());
+        views.extend(
+            units
+                .iter()
+                .map(|(id, side, pos, facing, standing, fighter, _)| UnitView {
+                    id: *id,
+                    name: roster.name(*id),
+                    side: side.0,
+                    pos: pos.0,
+                    standing: *standing,
+                    fighter,
+                    facing: facing.0,
+                }),
+        );
         Situation::new(&map, views, active, &rules).map(|s| {
             // Words only when someone will read them (previews keep no log).
             let text = if log.keep {
