@@ -12,7 +12,7 @@ use crate::hexmap::HexMap;
 use crate::scenario::{Prepared, UnitSheet};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::Messages;
-use bevy::ecs::query::{Or, With};
+use bevy::ecs::query::{Or, QueryState, With};
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::World;
 use hexx::{EdgeDirection, Hex};
@@ -49,6 +49,20 @@ pub struct Session {
     seed: u64,
     /// The stat blocks of units the GM brought in, by unit id past the scenario's.
     added: Vec<UnitSheet>,
+    /// The queries every battle of a preview asks, built once.
+    queries: Queries,
+}
+
+/// What a battle spawns: units and projectiles.
+type Spawned = Or<(With<UnitId>, With<Projectile>)>;
+
+/// The queries [`Session::reset`] and [`Session::standings`] ask once a battle, kept: a
+/// query's state costs more to build than to run over a battle's few units.
+struct Queries {
+    /// The entities a reset despawns: units and projectiles.
+    spawned: QueryState<Entity, Spawned>,
+    /// Each unit's standing.
+    standing: QueryState<(&'static UnitId, &'static Standing)>,
 }
 
 /// How a battle went, for statistics.
@@ -76,6 +90,10 @@ impl Session {
         prepared.rules.configure(&mut schedule);
         prepared.rules.init(&mut world, &prepared);
         world.insert_resource(prepared.map.clone());
+        let queries = Queries {
+            spawned: QueryState::new(&mut world),
+            standing: QueryState::new(&mut world),
+        };
         let mut session = Self {
             world,
             schedule,
@@ -83,6 +101,7 @@ impl Session {
             options,
             seed,
             added: Vec::new(),
+            queries,
         };
         session.reset(seed);
         session
@@ -103,10 +122,7 @@ impl Session {
         self.seed = seed;
         self.added.clear();
         let world = &mut self.world;
-        let old: Vec<Entity> = world
-            .query_filtered::<Entity, Or<(With<UnitId>, With<Projectile>)>>()
-            .iter(world)
-            .collect();
+        let old: Vec<Entity> = self.queries.spawned.iter(world).collect();
         for e in old {
             world.despawn(e);
         }
@@ -210,8 +226,12 @@ impl Session {
 
     /// Standing of each unit, in unit order.
     pub fn standings(&mut self) -> Vec<Standing> {
-        let mut q = self.world.query::<(&UnitId, &Standing)>();
-        let mut v: Vec<(UnitId, Standing)> = q.iter(&self.world).map(|(i, s)| (*i, *s)).collect();
+        let mut v: Vec<(UnitId, Standing)> = self
+            .queries
+            .standing
+            .iter(&self.world)
+            .map(|(i, s)| (*i, *s))
+            .collect();
         v.sort_by_key(|(i, _)| *i);
         v.into_iter().map(|(_, s)| s).collect()
     }
