@@ -160,11 +160,16 @@ fn nearest(
     u: UnitId,
     pred: impl Fn(UnitId) -> bool,
 ) -> Option<UnitId> {
-    f.foes(u).filter(|&e| pred(e)).min_by(|&a, &b| {
-        f.distance(u, a)
-            .total_cmp(&f.distance(u, b))
-            .then(a.0.cmp(&b.0))
-    })
+    // Each foe's distance worked out once (the comparison is the same: distance, then
+    // the lower unit number; foes come in unit order, so the first nearest is kept).
+    let mut best: Option<(UnitId, f64)> = None;
+    for e in f.foes(u).filter(|&e| pred(e)) {
+        let d = f.distance(u, e);
+        if best.is_none_or(|(b, bd)| d.total_cmp(&bd).then(e.0.cmp(&b.0)).is_lt()) {
+            best = Some((e, d));
+        }
+    }
+    best.map(|(e, _)| e)
 }
 
 fn turn(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> Action {
@@ -415,17 +420,17 @@ fn cover_spot(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId, t: UnitId)
         return None;
     }
     let target = f.state(t).pos;
-    let occupied: Vec<Hex> = f
-        .ids()
-        .filter(|&o| o != u && f.fighting(o))
-        .map(|o| f.state(o).pos)
-        .collect();
+    // Whether another character still fighting stands on `h` (asked only of cover hexes).
+    let occupied = |h: Hex| {
+        f.ids()
+            .any(|o| o != u && f.fighting(o) && f.state(o).pos == h)
+    };
     let budget = f.sheet(u).base_move;
     let mut best: Option<Hex> = None;
     for r in 1..=budget {
         for h in s.pos.ring(r) {
             if map.terrain(h).and_then(Terrain::cover).is_some()
-                && !occupied.contains(&h)
+                && !occupied(h)
                 && map.line_of_sight(h, target)
                 && h.unsigned_distance_to(target) > 1
                 && f.check(u, &Action::Move((h.x, h.y))).is_ok()

@@ -20,6 +20,7 @@ pub mod fight;
 pub mod flight;
 pub mod gm;
 pub mod injury;
+mod line;
 pub mod score;
 pub mod sheet;
 mod systems;
@@ -75,22 +76,16 @@ pub fn new_fight(prepared: &Prepared, characters: &mut impl VwUnitsMut, copy_map
         .units
         .iter()
         .zip(&sheets)
-        .map(|(u, s)| if s.mook { u.template.clone() } else { None });
-    let units = sheets
-        .iter()
-        .zip(&prepared.units)
-        .zip(groups)
-        .map(|((s, u), group)| {
-            let toward = prepared
-                .units
-                .iter()
-                .find(|o| o.side != u.side)
-                .map_or(hexx::Hex::new(1, 0), |o| o.at - u.at);
-            starting_state(s, u.at, toward, group)
-        });
-    for (id, state) in characters.ids().zip(units) {
+        .map(|(u, s)| if s.mook { u.template.as_deref() } else { None });
+    let units = sheets.iter().zip(&prepared.units).zip(groups);
+    for (id, ((s, u), group)) in characters.ids().zip(units) {
+        let toward = prepared
+            .units
+            .iter()
+            .find(|o| o.side != u.side)
+            .map_or(hexx::Hex::new(1, 0), |o| o.at - u.at);
         if let Some(st) = characters.state_mut(id) {
-            *st = state;
+            restart(st, s, u.at, toward, group);
         }
     }
     Fight {
@@ -116,16 +111,67 @@ pub fn starting_state(
     toward: hexx::Hex,
     group: Option<String>,
 ) -> UnitState {
-    UnitState {
+    let mut state = UnitState::default();
+    restart(&mut state, s, at, toward, group.as_deref());
+    state
+}
+
+/// `v` emptied and filled with `items` (its memory kept).
+fn refill<T>(mut v: Vec<T>, items: impl Iterator<Item = T>) -> Vec<T> {
+    v.clear();
+    v.extend(items);
+    v
+}
+
+/// Sets `state` to the [`starting_state`] of stat block `s` at `at` heading along `toward`
+/// in mook group `group`, reusing the memory of its lists and group name: every battle
+/// of a preview starts its characters again.
+fn restart(
+    state: &mut UnitState,
+    s: &VwStats,
+    at: hexx::Hex,
+    toward: hexx::Hex,
+    group: Option<&str>,
+) {
+    let group = match (std::mem::take(&mut state.group), group) {
+        (Some(mut name), Some(g)) => {
+            name.clear();
+            name.push_str(g);
+            Some(name)
+        }
+        (_, g) => g.map(str::to_owned),
+    };
+    let mut injuries = std::mem::take(&mut state.injuries);
+    injuries.clear();
+    let mut control = std::mem::take(&mut state.control);
+    control.clear();
+    *state = UnitState {
         pos: at,
         alt: s.altitude,
         breath: s.stamina,
         mana: s.mana,
-        loaded: s.weapons.iter().map(|w| w.shots).collect(),
-        spare: s.weapons.iter().map(|w| w.reloads).collect(),
-        drawn: s.weapons.iter().map(|w| !w.holstered).collect(),
-        fired: vec![0; s.weapons.len()],
-        wear: vec![Wear::default(); s.armor.len()],
+        injuries,
+        control,
+        loaded: refill(
+            std::mem::take(&mut state.loaded),
+            s.weapons.iter().map(|w| w.shots),
+        ),
+        spare: refill(
+            std::mem::take(&mut state.spare),
+            s.weapons.iter().map(|w| w.reloads),
+        ),
+        drawn: refill(
+            std::mem::take(&mut state.drawn),
+            s.weapons.iter().map(|w| !w.holstered),
+        ),
+        fired: refill(
+            std::mem::take(&mut state.fired),
+            s.weapons.iter().map(|_| 0),
+        ),
+        wear: refill(
+            std::mem::take(&mut state.wear),
+            s.armor.iter().map(|_| Wear::default()),
+        ),
         free_defenses: 1,
         air: s.flight.as_ref().map(|f| flight::GlideState {
             speed: f64::from(f.speed),
@@ -152,7 +198,7 @@ pub fn starting_state(
             }),
         group,
         ..UnitState::default()
-    }
+    };
 }
 
 #[cfg(test)]

@@ -434,17 +434,21 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             1
         };
         self.breath(u, cost, events);
-        // Walk the line; stop at the first wall, edge or character: a collision.
+        // Walk the line; stop at the first wall, edge or character: a collision. The
+        // others still fighting, in unit order, are where they are all along the line.
+        let others: Vec<(UnitId, Hex)> = self
+            .ids()
+            .filter(|&o| o != u && self.fighting(o))
+            .map(|o| (o, self.state(o).pos))
+            .collect();
         let mut at = from;
         let mut hit: Option<(Hex, Option<UnitId>)> = None;
         let map = self.map.clone();
-        for h in from.line_to(to).skip(1) {
+        for h in line(from, to).skip(1) {
             let wall = map
                 .as_ref()
                 .is_some_and(|m| m.move_cost(h).is_none() || !m.contains(h));
-            let other = self
-                .ids()
-                .find(|&o| o != u && self.fighting(o) && self.state(o).pos == h);
+            let other = others.iter().find(|&&(_, p)| p == h).map(|&(o, _)| o);
             if wall || other.is_some() {
                 hit = Some((h, other));
                 break;
@@ -541,7 +545,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let mut at = from;
         let mut hit = false;
         let map = self.map.clone();
-        for h in from.line_to(to).skip(1) {
+        for h in line(from, to).skip(1) {
             if map.as_ref().is_some_and(|m| !m.contains(h)) {
                 break;
             }

@@ -510,7 +510,11 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             .map_or(0, |m| m.value);
         // The defense.
         let kind = p.defense.unwrap_or(DefenseKind::Normal);
-        let ts = self.state(t).clone();
+        // What the defense reads of the defender as it was before defending.
+        let (free_defenses, evade) = {
+            let ts = self.state(t);
+            (ts.free_defenses, ts.evade.clone())
+        };
         let (label, droll): (Cow<'static, str>, RollRecord) = if kind == DefenseKind::None {
             (
                 "no defense (counts 2)".into(),
@@ -519,14 +523,14 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         } else {
             self.lose_focus(t, "it defended", events);
             // Extra defenses borrow actions from the next turn.
-            if ts.free_defenses == 0 {
+            if free_defenses == 0 {
                 self.state_mut(t).borrowed += 1;
             } else {
                 self.state_mut(t).free_defenses -= 1;
             }
             self.state_mut(t).defenses += 1;
             let roll = self.defense_roll(t, Some((u, &w)), kind, false, dice);
-            let roll = match &ts.evade {
+            let roll = match &evade {
                 Some(e) if e.total > roll.total => e.clone(),
                 _ => roll,
             };
@@ -572,7 +576,8 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let Some(mut p) = self.pending.clone() else {
+        // Taken rather than copied: nothing reads the attack until it is put back below.
+        let Some(mut p) = self.pending.take() else {
             return;
         };
         let u = p.attacker;

@@ -42,7 +42,6 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
                 "at high speed the vector must be steered first".into()
             });
         }
-        let held = self.held_by(u).is_some();
         if let Action::Attack(Attack { target, .. }) | Action::Grapple { target, .. } = action
             && (target.0 as usize) >= self.count()
         {
@@ -64,7 +63,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
                 if s.vector.is_some() {
                     return Err("at high speed the vector moves the character".into());
                 }
-                if held {
+                if self.held_by(u).is_some() {
                     return Err("held: escape first".into());
                 }
                 if s.prone {

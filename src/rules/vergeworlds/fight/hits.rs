@@ -462,9 +462,12 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let w = self.weapon(u, weapon);
         let Some(map) = self.map.clone() else { return };
-        let max = w.max_range.unwrap_or(60.0).min(60.0) as i32;
+        let max = self
+            .weapon_ref(u, weapon)
+            .max_range
+            .unwrap_or(60.0)
+            .min(60.0) as i32;
         let dir = through - from;
         if dir == Hex::ZERO {
             return;
@@ -472,17 +475,26 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let dist = from.unsigned_distance_to(through).max(1) as i32;
         let far = from + Hex::new(dir.x * max / dist, dir.y * max / dist);
         let area_range = dist as f64;
+        // Who could be in the way, in unit order (nobody moves while the shots fly).
+        let standing: Vec<(UnitId, Hex)> = self
+            .ids()
+            .filter(|&v| Some(v) != skip && v != u && self.fighting(v))
+            .map(|v| (v, self.state(v).pos))
+            .collect();
+        if standing.is_empty() {
+            return;
+        }
         let mut victims = Vec::new();
-        for h in from.line_to(far).skip(dist as usize + 1) {
+        for h in line(from, far).skip(dist as usize + 1) {
             if map.move_cost(h).is_none() {
                 break;
             }
-            for v in self.ids() {
-                if Some(v) != skip && v != u && self.fighting(v) && self.state(v).pos == h {
-                    victims.push(v);
-                }
-            }
+            victims.extend(standing.iter().filter(|&&(_, p)| p == h).map(|&(v, _)| v));
         }
+        if victims.is_empty() {
+            return;
+        }
+        let w = self.weapon(u, weapon);
         for v in victims {
             let d = self.distance(u, v);
             let sat = combat::saturation(0.0, self.sheet(v).size, size, d, area_range);
