@@ -335,6 +335,11 @@ fn turn(f: &Board<impl Borrow<Fight>, impl VwUnits>, u: UnitId) -> Action {
             }
         }
     }
+    // At high speed the vector moves the character: a walk or a run would be refused
+    // (the turn ends), so without a foe in reach there is no way to look for.
+    if s.vector.is_some() && adjacent.is_none() {
+        return Action::EndTurn;
+    }
     // Close in.
     let goal = f.state(foe).pos;
     if let Some(h) = approach(f, u, goal, sheet.base_move.saturating_sub(s.moved))

@@ -679,6 +679,10 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         let (sa, sb) = (self.state(a), self.state(b));
         let flat = sa.pos.unsigned_distance_to(sb.pos) as f64;
         let up = sa.alt - sb.alt;
+        if up == 0.0 {
+            // The square root of a whole number's exact square is that number.
+            return flat;
+        }
         (flat * flat + up * up).sqrt()
     }
 

@@ -43,12 +43,64 @@ pub struct Line {
     end: u32,
 }
 
+/// How far (in axial coordinates) a hex of a line may lie from the point of the segment
+/// it rounds: rounding moves a coordinate by half a hex, the correction by one more
+/// ([`hex_round`]); the sixteenth is room for the `f32` arithmetic of the point, whose
+/// error stays within a few thousandths for coordinates within [`FAR`].
+const NEAR: f64 = 1.5 + 1.0 / 16.0;
+
+/// The coordinates (either way from the middle) for which [`Line::first_of`] holds.
+pub const FAR: i32 = 4096;
+
 impl Line {
     /// The hex at `step` of the line.
     pub fn at(&self, step: u32) -> Hex {
         let s = step as f32 / self.dist;
         let t = 1.0 - s;
         hex_round(self.a[0] * t + self.b[0] * s, self.a[1] * t + self.b[1] * s)
+    }
+
+    /// The first step after the start (1 to the distance) whose hex is one of `stops`,
+    /// found without working out the hexes no stop is near: the same step as the first
+    /// of the line's hexes, after its start, found among `stops`, for a line whose ends'
+    /// coordinates lie within [`FAR`].
+    ///
+    /// Only the steps whose point of the segment lies within [`NEAR`] of a stop in both
+    /// axial coordinates can have it as their hex; the point of step `i` is
+    /// `a + (b - a) * i / n` in each coordinate, so those steps are an interval, worked out
+    /// in `f64` (whose error is nothing beside the room [`NEAR`] leaves).
+    pub fn first_of(&self, stops: impl IntoIterator<Item = Hex>) -> Option<u32> {
+        let last = self.end - 1;
+        let n = f64::from(last);
+        // Each coordinate's start and the steps one of its units spans (`None`: it does
+        // not change along the line).
+        let axes = [0, 1].map(|k| {
+            let (a, b) = (f64::from(self.a[k]), f64::from(self.b[k]));
+            (a, (b != a).then(|| n / (b - a)))
+        });
+        stops
+            .into_iter()
+            .filter_map(|h| {
+                let (mut lo, mut hi) = (0.0_f64, n);
+                for ((a, per), c) in axes.iter().zip([h.x, h.y]) {
+                    let off = f64::from(c) - a;
+                    match per {
+                        None if off.abs() > NEAR => return None,
+                        None => {}
+                        Some(per) => {
+                            let (t1, t2) = ((off - NEAR) * per, (off + NEAR) * per);
+                            lo = lo.max(t1.min(t2));
+                            hi = hi.min(t1.max(t2));
+                        }
+                    }
+                }
+                if lo > hi {
+                    return None;
+                }
+                let (lo, hi) = ((lo.floor() as u32).max(1), (hi.ceil() as u32).min(last));
+                (lo..=hi).find(|&i| self.at(i) == h)
+            })
+            .min()
     }
 }
 
@@ -137,6 +189,39 @@ mod tests {
                 assert!(line(a, b).skip(n).eq(a.line_to(b).skip(n)));
                 assert_eq!(line(a, b).len(), a.line_to(b).len());
             }
+        }
+    }
+
+    /// The first stop a line meets, found from the stops, is the one its hexes meet.
+    #[test]
+    fn first_stops_are_the_walks() {
+        let mut seed = 7u64;
+        let mut next = |n: i32| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % n as u64) as i32
+        };
+        for _ in 0..20_000 {
+            let a = Hex::new(next(61) - 30, next(61) - 30);
+            let b = Hex::new(next(61) - 30, next(61) - 30);
+            let stops: Vec<Hex> = (0..next(20))
+                .map(|_| {
+                    if next(2) == 0 {
+                        // On the line, or next to it.
+                        let l = line(a, b);
+                        let h = l.at(next(l.len() as i32) as u32);
+                        h + Hex::new(next(3) - 1, next(3) - 1)
+                    } else {
+                        Hex::new(next(61) - 30, next(61) - 30)
+                    }
+                })
+                .collect();
+            let walked = line(a, b)
+                .skip(1)
+                .position(|h| stops.contains(&h))
+                .map(|p| p as u32 + 1);
+            assert_eq!(line(a, b).first_of(stops.iter().copied()), walked);
         }
     }
 

@@ -441,20 +441,35 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             .filter(|&o| o != u && self.fighting(o))
             .map(|o| (o, self.state(o).pos))
             .collect();
-        let mut at = from;
-        let mut hit: Option<(Hex, Option<UnitId>)> = None;
         let map = self.map.clone();
-        for h in line(from, to).skip(1) {
-            let wall = map
-                .as_ref()
-                .is_some_and(|m| m.move_cost(h).is_none() || !m.contains(h));
-            let other = others.iter().find(|&&(_, p)| p == h).map(|&(o, _)| o);
-            if wall || other.is_some() {
-                hit = Some((h, other));
-                break;
+        let hexes = line(from, to);
+        // The first step whose hex stops the vector: found from the walls and the others
+        // when the line is known to stay on the map, else hex by hex.
+        let first = match map
+            .as_ref()
+            .and_then(|m| self.sight.walls_inside(m, from, to))
+        {
+            Some(walls) => {
+                hexes.first_of(walls.iter().copied().chain(others.iter().map(|&(_, p)| p)))
             }
-            at = h;
-        }
+            None => hexes
+                .clone()
+                .skip(1)
+                .position(|h| {
+                    map.as_ref()
+                        .is_some_and(|m| m.move_cost(h).is_none() || !m.contains(h))
+                        || others.iter().any(|&(_, p)| p == h)
+                })
+                .map(|p| p as u32 + 1),
+        };
+        let (at, hit) = match first {
+            Some(k) => {
+                let h = hexes.at(k);
+                let other = others.iter().find(|&&(_, p)| p == h).map(|&(o, _)| o);
+                (hexes.at(k - 1), Some((h, other)))
+            }
+            None => (hexes.at(hexes.len() as u32 - 1), None),
+        };
         let s = self.state_mut(u);
         s.steered = true;
         s.ran = true;
@@ -542,19 +557,31 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         // Walls stop low fliers (a collision); the map's edge only stops the flight there
         // (decision: the battle is what happens on the map).
         let alt = self.state(u).alt - result.altitude_lost;
-        let mut at = from;
-        let mut hit = false;
         let map = self.map.clone();
-        for h in line(from, to).skip(1) {
-            if map.as_ref().is_some_and(|m| !m.contains(h)) {
-                break;
-            }
-            if alt <= 2.0 && map.as_ref().is_some_and(|m| m.move_cost(h).is_none()) {
-                hit = true;
-                break;
-            }
-            at = h;
-        }
+        let hexes = line(from, to);
+        // The first step that stops the flight, and whether it hit a wall: found from the
+        // walls (none for a high flier) when the line is known to stay on the map, else
+        // hex by hex.
+        let stop = match map
+            .as_ref()
+            .and_then(|m| self.sight.walls_inside(m, from, to))
+        {
+            Some(walls) if alt <= 2.0 => hexes.first_of(walls.iter().copied()).map(|k| (k, true)),
+            Some(_) => None,
+            None => hexes.clone().skip(1).zip(1..).find_map(|(h, k)| {
+                if map.as_ref().is_some_and(|m| !m.contains(h)) {
+                    Some((k, false))
+                } else if alt <= 2.0 && map.as_ref().is_some_and(|m| m.move_cost(h).is_none()) {
+                    Some((k, true))
+                } else {
+                    None
+                }
+            }),
+        };
+        let (at, hit) = match stop {
+            Some((k, wall)) => (hexes.at(k - 1), wall),
+            None => (hexes.at(hexes.len() as u32 - 1), false),
+        };
         let s = self.state_mut(u);
         s.steered = true;
         s.pos = at;

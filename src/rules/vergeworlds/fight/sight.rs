@@ -12,8 +12,8 @@
 //! the two hexes, so the memo's answer is the map's; the battles of a preview share the
 //! map and with it the memo.
 
-use crate::hexmap::{Cover, HexMap, Terrain};
-use crate::rules::vergeworlds::line::line;
+use crate::hexmap::{Cover, HexMap, MapShape, Terrain};
+use crate::rules::vergeworlds::line::{FAR, line};
 use hexx::Hex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -34,7 +34,18 @@ const COORD: std::ops::Range<i32> = -2048..2048;
 /// word (the two hexes, 12 bits a coordinate, and the answer bits). Made when first
 /// asked; [`SightMemo::take`] hands it on to the next battle.
 #[derive(Debug, Default)]
-pub struct SightMemo(OnceLock<(Arc<HexMap>, Box<[AtomicU64]>)>);
+pub struct SightMemo(OnceLock<Memo>);
+
+/// The memo of one map.
+#[derive(Debug)]
+struct Memo {
+    /// The map.
+    map: Arc<HexMap>,
+    /// The pairs' slots.
+    slots: Box<[AtomicU64]>,
+    /// The hexes of the map no one can enter ([`HexMap::move_cost`] `None`), in map order.
+    walls: Vec<Hex>,
+}
 
 /// A copy of a fight starts with no memo.
 impl Clone for SightMemo {
@@ -84,13 +95,46 @@ fn key(from: Hex, to: Hex) -> Option<u64> {
 impl SightMemo {
     /// The slots of `map`, if the memo is for it (made for the first map asked about).
     fn slots(&self, map: &Arc<HexMap>) -> Option<&[AtomicU64]> {
-        let (m, slots) = self.0.get_or_init(|| {
-            (
-                Arc::clone(map),
-                (0..SLOTS).map(|_| AtomicU64::new(0)).collect(),
-            )
+        self.memo(map).map(|m| &*m.slots)
+    }
+
+    /// The memo of `map`, if it is the map it was made for (the first asked about).
+    fn memo(&self, map: &Arc<HexMap>) -> Option<&Memo> {
+        let m = self.0.get_or_init(|| Memo {
+            map: Arc::clone(map),
+            slots: (0..SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            walls: map
+                .hexes()
+                .filter(|(_, t)| t.move_cost().is_none())
+                .map(|(h, _)| h)
+                .collect(),
         });
-        Arc::ptr_eq(m, map).then_some(&**slots)
+        Arc::ptr_eq(&m.map, map).then_some(m)
+    }
+
+    /// The hexes that are walls on `map`, when every hex of the line from `from` to `to`
+    /// is on it, so that only they (and not the map's edge) can stop a movement along
+    /// it; `None` when that is not known (or the memo is for another map).
+    ///
+    /// A hexagonal map holds every hex within its radius of the middle. The points of
+    /// the segment are no farther from the middle than its ends (a hexagon is convex),
+    /// and a hex of the line lies within two hexes of its point ([`line`]'s rounding moves
+    /// one axial coordinate by at most one and a half and the other by a half, so the
+    /// third by at most two): with both ends two hexes inside the edge, the whole line is
+    /// on the map. (Maps within [`FAR`] of the middle only, where the walls are found
+    /// from the line's ends.)
+    pub fn walls_inside(&self, map: &Arc<HexMap>, from: Hex, to: Hex) -> Option<&[Hex]> {
+        let MapShape::Hexagon { radius } = map.shape() else {
+            return None;
+        };
+        if radius > FAR as u32 {
+            return None;
+        }
+        let inside = |h: Hex| h.ulength().saturating_add(2) <= radius;
+        if !(inside(from) && inside(to)) {
+            return None;
+        }
+        self.memo(map).map(|m| &*m.walls)
     }
 
     /// The slot of a key.
