@@ -396,11 +396,12 @@ fn approach(
     if from.unsigned_distance_to(goal) <= 1 || budget == 0 {
         return None;
     }
-    let occupied: Vec<Hex> = f
-        .ids()
-        .filter(|&o| o != u && f.fighting(o))
-        .map(|o| f.state(o).pos)
-        .collect();
+    let mut occupied: Vec<Hex> = Vec::with_capacity(f.count());
+    occupied.extend(
+        f.ids()
+            .filter(|&o| o != u && f.fighting(o))
+            .map(|o| f.state(o).pos),
+    );
     let target = goal
         .all_neighbors()
         .into_iter()

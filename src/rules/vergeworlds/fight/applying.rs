@@ -15,11 +15,12 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
     pub(super) fn path(&self, u: UnitId, to: Hex) -> Option<Vec<Hex>> {
         let map = self.map.as_ref()?;
         let from = self.state(u).pos;
-        let occupied: Vec<Hex> = self
-            .ids()
-            .filter(|&o| o != u && self.fighting(o) && self.state(o).alt <= 2.0)
-            .map(|o| self.state(o).pos)
-            .collect();
+        let mut occupied: Vec<Hex> = Vec::with_capacity(self.count());
+        occupied.extend(
+            self.ids()
+                .filter(|&o| o != u && self.fighting(o) && self.state(o).alt <= 2.0)
+                .map(|o| self.state(o).pos),
+        );
         self.paths.path(map, from, to, occupied, |occupied| {
             map.path(from, to, |h| {
                 if occupied.contains(&h) {

@@ -23,7 +23,9 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         let tsheet = self.sheet(a.target);
         let w = self.weapon_ref(u, a.weapon);
         let d = self.distance(u, a.target);
-        let mut mods = vec![Modifier::new("Coordination", sheet.coordination)];
+        // Room for the usual modifiers at once, rather than growing the list push by push.
+        let mut mods = Vec::with_capacity(8);
+        mods.push(Modifier::new("Coordination", sheet.coordination));
         let skill = match w.kind {
             WeaponKind::Melee => ("Fight", sheet.skills.fight),
             WeaponKind::Ranged => ("Shoot", sheet.skills.shoot),
@@ -141,7 +143,9 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         let s = self.state(u);
         let sheet = self.sheet(u);
         let melee = attacker.is_some_and(|(_, w)| w.melee());
-        let mut mods = vec![Modifier::new("Coordination", sheet.coordination)];
+        // Room for the usual modifiers at once, rather than growing the list push by push.
+        let mut mods = Vec::with_capacity(8);
+        mods.push(Modifier::new("Coordination", sheet.coordination));
         // Parry with Fight in melee when it is the better skill (with the weapon's Def).
         let (own_def, parry) = self.best_parry(u);
         let use_fight = melee && !evade && sheet.skills.fight + own_def >= sheet.skills.evade;
