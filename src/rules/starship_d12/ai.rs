@@ -70,7 +70,7 @@ fn band_value(
 ) -> f64 {
     let choose = |tails: bool| if tails { 1.25 } else { 1.0 };
     let mine = expected_damage(ships, me, e, band, e_tails) * choose(me_tails);
-    let shared = ships.enemies(e).len().max(1) as f64;
+    let shared = ships.enemy_count(e).max(1) as f64;
     let theirs = expected_damage(ships, e, me, band, me_tails) * choose(e_tails) / shared;
     mine - theirs
 }
@@ -176,6 +176,9 @@ fn choose_range(fleet: &Fleet, ships: &impl Ships, me: UnitId, legal: &[Action])
         }
     }
     let mut best = (0.0f64, Action::Hold);
+    // The value of the range as it is, kept for the moves against the same enemy (listed
+    // together).
+    let mut now_value: Option<(UnitId, f64)> = None;
     for a in legal {
         let Action::Range {
             target,
@@ -204,7 +207,15 @@ fn choose_range(fleet: &Fleet, ships: &impl Ships, me: UnitId, legal: &[Action])
                 r.tailer == Some(*target),
             )
         };
-        let gain = value(after) - value(now);
+        let before = match now_value {
+            Some((t, v)) if t == *target => v,
+            _ => {
+                let v = value(now);
+                now_value = Some((*target, v));
+                v
+            }
+        };
+        let gain = value(after) - before;
         if gain > best.0 + 1e-9 {
             best = (gain, a.clone());
         }

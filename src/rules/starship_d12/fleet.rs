@@ -134,6 +134,14 @@ pub trait Ships: Units<ShipSheet, ShipState> {
             .collect()
     }
 
+    /// How many enemies of `me` are still in the fight ([`Ships::enemies`]' length).
+    fn enemy_count(&self, me: UnitId) -> usize {
+        let side = self.side_of(me);
+        self.ids()
+            .filter(|&i| self.in_fight(i) && self.side_of(i) != side)
+            .count()
+    }
+
     /// A ship's state in a few words for `run`'s closing lines: ", shields 2, armour 0,
     /// systems 14/20 HP".
     fn ship_line(&self, id: UnitId) -> String {
@@ -192,7 +200,12 @@ impl Fleet {
     pub fn range(&self, ships: &impl Ships, a: UnitId, b: UnitId) -> Option<PairRange> {
         let (ea, eb) = (ships.entity_of(a)?, ships.entity_of(b)?);
         let r = self.ranges.get(ea, eb)?;
-        Some(r.map(|e| ships.unit_of(e)))
+        // The tailer is one of the pair: named without a search when it is.
+        Some(r.map(|e| match e {
+            e if e == ea => Some(a),
+            e if e == eb => Some(b),
+            e => ships.unit_of(e),
+        }))
     }
 
     /// The band between `a` and `b` (Escaped when they are not a pair).
@@ -364,22 +377,22 @@ impl Fleet {
         let (Some(sheet), Some(ship)) = (ships.sheet_of(me), ships.state_of(me)) else {
             return Vec::new();
         };
-        if !ships.in_fight(target) || ships.side_of(target) == ships.side_of(me) {
+        let Some(aim) = self.aim(ships, me, target) else {
             return Vec::new();
-        }
-        let band = self.band(ships, me, target);
-        let tailed_by_target = self.tails(ships, target, me);
+        };
         (0..sheet.systems.len())
-            .filter(|&i| {
-                let s = &sheet.systems[i];
-                let Some(w) = &s.weapon else { return false };
-                ship.works(sheet, i)
-                    && !ship.fired[i]
-                    && (w.missile.is_none() || ship.ammo[i] > 0)
-                    && gunnery::base_difficulty(band, w).is_some()
-                    && (!tailed_by_target || s.turret || s.at.facing == ShipFacing::Rear)
-            })
+            .filter(|&i| can_fire(sheet, ship, i, aim))
             .collect()
+    }
+
+    /// What decides which of `me`'s weapons can bear on `target` ([`Fleet::weapons_at`]):
+    /// the band and whether `target` sits on `me`'s tail; `None` when `target` is not an
+    /// enemy in the fight.
+    fn aim(&self, ships: &impl Ships, me: UnitId, target: UnitId) -> Option<(Band, bool)> {
+        if !ships.in_fight(target) || ships.side_of(target) == ships.side_of(me) {
+            return None;
+        }
+        Some((self.band(ships, me, target), self.tails(ships, target, me)))
     }
 
     /// Unused crew of `me`, best gunnery first (equal: crew order).
@@ -416,21 +429,24 @@ impl Fleet {
         let Some(&gunner) = crew.first() else {
             return Vec::new();
         };
-        let enemies = ships.enemies(me);
-        let mut usable: Vec<usize> = enemies
-            .iter()
-            .flat_map(|&e| self.weapons_at(ships, me, e))
-            .collect();
-        usable.sort_unstable();
-        usable.dedup();
-        let spare = crew.len().saturating_sub(usable.len().max(1));
-        let helpers: Vec<u8> = crew[1..].iter().rev().take(spare).rev().copied().collect();
-        let Some(sheet) = ships.sheet_of(me) else {
+        let (Some(sheet), Some(ship)) = (ships.sheet_of(me), ships.state_of(me)) else {
             return Vec::new();
         };
+        // Each enemy in unit order, with what decides the weapons that bear on it.
+        let aims: Vec<(UnitId, (Band, bool))> = ships
+            .enemies(me)
+            .into_iter()
+            .filter_map(|e| Some((e, self.aim(ships, me, e)?)))
+            .collect();
+        let bears = |i: usize, aim: (Band, bool)| can_fire(sheet, ship, i, aim);
+        let usable = (0..sheet.systems.len())
+            .filter(|&i| aims.iter().any(|&(_, aim)| bears(i, aim)))
+            .count();
+        let spare = crew.len().saturating_sub(usable.max(1));
+        let helpers: Vec<u8> = crew[1..].iter().rev().take(spare).rev().copied().collect();
         let mut v = Vec::new();
-        for &e in &enemies {
-            for w in self.weapons_at(ships, me, e) {
+        for &(e, aim) in &aims {
+            for w in (0..sheet.systems.len()).filter(|&i| bears(i, aim)) {
                 v.push(Action::Fire {
                     weapon: sheet.systems[w].at,
                     target: e,
@@ -444,7 +460,6 @@ impl Fleet {
 
     /// Checks a command of `me` against the rules; the reason when it is refused.
     pub fn check(&self, ships: &impl Ships, me: UnitId, action: &Action) -> Result<(), String> {
-        let legal = self.legal_actions(ships, me);
         match action {
             Action::Fire {
                 weapon,
@@ -461,14 +476,20 @@ impl Fleet {
                 let Some(w) = sheet.find(*weapon) else {
                     return Err(format!("no system {weapon:?}"));
                 };
-                if !self.weapons_at(ships, me, *target).contains(&w) {
+                let ship = ships.state_of(me);
+                let bears = ship.zip(self.aim(ships, me, *target));
+                if !bears.is_some_and(|(ship, aim)| can_fire(sheet, ship, w, aim)) {
                     return Err(format!(
                         "{} cannot fire at {} now (not a working weapon, fired already, out of missiles, out of range, or not facing a ship on the tail)",
                         sheet.systems[w].name,
                         ships.name_of(*target)
                     ));
                 }
-                let free = Self::free_crew(ships, me);
+                // Unused crew ([`Fleet::free_crew`]'s).
+                let free = |c: &u8| {
+                    let c = usize::from(*c);
+                    c < sheet.crew.len() && ship.is_some_and(|s| !s.crew_used[c])
+                };
                 let mut seen = vec![*gunner];
                 for h in helpers {
                     if seen.contains(h) {
@@ -476,14 +497,17 @@ impl Fleet {
                     }
                     seen.push(*h);
                 }
-                if let Some(busy) = seen.iter().find(|c| !free.contains(c)) {
+                if let Some(busy) = seen.iter().find(|c| !free(c)) {
                     return Err(format!(
                         "crewman {busy} has acted this turn already or does not exist"
                     ));
                 }
                 Ok(())
             }
-            _ if legal.contains(action) => Ok(()),
+            // Holding and passing are always legal in their phases.
+            Action::Hold if self.phase == Phase::Range => Ok(()),
+            Action::Pass if matches!(self.phase, Phase::Actions { .. }) => Ok(()),
+            _ if self.legal_actions(ships, me).contains(action) => Ok(()),
             Action::Range { target, steps, .. } => Err(format!(
                 "the range to {} cannot be changed that way now{}",
                 ships.name_of(*target),
@@ -822,19 +846,20 @@ impl Fleet {
         dice: &mut impl DieRoller,
         events: &mut Vec<BattleEvent>,
     ) {
-        let missile = |(me, a): &&(UnitId, Action)| launches_missile(&*ships, *me, a);
-        let beams = declared.iter().filter(|d| !missile(d));
-        let missiles = declared.iter().filter(missile);
-        let order: Vec<(UnitId, Action)> = beams.chain(missiles).cloned().collect();
-        for (me, action) in order {
-            if let Action::Fire {
-                weapon,
-                target,
-                gunner,
-                helpers,
-            } = action
-            {
-                self.fire(ships, me, weapon, target, gunner, &helpers, dice, events);
+        // Beams first, then missiles: which is which is read from the sheets alone, which
+        // no shot changes.
+        for missiles in [false, true] {
+            for (me, action) in declared {
+                if let Action::Fire {
+                    weapon,
+                    target,
+                    gunner,
+                    helpers,
+                } = action
+                    && launches_missile(&*ships, *me, action) == missiles
+                {
+                    self.fire(ships, *me, *weapon, *target, *gunner, helpers, dice, events);
+                }
             }
         }
     }
@@ -882,7 +907,7 @@ impl Fleet {
             attacker: me,
             target,
             weapon: Label::from(label),
-            roll: shot.roll.clone(),
+            roll: shot.roll,
             defenses: Vec::new(),
             result: if shot.hit {
                 AttackResult::Hit
@@ -971,6 +996,19 @@ impl Fleet {
             });
         }
     }
+}
+
+/// True when the weapon at sheet index `i` of a ship can fire at a target at `band` (on
+/// the ship's tail: `tailed`): working, not yet fired this turn, with a missile left if
+/// a launcher, in reach, and at a ship on the tail a rear weapon or turret.
+fn can_fire(sheet: &ShipSheet, ship: &ShipState, i: usize, (band, tailed): (Band, bool)) -> bool {
+    let s = &sheet.systems[i];
+    let Some(w) = &s.weapon else { return false };
+    ship.works(sheet, i)
+        && !ship.fired[i]
+        && (w.missile.is_none() || ship.ammo[i] > 0)
+        && gunnery::base_difficulty(band, w).is_some()
+        && (!tailed || s.turret || s.at.facing == ShipFacing::Rear)
 }
 
 /// True when `a` fires a missile launcher of `me`'s.

@@ -90,25 +90,34 @@ pub fn shoot(
 /// against `need`, over the 144 equally likely pairs of d12 faces (the second die only
 /// counts when the first is under `bonus`).
 pub fn odds(bonus: i32, need: i32, weapon: &WeaponStats) -> (f64, f64) {
-    let (mut hits, mut damage) = (0.0, 0.0);
+    // Counted in integers: every partial sum of whole numbers this small is exact in an
+    // f64, so the quotients are the same bits as summing 1.0s and damages pair by pair.
+    let (mut hits, mut damage) = (0i64, 0i64);
     for first in 1..=12 {
-        for second in 1..=12 {
-            let total = if first < bonus { first + second } else { first };
-            let (hit, d) = match first {
-                12 => (true, weapon.damage),
-                1 => (false, 0),
-                _ => match sustain_to_hit(total, need, weapon) {
-                    Some((_, d)) => (true, d),
-                    None => (false, 0),
-                },
-            };
-            if hit {
-                hits += 1.0;
-                damage += f64::from(d);
+        match first {
+            12 => {
+                hits += 12;
+                damage += 12 * i64::from(weapon.damage);
+            }
+            1 => {}
+            _ if first < bonus => {
+                for second in 1..=12 {
+                    if let Some((_, d)) = sustain_to_hit(first + second, need, weapon) {
+                        hits += 1;
+                        damage += i64::from(d);
+                    }
+                }
+            }
+            // The die stands alone: every second face gives the same result.
+            _ => {
+                if let Some((_, d)) = sustain_to_hit(first, need, weapon) {
+                    hits += 12;
+                    damage += 12 * i64::from(d);
+                }
             }
         }
     }
-    (hits / 144.0, damage / 144.0)
+    (hits as f64 / 144.0, damage as f64 / 144.0)
 }
 
 /// One step of damage through a ship.
@@ -160,19 +169,7 @@ pub fn apply_damage(
         }
     }
     report.to_systems = left;
-    let chosen_index = sheet.find(chosen);
-    let side = chosen.facing;
-    let mut order: Vec<usize> = chosen_index.into_iter().collect();
-    order.extend(
-        (0..sheet.systems.len())
-            .filter(|&i| sheet.systems[i].at.facing == side && Some(i) != chosen_index),
-    );
-    if side != ShipFacing::Core {
-        order.extend(
-            (0..sheet.systems.len()).filter(|&i| sheet.systems[i].at.facing == ShipFacing::Core),
-        );
-    }
-    for i in order {
+    for i in damage_order(sheet, sheet.find(chosen), chosen.facing) {
         if left == 0 {
             break;
         }
@@ -196,6 +193,21 @@ pub fn apply_damage(
     report
 }
 
+/// The systems a hit on the system at `chosen` (on facing `side`) runs through, in
+/// order: that system, the other systems on its side in sheet order, then the core's.
+fn damage_order(
+    sheet: &ShipSheet,
+    chosen: Option<usize>,
+    side: ShipFacing,
+) -> impl Iterator<Item = usize> + '_ {
+    let n = sheet.systems.len();
+    let facing = move |i: usize| sheet.systems[i].at.facing;
+    chosen
+        .into_iter()
+        .chain((0..n).filter(move |&i| facing(i) == side && Some(i) != chosen))
+        .chain((0..n).filter(move |&i| side != ShipFacing::Core && facing(i) == ShipFacing::Core))
+}
+
 /// What a system is worth to its ship when choosing where a hit goes: a weapon its
 /// damage, an engine 5, anything else 1.
 fn worth(sheet: &ShipSheet, i: usize) -> i32 {
@@ -212,23 +224,50 @@ fn worth(sheet: &ShipSheet, i: usize) -> i32 {
 /// systems already broken or of little use soak it, sized to the hit. A decision for the
 /// AI and for players' ships alike; the text only says the ship hit chooses.
 pub fn defender_choice(sheet: &ShipSheet, ship: &ShipState, damage: i32) -> SystemRef {
-    let loss = |i: usize| {
-        let mut after = ship.clone();
-        let report = apply_damage(sheet, &mut after, damage, sheet.systems[i].at);
+    // What reaches the systems, as apply_damage takes it from the shields and armour.
+    let mut through = damage.max(0);
+    for pool in [ship.shields, ship.armour] {
+        let taken = through.min(pool);
+        if taken > 0 {
+            through -= taken;
+        }
+    }
+    // Each try runs the hit through a copy of the hit points only, as apply_damage would.
+    let mut after = ship.hp.clone();
+    let mut loss = |i: usize| {
+        after.copy_from_slice(&ship.hp);
+        let mut left = through;
+        let at = sheet.systems[i].at;
+        for k in damage_order(sheet, sheet.find(at), at.facing) {
+            if left == 0 {
+                break;
+            }
+            if after[k] <= 0 {
+                continue;
+            }
+            let taken = left.min(after[k]);
+            after[k] -= taken;
+            left -= taken;
+        }
         let mut lost_worth = 0;
         let mut lost_working_hp = 0;
-        for k in 0..sheet.systems.len() {
-            if sheet.systems[k].at.facing == ShipFacing::Core {
-                lost_worth += 2 * (ship.hp[k].max(0) - after.hp[k].max(0));
+        for (k, (system, (&was, &now))) in sheet
+            .systems
+            .iter()
+            .zip(ship.hp.iter().zip(&after))
+            .enumerate()
+        {
+            if system.at.facing == ShipFacing::Core {
+                lost_worth += 2 * (was.max(0) - now.max(0));
             }
-            if ship.works(sheet, k) {
-                lost_working_hp += ship.hp[k] - after.hp[k];
-                if !after.works(sheet, k) {
+            if system.works(was) {
+                lost_working_hp += was - now;
+                if !system.works(now) {
                     lost_worth += worth(sheet, k);
                 }
             }
         }
-        (report.destroyed, lost_worth, lost_working_hp, i)
+        (left > 0, lost_worth, lost_working_hp, i)
     };
     (0..sheet.systems.len())
         .filter(|&i| ship.hp[i] > 0)

@@ -390,12 +390,12 @@ impl ShipSheet {
         mods
     }
 
-    /// The sum of [`ShipSheet::shot_modifiers`].
+    /// The sum of [`ShipSheet::shot_modifiers`] (the same values, without putting their
+    /// labels together).
     pub fn shot_bonus(&self, gunner: u8, helpers: &[u8]) -> i32 {
-        self.shot_modifiers(gunner, helpers)
-            .iter()
-            .map(|m| m.value)
-            .sum()
+        let gunnery = |c: u8| self.crew.get(usize::from(c)).map_or(0, |c| c.gunnery);
+        let helped: i32 = helpers.iter().map(|&h| gunnery(h)).sum();
+        gunnery(gunner) + helped + self.gunnery_edges()
     }
 
     /// True when an edge lets this ship choose the system its hits strike.
@@ -495,10 +495,9 @@ impl ShipState {
 
     /// False when the ship has engines and none of them works: it cannot change the range.
     pub fn can_manoeuvre(&self, sheet: &ShipSheet) -> bool {
-        let engines: Vec<usize> = (0..sheet.systems.len())
-            .filter(|&i| sheet.systems[i].engine)
-            .collect();
-        engines.is_empty() || engines.iter().any(|&i| self.works(sheet, i))
+        let engine = |i: &usize| sheet.systems[*i].engine;
+        let mut engines = (0..sheet.systems.len()).filter(engine);
+        engines.clone().next().is_none() || engines.any(|i| self.works(sheet, i))
     }
 }
 
