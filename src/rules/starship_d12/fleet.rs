@@ -18,7 +18,7 @@ use super::range::{
 };
 use super::sheet::{ShipFacing, ShipSheet, ShipState, SystemRef};
 use crate::battle::{AttackResult, BattleEvent, Standing, UnitId, Units, UnitsMut};
-use crate::dice::{DiceName, DieRoller, Label, Modifier, RollRecord, RollSense, d12_roll};
+use crate::dice::{DiceName, DieRoller, Gather, Label, Modifier, RollRecord, RollSense, d12_roll};
 use bevy::ecs::entity::Entity;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -111,6 +111,11 @@ pub struct Fleet {
     pub cursor: Cursor,
     /// Turn number, from 1.
     pub turn: u32,
+    /// Nobody reads the log (a preview: the systems set it from `CombatLog::keep`): the
+    /// events only the log reads are left out and the words of the others (labels,
+    /// modifiers' names) are not put together. Rolls, outcomes and statistics are the
+    /// same either way.
+    pub quiet: bool,
 }
 
 /// The ships of a starship-d12 battle, read by unit id: each one's [`ShipSheet`] and
@@ -268,11 +273,30 @@ impl Fleet {
         gunner: u8,
         helpers: &[u8],
     ) -> Option<(Vec<Modifier>, i32)> {
+        let need = self.shot_need(ships, me, weapon, target)?;
+        Some((ships.sheet_of(me)?.shot_modifiers(gunner, helpers), need))
+    }
+
+    /// The number a shot of `me`'s `weapon` at `target` needs ([`Fleet::shot_terms`]).
+    fn shot_need(
+        &self,
+        ships: &impl Ships,
+        me: UnitId,
+        weapon: SystemRef,
+        target: UnitId,
+    ) -> Option<i32> {
         let sheet = ships.sheet_of(me)?;
         let stats = sheet.systems.get(sheet.find(weapon)?)?.weapon.as_ref()?;
         let defence = ships.sheet_of(target)?.defence;
-        let need = gunnery::difficulty(self.band(ships, me, target), stats, defence)?;
-        Some((sheet.shot_modifiers(gunner, helpers), need))
+        gunnery::difficulty(self.band(ships, me, target), stats, defence)
+    }
+
+    /// Pushes the event `make` makes, one only the combat log reads, unless the fleet is
+    /// [`Fleet::quiet`].
+    fn log_only(&self, events: &mut Vec<BattleEvent>, make: impl FnOnce() -> BattleEvent) {
+        if !self.quiet {
+            events.push(make());
+        }
     }
 
     /// The exact chance that `action` (a shot) hits, and its expected damage, from the
@@ -602,28 +626,21 @@ impl Fleet {
                 continue;
             };
             if !ship.can_manoeuvre(&sheet) {
-                events.push(BattleEvent::Note {
+                self.log_only(events, || BattleEvent::Note {
                     unit: Some(id),
                     text: "has no working engine: cannot change the range".into(),
                 });
                 continue;
             }
             let pilot = &sheet.crew[sheet.pilot()];
-            let mut mods = vec![Modifier::named(
-                format!("{} piloting", pilot.name),
-                pilot.piloting,
-            )];
-            for e in sheet.edges.iter().filter(|e| e.piloting != 0) {
-                mods.push(Modifier::named(e.name.clone(), e.piloting));
-            }
-            for &c in &ship.pilot_help {
-                if let Some(helper) = sheet.crew.get(usize::from(c)) {
-                    mods.push(Modifier::named(
-                        format!("{} helps", helper.name),
-                        helper.piloting,
-                    ));
-                }
-            }
+            let help = &ship.pilot_help;
+            let mods = if self.quiet {
+                Unlabelled::of(|mods| gather_piloting(&sheet, help, mods))
+            } else {
+                let mut mods = Vec::new();
+                gather_piloting(&sheet, help, &mut mods);
+                mods
+            };
             let roll = d12_roll(dice, mods, None, false);
             if let Some(s) = ships.state_mut(id) {
                 s.range_roll = roll.total;
@@ -635,7 +652,7 @@ impl Fleet {
                 total: roll.total,
                 piloting: pilot.piloting,
             });
-            events.push(BattleEvent::Roll {
+            self.log_only(events, || BattleEvent::Roll {
                 unit: id,
                 purpose: Cow::Borrowed("piloting for range"),
                 result: Cow::Owned(format!("total {}", roll.total)),
@@ -764,21 +781,23 @@ impl Fleet {
                 {
                     s.broke_off_from.push(moved);
                 }
-                let tail = match after.tailer {
-                    Some(t) if t == me => format!(", on {}'s tail", ships.name_of(target)),
-                    Some(_) => format!(", {} on its tail", ships.name_of(target)),
-                    None => String::new(),
-                };
-                events.push(BattleEvent::Note {
-                    unit: Some(me),
-                    text: format!(
-                        "range to {}: {} -> {} ({} step{}: roll {mine} against {theirs}){tail}",
-                        ships.name_of(target),
-                        before.band,
-                        after.band,
-                        steps,
-                        if steps == 1 { "" } else { "s" }
-                    ),
+                self.log_only(events, || {
+                    let tail = match after.tailer {
+                        Some(t) if t == me => format!(", on {}'s tail", ships.name_of(target)),
+                        Some(_) => format!(", {} on its tail", ships.name_of(target)),
+                        None => String::new(),
+                    };
+                    BattleEvent::Note {
+                        unit: Some(me),
+                        text: format!(
+                            "range to {}: {} -> {} ({} step{}: roll {mine} against {theirs}){tail}",
+                            ships.name_of(target),
+                            before.band,
+                            after.band,
+                            steps,
+                            if steps == 1 { "" } else { "s" }
+                        ),
+                    }
                 });
                 None
             }
@@ -885,7 +904,7 @@ impl Fleet {
             return;
         };
         if !ships.in_fight(target) {
-            events.push(BattleEvent::Note {
+            self.log_only(events, || BattleEvent::Note {
                 unit: Some(me),
                 text: format!("{}'s target is out of the fight: no shot", system.name),
             });
@@ -895,18 +914,24 @@ impl Fleet {
             return;
         };
         let band = self.band(ships, me, target);
-        let Some((mods, need)) = self.shot_terms(ships, me, weapon, target, gunner, helpers) else {
+        let Some(need) = self.shot_need(ships, me, weapon, target) else {
             return;
         };
+        let mods = if self.quiet {
+            Unlabelled::of(|mods| sheet.gather_shot(gunner, helpers, mods))
+        } else {
+            sheet.shot_modifiers(gunner, helpers)
+        };
         let shot = gunnery::shoot(dice, mods, need, &stats);
-        let label = match (stats.missile.is_some(), band) {
-            (true, _) => format!("{} (missile, needs {need})", system.name),
-            (false, b) => format!("{} ({b} range, needs {need})", system.name),
+        let label = match (self.quiet, stats.missile.is_some(), band) {
+            (true, ..) => Label::Static(""),
+            (false, true, _) => Label::from(format!("{} (missile, needs {need})", system.name)),
+            (false, false, b) => Label::from(format!("{} ({b} range, needs {need})", system.name)),
         };
         events.push(BattleEvent::Attack {
             attacker: me,
             target,
-            weapon: Label::from(label),
+            weapon: label,
             roll: shot.roll,
             defenses: Vec::new(),
             result: if shot.hit {
@@ -916,7 +941,7 @@ impl Fleet {
             },
         });
         if shot.sustained > 0 {
-            events.push(BattleEvent::Note {
+            self.log_only(events, || BattleEvent::Note {
                 unit: Some(me),
                 text: format!(
                     "Sustain: +{} to the die for {} damage (D {} -> {})",
@@ -946,15 +971,10 @@ impl Fleet {
         let before = state.structure();
         let report = gunnery::apply_damage(&target_sheet, state, shot.damage, chosen);
         let after = state.structure();
-        let chosen_name = target_sheet
-            .find(chosen)
-            .map_or("?".to_string(), |i| target_sheet.systems[i].name.clone());
-        events.push(damage_event(
-            me,
-            target,
-            shot.damage,
-            &report,
-            (before, after, target_sheet.structure()),
+        let location = (!self.quiet).then(|| {
+            let chosen_name = target_sheet
+                .find(chosen)
+                .map_or("?".to_string(), |i| target_sheet.systems[i].name.clone());
             format!(
                 "{chosen_name} ({} facing; chosen by the {})",
                 chosen.facing,
@@ -963,30 +983,50 @@ impl Fleet {
                 } else {
                     "defender"
                 }
-            ),
+            )
+        });
+        events.push(damage_event(
+            me,
+            target,
+            shot.damage,
+            &report,
+            (before, after, target_sheet.structure()),
+            location,
         ));
-        let systems: Vec<String> = report
-            .steps
-            .iter()
-            .filter(|s| s.what != "shields" && s.what != "armour")
-            .map(|s| {
-                format!(
-                    "{} takes {}{}",
-                    s.what,
-                    s.amount,
-                    if s.disabled {
-                        " and is out of action"
-                    } else {
-                        ""
-                    }
-                )
-            })
-            .collect();
-        if !systems.is_empty() {
-            events.push(BattleEvent::Note {
-                unit: Some(target),
-                text: systems.join("; "),
-            });
+        if self.quiet {
+            if report.destroyed {
+                events.push(BattleEvent::StatusChanged {
+                    unit: target,
+                    standing: Standing::Destroyed,
+                    cause: Cow::Borrowed("its core is gone"),
+                });
+            }
+            return;
+        }
+        if !self.quiet {
+            let systems: Vec<String> = report
+                .steps
+                .iter()
+                .filter(|s| s.what != "shields" && s.what != "armour")
+                .map(|s| {
+                    format!(
+                        "{} takes {}{}",
+                        s.what,
+                        s.amount,
+                        if s.disabled {
+                            " and is out of action"
+                        } else {
+                            ""
+                        }
+                    )
+                })
+                .collect();
+            if !systems.is_empty() {
+                events.push(BattleEvent::Note {
+                    unit: Some(target),
+                    text: systems.join("; "),
+                });
+            }
         }
         if report.destroyed {
             events.push(BattleEvent::StatusChanged {
@@ -1024,21 +1064,25 @@ fn launches_missile(ships: &impl Ships, me: UnitId, a: &Action) -> bool {
 }
 
 /// The damage of a hit as a log event: D, less shields and armour, gives what reached the
-/// systems; hit points are the ship's systems' together.
+/// systems; hit points are the ship's systems' together. Without a `location` (a quiet
+/// fleet's) only the numbers the statistics read are filled in.
 fn damage_event(
     attacker: UnitId,
     target: UnitId,
     damage: i32,
     report: &DamageReport,
     (before, after, max): (i32, i32, i32),
-    location: String,
+    location: Option<String>,
 ) -> BattleEvent {
-    let steps = report
-        .steps
-        .iter()
-        .filter(|s| s.what == "shields" || s.what == "armour")
-        .map(|s| Modifier::named(s.what.clone(), -s.amount))
-        .collect();
+    let steps = match location {
+        Some(_) => report
+            .steps
+            .iter()
+            .filter(|s| s.what == "shields" || s.what == "armour")
+            .map(|s| Modifier::named(s.what.clone(), -s.amount))
+            .collect(),
+        None => Vec::new(),
+    };
     BattleEvent::Damage {
         attacker: Some(attacker),
         target,
@@ -1061,6 +1105,49 @@ fn damage_event(
         hp_before: before,
         hp_after: after,
         hp_max: max,
-        location: Some(Cow::Owned(location)),
+        location: location.map(Cow::Owned),
+    }
+}
+
+/// The modifiers of a pilot's range roll: the pilot's piloting, the edges' piloting
+/// bonuses and the piloting of each crewman in `help` (who helped last turn).
+fn gather_piloting(sheet: &ShipSheet, help: &[u8], mods: &mut impl Gather) {
+    let pilot = &sheet.crew[sheet.pilot()];
+    mods.push_named(pilot.piloting, || format!("{} piloting", pilot.name));
+    for e in sheet.edges.iter().filter(|e| e.piloting != 0) {
+        mods.push_named(e.piloting, || e.name.clone());
+    }
+    for &c in help {
+        if let Some(helper) = sheet.crew.get(usize::from(c)) {
+            mods.push_named(helper.piloting, || format!("{} helps", helper.name));
+        }
+    }
+}
+
+/// A roll's modifiers for a [`Fleet::quiet`] fleet: the same values in the same order,
+/// with no labels put together (nobody reads them).
+#[derive(Default)]
+struct Unlabelled(Vec<Modifier>);
+
+impl Unlabelled {
+    /// The modifiers `gather` gathers, unlabelled.
+    fn of(gather: impl FnOnce(&mut Unlabelled)) -> Vec<Modifier> {
+        let mut mods = Unlabelled::default();
+        gather(&mut mods);
+        mods.0
+    }
+}
+
+impl Gather for Unlabelled {
+    fn push(&mut self, modifier: Modifier) {
+        self.0.push(modifier);
+    }
+
+    fn push_named<L: Into<Label>>(&mut self, value: i32, _: impl FnOnce() -> L) {
+        self.0.push(Modifier::new("", value));
+    }
+
+    fn total(&self) -> i32 {
+        self.0.total()
     }
 }

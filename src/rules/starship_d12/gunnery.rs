@@ -92,30 +92,25 @@ pub fn shoot(
 pub fn odds(bonus: i32, need: i32, weapon: &WeaponStats) -> (f64, f64) {
     // Counted in integers: every partial sum of whole numbers this small is exact in an
     // f64, so the quotients are the same bits as summing 1.0s and damages pair by pair.
-    let (mut hits, mut damage) = (0i64, 0i64);
-    for first in 1..=12 {
-        match first {
-            12 => {
-                hits += 12;
-                damage += 12 * i64::from(weapon.damage);
-            }
-            1 => {}
-            _ if first < bonus => {
-                for second in 1..=12 {
-                    if let Some((_, d)) = sustain_to_hit(first + second, need, weapon) {
-                        hits += 1;
-                        damage += i64::from(d);
-                    }
-                }
-            }
-            // The die stands alone: every second face gives the same result.
-            _ => {
-                if let Some((_, d)) = sustain_to_hit(first, need, weapon) {
-                    hits += 12;
-                    damage += 12 * i64::from(d);
-                }
-            }
-        }
+    // A pair's result depends only on the first die (1 and 12) or the total, so the
+    // totals 2 to 23 are each judged once, and `upto[t]` sums the hits and damage of the
+    // totals below `t`: a first die under `bonus` adds its twelve totals as one window.
+    let mut upto = [(0i64, 0i64); 25];
+    for t in 2..24 {
+        let (h, d) = sustain_to_hit(t as i32, need, weapon).map_or((0, 0), |(_, d)| (1, d));
+        upto[t + 1] = (upto[t].0 + h, upto[t].1 + i64::from(d));
+    }
+    let sum = |from: usize, to: usize| (upto[to].0 - upto[from].0, upto[to].1 - upto[from].1);
+    let (mut hits, mut damage) = (12, 12 * i64::from(weapon.damage)); // a first 12
+    for first in 2..=11usize {
+        let (h, d) = if (first as i32) < bonus {
+            sum(first + 1, first + 13)
+        } else {
+            let (h, d) = sum(first, first + 1);
+            (12 * h, 12 * d)
+        };
+        hits += h;
+        damage += d;
     }
     (hits as f64 / 144.0, damage as f64 / 144.0)
 }
@@ -395,6 +390,43 @@ mod tests {
         // (6 faces, 72 pairs); first 2: 2+s >= 6 for s >= 4 (9 pairs); 12: 12 pairs. 93.
         let (p, _) = odds(3, 9, &laser(4, Some(1)));
         assert!((p - 93.0 / 144.0).abs() < 1e-12, "{p}");
+    }
+
+    /// The odds counted pair by pair, as the rule reads (the reference for [`odds`]).
+    fn odds_pair_by_pair(bonus: i32, need: i32, weapon: &WeaponStats) -> (f64, f64) {
+        let (mut hits, mut damage) = (0.0, 0.0);
+        for first in 1..=12 {
+            for second in 1..=12 {
+                let total = if first < bonus { first + second } else { first };
+                let (hit, d) = match first {
+                    12 => (true, weapon.damage),
+                    1 => (false, 0),
+                    _ => sustain_to_hit(total, need, weapon).map_or((false, 0), |(_, d)| (true, d)),
+                };
+                if hit {
+                    hits += 1.0;
+                    damage += f64::from(d);
+                }
+            }
+        }
+        (hits / 144.0, damage / 144.0)
+    }
+
+    /// The windowed count gives the same bits as the pair-by-pair one.
+    #[test]
+    fn odds_are_the_pair_by_pair_count() {
+        for bonus in -1..=16 {
+            for need in -2..=30 {
+                for damage in [1, 2, 5, 9] {
+                    for sustain in [None, Some(1), Some(2), Some(4)] {
+                        let w = laser(damage, sustain);
+                        let (p, d) = odds(bonus, need, &w);
+                        let (q, e) = odds_pair_by_pair(bonus, need, &w);
+                        assert_eq!((p.to_bits(), d.to_bits()), (q.to_bits(), e.to_bits()));
+                    }
+                }
+            }
+        }
     }
 
     fn ship() -> ShipSheet {

@@ -6,7 +6,7 @@
 //! The text names these parts without fixing their numbers, so a scenario gives them all.
 //! Decisions where the text is silent are in [`super`]'s module documentation.
 
-use crate::dice::Modifier;
+use crate::dice::{Gather, Modifier, Sum};
 use crate::format::{Path, Problem};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -373,29 +373,32 @@ impl ShipSheet {
     }
 
     /// The modifiers of a to-hit roll fired by crewman `gunner` with `helpers` adding their
-    /// gunnery, and the edges' gunnery bonuses ("Actions", decision 3).
-    pub fn shot_modifiers(&self, gunner: u8, helpers: &[u8]) -> Vec<Modifier> {
-        let mut mods = Vec::new();
+    /// gunnery, and the edges' gunnery bonuses ("Actions", decision 3), put into `mods`
+    /// (labelled, or only summed: [`Gather`]).
+    pub fn gather_shot(&self, gunner: u8, helpers: &[u8], mods: &mut impl Gather) {
         if let Some(c) = self.crew.get(usize::from(gunner)) {
-            mods.push(Modifier::named(format!("{} gunnery", c.name), c.gunnery));
+            mods.push_named(c.gunnery, || format!("{} gunnery", c.name));
         }
         for h in helpers {
             if let Some(c) = self.crew.get(usize::from(*h)) {
-                mods.push(Modifier::named(format!("{} helps", c.name), c.gunnery));
+                mods.push_named(c.gunnery, || format!("{} helps", c.name));
             }
         }
         for e in self.edges.iter().filter(|e| e.gunnery != 0) {
-            mods.push(Modifier::named(e.name.clone(), e.gunnery));
+            mods.push_named(e.gunnery, || e.name.clone());
         }
+    }
+
+    /// The modifiers of a to-hit roll, labelled ([`ShipSheet::gather_shot`]).
+    pub fn shot_modifiers(&self, gunner: u8, helpers: &[u8]) -> Vec<Modifier> {
+        let mut mods = Vec::new();
+        self.gather_shot(gunner, helpers, &mut mods);
         mods
     }
 
-    /// The sum of [`ShipSheet::shot_modifiers`] (the same values, without putting their
-    /// labels together).
+    /// The sum of [`ShipSheet::shot_modifiers`], without putting their labels together.
     pub fn shot_bonus(&self, gunner: u8, helpers: &[u8]) -> i32 {
-        let gunnery = |c: u8| self.crew.get(usize::from(c)).map_or(0, |c| c.gunnery);
-        let helped: i32 = helpers.iter().map(|&h| gunnery(h)).sum();
-        gunnery(gunner) + helped + self.gunnery_edges()
+        Sum::of(|sum| self.gather_shot(gunner, helpers, sum))
     }
 
     /// True when an edge lets this ship choose the system its hits strike.

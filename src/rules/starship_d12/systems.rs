@@ -1,7 +1,8 @@
 //! The thin ECS systems of starship-d12: they hand the turn's functions ([`Fleet`]) the
 //! ships' components, the dice and the command, write the events, give each launched
 //! missile its entity (from launch to the end of the action round, when it strikes), and
-//! mirror standing, position and facing onto the ship entities.
+//! mirror standing, position and facing onto the ship entities. When no log is kept (a
+//! preview) the fleet is quiet ([`Fleet::quiet`]): events only the log reads are left out.
 
 use super::fleet::{Action, Fleet, Missile, Phase, Ships, Step};
 use super::place;
@@ -121,7 +122,7 @@ fn sync_turn(fleet: &Fleet, turn: &mut TurnState) {
         Phase::Range => "range",
         Phase::Actions { .. } => "actions",
     };
-    turn.order = fleet.cursor.order.clone();
+    turn.order.clone_from(&fleet.cursor.order);
     turn.cursor = fleet.cursor.next;
 }
 
@@ -146,6 +147,10 @@ pub(super) fn begin(
     }
     let mut events = Vec::new();
     let mut ships = ships.gather();
+    // Words only when someone will read them (previews keep no log).
+    if fleet.quiet == log.keep {
+        fleet.quiet = !log.keep;
+    }
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
         events.push(BattleEvent::RoundStarted {
@@ -169,7 +174,9 @@ pub(super) fn begin(
                 break;
             }
             Step::Advanced => {
-                if let Phase::Actions { round, .. } = fleet.phase {
+                if let Phase::Actions { round, .. } = fleet.phase
+                    && !fleet.quiet
+                {
                     events.push(BattleEvent::Note {
                         unit: None,
                         text: format!("Action round {round}"),
@@ -202,6 +209,9 @@ pub(super) fn resolve(
 ) {
     let mut events = Vec::new();
     let mut ships = ships.gather();
+    if fleet.quiet == log.keep {
+        fleet.quiet = !log.keep;
+    }
     let Some((active, action)) = decision.take(
         |unit, action| fleet.check(&ships, unit, action),
         |_| match fleet.phase {
