@@ -416,7 +416,10 @@ impl Fleet {
         if !ships.in_fight(target) || ships.side_of(target) == ships.side_of(me) {
             return None;
         }
-        Some((self.band(ships, me, target), self.tails(ships, target, me)))
+        // One look at the pair: its band, and whether `target` is its tailer.
+        let range = self.range(ships, me, target);
+        let band = range.map_or(Band::Escaped, |r| r.band);
+        Some((band, range.is_some_and(|r| r.tailer == Some(target))))
     }
 
     /// Unused crew of `me`, best gunnery first (equal: crew order).
@@ -458,8 +461,7 @@ impl Fleet {
         };
         // Each enemy in unit order, with what decides the weapons that bear on it.
         let aims: Vec<(UnitId, (Band, bool))> = ships
-            .enemies(me)
-            .into_iter()
+            .ids()
             .filter_map(|e| Some((e, self.aim(ships, me, e)?)))
             .collect();
         let bears = |i: usize, aim: (Band, bool)| can_fire(sheet, ship, i, aim);

@@ -92,27 +92,52 @@ pub fn shoot(
 pub fn odds(bonus: i32, need: i32, weapon: &WeaponStats) -> (f64, f64) {
     // Counted in integers: every partial sum of whole numbers this small is exact in an
     // f64, so the quotients are the same bits as summing 1.0s and damages pair by pair.
-    // A pair's result depends only on the first die (1 and 12) or the total, so the
-    // totals 2 to 23 are each judged once, and `upto[t]` sums the hits and damage of the
-    // totals below `t`: a first die under `bonus` adds its twelve totals as one window.
-    let mut upto = [(0i64, 0i64); 25];
-    for t in 2..24 {
-        let (h, d) = sustain_to_hit(t as i32, need, weapon).map_or((0, 0), |(_, d)| (1, d));
-        upto[t + 1] = (upto[t].0 + h, upto[t].1 + i64::from(d));
-    }
-    let sum = |from: usize, to: usize| (upto[to].0 - upto[from].0, upto[to].1 - upto[from].1);
+    // A pair's result depends only on the first die (1 misses, 12 hits) or the total:
+    // a first die under `bonus` adds its twelve totals, any other its own total twelve
+    // times.
     let (mut hits, mut damage) = (12, 12 * i64::from(weapon.damage)); // a first 12
-    for first in 2..=11usize {
-        let (h, d) = if (first as i32) < bonus {
-            sum(first + 1, first + 13)
+    for first in 2..=11 {
+        let (h, d) = if first < bonus {
+            totals(first + 1, first + 12, need, weapon)
         } else {
-            let (h, d) = sum(first, first + 1);
+            let (h, d) = totals(first, first, need, weapon);
             (12 * h, 12 * d)
         };
         hits += h;
         damage += d;
     }
     (hits as f64 / 144.0, damage as f64 / 144.0)
+}
+
+/// The hits and their damage among the die totals `lo` to `hi`, one each, a first die of
+/// 2 to 11 ([`sustain_to_hit`]): a total that reaches `need` does the full damage; one
+/// `short` of it hits with `short` Sustains while damage is left.
+fn totals(lo: i32, hi: i32, need: i32, weapon: &WeaponStats) -> (i64, i64) {
+    let full = i64::from((hi - lo.max(need) + 1).max(0));
+    let (mut hits, mut damage) = (full, full * i64::from(weapon.damage));
+    match weapon.sustain {
+        // D - short * S > 0 for the shorts 1 to (D - 1) / S: a run of whole numbers.
+        Some(s) if s >= 1 && weapon.damage >= 1 => {
+            let (first, last) = ((need - hi).max(1), (need - lo).min((weapon.damage - 1) / s));
+            if first <= last {
+                let (a, b) = (i64::from(first), i64::from(last));
+                let k = b - a + 1;
+                hits += k;
+                damage += k * i64::from(weapon.damage) - i64::from(s) * ((a + b) * k / 2);
+            }
+        }
+        // Numbers no sheet passes (a Sustain or damage under 1): total by total.
+        Some(_) => {
+            for t in lo..=hi.min(need - 1) {
+                if let Some((_, d)) = sustain_to_hit(t, need, weapon) {
+                    hits += 1;
+                    damage += i64::from(d);
+                }
+            }
+        }
+        None => {}
+    }
+    (hits, damage)
 }
 
 /// One step of damage through a ship.
@@ -412,13 +437,14 @@ mod tests {
         (hits / 144.0, damage / 144.0)
     }
 
-    /// The windowed count gives the same bits as the pair-by-pair one.
+    /// The count by runs of totals gives the same bits as the pair-by-pair one.
     #[test]
     fn odds_are_the_pair_by_pair_count() {
         for bonus in -1..=16 {
             for need in -2..=30 {
-                for damage in [1, 2, 5, 9] {
-                    for sustain in [None, Some(1), Some(2), Some(4)] {
+                for damage in [-1, 0, 1, 2, 3, 5, 9, 13] {
+                    let sustains = [None, Some(-1), Some(0), Some(1), Some(2), Some(3), Some(4)];
+                    for sustain in sustains {
                         let w = laser(damage, sustain);
                         let (p, d) = odds(bonus, need, &w);
                         let (q, e) = odds_pair_by_pair(bonus, need, &w);

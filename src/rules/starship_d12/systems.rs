@@ -74,6 +74,13 @@ fn mirror(
     events: &mut Vec<BattleEvent>,
 ) {
     if !shown {
+        // Read first: a standing changes a few times a battle, and a change marks it.
+        if places
+            .iter()
+            .all(|(id, _, _, standing)| *standing == ships.standing(*id))
+        {
+            return;
+        }
         for (id, _, _, mut standing) in places.iter_mut() {
             let now = ships.standing(*id);
             if *standing != now {
