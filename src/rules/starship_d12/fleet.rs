@@ -709,8 +709,8 @@ impl Fleet {
 
     fn start_actions(&mut self, ships: &impl Ships, round: u32) {
         // Ships decide in the range phase's order (pilots' rolls), then any others.
-        let mut order: Vec<UnitId> = self.cursor.order.clone();
-        for id in ships.fighting() {
+        let mut order: Vec<UnitId> = std::mem::take(&mut self.cursor.order);
+        for id in ships.ids().filter(|&id| ships.in_fight(id)) {
             if !order.contains(&id) {
                 order.push(id);
             }

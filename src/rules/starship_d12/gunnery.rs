@@ -93,18 +93,20 @@ pub fn odds(bonus: i32, need: i32, weapon: &WeaponStats) -> (f64, f64) {
     // Counted in integers: every partial sum of whole numbers this small is exact in an
     // f64, so the quotients are the same bits as summing 1.0s and damages pair by pair.
     // A pair's result depends only on the first die (1 misses, 12 hits) or the total:
-    // a first die under `bonus` adds its twelve totals, any other its own total twelve
-    // times.
+    // a first die under `bonus` adds its twelve totals, the others (a run up to 11) their
+    // own totals twelve times each.
     let (mut hits, mut damage) = (12, 12 * i64::from(weapon.damage)); // a first 12
-    for first in 2..=11 {
-        let (h, d) = if first < bonus {
-            totals(first + 1, first + 12, need, weapon)
-        } else {
-            let (h, d) = totals(first, first, need, weapon);
-            (12 * h, 12 * d)
-        };
+    let under = bonus.saturating_sub(1).min(11); // the last first die under `bonus`
+    for first in 2..=under {
+        let (h, d) = totals(first + 1, first + 12, need, weapon);
         hits += h;
         damage += d;
+    }
+    let alone = under.max(1) + 1; // the first first die at `bonus` or over (from 2)
+    if alone <= 11 {
+        let (h, d) = totals(alone, 11, need, weapon);
+        hits += 12 * h;
+        damage += 12 * d;
     }
     (hits as f64 / 144.0, damage as f64 / 144.0)
 }
