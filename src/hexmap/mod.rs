@@ -8,9 +8,11 @@
 use bevy::ecs::resource::Resource;
 use hexx::{EdgeDirection, Hex, HexOrientation};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::OnceLock;
 
+pub mod line;
 mod paths;
+mod sight;
 
 pub use paths::{Entry, EntryCosts, OpenGoal};
 
@@ -125,17 +127,15 @@ pub struct HexMap {
     /// The hex nearest the middle of the map ([`HexMap::middle`]).
     middle: Option<Hex>,
     count: usize,
-    /// Line of sight and cover between pairs of hexes, worked out once each: terrain does
-    /// not change during a battle, and the preview asks the same questions millions of
-    /// times. One byte per ordered pair of cells ([`SIGHT_KNOWN`] set once computed); empty
-    /// for maps too large to cache.
-    sight: Vec<AtomicU8>,
+    /// Line of sight and cover between every pair of cells, worked out once each (a small
+    /// map; empty for a large one).
+    pairs: sight::Pairs,
+    /// Line of sight and cover of the pairs last asked of a large map.
+    recent: sight::Recent,
+    /// The hexes no one can enter, in map order ([`HexMap::walls_inside`]), found when
+    /// first asked.
+    walls: OnceLock<Vec<Hex>>,
 }
-
-/// Largest bounding box (in cells) whose pairs are cached: 1,600 cells, 2.56 MB.
-const SIGHT_CACHE_CELLS: usize = 1600;
-const SIGHT_KNOWN: u8 = 0x80;
-const SIGHT_CLEAR: u8 = 0x40;
 
 impl Clone for HexMap {
     fn clone(&self) -> Self {
@@ -151,30 +151,10 @@ impl Clone for HexMap {
             costs: self.costs.clone(),
             middle: self.middle,
             count: self.count,
-            sight: self
-                .sight
-                .iter()
-                .map(|b| AtomicU8::new(b.load(Ordering::Relaxed)))
-                .collect(),
+            pairs: self.pairs.clone(),
+            recent: self.recent.clone(),
+            walls: self.walls.clone(),
         }
-    }
-}
-
-fn cover_code(cover: Option<Cover>) -> u8 {
-    match cover {
-        None => 0,
-        Some(Cover::Light) => 1,
-        Some(Cover::Half) => 2,
-        Some(Cover::Heavy) => 3,
-    }
-}
-
-fn cover_of_code(code: u8) -> Option<Cover> {
-    match code & 3 {
-        1 => Some(Cover::Light),
-        2 => Some(Cover::Half),
-        3 => Some(Cover::Heavy),
-        _ => None,
     }
 }
 
@@ -212,7 +192,9 @@ impl HexMap {
             links: Vec::new(),
             middle: Self::mean(&hexes),
             count: hexes.len(),
-            sight: Vec::new(),
+            pairs: sight::Pairs::default(),
+            recent: sight::Recent::default(),
+            walls: OnceLock::new(),
         };
         map.links = (0..map.cells.len())
             .map(|i| {
@@ -224,7 +206,8 @@ impl HexMap {
                 })
             })
             .collect();
-        map.with_sight_cache()
+        map.pairs = sight::Pairs::new(map.cells.len());
+        map
     }
 
     /// The mean of `hexes`' coordinates, each rounded toward zero; `None` without hexes.
@@ -242,37 +225,52 @@ impl HexMap {
         self.middle
     }
 
-    fn with_sight_cache(mut self) -> Self {
-        let n = self.cells.len();
-        self.sight = if n <= SIGHT_CACHE_CELLS {
-            (0..n * n).map(|_| AtomicU8::new(0)).collect()
-        } else {
-            Vec::new()
+    /// Sight and cover from `from` to `to`, remembered or worked out and remembered.
+    fn sight(&self, from: Hex, to: Hex) -> (bool, Option<Cover>) {
+        let work = || {
+            (
+                self.compute_line_of_sight(from, to),
+                self.compute_cover(from, to),
+            )
         };
-        self
+        if self.pairs.in_use() {
+            match (self.index(from), self.index(to)) {
+                (Some(a), Some(b)) => self.pairs.get(a * self.cells.len() + b, work),
+                _ => work(),
+            }
+        } else {
+            self.recent.get(from, to, work)
+        }
     }
 
-    /// Sight and cover from `from` to `to`, from the cache or worked out and cached.
-    fn sight(&self, from: Hex, to: Hex) -> (bool, Option<Cover>) {
-        let slot = match (self.index(from), self.index(to)) {
-            (Some(a), Some(b)) if !self.sight.is_empty() => {
-                self.sight.get(a * self.cells.len() + b)
-            }
-            _ => None,
+    /// The hexes no one can enter, when every hex of the line from `from` to `to` is on
+    /// the map, so that only they (and not the map's edge) can stop a movement along it
+    /// ([`line::Line::first_of`]); `None` when that is not known.
+    ///
+    /// A hexagonal map holds every hex within its radius of the middle. The points of the
+    /// segment are no farther from the middle than its ends (a hexagon is convex), and a
+    /// hex of the line lies within two hexes of its point ([`line::line`]'s rounding moves
+    /// one axial coordinate by at most one and a half and the other by a half, so the
+    /// third by at most two): with both ends two hexes inside the edge, the whole line is
+    /// on the map. (Maps within [`line::FAR`] of the middle only.)
+    pub fn walls_inside(&self, from: Hex, to: Hex) -> Option<&[Hex]> {
+        let MapShape::Hexagon { radius } = self.shape else {
+            return None;
         };
-        if let Some(slot) = slot {
-            let byte = slot.load(Ordering::Relaxed);
-            if byte & SIGHT_KNOWN != 0 {
-                return (byte & SIGHT_CLEAR != 0, cover_of_code(byte));
-            }
+        if radius > line::FAR as u32 {
+            return None;
         }
-        let clear = self.compute_line_of_sight(from, to);
-        let cover = self.compute_cover(from, to);
-        if let Some(slot) = slot {
-            let byte = SIGHT_KNOWN | if clear { SIGHT_CLEAR } else { 0 } | cover_code(cover);
-            slot.store(byte, Ordering::Relaxed);
+        let inside = |h: Hex| h.ulength().saturating_add(2) <= radius;
+        if !(inside(from) && inside(to)) {
+            return None;
         }
-        (clear, cover)
+        let walls = self.walls.get_or_init(|| {
+            self.hexes()
+                .filter(|(_, t)| t.move_cost().is_none())
+                .map(|(h, _)| h)
+                .collect()
+        });
+        Some(walls)
     }
 
     fn shape_hexes(shape: MapShape, orientation: Orientation) -> Vec<Hex> {
@@ -340,9 +338,9 @@ impl HexMap {
             Some(i) if self.cells[i].is_some() => {
                 self.cells[i] = Some(terrain);
                 self.costs[i] = terrain.move_cost().unwrap_or(NO_COST);
-                for slot in &self.sight {
-                    slot.store(0, Ordering::Relaxed);
-                }
+                self.pairs.forget();
+                self.recent.forget();
+                self.walls = OnceLock::new();
                 true
             }
             _ => false,
@@ -381,7 +379,7 @@ impl HexMap {
         if !self.contains(from) || !self.contains(to) {
             return false;
         }
-        from.line_to(to)
+        line::line(from, to)
             .filter(|&h| h != from && h != to)
             .all(|h| matches!(self.terrain(h), Some(t) if t != Terrain::Blocked))
     }
@@ -395,9 +393,9 @@ impl HexMap {
 
     fn compute_cover(&self, from: Hex, target: Hex) -> Option<Cover> {
         let own = self.terrain(target).and_then(Terrain::cover);
-        let line: Vec<Hex> = from.line_to(target).collect();
+        let line = line::line(from, target);
         let before = if line.len() >= 3 {
-            let h = line[line.len() - 2];
+            let h = line.at(line.len() as u32 - 2);
             if h.distance_to(from) > 1 {
                 self.terrain(h).and_then(Terrain::cover)
             } else {
@@ -682,5 +680,72 @@ mod tests {
             Some(Hex::ZERO),
             "a rectangle's middle is not its corner"
         );
+    }
+
+    /// Line of sight and cover as the map's docs define them, walked along hexx's own line:
+    /// the reference the remembered answers are checked against.
+    fn reference_sight(map: &HexMap, from: Hex, to: Hex) -> (bool, Option<Cover>) {
+        let hexes: Vec<Hex> = from.line_to(to).collect();
+        let clear = map.contains(from)
+            && map.contains(to)
+            && hexes
+                .iter()
+                .filter(|&&h| h != from && h != to)
+                .all(|&h| matches!(map.terrain(h), Some(t) if t != Terrain::Blocked));
+        let before = (hexes.len() >= 3)
+            .then(|| hexes[hexes.len() - 2])
+            .filter(|h| h.distance_to(from) > 1)
+            .and_then(|h| map.terrain(h))
+            .and_then(Terrain::cover);
+        (clear, map.terrain(to).and_then(Terrain::cover).max(before))
+    }
+
+    /// The answers a map remembers, of every pair of a small map and of the last pairs
+    /// asked of a large one (radius 24: 1,801 cells), are those walked along hexx's line,
+    /// asked once, again, and after the terrain changed; and the walls a line can meet are
+    /// the map's blocked hexes, known only for a line two hexes inside a hexagon's edge.
+    #[test]
+    fn remembered_sight_is_the_walked_sight() {
+        for radius in [6, 24] {
+            let mut map = HexMap::new(MapShape::Hexagon { radius }, Orientation::Pointy, 1.0, "m");
+            let terrain = |map: &mut HexMap, wall: usize, cover: usize| {
+                for (i, h) in hexx::shapes::hexagon(Hex::ZERO, radius).enumerate() {
+                    if i % wall == 0 {
+                        map.set_terrain(h, Terrain::Blocked);
+                    } else if i % cover == 0 {
+                        map.set_terrain(h, Terrain::Cover(Cover::Half));
+                    } else {
+                        map.set_terrain(h, Terrain::Open);
+                    }
+                }
+            };
+            terrain(&mut map, 7, 11);
+            let hexes: Vec<Hex> = hexx::shapes::hexagon(Hex::ZERO, radius + 2)
+                .step_by(radius as usize / 2)
+                .collect();
+            for round in 0..3 {
+                if round == 2 {
+                    terrain(&mut map, 5, 3);
+                }
+                for &a in &hexes {
+                    for &b in &hexes {
+                        let (clear, cover) = reference_sight(&map, a, b);
+                        assert_eq!(map.line_of_sight(a, b), clear, "{a:?} {b:?}");
+                        assert_eq!(map.cover_between(a, b), cover, "{a:?} {b:?}");
+                    }
+                }
+            }
+            let walls: Vec<Hex> = map
+                .hexes()
+                .filter(|&(_, t)| t == Terrain::Blocked)
+                .map(|(h, _)| h)
+                .collect();
+            let r = radius as i32;
+            assert_eq!(
+                map.walls_inside(Hex::new(r - 2, 0), Hex::new(2 - r, 0)),
+                Some(&walls[..])
+            );
+            assert_eq!(map.walls_inside(Hex::new(r - 1, 0), Hex::ZERO), None);
+        }
     }
 }

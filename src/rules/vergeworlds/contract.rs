@@ -66,17 +66,12 @@ impl Ruleset for Vergeworlds {
 
     fn reset(world: &mut World, prepared: &Prepared, _: &VwConfig) {
         // The map the last battle of this session shared is the same scenario's: kept,
-        // rather than copied again for every battle of a preview, and with it what was
-        // learnt of its lines of sight.
-        let (map, sight) = world
-            .get_resource_mut::<Fight>()
-            .map_or((None, None), |mut f| (f.map.clone(), Some(f.sight.take())));
+        // rather than copied again for every battle of a preview, and with it what the
+        // map remembers of its lines of sight.
+        let map = world.get_resource::<Fight>().and_then(|f| f.map.clone());
         let mut fight = super::new_fight(prepared, world, map.is_none());
         if map.is_some() {
             fight.map = map;
-            if let Some(sight) = sight {
-                fight.sight = sight;
-            }
         }
         world.insert_resource(fight);
     }

@@ -52,7 +52,6 @@ use super::combat::{
 };
 use super::flight::{Column, GlideChoice, GlideState, Glider, glide_turn};
 use super::injury::{self, Hurt, Injury};
-use super::line::line;
 use super::score::{score, shift};
 use super::sheet::{VwStats, Weapon, WeaponKind};
 use super::task;
@@ -60,6 +59,7 @@ use super::vector::{self, Steer, Vector};
 use crate::battle::{AttackResult, BattleEvent, DefenseRecord, Standing, UnitId, hex_pair};
 use crate::battle::{Units, UnitsMut};
 use crate::dice::{DieRoller, Modifier, RollRecord, open_ended_2d6};
+use crate::hexmap::line::line;
 use crate::hexmap::{HexMap, Terrain};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::resource::Resource;
@@ -75,7 +75,6 @@ mod checks;
 mod grapple;
 mod hits;
 mod legal;
-mod sight;
 mod turns;
 
 /// The dice name of an injury record (the log shows injuries by it).
@@ -497,8 +496,6 @@ pub struct Fight {
     pub cramped: Option<f64>,
     /// The last walk found.
     pub(super) paths: applying::PathMemo,
-    /// The line of sight and cover asked between pairs of hexes.
-    pub(super) sight: sight::SightMemo,
     /// Nobody reads the words of this fight: the combat log is not kept (a preview; the
     /// systems set this from [`crate::battle::CombatLog::keep`] at every step). The events
     /// only the log reads (notes, rolls, moves, the decisions in words) are then not made;
@@ -694,7 +691,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         }
         self.map
             .as_ref()
-            .is_none_or(|m| self.sight.line_of_sight(m, sa.pos, sb.pos))
+            .is_none_or(|m| m.line_of_sight(sa.pos, sb.pos))
     }
 
     /// The cover `target` has against a shot from `from` (map cover terrain).
@@ -706,7 +703,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
         let map_cover = self
             .map
             .as_ref()
-            .and_then(|m| self.sight.cover_between(m, sf.pos, st.pos))
+            .and_then(|m| m.cover_between(sf.pos, st.pos))
             .map_or(0, |c| match c {
                 crate::hexmap::Cover::Light => -1,
                 crate::hexmap::Cover::Half => -2,

@@ -20,7 +20,6 @@ pub mod fight;
 pub mod flight;
 pub mod gm;
 pub mod injury;
-mod line;
 pub mod score;
 pub mod sheet;
 mod systems;

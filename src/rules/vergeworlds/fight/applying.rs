@@ -446,10 +446,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let hexes = line(from, to);
         // The first step whose hex stops the vector: found from the walls and the others
         // when the line is known to stay on the map, else hex by hex.
-        let first = match map
-            .as_ref()
-            .and_then(|m| self.sight.walls_inside(m, from, to))
-        {
+        let first = match map.as_ref().and_then(|m| m.walls_inside(from, to)) {
             Some(walls) => {
                 hexes.first_of(walls.iter().copied().chain(others.iter().map(|&(_, p)| p)))
             }
@@ -563,10 +560,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         // The first step that stops the flight, and whether it hit a wall: found from the
         // walls (none for a high flier) when the line is known to stay on the map, else
         // hex by hex.
-        let stop = match map
-            .as_ref()
-            .and_then(|m| self.sight.walls_inside(m, from, to))
-        {
+        let stop = match map.as_ref().and_then(|m| m.walls_inside(from, to)) {
             Some(walls) if alt <= 2.0 => hexes.first_of(walls.iter().copied()).map(|k| (k, true)),
             Some(_) => None,
             None => hexes.clone().skip(1).zip(1..).find_map(|(h, k)| {

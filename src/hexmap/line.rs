@@ -1,12 +1,11 @@
-//! The hexes a straight line crosses (vergeworlds-rough-methods.txt, "High Speed
-//! Movement": a vector is moved along its line; "Misses": shots fly on along the line of
-//! fire), exactly as [`Hex::line_to`] gives them, worked out without its library calls.
+//! The hexes a straight line crosses, exactly as [`Hex::line_to`] gives them, worked out
+//! without its library calls and at any step of the line.
 //!
 //! [`Hex::line_to`] interpolates between the two centres in `f32` and rounds each point to
 //! a hex ([`Hex::round`]), calling the C library's `roundf` three times and its software
-//! `fmaf` once a hex on processors without those instructions; moving a vector and the
-//! shots that fly on walk such lines at every step. [`line`] does the same arithmetic in
-//! the same order and rounds without the calls:
+//! `fmaf` once a hex on processors without those instructions; line of sight, cover and
+//! the Vergeworlds vectors and stray shots walk such lines millions of times a preview.
+//! [`line`] does the same arithmetic in the same order and rounds without the calls:
 //! - the interpolation is glam's `lerp`, `a * (1 - s) + b * s`, component by component,
 //!   with `s = step / distance` as in [`Hex::line_to`];
 //! - [`round`] rounds half away from zero as `f32::round` does, to an `i32` (only the sign
@@ -16,7 +15,9 @@
 //!   it lies far closer to the larger term than to any point where rounding to `f32`
 //!   changes; either way its rounding to `f32` is the fused result.
 //!
-//! The tests compare the two on every pair of hexes of a map.
+//! [`Line::first_of`] finds where a line first meets one of a set of hexes without working
+//! out the hexes none of them is near. The tests compare [`line`] with [`Hex::line_to`] on
+//! every pair of hexes of a map.
 
 use hexx::Hex;
 
