@@ -106,7 +106,9 @@ mod contact;
 mod damage_control;
 mod fire;
 mod legal;
+mod quiet;
 pub use fire::*;
+use quiet::Mods;
 
 /// The standard missile of a scenario (the text has no missile stats; the defaults are a
 /// decision: 6 G, guidance skill 12, 6d×20 damage, 6 turns of thrust).
@@ -530,6 +532,10 @@ pub struct Space {
     pub near_misses: Vec<(UnitId, UnitId)>,
     /// The battle area (the scenario's map): leaving it is leaving the battle.
     pub area: Option<Arc<HexMap>>,
+    /// Nobody reads the log (a preview: the systems set it from `CombatLog::keep`): the
+    /// events only the log reads are left out and the roll modifiers' labels are not put
+    /// together. Rolls, outcomes and statistics are the same either way.
+    pub quiet: bool,
 }
 
 /// The missiles in flight, each on its projectile entity, by number.
@@ -1041,19 +1047,25 @@ impl Space {
                         })
                         .max_by_key(|&(s, u, k)| (s, std::cmp::Reverse((u, k as u8))));
                     // Only the scan rolled is listed with its labels.
-                    if let Some((_, by, kind)) = best
-                        && let Some(mods) = self.scan_modifiers(ships, by, kind, target)
-                    {
-                        let roll = success_roll(dice, mods);
-                        d.found = roll.succeeded();
-                        d.active = d.found && kind == SensorKind::Aesa;
-                        d.by = d.found.then_some((by, kind));
-                        let text = format!(
-                            "{} {} with its {kind:?}",
-                            if d.found { "detects" } else { "does not find" },
-                            ships.name_of(target)
-                        );
-                        events.push(roll_event(by, "scan".into(), roll, text));
+                    if let Some((_, by, kind)) = best {
+                        let mut gathered = None;
+                        let mods = Mods::of(self.quiet, |mods| {
+                            gathered = self.gather_scan(ships, (by, kind, target), mods);
+                        });
+                        if gathered.is_some() {
+                            let roll = success_roll(dice, mods);
+                            d.found = roll.succeeded();
+                            d.active = d.found && kind == SensorKind::Aesa;
+                            d.by = d.found.then_some((by, kind));
+                            self.log_only(events, || {
+                                let text = format!(
+                                    "{} {} with its {kind:?}",
+                                    if d.found { "detects" } else { "does not find" },
+                                    ships.name_of(target)
+                                );
+                                roll_event(by, "scan".into(), roll, text)
+                            });
+                        }
                     }
                 }
                 if let Some(seen) = ships.ship_mut(target).seen_by.get_mut(side) {
@@ -1292,14 +1304,16 @@ impl Space {
                     });
                 }
                 if count > 0 {
-                    events.push(note(
-                        Some(u),
-                        format!(
-                            "{count} missiles away at {}; {} left",
-                            ships.name_of(target),
-                            ships.ship(u).missiles
-                        ),
-                    ));
+                    self.log_only(events, || {
+                        note(
+                            Some(u),
+                            format!(
+                                "{count} missiles away at {}; {} left",
+                                ships.name_of(target),
+                                ships.ship(u).missiles
+                            ),
+                        )
+                    });
                 }
             }
         }
@@ -1393,7 +1407,7 @@ impl Space {
             let path = &paths[a];
             let to = path.last().copied().unwrap_or(fleet.ship(u).pos);
             if path.len() > 1 {
-                events.push(BattleEvent::Moved {
+                self.log_only(events, || BattleEvent::Moved {
                     unit: u,
                     path: path.iter().map(|h| (h.x, h.y)).collect(),
                     cost: 0,

@@ -209,7 +209,7 @@ pub(super) fn begin(
     outcome: Res<Outcome>,
     mut space: ResMut<Space>,
     mut rng: ResMut<BattleRng>,
-    map: Res<HexMap>,
+    (map, log): (Res<HexMap>, Res<CombatLog>),
     mut ships: ShipQuery,
     mut missiles: MissileQuery,
     mut places: Places,
@@ -220,6 +220,7 @@ pub(super) fn begin(
         return;
     }
     let mut events = Vec::new();
+    space.quiet = !log.keep;
     let mut parts = SpaceParts::new(&mut ships, &mut missiles);
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
@@ -273,6 +274,7 @@ pub(super) fn resolve(
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
+    space.quiet = !log.keep;
     let mut parts = SpaceParts::new(&mut ships, &mut missiles);
     let Some((active, action)) = decision.take(
         |unit, action| space.check(&parts, unit, action),

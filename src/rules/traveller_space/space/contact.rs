@@ -27,25 +27,29 @@ impl Space {
             {
                 let w = ships.sheet(t).mounts[mount].weapon;
                 ships.ship_mut(t).mounts_used[mount] = true;
-                let mut mods = self.augmented_gunner(ships, t, &w);
-                mods.push(Modifier::new("missile size", 0));
-                mods.push(Modifier::new(
-                    "range 0 (+1 firing hex)",
-                    gunnery_range_modifier(0),
-                ));
-                mods.push(Modifier::new("point defense", 10));
+                let mods = Mods::of(self.quiet, |mods| {
+                    self.gather_gunner(ships, t, &w, mods);
+                    mods.push(Modifier::new("missile size", 0));
+                    mods.push(Modifier::new(
+                        "range 0 (+1 firing hex)",
+                        gunnery_range_modifier(0),
+                    ));
+                    mods.push(Modifier::new("point defense", 10));
+                });
                 let roll = success_roll(dice, mods);
                 down = roll.succeeded();
-                events.push(roll_event(
-                    t,
-                    format!("point defense ({} #{mount})", w.name),
-                    roll,
-                    if down {
-                        format!("shoots down missile {}", m.id)
-                    } else {
-                        format!("misses missile {}", m.id)
-                    },
-                ));
+                self.log_only(events, || {
+                    roll_event(
+                        t,
+                        format!("point defense ({} #{mount})", w.name),
+                        roll,
+                        if down {
+                            format!("shoots down missile {}", m.id)
+                        } else {
+                            format!("misses missile {}", m.id)
+                        },
+                    )
+                });
             }
             if !down && ships.ship(t).condition != Condition::Destroyed {
                 let mut mods = vec![Modifier::new("guidance", self.missile.skill)];
@@ -96,17 +100,21 @@ impl Space {
             let ra = success_roll(dice, piloting(ships, a));
             let rb = success_roll(dice, piloting(ships, b));
             let won = quick_contest(&ra, &rb) == std::cmp::Ordering::Greater;
-            events.push(roll_event(a, "ram (Piloting)".into(), ra, "rams".into()));
-            events.push(roll_event(
-                b,
-                "evade the ram (Piloting)".into(),
-                rb,
-                if won {
-                    "is rammed".into()
-                } else {
-                    "slips aside".into()
-                },
-            ));
+            self.log_only(events, || {
+                roll_event(a, "ram (Piloting)".into(), ra, "rams".into())
+            });
+            self.log_only(events, || {
+                roll_event(
+                    b,
+                    "evade the ram (Piloting)".into(),
+                    rb,
+                    if won {
+                        "is rammed".into()
+                    } else {
+                        "slips aside".into()
+                    },
+                )
+            });
             if won {
                 self.collide(ships, a, b, events);
             }
@@ -126,18 +134,12 @@ impl Space {
                 }
             };
             let (oa, ob) = (ra.succeeded(), rb.succeeded());
-            events.push(roll_event(
-                a,
-                "avoid a collision (Piloting)".into(),
-                ra,
-                text(oa),
-            ));
-            events.push(roll_event(
-                b,
-                "avoid a collision (Piloting)".into(),
-                rb,
-                text(ob),
-            ));
+            self.log_only(events, || {
+                roll_event(a, "avoid a collision (Piloting)".into(), ra, text(oa))
+            });
+            self.log_only(events, || {
+                roll_event(b, "avoid a collision (Piloting)".into(), rb, text(ob))
+            });
             if hit {
                 self.collide(ships, a, b, events);
             }
@@ -166,11 +168,10 @@ impl Space {
                 extra: Vec::new(),
                 sense: RollSense::Over,
                 modifiers: vec![
-                    Modifier::named(format!("{} hit points", ships.name_of(y)), other),
-                    Modifier::named(
-                        format!("× relative speed {rel}"),
-                        other.saturating_mul(rel - 1),
-                    ),
+                    self.named(other, || format!("{} hit points", ships.name_of(y))),
+                    self.named(other.saturating_mul(rel - 1), || {
+                        format!("× relative speed {rel}")
+                    }),
                 ],
                 total: dmg,
                 target: None,
@@ -188,7 +189,7 @@ impl Space {
                 Vec::new(),
                 dmg,
                 dr,
-                format!("DR {dr}"),
+                self.words(|| format!("DR {dr}")),
                 events,
             );
         }

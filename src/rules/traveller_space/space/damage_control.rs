@@ -28,7 +28,7 @@ impl Space {
         );
         let success = roll.succeeded();
         let text = if success { ok } else { fail };
-        events.push(roll_event(u, purpose.into(), roll, text.into()));
+        self.log_only(events, || roll_event(u, purpose.into(), roll, text.into()));
         success
     }
 
@@ -61,10 +61,9 @@ impl Space {
         let r = DiceExpr::d6(2, 0).roll(dice, 0);
         let tens = (self.turn_seconds() / 10).max(1) as i32;
         let dmg = r.total.saturating_mul(tens);
-        let steps = vec![Modifier::named(
-            format!("every 10 s: ×{tens}"),
-            r.total.saturating_mul(tens - 1),
-        )];
+        let steps = vec![self.named(r.total.saturating_mul(tens - 1), || {
+            format!("every 10 s: ×{tens}")
+        })];
         self.take_hit(
             ships,
             None,
@@ -80,16 +79,18 @@ impl Space {
         if fuel && ships.fighting(u) {
             let r = DiceExpr::d6(3, 0).roll(dice, 0);
             let boom = r.total <= FUEL_IGNITES / 2;
-            events.push(roll_event(
-                u,
-                "fuel fire: explosion?".into(),
-                r,
-                if boom {
-                    "explodes".into()
-                } else {
-                    "does not explode".into()
-                },
-            ));
+            self.log_only(events, || {
+                roll_event(
+                    u,
+                    "fuel fire: explosion?".into(),
+                    r,
+                    if boom {
+                        "explodes".into()
+                    } else {
+                        "does not explode".into()
+                    },
+                )
+            });
             if boom {
                 ships.ship_mut(u).condition = Condition::Disabled;
                 events.push(BattleEvent::StatusChanged {
@@ -128,12 +129,14 @@ impl Space {
         let lost = (u64::from(capacity) * r.total.max(0) as u64 / 100) as u32;
         let st = ships.ship_mut(u);
         st.fuel = st.fuel.saturating_sub(lost);
-        events.push(roll_event(
-            u,
-            format!("fuel leak ({minutes}d%)"),
-            r,
-            format!("{lost} t of fuel lost"),
-        ));
+        self.log_only(events, || {
+            roll_event(
+                u,
+                format!("fuel leak ({minutes}d%)"),
+                r,
+                format!("{lost} t of fuel lost"),
+            )
+        });
     }
 
     pub(super) fn damage_control(

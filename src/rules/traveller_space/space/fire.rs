@@ -108,7 +108,7 @@ impl Space {
     }
 
     /// [`Space::augmented_gunner`] into `mods`.
-    fn gather_gunner(
+    pub(super) fn gather_gunner(
         &self,
         ships: &impl Vessels,
         u: UnitId,
@@ -145,7 +145,10 @@ impl Space {
             .into_iter()
             .filter_map(|(u, s)| {
                 let w = ships.sheet(u).mounts.get(s.mount)?.weapon;
-                let mods = self.shot_modifiers(ships, u, s.mount, s.target, s.pinpoint.is_some());
+                let pinpoint = s.pinpoint.is_some();
+                let mods = Mods::of(self.quiet, |mods| {
+                    self.gather_shot(ships, (u, s.mount, s.target, pinpoint), mods)
+                });
                 let d = self.std_range(ships.distance(u, s.target));
                 Some((u, s, w, mods, d))
             })
@@ -226,7 +229,7 @@ impl Space {
                 }
             }
         };
-        events.push(note(Some(target), text.into()));
+        self.log_only(events, || note(Some(target), text.into()));
     }
 
     /// A hit by `w` (a beam, a gun or a missile's strike) from `u` on `target` (a critical
@@ -252,19 +255,16 @@ impl Space {
         if critical {
             let r = DiceExpr::d6(3, 0).roll(dice, 0);
             let c = vehicle_critical(r.total);
-            events.push(roll_event(
-                u,
-                "vehicle critical hit".into(),
-                r,
-                c.word().into(),
-            ));
+            self.log_only(events, || {
+                roll_event(u, "vehicle critical hit".into(), r, c.word().into())
+            });
             crit = Some(c);
         }
         let raw = w.damage_dice().roll(dice, 0);
-        let mut steps = vec![Modifier::named(
-            format!("×{}", w.multiplier),
-            raw.total * (w.multiplier - 1),
-        )];
+        let mut steps = Vec::with_capacity(4);
+        steps.push(self.named(raw.total * (w.multiplier - 1), || {
+            format!("×{}", w.multiplier)
+        }));
         let mut dmg = raw.total * w.multiplier;
         if d > w.half_damage {
             steps.push(Modifier::new("beyond 1/2D: half", -(dmg - dmg / 2)));
@@ -272,10 +272,7 @@ impl Space {
         }
         let factor = crit.map_or(1, |c| c.factor());
         if factor > 1 {
-            steps.push(Modifier::named(
-                format!("critical ×{factor}"),
-                dmg * (factor - 1),
-            ));
+            steps.push(self.named(dmg * (factor - 1), || format!("critical ×{factor}")));
             dmg *= factor;
         }
         let dr = ships.sheet(target).stats.dr;
@@ -287,11 +284,11 @@ impl Space {
             // "bypasses 90% of DR".
             eff /= 10;
         }
-        let label = match w.armor {
+        let label = self.words(|| match w.armor {
             tables::ArmorEffect::Normal => format!("DR {dr}"),
             tables::ArmorEffect::Halved => format!("DR {dr} halved"),
             tables::ArmorEffect::Ignored => format!("DR {dr} ignored (meson)"),
-        };
+        });
         let through = self.take_hit(
             ships,
             Some(u),
@@ -328,10 +325,12 @@ impl Space {
                 let st = ships.ship_mut(target);
                 st.computers -= 1;
                 let left = st.computers;
-                events.push(note(
-                    Some(target),
-                    format!("a computer is destroyed ({left} working)"),
-                ));
+                self.log_only(events, || {
+                    note(
+                        Some(target),
+                        format!("a computer is destroyed ({left} working)"),
+                    )
+                });
             }
             VehicleCritical::BypassSensor => {
                 let lose = [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
@@ -344,7 +343,9 @@ impl Space {
                     let st = ships.ship_mut(target);
                     st.sensors_out.push(k);
                     st.repairs.push(Repairable::Sensor(k));
-                    events.push(note(Some(target), format!("its {k:?} is disabled")));
+                    self.log_only(events, || {
+                        note(Some(target), format!("its {k:?} is disabled"))
+                    });
                 }
             }
             VehicleCritical::Engine => {
@@ -355,11 +356,13 @@ impl Space {
                 } else {
                     "its drive is badly damaged: acceleration halved"
                 };
-                events.push(note(Some(target), text.into()));
+                self.log_only(events, || note(Some(target), text.into()));
             }
             VehicleCritical::Fire if through > 0 => {
                 ships.ship_mut(target).fire = Some(false);
-                events.push(note(Some(target), "fire breaks out aboard".into()));
+                self.log_only(events, || {
+                    note(Some(target), "fire breaks out aboard".into())
+                });
             }
             VehicleCritical::Weapon => self.knock_out(ships, target, MajorDamage::Weapon, events),
             VehicleCritical::FuelLeak => {
@@ -372,25 +375,29 @@ impl Space {
                 let st = ships.ship_mut(target);
                 st.fuel = st.fuel.saturating_sub(lost);
                 st.leaking = true;
-                events.push(roll_event(
-                    target,
-                    "fuel leak (1d%)".into(),
-                    r,
-                    format!("{lost} t of fuel lost; the tank leaks"),
-                ));
+                self.log_only(events, || {
+                    roll_event(
+                        target,
+                        "fuel leak (1d%)".into(),
+                        r,
+                        format!("{lost} t of fuel lost; the tank leaks"),
+                    )
+                });
                 // Starship fuel burns like rocket fuel: it catches fire on 13 or less.
                 let r = DiceExpr::d6(3, 0).roll(dice, 0);
                 let ignites = r.total <= FUEL_IGNITES;
-                events.push(roll_event(
-                    target,
-                    "the leaking fuel".into(),
-                    r,
-                    if ignites {
-                        "catches fire".into()
-                    } else {
-                        "does not catch fire".into()
-                    },
-                ));
+                self.log_only(events, || {
+                    roll_event(
+                        target,
+                        "the leaking fuel".into(),
+                        r,
+                        if ignites {
+                            "catches fire".into()
+                        } else {
+                            "does not catch fire".into()
+                        },
+                    )
+                });
                 if ignites {
                     ships.ship_mut(target).fire = Some(true);
                 }
@@ -399,20 +406,20 @@ impl Space {
                 let r = DiceExpr::d6(1, 0).roll(dice, 0);
                 let n = (r.total.max(0) as u32).min(ships.ship(target).missiles);
                 ships.ship_mut(target).missiles -= n;
-                events.push(roll_event(
-                    target,
-                    "missiles aboard explode (1d)".into(),
-                    r,
-                    format!("{n} missiles explode in their racks"),
-                ));
+                self.log_only(events, || {
+                    roll_event(
+                        target,
+                        "missiles aboard explode (1d)".into(),
+                        r,
+                        format!("{n} missiles explode in their racks"),
+                    )
+                });
                 let dice_n = self.missile.dice.saturating_mul(n);
                 let raw = DiceExpr::d6(dice_n.min(1000), 0).roll(dice, 0);
                 let mult = self.missile.multiplier;
                 let dmg = raw.total.saturating_mul(mult);
-                let steps = vec![Modifier::named(
-                    format!("×{mult}"),
-                    raw.total.saturating_mul(mult - 1),
-                )];
+                let steps =
+                    vec![self.named(raw.total.saturating_mul(mult - 1), || format!("×{mult}"))];
                 self.take_hit(
                     ships,
                     None,
@@ -448,7 +455,11 @@ impl Space {
     ) -> i32 {
         let through = (dmg - dr).max(0);
         if dr != 0 {
-            steps.push(Modifier::named(dr_label, -(dmg.min(dr))));
+            steps.push(if self.quiet {
+                Modifier::new("", -(dmg.min(dr)))
+            } else {
+                Modifier::named(dr_label, -(dmg.min(dr)))
+            });
         }
         let max = ships.sheet(target).stats.hp;
         let before = ships.ship(target).hp;
@@ -519,12 +530,9 @@ impl Space {
             MajorDamage::Radiation if radiation => MajorDamage::Computer,
             e => e,
         };
-        events.push(roll_event(
-            u,
-            "major damage".into(),
-            r,
-            major_word(effect).into(),
-        ));
+        self.log_only(events, || {
+            roll_event(u, "major damage".into(), r, major_word(effect).into())
+        });
         self.major_effect(ships, u, effect, dice, events);
     }
 
@@ -591,16 +599,18 @@ impl Space {
                 let n = tables::casualty_dice(left);
                 let r = DiceExpr::d6(n, 0).roll(dice, 0);
                 let hurt = (r.total.max(0) as u32).min(left);
-                events.push(roll_event(
-                    u,
-                    if crew_hit {
-                        "crew casualties".into()
-                    } else {
-                        "passenger casualties".into()
-                    },
-                    r,
-                    format!("{hurt} hurt (5d each, no DR: out of action)"),
-                ));
+                self.log_only(events, || {
+                    roll_event(
+                        u,
+                        if crew_hit {
+                            "crew casualties".into()
+                        } else {
+                            "passenger casualties".into()
+                        },
+                        r,
+                        format!("{hurt} hurt (5d each, no DR: out of action)"),
+                    )
+                });
                 let st = ships.ship_mut(u);
                 if crew_hit {
                     st.crew_hurt += hurt;
@@ -633,7 +643,9 @@ impl Space {
             }
             MajorDamage::PowerPlant => {
                 ships.ship_mut(u).power_plant = false;
-                events.push(note(Some(u), "is crippled: no thrust and no fire".into()));
+                self.log_only(events, || {
+                    note(Some(u), "is crippled: no thrust and no fire".into())
+                });
             }
             MajorDamage::Radiation => {}
         }
@@ -652,10 +664,12 @@ impl Space {
                 st.computers -= 1;
                 st.repairs.push(Repairable::Computer);
                 let left = st.computers;
-                events.push(note(
-                    Some(u),
-                    format!("a computer is knocked out ({left} working)"),
-                ));
+                self.log_only(events, || {
+                    note(
+                        Some(u),
+                        format!("a computer is knocked out ({left} working)"),
+                    )
+                });
             }
             MajorDamage::Bridge if st.bridge => {
                 st.bridge = false;
