@@ -90,20 +90,28 @@ pub fn preferred_range(space: &Space, ships: &impl Vessels, u: UnitId, quarry: U
     let base: i32 =
         space.shot_total(ships, u, 0, quarry, false) - super::tables::gunnery_range_modifier(here);
     let dr = ships.sheet(quarry).stats.dr;
+    // Each mount's reach, half-damage range and mean damage through armor within and
+    // beyond it, worked out once for every range weighed.
+    let through: Vec<(u32, u32, f64, f64)> = mounts
+        .iter()
+        .map(|m| {
+            let w = m.weapon;
+            let armor = f64::from(effective_dr(dr, &w));
+            let dmg = w.mean_damage();
+            let full = (dmg - armor).max(0.0);
+            let half = (dmg / 2.0 - armor).max(0.0);
+            (w.max_range, w.half_damage, full, half)
+        })
+        .collect();
     let value = |d: u32| -> f64 {
-        mounts
+        let p = success_chance(base + super::tables::gunnery_range_modifier(d));
+        through
             .iter()
-            .map(|m| {
-                let w = m.weapon;
-                if d > w.max_range {
+            .map(|&(max_range, half_damage, full, half)| {
+                if d > max_range {
                     return 0.0;
                 }
-                let p = success_chance(base + super::tables::gunnery_range_modifier(d));
-                let mut dmg = w.mean_damage();
-                if d > w.half_damage {
-                    dmg /= 2.0;
-                }
-                p * (dmg - f64::from(effective_dr(dr, &w))).max(0.0)
+                p * if d > half_damage { half } else { full }
             })
             .sum()
     };
@@ -235,15 +243,16 @@ fn defense_value(space: &Space, ships: &impl Vessels, u: UnitId, mount: usize) -
 
 fn fire(space: &Space, ships: &impl Vessels, u: UnitId) -> Vec<Shot> {
     let free = space.free_mounts(ships, u);
+    let foes = ships.enemies(u);
     // Each mount's best shot now.
     let mut best: Vec<(usize, Option<(f64, UnitId)>)> = free
         .iter()
         .map(|&m| {
             let w = ships.sheet(u).mounts[m].weapon;
-            let shot = ships
-                .enemies(u)
-                .into_iter()
-                .filter(|&t| space.why_not_target(ships, u, t, &w).is_none())
+            let shot = foes
+                .iter()
+                .copied()
+                .filter(|&t| space.can_target(ships, u, t, &w))
                 .map(|t| (expected_damage(space, ships, u, m, t), t))
                 .filter(|(v, _)| *v > 0.0)
                 .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));

@@ -48,7 +48,11 @@ impl Ruleset for TravellerSpace {
     }
 
     fn reset(world: &mut World, prepared: &Prepared, _: &TravellerConfig) {
-        let space = super::new_space(prepared, world);
+        // The last battle's area, kept if it has the same hexes.
+        let area = world
+            .get_resource::<super::Space>()
+            .and_then(|s| s.area.clone());
+        let space = super::new_space(prepared, world, area);
         world.insert_resource(space);
     }
 

@@ -25,6 +25,7 @@ pub use sheet::{TravellerShip, TravellerShipStats};
 pub use space::{Action, MissileBay, MissileState, Space, Vessels, VesselsMut};
 
 use crate::battle::{BattleSet, Command, flush_messages};
+use crate::hexmap::HexMap;
 use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
 use serde::{Deserialize, Serialize};
@@ -91,8 +92,15 @@ pub fn configure(schedule: &mut Schedule) {
 }
 
 /// What the ships of `prepared` share at the start of the battle (the scenario's
-/// settings), with every ship (spawned already) told how many sides may detect it.
-pub fn new_space(prepared: &Prepared, ships: &mut impl VesselsMut) -> Space {
+/// settings), with every ship (spawned already) told how many sides may detect it. The
+/// battle area is `area` (an earlier battle's) when it has the same hexes as `prepared`'s
+/// map (the same shape and orientation: [`HexMap::new`] lays out its hexes from them
+/// alone, and only which hexes are on the map is read of it), else a copy of the map.
+pub fn new_space(
+    prepared: &Prepared,
+    ships: &mut impl VesselsMut,
+    area: Option<Arc<HexMap>>,
+) -> Space {
     let Some(config) = prepared.config::<TravellerSpace>() else {
         return Space::default();
     };
@@ -114,7 +122,15 @@ pub fn new_space(prepared: &Prepared, ships: &mut impl VesselsMut) -> Space {
         turn_minutes: config.turn_minutes,
         missile: config.missile.clone(),
         escape_hexes: config.escape_hexes,
-        area: Some(Arc::new(prepared.map.clone())),
+        area: Some(match area {
+            Some(a)
+                if a.shape() == prepared.map.shape()
+                    && a.orientation() == prepared.map.orientation() =>
+            {
+                a
+            }
+            _ => Arc::new(prepared.map.clone()),
+        }),
         ..Space::default()
     }
 }

@@ -530,7 +530,8 @@ pub struct Space {
     pub rams: Vec<(UnitId, UnitId)>,
     /// Ships that met this turn without either trying to ram.
     pub near_misses: Vec<(UnitId, UnitId)>,
-    /// The battle area (the scenario's map): leaving it is leaving the battle.
+    /// The battle area (the scenario's map): leaving it is leaving the battle. Only which
+    /// hexes are on it is read ([`Space::in_area`]).
     pub area: Option<Arc<HexMap>>,
     /// Nobody reads the log (a preview: the systems set it from `CombatLog::keep`): the
     /// events only the log reads are left out and the roll modifiers' labels are not put
@@ -635,9 +636,12 @@ pub trait Vessels: Units<TravellerShip, ShipState> + MissileBay {
 
     /// Enemy ships still fighting.
     fn enemies(&self, u: UnitId) -> Vec<UnitId> {
-        self.ids()
-            .filter(|&o| self.side(o) != self.side(u) && self.fighting(o))
-            .collect()
+        self.ids().filter(|&o| self.is_enemy(u, o)).collect()
+    }
+
+    /// True when `o` is one of [`Vessels::enemies`] of `u`.
+    fn is_enemy(&self, u: UnitId, o: UnitId) -> bool {
+        (o.0 as usize) < self.count() && self.side(o) != self.side(u) && self.fighting(o)
     }
 
     /// A ship's side.
@@ -903,11 +907,10 @@ impl Space {
             Phase::Maneuver => true,
             Phase::DirectFire => {
                 let free = self.free_mounts(ships, u);
-                ships.enemies(u).into_iter().any(|t| {
-                    free.iter().any(|&m| {
-                        self.why_not_target(ships, u, t, &ships.sheet(u).mounts[m].weapon)
-                            .is_none()
-                    })
+                let mounts = &ships.sheet(u).mounts;
+                ships.ids().filter(|&t| ships.is_enemy(u, t)).any(|t| {
+                    free.iter()
+                        .any(|&m| self.can_target(ships, u, t, &mounts[m].weapon))
                 })
             }
             Phase::Launch => {
@@ -915,9 +918,8 @@ impl Space {
                     && ships.sheet(u).stats.launchers > 0
                     && ships.ship(u).power_plant
                     && ships
-                        .enemies(u)
-                        .into_iter()
-                        .any(|t| ships.detection(u, t).found)
+                        .ids()
+                        .any(|t| ships.is_enemy(u, t) && ships.detection(u, t).found)
             }
             _ => false,
         }
@@ -1000,6 +1002,18 @@ impl Space {
         (by, kind, target): (UnitId, SensorKind, UnitId),
         mods: &mut impl Gather,
     ) -> Option<()> {
+        let seen = self.scan_target(ships, by, kind, target);
+        self.gather_scan_at(ships, (by, kind), &seen, mods)
+    }
+
+    /// [`Space::gather_scan`] of a target that the scan sees as `seen`.
+    fn gather_scan_at(
+        &self,
+        ships: &impl Vessels,
+        (by, kind): (UnitId, SensorKind),
+        seen: &ScanTarget,
+        mods: &mut impl Gather,
+    ) -> Option<()> {
         let st = ships.ship(by);
         if st.sensors_out.contains(&kind)
             || (kind == SensorKind::Aesa && !self.active_sensors(ships, by))
@@ -1011,12 +1025,7 @@ impl Space {
             "Electronics Operations (Sensors)",
             ships.sheet(by).stats.crew.sensors,
         ));
-        tables::gather_scan_modifiers(
-            kind,
-            value,
-            &self.scan_target(ships, by, kind, target),
-            mods,
-        );
+        tables::gather_scan_modifiers(kind, value, seen, mods);
         Some(())
     }
 
@@ -1038,12 +1047,18 @@ impl Space {
                         .ids()
                         .filter(|&u| ships.side(u) as usize == side && ships.fighting(u))
                         .flat_map(|u| {
+                            // What u sees of the target, but for prior detection (set
+                            // for each sensor): worked out once for its sensors.
+                            let seen = self.scan_target(ships, u, SensorKind::Aesa, target);
                             [SensorKind::Aesa, SensorKind::Pesa, SensorKind::Radscan]
                                 .into_iter()
-                                .map(move |k| (u, k))
+                                .map(move |k| (u, k, seen))
                         })
-                        .filter_map(|(u, k)| {
-                            self.scan_total(ships, u, k, target).map(|s| (s, u, k))
+                        .filter_map(|(u, k, mut seen)| {
+                            seen.prior_detection = ships.detection(u, target).prior_for(u, k);
+                            let mut sum = Sum::default();
+                            self.gather_scan_at(ships, (u, k), &seen, &mut sum)?;
+                            Some((sum.0, u, k))
                         })
                         .max_by_key(|&(s, u, k)| (s, std::cmp::Reverse((u, k as u8))));
                     // Only the scan rolled is listed with its labels.
@@ -1171,6 +1186,19 @@ impl Space {
         }
     }
 
+    /// True when `u` may fire `w` at `target` ([`Space::why_not_target`] finds nothing).
+    pub fn can_target(
+        &self,
+        ships: &impl Vessels,
+        u: UnitId,
+        target: UnitId,
+        w: &SpaceWeapon,
+    ) -> bool {
+        ships.is_enemy(u, target)
+            && ships.detection(u, target).found
+            && self.std_range(ships.distance(u, target)) <= w.max_range
+    }
+
     /// Why `u` may not fire `w` at `target`, if it may not.
     pub fn why_not_target(
         &self,
@@ -1179,7 +1207,7 @@ impl Space {
         target: UnitId,
         w: &SpaceWeapon,
     ) -> Option<String> {
-        if !ships.enemies(u).contains(&target) {
+        if !ships.is_enemy(u, target) {
             return Some(format!(
                 "{} is not an enemy in the fight",
                 ships.name_of(target)

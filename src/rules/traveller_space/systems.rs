@@ -194,7 +194,9 @@ fn record_step(step: Step, turn: &mut TurnState) {
 fn sync_turn(space: &Space, ships: &impl Vessels, turn: &mut TurnState) {
     turn.round = space.round;
     turn.phase = space.phase.word();
-    turn.order = ships.ids().filter(|&u| ships.fighting(u)).collect();
+    turn.order.clear();
+    turn.order
+        .extend(ships.ids().filter(|&u| ships.fighting(u)));
     turn.cursor = space
         .awaiting()
         .and_then(|a| turn.order.iter().position(|&u| u == a))
