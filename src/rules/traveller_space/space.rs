@@ -1387,10 +1387,10 @@ impl Space {
         let fleet = &mut *ships;
         let ships: Vec<UnitId> = fleet.ids().filter(|&u| fleet.fighting(u)).collect();
         let start: Vec<Hex> = fleet.ids().map(|u| fleet.ship(u).pos).collect();
-        let mut paths: Vec<Vec<Hex>> = ships
-            .iter()
-            .map(|&u| vector::path(fleet.ship(u).pos, fleet.ship(u).vel))
-            .collect();
+        let mut paths = vector::Walks::default();
+        for &u in &ships {
+            paths.push(fleet.ship(u).pos, fleet.ship(u).vel);
+        }
         let live: Vec<u32> = fleet
             .missile_ids()
             .into_iter()
@@ -1398,17 +1398,17 @@ impl Space {
             .collect();
         for &id in &live {
             if let Some(m) = fleet.missile(id) {
-                paths.push(vector::path(m.hex(), m.velocity()));
+                paths.push(m.hex(), m.velocity());
             }
         }
-        let steps = vector::sub_steps(&paths);
+        paths.walk();
         // Missiles in contact with their targets, rams in contact.
         for (k, &id) in live.iter().enumerate() {
             let Some(target) = fleet.missile(id).and_then(|m| fleet.unit_of(m.target)) else {
                 continue;
             };
             if let Some(j) = ships.iter().position(|&s| s == target) {
-                let contact = vector::contact(&steps, ships.len() + k, j).is_some();
+                let contact = paths.contact(ships.len() + k, j).is_some();
                 if let Some(m) = fleet.missile_mut(id) {
                     m.contact = contact;
                 }
@@ -1418,7 +1418,7 @@ impl Space {
         // that both pilots try to avoid.
         for a in 0..ships.len() {
             for b in a + 1..ships.len() {
-                if vector::contact(&steps, a, b).is_none() {
+                if paths.contact(a, b).is_none() {
                     continue;
                 }
                 let (ua, ub) = (ships[a], ships[b]);
@@ -1432,7 +1432,7 @@ impl Space {
             }
         }
         for (a, &u) in ships.iter().enumerate() {
-            let path = &paths[a];
+            let path = paths.path(a);
             let to = path.last().copied().unwrap_or(fleet.ship(u).pos);
             if path.len() > 1 {
                 self.log_only(events, || BattleEvent::Moved {
@@ -1447,7 +1447,11 @@ impl Space {
             let Some(m) = fleet.missile_mut(id) else {
                 continue;
             };
-            let to = paths[ships.len() + k].last().copied().unwrap_or(m.hex());
+            let to = paths
+                .path(ships.len() + k)
+                .last()
+                .copied()
+                .unwrap_or(m.hex());
             m.pos = (to.x, to.y);
             m.turns_left = m.turns_left.saturating_sub(1);
         }

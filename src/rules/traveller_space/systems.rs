@@ -80,9 +80,10 @@ impl<'a, 'v, 't> SpaceParts<'a, 'v, 't> {
         self.missiles.binary_search_by_key(&id, |m| m.id).ok()
     }
 
-    /// Gives each missile's entity its state, position and facing, despawns the entities
-    /// of the missiles gone and spawns those launched.
-    fn finish(self, commands: &mut Commands) {
+    /// Gives each missile's entity its state, position and facing (only its state when
+    /// nobody is `shown` the battle: see [`mirror`]), despawns the entities of the
+    /// missiles gone and spawns those launched.
+    fn finish(self, commands: &mut Commands, shown: bool) {
         let mut on_entities: Vec<u32> = Vec::with_capacity(self.missiles.len());
         for (e, mut m, mut pos, mut facing) in self.query.iter_mut() {
             let Ok(k) = self.missiles.binary_search_by_key(&m.id, |x| x.id) else {
@@ -93,6 +94,9 @@ impl<'a, 'v, 't> SpaceParts<'a, 'v, 't> {
             on_entities.push(now.id);
             if *m != *now {
                 *m = now.clone();
+            }
+            if !shown {
+                continue;
             }
             if pos.0 != now.hex() {
                 pos.0 = now.hex();
@@ -157,8 +161,13 @@ impl MissileBayMut for SpaceParts<'_, '_, '_> {
     }
 }
 
-/// Copies each ship's standing, position, facing and velocity onto its entity.
-fn mirror(ships: &impl Vessels, places: &mut Places, commands: &mut Commands) {
+/// Copies each ship's standing onto its entity, and shows it on its hex with its facing
+/// and velocity. Only the standing decides anything in the battle's own turns (the rules
+/// keep position and vector in the ship's state), so when nobody is shown the battle (a
+/// preview, which keeps no log: [`Space::quiet`]) only the standing is copied. The GM's
+/// edits read the drawn hex, so a preview that replays them keeps the log while it does
+/// (`play::continue_from`).
+fn mirror(ships: &impl Vessels, (places, shown): (&mut Places, bool), commands: &mut Commands) {
     for (e, id, mut pos, mut facing, mut standing, vel) in places.iter_mut() {
         let Some(st) = ships.state_of(*id) else {
             continue;
@@ -166,6 +175,9 @@ fn mirror(ships: &impl Vessels, places: &mut Places, commands: &mut Commands) {
         let now = st.condition.standing();
         if *standing != now {
             *standing = now;
+        }
+        if !shown {
+            continue;
         }
         if pos.0 != st.pos {
             pos.0 = st.pos;
@@ -235,9 +247,9 @@ pub(super) fn begin(
         let step = space.advance(&mut parts, &map, &mut *rng, &mut events);
         record_step(step, &mut turn);
     }
-    mirror(&parts, &mut places, &mut commands);
+    mirror(&parts, (&mut places, !space.quiet), &mut commands);
     sync_turn(&space, &parts, &mut turn);
-    parts.finish(&mut commands);
+    parts.finish(&mut commands, !space.quiet);
     out.write_batch(events);
 }
 
@@ -299,8 +311,8 @@ pub(super) fn resolve(
     decision.turn.awaiting = None;
     let step = space.advance(&mut parts, &map, &mut *rng, &mut events);
     record_step(step, &mut decision.turn);
-    mirror(&parts, &mut places, &mut commands);
+    mirror(&parts, (&mut places, !space.quiet), &mut commands);
     sync_turn(&space, &parts, &mut decision.turn);
-    parts.finish(&mut commands);
+    parts.finish(&mut commands, !space.quiet);
     out.write_batch(events);
 }

@@ -164,6 +164,88 @@ pub fn burn_towards(pos: Hex, vel: Hex, thrust: u32, aim: Hex) -> Hex {
     line.get(thrust as usize).copied().unwrap_or(ghost) - ghost
 }
 
+/// The movement phase's movers: each one's [`path`] and where each stands at each
+/// sub-step ([`sub_steps`]), kept in flat lists (one allocation each, not one a mover and
+/// a sub-step); [`Walks::contact`] answers as [`contact`] does.
+#[derive(Clone, Debug, Default)]
+pub struct Walks {
+    /// Every path, one after another.
+    hexes: Vec<Hex>,
+    /// Where each path ends in `hexes`.
+    ends: Vec<usize>,
+    /// Where mover `i` stands after sub-step `k`: `steps[k * movers + i]`.
+    steps: Vec<Hex>,
+}
+
+impl Walks {
+    /// Adds a mover at `pos` moving at `vel` (its [`path`]).
+    pub fn push(&mut self, pos: Hex, vel: Hex) {
+        self.hexes.extend(pos.line_to(pos + vel));
+        self.ends.push(self.hexes.len());
+    }
+
+    /// How many movers there are.
+    pub fn movers(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Mover `i`'s path, its start first (empty for no such mover).
+    pub fn path(&self, i: usize) -> &[Hex] {
+        let Some(&end) = self.ends.get(i) else {
+            return &[];
+        };
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.hexes[start..end]
+    }
+
+    /// Works out the sub-steps of the movers added (as [`sub_steps`]).
+    pub fn walk(&mut self) {
+        let m = self.movers();
+        let n = (0..m)
+            .map(|i| self.path(i).len().saturating_sub(1))
+            .max()
+            .unwrap_or(0);
+        let mut steps = std::mem::take(&mut self.steps);
+        steps.clear();
+        steps.reserve((n + 1) * m);
+        for k in 0..=n {
+            for i in 0..m {
+                let p = self.path(i);
+                let len = p.len().saturating_sub(1);
+                steps.push(if len == 0 || n == 0 {
+                    p.first().copied().unwrap_or(Hex::ZERO)
+                } else {
+                    // Round half up: k * len / n.
+                    p[((2 * k * len + n) / (2 * n)).min(len)]
+                });
+            }
+        }
+        self.steps = steps;
+    }
+
+    /// The first sub-step at which movers `a` and `b` are in contact ([`contact`]), once
+    /// [`Walks::walk`] has worked out the sub-steps.
+    pub fn contact(&self, a: usize, b: usize) -> Option<usize> {
+        let m = self.movers();
+        if a >= m || b >= m {
+            return None;
+        }
+        for (k, now) in self.steps.chunks_exact(m).enumerate() {
+            let (pa, pb) = (now[a], now[b]);
+            if pa == pb {
+                return Some(k);
+            }
+            if k > 0 {
+                let before = &self.steps[(k - 1) * m..k * m];
+                if before[a] == pb && before[b] == pa {
+                    return Some(k);
+                }
+            }
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,5 +356,37 @@ mod tests {
         let burn = burn_towards(Hex::ZERO, Hex::ZERO, 2, Hex::new(6, 0));
         assert_eq!(burn, Hex::new(2, 0));
         assert_eq!(burn_cost(burn), 2);
+    }
+
+    /// Walks keeps the same paths, sub-steps and contacts as path, sub_steps and contact,
+    /// for movers standing still, crossing, swapping and overtaking, of every length.
+    #[test]
+    fn walks_are_paths_and_sub_steps() {
+        let movers = [
+            (Hex::new(0, 0), Hex::new(4, 0)),
+            (Hex::new(4, 0), Hex::new(-4, 0)),
+            (Hex::new(2, -2), Hex::ZERO),
+            (Hex::new(1, 0), Hex::new(1, 0)),
+            (Hex::new(0, 3), Hex::new(3, -3)),
+            (Hex::new(-2, 1), Hex::new(7, -2)),
+        ];
+        for count in 0..=movers.len() {
+            let mut walks = Walks::default();
+            let paths: Vec<Vec<Hex>> = movers[..count]
+                .iter()
+                .map(|&(pos, vel)| {
+                    walks.push(pos, vel);
+                    path(pos, vel)
+                })
+                .collect();
+            walks.walk();
+            let steps = sub_steps(&paths);
+            for a in 0..=count {
+                assert_eq!(walks.path(a), paths.get(a).map_or(&[][..], |p| &p[..]));
+                for b in 0..=count {
+                    assert_eq!(walks.contact(a, b), contact(&steps, a, b), "{a} {b}");
+                }
+            }
+        }
     }
 }
