@@ -804,14 +804,31 @@ impl Space {
 
     /// Mounts of `u` that work and have not fired this turn.
     pub fn free_mounts(&self, ships: &impl Vessels, u: UnitId) -> Vec<usize> {
+        self.first_free_mounts(ships, u).collect()
+    }
+
+    /// [`Space::free_mounts`] one by one, in order.
+    pub fn first_free_mounts<'s>(
+        &self,
+        ships: &'s impl Vessels,
+        u: UnitId,
+    ) -> impl Iterator<Item = usize> + 's {
         let st = ships.ship(u);
-        if !st.power_plant {
-            return Vec::new();
-        }
-        (0..ships.sheet(u).mounts.len())
+        let count = if st.power_plant {
+            ships.sheet(u).mounts.len()
+        } else {
+            0
+        };
+        (0..count)
             .filter(|&i| !st.mounts_out.get(i).copied().unwrap_or(true))
             .filter(|&i| !st.mounts_used.get(i).copied().unwrap_or(true))
-            .collect()
+    }
+
+    /// Fills the phase's queue with the ships still fighting, in unit order.
+    fn queue_fighting(&mut self, ships: &impl Vessels) {
+        self.queue.clear();
+        self.queue
+            .extend(ships.ids().filter(|&u| ships.fighting(u)));
     }
 
     // ---------------------------------------------------------------------------------
@@ -836,7 +853,7 @@ impl Space {
         self.phase = Phase::Detection;
         self.scan_all(ships, dice, events);
         self.phase = Phase::Maneuver;
-        self.queue = ships.ids().filter(|&u| ships.fighting(u)).collect();
+        self.queue_fighting(ships);
     }
 
     /// Moves the turn on: to the next decision, or through one phase without decisions
@@ -860,7 +877,7 @@ impl Space {
                 Phase::Start | Phase::DamageControl => return Step::RoundOver,
                 Phase::Detection => {
                     self.phase = Phase::Maneuver;
-                    self.queue = ships.ids().filter(|&u| ships.fighting(u)).collect();
+                    self.queue_fighting(ships);
                 }
                 Phase::Maneuver => {
                     self.guide_missiles(ships);
@@ -870,7 +887,7 @@ impl Space {
                 }
                 Phase::Movement => {
                     self.phase = Phase::DirectFire;
-                    self.queue = ships.ids().filter(|&u| ships.fighting(u)).collect();
+                    self.queue_fighting(ships);
                 }
                 Phase::DirectFire => {
                     self.resolve_fire(ships, dice, events);
@@ -881,7 +898,7 @@ impl Space {
                 }
                 Phase::PointDefense => {
                     self.phase = Phase::Launch;
-                    self.queue = ships.ids().filter(|&u| ships.fighting(u)).collect();
+                    self.queue_fighting(ships);
                 }
                 Phase::Launch => {
                     self.phase = Phase::DamageControl;

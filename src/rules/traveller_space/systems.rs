@@ -19,7 +19,7 @@ use crate::dice::BattleRng;
 use crate::hexmap::HexMap;
 use bevy::ecs::entity::Entity;
 use bevy::ecs::message::MessageWriter;
-use bevy::ecs::prelude::{Commands, Query, Res, ResMut, Without};
+use bevy::ecs::prelude::{Commands, Local, Query, Res, ResMut, Without};
 use std::sync::Arc;
 
 /// The ships' sheets and states.
@@ -55,18 +55,23 @@ type Places<'w, 's> = Query<
 /// The ships and missiles of one system run, as the turn's functions see them
 /// ([`Vessels`]): the ships gathered from their query, and the missiles copied from
 /// theirs into a list by missile number (a lookup is a search in it, not a pass over the
-/// query); when the run ends ([`SpaceParts::finish`]) the missiles' entities take their
+/// query; the list is the system's own, kept from run to run so that it is not allocated
+/// each time); when the run ends ([`SpaceParts::finish`]) the missiles' entities take their
 /// changed states, the missiles launched get entities and those gone lose theirs.
 struct SpaceParts<'a, 'v, 't> {
     ships: Gathered<'a, TravellerShip, ShipState>,
     query: &'a mut MissileQuery<'v, 't>,
     /// Every missile in flight, in missile-number order.
-    missiles: Vec<MissileState>,
+    missiles: &'a mut Vec<MissileState>,
 }
 
 impl<'a, 'v, 't> SpaceParts<'a, 'v, 't> {
-    fn new(ships: &'a mut ShipQuery<'_, '_>, query: &'a mut MissileQuery<'v, 't>) -> Self {
-        let mut missiles: Vec<MissileState> = query.iter().map(|(_, m, ..)| m.clone()).collect();
+    fn new(
+        ships: &'a mut ShipQuery<'_, '_>,
+        (query, missiles): (&'a mut MissileQuery<'v, 't>, &'a mut Vec<MissileState>),
+    ) -> Self {
+        missiles.clear();
+        missiles.extend(query.iter().map(|(_, m, ..)| m.clone()));
         missiles.sort_unstable_by_key(|m| m.id);
         Self {
             ships: ships.gather(),
@@ -106,9 +111,9 @@ impl<'a, 'v, 't> SpaceParts<'a, 'v, 't> {
                 facing.0 = f;
             }
         }
-        for m in self.missiles {
+        for m in self.missiles.iter() {
             if !on_entities.contains(&m.id) {
-                commands.spawn(missile_bundle(m));
+                commands.spawn(missile_bundle(m.clone()));
             }
         }
     }
@@ -225,7 +230,7 @@ pub(super) fn begin(
     mut rng: ResMut<BattleRng>,
     (map, log): (Res<HexMap>, Res<CombatLog>),
     mut ships: ShipQuery,
-    mut missiles: MissileQuery,
+    (mut missiles, mut list): (MissileQuery, Local<Vec<MissileState>>),
     mut places: Places,
     mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
@@ -235,7 +240,7 @@ pub(super) fn begin(
     }
     let mut events = Vec::new();
     space.quiet = !log.keep;
-    let mut parts = SpaceParts::new(&mut ships, &mut missiles);
+    let mut parts = SpaceParts::new(&mut ships, (&mut missiles, &mut list));
     if turn.round == 0 || turn.round_over {
         turn.round_over = false;
         events.push(BattleEvent::RoundStarted {
@@ -259,12 +264,12 @@ pub(super) fn decide(
     autopilot: Res<Autopilot>,
     space: Res<Space>,
     mut ships: ShipQuery,
-    mut missiles: MissileQuery,
+    (mut missiles, mut list): (MissileQuery, Local<Vec<MissileState>>),
     controllers: Query<&Controller>,
     mut commands: MessageWriter<Command<Action>>,
 ) {
     let Some(active) = turn.awaiting else { return };
-    let parts = SpaceParts::new(&mut ships, &mut missiles);
+    let parts = SpaceParts::new(&mut ships, (&mut missiles, &mut list));
     if ai_decides(parts.roster(), &controllers, autopilot.0, active) {
         commands.write(Command {
             unit: active,
@@ -282,14 +287,14 @@ pub(super) fn resolve(
     mut rng: ResMut<BattleRng>,
     (map, log): (Res<HexMap>, Res<CombatLog>),
     mut ships: ShipQuery,
-    mut missiles: MissileQuery,
+    (mut missiles, mut list): (MissileQuery, Local<Vec<MissileState>>),
     mut places: Places,
     mut commands: Commands,
     mut out: MessageWriter<BattleEvent>,
 ) {
     let mut events = Vec::new();
     space.quiet = !log.keep;
-    let mut parts = SpaceParts::new(&mut ships, &mut missiles);
+    let mut parts = SpaceParts::new(&mut ships, (&mut missiles, &mut list));
     let Some((active, action)) = decision.take(
         |unit, action| space.check(&parts, unit, action),
         |unit| super::ai::pass(&space, &parts, unit),

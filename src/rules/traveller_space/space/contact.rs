@@ -22,9 +22,12 @@ impl Space {
                 continue;
             };
             let mut down = false;
-            if ships.fighting(t)
-                && let Some(&mount) = self.free_mounts(ships, t).first()
-            {
+            let mount = if ships.fighting(t) {
+                self.first_free_mounts(ships, t).next()
+            } else {
+                None
+            };
+            if let Some(mount) = mount {
                 let w = ships.sheet(t).mounts[mount].weapon;
                 ships.ship_mut(t).mounts_used[mount] = true;
                 let mods = Mods::of(self.quiet, |mods| {
