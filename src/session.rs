@@ -49,7 +49,8 @@ pub struct Session {
     seed: u64,
     /// The stat blocks of units the GM brought in, by unit id past the scenario's.
     added: Vec<UnitSheet>,
-    /// The queries every battle of a preview asks, built once.
+    /// The queries every battle of a preview asks, built once for `world` (a query's state
+    /// belongs to one world: `world` must not be replaced by another).
     queries: Queries,
 }
 

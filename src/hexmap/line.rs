@@ -71,6 +71,13 @@ impl Line {
     /// `a + (b - a) * i / n` in each coordinate, so those steps are an interval, worked out
     /// in `f64` (whose error is nothing beside the room [`NEAR`] leaves).
     pub fn first_of(&self, stops: impl IntoIterator<Item = Hex>) -> Option<u32> {
+        debug_assert!(
+            [self.a, self.b]
+                .iter()
+                .flatten()
+                .all(|c| c.abs() <= FAR as f32),
+            "first_of needs a line within FAR of the middle"
+        );
         let last = self.end - 1;
         let n = f64::from(last);
         // Each coordinate's start and the steps one of its units spans (`None`: it does

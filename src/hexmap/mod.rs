@@ -207,6 +207,7 @@ impl HexMap {
             })
             .collect();
         map.pairs = sight::Pairs::new(map.cells.len());
+        map.recent = sight::Recent::new(map.cells.len());
         map
     }
 
@@ -365,9 +366,10 @@ impl HexMap {
         self.terrain(hex).and_then(Terrain::move_cost)
     }
 
-    /// The hexes a straight line from `from` to `to` crosses, both ends included.
+    /// The hexes a straight line from `from` to `to` crosses, both ends included
+    /// ([`line::line`]: hexx's `line_to`).
     pub fn line(&self, from: Hex, to: Hex) -> impl Iterator<Item = Hex> {
-        from.line_to(to)
+        line::line(from, to)
     }
 
     /// True if nothing blocked lies strictly between `from` and `to` and both are on the map.

@@ -101,13 +101,18 @@ const COORD: std::ops::Range<i32> = -2048..2048;
 
 /// The answers of the last pairs asked of a large map: a slot per pair (the last pair asked
 /// whose key falls into it), holding the two hexes, 12 bits a coordinate, and the answer
-/// byte.
-#[derive(Debug)]
+/// byte. No slots (the default) for a small map, whose [`Pairs`] keep every answer.
+#[derive(Debug, Default)]
 pub(super) struct Recent(Box<[AtomicU64]>);
 
-impl Default for Recent {
-    fn default() -> Self {
-        Self((0..SLOTS).map(|_| AtomicU64::new(0)).collect())
+impl Recent {
+    /// Slots for a map of `cells` cells when [`Pairs`] cannot keep them all, else none.
+    pub(super) fn new(cells: usize) -> Self {
+        if cells > ALL_PAIRS_CELLS {
+            Self((0..SLOTS).map(|_| AtomicU64::new(0)).collect())
+        } else {
+            Self::default()
+        }
     }
 }
 
@@ -142,7 +147,7 @@ impl Recent {
         to: Hex,
         work: impl FnOnce() -> (bool, Option<Cover>),
     ) -> (bool, Option<Cover>) {
-        let Some(k) = key(from, to) else {
+        let Some(k) = key(from, to).filter(|_| !self.0.is_empty()) else {
             return work();
         };
         let slot = &self.0[(k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize % SLOTS];
@@ -189,7 +194,7 @@ mod tests {
     /// the memo forgets; pairs off the packed coordinates are worked out every time.
     #[test]
     fn recent_pairs_are_kept_until_forgotten() {
-        let memo = Recent::default();
+        let memo = Recent::new(ALL_PAIRS_CELLS + 1);
         let (a, b) = (Hex::new(3, -4), Hex::new(-7, 9));
         let asked = std::cell::Cell::new(0);
         let ask = |from, to| {

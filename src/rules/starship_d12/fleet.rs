@@ -133,18 +133,19 @@ pub trait Ships: Units<ShipSheet, ShipState> {
 
     /// Enemies of `me` still in the fight, in unit order.
     fn enemies(&self, me: UnitId) -> Vec<UnitId> {
-        let side = self.side_of(me);
-        self.ids()
-            .filter(|&i| self.in_fight(i) && self.side_of(i) != side)
-            .collect()
+        self.enemy_ids(me).collect()
     }
 
     /// How many enemies of `me` are still in the fight ([`Ships::enemies`]' length).
     fn enemy_count(&self, me: UnitId) -> usize {
+        self.enemy_ids(me).count()
+    }
+
+    /// The enemies of `me` still in the fight, in id order ([`Ships::enemies`]).
+    fn enemy_ids(&self, me: UnitId) -> impl Iterator<Item = UnitId> {
         let side = self.side_of(me);
         self.ids()
-            .filter(|&i| self.in_fight(i) && self.side_of(i) != side)
-            .count()
+            .filter(move |&i| self.in_fight(i) && self.side_of(i) != side)
     }
 
     /// A ship's state in a few words for `run`'s closing lines: ", shields 2, armour 0,
@@ -394,23 +395,7 @@ impl Fleet {
         }
     }
 
-    /// Weapons of `me` that can fire at `target` now: working, not yet fired this turn,
-    /// with a missile left if a launcher, the target not escaped; at a ship on `me`'s tail
-    /// only rear weapons and turrets ("After the shot", the tailing exception).
-    pub fn weapons_at(&self, ships: &impl Ships, me: UnitId, target: UnitId) -> Vec<usize> {
-        let (Some(sheet), Some(ship)) = (ships.sheet_of(me), ships.state_of(me)) else {
-            return Vec::new();
-        };
-        let Some(aim) = self.aim(ships, me, target) else {
-            return Vec::new();
-        };
-        (0..sheet.systems.len())
-            .filter(|&i| can_fire(sheet, ship, i, aim))
-            .collect()
-    }
-
-    /// What decides which of `me`'s weapons can bear on `target` ([`Fleet::weapons_at`]):
-    /// the band and whether `target` sits on `me`'s tail; `None` when `target` is not an
+    /// What decides which of `me`'s weapons can bear on `target` ([`can_fire`]): the band and whether `target` sits on `me`'s tail; `None` when `target` is not an
     /// enemy in the fight.
     fn aim(&self, ships: &impl Ships, me: UnitId, target: UnitId) -> Option<(Band, bool)> {
         if !ships.in_fight(target) || ships.side_of(target) == ships.side_of(me) {
@@ -995,16 +980,6 @@ impl Fleet {
             (before, after, target_sheet.structure()),
             location,
         ));
-        if self.quiet {
-            if report.destroyed {
-                events.push(BattleEvent::StatusChanged {
-                    unit: target,
-                    standing: Standing::Destroyed,
-                    cause: Cow::Borrowed("its core is gone"),
-                });
-            }
-            return;
-        }
         if !self.quiet {
             let systems: Vec<String> = report
                 .steps

@@ -191,28 +191,47 @@ pub fn apply_damage(
         }
     }
     report.to_systems = left;
-    for i in damage_order(sheet, sheet.find(chosen), chosen.facing) {
-        if left == 0 {
-            break;
-        }
-        if ship.hp[i] <= 0 {
-            continue;
-        }
-        let worked = ship.works(sheet, i);
-        let taken = left.min(ship.hp[i]);
-        ship.hp[i] -= taken;
-        left -= taken;
+    let left = spread(sheet, &mut ship.hp, left, chosen, |i, was, now| {
+        let system = &sheet.systems[i];
         report.steps.push(DamageStep {
-            what: sheet.systems[i].name.clone(),
-            amount: taken,
-            disabled: worked && !ship.works(sheet, i),
+            what: system.name.clone(),
+            amount: was - now,
+            disabled: system.works(was) && !system.works(now),
         });
-    }
+    });
     if left > 0 {
         ship.destroyed = true;
         report.destroyed = true;
     }
     report
+}
+
+/// Runs the `left` points of a hit that got past the shields and armour through the hit
+/// points `hp` of `sheet`'s systems, from the system at `chosen` in [`damage_order`],
+/// skipping systems already at 0 or less; `hit(i, was, now)` hears of each system hit.
+/// Returns the points no system took (more than 0: the ship is destroyed). The one walk of
+/// [`apply_damage`] and of the tries of [`defender_choice`].
+fn spread(
+    sheet: &ShipSheet,
+    hp: &mut [i32],
+    mut left: i32,
+    chosen: SystemRef,
+    mut hit: impl FnMut(usize, i32, i32),
+) -> i32 {
+    for i in damage_order(sheet, sheet.find(chosen), chosen.facing) {
+        if left == 0 {
+            break;
+        }
+        if hp[i] <= 0 {
+            continue;
+        }
+        let taken = left.min(hp[i]);
+        let was = hp[i];
+        hp[i] -= taken;
+        left -= taken;
+        hit(i, was, hp[i]);
+    }
+    left
 }
 
 /// The systems a hit on the system at `chosen` (on facing `side`) runs through, in
@@ -258,19 +277,13 @@ pub fn defender_choice(sheet: &ShipSheet, ship: &ShipState, damage: i32) -> Syst
     let mut after = ship.hp.clone();
     let mut loss = |i: usize| {
         after.copy_from_slice(&ship.hp);
-        let mut left = through;
-        let at = sheet.systems[i].at;
-        for k in damage_order(sheet, sheet.find(at), at.facing) {
-            if left == 0 {
-                break;
-            }
-            if after[k] <= 0 {
-                continue;
-            }
-            let taken = left.min(after[k]);
-            after[k] -= taken;
-            left -= taken;
-        }
+        let left = spread(
+            sheet,
+            &mut after,
+            through,
+            sheet.systems[i].at,
+            |_, _, _| {},
+        );
         let mut lost_worth = 0;
         let mut lost_working_hp = 0;
         for (k, (system, (&was, &now))) in sheet

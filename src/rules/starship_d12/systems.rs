@@ -74,7 +74,8 @@ fn mirror(
     events: &mut Vec<BattleEvent>,
 ) {
     if !shown {
-        // Read first: a standing changes a few times a battle, and a change marks it.
+        // Read-only first: a standing changes a few times a battle, and most steps change
+        // none; a mutable pass would set up change detection for every ship each step.
         if places
             .iter()
             .all(|(id, _, _, standing)| *standing == ships.standing(*id))

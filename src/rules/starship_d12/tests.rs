@@ -768,3 +768,55 @@ fn a_crewman_helps_the_next_range_roll() {
     // The help is spent: the turn after, no helper.
     assert!(f.ship(ANVIL).pilot_help.is_empty());
 }
+
+/// The check of a decision agrees with the list of legal ones ("Range", "Actions"): in
+/// the range phase and in an action round, with a ship on another's tail, every action
+/// listed for every ship passes [`Fleet::check`]; holding is refused in an action round
+/// and passing in the range phase; a shot at a ship of one's own side is refused.
+#[test]
+fn every_listed_action_passes_the_check_and_holding_and_passing_keep_to_their_phases() {
+    let mut f = fleet();
+    f.set_range(BRAND, ANVIL, Band::Tailing, Some(BRAND));
+    let mut events = Vec::new();
+    f.begin_turn(&mut Scripted::new(&[5, 5, 5]), &mut events);
+    assert_eq!(
+        f.advance(&mut Scripted::new(&[]), &mut events),
+        Step::Awaiting(ANVIL)
+    );
+    let mut listed = 0;
+    for id in [ANVIL, BRAND, CINDER] {
+        for action in f.legal_actions(id) {
+            assert_eq!(
+                f.check(id, &action),
+                Ok(()),
+                "range phase, {id:?}: {action:?}"
+            );
+            listed += 1;
+        }
+        assert!(f.check(id, &Action::Pass).is_err());
+    }
+    assert!(listed > 3, "the range phase lists moves besides holding");
+    let mut f = fleet();
+    f.set_range(BRAND, ANVIL, Band::Tailing, Some(BRAND));
+    to_actions(&mut f);
+    let mut shots = 0;
+    for id in [ANVIL, BRAND, CINDER] {
+        for action in f.legal_actions(id) {
+            assert_eq!(
+                f.check(id, &action),
+                Ok(()),
+                "action round, {id:?}: {action:?}"
+            );
+            shots += usize::from(matches!(action, Action::Fire { .. }));
+        }
+        assert!(f.check(id, &Action::Hold).is_err());
+    }
+    assert!(shots > 0, "an action round lists shots");
+    let at_a_friend = Action::Fire {
+        weapon: GUN,
+        target: CINDER,
+        gunner: 0,
+        helpers: vec![],
+    };
+    assert!(f.check(BRAND, &at_a_friend).is_err());
+}
