@@ -589,16 +589,22 @@ fn a_battle_saved_at_the_dice_prompt_loads_at_it() {
 
 /// A preview "from now" (`continue_from` in a session that keeps no log, as the analysis
 /// window's) replays the GM's edits as the window made them: starship-d12 and SOCS set a
-/// moved ship's range bands from where the map shows the others, and Main Sequence and
-/// Vergeworlds read the hexes they draw, so the replay must find them where the window drew
-/// them. The GM moves a foe next to where the map shows one of
+/// moved ship's range bands from where the map shows the others, and Main Sequence,
+/// Vergeworlds and Traveller read the hexes they draw, so the replay must find them where
+/// the window drew them. The GM moves a foe next to where the map shows one of
 /// the players' ships, after several decisions; the battle fought on from the recording
 /// goes the same with and without a log.
 #[test]
 fn a_preview_from_now_replays_gm_moves_as_the_window_made_them() {
     use skirmish::play::continue_from;
     use skirmish::session::{Session, SessionOptions};
-    for file in ["d12-three-ships.ron", "socs-furball.ron", "ms-corridor.ron"] {
+    for file in [
+        "d12-three-ships.ron",
+        "socs-furball.ron",
+        "ms-corridor.ron",
+        "traveller-regina-picket.ron",
+        "vw-sheriffs-men.ron",
+    ] {
         let mut p = play(file, 3);
         let mut decisions = 0;
         let mut moved = false;
