@@ -625,10 +625,17 @@ impl PreviewReport {
             let _ = writeln!(s, "  {:<width$}    {count} by {why}", "");
         }
         let r = &self.rounds;
+        // A ruleset that starts no unit turns (Traveller's ships act in phases) has none
+        // to show.
+        let turns = if self.unit_turns > 0.0 {
+            format!("; unit turns per battle {:.1}", self.unit_turns)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "\nRounds: mean {:.1}, p10 {}, p50 {}, p90 {}, longest {}; unit turns per battle {:.1}",
-            r.mean, r.p10, r.p50, r.p90, r.max, self.unit_turns
+            "\nRounds: mean {:.1}, p10 {}, p50 {}, p90 {}, longest {}{turns}",
+            r.mean, r.p10, r.p50, r.p90, r.max
         );
         let _ = writeln!(s, "\nCasualties per battle (dead or unconscious)");
         for side in &self.sides {
