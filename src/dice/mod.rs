@@ -16,7 +16,9 @@ mod expr;
 mod record;
 
 pub use expr::{DiceExpr, DiceParseError};
-pub use record::{Critical, DiceName, Drawn, Gather, Label, Modifier, RollRecord, RollSense, Sum};
+pub use record::{
+    Critical, DiceName, Drawn, Gather, Label, Modifier, RollModifiers, RollRecord, RollSense, Sum,
+};
 
 use bevy::ecs::resource::Resource;
 use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};

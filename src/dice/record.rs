@@ -162,6 +162,44 @@ pub trait Gather {
     }
 }
 
+/// A roll's modifiers as the rules gather them: labelled, or, where nobody reads them (a
+/// battle that keeps no log), the same values in the same order with no labels put
+/// together ([`Gather::push_named`] does not call its label).
+pub struct RollModifiers {
+    list: Vec<Modifier>,
+    quiet: bool,
+}
+
+impl RollModifiers {
+    /// The modifiers `gather` gathers, labelled unless `quiet`.
+    pub fn of(quiet: bool, gather: impl FnOnce(&mut RollModifiers)) -> Vec<Modifier> {
+        let mut mods = RollModifiers {
+            list: Vec::with_capacity(6),
+            quiet,
+        };
+        gather(&mut mods);
+        mods.list
+    }
+}
+
+impl Gather for RollModifiers {
+    fn push(&mut self, modifier: Modifier) {
+        self.list.push(modifier);
+    }
+
+    fn push_named<L: Into<Label>>(&mut self, value: i32, label: impl FnOnce() -> L) {
+        self.list.push(if self.quiet {
+            Modifier::new("", value)
+        } else {
+            Modifier::named(label(), value)
+        });
+    }
+
+    fn total(&self) -> i32 {
+        self.list.total()
+    }
+}
+
 impl Gather for Vec<Modifier> {
     fn push(&mut self, modifier: Modifier) {
         Vec::push(self, modifier);

@@ -18,7 +18,9 @@ use super::range::{
 };
 use super::sheet::{ShipFacing, ShipSheet, ShipState, SystemRef};
 use crate::battle::{AttackResult, BattleEvent, Standing, UnitId, Units, UnitsMut};
-use crate::dice::{DiceName, DieRoller, Gather, Label, Modifier, RollRecord, RollSense, d12_roll};
+use crate::dice::{
+    DiceName, DieRoller, Gather, Label, Modifier, RollModifiers, RollRecord, RollSense, d12_roll,
+};
 use bevy::ecs::entity::Entity;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -621,13 +623,7 @@ impl Fleet {
             }
             let pilot = &sheet.crew[sheet.pilot()];
             let help = &ship.pilot_help;
-            let mods = if self.quiet {
-                Unlabelled::of(|mods| gather_piloting(&sheet, help, mods))
-            } else {
-                let mut mods = Vec::new();
-                gather_piloting(&sheet, help, &mut mods);
-                mods
-            };
+            let mods = RollModifiers::of(self.quiet, |mods| gather_piloting(&sheet, help, mods));
             let roll = d12_roll(dice, mods, None, false);
             if let Some(s) = ships.state_mut(id) {
                 s.range_roll = roll.total;
@@ -904,11 +900,7 @@ impl Fleet {
         let Some(need) = self.shot_need(ships, me, weapon, target) else {
             return;
         };
-        let mods = if self.quiet {
-            Unlabelled::of(|mods| sheet.gather_shot(gunner, helpers, mods))
-        } else {
-            sheet.shot_modifiers(gunner, helpers)
-        };
+        let mods = RollModifiers::of(self.quiet, |mods| sheet.gather_shot(gunner, helpers, mods));
         let shot = gunnery::shoot(dice, mods, need, &stats);
         let label = match (self.quiet, stats.missile.is_some(), band) {
             (true, ..) => Label::Static(""),
@@ -1098,33 +1090,5 @@ fn gather_piloting(sheet: &ShipSheet, help: &[u8], mods: &mut impl Gather) {
         if let Some(helper) = sheet.crew.get(usize::from(c)) {
             mods.push_named(helper.piloting, || format!("{} helps", helper.name));
         }
-    }
-}
-
-/// A roll's modifiers for a [`Fleet::quiet`] fleet: the same values in the same order,
-/// with no labels put together (nobody reads them).
-#[derive(Default)]
-struct Unlabelled(Vec<Modifier>);
-
-impl Unlabelled {
-    /// The modifiers `gather` gathers, unlabelled.
-    fn of(gather: impl FnOnce(&mut Unlabelled)) -> Vec<Modifier> {
-        let mut mods = Unlabelled::default();
-        gather(&mut mods);
-        mods.0
-    }
-}
-
-impl Gather for Unlabelled {
-    fn push(&mut self, modifier: Modifier) {
-        self.0.push(modifier);
-    }
-
-    fn push_named<L: Into<Label>>(&mut self, value: i32, _: impl FnOnce() -> L) {
-        self.0.push(Modifier::new("", value));
-    }
-
-    fn total(&self) -> i32 {
-        self.0.total()
     }
 }

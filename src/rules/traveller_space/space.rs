@@ -107,8 +107,8 @@ mod damage_control;
 mod fire;
 mod legal;
 mod quiet;
+use crate::dice::RollModifiers;
 pub use fire::*;
-use quiet::Mods;
 
 /// The standard missile of a scenario (the text has no missile stats; the defaults are a
 /// decision: 6 G, guidance skill 12, 6d×20 damage, 6 turns of thrust).
@@ -1081,7 +1081,7 @@ impl Space {
                     // Only the scan rolled is listed with its labels.
                     if let Some((_, by, kind)) = best {
                         let mut gathered = None;
-                        let mods = Mods::of(self.quiet, |mods| {
+                        let mods = RollModifiers::of(self.quiet, |mods| {
                             gathered = self.gather_scan(ships, (by, kind, target), mods);
                         });
                         if gathered.is_some() {
@@ -1203,7 +1203,28 @@ impl Space {
         }
     }
 
-    /// True when `u` may fire `w` at `target` ([`Space::why_not_target`] finds nothing).
+    /// What keeps `u` from firing `w` at `target`, if anything: not an enemy in the fight,
+    /// not detected, or beyond the weapon's range (in 10,000-mile hexes). The one rule of
+    /// [`Space::can_target`] and [`Space::why_not_target`].
+    fn untargetable(
+        &self,
+        ships: &impl Vessels,
+        u: UnitId,
+        target: UnitId,
+        w: &SpaceWeapon,
+    ) -> Option<Untargetable> {
+        if !ships.is_enemy(u, target) {
+            return Some(Untargetable::NotAnEnemy);
+        }
+        if !ships.detection(u, target).found {
+            return Some(Untargetable::NotDetected);
+        }
+        let d = self.std_range(ships.distance(u, target));
+        (d > w.max_range).then_some(Untargetable::OutOfRange(d))
+    }
+
+    /// True when `u` may fire `w` at `target` ([`Space::why_not_target`] finds nothing),
+    /// asked without putting a reason into words.
     pub fn can_target(
         &self,
         ships: &impl Vessels,
@@ -1211,9 +1232,7 @@ impl Space {
         target: UnitId,
         w: &SpaceWeapon,
     ) -> bool {
-        ships.is_enemy(u, target)
-            && ships.detection(u, target).found
-            && self.std_range(ships.distance(u, target)) <= w.max_range
+        self.untargetable(ships, u, target, w).is_none()
     }
 
     /// Why `u` may not fire `w` at `target`, if it may not.
@@ -1224,25 +1243,15 @@ impl Space {
         target: UnitId,
         w: &SpaceWeapon,
     ) -> Option<String> {
-        if !ships.is_enemy(u, target) {
-            return Some(format!(
-                "{} is not an enemy in the fight",
-                ships.name_of(target)
-            ));
-        }
-        if !ships.detection(u, target).found {
-            return Some(format!("{} has not been detected", ships.name_of(target)));
-        }
-        let d = self.std_range(ships.distance(u, target));
-        if d > w.max_range {
-            return Some(format!(
-                "{} is at range {d} (10,000-mile hexes): the {} reaches {}",
-                ships.name_of(target),
-                w.name,
-                w.max_range
-            ));
-        }
-        None
+        let name = ships.name_of(target);
+        self.untargetable(ships, u, target, w).map(|why| match why {
+            Untargetable::NotAnEnemy => format!("{name} is not an enemy in the fight"),
+            Untargetable::NotDetected => format!("{name} has not been detected"),
+            Untargetable::OutOfRange(d) => format!(
+                "{name} is at range {d} (10,000-mile hexes): the {} reaches {}",
+                w.name, w.max_range
+            ),
+        })
     }
 
     /// Describes a decision for the log.
@@ -1516,4 +1525,15 @@ impl Space {
             }
         }
     }
+}
+
+/// What keeps a ship from firing a weapon at a target ([`Space::why_not_target`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Untargetable {
+    /// The target is not an enemy still in the fight.
+    NotAnEnemy,
+    /// The target has not been detected.
+    NotDetected,
+    /// The target is this far (in 10,000-mile hexes), beyond the weapon's range.
+    OutOfRange(u32),
 }

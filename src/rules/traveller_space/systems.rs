@@ -1,8 +1,8 @@
 //! The thin ECS systems of GURPS Traveller space combat: they hand the turn's functions
 //! ([`Space`]) the ships' and missiles' components, the dice, the map and the decision,
 //! write the events, give each missile launched its projectile entity (and take it away
-//! when the missile is gone), and mirror standing, position, facing and velocity onto the
-//! entities.
+//! when the missile is gone), and mirror standing onto the entities, with position, facing
+//! and velocity when the battle is shown (a battle that keeps no log shows nothing).
 
 use super::Action;
 use super::sheet::TravellerShip;

@@ -30,7 +30,7 @@ impl Space {
             if let Some(mount) = mount {
                 let w = ships.sheet(t).mounts[mount].weapon;
                 ships.ship_mut(t).mounts_used[mount] = true;
-                let mods = Mods::of(self.quiet, |mods| {
+                let mods = RollModifiers::of(self.quiet, |mods| {
                     self.gather_gunner(ships, t, &w, mods);
                     mods.push(Modifier::new("missile size", 0));
                     mods.push(Modifier::new(

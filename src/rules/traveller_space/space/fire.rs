@@ -146,7 +146,7 @@ impl Space {
             .filter_map(|(u, s)| {
                 let w = ships.sheet(u).mounts.get(s.mount)?.weapon;
                 let pinpoint = s.pinpoint.is_some();
-                let mods = Mods::of(self.quiet, |mods| {
+                let mods = RollModifiers::of(self.quiet, |mods| {
                     self.gather_shot(ships, (u, s.mount, s.target, pinpoint), mods)
                 });
                 let d = self.std_range(ships.distance(u, s.target));
