@@ -898,7 +898,20 @@ impl CriticalRow {
 /// defense).
 pub fn resolve_strike(
     dice: &mut impl DieRoller,
+    mut input: StrikeInput,
+    choose: impl FnOnce(&[DefenseOption]) -> Vec<usize>,
+) -> StrikeOutcome {
+    let open = std::mem::take(&mut input.defenses);
+    resolve_strike_with(dice, input, move || open, choose)
+}
+
+/// [`resolve_strike`] with the open defenses worked out by `defenses` only when the attack
+/// hits (a miss or a critical hit needs none; no dice are drawn for them, so the battle is
+/// the same); `input.defenses` is not read.
+pub fn resolve_strike_with(
+    dice: &mut impl DieRoller,
     input: StrikeInput,
+    open_defenses: impl FnOnce() -> Vec<DefenseOption>,
     choose: impl FnOnce(&[DefenseOption]) -> Vec<usize>,
 ) -> StrikeOutcome {
     let mut roll = success_roll(dice, input.attack);
@@ -923,7 +936,8 @@ pub fn resolve_strike(
     } else if roll.critical == Some(Critical::Success) {
         AttackResult::CriticalHit
     } else {
-        let order = choose(&input.defenses);
+        let open = open_defenses();
+        let order = choose(&open);
         let tries = if input.double_defense { 2 } else { 1 };
         let mut defended = false;
         let mut used: Vec<DefenseKind> = Vec::new();
@@ -931,7 +945,7 @@ pub fn resolve_strike(
             if defenses.len() >= tries || defended {
                 break;
             }
-            let Some(option) = input.defenses.get(i) else {
+            let Some(option) = open.get(i) else {
                 continue;
             };
             // Double Defense: the second must be a different kind of defense.

@@ -80,6 +80,7 @@ pub fn with_retreat_and_drop(
         return options;
     }
     let n = options.len();
+    options.reserve(n + 1);
     if !ranged_attack
         && can_retreat
         && !defender.stunned
@@ -98,7 +99,7 @@ pub fn with_retreat_and_drop(
                 }
                 DefenseKind::Block => false,
             };
-            let mut modifiers = o.modifiers.clone();
+            let mut modifiers = with_room(&o.modifiers);
             modifiers.push(Modifier::new("retreating", if full { 3 } else { 1 }));
             options.push(DefenseOption {
                 kind: o.kind,
@@ -113,7 +114,7 @@ pub fn with_retreat_and_drop(
         && defender.posture != Posture::Lying
         && let Some(dodge) = options.iter().find(|o| o.kind == DefenseKind::Dodge)
     {
-        let mut modifiers = dodge.modifiers.clone();
+        let mut modifiers = with_room(&dodge.modifiers);
         modifiers.push(Modifier::new("Dodge and Drop", 3));
         options.push(DefenseOption {
             kind: DefenseKind::Dodge,
@@ -189,9 +190,10 @@ pub fn with_feverish(
     if !extra_effort || defender.guard == Guard::None {
         return options;
     }
+    options.reserve(options.len());
     for i in 0..options.len() {
         let o = &options[i];
-        let mut modifiers = o.modifiers.clone();
+        let mut modifiers = with_room(&o.modifiers);
         modifiers.push(Modifier::new("Feverish Defense", 2));
         options.push(DefenseOption {
             kind: o.kind,
@@ -202,6 +204,14 @@ pub fn with_feverish(
         });
     }
     options
+}
+
+/// A copy of `modifiers` with room for one more and a few an attack adds (a retreat,
+/// Feverish Defense, the attack's own modifiers to Dodge), so adding them does not move it.
+fn with_room(modifiers: &[Modifier]) -> Vec<Modifier> {
+    let mut copy = Vec::with_capacity(modifiers.len() + 3);
+    copy.extend_from_slice(modifiers);
+    copy
 }
 
 impl DefenseOption {

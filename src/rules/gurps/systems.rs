@@ -8,7 +8,7 @@ use super::combat::{
     apply_injury, attack_modifiers, attack_situation, attack_skill, beyond_half_damage,
     consciousness_roll, current_move, damage_bonus, defense_against, defense_options,
     defenses_against, group_attack_modifiers, group_defenses, group_member_situation, guard_of,
-    injury_steps, reeling, resolve_strike, roll_damage,
+    injury_steps, reeling, resolve_strike, resolve_strike_with, roll_damage,
 };
 use super::criticals::{
     CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,
@@ -972,14 +972,8 @@ fn execute(
         let half_damage = beyond_half_damage(weapon, yards);
         let input = StrikeInput {
             attack: attack_modifiers(weapon, &situation),
-            defenses: defenses_against(
-                &foe.5,
-                weapon,
-                arc,
-                &against,
-                retreat_to.is_some(),
-                rules.extra_effort,
-            ),
+            // Worked out by `resolve_strike_with` only when the attack hits.
+            defenses: Vec::new(),
             double_defense: foe.5.guard == Guard::DoubleDefense,
             damage: weapon.damage,
             damage_bonus: bonus,
@@ -997,7 +991,22 @@ fn execute(
             stray: false,
         };
         let mut retreat_move = None;
-        let outcome = resolve_strike(rng, input, |o| defender_choice(&foe.5, o));
+        let can_retreat = retreat_to.is_some();
+        let outcome = resolve_strike_with(
+            rng,
+            input,
+            || {
+                defenses_against(
+                    &foe.5,
+                    weapon,
+                    arc,
+                    &against,
+                    can_retreat,
+                    rules.extra_effort,
+                )
+            },
+            |o| defender_choice(&foe.5, o),
+        );
         turn_parts::count_defenses(&mut foe.5, &outcome.defense_kinds);
         match outcome.defense_step {
             DefenseStep::Stand => {}
