@@ -145,9 +145,16 @@ fn best_location(
     // fractional bonus split between the two nearest whole numbers).
     let whole = damage_bonus.floor();
     let part = damage_bonus - whole;
+    // With a whole bonus the second term is exactly 0 and is not worked out (the sum of
+    // non-negative terms plus 0.0 is itself: the same value to the last bit).
     let mean_through = |dr: i32| {
         let over = dr - whole as i32;
-        (1.0 - part) * w.damage.mean_excess(over) + part * w.damage.mean_excess(over - 1)
+        let at = (1.0 - part) * w.damage.mean_excess(over);
+        if part == 0.0 {
+            at
+        } else {
+            at + part * w.damage.mean_excess(over - 1)
+        }
     };
     // Rapid fire: about one more hit per recoil of margin over an average roll (a policy
     // estimate, not a rule).
