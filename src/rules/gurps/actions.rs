@@ -11,7 +11,7 @@ use super::location::HitLocations;
 use super::maneuver::{Action, AoaOption, AodOption, Maneuver};
 pub use super::plan::{Plan, PlannedStrike};
 use super::sheet::{Fighter, weapon_target_penalty};
-use crate::battle::{Standing, UnitId};
+use crate::battle::{Facing, HexPos, Roster, Side, Standing, UnitId};
 use crate::hexmap::{Entry, EntryCosts, HexMap};
 use hexx::{EdgeDirection, Hex};
 
@@ -32,6 +32,26 @@ pub struct UnitView<'a> {
     pub fighter: &'a Fighter,
     /// The hex side it faces.
     pub facing: EdgeDirection,
+}
+
+impl<'a> UnitView<'a> {
+    /// The view of a unit from its components, named from `roster`: how the systems and
+    /// the window's snapshot build a [`Situation`].
+    pub fn of(
+        roster: &'a Roster,
+        id: &UnitId,
+        (side, pos, standing, fighter, facing): (&Side, &HexPos, &Standing, &'a Fighter, &Facing),
+    ) -> Self {
+        UnitView {
+            id: *id,
+            name: roster.name(*id),
+            side: side.0,
+            pos: pos.0,
+            standing: *standing,
+            fighter,
+            facing: facing.0,
+        }
+    }
 }
 
 /// The battle as seen by the unit whose turn it is.

@@ -194,14 +194,8 @@ mod tests {
                       units: Query<(&UnitId, &Side, &HexPos, &Standing, &Fighter, &Facing)>| {
                     let views = units
                         .iter()
-                        .map(|(id, side, pos, standing, fighter, facing)| UnitView {
-                            id: *id,
-                            name: roster.name(*id),
-                            side: side.0,
-                            pos: pos.0,
-                            standing: *standing,
-                            fighter,
-                            facing: facing.0,
+                        .map(|(id, side, pos, standing, fighter, facing)| {
+                            UnitView::of(&roster, id, (side, pos, standing, fighter, facing))
                         })
                         .collect();
                     Situation::new(&map, views, me, &rules).map(|s| legal_options(&s))

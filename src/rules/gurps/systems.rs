@@ -314,15 +314,11 @@ pub(super) fn decide(
                 Control::Player => None,
             };
         }
-        views.push(UnitView {
-            id: *id,
-            name: roster.name(*id),
-            side: side.0,
-            pos: pos.0,
-            standing: *standing,
-            fighter,
-            facing: facing.0,
-        });
+        views.push(UnitView::of(
+            &roster,
+            id,
+            (side, pos, standing, fighter, facing),
+        ));
     }
     let Some(style) = style else { return };
     let Some(s) = Situation::new(&map, views, active, &rules) else {
@@ -397,14 +393,8 @@ pub(super) fn resolve(
         views.extend(
             units
                 .iter()
-                .map(|(id, side, pos, facing, standing, fighter, _)| UnitView {
-                    id: *id,
-                    name: roster.name(*id),
-                    side: side.0,
-                    pos: pos.0,
-                    standing: *standing,
-                    fighter,
-                    facing: facing.0,
+                .map(|(id, side, pos, facing, standing, fighter, _)| {
+                    UnitView::of(&roster, id, (side, pos, standing, fighter, facing))
                 }),
         );
         Situation::new(&map, views, active, &rules).map(|s| {
