@@ -97,7 +97,7 @@ impl<'a> Situation<'a> {
         me: UnitId,
         rules: &GurpsRules,
     ) -> Option<Self> {
-        units.sort_by_key(|v| v.id);
+        units.sort_unstable_by_key(|v| v.id); // ids are unique: the order is the same
         let me = units.iter().position(|v| v.id == me)?;
         Some(Self::ordered(map, units, me, rules))
     }

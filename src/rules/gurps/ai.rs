@@ -113,7 +113,10 @@ fn best_location(
     let w = &me.fighter.sheet.weapons[wi];
     // The strike as a plan made where the unit stands, so that its modifiers come from the
     // same function the resolution uses (nobody counted in the way: a policy shortcut).
+    // No hex walked: [`attack_situation`] reads only how many, so the path is left empty
+    // rather than allocated for every strike weighed.
     let plan = Plan {
+        path: Vec::new(),
         weapon: Some(wi),
         deceptive: deceptive.clamp(0, i32::from(u8::MAX)) as u8,
         shots: if w.is_ranged() {
@@ -229,38 +232,85 @@ struct Aimed {
     value: f64,
 }
 
+/// One strike an enemy could make at the acting unit on its next turn, as [`threat`]
+/// weighs it: the parts of its expected injury that do not depend on the unit's guard.
+#[derive(Clone, Copy, Debug)]
+struct FoeStrike {
+    /// The chance the strike hits.
+    p_hit: f64,
+    /// A ranged strike (defended against as one).
+    ranged: bool,
+    /// Mean damage through the unit's torso DR (at least 0.5).
+    mean: f64,
+    /// The wounding multiplier, as a fraction.
+    num: f64,
+    den: f64,
+}
+
+/// The strikes each fighting enemy could make at the acting unit on its next turn (each
+/// usable weapon within its reach), enemy by enemy: worked out once a decision, while
+/// [`threat`] weighs them for every guard the AI considers.
+#[derive(Clone, Debug, Default)]
+struct Foes {
+    /// Every enemy's strikes, one enemy after another.
+    strikes: Vec<FoeStrike>,
+    /// Where each enemy's strikes end in `strikes`.
+    ends: Vec<usize>,
+}
+
+impl Foes {
+    fn of(s: &Situation) -> Self {
+        let me = s.me();
+        let dr = f64::from(me.fighter.sheet.dr.torso());
+        let mut foes = Foes::default();
+        for e in s.enemies() {
+            let hexes = e.pos.unsigned_distance_to(me.pos);
+            let reach = current_move(e.fighter).max(0) as u32;
+            for (wi, w) in e.fighter.sheet.weapons.iter().enumerate() {
+                if !e.fighter.can_use(wi) {
+                    continue;
+                }
+                let (_, max) = w.reach();
+                let in_reach = if w.is_ranged() {
+                    s.yards(e.pos, me.pos) <= f64::from(max)
+                } else {
+                    hexes <= max + reach
+                };
+                if !in_reach {
+                    continue;
+                }
+                let (num, den) = w.damage_type.wounding_multiplier();
+                foes.strikes.push(FoeStrike {
+                    p_hit: success_chance(w.skill),
+                    ranged: w.is_ranged(),
+                    mean: (w.damage.mean() - dr).max(0.5),
+                    num: f64::from(num),
+                    den: f64::from(den),
+                });
+            }
+            foes.ends.push(foes.strikes.len());
+        }
+        foes
+    }
+}
+
 /// Expected injury the enemies could deal the acting unit on their next turns if it keeps
 /// `guard`: each enemy that can reach it uses its best weapon against its best defense.
-fn threat(s: &Situation, guard: Guard) -> f64 {
+fn threat(s: &Situation, foes: &Foes, guard: Guard) -> f64 {
     let me = s.me();
     // The chance of defending against a melee and a ranged strike, the same for every foe.
     let defends = [false, true]
         .map(|ranged| best_defense_score(me.fighter, guard, ranged).map_or(0.0, success_chance));
     let mut total = 0.0;
-    for e in s.enemies() {
-        let hexes = e.pos.unsigned_distance_to(me.pos);
-        let reach = current_move(e.fighter).max(0) as u32;
+    let mut start = 0;
+    for &end in &foes.ends {
         let mut best: f64 = 0.0;
-        for (wi, w) in e.fighter.sheet.weapons.iter().enumerate() {
-            if !e.fighter.can_use(wi) {
-                continue;
-            }
-            let (_, max) = w.reach();
-            let in_reach = if w.is_ranged() {
-                s.yards(e.pos, me.pos) <= f64::from(max)
-            } else {
-                hexes <= max + reach
-            };
-            if !in_reach {
-                continue;
-            }
-            let p_hit = success_chance(w.skill);
-            let p_def = defends[usize::from(w.is_ranged())];
-            let (num, den) = w.damage_type.wounding_multiplier();
-            let mean = (w.damage.mean() - f64::from(me.fighter.sheet.dr.torso())).max(0.5);
-            best = best.max(p_hit * (1.0 - p_def) * mean * f64::from(num) / f64::from(den));
+        for strike in &foes.strikes[start..end] {
+            let p_def = defends[usize::from(strike.ranged)];
+            best = best.max(strike.p_hit * (1.0 - p_def) * strike.mean * strike.num / strike.den);
         }
         total += best;
+        start = end;
     }
     total
 }
@@ -419,7 +469,8 @@ impl Policy for GurpsAi {
         let me = s.me();
         let f = me.fighter;
         let cautious = self.style == AiStyle::Cautious;
-        let mut enemies: Vec<&UnitView> = s.enemies().collect();
+        let mut enemies: Vec<&UnitView> = Vec::with_capacity(s.units.len());
+        enemies.extend(s.enemies());
         if enemies.is_empty() {
             return Action::simple(Maneuver::DoNothing);
         }
@@ -628,6 +679,7 @@ impl Policy for GurpsAi {
                     candidates.push((m, times, bonus, l, guard, effort));
                 }
             }
+            let foes = Foes::of(s);
             let mut threats: Vec<(Guard, f64)> = Vec::with_capacity(4);
             let mut best: Option<(f64, Maneuver, Aimed, i32, Effort)> = None;
             for (m, times, bonus, levels, guard, effort) in candidates {
@@ -658,7 +710,7 @@ impl Policy for GurpsAi {
                 let taken = match threats.iter().find(|(g, _)| *g == guard) {
                     Some(&(_, t)) => t,
                     None => {
-                        let t = threat(s, guard);
+                        let t = threat(s, &foes, guard);
                         threats.push((guard, t));
                         t
                     }
@@ -690,7 +742,7 @@ impl Policy for GurpsAi {
                 let dealt = one(wi, false) + one(second, true);
                 let taken = match threats.iter().find(|(g, _)| *g == Guard::Normal) {
                     Some(&(_, t)) => t,
-                    None => threat(s, Guard::Normal),
+                    None => threat(s, &foes, Guard::Normal),
                 };
                 let v = score(dealt, taken);
                 if best.is_none_or(|b| v > b.0) {
