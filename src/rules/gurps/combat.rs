@@ -18,7 +18,7 @@ use crate::battle::{AttackResult, UnitId};
 use crate::dice::{
     Critical, DiceExpr, DieRoller, Gather, Label, Modifier, RollRecord, Sum, success_roll,
 };
-use crate::hexmap::{Cover, HexMap};
+use crate::hexmap::{Cover, HexMap, line};
 use hexx::Hex;
 use std::borrow::Cow;
 
@@ -292,6 +292,52 @@ pub fn figures_between(map: &HexMap, from: Hex, to: Hex, occupied: impl Fn(Hex) 
         .filter(|&h| h != from && h != to)
         .filter(|&h| occupied(h))
         .count() as u32
+}
+
+/// Whether a line from `from` to `to` may be asked of with [`line::Line::first_of`]: both ends
+/// within [`line::FAR`] of the middle.
+fn near_middle(from: Hex, to: Hex) -> bool {
+    [from, to]
+        .iter()
+        .all(|h| h.x.abs() <= line::FAR && h.y.abs() <= line::FAR)
+}
+
+/// [`figures_between`] for fighters standing on the hexes `figures` (in any order; a hex
+/// named twice is counted once): the same count, found by asking of each figure whether
+/// the line crosses its hex ([`line::Line::first_of`]) instead of asking of every hex of the
+/// line who stands there.
+pub fn figures_on_line(map: &HexMap, from: Hex, to: Hex, figures: &[Hex]) -> u32 {
+    if !near_middle(from, to) {
+        return figures_between(map, from, to, |h| figures.contains(&h));
+    }
+    if from.unsigned_distance_to(to) < 2 {
+        return 0;
+    }
+    let line = line::line(from, to);
+    let mut count = 0;
+    for (i, &h) in figures.iter().enumerate() {
+        if h != from && h != to && !figures[..i].contains(&h) && line.first_of([h]).is_some() {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// The first hex strictly between `from` and `to` on the hex line that holds one of
+/// `figures`, if any: where a shot that misses its target may hit someone else
+/// (gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS", rolling to hit the wrong
+/// target).
+pub fn first_figure_on_line(map: &HexMap, from: Hex, to: Hex, figures: &[Hex]) -> Option<Hex> {
+    let between = |h: &Hex| *h != from && *h != to;
+    if !near_middle(from, to) {
+        return map
+            .line(from, to)
+            .filter(between)
+            .find(|h| figures.contains(h));
+    }
+    let line = line::line(from, to);
+    let step = line.first_of(figures.iter().copied().filter(between))?;
+    Some(line.at(step))
 }
 
 /// The hex a defender at `at` could retreat to from a melee attacker at `from`: an open

@@ -1179,3 +1179,42 @@ fn attack_skill_is_the_sum_of_the_attack_modifiers() {
     }
     assert!(kinds >= 6, "at most {kinds} modifiers in one attack");
 }
+
+/// gurps-traveller-gm-screen.txt, "RANGED ATTACK MODIFIERS" (behind someone else; rolling
+/// to hit the wrong target): the figures on a line of fire, counted from the figures
+/// (`figures_on_line`) and found first (`first_figure_on_line`), are the hexes a walk of
+/// every hex of the line finds, for every pair of hexes of a map with fighters scattered
+/// over a third of it (one hex named twice).
+#[test]
+fn figures_on_a_line_of_fire_are_those_a_walk_finds() {
+    use crate::hexmap::{MapShape, Orientation};
+    let map = HexMap::new(
+        MapShape::Hexagon { radius: 6 },
+        Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let hexes: Vec<Hex> = map.hexes().map(|(h, _)| h).collect();
+    let mut figures: Vec<Hex> = hexes.iter().copied().step_by(3).collect();
+    figures.push(figures[4]);
+    let (mut counted, mut found) = (0, 0);
+    for &from in &hexes {
+        for &to in &hexes {
+            let count = figures_on_line(&map, from, to, &figures);
+            assert_eq!(
+                count,
+                figures_between(&map, from, to, |h| figures.contains(&h)),
+                "{from:?} -> {to:?}"
+            );
+            let first = map
+                .line(from, to)
+                .filter(|&h| h != from && h != to)
+                .find(|h| figures.contains(h));
+            assert_eq!(first_figure_on_line(&map, from, to, &figures), first);
+            counted += count;
+            found += usize::from(first.is_some());
+        }
+    }
+    // The lines do cross figures (the check above is not of empty answers only).
+    assert!(counted > 10_000 && found > 10_000, "{counted} {found}");
+}

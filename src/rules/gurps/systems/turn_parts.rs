@@ -110,8 +110,8 @@ pub(super) fn strain(
 }
 
 /// Fighters standing on the hex line strictly between an attacker and its target
-/// ([`combat::figures_between`](crate::rules::gurps::combat::figures_between) with the fighters in the
-/// query).
+/// ([`combat::figures_on_line`](crate::rules::gurps::combat::figures_on_line) with the
+/// fighters in the query).
 pub(super) fn figures_between(
     map: &HexMap,
     units: &UnitQuery,
@@ -121,9 +121,16 @@ pub(super) fn figures_between(
     let (Ok(a), Ok(t)) = (units.get(attacker), units.get(target)) else {
         return 0;
     };
-    crate::rules::gurps::combat::figures_between(map, a.2.0, t.2.0, |h| {
-        units.iter().any(|u| u.2.0 == h && u.4.fighting())
-    })
+    crate::rules::gurps::combat::figures_on_line(map, a.2.0, t.2.0, &fighting_hexes(units))
+}
+
+/// Where the fighters still in the fight stand.
+fn fighting_hexes(units: &UnitQuery) -> Vec<Hex> {
+    units
+        .iter()
+        .filter(|u| u.4.fighting())
+        .map(|u| u.2.0)
+        .collect()
 }
 
 /// A roll a fighter must make to act at all, with its words for the log.
@@ -352,12 +359,10 @@ pub(super) fn wrong_target(
             .map(|u| *u.0)
             .min()
     };
-    if let Some(id) = map
-        .line(from, to)
-        .filter(|&h| h != from && h != to)
-        .find_map(at)
+    if let Some(h) =
+        crate::rules::gurps::combat::first_figure_on_line(map, from, to, &fighting_hexes(units))
     {
-        return Some(id);
+        return at(h);
     }
     units
         .iter()
