@@ -1,5 +1,6 @@
 //! The thin GURPS systems: begin a fighter's turn in initiative order, let the AI decide,
-//! and resolve the command by calling the rules functions and writing the events.
+//! and resolve the command by calling the rules functions and writing the events (in a
+//! battle that keeps no log, only those the battle itself reads: see `report`).
 
 use super::actions::{Plan, Situation, UnitView, legal_options, plan};
 use super::ai::{GurpsAi, choose_defenses, defender_choice};
@@ -43,9 +44,11 @@ use std::borrow::Cow;
 
 mod hits;
 mod mishaps;
+mod report;
 mod turn_parts;
 use hits::*;
 use mishaps::*;
+use report::Report;
 use turn_parts::*;
 
 type UnitQuery<'w, 's> = Query<
@@ -95,24 +98,28 @@ pub(super) fn begin_turn(
     rules: Res<GurpsRules>,
     mut morale: ResMut<MoraleState>,
     mut units: Query<(&UnitId, &mut Standing, &mut Fighter, &HexPos)>,
-    mut events: MessageWriter<BattleEvent>,
+    log: Res<CombatLog>,
+    mut writer: MessageWriter<BattleEvent>,
 ) {
     if outcome.0.is_some() || turn.awaiting.is_some() {
         return;
     }
+    let events = &mut Report::new(&mut writer, log.keep);
     if turn.round == 0 {
         let mut order: Vec<(UnitId, i32, i32)> = units
             .iter()
             .map(|(id, _, f, _)| (*id, f.sheet.speed_quarters, f.sheet.dx))
             .collect();
         initiative_order(&mut *rng, &mut order);
-        let names: Vec<String> = order
-            .iter()
-            .map(|&(id, speed, _)| format!("{} ({})", roster.name(id), f64::from(speed) / 4.0))
-            .collect();
-        events.write(BattleEvent::Note {
-            unit: None,
-            text: format!("Initiative by Basic Speed: {}", names.join(", ")),
+        events.log_only(|| {
+            let names: Vec<String> = order
+                .iter()
+                .map(|&(id, speed, _)| format!("{} ({})", roster.name(id), f64::from(speed) / 4.0))
+                .collect();
+            BattleEvent::Note {
+                unit: None,
+                text: format!("Initiative by Basic Speed: {}", names.join(", ")),
+            }
         });
         turn.order = order.into_iter().map(|(id, _, _)| id).collect();
         turn.phase = "turn";
@@ -122,7 +129,8 @@ pub(super) fn begin_turn(
         turn.round += 1;
         turn.cursor = 0;
         turn.round_over = false;
-        events.write(BattleEvent::RoundStarted { round: turn.round });
+        let round = turn.round;
+        events.log_only(|| BattleEvent::RoundStarted { round });
         for (_, _, mut f, _) in units.iter_mut() {
             f.spent = false;
         }
@@ -134,7 +142,7 @@ pub(super) fn begin_turn(
                 &roster,
                 &sides,
                 &mut units,
-                &mut events,
+                events,
             );
         }
     }
@@ -193,7 +201,7 @@ pub(super) fn begin_turn(
         }
         if f.numb.iter().any(|(_, t)| *t == 0) {
             f.numb.retain(|(_, t)| *t > 0);
-            events.write(BattleEvent::Note {
+            events.log_only(|| BattleEvent::Note {
                 unit: Some(id),
                 text: "a numbed limb works again".into(),
             });
@@ -212,7 +220,7 @@ fn morale_checks(
     roster: &Roster,
     sides: &Sides,
     units: &mut Query<(&UnitId, &mut Standing, &mut Fighter, &HexPos)>,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
 ) {
     for (side, spec) in rules.morale.iter().enumerate() {
         let Some(spec) = spec else { continue };
@@ -249,7 +257,7 @@ fn morale_checks(
         let reaction = Reaction::of(roll.total);
         let breaks = reaction.breaks();
         let side_name = sides.0.get(side).map_or("?", |s| s.name.as_str());
-        events.write(BattleEvent::Roll {
+        events.log_only(|| BattleEvent::Roll {
             unit: leader,
             purpose: Cow::Owned(format!("morale check for {side_name} (reaction roll)")),
             roll,
@@ -366,7 +374,7 @@ pub(super) fn resolve(
     mut units: UnitQuery,
     log: Res<CombatLog>,
     rules: Res<GurpsRules>,
-    mut events: MessageWriter<BattleEvent>,
+    mut writer: MessageWriter<BattleEvent>,
 ) {
     let mut refused = Vec::new();
     let chosen = crate::battle::awaited_command(
@@ -375,10 +383,11 @@ pub(super) fn resolve(
         &roster,
         &mut refused,
     );
-    events.write_batch(refused);
+    writer.write_batch(refused);
     let (Some(active), Some(action)) = (turn.awaiting, chosen) else {
         return;
     };
+    let events = &mut Report::new(&mut writer, log.keep);
     let Some(me_entity) = roster.entity(active) else {
         return;
     };
@@ -399,10 +408,10 @@ pub(super) fn resolve(
         );
         Situation::new(&map, views, active, &rules).map(|s| {
             // Words only when someone will read them (previews keep no log).
-            let text = if log.keep {
-                describe(&s, &action, &roster)
-            } else {
+            let text = if events.quiet {
                 String::new()
+            } else {
+                describe(&s, &action, &roster)
             };
             let result = plan(&s, &action).map(|p| {
                 let target = p.target.map(|t| s.units[t].id);
@@ -416,7 +425,7 @@ pub(super) fn resolve(
     };
     let (plan, target) = match result {
         Ok(ok) => {
-            events.write(BattleEvent::ActionChosen {
+            events.log_only(|| BattleEvent::ActionChosen {
                 unit: active,
                 action: text,
             });
@@ -430,7 +439,7 @@ pub(super) fn resolve(
             if !ai_played {
                 return; // a player chooses again
             }
-            events.write(BattleEvent::ActionChosen {
+            events.log_only(|| BattleEvent::ActionChosen {
                 unit: active,
                 action: "Do Nothing (its command was refused)".into(),
             });
@@ -440,17 +449,9 @@ pub(super) fn resolve(
     };
 
     execute(
-        &mut rng,
-        &map,
-        &rules,
-        &roster,
-        &mut units,
-        &mut events,
-        active,
-        &plan,
-        target,
+        &mut rng, &map, &rules, &roster, &mut units, events, active, &plan, target,
     );
-    recover_from_stun(&mut rng, &mut units, me_entity, active, &mut events);
+    recover_from_stun(&mut rng, &mut units, me_entity, active, events);
     end_turn(&mut turn, &roster, &units);
 }
 
@@ -461,7 +462,7 @@ fn recover_from_stun(
     units: &mut UnitQuery,
     entity: bevy::ecs::entity::Entity,
     unit: UnitId,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
 ) {
     let Ok((_, _, _, _, standing, mut f, _)) = units.get_mut(entity) else {
         return;
@@ -476,7 +477,7 @@ fn recover_from_stun(
     if ok {
         f.stunned = false;
     }
-    events.write(BattleEvent::Roll {
+    events.log_only(|| BattleEvent::Roll {
         unit,
         purpose: Cow::Borrowed("HT to recover from stun"),
         roll,
@@ -497,7 +498,7 @@ fn knock_back(
     map: &HexMap,
     roster: &Roster,
     units: &mut UnitQuery,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
     target: UnitId,
     from: Hex,
     yards: u32,
@@ -567,7 +568,7 @@ fn keep_feet(
     unit: UnitId,
     (base, yards): (Modifier, u32),
     after: &'static str,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
 ) {
     let mut mods = keep_feet_modifiers(base, yards);
     if f.unsteady() {
@@ -578,7 +579,7 @@ fn keep_feet(
     if !ok {
         f.posture = Posture::Lying;
     }
-    events.write(BattleEvent::Roll {
+    events.log_only(|| BattleEvent::Roll {
         unit,
         purpose: Cow::Owned(format!("to keep its feet {after}")),
         roll,
@@ -611,7 +612,7 @@ fn execute(
     rules: &GurpsRules,
     roster: &Roster,
     units: &mut UnitQuery,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
     active: UnitId,
     plan: &Plan,
     target: Option<UnitId>,
@@ -702,7 +703,7 @@ fn execute(
                 facing.0 = dir;
             }
             pos.0 = end;
-            events.write(BattleEvent::Moved {
+            events.log_only(|| BattleEvent::Moved {
                 unit: active,
                 path: plan.path.iter().map(|&h| hex_pair(h)).collect(),
                 cost: plan.cost,
@@ -723,7 +724,7 @@ fn execute(
         (moment, weapon)
     };
     if watched && !move_past_waiters(rng, map, rules, roster, units, events, active, plan) {
-        events.write(BattleEvent::Note {
+        events.log_only(|| BattleEvent::Note {
             unit: Some(active),
             text: "its move is cut short".into(),
         });
@@ -752,7 +753,7 @@ fn execute(
         && let Ok((_, _, _, _, _, mut f, _)) = units.get_mut(me_entity)
     {
         f.shield_ready = true;
-        events.write(BattleEvent::Note {
+        events.log_only(|| BattleEvent::Note {
             unit: Some(active),
             text: "readies its shield".into(),
         });
@@ -768,7 +769,7 @@ fn execute(
         match f.weapon_state[w] {
             WeaponState::Unready => {
                 f.weapon_state[w] = WeaponState::Ready;
-                events.write(BattleEvent::Note {
+                events.log_only(|| BattleEvent::Note {
                     unit: Some(active),
                     text: format!("{name} is ready again"),
                 });
@@ -789,7 +790,7 @@ fn execute(
                 if ok {
                     f.weapon_state[w] = WeaponState::Ready;
                 }
-                events.write(BattleEvent::Roll {
+                events.log_only(|| BattleEvent::Roll {
                     unit: active,
                     purpose: Cow::Borrowed("to clear the jam"),
                     roll,
@@ -807,16 +808,19 @@ fn execute(
             }
         };
         f.reloading[w] += 1;
-        let text = if f.reloading[w] >= reload {
+        let loaded = f.reloading[w] >= reload;
+        if loaded {
             f.reloading[w] = 0;
             f.shots[w] = capacity;
-            format!("{name} is loaded ({capacity} shots)")
-        } else {
-            format!("reloading {name}: {} of {reload} turns", f.reloading[w])
-        };
-        events.write(BattleEvent::Note {
+        }
+        let turns = f.reloading[w];
+        events.log_only(|| BattleEvent::Note {
             unit: Some(active),
-            text,
+            text: if loaded {
+                format!("{name} is loaded ({capacity} shots)")
+            } else {
+                format!("reloading {name}: {turns} of {reload} turns")
+            },
         });
         return;
     }
@@ -861,7 +865,7 @@ fn execute(
         );
         feint = quick_contest_margin(&mine, &theirs).max(0);
         let next_turn = maneuver == Maneuver::Feint;
-        events.write(BattleEvent::Roll {
+        events.log_only(|| BattleEvent::Roll {
             unit: active,
             purpose: Cow::Borrowed("Feint (Quick Contest)"),
             roll: mine,
@@ -871,7 +875,7 @@ fn execute(
                 "does not win".to_string()
             }),
         });
-        events.write(BattleEvent::Roll {
+        events.log_only(|| BattleEvent::Roll {
             unit: target,
             purpose: Cow::Borrowed("resisting the feint"),
             roll: theirs,
@@ -1055,7 +1059,7 @@ fn execute(
             outcome.result,
         );
         if let Some((from, to)) = retreat_move {
-            events.write(BattleEvent::Moved {
+            events.log_only(|| BattleEvent::Moved {
                 unit: target,
                 path: vec![hex_pair(from), hex_pair(to)],
                 cost: 0,
@@ -1066,7 +1070,7 @@ fn execute(
             disarm_contest(rng, &me.5, &mut foe.5, active, target, w, events);
         }
         if outcome.torso_instead && outcome.result.hit() {
-            events.write(BattleEvent::Note {
+            events.log_only(|| BattleEvent::Note {
                 unit: Some(active),
                 text: format!(
                     "missed the {} by 1: the blow lands on the torso",
@@ -1095,14 +1099,14 @@ fn execute(
             // gurps-traveller-gm-screen.txt, "CRITICAL SUCCESS AND FAILURE ON DEFENSE
             // ROLLS": a critical failure on a block unreadies the shield.
             foe.5.shield_ready = false;
-            events.write(BattleEvent::Note {
+            events.log_only(|| BattleEvent::Note {
                 unit: Some(target),
                 text: "critical failure on the Block: loses its grip on the shield".into(),
             });
         }
         if defender_falls && foe.5.posture.falls_on_dodge_fumble() {
             foe.5.posture = Posture::Lying;
-            events.write(BattleEvent::Note {
+            events.log_only(|| BattleEvent::Note {
                 unit: Some(target),
                 text: "critical failure on the Dodge: loses its footing and falls".into(),
             });
@@ -1144,7 +1148,7 @@ fn execute(
         }
         if plan.shots > 1 && outcome.result.hit() {
             let (landed, avoided) = outcome.hits;
-            events.write(BattleEvent::Note {
+            events.log_only(|| BattleEvent::Note {
                 unit: Some(active),
                 text: format!(
                     "rapid fire: {landed} of {} shots hit, {avoided} avoided",
@@ -1178,3 +1182,6 @@ fn execute(
         });
     }
 }
+
+#[cfg(test)]
+mod tests;

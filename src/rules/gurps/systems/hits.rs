@@ -23,7 +23,7 @@ pub(super) fn land_hit(
     map: &HexMap,
     roster: &Roster,
     units: &mut UnitQuery,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
     hit: &LandedHit,
     location: HitLocation,
     (roll, steps, injury): (crate::dice::RollRecord, Vec<Modifier>, i32),
@@ -91,7 +91,7 @@ pub(super) fn wound_effects(
     injury: i32,
     location: HitLocation,
     knockdown: bool,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
 ) {
     let pain = f.sheet.pain_threshold;
     let (factor, cap) = location.shock_factor_and_cap();
@@ -110,7 +110,7 @@ pub(super) fn wound_effects(
         } else {
             "it is useless"
         };
-        events.write(BattleEvent::Note {
+        events.log_only(|| BattleEvent::Note {
             unit: Some(unit),
             text: format!("{location} crippled: {effect}"),
         });
@@ -134,7 +134,7 @@ pub(super) fn wound_effects(
     } else {
         "HT against knockdown (blow to the head or vitals)"
     };
-    events.write(BattleEvent::Roll {
+    events.log_only(|| BattleEvent::Roll {
         unit,
         purpose: Cow::Borrowed(purpose),
         roll,
@@ -205,7 +205,7 @@ pub(super) fn critical_effects(
     standing: &mut Standing,
     f: &mut Fighter,
     unit: UnitId,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
 ) {
     let mut knocked_out = false;
     let mut dead = false;

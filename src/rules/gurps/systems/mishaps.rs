@@ -20,7 +20,7 @@ pub(super) fn mishap(
     parts: &mut Parts,
     unit: UnitId,
     w: usize,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
 ) -> bool {
     let (_, _, standing, f) = parts;
     let Some(spec) = f.sheet.weapons.get(w) else {
@@ -48,7 +48,7 @@ pub(super) fn mishap(
         roll = again;
     }
     let row = row.adjusted(damage_type, ranged, st_margin);
-    events.write(BattleEvent::Roll {
+    events.log_only(|| BattleEvent::Roll {
         unit,
         purpose: Cow::Borrowed(match table {
             MissTable::Weapon => "critical miss table",
@@ -144,7 +144,7 @@ pub(super) fn hurt_self(
     f: &mut Fighter,
     unit: UnitId,
     (dice, half, damage_type, location, ignore_dr): (DiceExpr, bool, DamageType, HitLocation, bool),
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
 ) {
     let mut roll = roll_damage(rng, dice, Vec::new(), damage_type);
     if half {
@@ -192,7 +192,7 @@ pub(super) fn stumble_past(
     entity: bevy::ecs::entity::Entity,
     from: Hex,
     foe: Hex,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
     unit: UnitId,
 ) {
     let beyond = foe + (foe - from);
@@ -203,7 +203,7 @@ pub(super) fn stumble_past(
     };
     if open && from.unsigned_distance_to(foe) == 1 {
         pos.0 = beyond;
-        events.write(BattleEvent::Moved {
+        events.log_only(|| BattleEvent::Moved {
             unit,
             path: vec![hex_pair(from), hex_pair(beyond)],
             cost: 0,
@@ -222,7 +222,7 @@ pub(super) fn report_death_checks(
     standing: &mut Standing,
     f: &mut Fighter,
     unit: UnitId,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
 ) {
     let last = effect.death_checks.len();
     for (i, (k, roll)) in effect.death_checks.into_iter().enumerate() {
@@ -233,7 +233,7 @@ pub(super) fn report_death_checks(
         } else {
             "mortally wounded"
         };
-        events.write(BattleEvent::Roll {
+        events.log_only(|| BattleEvent::Roll {
             unit,
             purpose: Cow::Owned(format!("HT to survive at -{k} x HP")),
             roll,

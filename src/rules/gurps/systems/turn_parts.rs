@@ -33,7 +33,7 @@ pub(super) fn pay_fatigue(
     entity: bevy::ecs::entity::Entity,
     unit: UnitId,
     (fp, what): (i32, &str),
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
 ) -> bool {
     let Ok((_, _, _, _, mut standing, mut f, _)) = units.get_mut(entity) else {
         return false;
@@ -41,16 +41,18 @@ pub(super) fn pay_fatigue(
     let before = f.fp;
     let spent = spend_fatigue(f.fp, f.sheet.fp_max, fp);
     f.fp = spent.fp_after;
-    let mut text = format!(
-        "spends {fp} FP on {what}: FP {before} -> {} of {}",
-        spent.fp_after, f.sheet.fp_max
-    );
-    if spent.hp_lost > 0 {
-        text.push_str(&format!(" and {} HP", spent.hp_lost));
-    }
-    events.write(BattleEvent::Note {
-        unit: Some(unit),
-        text,
+    events.log_only(|| {
+        let mut text = format!(
+            "spends {fp} FP on {what}: FP {before} -> {} of {}",
+            spent.fp_after, f.sheet.fp_max
+        );
+        if spent.hp_lost > 0 {
+            text.push_str(&format!(" and {} HP", spent.hp_lost));
+        }
+        BattleEvent::Note {
+            unit: Some(unit),
+            text,
+        }
     });
     if spent.hp_lost > 0 {
         let effect = apply_injury(
@@ -82,14 +84,14 @@ pub(super) fn strain(
     standing: &mut Standing,
     f: &mut Fighter,
     unit: UnitId,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
 ) {
     let location = if rng.roll_die(2) == 1 {
         HitLocation::LeftArm
     } else {
         HitLocation::LeftLeg
     };
-    events.write(BattleEvent::Note {
+    events.log_only(|| BattleEvent::Note {
         unit: Some(unit),
         text: "critical failure with extra effort: a strained limb".into(),
     });
@@ -147,10 +149,10 @@ impl ActingCheck {
         roll: crate::dice::RollRecord,
         standing: &mut Standing,
         unit: UnitId,
-        events: &mut MessageWriter<BattleEvent>,
+        events: &mut Report,
     ) -> bool {
         let ok = roll.succeeded();
-        events.write(BattleEvent::Roll {
+        events.log_only(|| BattleEvent::Roll {
             unit,
             purpose: Cow::Borrowed(self.purpose),
             roll,
@@ -181,7 +183,7 @@ pub(super) fn move_past_waiters(
     rules: &GurpsRules,
     roster: &Roster,
     units: &mut UnitQuery,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
     mover: UnitId,
     plan: &Plan,
 ) -> bool {
@@ -233,7 +235,7 @@ pub(super) fn move_past_waiters(
         let Some((waiter, w, ranged, at)) = trigger else {
             continue;
         };
-        events.write(BattleEvent::Moved {
+        events.log_only(|| BattleEvent::Moved {
             unit: mover,
             path: path[walked_from..=i].iter().map(|&h| hex_pair(h)).collect(),
             cost: 0,
@@ -253,7 +255,7 @@ pub(super) fn move_past_waiters(
             }
             Err(_) => continue,
         };
-        events.write(BattleEvent::Note {
+        events.log_only(|| BattleEvent::Note {
             unit: Some(waiter),
             text: if ranged {
                 "its Wait is triggered: opportunity fire".into()
@@ -286,7 +288,7 @@ pub(super) fn move_past_waiters(
         }
     }
     if walked_from + 1 < path.len() {
-        events.write(BattleEvent::Moved {
+        events.log_only(|| BattleEvent::Moved {
             unit: mover,
             path: path[walked_from..].iter().map(|&h| hex_pair(h)).collect(),
             cost: if walked_from == 0 { plan.cost } else { 0 },
@@ -305,7 +307,7 @@ pub(super) fn disarm_contest(
     unit: UnitId,
     target: UnitId,
     w: usize,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
 ) {
     let Some(held) = (0..foe.sheet.weapons.len()).find(|&i| foe.ready(i)) else {
         return;
@@ -321,13 +323,13 @@ pub(super) fn disarm_contest(
         vec![Modifier::named(theirs.skill_name.clone(), theirs.skill)],
     );
     let won = quick_contest_margin(&a, &b) > 0;
-    events.write(BattleEvent::Roll {
+    events.log_only(|| BattleEvent::Roll {
         unit,
         purpose: Cow::Borrowed("disarm (Quick Contest)"),
         roll: a,
         result: Cow::Borrowed(if won { "wins" } else { "does not win" }),
     });
-    events.write(BattleEvent::Roll {
+    events.log_only(|| BattleEvent::Roll {
         unit: target,
         purpose: Cow::Owned(format!("to keep hold of {}", theirs.name)),
         roll: b,
@@ -390,7 +392,7 @@ pub(super) fn stray_shot(
     map: &HexMap,
     roster: &Roster,
     units: &mut UnitQuery,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
     shot: &StrayShot,
     bystander: UnitId,
 ) {
@@ -475,7 +477,7 @@ pub(super) fn group_attack(
     rules: &GurpsRules,
     roster: &Roster,
     units: &mut UnitQuery,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
     plan: &Plan,
     target: Option<UnitId>,
 ) {
@@ -573,7 +575,7 @@ pub(super) fn group_attack(
     );
     if outcome.result.hit() {
         let (landed, avoided) = outcome.hits;
-        events.write(BattleEvent::Note {
+        events.log_only(|| BattleEvent::Note {
             unit: Some(blows[0].0),
             text: format!("group attack: {landed} of {n} blows land, {avoided} avoided"),
         });
@@ -626,12 +628,12 @@ pub(super) fn count_defenses(f: &mut Fighter, kinds: &[DefenseKind]) {
 
 /// Logs the roll on the critical hit (or head blow) table, when there was one.
 pub(super) fn report_critical(
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
     unit: UnitId,
     critical: Option<(crate::dice::RollRecord, CriticalRow)>,
 ) {
     if let Some((roll, row)) = critical {
-        events.write(BattleEvent::Roll {
+        events.log_only(|| BattleEvent::Roll {
             unit,
             purpose: Cow::Borrowed(match row {
                 CriticalRow::Hit(_) => "critical hit table",
@@ -645,7 +647,7 @@ pub(super) fn report_critical(
 
 /// Logs an attack: (attacker, target, weapon), the roll, the defense rolls and the result.
 pub(super) fn report_attack(
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
     (attacker, target, weapon): (UnitId, UnitId, Label),
     roll: crate::dice::RollRecord,
     defenses: Vec<(Label, crate::dice::RollRecord)>,
@@ -666,13 +668,13 @@ pub(super) fn report_attack(
 
 /// Logs the roll on the hit location table, when there was one.
 pub(super) fn report_location(
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
     unit: UnitId,
     roll: Option<crate::dice::RollRecord>,
     location: HitLocation,
 ) {
     if let Some(roll) = roll {
-        events.write(BattleEvent::Roll {
+        events.log_only(|| BattleEvent::Roll {
             unit,
             purpose: Cow::Borrowed("hit location"),
             roll,
@@ -688,7 +690,7 @@ pub(super) fn land_extra_hits(
     map: &HexMap,
     roster: &Roster,
     units: &mut UnitQuery,
-    events: &mut MessageWriter<BattleEvent>,
+    events: &mut Report,
     extra_hits: Vec<ExtraHit>,
     who: impl Fn(usize) -> LandedHit,
 ) {

@@ -1,0 +1,81 @@
+//! A GURPS battle that keeps no log ([`Report::quiet`](super::Report)) is fought exactly
+//! as one that keeps it.
+
+use crate::battle::{BattleEvent, HexPos, UnitId};
+use crate::dice::BattleRng;
+use crate::rules::gurps::Fighter;
+use crate::session::{Session, SessionOptions};
+use std::sync::Arc;
+
+/// Every shipped GURPS scenario, over several seeds, fought with and without a log: the
+/// same outcome, rounds, standings and tallies, the same number of dice drawn, and every
+/// fighter in the same state at the same place. The logged battles show rolls and notes
+/// that the quiet ones leave out.
+#[test]
+fn a_battle_without_a_log_is_fought_as_one_with_it() {
+    let mut log_only_events = 0;
+    for file in [
+        "gurps-brawl.ron",
+        "gurps-duel.ron",
+        "gurps-gcs-ogre-ambush.ron",
+        "gurps-gcs-wolf-pack.ron",
+        "gurps-knockback.ron",
+        "gurps-mooks.ron",
+        "gurps-morale.ron",
+        "gurps-skirmish-3v3.ron",
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(file);
+        let prepared = Arc::new(
+            crate::rules::builtin()
+                .load(&path)
+                .unwrap_or_else(|e| panic!("{file}: {e}")),
+        );
+        for seed in 1..=4 {
+            let fight = |keep_log: bool| {
+                let options = SessionOptions {
+                    keep_log,
+                    autopilot: true,
+                };
+                let mut s = Session::new(prepared.clone(), seed, options);
+                s.run();
+                let mut fighters: Vec<(UnitId, String)> = s
+                    .world
+                    .query::<(&UnitId, &HexPos, &Fighter)>()
+                    .iter(&s.world)
+                    .map(|(id, pos, f)| (*id, format!("{:?} {f:?}", pos.0)))
+                    .collect();
+                fighters.sort_by_key(|(id, _)| *id);
+                let dice = s.world.resource::<BattleRng>().count();
+                let shown = s
+                    .log()
+                    .entries
+                    .iter()
+                    .filter(|e| {
+                        matches!(e.event, BattleEvent::Roll { .. } | BattleEvent::Note { .. })
+                    })
+                    .count();
+                ((s.summary(), dice, fighters), shown)
+            };
+            let ((summary, dice, fighters), shown) = fight(true);
+            let ((quiet_summary, quiet_dice, quiet_fighters), _) = fight(false);
+            assert_eq!(quiet_summary, summary, "{file}, seed {seed}");
+            assert_eq!(quiet_dice, dice, "{file}, seed {seed}: dice drawn");
+            assert_eq!(quiet_fighters.len(), fighters.len(), "{file}, seed {seed}");
+            for (quiet, logged) in quiet_fighters.iter().zip(&fighters) {
+                // Not printed: a fighter's state with its sheet is long.
+                assert!(
+                    quiet == logged,
+                    "{file}, seed {seed}: {:?} ends apart",
+                    logged.0
+                );
+            }
+            log_only_events += shown;
+        }
+    }
+    assert!(
+        log_only_events > 0,
+        "the logged battles show rolls and notes"
+    );
+}
