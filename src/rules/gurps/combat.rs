@@ -16,7 +16,8 @@ use super::sheet::{Fighter, Guard, Weapon};
 use super::tables::{DamageType, speed_range_modifier};
 use crate::battle::{AttackResult, UnitId};
 use crate::dice::{
-    Critical, DiceExpr, DieRoller, Gather, Label, Modifier, RollRecord, Sum, success_roll,
+    Critical, DiceExpr, DieRoller, Gather, Label, Modifier, RollModifiers, RollRecord, Sum,
+    success_roll,
 };
 use crate::hexmap::{Cover, HexMap, line};
 use hexx::Hex;
@@ -244,7 +245,8 @@ pub fn defense_against(
 /// from the front, no Block against firearms), the retreat (when `can_retreat`) and Dodge
 /// and Drop ([`with_retreat_and_drop`]) and Feverish Defense when the scenario uses extra
 /// effort ([`with_feverish`]). `against` is from [`defense_against`]: its Dodge-only
-/// modifiers go on every kind of Dodge (retreating, dropping, feverish).
+/// modifiers go on every kind of Dodge (retreating, dropping, feverish). When `quiet` (a
+/// battle that keeps no log) the labels made for the occasion are left empty.
 pub fn defenses_against(
     defender: &Fighter,
     weapon: &Weapon,
@@ -252,6 +254,7 @@ pub fn defenses_against(
     against: &Against,
     can_retreat: bool,
     extra_effort: bool,
+    quiet: bool,
 ) -> Vec<DefenseOption> {
     if arc == Arc::Back {
         return Vec::new();
@@ -267,11 +270,14 @@ pub fn defenses_against(
                 arc == Arc::Front,
                 MissTable::for_skill(&weapon.skill_name) == MissTable::Firearm,
                 &against.every,
+                quiet,
             ),
             ranged,
             can_retreat,
+            quiet,
         ),
         extra_effort,
+        quiet,
     );
     if !against.dodge.is_empty() {
         for o in options.iter_mut().filter(|o| o.kind == DefenseKind::Dodge) {
@@ -663,28 +669,33 @@ pub fn group_member_situation(
 
 /// The one roll of a group attack: the average (rounded down) of the members' effective
 /// skills, plus the group bonus (gurps-lite-and-socs.txt, "GROUP COMBAT"). Empty without
-/// members.
-pub fn group_attack_modifiers(skills: &[i32]) -> Vec<Modifier> {
+/// members. Unlabelled when `quiet` (a battle that keeps no log).
+pub fn group_attack_modifiers(skills: &[i32], quiet: bool) -> Vec<Modifier> {
     let n = skills.len();
     if n == 0 {
         return Vec::new();
     }
     let average = (skills.iter().sum::<i32>()).div_euclid(n as i32);
-    let mut attack = vec![Modifier::named(
-        format!("average effective skill of {n} attackers"),
-        average,
-    )];
-    let bonus = group_bonus(n);
-    if bonus != 0 {
-        attack.push(Modifier::named(format!("group of {n}"), bonus));
-    }
-    attack
+    RollModifiers::of(quiet, |attack| {
+        attack.push_named(average, || {
+            format!("average effective skill of {n} attackers")
+        });
+        let bonus = group_bonus(n);
+        if bonus != 0 {
+            attack.push_named(bonus, || format!("group of {n}"));
+        }
+    })
 }
 
 /// The defenses against a group attack whose first blow is with `weapon` from `arc`: none
 /// from behind, otherwise [`defense_options`] with the shield, nothing against them (no
-/// retreat: the group's blows come as one).
-pub fn group_defenses(defender: &Fighter, weapon: &Weapon, arc: Arc) -> Vec<DefenseOption> {
+/// retreat: the group's blows come as one); the shield's labels left empty when `quiet`.
+pub fn group_defenses(
+    defender: &Fighter,
+    weapon: &Weapon,
+    arc: Arc,
+    quiet: bool,
+) -> Vec<DefenseOption> {
     if arc == Arc::Back {
         return Vec::new();
     }
@@ -694,6 +705,7 @@ pub fn group_defenses(defender: &Fighter, weapon: &Weapon, arc: Arc) -> Vec<Defe
         arc == Arc::Front,
         MissTable::for_skill(&weapon.skill_name) == MissTable::Firearm,
         &[],
+        quiet,
     )
 }
 

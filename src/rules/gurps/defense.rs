@@ -69,12 +69,14 @@ const FULL_RETREAT_PARRY: [&str; 7] = [
 /// defenses) and Dodge and Drop (once, against ranged attacks: +3 to Dodge, falling prone)
 /// (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"). `can_retreat` says whether there is
 /// a hex to retreat to; a stunned defender, or one after a Committed Attack, cannot retreat
-/// ("INJURY", Stunned; "COMMITTED ATTACK").
+/// ("INJURY", Stunned; "COMMITTED ATTACK"). The new options' labels are left empty when
+/// `quiet` ([`label`]).
 pub fn with_retreat_and_drop(
     defender: &Fighter,
     mut options: Vec<DefenseOption>,
     ranged_attack: bool,
     can_retreat: bool,
+    quiet: bool,
 ) -> Vec<DefenseOption> {
     if defender.retreated || options.is_empty() {
         return options;
@@ -103,7 +105,7 @@ pub fn with_retreat_and_drop(
             modifiers.push(Modifier::new("retreating", if full { 3 } else { 1 }));
             options.push(DefenseOption {
                 kind: o.kind,
-                label: Label::Shared(format!("{}, retreating", o.label).into()),
+                label: label(quiet, || format!("{}, retreating", o.label)),
                 modifiers,
                 step: DefenseStep::Retreat,
                 feverish: false,
@@ -133,12 +135,14 @@ pub fn with_retreat_and_drop(
 /// and muscle-powered missiles, not `firearm` shots; a large shield's −1 to parries; the
 /// Defensive Attack's +1 to Block. `against` holds what the attack does to every defense
 /// (as for [`defense_options`]). Nothing without a ready shield or after an All-Out Attack.
+/// The shield's labels are left empty when `quiet` ([`label`]).
 pub fn with_shield(
     defender: &Fighter,
     mut options: Vec<DefenseOption>,
     front: bool,
     firearm: bool,
     against: &[Modifier],
+    quiet: bool,
 ) -> Vec<DefenseOption> {
     let Some(shield) = defender.sheet.shield.as_ref() else {
         return options;
@@ -148,8 +152,10 @@ pub fn with_shield(
     }
     for o in options.iter_mut() {
         if front && shield.db != 0 {
-            o.modifiers
-                .push(Modifier::named(format!("{} DB", shield.name), shield.db));
+            o.modifiers.push(Modifier::named(
+                label(quiet, || format!("{} DB", shield.name)),
+                shield.db,
+            ));
         }
         if shield.large && matches!(o.kind, DefenseKind::Parry(_)) {
             o.modifiers
@@ -171,7 +177,7 @@ pub fn with_shield(
     block.extend_from_slice(against);
     options.push(DefenseOption {
         kind: DefenseKind::Block,
-        label: Label::Shared(format!("Block ({})", shield.name).into()),
+        label: label(quiet, || format!("Block ({})", shield.name)),
         modifiers: block,
         step: DefenseStep::Stand,
         feverish: false,
@@ -181,11 +187,13 @@ pub fn with_shield(
 
 /// Adds Feverish Defense to every option when the scenario uses extra effort: +2 for 1 FP
 /// (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"; not after an All-Out Attack, which
-/// leaves no defense at all).
+/// leaves no defense at all). The new options' labels are left empty when `quiet`
+/// ([`label`]).
 pub fn with_feverish(
     defender: &Fighter,
     mut options: Vec<DefenseOption>,
     extra_effort: bool,
+    quiet: bool,
 ) -> Vec<DefenseOption> {
     if !extra_effort || defender.guard == Guard::None {
         return options;
@@ -197,13 +205,24 @@ pub fn with_feverish(
         modifiers.push(Modifier::new("Feverish Defense", 2));
         options.push(DefenseOption {
             kind: o.kind,
-            label: Label::Shared(format!("{}, feverish", o.label).into()),
+            label: label(quiet, || format!("{}, feverish", o.label)),
             modifiers,
             step: o.step,
             feverish: true,
         });
     }
     options
+}
+
+/// The label `make` makes, or an empty one where nobody reads it (`quiet`: a battle that
+/// keeps no log), as [`RollModifiers`](crate::dice::RollModifiers) leaves a quiet roll's
+/// modifiers unlabelled.
+fn label(quiet: bool, make: impl FnOnce() -> String) -> Label {
+    if quiet {
+        Label::Static("")
+    } else {
+        Label::from(make())
+    }
 }
 
 /// A copy of `modifiers` with room for one more and a few an attack adds (a retreat,

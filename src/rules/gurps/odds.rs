@@ -270,7 +270,15 @@ fn strike_odds(
     let arc = arc_of(target.pos, target.facing, end);
     let against = defense_against(plan, ranged, arc, dual_same_foe, moment.feint);
     let can_retreat = !ranged && retreat_hex(s.map, end, target.pos, occupied).is_some();
-    let options = defenses_against(foe, weapon, arc, &against, can_retreat, s.extra_effort);
+    let options = defenses_against(
+        foe,
+        weapon,
+        arc,
+        &against,
+        can_retreat,
+        s.extra_effort,
+        false,
+    );
     let tried = tried_defenses(&options, defender_choice(foe, &options), foe.guard);
     let bonus = damage_bonus(plan);
     let blow = Blow {
@@ -344,10 +352,10 @@ fn group_odds(s: &Situation, plan: &Plan, t: usize) -> Result<StrikeOdds, String
     let Some(&(first_pos, first)) = blows.first() else {
         return Err("a group attack needs a target".into());
     };
-    let modifiers = group_attack_modifiers(&skills);
+    let modifiers = group_attack_modifiers(&skills, false);
     let skill = effective(&modifiers);
     let arc = arc_of(target.pos, target.facing, first_pos);
-    let options = group_defenses(foe, first, arc);
+    let options = group_defenses(foe, first, arc, false);
     let desperate = super::combat::reeling(foe.hp, foe.sheet.hp_max);
     let tried = tried_defenses(
         &options,

@@ -997,6 +997,7 @@ fn execute(
                     &against,
                     can_retreat,
                     rules.extra_effort,
+                    events.quiet,
                 )
             },
             |o| defender_choice(&foe.5, o),

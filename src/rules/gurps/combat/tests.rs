@@ -506,10 +506,17 @@ fn best_defense_score_matches_defense_options() {
                     f.hp = hp;
                     f.fp = fp;
                     f.guard = guard;
-                    let full = with_shield(&f, defense_options(&f, ranged, &[]), true, ranged, &[])
-                        .iter()
-                        .map(|o| o.score())
-                        .max();
+                    let full = with_shield(
+                        &f,
+                        defense_options(&f, ranged, &[]),
+                        true,
+                        ranged,
+                        &[],
+                        false,
+                    )
+                    .iter()
+                    .map(|o| o.score())
+                    .max();
                     assert_eq!(
                         best_defense_score(&f, guard, ranged),
                         full,
@@ -763,6 +770,7 @@ fn telegraphic_attack_raises_only_the_dodge() {
         &against,
         true,
         false,
+        false,
     );
     let score = |kind: DefenseKind, step: DefenseStep| {
         opts.iter()
@@ -802,7 +810,7 @@ fn telegraphic_attack_raises_only_the_dodge() {
 #[test]
 fn retreat_and_dodge_and_drop() {
     let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
-    let opts = with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true);
+    let opts = with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true, false);
     let scores: Vec<(i32, DefenseStep)> = opts.iter().map(|o| (o.score(), o.step)).collect();
     assert_eq!(
         scores,
@@ -815,28 +823,28 @@ fn retreat_and_dodge_and_drop() {
     );
     // no hex to go to, or already retreated: no retreat
     assert_eq!(
-        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, false).len(),
+        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, false, false).len(),
         2
     );
     f.retreated = true;
     assert_eq!(
-        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true).len(),
+        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true, false).len(),
         2
     );
     f.retreated = false;
     f.stunned = true;
     assert_eq!(
-        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true).len(),
+        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true, false).len(),
         2
     );
     f.stunned = false;
     f.guard = Guard::Committed(0);
     assert_eq!(
-        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true).len(),
+        with_retreat_and_drop(&f, defense_options(&f, false, &[]), false, true, false).len(),
         1
     );
     f.guard = Guard::Normal;
-    let opts = with_retreat_and_drop(&f, defense_options(&f, true, &[]), true, true);
+    let opts = with_retreat_and_drop(&f, defense_options(&f, true, &[]), true, true, false);
     assert_eq!(opts.len(), 2);
     assert_eq!((opts[1].score(), opts[1].step), (12, DefenseStep::Drop));
     // the AI drops prone only when desperate
@@ -969,23 +977,30 @@ fn shields_add_db_and_block() {
         block: crate::rules::gurps::sheet::block(12, 2),
     });
     f.sheet = Arc::new(sheet);
-    let opts = with_shield(&f, defense_options(&f, false, &[]), true, false, &[]);
+    let opts = with_shield(&f, defense_options(&f, false, &[]), true, false, &[], false);
     let scores: Vec<i32> = opts.iter().map(|o| o.score()).collect();
     assert_eq!(scores, vec![9 + 2, 10 + 2, 11]);
     assert_eq!(opts[2].kind, DefenseKind::Block);
     // from the side: no DB, but the block stays
-    let opts = with_shield(&f, defense_options(&f, false, &[]), false, false, &[]);
+    let opts = with_shield(
+        &f,
+        defense_options(&f, false, &[]),
+        false,
+        false,
+        &[],
+        false,
+    );
     assert_eq!(
         opts.iter().map(|o| o.score()).collect::<Vec<_>>(),
         vec![9, 10, 11]
     );
     // against a firearm: DB on the dodge, no block
-    let opts = with_shield(&f, defense_options(&f, true, &[]), true, true, &[]);
+    let opts = with_shield(&f, defense_options(&f, true, &[]), true, true, &[], false);
     assert_eq!(opts.iter().map(|o| o.score()).collect::<Vec<_>>(), vec![11]);
     // shield not in hand: nothing
     f.shield_ready = false;
     assert_eq!(
-        with_shield(&f, defense_options(&f, false, &[]), true, false, &[]).len(),
+        with_shield(&f, defense_options(&f, false, &[]), true, false, &[], false).len(),
         2
     );
 }
@@ -1021,7 +1036,8 @@ fn repeated_parries_and_blocks() {
     });
     f.sheet = Arc::new(sheet);
     f.blocked = 1;
-    let n = |f: &Fighter| with_shield(f, defense_options(f, false, &[]), true, false, &[]).len();
+    let n =
+        |f: &Fighter| with_shield(f, defense_options(f, false, &[]), true, false, &[], false).len();
     assert_eq!(n(&f), 2);
     f.guard = Guard::DoubleDefense;
     assert_eq!(n(&f), 3);

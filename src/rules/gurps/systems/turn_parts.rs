@@ -528,13 +528,13 @@ pub(super) fn group_attack(
     if n == 0 {
         return;
     }
-    let attack = group_attack_modifiers(&skills);
+    let attack = group_attack_modifiers(&skills, events.quiet);
     let Ok(foe) = units.get(target_entity) else {
         return;
     };
     let first = &blows[0].2;
     let arc = arc_of(foe_pos, foe_facing, first_pos);
-    let defenses = group_defenses(foe.5, first, arc);
+    let defenses = group_defenses(foe.5, first, arc, events.quiet);
     let input = StrikeInput {
         attack,
         defenses,
@@ -564,8 +564,12 @@ pub(super) fn group_attack(
     if let Ok(mut foe) = units.get_mut(target_entity) {
         count_defenses(&mut foe.5, &outcome.defense_kinds);
     }
-    let names: Vec<&str> = blows.iter().map(|(id, _, _)| roster.name(*id)).collect();
-    let label = Label::Shared(format!("a group attack ({})", names.join(", ")).into());
+    let label = if events.quiet {
+        Label::Static("")
+    } else {
+        let names: Vec<&str> = blows.iter().map(|(id, _, _)| roster.name(*id)).collect();
+        Label::from(format!("a group attack ({})", names.join(", ")))
+    };
     report_attack(
         events,
         (blows[0].0, target, label),
