@@ -91,7 +91,7 @@ impl DiceExpr {
         let start = dice.drawn();
         let faces: Vec<u32> = (0..self.count).map(|_| dice.roll_die(self.sides)).collect();
         let sum: i32 = faces.iter().map(|&f| f as i32).sum();
-        let mut modifiers = Vec::with_capacity(2);
+        let mut modifiers = Vec::new(); // room only when something is added
         if self.add != 0 {
             modifiers.push(Modifier::new("", self.add));
         }

@@ -179,10 +179,19 @@ impl MissTable {
     /// The table for a weapon used with `skill` (Guns and Beam Weapons skills use the
     /// firearm table, Brawling, Boxing and Karate the unarmed one).
     pub fn for_skill(skill: &str) -> MissTable {
-        let s = skill.to_ascii_lowercase();
-        if s.starts_with("guns") || s.starts_with("beam") || s.starts_with("gunner") {
+        // Compared without regard to case, and without making a lower-case copy: asked on
+        // every strike.
+        let starts = |prefix: &str| {
+            skill
+                .get(..prefix.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+        };
+        if starts("guns") || starts("beam") || starts("gunner") {
             MissTable::Firearm
-        } else if matches!(s.as_str(), "brawling" | "boxing" | "karate") {
+        } else if ["brawling", "boxing", "karate"]
+            .iter()
+            .any(|name| skill.eq_ignore_ascii_case(name))
+        {
             MissTable::Unarmed
         } else {
             MissTable::Weapon
@@ -470,5 +479,11 @@ mod tests {
         assert_eq!(MissTable::for_skill("Guns (Rifle)"), MissTable::Firearm);
         assert_eq!(MissTable::for_skill("Brawling"), MissTable::Unarmed);
         assert_eq!(MissTable::for_skill("Bow"), MissTable::Weapon);
+        // Any case; a skill named like a table only in part is a weapon skill.
+        assert_eq!(MissTable::for_skill("BEAM WEAPONS"), MissTable::Firearm);
+        assert_eq!(MissTable::for_skill("karate"), MissTable::Unarmed);
+        assert_eq!(MissTable::for_skill("Karate Kick"), MissTable::Weapon);
+        assert_eq!(MissTable::for_skill("Gun"), MissTable::Weapon);
+        assert_eq!(MissTable::for_skill("Épée"), MissTable::Weapon);
     }
 }
