@@ -21,10 +21,12 @@ struct Scratch {
     seen: Stamped,
     /// The state each state was reached from and the step's cost; read only along the
     /// path found, every entry of which this search wrote.
-    came_from: Vec<(usize, u32)>,
+    came_from: Vec<(u32, u32)>,
     /// The states still to look from, by [`key`] (the estimate, the cost so far, the
     /// state: one number, so the heap compares once).
     open: BinaryHeap<Reverse<u128>>,
+    /// The states still to look from, of the search with facing.
+    buckets: Buckets,
     /// The cells still to look from, of [`HexMap::reachable`]'s flood.
     queue: Vec<usize>,
 }
@@ -35,7 +37,7 @@ impl Scratch {
         self.best.begin(n);
         self.seen.begin(n);
         if self.came_from.len() < n {
-            self.came_from.resize(n, (usize::MAX, 0));
+            self.came_from.resize(n, (u32::MAX, 0));
         }
         self.open.clear();
         self.queue.clear();
@@ -43,38 +45,165 @@ impl Scratch {
 }
 
 /// The best cost found for each state, all unknown (`u32::MAX`) when a search begins
-/// without clearing: a value counts only when stamped with the current search.
+/// without clearing: a value counts only when stamped with the current search. Each value
+/// sits beside its stamp, so a look-up reads one place.
 #[derive(Default)]
 struct Stamped {
-    values: Vec<u32>,
-    stamps: Vec<u32>,
+    /// By state: the search that wrote it, and the value.
+    slots: Vec<(u32, u32)>,
     search: u32,
 }
 
 impl Stamped {
     fn begin(&mut self, n: usize) {
-        if self.stamps.len() < n {
-            self.stamps.resize(n, 0);
-            self.values.resize(n, u32::MAX);
+        if self.slots.len() < n {
+            self.slots.resize(n, (0, u32::MAX));
         }
         self.search = self.search.wrapping_add(1);
         if self.search == 0 {
-            self.stamps.fill(0);
+            self.slots.fill((0, u32::MAX));
             self.search = 1;
         }
     }
 
+    #[inline]
     fn get(&self, i: usize) -> u32 {
-        if self.stamps[i] == self.search {
-            self.values[i]
+        let (stamp, value) = self.slots[i];
+        if stamp == self.search {
+            value
         } else {
             u32::MAX
         }
     }
 
+    #[inline]
     fn set(&mut self, i: usize, value: u32) {
-        self.stamps[i] = self.search;
-        self.values[i] = value;
+        self.slots[i] = (self.search, value);
+    }
+}
+
+/// The hexsides to turn through from facing `f` to face direction `d`: `TURNS[f][d]`.
+const TURNS: [[u32; 6]; 6] = {
+    let mut turns = [[0; 6]; 6];
+    let mut f = 0;
+    while f < 6 {
+        let mut d = 0;
+        while d < 6 {
+            let k = (6 + d - f) % 6;
+            turns[f][d] = if k < 6 - k { k } else { 6 - k } as u32;
+            d += 1;
+        }
+        f += 1;
+    }
+    turns
+};
+
+/// The open list of the search with facing: the states by (estimate, cost so far), a list
+/// for each pair, taken in that order and, within a list, the least state first: the
+/// order of a heap of (estimate, cost, state) keys, without a heap's sifting: a state is
+/// put in by appending it to its list, and most lists hold a state or two, so taking the
+/// least is a short scan (the heap's unpredictable comparisons were a good part of the
+/// search's time).
+///
+/// A state's estimate exceeds its cost by at most `most` (of [`Buckets::begin`]), so the
+/// pairs of one estimate are `most + 1` lists side by side, from the estimate the search
+/// starts with. The search's estimate is consistent when hexes cost at least 1: then no
+/// state is put back behind the list being taken, and should one be, the taking starts
+/// again from its list. A state whose list would lie before the first or beyond the
+/// `room` lists kept (a long detour on a large map) waits in a heap instead, and each
+/// take compares the least of the lists with the least of the heap.
+struct Buckets {
+    lists: Vec<Vec<u32>>,
+    /// The states that have no list, by [`key`].
+    overflow: BinaryHeap<Reverse<u128>>,
+    /// The most lists kept.
+    room: usize,
+    /// The estimate of the first list, and the most by which an estimate exceeds its cost,
+    /// this search.
+    first: u32,
+    most: u32,
+    /// The list being taken: no list before it holds a state.
+    at: usize,
+    /// The estimate of the list `at`, and its place among that estimate's lists.
+    estimate: u32,
+    place: u32,
+    /// One past the last list given a state this search.
+    end: usize,
+}
+
+impl Default for Buckets {
+    fn default() -> Self {
+        Self {
+            lists: Vec::new(),
+            overflow: BinaryHeap::new(),
+            // 400 kB of lists: a radius-7 map's searches use a few hundred
+            room: 1 << 14,
+            first: 0,
+            most: 0,
+            at: usize::MAX,
+            estimate: 0,
+            place: 0,
+            end: 0,
+        }
+    }
+}
+
+impl Buckets {
+    /// Empty, for a search that starts at estimate `first` and whose estimates exceed
+    /// their costs by at most `most`.
+    fn begin(&mut self, first: u32, most: u32) {
+        let used = self.at.min(self.end)..self.end;
+        self.lists[used].iter_mut().for_each(Vec::clear);
+        self.overflow.clear();
+        (self.first, self.most) = (first, most);
+        self.at = usize::MAX;
+        self.end = 0;
+    }
+
+    /// Adds `state`, its walk estimated at `estimate` with `cost` of it spent.
+    #[inline]
+    fn push(&mut self, estimate: u32, cost: u32, state: usize) {
+        debug_assert!(cost <= estimate && estimate - cost <= self.most);
+        let place = self.most - (estimate - cost);
+        let i = (estimate.wrapping_sub(self.first) as usize)
+            .saturating_mul(self.most as usize + 1)
+            .saturating_add(place as usize);
+        if estimate < self.first || i >= self.room {
+            self.overflow.push(Reverse(key(estimate, cost, state)));
+            return;
+        }
+        if i >= self.lists.len() {
+            self.lists.resize_with(i + 1, Vec::new);
+        }
+        self.lists[i].push(state as u32);
+        if i < self.at {
+            (self.at, self.estimate, self.place) = (i, estimate, place);
+        }
+        self.end = self.end.max(i + 1);
+    }
+
+    /// Takes the state of the least (estimate, cost, state) and returns its cost and it.
+    #[inline]
+    fn pop(&mut self) -> Option<(u32, usize)> {
+        while self.at < self.end {
+            let list = &mut self.lists[self.at];
+            if let Some((k, &state)) = list.iter().enumerate().min_by_key(|&(_, s)| s) {
+                let cost = self.estimate + self.place - self.most;
+                if let Some(&Reverse(least)) = self.overflow.peek()
+                    && least < key(self.estimate, cost, state as usize)
+                {
+                    break;
+                }
+                list.swap_remove(k);
+                return Some((cost, state as usize));
+            }
+            self.at += 1;
+            self.place += 1;
+            if self.place > self.most {
+                (self.estimate, self.place) = (self.estimate + 1, 0);
+            }
+        }
+        self.overflow.pop().map(|Reverse(k)| unkey(k))
     }
 }
 
@@ -106,6 +235,16 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
 pub trait Entry {
     /// The cost of entering cell `cell` of `map`, which is `hex` (a hex of the map).
     fn cell(&self, map: &HexMap, cell: usize, hex: Hex) -> Option<u32>;
+
+    /// The costs of entering `map`'s cells as one table by cell, when this entry keeps one
+    /// for that map (a cost of `u32::MAX - 1` or more: the cell cannot be entered), and
+    /// the cell, if any, that costs what its terrain does instead. The search with facing
+    /// then reads each cost straight from the table, instead of asking for each neighbour
+    /// whether the entry is for this map and which table to read.
+    fn table(&self, map: &HexMap) -> Option<(&[u32], usize)> {
+        let _ = map;
+        None
+    }
 
     /// The cost of entering any `hex`, on the map or off it.
     fn hex(&self, map: &HexMap, hex: Hex) -> Option<u32> {
@@ -168,6 +307,11 @@ impl EntryCosts<'_> {
 
 /// A table answers for its own map; asked by a search over another, it looks the hex up.
 impl Entry for &EntryCosts<'_> {
+    fn table(&self, map: &HexMap) -> Option<(&[u32], usize)> {
+        std::ptr::eq(map, self.map).then_some((&self.costs[..], usize::MAX))
+    }
+
+    #[inline]
     fn cell(&self, map: &HexMap, cell: usize, hex: Hex) -> Option<u32> {
         if std::ptr::eq(map, self.map) {
             payable(self.costs[cell])
@@ -185,6 +329,11 @@ pub struct OpenGoal<'c> {
 }
 
 impl Entry for OpenGoal<'_> {
+    fn table(&self, map: &HexMap) -> Option<(&[u32], usize)> {
+        std::ptr::eq(map, self.costs.map).then_some((&self.costs.costs[..], self.goal))
+    }
+
+    #[inline]
     fn cell(&self, map: &HexMap, cell: usize, hex: Hex) -> Option<u32> {
         if !std::ptr::eq(map, self.costs.map) {
             return if self.costs.map.index(hex) == Some(self.goal) {
@@ -312,7 +461,7 @@ impl HexMap {
                     let mut path = vec![to];
                     let mut at = goal;
                     while at != start {
-                        at = came_from[at].0;
+                        at = came_from[at].0 as usize;
                         path.push(self.hex_at(at));
                     }
                     path.reverse();
@@ -330,7 +479,7 @@ impl HexMap {
                     let total = cost + step;
                     if total < best.get(j) {
                         best.set(j, total);
-                        came_from[j] = (i, step);
+                        came_from[j] = (i as u32, step);
                         open.push(Reverse(key(
                             total + next.unsigned_distance_to(to),
                             total,
@@ -423,6 +572,11 @@ impl HexMap {
     /// search that cannot reach it would look from every state it can reach (six per hex),
     /// while most searches end long before (flooding first, every time, was a third of
     /// the searching of a 24-fighter brawl).
+    ///
+    /// The open list is [`Buckets`], which pops in the order a heap of (estimate, cost so
+    /// far, state) would; a state's cost and trail change only when strictly cheaper. So
+    /// among equally cheap walks the one returned is always the same (the test
+    /// `the_search_with_facing_walks_exactly_as_the_oracle_does` holds it to the heap's).
     fn search_facing(
         &self,
         start: usize,
@@ -430,82 +584,137 @@ impl HexMap {
         facing: EdgeDirection,
         enter: impl Entry,
     ) -> Option<(Vec<Hex>, Vec<u32>)> {
+        match enter.table(self) {
+            Some((costs, open)) => {
+                let costs = &costs[..self.costs.len()];
+                let cost_of =
+                    |j: usize, _: Hex| payable(if j == open { self.costs[j] } else { costs[j] });
+                self.search_facing_with(start, goal, facing, &enter, cost_of)
+            }
+            None => {
+                let cost_of = |j: usize, hex: Hex| enter.cell(self, j, hex);
+                self.search_facing_with(start, goal, facing, &enter, cost_of)
+            }
+        }
+    }
+
+    /// [`HexMap::search_facing`] with the cost of entering a cell (and hex) given by
+    /// `cost_of`, which answers as `enter` does.
+    fn search_facing_with(
+        &self,
+        start: usize,
+        goal: usize,
+        facing: EdgeDirection,
+        enter: &impl Entry,
+        cost_of: impl Fn(usize, Hex) -> Option<u32>,
+    ) -> Option<(Vec<Hex>, Vec<u32>)> {
         let (from, to) = (self.hex_at(start), self.hex_at(goal));
-        let state = |cell: usize, f: EdgeDirection| cell * 6 + usize::from(f.index());
         // An admissible estimate: the distance, plus 1 when the goal is off the ray straight
-        // ahead (some side step or turn must come).
-        let estimate = |at: Hex, f: EdgeDirection| {
+        // ahead (some side step or turn must come). It is consistent when every hex costs
+        // at least 1: a forward step lowers it by at most 1 (and by 1 only along the ray),
+        // any other step costs at least 2 and lowers it by at most 2.
+        let estimate = |at: Hex, f: usize| {
             let d = at.unsigned_distance_to(to);
-            if d == 0 || at + f * d as i32 == to {
+            if d == 0 || at + EdgeDirection::ALL_DIRECTIONS[f] * d as i32 == to {
                 d
             } else {
                 d + 1
             }
         };
+        let f0 = usize::from(facing.index());
         with_scratch(|scratch| {
             scratch.begin(self.cells.len() * 6);
             let Scratch {
                 best,
                 seen,
                 came_from,
-                open,
+                buckets,
                 queue,
+                ..
             } = scratch;
-            let s0 = state(start, facing);
+            let s0 = start * 6 + f0;
             best.set(s0, 0);
-            open.push(Reverse(key(estimate(from, facing), 0, s0)));
+            buckets.begin(estimate(from, f0), self.farthest_from(to) + 1);
+            buckets.push(estimate(from, f0), 0, s0);
             let mut looked = 0;
-            while let Some(Reverse(k)) = open.pop() {
-                let (cost, st) = unkey(k);
-                let (cell, f) = (st / 6, EdgeDirection::ALL_DIRECTIONS[st % 6]);
+            while let Some((cost, st)) = buckets.pop() {
+                let (cell, f) = (st / 6, st % 6);
                 if cell == goal {
-                    let mut hexes = vec![to];
-                    let mut costs = Vec::new();
-                    let mut at = st;
-                    while at != s0 {
-                        let (prev, step) = came_from[at];
-                        costs.push(step);
-                        hexes.push(self.hex_at(prev / 6));
-                        at = prev;
-                    }
-                    hexes.reverse();
-                    costs.reverse();
-                    return Some((hexes, costs));
+                    return Some(self.trail(came_from, s0, st));
                 }
                 if cost > best.get(st) {
                     continue;
                 }
                 looked += 1;
-                if looked == self.cells.len() && !self.reachable((seen, queue), start, goal, &enter)
+                if looked == self.cells.len() && !self.reachable((seen, queue), start, goal, enter)
                 {
                     return None;
                 }
                 let here = self.hex_at(cell);
-                for (dir, j) in self.neighbours(cell) {
-                    let next = here + dir;
-                    let Some(t) = enter.cell(self, j, next) else {
+                for (dir, &j) in self.links[cell].iter().enumerate() {
+                    if j == NO_CELL {
+                        continue;
+                    }
+                    let (j, next) = (j as usize, here + EdgeDirection::ALL_DIRECTIONS[dir]);
+                    let Some(t) = cost_of(j, next) else {
                         continue;
                     };
-                    let turns = {
-                        let d = (6 + i32::from(dir.index()) - i32::from(f.index())) % 6;
-                        d.min(6 - d) as u32
-                    };
+                    let turns = TURNS[f][dir];
                     // Forward; or a side/back step keeping the facing; or turn, then forward.
-                    let moves = [(if turns == 0 { t } else { t + 1 }, f), (t + turns, dir)];
+                    let moves = [(t + u32::from(turns != 0), f), (t + turns, dir)];
                     let count = if turns == 0 { 1 } else { 2 };
                     for &(step, new_facing) in &moves[..count] {
                         let total = cost + step;
-                        let ns = state(j, new_facing);
+                        let ns = j * 6 + new_facing;
                         if total < best.get(ns) {
                             best.set(ns, total);
-                            came_from[ns] = (st, step);
-                            open.push(Reverse(key(total + estimate(next, new_facing), total, ns)));
+                            came_from[ns] = (st as u32, step);
+                            buckets.push(total + estimate(next, new_facing), total, ns);
                         }
                     }
                 }
             }
             None
         })
+    }
+
+    /// The hexes and step costs of the walk that reached state `st` (cell and facing) from
+    /// state `s0`, read back along `came_from`.
+    fn trail(&self, came_from: &[(u32, u32)], s0: usize, st: usize) -> (Vec<Hex>, Vec<u32>) {
+        let mut steps = 0;
+        let mut at = st;
+        while at != s0 {
+            at = came_from[at].0 as usize;
+            steps += 1;
+        }
+        let mut hexes = vec![self.hex_at(st / 6); steps + 1];
+        let mut costs = vec![0; steps];
+        let mut at = st;
+        for k in (0..steps).rev() {
+            let (prev, step) = came_from[at];
+            costs[k] = step;
+            hexes[k] = self.hex_at(prev as usize / 6);
+            at = prev as usize;
+        }
+        (hexes, costs)
+    }
+
+    /// The greatest distance from `hex` to any hex of the map, or more: the distance to
+    /// the farthest corner of the box the map is stored in (the distance between hexes is
+    /// a norm of their axial coordinates, so over the box it is greatest at a corner).
+    fn farthest_from(&self, hex: Hex) -> u32 {
+        let height = (self.cells.len() as i32 / self.width.max(1)).max(1);
+        let far = self.min + Hex::new(self.width - 1, height - 1);
+        [
+            self.min,
+            Hex::new(far.x, self.min.y),
+            Hex::new(self.min.x, far.y),
+            far,
+        ]
+        .into_iter()
+        .map(|corner| corner.unsigned_distance_to(hex))
+        .max()
+        .unwrap_or(0)
     }
 
     /// A cheapest walk found without a search, when there is one of the cheapest kind: the
@@ -958,7 +1167,8 @@ mod tests {
     /// random walls, rough ground and closed hexes, from random starts and facings to
     /// every kind of goal, by closure, table and table opened to the goal; and by a
     /// closure that makes some hexes free and others dear, whose estimate is then no
-    /// longer consistent (the open list must still pop in the same order).
+    /// longer consistent (the open list must still pop in the same order); with the open
+    /// list's usual room and with room for only a few of its lists.
     #[test]
     fn the_search_with_facing_walks_exactly_as_the_oracle_does() {
         let mut rng = Seeded(0x9e37_79b9_7f4a_7c15);
@@ -1002,6 +1212,14 @@ mod tests {
                 let f = EdgeDirection::ALL_DIRECTIONS[rng.below(6) as usize];
                 let (s, g) = (map.index(a).unwrap(), map.index(b).unwrap());
                 let by_closure = |h: Hex| map.move_cost(h);
+                // every other query with room for only a few lists, so that many states
+                // wait in the heap beside them
+                let room = if rng.below(2) == 0 {
+                    1 << 14
+                } else {
+                    1 + rng.below(12)
+                };
+                SCRATCH.with(|cell| cell.borrow_mut().buckets.room = room as usize);
                 let walks = [
                     (
                         map.search_facing(s, g, f, by_closure),
@@ -1023,7 +1241,7 @@ mod tests {
                 for (k, (mine, oracle)) in walks.into_iter().enumerate() {
                     assert_eq!(
                         mine, oracle,
-                        "round {round}, entry {k}: {a:?} {f:?} -> {b:?}"
+                        "round {round}, entry {k}, room {room}: {a:?} {f:?} -> {b:?}"
                     );
                     match mine {
                         Some(_) if k == 3 => free += 1,
