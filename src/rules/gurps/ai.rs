@@ -18,6 +18,7 @@ use super::posture::Posture;
 use super::sheet::{Fighter, Guard};
 use super::tables::success_chance;
 use crate::battle::{AiStyle, Policy, UnitId};
+use crate::dice::DiceExpr;
 use crate::hexmap::Entry;
 use hexx::Hex;
 
@@ -50,28 +51,6 @@ pub fn defender_choice(defender: &Fighter, options: &[DefenseOption]) -> Vec<usi
     choose_defenses(options, desperate, spare_fp)
 }
 
-/// Expected injury of one unaimed strike by the acting unit with weapon `wi` on `target`
-/// from where it stands, using the exact 3d6 chances; `damage_bonus` is added to the mean
-/// damage.
-fn strike_value(
-    s: &Situation,
-    wi: usize,
-    target: &UnitView,
-    maneuver: Maneuver,
-    damage_bonus: f64,
-) -> f64 {
-    best_location(
-        s,
-        wi,
-        target,
-        maneuver,
-        damage_bonus,
-        StrikeExtras::default(),
-        false,
-    )
-    .value
-}
-
 /// The AI aims at a location only when its effective skill there is at least this; below
 /// it only the "always hits" rolls of 3 and 4 would land, and those favour any location
 /// with a big multiplier (a policy choice, not a rule).
@@ -85,7 +64,7 @@ const MAX_DECEPTIVE: i32 = 3;
 /// for anything).
 const AIM_AT: [HitLocation; 3] = [HitLocation::Vitals, HitLocation::Neck, HitLocation::Skull];
 
-/// Attack options that change a strike's odds, for [`best_location`].
+/// Attack options that change a strike's odds, for [`Weigher::best_location`].
 #[derive(Clone, Copy, Debug, Default)]
 struct StrikeExtras {
     /// Deceptive Attack levels.
@@ -96,132 +75,212 @@ struct StrikeExtras {
     dual: Option<bool>,
 }
 
-/// The location to aim a strike at (`None`: unaimed; only unaimed unless `consider_aim`)
-/// that gives the most expected injury, with that expected injury, for a strike with the
-/// given extras. An unaimed blow is valued as a torso hit.
-fn best_location(
-    s: &Situation,
+/// What [`DiceExpr::mean_excess`] gave for the thresholds asked so far, for one weapon's
+/// damage: weighing a strike asks for the same few thresholds (a location's DR less the
+/// damage bonus) over and over, and each answer is a sum over every total of the dice.
+/// The value kept is the one worked out, so an answer from here is the same to the last
+/// bit. Kept inline (no allocation); once full, further thresholds are worked out afresh.
+#[derive(Clone, Copy, Debug)]
+struct Excesses {
+    dice: DiceExpr,
+    known: [(i32, f64); Excesses::ROOM],
+    len: usize,
+}
+
+impl Excesses {
+    /// Thresholds kept: a strike weighs at most five locations (DR each) with two damage
+    /// totals, over the four damage bonuses the melee maneuvers add.
+    const ROOM: usize = 16;
+
+    fn new(dice: DiceExpr) -> Self {
+        Excesses {
+            dice,
+            known: [(0, 0.0); Excesses::ROOM],
+            len: 0,
+        }
+    }
+
+    /// `dice.mean_excess(threshold)`.
+    fn get(&mut self, threshold: i32) -> f64 {
+        if let Some(&(_, v)) = self.known[..self.len].iter().find(|(t, _)| *t == threshold) {
+            return v;
+        }
+        let v = self.dice.mean_excess(threshold);
+        if self.len < Excesses::ROOM {
+            self.known[self.len] = (threshold, v);
+            self.len += 1;
+        }
+        v
+    }
+}
+
+/// Weighs the acting unit's strikes with one weapon on one target: what does not change
+/// from one way of striking to the next (the target's best defense against the weapon, the
+/// weapon's mean damage over each DR) is worked out once for the up to forty maneuvers,
+/// extra efforts and Deceptive Attack levels the melee choice weighs, with the same
+/// expressions as for a single strike, so every value is the same to the last bit.
+struct Weigher<'s, 'a> {
+    s: &'s Situation<'a>,
     wi: usize,
-    target: &UnitView,
-    maneuver: Maneuver,
-    damage_bonus: f64,
-    extras: StrikeExtras,
-    consider_aim: bool,
-) -> Aimed {
-    let deceptive = extras.deceptive;
-    let me = s.me();
-    let w = &me.fighter.sheet.weapons[wi];
-    // The strike as a plan made where the unit stands, so that its modifiers come from the
-    // same function the resolution uses (nobody counted in the way: a policy shortcut).
-    // No hex walked: [`attack_situation`] reads only how many, so the path is left empty
-    // rather than allocated for every strike weighed.
-    let plan = Plan {
-        path: Vec::new(),
-        weapon: Some(wi),
-        deceptive: deceptive.clamp(0, i32::from(u8::MAX)) as u8,
-        shots: if w.is_ranged() {
-            w.rof_rcl().0.min(me.fighter.shots[wi]).max(1)
-        } else {
-            1
-        },
-        effort: Effort {
-            rapid_strike: extras.rapid.is_some(),
-            flurry: extras.rapid == Some(true),
-            ..Effort::default()
-        },
-        ..Plan::simple(maneuver, me.pos)
-    };
-    let situation = attack_situation(
-        s.map,
-        &plan,
-        (me.fighter, me.pos),
-        (target.fighter, target.pos),
-        w,
-        extras.dual,
-        StrikeMoment::before_turn(me.fighter, Some(target.id), Some(wi)),
-    );
-    let skill = attack_skill(w, &situation);
-    let best_defense = best_defense_score(target.fighter, target.fighter.guard, w.is_ranged());
-    let p_through = 1.0 - best_defense.map_or(0.0, |d| success_chance(d - deceptive));
-    let dr = target.fighter.sheet.dr;
-    // Expected damage through DR from the exact distribution of the weapon's dice (with a
-    // fractional bonus split between the two nearest whole numbers).
-    let whole = damage_bonus.floor();
-    let part = damage_bonus - whole;
-    // With a whole bonus the second term is exactly 0 and is not worked out (the sum of
-    // non-negative terms plus 0.0 is itself: the same value to the last bit).
-    let mean_through = |dr: i32| {
-        let over = dr - whole as i32;
-        let at = (1.0 - part) * w.damage.mean_excess(over);
-        if part == 0.0 {
-            at
-        } else {
-            at + part * w.damage.mean_excess(over - 1)
-        }
-    };
-    // Rapid fire: about one more hit per recoil of margin over an average roll (a policy
-    // estimate, not a rule).
-    let (_, rcl) = w.rof_rcl();
-    let expected_hits = |skill: i32| {
-        (1.0 + (f64::from(skill) - 10.5).max(0.0) / f64::from(rcl)).min(f64::from(situation.shots))
-    };
-    let value = |location: HitLocation, skill: i32, dr: i32| {
-        let (num, den) = location.wounding_multiplier(w.damage_type);
-        success_chance(skill)
-            * p_through
-            * mean_through(dr + location.natural_dr())
-            * f64::from(num)
-            / f64::from(den)
-            * expected_hits(skill)
-    };
-    let mut best = Aimed {
-        location: None,
-        chink: false,
-        value: value(HitLocation::Torso, skill, dr.torso()),
-    };
-    if !consider_aim || skill + HitLocation::Vitals.aim_penalty() < MIN_AIMED_SKILL {
-        return best;
-    }
-    let torso = HitLocation::Torso.wounding_multiplier(w.damage_type);
-    for location in AIM_AT {
-        let (num, den) = location.wounding_multiplier(w.damage_type);
-        let aimed_skill = skill + location.aim_penalty();
-        // Only locations that wound more than the torso and that the AI can still hit.
-        if num * torso.1 <= torso.0 * den || aimed_skill < MIN_AIMED_SKILL {
-            continue;
-        }
-        let v = value(location, aimed_skill, dr.at(location));
-        if v > best.value {
-            best = Aimed {
-                location: Some(location),
-                chink: false,
-                value: v,
-            };
+    target: &'s UnitView<'s>,
+    /// The target's best defense against this weapon, as it guards now.
+    best_defense: Option<i32>,
+    excesses: Excesses,
+}
+
+impl<'s, 'a> Weigher<'s, 'a> {
+    fn new(s: &'s Situation<'a>, wi: usize, target: &'s UnitView<'s>) -> Self {
+        let w = &s.me().fighter.sheet.weapons[wi];
+        Weigher {
+            s,
+            wi,
+            target,
+            best_defense: best_defense_score(target.fighter, target.fighter.guard, w.is_ranged()),
+            excesses: Excesses::new(w.damage),
         }
     }
-    // A chink in the armor of the torso (−8) or the vitals (−10), DR halved
-    // (gurps-lite-and-socs.txt, "HIT LOCATIONS", armor chinks): piercing and impaling
-    // blows only, and worth it only against real armor.
-    if w.damage_type.finds_chinks() && dr.torso() >= 2 && deceptive == 0 && extras.dual.is_none() {
-        for (location, penalty) in [(HitLocation::Torso, -8), (HitLocation::Vitals, -10)] {
-            let aimed_skill = skill + penalty;
-            if aimed_skill < MIN_AIMED_SKILL {
+
+    /// Expected injury of one unaimed strike from where the unit stands, using the exact
+    /// 3d6 chances; `damage_bonus` is added to the mean damage.
+    fn strike_value(&mut self, maneuver: Maneuver, damage_bonus: f64) -> f64 {
+        self.best_location(maneuver, damage_bonus, StrikeExtras::default(), false)
+            .value
+    }
+
+    /// The location to aim a strike at (`None`: unaimed; only unaimed unless
+    /// `consider_aim`) that gives the most expected injury, with that expected injury, for
+    /// a strike with the given extras. An unaimed blow is valued as a torso hit.
+    fn best_location(
+        &mut self,
+        maneuver: Maneuver,
+        damage_bonus: f64,
+        extras: StrikeExtras,
+        consider_aim: bool,
+    ) -> Aimed {
+        let (s, wi, target) = (self.s, self.wi, self.target);
+        let deceptive = extras.deceptive;
+        let me = s.me();
+        let w = &me.fighter.sheet.weapons[wi];
+        // The strike as a plan made where the unit stands, so that its modifiers come from
+        // the same function the resolution uses (nobody counted in the way: a policy
+        // shortcut). No hex walked: [`attack_situation`] reads only how many, so the path
+        // is left empty rather than allocated for every strike weighed.
+        let plan = Plan {
+            path: Vec::new(),
+            weapon: Some(wi),
+            deceptive: deceptive.clamp(0, i32::from(u8::MAX)) as u8,
+            shots: if w.is_ranged() {
+                w.rof_rcl().0.min(me.fighter.shots[wi]).max(1)
+            } else {
+                1
+            },
+            effort: Effort {
+                rapid_strike: extras.rapid.is_some(),
+                flurry: extras.rapid == Some(true),
+                ..Effort::default()
+            },
+            ..Plan::simple(maneuver, me.pos)
+        };
+        let situation = attack_situation(
+            s.map,
+            &plan,
+            (me.fighter, me.pos),
+            (target.fighter, target.pos),
+            w,
+            extras.dual,
+            StrikeMoment::before_turn(me.fighter, Some(target.id), Some(wi)),
+        );
+        let skill = attack_skill(w, &situation);
+        let p_through = 1.0
+            - self
+                .best_defense
+                .map_or(0.0, |d| success_chance(d - deceptive));
+        let dr = target.fighter.sheet.dr;
+        let excesses = &mut self.excesses;
+        // Expected damage through DR from the exact distribution of the weapon's dice
+        // (with a fractional bonus split between the two nearest whole numbers).
+        let whole = damage_bonus.floor();
+        let part = damage_bonus - whole;
+        // With a whole bonus the second term is exactly 0 and is not worked out (the sum
+        // of non-negative terms plus 0.0 is itself: the same value to the last bit).
+        let mut mean_through = |dr: i32| {
+            let over = dr - whole as i32;
+            let at = (1.0 - part) * excesses.get(over);
+            if part == 0.0 {
+                at
+            } else {
+                at + part * excesses.get(over - 1)
+            }
+        };
+        // Rapid fire: about one more hit per recoil of margin over an average roll (a
+        // policy estimate, not a rule).
+        let (_, rcl) = w.rof_rcl();
+        let expected_hits = |skill: i32| {
+            (1.0 + (f64::from(skill) - 10.5).max(0.0) / f64::from(rcl))
+                .min(f64::from(situation.shots))
+        };
+        let mut value = |location: HitLocation, skill: i32, dr: i32| {
+            let (num, den) = location.wounding_multiplier(w.damage_type);
+            success_chance(skill)
+                * p_through
+                * mean_through(dr + location.natural_dr())
+                * f64::from(num)
+                / f64::from(den)
+                * expected_hits(skill)
+        };
+        let mut best = Aimed {
+            location: None,
+            chink: false,
+            value: value(HitLocation::Torso, skill, dr.torso()),
+        };
+        if !consider_aim || skill + HitLocation::Vitals.aim_penalty() < MIN_AIMED_SKILL {
+            return best;
+        }
+        let torso = HitLocation::Torso.wounding_multiplier(w.damage_type);
+        for location in AIM_AT {
+            let (num, den) = location.wounding_multiplier(w.damage_type);
+            let aimed_skill = skill + location.aim_penalty();
+            // Only locations that wound more than the torso and that the AI can still hit.
+            if num * torso.1 <= torso.0 * den || aimed_skill < MIN_AIMED_SKILL {
                 continue;
             }
-            let v = value(location, aimed_skill, dr.at(location) / 2);
+            let v = value(location, aimed_skill, dr.at(location));
             if v > best.value {
                 best = Aimed {
-                    location: (location != HitLocation::Torso).then_some(location),
-                    chink: true,
+                    location: Some(location),
+                    chink: false,
                     value: v,
                 };
             }
         }
+        // A chink in the armor of the torso (−8) or the vitals (−10), DR halved
+        // (gurps-lite-and-socs.txt, "HIT LOCATIONS", armor chinks): piercing and impaling
+        // blows only, and worth it only against real armor.
+        if w.damage_type.finds_chinks()
+            && dr.torso() >= 2
+            && deceptive == 0
+            && extras.dual.is_none()
+        {
+            for (location, penalty) in [(HitLocation::Torso, -8), (HitLocation::Vitals, -10)] {
+                let aimed_skill = skill + penalty;
+                if aimed_skill < MIN_AIMED_SKILL {
+                    continue;
+                }
+                let v = value(location, aimed_skill, dr.at(location) / 2);
+                if v > best.value {
+                    best = Aimed {
+                        location: (location != HitLocation::Torso).then_some(location),
+                        chink: true,
+                        value: v,
+                    };
+                }
+            }
+        }
+        best
     }
-    best
 }
 
-/// Where [`best_location`] aims and the expected injury.
+/// Where [`Weigher::best_location`] aims and the expected injury.
 #[derive(Clone, Copy, Debug)]
 struct Aimed {
     /// Location aimed at (`None`: unaimed, or the torso for a chink).
@@ -262,7 +321,12 @@ impl Foes {
     fn of(s: &Situation) -> Self {
         let me = s.me();
         let dr = f64::from(me.fighter.sheet.dr.torso());
-        let mut foes = Foes::default();
+        // Room for every unit and for a few strikes each up front: grown a push at a time,
+        // the lists were reallocated several times a decision.
+        let mut foes = Foes {
+            strikes: Vec::with_capacity(2 * s.units.len()),
+            ends: Vec::with_capacity(s.units.len()),
+        };
         for e in s.enemies() {
             let hexes = e.pos.unsigned_distance_to(me.pos);
             let reach = current_move(e.fighter).max(0) as u32;
@@ -345,8 +409,8 @@ impl GurpsAi {
             if !s.strikes_at(from, target, wi) {
                 continue;
             }
-            let v =
-                strike_value(s, wi, target, maneuver, 0.0) / f64::from(target.fighter.hp.max(1));
+            let v = Weigher::new(s, wi, target).strike_value(maneuver, 0.0)
+                / f64::from(target.fighter.hp.max(1));
             if best.is_none_or(|(bv, bt, _)| v > bv || (v == bv && target.id < bt.id)) {
                 best = Some((v, target, wi));
             }
@@ -680,6 +744,7 @@ impl Policy for GurpsAi {
                 }
             }
             let foes = Foes::of(s);
+            let mut weigh = Weigher::new(s, wi, target);
             let mut threats: Vec<(Guard, f64)> = Vec::with_capacity(4);
             let mut best: Option<(f64, Maneuver, Aimed, i32, Effort)> = None;
             for (m, times, bonus, levels, guard, effort) in candidates {
@@ -694,10 +759,7 @@ impl Policy for GurpsAi {
                     other => other,
                 };
                 let rapid = effort.rapid_strike.then_some(effort.flurry);
-                let aimed = best_location(
-                    s,
-                    wi,
-                    target,
+                let aimed = weigh.best_location(
                     as_maneuver,
                     bonus,
                     StrikeExtras {
@@ -732,14 +794,17 @@ impl Policy for GurpsAi {
                         && s.strikes_at(from, target, w2)
                 })
             {
-                let one = |w: usize, off: bool| {
+                let one = |weigh: &mut Weigher, off: bool| {
                     let extras = StrikeExtras {
                         dual: Some(off),
                         ..StrikeExtras::default()
                     };
-                    best_location(s, w, target, Maneuver::Attack, 0.0, extras, false).value
+                    weigh
+                        .best_location(Maneuver::Attack, 0.0, extras, false)
+                        .value
                 };
-                let dealt = one(wi, false) + one(second, true);
+                let dealt =
+                    one(&mut weigh, false) + one(&mut Weigher::new(s, second, target), true);
                 let taken = match threats.iter().find(|(g, _)| *g == Guard::Normal) {
                     Some(&(_, t)) => t,
                     None => threat(s, &foes, Guard::Normal),
@@ -785,10 +850,7 @@ impl Policy for GurpsAi {
                 return action;
             }
             let mut action = Self::attack(Maneuver::Attack, None, target, wi);
-            let aimed = best_location(
-                s,
-                wi,
-                target,
+            let aimed = Weigher::new(s, wi, target).best_location(
                 Maneuver::Attack,
                 0.0,
                 StrikeExtras::default(),
@@ -1094,6 +1156,123 @@ mod tests {
         ];
         let a = decide(&m, &units, AiStyle::Aggressive);
         assert_eq!(a.maneuver, Maneuver::Ready);
+    }
+
+    /// The kept excesses are the ones worked out, for every threshold and in any order,
+    /// also past the room kept (then worked out afresh).
+    #[test]
+    fn kept_excesses_are_the_worked_out_ones() {
+        for dice in ["1d-2", "1d+1", "2d", "3d+2", "2d8"] {
+            let dice: DiceExpr = dice.parse().unwrap();
+            let mut kept = Excesses::new(dice);
+            for round in 0..3 {
+                for t in (-4..24).rev().chain(-4..24) {
+                    let t = if round == 1 { 20 - t } else { t };
+                    assert_eq!(
+                        kept.get(t).to_bits(),
+                        dice.mean_excess(t).to_bits(),
+                        "{dice:?} over {t}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A weigher asked about many ways of striking in a row gives what a fresh one gives
+    /// for each, to the last bit: what it keeps between strikes does not leak into the next.
+    #[test]
+    fn a_reused_weigher_weighs_as_a_fresh_one() {
+        let m = map();
+        let mut knight = GurpsStats {
+            st: Some(13),
+            dx: Some(11),
+            ht: Some(11),
+            skills: [("Broadsword".to_string(), 14)].into_iter().collect(),
+            weapons: vec!["broadsword".into()],
+            armor: Some("plate armor".into()),
+            ..Default::default()
+        };
+        let armored = Fighter::new(Arc::new(
+            resolve_sheet(&knight, Catalog::builtin()).unwrap(),
+        ));
+        knight.armor = None;
+        let bare = Fighter::new(Arc::new(
+            resolve_sheet(&knight, Catalog::builtin()).unwrap(),
+        ));
+        let attackers = [
+            fighter(("Spear", 20), &["spear"]),
+            fighter(("Broadsword", 18), &["broadsword", "large knife"]),
+            fighter(("Brawling", 12), &["punch"]),
+            fighter(("Bow", 15), &["longbow"]),
+        ];
+        let maneuvers = [
+            Maneuver::Attack,
+            Maneuver::AllOutAttack(AoaOption::Determined),
+            Maneuver::CommittedAttack(CommitOption::Determined),
+            Maneuver::DefensiveAttack,
+        ];
+        let mut weighed = 0;
+        for me in &attackers {
+            for foe in [&armored, &bare] {
+                for at in [Hex::new(1, 0), Hex::new(5, -2)] {
+                    let units: Vec<(Fighter, Hex, u8)> =
+                        vec![(me.clone(), Hex::ZERO, 0), (foe.clone(), at, 1)];
+                    let s = Situation {
+                        map: &m,
+                        units: units
+                            .iter()
+                            .enumerate()
+                            .map(|(i, (f, pos, side))| UnitView {
+                                id: UnitId(i as u32),
+                                name: "",
+                                side: *side,
+                                pos: *pos,
+                                standing: Standing::Fighting,
+                                fighter: f,
+                                facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
+                            })
+                            .collect(),
+                        me: 0,
+                        extra_effort: true,
+                        grouped: false,
+                        hit_locations: Default::default(),
+                        paths: Default::default(),
+                        entry: Default::default(),
+                    };
+                    let target = &s.units[1];
+                    for wi in 0..me.sheet.weapons.len() {
+                        let mut reused = Weigher::new(&s, wi, target);
+                        for &m in &maneuvers {
+                            for bonus in [0.0, 1.0, 2.0, -2.0, 0.5] {
+                                for deceptive in 0..=MAX_DECEPTIVE {
+                                    for rapid in [None, Some(false), Some(true)] {
+                                        for dual in [None, Some(false), Some(true)] {
+                                            for aim in [false, true] {
+                                                let extras = StrikeExtras {
+                                                    deceptive,
+                                                    rapid,
+                                                    dual,
+                                                };
+                                                let a = reused.best_location(m, bonus, extras, aim);
+                                                let b = Weigher::new(&s, wi, target)
+                                                    .best_location(m, bonus, extras, aim);
+                                                assert_eq!(
+                                                    (a.location, a.chink, a.value.to_bits()),
+                                                    (b.location, b.chink, b.value.to_bits()),
+                                                    "{m:?} {bonus} {extras:?} {aim}"
+                                                );
+                                                weighed += usize::from(a.value > 0.0);
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(weighed > 1000, "{weighed} strikes that could wound");
     }
 
     #[test]
