@@ -488,10 +488,17 @@ pub fn legal_options(s: &Situation) -> Legal {
     let f = me.fighter;
     let scale = f64::from(s.map.scale);
     let mut reach = Vec::with_capacity(f.sheet.weapons.len() * s.units.len());
+    // Least movement any melee and any ranged strike needs, and whether any weapon is
+    // usable at all (for Wait), found on the way rather than by going over them again.
+    let (mut melee, mut ranged) = (u32::MAX, u32::MAX);
+    let mut usable = false;
     for (wi, w) in f.sheet.weapons.iter().enumerate() {
         if !f.can_use(wi) {
             continue;
         }
+        usable = true;
+        let is_ranged = w.is_ranged();
+        let nearest = if is_ranged { &mut ranged } else { &mut melee };
         for e in s.enemies() {
             let hexes = me.pos.unsigned_distance_to(e.pos);
             let short = match w.mode {
@@ -513,11 +520,12 @@ pub fn legal_options(s: &Situation) -> Legal {
                     }
                 }
             };
+            *nearest = (*nearest).min(short);
             reach.push(Reach {
                 weapon: wi as u8,
                 target: e.id,
                 short,
-                ranged: w.is_ranged(),
+                ranged: is_ranged,
             });
         }
     }
@@ -525,31 +533,32 @@ pub fn legal_options(s: &Situation) -> Legal {
         .filter(|&wi| f.can_ready(wi))
         .map(|wi| wi as u8)
         .collect();
-    let can_parry = f.sheet.weapons.iter().any(|w| w.parry.is_some());
-    // Least movement any melee and any ranged strike needs.
-    let nearest = |ranged: bool| {
-        reach
-            .iter()
-            .filter(|r| r.ranged == ranged)
-            .map(|r| r.short)
-            .min()
-            .unwrap_or(u32::MAX)
-    };
-    let (melee, ranged) = (nearest(false), nearest(true));
     let mut options = Vec::with_capacity(Maneuver::ALL.len());
     let move_ = current_move(f);
+    let ran = f.ran();
+    if f.stunned || f.lose_turn {
+        // Stunned, or off balance after a head blow: Do Nothing only
+        // (gurps-lite-and-socs.txt, "INJURY", Stunned).
+        options.push(ManeuverOption {
+            maneuver: Maneuver::DoNothing,
+            allowance: allowance_at(move_, ran, Maneuver::DoNothing),
+        });
+        return Legal {
+            options,
+            reach,
+            reloadable,
+        };
+    }
+    let can_parry = f.sheet.weapons.iter().any(|w| w.parry.is_some());
+    let lame = f.lame();
     for maneuver in Maneuver::ALL {
-        let allowance = allowance_at(move_, f.ran(), maneuver);
+        let allowance = allowance_at(move_, ran, maneuver);
         let open = match maneuver {
-            // Stunned, or off balance after a head blow: Do Nothing only
-            // (gurps-lite-and-socs.txt, "INJURY", Stunned).
-            Maneuver::DoNothing => true,
-            _ if f.stunned || f.lose_turn => false,
             Maneuver::ChangePosture(to) => {
-                f.posture.can_change_to(to) && !(f.lame() && to.needs_both_legs())
+                f.posture.can_change_to(to) && !(lame && to.needs_both_legs())
             }
             Maneuver::Ready => !reloadable.is_empty() || !f.shield_ready,
-            Maneuver::Wait => (0..f.sheet.weapons.len()).any(|w| f.can_use(w)),
+            Maneuver::Wait => usable,
             Maneuver::AllOutDefense(AodOption::IncreasedParry) => can_parry,
             m if m.needs_target() => {
                 (weapon_fits(m, false) && melee <= allowance)
@@ -1219,6 +1228,96 @@ mod tests {
                 .unwrap_err()
                 .contains("own side")
         );
+    }
+
+    /// [`legal_options`] finds the fighter's facts once (usable weapons, the least
+    /// movement a strike needs, lameness, a stun); here each maneuver is checked the long
+    /// way, one by one, over fighters stunned, lame, disarmed, unloaded, after a run, on the
+    /// ground, near and far from the foe.
+    #[test]
+    fn legal_maneuvers_are_the_ones_checked_one_by_one() {
+        use super::super::location::HitLocation;
+        use super::super::posture::Posture;
+        let map = HexMap::new(
+            MapShape::Hexagon { radius: 12 },
+            Orientation::Pointy,
+            1.0,
+            "yd",
+        );
+        let mut opened = 0;
+        for variant in 0..256u32 {
+            for foe_at in [
+                Hex::new(1, 0),
+                Hex::new(2, 0),
+                Hex::new(4, -1),
+                Hex::new(11, 0),
+            ] {
+                let bit = |b: u32| variant & (1 << b) != 0;
+                let mut f = fighter(if bit(0) {
+                    &["broadsword", "longbow"]
+                } else {
+                    &["spear"]
+                });
+                f.stunned = bit(1) && bit(2);
+                f.lose_turn = bit(1) && !bit(2);
+                if bit(3) {
+                    f.crippled.push(HitLocation::RightLeg);
+                }
+                if bit(4) {
+                    f.crippled.push(HitLocation::RightArm);
+                }
+                if bit(5) {
+                    let last = f.shots.len() - 1;
+                    f.shots[last] = 0;
+                    f.weapon_state[0] = WeaponState::Unready;
+                    if bit(4) {
+                        // Nothing in hand at all: no Wait, no strike.
+                        f.weapon_state.fill(WeaponState::Unready);
+                    }
+                }
+                if bit(6) {
+                    f.last_maneuver = Some(Maneuver::Move);
+                }
+                if bit(7) {
+                    f.posture = Posture::Lying;
+                }
+                let units = [(f, Hex::ZERO, 0), (fighter(&["spear"]), foe_at, 1)];
+                let s = situation(&map, &units);
+                let legal = legal_options(&s);
+                let f = &units[0].0;
+                let listed: Vec<Maneuver> = legal.options.iter().map(|o| o.maneuver).collect();
+                let mut expected = Vec::new();
+                for m in Maneuver::ALL {
+                    let open = match m {
+                        Maneuver::DoNothing => true,
+                        _ if f.stunned || f.lose_turn => false,
+                        Maneuver::ChangePosture(to) => {
+                            f.posture.can_change_to(to) && !(f.lame() && to.needs_both_legs())
+                        }
+                        Maneuver::Ready => {
+                            (0..f.sheet.weapons.len()).any(|w| f.can_ready(w)) || !f.shield_ready
+                        }
+                        Maneuver::Wait => (0..f.sheet.weapons.len()).any(|w| f.can_use(w)),
+                        Maneuver::AllOutDefense(AodOption::IncreasedParry) => {
+                            f.sheet.weapons.iter().any(|w| w.parry.is_some())
+                        }
+                        m if m.needs_target() => legal
+                            .reach
+                            .iter()
+                            .any(|r| weapon_fits(m, r.ranged) && r.short <= allowance(f, m)),
+                        _ => true,
+                    };
+                    if open {
+                        expected.push(m);
+                        let option = legal.get(m).map(|o| o.allowance);
+                        assert_eq!(option, Some(allowance(f, m)), "{variant} {m:?}");
+                    }
+                }
+                assert_eq!(listed, expected, "{variant} {foe_at:?}");
+                opened += listed.len();
+            }
+        }
+        assert!(opened > 5000, "{opened}");
     }
 
     /// gurps-lite-and-socs.txt "MOVE": +1 hex after a full turn of running.
