@@ -641,7 +641,10 @@ impl Policy for GurpsAi {
             // (maneuver, strikes, damage bonus, Deceptive Attack levels, guard afterwards,
             // Rapid Strike and extra effort)
             let plain = Effort::default();
-            let mut candidates = vec![
+            // Room for every candidate up front (up to ten, each with up to three Deceptive
+            // Attack levels): grown a push at a time, the list was reallocated four times.
+            let mut candidates = Vec::with_capacity(10 * (1 + MAX_DECEPTIVE as usize));
+            candidates.extend_from_slice(&[
                 (Maneuver::Attack, 1.0, 0.0, 0, Guard::Normal, plain),
                 (
                     Maneuver::AllOutAttack(AoaOption::Determined),
@@ -702,7 +705,7 @@ impl Policy for GurpsAi {
                         ..plain
                     },
                 ),
-            ];
+            ]);
             // Extra effort while FP are to spare (more than two thirds left): Mighty Blow on
             // the plain attack, Flurry of Blows on the Rapid Strike.
             if s.extra_effort && f.fp * 3 > f.sheet.fp_max * 2 {
@@ -745,7 +748,9 @@ impl Policy for GurpsAi {
             }
             let foes = Foes::of(s);
             let mut weigh = Weigher::new(s, wi, target);
-            let mut threats: Vec<(Guard, f64)> = Vec::with_capacity(4);
+            // The threat for each guard the candidates leave (at most four: Normal, None,
+            // Committed, Defensive), kept inline.
+            let mut threats: [Option<(Guard, f64)>; 4] = [None; 4];
             let mut best: Option<(f64, Maneuver, Aimed, i32, Effort)> = None;
             for (m, times, bonus, levels, guard, effort) in candidates {
                 if legal.get(m).is_none() {
@@ -769,11 +774,13 @@ impl Policy for GurpsAi {
                     },
                     true,
                 );
-                let taken = match threats.iter().find(|(g, _)| *g == guard) {
+                let taken = match threats.iter().flatten().find(|(g, _)| *g == guard) {
                     Some(&(_, t)) => t,
                     None => {
                         let t = threat(s, &foes, guard);
-                        threats.push((guard, t));
+                        if let Some(free) = threats.iter_mut().find(|k| k.is_none()) {
+                            *free = Some((guard, t));
+                        }
                         t
                     }
                 };
@@ -805,7 +812,7 @@ impl Policy for GurpsAi {
                 };
                 let dealt =
                     one(&mut weigh, false) + one(&mut Weigher::new(s, second, target), true);
-                let taken = match threats.iter().find(|(g, _)| *g == Guard::Normal) {
+                let taken = match threats.iter().flatten().find(|(g, _)| *g == Guard::Normal) {
                     Some(&(_, t)) => t,
                     None => threat(s, &foes, Guard::Normal),
                 };
