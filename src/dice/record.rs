@@ -29,6 +29,18 @@ impl Deref for Label {
     }
 }
 
+impl Label {
+    /// The label `make` makes, or an empty one where nobody reads it (`quiet`: a battle
+    /// that keeps no log), so that a preview makes no words for its rolls.
+    pub fn unless_quiet<L: Into<Label>>(quiet: bool, make: impl FnOnce() -> L) -> Label {
+        if quiet {
+            Label::Static("")
+        } else {
+            make().into()
+        }
+    }
+}
+
 impl fmt::Display for Label {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self)
@@ -188,11 +200,10 @@ impl Gather for RollModifiers {
     }
 
     fn push_named<L: Into<Label>>(&mut self, value: i32, label: impl FnOnce() -> L) {
-        self.list.push(if self.quiet {
-            Modifier::new("", value)
-        } else {
-            Modifier::named(label(), value)
-        });
+        self.list.push(Modifier::named(
+            Label::unless_quiet(self.quiet, label),
+            value,
+        ));
     }
 
     fn total(&self) -> i32 {

@@ -150,7 +150,10 @@ impl Default for Buckets {
 
 impl Buckets {
     /// Empty, for a search that starts at estimate `first` and whose estimates exceed
-    /// their costs by at most `most`.
+    /// their costs by at most `most`. The lists keep their room for the next search: what
+    /// stays allocated is at most what the busiest searches put in each list (every state
+    /// a search puts in goes to one list), so a preview's memory does not grow with its
+    /// battles.
     fn begin(&mut self, first: u32, most: u32) {
         let used = self.at.min(self.end)..self.end;
         self.lists[used].iter_mut().for_each(Vec::clear);
@@ -238,7 +241,8 @@ pub trait Entry {
 
     /// The costs of entering `map`'s cells as one table by cell, when this entry keeps one
     /// for that map (a cost of `u32::MAX - 1` or more: the cell cannot be entered), and
-    /// the cell, if any, that costs what its terrain does instead. The search with facing
+    /// the cell that costs what its terrain does instead (`usize::MAX`: none; the opened
+    /// goal of an [`OpenGoal`]). The search with facing
     /// then reads each cost straight from the table, instead of asking for each neighbour
     /// whether the entry is for this map and which table to read.
     fn table(&self, map: &HexMap) -> Option<(&[u32], usize)> {

@@ -88,8 +88,11 @@ struct Excesses {
 }
 
 impl Excesses {
-    /// Thresholds kept: a strike weighs at most five locations (DR each) with two damage
-    /// totals, over the four damage bonuses the melee maneuvers add.
+    /// Thresholds kept. A strike weighs up to six DRs (torso, vitals, neck, skull, and the
+    /// torso's and vitals' halved at a chink), each less a damage bonus (0, 1, 2 or −2 for
+    /// the melee maneuvers; a fractional one asks two thresholds): at most 24, most of
+    /// them the same few in practice, as the locations' DRs mostly coincide. Sixteen hold
+    /// what a decision asks again; a threshold beyond them is worked out afresh, the same.
     const ROOM: usize = 16;
 
     fn new(dice: DiceExpr) -> Self {
@@ -126,17 +129,31 @@ struct Weigher<'s, 'a> {
     /// The target's best defense against this weapon, as it guards now.
     best_defense: Option<i32>,
     excesses: Excesses,
+    /// The strike as a plan made where the unit stands, so that its modifiers come from
+    /// the same function the resolution uses (nobody counted in the way: a policy
+    /// shortcut); made once, then given each way of striking weighed.
+    plan: Plan,
 }
 
 impl<'s, 'a> Weigher<'s, 'a> {
     fn new(s: &'s Situation<'a>, wi: usize, target: &'s UnitView<'s>) -> Self {
-        let w = &s.me().fighter.sheet.weapons[wi];
+        let me = s.me();
+        let w = &me.fighter.sheet.weapons[wi];
         Weigher {
             s,
             wi,
             target,
             best_defense: best_defense_score(target.fighter, target.fighter.guard, w.is_ranged()),
             excesses: Excesses::new(w.damage),
+            plan: Plan {
+                weapon: Some(wi),
+                shots: if w.is_ranged() {
+                    w.rof_rcl().0.min(me.fighter.shots[wi]).max(1)
+                } else {
+                    1
+                },
+                ..Plan::simple(Maneuver::Attack, me.pos)
+            },
         }
     }
 
@@ -161,29 +178,17 @@ impl<'s, 'a> Weigher<'s, 'a> {
         let deceptive = extras.deceptive;
         let me = s.me();
         let w = &me.fighter.sheet.weapons[wi];
-        // The strike as a plan made where the unit stands, so that its modifiers come from
-        // the same function the resolution uses (nobody counted in the way: a policy
-        // shortcut). No hex walked: [`attack_situation`] reads only how many, so the path
-        // is left empty rather than allocated for every strike weighed.
-        let plan = Plan {
-            path: Vec::new(),
-            weapon: Some(wi),
-            deceptive: deceptive.clamp(0, i32::from(u8::MAX)) as u8,
-            shots: if w.is_ranged() {
-                w.rof_rcl().0.min(me.fighter.shots[wi]).max(1)
-            } else {
-                1
-            },
-            effort: Effort {
-                rapid_strike: extras.rapid.is_some(),
-                flurry: extras.rapid == Some(true),
-                ..Effort::default()
-            },
-            ..Plan::simple(maneuver, me.pos)
+        let plan = &mut self.plan;
+        plan.maneuver = maneuver;
+        plan.deceptive = deceptive.clamp(0, i32::from(u8::MAX)) as u8;
+        plan.effort = Effort {
+            rapid_strike: extras.rapid.is_some(),
+            flurry: extras.rapid == Some(true),
+            ..Effort::default()
         };
         let situation = attack_situation(
             s.map,
-            &plan,
+            plan,
             (me.fighter, me.pos),
             (target.fighter, target.pos),
             w,

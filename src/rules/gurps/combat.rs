@@ -302,7 +302,7 @@ pub fn figures_between(map: &HexMap, from: Hex, to: Hex, occupied: impl Fn(Hex) 
 
 /// Whether a line from `from` to `to` may be asked of with [`line::Line::first_of`]: both ends
 /// within [`line::FAR`] of the middle.
-fn near_middle(from: Hex, to: Hex) -> bool {
+fn within_far(from: Hex, to: Hex) -> bool {
     [from, to]
         .iter()
         .all(|h| h.x.abs() <= line::FAR && h.y.abs() <= line::FAR)
@@ -313,7 +313,7 @@ fn near_middle(from: Hex, to: Hex) -> bool {
 /// the line crosses its hex ([`line::Line::first_of`]) instead of asking of every hex of the
 /// line who stands there.
 pub fn figures_on_line(map: &HexMap, from: Hex, to: Hex, figures: &[Hex]) -> u32 {
-    if !near_middle(from, to) {
+    if !within_far(from, to) {
         return figures_between(map, from, to, |h| figures.contains(&h));
     }
     if from.unsigned_distance_to(to) < 2 {
@@ -335,7 +335,7 @@ pub fn figures_on_line(map: &HexMap, from: Hex, to: Hex, figures: &[Hex]) -> u32
 /// target).
 pub fn first_figure_on_line(map: &HexMap, from: Hex, to: Hex, figures: &[Hex]) -> Option<Hex> {
     let between = |h: &Hex| *h != from && *h != to;
-    if !near_middle(from, to) {
+    if !within_far(from, to) {
         return map
             .line(from, to)
             .filter(between)

@@ -105,7 +105,7 @@ pub fn with_retreat_and_drop(
             modifiers.push(Modifier::new("retreating", if full { 3 } else { 1 }));
             options.push(DefenseOption {
                 kind: o.kind,
-                label: label(quiet, || format!("{}, retreating", o.label)),
+                label: Label::unless_quiet(quiet, || format!("{}, retreating", o.label)),
                 modifiers,
                 step: DefenseStep::Retreat,
                 feverish: false,
@@ -153,7 +153,7 @@ pub fn with_shield(
     for o in options.iter_mut() {
         if front && shield.db != 0 {
             o.modifiers.push(Modifier::named(
-                label(quiet, || format!("{} DB", shield.name)),
+                Label::unless_quiet(quiet, || format!("{} DB", shield.name)),
                 shield.db,
             ));
         }
@@ -177,7 +177,7 @@ pub fn with_shield(
     block.extend_from_slice(against);
     options.push(DefenseOption {
         kind: DefenseKind::Block,
-        label: label(quiet, || format!("Block ({})", shield.name)),
+        label: Label::unless_quiet(quiet, || format!("Block ({})", shield.name)),
         modifiers: block,
         step: DefenseStep::Stand,
         feverish: false,
@@ -205,24 +205,13 @@ pub fn with_feverish(
         modifiers.push(Modifier::new("Feverish Defense", 2));
         options.push(DefenseOption {
             kind: o.kind,
-            label: label(quiet, || format!("{}, feverish", o.label)),
+            label: Label::unless_quiet(quiet, || format!("{}, feverish", o.label)),
             modifiers,
             step: o.step,
             feverish: true,
         });
     }
     options
-}
-
-/// The label `make` makes, or an empty one where nobody reads it (`quiet`: a battle that
-/// keeps no log), as [`RollModifiers`](crate::dice::RollModifiers) leaves a quiet roll's
-/// modifiers unlabelled.
-fn label(quiet: bool, make: impl FnOnce() -> String) -> Label {
-    if quiet {
-        Label::Static("")
-    } else {
-        Label::from(make())
-    }
 }
 
 /// A copy of `modifiers` with room for one more and a few an attack adds (a retreat,

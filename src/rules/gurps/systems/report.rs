@@ -1,6 +1,7 @@
 //! Where the GURPS systems write a battle's events ([`Report`]), and what a battle that keeps
 //! no log (a preview) leaves out: the events only the combat log reads (notes, rolls that
-//! are not an attack or damage, moves, the words of an action) and the words of the rest.
+//! are not an attack or damage, moves, the start of a round, the action chosen) and the
+//! labels of the rest.
 //! The battle's own readers (the tallies, `src/battle/stats.rs`, and the stalemate rule,
 //! `src/battle/stalemate.rs`) read only attacks, damage, knockback, changes of standing and
 //! turns begun, which are always written. The dice, decisions and outcomes are the same

@@ -14,19 +14,16 @@ use std::sync::Arc;
 #[test]
 fn a_battle_without_a_log_is_fought_as_one_with_it() {
     let mut log_only_events = 0;
-    for file in [
-        "gurps-brawl.ron",
-        "gurps-duel.ron",
-        "gurps-gcs-ogre-ambush.ron",
-        "gurps-gcs-wolf-pack.ron",
-        "gurps-knockback.ron",
-        "gurps-mooks.ron",
-        "gurps-morale.ron",
-        "gurps-skirmish-3v3.ron",
-    ] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("scenarios")
-            .join(file);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the shipped scenarios")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| name.starts_with("gurps-") && name.ends_with(".ron"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "the GURPS scenarios: {files:?}");
+    for file in &files {
+        let path = dir.join(file);
         let prepared = Arc::new(
             crate::rules::builtin()
                 .load(&path)

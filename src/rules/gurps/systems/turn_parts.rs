@@ -564,12 +564,10 @@ pub(super) fn group_attack(
     if let Ok(mut foe) = units.get_mut(target_entity) {
         count_defenses(&mut foe.5, &outcome.defense_kinds);
     }
-    let label = if events.quiet {
-        Label::Static("")
-    } else {
+    let label = Label::unless_quiet(events.quiet, || {
         let names: Vec<&str> = blows.iter().map(|(id, _, _)| roster.name(*id)).collect();
-        Label::from(format!("a group attack ({})", names.join(", ")))
-    };
+        format!("a group attack ({})", names.join(", "))
+    });
     report_attack(
         events,
         (blows[0].0, target, label),
