@@ -948,6 +948,38 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     })
 }
 
+/// For tests: the battle as the first of `fighters` (each with its hex and side index)
+/// sees it, every one standing and facing the first hex side, ids in order.
+#[cfg(test)]
+pub(super) fn test_situation<'a>(
+    map: &'a HexMap,
+    fighters: &'a [(Fighter, Hex, u8)],
+    extra_effort: bool,
+) -> Situation<'a> {
+    Situation {
+        map,
+        units: fighters
+            .iter()
+            .enumerate()
+            .map(|(i, (f, pos, side))| UnitView {
+                id: UnitId(i as u32),
+                name: "",
+                side: *side,
+                pos: *pos,
+                standing: Standing::Fighting,
+                fighter: f,
+                facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
+            })
+            .collect(),
+        me: 0,
+        extra_effort,
+        grouped: false,
+        hit_locations: Default::default(),
+        paths: Default::default(),
+        entry: Default::default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -969,28 +1001,7 @@ mod tests {
     }
 
     fn situation<'a>(map: &'a HexMap, fighters: &'a [(Fighter, Hex, u8)]) -> Situation<'a> {
-        Situation {
-            map,
-            units: fighters
-                .iter()
-                .enumerate()
-                .map(|(i, (f, pos, side))| UnitView {
-                    id: UnitId(i as u32),
-                    name: "",
-                    side: *side,
-                    pos: *pos,
-                    standing: Standing::Fighting,
-                    fighter: f,
-                    facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
-                })
-                .collect(),
-            me: 0,
-            extra_effort: true,
-            grouped: false,
-            hit_locations: Default::default(),
-            paths: Default::default(),
-            entry: Default::default(),
-        }
+        test_situation(map, fighters, true)
     }
 
     fn action(

@@ -951,9 +951,9 @@ impl Policy for GurpsAi {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::battle::{Standing, UnitId};
+    use crate::battle::UnitId;
     use crate::hexmap::{HexMap, MapShape, Orientation, Terrain};
-    use crate::rules::gurps::actions::{legal_options, plan};
+    use crate::rules::gurps::actions::{legal_options, plan, test_situation};
     use crate::rules::gurps::combat::defense_options;
     use crate::rules::gurps::equipment::Catalog;
     use crate::rules::gurps::sheet::{Fighter, GurpsStats, resolve_sheet};
@@ -972,28 +972,7 @@ mod tests {
     }
 
     fn decide(map: &HexMap, units: &[(Fighter, Hex, u8)], style: AiStyle) -> Action {
-        let s = Situation {
-            map,
-            units: units
-                .iter()
-                .enumerate()
-                .map(|(i, (f, pos, side))| UnitView {
-                    id: UnitId(i as u32),
-                    name: "",
-                    side: *side,
-                    pos: *pos,
-                    standing: Standing::Fighting,
-                    fighter: f,
-                    facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
-                })
-                .collect(),
-            me: 0,
-            extra_effort: false,
-            grouped: false,
-            hit_locations: Default::default(),
-            paths: Default::default(),
-            entry: Default::default(),
-        };
+        let s = test_situation(map, units, false);
         let legal = legal_options(&s);
         let action = GurpsAi { style }.choose(&s, &legal);
         plan(&s, &action).unwrap_or_else(|e| panic!("AI chose an illegal action {action:?}: {e}"));
@@ -1229,28 +1208,7 @@ mod tests {
                 for at in [Hex::new(1, 0), Hex::new(5, -2)] {
                     let units: Vec<(Fighter, Hex, u8)> =
                         vec![(me.clone(), Hex::ZERO, 0), (foe.clone(), at, 1)];
-                    let s = Situation {
-                        map: &m,
-                        units: units
-                            .iter()
-                            .enumerate()
-                            .map(|(i, (f, pos, side))| UnitView {
-                                id: UnitId(i as u32),
-                                name: "",
-                                side: *side,
-                                pos: *pos,
-                                standing: Standing::Fighting,
-                                fighter: f,
-                                facing: Hex::ZERO.main_direction_to(Hex::new(1, 0)),
-                            })
-                            .collect(),
-                        me: 0,
-                        extra_effort: true,
-                        grouped: false,
-                        hit_locations: Default::default(),
-                        paths: Default::default(),
-                        entry: Default::default(),
-                    };
+                    let s = test_situation(&m, &units, true);
                     let target = &s.units[1];
                     for wi in 0..me.sheet.weapons.len() {
                         let mut reused = Weigher::new(&s, wi, target);
