@@ -176,6 +176,17 @@ pub enum BattleEvent {
     },
 }
 
+/// Pushes the event `make` makes, one only the combat log reads (a note, a roll that is
+/// not an attack, a path moved), unless the battle is `quiet` (it keeps no log:
+/// [`CombatLog::keep`](super::CombatLog) is off): its words are put together only when
+/// someone will read them. The rulesets that gather a step's events in a list all write
+/// their log-only events through this.
+pub fn log_only(events: &mut Vec<BattleEvent>, quiet: bool, make: impl FnOnce() -> BattleEvent) {
+    if !quiet {
+        events.push(make());
+    }
+}
+
 impl BattleEvent {
     /// Each roll the event shows, with the unit that rolled it: an attack roll is its
     /// attacker's, a defense its target's, damage its dealer's (nobody's without one: a

@@ -18,7 +18,7 @@ pub mod stalemate;
 mod stats;
 mod units;
 
-pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair};
+pub use event::{AttackResult, BattleEvent, DefenseRecord, hex_pair, log_only};
 pub use gm::{GmChange, GmField, GmValue};
 pub use log::{CombatLog, INJURY_DAMAGE, LEVEL_DAMAGE, LogEntry, format_event};
 pub use policy::{Policy, UnitsPolicy};

@@ -141,6 +141,16 @@ impl Modifier {
         }
     }
 
+    /// A modifier whose label `label` makes, unlabelled where nobody reads it (`quiet`: a
+    /// battle that keeps no log; see [`Label::unless_quiet`]).
+    pub fn unless_quiet<L: Into<Label>>(
+        quiet: bool,
+        value: i32,
+        label: impl FnOnce() -> L,
+    ) -> Self {
+        Self::named(Label::unless_quiet(quiet, label), value)
+    }
+
     /// A modifier whose label is made at run time (a skill or weapon name).
     pub fn named(label: impl Into<Label>, value: i32) -> Self {
         Self {
@@ -200,10 +210,8 @@ impl Gather for RollModifiers {
     }
 
     fn push_named<L: Into<Label>>(&mut self, value: i32, label: impl FnOnce() -> L) {
-        self.list.push(Modifier::named(
-            Label::unless_quiet(self.quiet, label),
-            value,
-        ));
+        self.list
+            .push(Modifier::unless_quiet(self.quiet, value, label));
     }
 
     fn total(&self) -> i32 {

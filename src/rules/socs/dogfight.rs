@@ -431,11 +431,7 @@ impl Dogfight {
     /// A modifier of `value` labelled by `label`, unlabelled in a [`Dogfight::quiet`]
     /// battle.
     pub(super) fn modifier(&self, value: i32, label: impl FnOnce() -> Label) -> Modifier {
-        if self.quiet {
-            Modifier::new("", value)
-        } else {
-            Modifier::named(label(), value)
-        }
+        Modifier::unless_quiet(self.quiet, value, label)
     }
 
     fn pair(crafts: &impl Crafts, a: UnitId, b: UnitId) -> Option<(Entity, Entity)> {

@@ -297,9 +297,7 @@ impl Fleet {
     /// Pushes the event `make` makes, one only the combat log reads, unless the fleet is
     /// [`Fleet::quiet`].
     fn log_only(&self, events: &mut Vec<BattleEvent>, make: impl FnOnce() -> BattleEvent) {
-        if !self.quiet {
-            events.push(make());
-        }
+        crate::battle::log_only(events, self.quiet, make);
     }
 
     /// The exact chance that `action` (a shot) hits, and its expected damage, from the

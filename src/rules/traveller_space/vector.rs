@@ -19,8 +19,8 @@
 //! - In the movement phase everything moves at once: each mover's path is the hex line
 //!   from where it is to where its vector takes it, walked in as many sub-steps as the
 //!   longest path, each mover advancing in proportion to its path's length
-//!   ([`sub_steps`]); two movers are in contact when they share a hex at a sub-step or
-//!   swap hexes between two ([`contact`]).
+//!   ([`Walks::walk`]); two movers are in contact when they share a hex at a sub-step or
+//!   swap hexes between two ([`Walks::contact`]).
 
 use hexx::Hex;
 
@@ -97,60 +97,6 @@ pub fn velocity_to(pos: Hex, to: Hex) -> Hex {
     to - pos
 }
 
-/// The hexes a mover at `pos` with velocity `vel` passes this turn, its own first.
-pub fn path(pos: Hex, vel: Hex) -> Vec<Hex> {
-    pos.line_to(pos + vel).collect()
-}
-
-/// The movers' hexes at each sub-step of the movement phase: `result[k][i]` is where
-/// mover `i` (whose path is `paths[i]`, its start first) stands after sub-step `k`
-/// (sub-step 0 is the start). Every mover walks its path evenly over as many sub-steps
-/// as the longest path has steps.
-pub fn sub_steps(paths: &[Vec<Hex>]) -> Vec<Vec<Hex>> {
-    let n = paths
-        .iter()
-        .map(|p| p.len().saturating_sub(1))
-        .max()
-        .unwrap_or(0);
-    (0..=n)
-        .map(|k| {
-            paths
-                .iter()
-                .map(|p| {
-                    let len = p.len().saturating_sub(1);
-                    if len == 0 || n == 0 {
-                        return p.first().copied().unwrap_or(Hex::ZERO);
-                    }
-                    // Round half up: k * len / n.
-                    let i = (2 * k * len + n) / (2 * n);
-                    p[i.min(len)]
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// The first sub-step at which movers `a` and `b` are in contact in `steps` (see
-/// [`sub_steps`]): in the same hex, or swapping hexes between two sub-steps (the later
-/// one is given).
-pub fn contact(steps: &[Vec<Hex>], a: usize, b: usize) -> Option<usize> {
-    for (k, now) in steps.iter().enumerate() {
-        let (Some(&pa), Some(&pb)) = (now.get(a), now.get(b)) else {
-            return None;
-        };
-        if pa == pb {
-            return Some(k);
-        }
-        if k > 0 {
-            let before = &steps[k - 1];
-            if before.get(a) == Some(&pb) && before.get(b) == Some(&pa) {
-                return Some(k);
-            }
-        }
-    }
-    None
-}
-
 /// The burn (at most `thrust` points) that brings a mover at `pos` with velocity `vel`
 /// nearest to `aim` at the end of the turn: straight at it along the hex line from its
 /// ghost (a missile's guidance; the AI's intercept course).
@@ -164,9 +110,9 @@ pub fn burn_towards(pos: Hex, vel: Hex, thrust: u32, aim: Hex) -> Hex {
     line.get(thrust as usize).copied().unwrap_or(ghost) - ghost
 }
 
-/// The movement phase's movers: each one's [`path`] and where each stands at each
-/// sub-step ([`sub_steps`]), kept in flat lists (one allocation each, not one a mover and
-/// a sub-step); [`Walks::contact`] answers as [`contact`] does.
+/// The movement phase's movers: each one's path (the hex line from where it is to where
+/// its vector takes it, its own hex first) and where each stands at each sub-step, kept
+/// in flat lists (one allocation each, not one a mover and a sub-step).
 #[derive(Clone, Debug, Default)]
 pub struct Walks {
     /// Every path, one after another.
@@ -178,7 +124,7 @@ pub struct Walks {
 }
 
 impl Walks {
-    /// Adds a mover at `pos` moving at `vel` (its [`path`]).
+    /// Adds a mover at `pos` moving at `vel`.
     pub fn push(&mut self, pos: Hex, vel: Hex) {
         self.hexes.extend(pos.line_to(pos + vel));
         self.ends.push(self.hexes.len());
@@ -198,7 +144,9 @@ impl Walks {
         &self.hexes[start..end]
     }
 
-    /// Works out the sub-steps of the movers added (as [`sub_steps`]).
+    /// Works out where the movers added stand at each sub-step: every mover walks its
+    /// path evenly over as many sub-steps as the longest path has steps (sub-step 0 is the
+    /// start).
     pub fn walk(&mut self) {
         let m = self.movers();
         let n = (0..m)
@@ -223,8 +171,9 @@ impl Walks {
         self.steps = steps;
     }
 
-    /// The first sub-step at which movers `a` and `b` are in contact ([`contact`]), once
-    /// [`Walks::walk`] has worked out the sub-steps.
+    /// The first sub-step at which movers `a` and `b` are in contact, once
+    /// [`Walks::walk`] has worked out the sub-steps: in the same hex, or swapping hexes
+    /// between two sub-steps (the later one is given).
     pub fn contact(&self, a: usize, b: usize) -> Option<usize> {
         let m = self.movers();
         if a >= m || b >= m {
@@ -249,6 +198,63 @@ impl Walks {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // What the movement phase's sub-steps and contacts are, written plainly, one vector a
+    // sub-step: the oracle [`Walks`] is checked against.
+
+    /// The hexes a mover at `pos` with velocity `vel` passes this turn, its own first.
+    fn path(pos: Hex, vel: Hex) -> Vec<Hex> {
+        pos.line_to(pos + vel).collect()
+    }
+
+    /// The movers' hexes at each sub-step of the movement phase: `result[k][i]` is where
+    /// mover `i` (whose path is `paths[i]`, its start first) stands after sub-step `k`
+    /// (sub-step 0 is the start). Every mover walks its path evenly over as many sub-steps
+    /// as the longest path has steps.
+    fn sub_steps(paths: &[Vec<Hex>]) -> Vec<Vec<Hex>> {
+        let n = paths
+            .iter()
+            .map(|p| p.len().saturating_sub(1))
+            .max()
+            .unwrap_or(0);
+        (0..=n)
+            .map(|k| {
+                paths
+                    .iter()
+                    .map(|p| {
+                        let len = p.len().saturating_sub(1);
+                        if len == 0 || n == 0 {
+                            return p.first().copied().unwrap_or(Hex::ZERO);
+                        }
+                        // Round half up: k * len / n.
+                        let i = (2 * k * len + n) / (2 * n);
+                        p[i.min(len)]
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The first sub-step at which movers `a` and `b` are in contact in `steps` (see
+    /// [`sub_steps`]): in the same hex, or swapping hexes between two sub-steps (the later
+    /// one is given).
+    fn contact(steps: &[Vec<Hex>], a: usize, b: usize) -> Option<usize> {
+        for (k, now) in steps.iter().enumerate() {
+            let (Some(&pa), Some(&pb)) = (now.get(a), now.get(b)) else {
+                return None;
+            };
+            if pa == pb {
+                return Some(k);
+            }
+            if k > 0 {
+                let before = &steps[k - 1];
+                if before.get(a) == Some(&pb) && before.get(b) == Some(&pa) {
+                    return Some(k);
+                }
+            }
+        }
+        None
+    }
 
     /// The thrust decision's arithmetic: 1 G over 20 minutes is 11,768 m/s (7.31 miles a
     /// second), 8,775 miles a turn of speed: 0.88 of a 10,000-mile hex, so 1 point; 2 G is
@@ -331,20 +337,34 @@ mod tests {
     /// sub-step, and two that swap neighbouring hexes are in contact at sub-step 1.
     #[test]
     fn a_ship_coasting_past_another() {
-        let moving = path(Hex::ZERO, Hex::new(4, 0));
-        assert_eq!(moving.len(), 5);
-        let still = path(Hex::new(2, 0), Hex::ZERO);
-        let steps = sub_steps(&[moving.clone(), still]);
-        assert_eq!(steps.len(), 5);
-        assert_eq!(contact(&steps, 0, 1), Some(2));
-        let aside = path(Hex::new(2, -1), Hex::ZERO);
-        assert_eq!(contact(&sub_steps(&[moving, aside]), 0, 1), None);
-        let a = path(Hex::ZERO, Hex::new(2, 0));
-        let b = path(Hex::new(4, 0), Hex::new(-2, 0));
-        assert_eq!(contact(&sub_steps(&[a, b]), 0, 1), Some(2));
-        let a = path(Hex::ZERO, Hex::new(1, 0));
-        let b = path(Hex::new(1, 0), Hex::new(-1, 0));
-        assert_eq!(contact(&sub_steps(&[a, b]), 0, 1), Some(1));
+        let contact_of = |movers: [(Hex, Hex); 2]| {
+            let mut walks = Walks::default();
+            for (pos, vel) in movers {
+                walks.push(pos, vel);
+            }
+            walks.walk();
+            walks.contact(0, 1)
+        };
+        let moving = (Hex::ZERO, Hex::new(4, 0));
+        let still = (Hex::new(2, 0), Hex::ZERO);
+        assert_eq!(path(moving.0, moving.1).len(), 5);
+        assert_eq!(
+            sub_steps(&[path(moving.0, moving.1), path(still.0, still.1)]).len(),
+            5
+        );
+        assert_eq!(contact_of([moving, still]), Some(2));
+        let aside = (Hex::new(2, -1), Hex::ZERO);
+        assert_eq!(contact_of([moving, aside]), None);
+        let (a, b) = (
+            (Hex::ZERO, Hex::new(2, 0)),
+            (Hex::new(4, 0), Hex::new(-2, 0)),
+        );
+        assert_eq!(contact_of([a, b]), Some(2));
+        let (a, b) = (
+            (Hex::ZERO, Hex::new(1, 0)),
+            (Hex::new(1, 0), Hex::new(-1, 0)),
+        );
+        assert_eq!(contact_of([a, b]), Some(1));
     }
 
     /// Guidance: with enough thrust the burn ends exactly on the aim; with less it ends as

@@ -56,7 +56,9 @@ use super::score::{score, shift};
 use super::sheet::{VwStats, Weapon, WeaponKind};
 use super::task;
 use super::vector::{self, Steer, Vector};
-use crate::battle::{AttackResult, BattleEvent, DefenseRecord, Standing, UnitId, hex_pair};
+use crate::battle::{
+    AttackResult, BattleEvent, DefenseRecord, Standing, UnitId, hex_pair, log_only,
+};
 use crate::battle::{Units, UnitsMut};
 use crate::dice::{DieRoller, Modifier, RollRecord, open_ended_2d6};
 use crate::hexmap::line::line;
@@ -789,14 +791,6 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             Some(s) => s,
             None => panic!("no character {u:?}"),
         }
-    }
-}
-
-/// Pushes the event `make` makes, an event only the combat log reads, unless the fight
-/// is `quiet` ([`Fight::quiet`]): its words are put together only when someone reads them.
-fn log_only(events: &mut Vec<BattleEvent>, quiet: bool, make: impl FnOnce() -> BattleEvent) {
-    if !quiet {
-        events.push(make());
     }
 }
 

@@ -13,18 +13,12 @@ impl Space {
         events: &mut Vec<BattleEvent>,
         make: impl FnOnce() -> BattleEvent,
     ) {
-        if !self.quiet {
-            events.push(make());
-        }
+        crate::battle::log_only(events, self.quiet, make);
     }
 
     /// A modifier whose label `label` makes, unlabelled in a [`Space::quiet`] battle.
     pub(super) fn named(&self, value: i32, label: impl FnOnce() -> String) -> Modifier {
-        if self.quiet {
-            Modifier::new("", value)
-        } else {
-            Modifier::named(label(), value)
-        }
+        Modifier::unless_quiet(self.quiet, value, label)
     }
 
     /// A label made by `make`, or none in a [`Space::quiet`] battle.
