@@ -122,6 +122,8 @@ pub struct HexMap {
     /// Each cell's neighbours, by cell index in [`EdgeDirection::ALL_DIRECTIONS`] order
     /// ([`NO_CELL`] off the map): what a path search steps along.
     links: Vec<[u32; 6]>,
+    /// The hexes on the map with a neighbour off it, in map order ([`HexMap::edges`]).
+    edges: Vec<Hex>,
     /// Movement points to enter each cell ([`NO_COST`] off the map or blocked).
     costs: Vec<u32>,
     /// The hex nearest the middle of the map ([`HexMap::middle`]).
@@ -148,6 +150,7 @@ impl Clone for HexMap {
             width: self.width,
             cells: self.cells.clone(),
             links: self.links.clone(),
+            edges: self.edges.clone(),
             costs: self.costs.clone(),
             middle: self.middle,
             count: self.count,
@@ -190,6 +193,7 @@ impl HexMap {
                 .collect(),
             cells,
             links: Vec::new(),
+            edges: Vec::new(),
             middle: Self::mean(&hexes),
             count: hexes.len(),
             pairs: sight::Pairs::default(),
@@ -205,6 +209,10 @@ impl HexMap {
                         .map_or(NO_CELL, |j| j as u32)
                 })
             })
+            .collect();
+        map.edges = (0..map.cells.len())
+            .filter(|&i| map.cells[i].is_some() && map.links[i].contains(&NO_CELL))
+            .map(|i| map.hex_at(i))
             .collect();
         map.pairs = sight::Pairs::new(map.cells.len());
         map.recent = sight::Recent::new(map.cells.len());
@@ -358,7 +366,14 @@ impl HexMap {
 
     /// True for a hex on the map with a neighbour off it: a fleeing unit leaves from here.
     pub fn is_edge(&self, hex: Hex) -> bool {
-        self.contains(hex) && hex.all_neighbors().iter().any(|&n| !self.contains(n))
+        self.index(hex)
+            .is_some_and(|i| self.cells[i].is_some() && self.links[i].contains(&NO_CELL))
+    }
+
+    /// Every hex for which [`HexMap::is_edge`] holds, in the order of [`HexMap::hexes`]
+    /// (found once, when the map is made: terrain never takes a hex off the map).
+    pub fn edges(&self) -> &[Hex] {
+        &self.edges
     }
 
     /// Movement points to enter `hex`, `None` if it is off the map or blocked.
@@ -540,6 +555,54 @@ mod tests {
             );
             assert_eq!(map.len(), 35);
             assert!(map.contains(Hex::ZERO));
+        }
+    }
+
+    /// The edge list is every hex on the map with a neighbour off it, in map order, for
+    /// hexagons and rectangles of either orientation, and stays so when terrain changes.
+    #[test]
+    fn the_edges_are_the_hexes_with_a_neighbour_off_the_map() {
+        let shapes = [
+            MapShape::Hexagon { radius: 0 },
+            MapShape::Hexagon { radius: 1 },
+            MapShape::Hexagon { radius: 7 },
+            MapShape::Rectangle {
+                columns: 1,
+                rows: 1,
+            },
+            MapShape::Rectangle {
+                columns: 9,
+                rows: 4,
+            },
+            MapShape::Rectangle {
+                columns: 12,
+                rows: 15,
+            },
+        ];
+        for shape in shapes {
+            for orientation in [Orientation::Pointy, Orientation::Flat] {
+                let mut map = HexMap::new(shape, orientation, 1.0, "yd");
+                let by_neighbours = |map: &HexMap| -> Vec<Hex> {
+                    map.hexes()
+                        .map(|(h, _)| h)
+                        .filter(|h| h.all_neighbors().iter().any(|&n| !map.contains(n)))
+                        .collect()
+                };
+                let expected = by_neighbours(&map);
+                assert!(!expected.is_empty(), "{shape:?}");
+                assert_eq!(
+                    map.edges(),
+                    expected.as_slice(),
+                    "{shape:?} {orientation:?}"
+                );
+                let first = expected[0];
+                assert!(map.set_terrain(first, Terrain::Blocked));
+                assert_eq!(map.edges(), by_neighbours(&map).as_slice());
+                for (h, _) in map.hexes() {
+                    assert_eq!(map.is_edge(h), expected.contains(&h), "{h:?}");
+                }
+                assert!(!map.is_edge(Hex::new(1000, -1000)));
+            }
         }
     }
 

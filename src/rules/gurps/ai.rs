@@ -500,9 +500,10 @@ impl GurpsAi {
         };
         let goal = s
             .map
-            .hexes()
-            .filter(|&(h, t)| t.move_cost().is_some() && s.map.is_edge(h) && !s.occupied(h))
-            .map(|(h, _)| h)
+            .edges()
+            .iter()
+            .copied()
+            .filter(|&h| s.map.move_cost(h).is_some() && !s.occupied(h))
             .min_by_key(|&h| score(h));
         let Some(goal) = goal else {
             return Action::simple(Maneuver::DoNothing);
