@@ -1,0 +1,512 @@
+//! Tests of the GURPS maneuvers open to a fighter and the check of its commands, with the
+//! rule texts' numbers.
+
+use super::*;
+use crate::hexmap::{MapShape, Orientation, Terrain};
+use crate::rules::gurps::equipment::Catalog;
+use crate::rules::gurps::maneuver::Effort;
+use crate::rules::gurps::sheet::{GurpsStats, resolve_sheet};
+use std::sync::Arc;
+
+fn fighter(weapons: &[&str]) -> Fighter {
+    let stats = GurpsStats {
+        st: Some(11),
+        dx: Some(12),
+        ht: Some(11),
+        weapons: weapons.iter().map(|w| w.to_string().into()).collect(),
+        ..Default::default()
+    };
+    Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
+}
+
+fn situation<'a>(map: &'a HexMap, fighters: &'a [(Fighter, Hex, u8)]) -> Situation<'a> {
+    test_situation(map, fighters, true)
+}
+
+fn action(maneuver: Maneuver, to: Option<Hex>, target: Option<u32>, weapon: Option<u8>) -> Action {
+    Action {
+        maneuver,
+        to,
+        target: target.map(UnitId),
+        weapon,
+        ..Action::simple(Maneuver::DoNothing)
+    }
+}
+
+#[test]
+fn melee_attack_needs_reach() {
+    let map = HexMap::new(
+        MapShape::Hexagon { radius: 6 },
+        Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let units = [
+        (fighter(&["broadsword"]), Hex::ZERO, 0),
+        (fighter(&["broadsword"]), Hex::new(2, 0), 1),
+    ];
+    let s = situation(&map, &units);
+    // two hexes away: Attack must step first
+    let err = plan(&s, &action(Maneuver::Attack, None, Some(1), Some(0))).unwrap_err();
+    assert!(err.contains("2 hexes away"), "{err}");
+    let ok = plan(
+        &s,
+        &action(Maneuver::Attack, Some(Hex::new(1, 0)), Some(1), Some(0)),
+    )
+    .unwrap();
+    assert_eq!(ok.cost, 1);
+    // a step of two hexes is too far for Attack
+    let err = plan(
+        &s,
+        &action(Maneuver::Attack, Some(Hex::new(0, 2)), Some(1), Some(0)),
+    )
+    .unwrap_err();
+    assert!(err.contains("beyond"), "{err}");
+}
+
+#[test]
+fn cannot_move_into_walls_or_fighters() {
+    let mut map = HexMap::new(
+        MapShape::Hexagon { radius: 6 },
+        Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    map.set_terrain(Hex::new(0, 1), Terrain::Blocked);
+    // Running (+1 Move): going round the foe costs 6 with the turns it takes.
+    let mut runner = fighter(&["broadsword"]);
+    runner.last_maneuver = Some(Maneuver::Move);
+    let units = [
+        (runner, Hex::ZERO, 0),
+        (fighter(&["broadsword"]), Hex::new(2, 0), 1),
+    ];
+    let s = situation(&map, &units);
+    assert!(
+        plan(
+            &s,
+            &action(Maneuver::Move, Some(Hex::new(0, 1)), None, None)
+        )
+        .unwrap_err()
+        .contains("blocked")
+    );
+    assert!(
+        plan(
+            &s,
+            &action(Maneuver::Move, Some(Hex::new(2, 0)), None, None)
+        )
+        .unwrap_err()
+        .contains("occupied")
+    );
+    assert!(
+        plan(
+            &s,
+            &action(Maneuver::Move, Some(Hex::new(40, 0)), None, None)
+        )
+        .unwrap_err()
+        .contains("off the map")
+    );
+    let p = plan(
+        &s,
+        &action(Maneuver::Move, Some(Hex::new(3, 0)), None, None),
+    )
+    .unwrap();
+    assert!(!p.path.contains(&Hex::new(2, 0)));
+}
+
+#[test]
+fn ranged_needs_sight_and_range_and_a_loaded_weapon() {
+    let mut map = HexMap::new(
+        MapShape::Hexagon { radius: 8 },
+        Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    map.set_terrain(Hex::new(2, 0), Terrain::Blocked);
+    let mut archer = fighter(&["short bow"]);
+    let units = [
+        (archer.clone(), Hex::ZERO, 0),
+        (fighter(&[]), Hex::new(5, 0), 1),
+    ];
+    let s = situation(&map, &units);
+    let err = plan(&s, &action(Maneuver::Attack, None, Some(1), Some(0))).unwrap_err();
+    assert!(err.contains("line of sight"), "{err}");
+    assert!(
+        plan(
+            &s,
+            &action(Maneuver::Aim, Some(Hex::new(0, 1)), Some(1), Some(0))
+        )
+        .is_ok()
+    );
+    archer.shots[0] = 0;
+    let units = [(archer, Hex::ZERO, 0), (fighter(&[]), Hex::new(0, 5), 1)];
+    let s = situation(&map, &units);
+    assert!(
+        plan(&s, &action(Maneuver::Attack, None, Some(1), Some(0)))
+            .unwrap_err()
+            .contains("not loaded")
+    );
+    assert!(plan(&s, &action(Maneuver::Ready, None, None, Some(0))).is_ok());
+}
+
+/// Every action that passes `plan` is listed by `legal_options`, with its strike: the
+/// AI and the action panel choose from that list, and `plan` is what enforces it.
+#[test]
+fn checked_actions_are_listed() {
+    let mut map = HexMap::new(
+        MapShape::Hexagon { radius: 5 },
+        Orientation::Pointy,
+        2.0,
+        "yd",
+    );
+    map.set_terrain(Hex::new(1, 1), Terrain::Blocked);
+    map.set_terrain(Hex::new(-1, 2), Terrain::Difficult);
+    let mut empty_bow = fighter(&["short bow", "spear"]);
+    empty_bow.shots[0] = 0;
+    let loadouts = [
+        fighter(&["broadsword"]),
+        fighter(&["longbow", "large knife"]),
+        fighter(&["halberd", "pistol"]),
+        empty_bow,
+        fighter(&[]),
+    ];
+    let spots = [
+        Hex::new(2, 0),
+        Hex::new(0, 3),
+        Hex::new(-3, 1),
+        Hex::new(1, -4),
+    ];
+    let mut checked = 0;
+    for me in &loadouts {
+        for foe in &loadouts {
+            for &foe_at in &spots {
+                let units = [
+                    (me.clone(), Hex::ZERO, 0),
+                    (foe.clone(), foe_at, 1),
+                    (fighter(&["spear"]), Hex::new(0, -1), 0),
+                ];
+                let s = situation(&map, &units);
+                let legal = legal_options(&s);
+                for maneuver in Maneuver::ALL {
+                    for to in
+                        std::iter::once(None).chain(hexx::shapes::hexagon(Hex::ZERO, 3).map(Some))
+                    {
+                        for target in [None, Some(1), Some(2)] {
+                            for weapon in [None, Some(0), Some(1)] {
+                                let a = action(maneuver, to, target, weapon);
+                                if plan(&s, &a).is_err() {
+                                    continue;
+                                }
+                                checked += 1;
+                                assert!(legal.get(maneuver).is_some(), "{a:?} not listed");
+                                if let (true, Some(t), Some(w)) =
+                                    (maneuver.needs_target(), target, weapon)
+                                {
+                                    assert!(
+                                        legal.strikes(maneuver).any(|x| x == (UnitId(t), w)),
+                                        "{a:?}: strike not listed"
+                                    );
+                                }
+                                if maneuver == Maneuver::Ready {
+                                    assert!(legal.reloadable().contains(&weapon.unwrap_or(9)));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn legal_options_follow_the_weapons() {
+    let map = HexMap::new(
+        MapShape::Hexagon { radius: 6 },
+        Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let units = [
+        (fighter(&["broadsword"]), Hex::ZERO, 0),
+        (fighter(&["broadsword"]), Hex::new(1, 0), 1),
+        (fighter(&["broadsword"]), Hex::new(-1, 0), 0),
+    ];
+    let s = situation(&map, &units);
+    let legal = legal_options(&s);
+    assert!(legal.get(Maneuver::Aim).is_none()); // no ranged weapon
+    assert!(legal.get(Maneuver::Ready).is_none());
+    assert!(legal.get(Maneuver::Attack).is_some());
+    let strikes: Vec<_> = legal.strikes(Maneuver::Attack).collect();
+    // the sword and the fist everyone has; not the friend
+    assert_eq!(strikes, vec![(UnitId(1), 0), (UnitId(1), 1)]);
+    assert_eq!(legal.get(Maneuver::Move).unwrap().allowance, 5);
+    assert!(
+        legal
+            .get(Maneuver::AllOutAttack(AoaOption::Double))
+            .is_some()
+    );
+    // an illegal maneuver is refused whatever its parameters
+    assert!(plan(&s, &action(Maneuver::Aim, None, Some(1), Some(0))).is_err());
+    assert!(
+        plan(&s, &action(Maneuver::Attack, None, Some(2), Some(0)))
+            .unwrap_err()
+            .contains("own side")
+    );
+}
+
+/// [`legal_options`] finds the fighter's facts once (usable weapons, the least
+/// movement a strike needs, lameness, a stun); here each maneuver is checked the long
+/// way, one by one, over fighters stunned, lame, disarmed, unloaded, after a run, on the
+/// ground, near and far from the foe.
+#[test]
+fn legal_maneuvers_are_the_ones_checked_one_by_one() {
+    use super::super::location::HitLocation;
+    use super::super::posture::Posture;
+    let map = HexMap::new(
+        MapShape::Hexagon { radius: 12 },
+        Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let mut opened = 0;
+    for variant in 0..256u32 {
+        for foe_at in [
+            Hex::new(1, 0),
+            Hex::new(2, 0),
+            Hex::new(4, -1),
+            Hex::new(11, 0),
+        ] {
+            let bit = |b: u32| variant & (1 << b) != 0;
+            let mut f = fighter(if bit(0) {
+                &["broadsword", "longbow"]
+            } else {
+                &["spear"]
+            });
+            f.stunned = bit(1) && bit(2);
+            f.lose_turn = bit(1) && !bit(2);
+            if bit(3) {
+                f.crippled.push(HitLocation::RightLeg);
+            }
+            if bit(4) {
+                f.crippled.push(HitLocation::RightArm);
+            }
+            if bit(5) {
+                let last = f.shots.len() - 1;
+                f.shots[last] = 0;
+                f.weapon_state[0] = WeaponState::Unready;
+                if bit(4) {
+                    // Nothing in hand at all: no Wait, no strike.
+                    f.weapon_state.fill(WeaponState::Unready);
+                }
+            }
+            if bit(6) {
+                f.last_maneuver = Some(Maneuver::Move);
+            }
+            if bit(7) {
+                f.posture = Posture::Lying;
+            }
+            let units = [(f, Hex::ZERO, 0), (fighter(&["spear"]), foe_at, 1)];
+            let s = situation(&map, &units);
+            let legal = legal_options(&s);
+            let f = &units[0].0;
+            let listed: Vec<Maneuver> = legal.options.iter().map(|o| o.maneuver).collect();
+            let mut expected = Vec::new();
+            for m in Maneuver::ALL {
+                let open = match m {
+                    Maneuver::DoNothing => true,
+                    _ if f.stunned || f.lose_turn => false,
+                    Maneuver::ChangePosture(to) => {
+                        f.posture.can_change_to(to) && !(f.lame() && to.needs_both_legs())
+                    }
+                    Maneuver::Ready => {
+                        (0..f.sheet.weapons.len()).any(|w| f.can_ready(w)) || !f.shield_ready
+                    }
+                    Maneuver::Wait => (0..f.sheet.weapons.len()).any(|w| f.can_use(w)),
+                    Maneuver::AllOutDefense(AodOption::IncreasedParry) => {
+                        f.sheet.weapons.iter().any(|w| w.parry.is_some())
+                    }
+                    m if m.needs_target() => legal
+                        .reach
+                        .iter()
+                        .any(|r| weapon_fits(m, r.ranged) && r.short <= allowance(f, m)),
+                    _ => true,
+                };
+                if open {
+                    expected.push(m);
+                    let option = legal.get(m).map(|o| o.allowance);
+                    assert_eq!(option, Some(allowance(f, m)), "{variant} {m:?}");
+                }
+            }
+            assert_eq!(listed, expected, "{variant} {foe_at:?}");
+            opened += listed.len();
+        }
+    }
+    assert!(opened > 5000, "{opened}");
+}
+
+/// gurps-lite-and-socs.txt "MOVE": +1 hex after a full turn of running.
+#[test]
+fn running_adds_a_hex_to_move() {
+    let mut f = fighter(&[]); // Move 5
+    assert_eq!(allowance(&f, Maneuver::Move), 5);
+    f.last_maneuver = Some(Maneuver::Move);
+    assert_eq!(allowance(&f, Maneuver::Move), 6);
+    assert_eq!(allowance(&f, Maneuver::MoveAndAttack), 5);
+}
+
+/// The options' own conditions (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"), and
+/// the scenario switch for the FP-paid ones.
+#[test]
+fn extra_effort_is_checked() {
+    let map = HexMap::new(
+        MapShape::Hexagon { radius: 4 },
+        Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let units = [
+        (fighter(&["broadsword"]), Hex::ZERO, 0),
+        (fighter(&["broadsword"]), Hex::new(1, 0), 1),
+        (fighter(&["broadsword"]), Hex::new(0, 1), 1),
+    ];
+    let mut s = situation(&map, &units);
+    s.extra_effort = false;
+    let with = |maneuver, effort: Effort| Action {
+        target: Some(UnitId(1)),
+        weapon: Some(0),
+        effort,
+        ..Action::simple(maneuver)
+    };
+    let rapid = Effort {
+        rapid_strike: true,
+        second_target: Some(UnitId(2)),
+        ..Effort::default()
+    };
+    let p = plan(&s, &with(Maneuver::Attack, rapid)).unwrap();
+    assert_eq!(p.second_target, Some(2));
+    assert!(plan(&s, &with(Maneuver::DefensiveAttack, rapid)).is_err());
+    let mighty = Effort {
+        mighty_blow: true,
+        ..Effort::default()
+    };
+    let err = plan(&s, &with(Maneuver::Attack, mighty)).unwrap_err();
+    assert!(err.contains("extra-effort"), "{err}");
+    s.extra_effort = true;
+    assert!(plan(&s, &with(Maneuver::Attack, mighty)).is_ok());
+    let flurry = Effort {
+        flurry: true,
+        ..Effort::default()
+    };
+    assert!(plan(&s, &with(Maneuver::Attack, flurry)).is_err());
+    let heroic = Effort {
+        heroic_charge: true,
+        ..Effort::default()
+    };
+    assert!(plan(&s, &with(Maneuver::Attack, heroic)).is_err());
+    assert!(plan(&s, &with(Maneuver::MoveAndAttack, heroic)).is_ok());
+    // Dual-Weapon Attack needs a second, different, one-handed weapon
+    let dual = Effort {
+        dual_weapon: Some(0),
+        ..Effort::default()
+    };
+    let err = plan(&s, &with(Maneuver::Attack, dual)).unwrap_err();
+    assert!(err.contains("two different weapons"), "{err}");
+    let dual = Effort {
+        dual_weapon: Some(5),
+        ..Effort::default()
+    };
+    assert!(
+        plan(&s, &with(Maneuver::Attack, dual)).is_err(),
+        "no such weapon"
+    );
+    // a sword and the bare fist everyone has
+    let dual = Effort {
+        dual_weapon: Some(1),
+        ..Effort::default()
+    };
+    assert!(plan(&s, &with(Maneuver::Attack, dual)).is_ok());
+    assert_eq!(
+        Effort {
+            rapid_strike: true,
+            flurry: true,
+            mighty_blow: true,
+            ..Effort::default()
+        }
+        .fp_cost(),
+        3
+    );
+}
+
+/// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS", Dual-Weapon Attack: two weapons
+/// (decision: one-handed ones, and no shield), in place of one attack, on one or two foes.
+#[test]
+fn dual_weapon_needs_two_one_handed_weapons() {
+    let map = HexMap::new(
+        MapShape::Hexagon { radius: 4 },
+        Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let check = |weapons: &[&str]| {
+        let units = [
+            (fighter(weapons), Hex::ZERO, 0),
+            (fighter(&[]), Hex::new(1, 0), 1),
+        ];
+        let s = situation(&map, &units);
+        plan(
+            &s,
+            &Action {
+                target: Some(UnitId(1)),
+                weapon: Some(0),
+                effort: Effort {
+                    dual_weapon: Some(1),
+                    ..Effort::default()
+                },
+                ..Action::simple(Maneuver::Attack)
+            },
+        )
+    };
+    assert!(check(&["shortsword", "large knife"]).is_ok());
+    let err = check(&["shortsword", "greatsword"]).unwrap_err();
+    assert!(err.contains("one-handed"), "{err}");
+}
+
+/// A group attack is the acting fighter's (gurps-lite-and-socs.txt, "GROUP COMBAT"): its
+/// group starts with it, then the others of its side who can strike the foe from where
+/// they stand, by unit id; with the foe out of its own reach there is no group, even when
+/// others could strike, and a group attack command is refused.
+#[test]
+fn a_group_is_led_by_the_acting_fighter() {
+    let map = HexMap::new(
+        MapShape::Hexagon { radius: 6 },
+        Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let foe = Hex::new(1, 0);
+    for (me_at, expected) in [
+        (Hex::ZERO, vec![(0, 0), (2, 0), (3, 0)]),
+        (Hex::new(-3, 0), vec![]),
+    ] {
+        let units = [
+            (fighter(&["broadsword"]), me_at, 0),
+            (fighter(&["broadsword"]), foe, 1),
+            (fighter(&["broadsword"]), Hex::new(2, 0), 0),
+            (fighter(&["spear", "broadsword"]), Hex::new(1, 1), 0),
+            (fighter(&["broadsword"]), Hex::new(5, 0), 0),
+        ];
+        let mut s = situation(&map, &units);
+        s.grouped = true;
+        assert_eq!(s.group_for(&s.units[1]), expected, "from {me_at:?}");
+        let attack = Action {
+            group: true,
+            ..action(Maneuver::Attack, None, Some(1), Some(0))
+        };
+        assert_eq!(
+            plan(&s, &attack).is_ok(),
+            !expected.is_empty(),
+            "from {me_at:?}"
+        );
+    }
+}
