@@ -644,19 +644,18 @@ impl Policy for GurpsAi {
             let my_hp = f64::from(f.hp.max(1));
             let from = me.pos;
             let score = |dealt: f64, taken: f64| dealt / their_hp - risk * taken / my_hp;
-            // (maneuver, strikes, damage bonus, Deceptive Attack levels, guard afterwards,
-            // Rapid Strike and extra effort)
+            // The strikes weighed, each plain and then with every Deceptive Attack level:
+            // (maneuver, strikes, damage bonus, guard afterwards, Rapid Strike and extra
+            // effort). Up to ten, kept inline.
             let plain = Effort::default();
-            // Room for every candidate up front (up to ten, each with up to three Deceptive
-            // Attack levels): grown a push at a time, the list was reallocated four times.
-            let mut candidates = Vec::with_capacity(10 * (1 + MAX_DECEPTIVE as usize));
-            candidates.extend_from_slice(&[
-                (Maneuver::Attack, 1.0, 0.0, 0, Guard::Normal, plain),
+            let mut bases = [(Maneuver::Attack, 1.0, 0.0, Guard::Normal, plain); 10];
+            let mut count = 8;
+            bases[..count].copy_from_slice(&[
+                (Maneuver::Attack, 1.0, 0.0, Guard::Normal, plain),
                 (
                     Maneuver::AllOutAttack(AoaOption::Determined),
                     1.0,
                     0.0,
-                    0,
                     Guard::None,
                     plain,
                 ),
@@ -664,7 +663,6 @@ impl Policy for GurpsAi {
                     Maneuver::AllOutAttack(AoaOption::Double),
                     2.0,
                     0.0,
-                    0,
                     Guard::None,
                     plain,
                 ),
@@ -672,7 +670,6 @@ impl Policy for GurpsAi {
                     Maneuver::AllOutAttack(AoaOption::Strong),
                     1.0,
                     2.0,
-                    0,
                     Guard::None,
                     plain,
                 ),
@@ -680,7 +677,6 @@ impl Policy for GurpsAi {
                     Maneuver::CommittedAttack(CommitOption::Determined),
                     1.0,
                     0.0,
-                    0,
                     Guard::Committed(wi as u8),
                     plain,
                 ),
@@ -688,7 +684,6 @@ impl Policy for GurpsAi {
                     Maneuver::CommittedAttack(CommitOption::Strong),
                     1.0,
                     1.0,
-                    0,
                     Guard::Committed(wi as u8),
                     plain,
                 ),
@@ -696,7 +691,6 @@ impl Policy for GurpsAi {
                     Maneuver::DefensiveAttack,
                     1.0,
                     -2.0,
-                    0,
                     Guard::Defensive,
                     plain,
                 ),
@@ -704,7 +698,6 @@ impl Policy for GurpsAi {
                     Maneuver::Attack,
                     2.0,
                     0.0,
-                    0,
                     Guard::Normal,
                     Effort {
                         rapid_strike: true,
@@ -715,71 +708,85 @@ impl Policy for GurpsAi {
             // Extra effort while FP are to spare (more than two thirds left): Mighty Blow on
             // the plain attack, Flurry of Blows on the Rapid Strike.
             if s.extra_effort && f.fp * 3 > f.sheet.fp_max * 2 {
-                candidates.push((
+                bases[count] = (
                     Maneuver::Attack,
                     1.0,
                     2.0,
-                    0,
                     Guard::Normal,
                     Effort {
                         mighty_blow: true,
                         ..plain
                     },
-                ));
-                candidates.push((
+                );
+                bases[count + 1] = (
                     Maneuver::Attack,
                     2.0,
                     0.0,
-                    0,
                     Guard::Normal,
                     Effort {
                         rapid_strike: true,
                         flurry: true,
                         ..plain
                     },
-                ));
+                );
+                count += 2;
             }
+            let bases = &bases[..count];
             // Each with Deceptive Attack too: −2 to hit per −1 to the foe's defense, skill
             // at least 10.
             let skill = f.sheet.weapons[wi].skill;
             let levels = (1..=MAX_DECEPTIVE)
                 .take_while(|l| skill - 2 * l >= MIN_DECEPTIVE_SKILL)
                 .count() as i32;
-            let first = candidates.len();
-            for i in 0..first {
-                for l in 1..=levels {
-                    let (m, times, bonus, _, guard, effort) = candidates[i];
-                    candidates.push((m, times, bonus, l, guard, effort));
+            // Double and Strong hit as a plain attack would; Determined adds its bonus.
+            let weighed_as = |m: Maneuver| match m {
+                Maneuver::AllOutAttack(AoaOption::Double | AoaOption::Strong) => Maneuver::Attack,
+                other => other,
+            };
+            // Strikes alike are weighed once a level (an All-Out Double strikes as a plain
+            // Attack, a Mighty Blow as an All-Out Strong): the first base each one is like.
+            let alike: [usize; 10] = std::array::from_fn(|i| {
+                let key = |j: usize| {
+                    let (m, _, bonus, _, effort): (Maneuver, f64, f64, Guard, Effort) = bases[j];
+                    let rapid = (effort.rapid_strike, effort.flurry);
+                    (weighed_as(m), bonus.to_bits(), rapid)
+                };
+                if i < count {
+                    (0..i).find(|&j| key(j) == key(i)).unwrap_or(i)
+                } else {
+                    i
                 }
-            }
+            });
+            let mut weighed = [[None::<Aimed>; 1 + MAX_DECEPTIVE as usize]; 10];
+            // Every base plain first, then each base with each level, in that order (the
+            // first of equally good candidates is kept).
+            let candidates = (0..count)
+                .map(|i| (i, 0))
+                .chain((0..count).flat_map(|i| (1..=levels).map(move |l| (i, l))));
             let foes = Foes::of(s);
             let mut weigh = Weigher::new(s, wi, target);
             // The threat for each guard the candidates leave (at most four: Normal, None,
             // Committed, Defensive), kept inline.
             let mut threats: [Option<(Guard, f64)>; 4] = [None; 4];
             let mut best: Option<(f64, Maneuver, Aimed, i32, Effort)> = None;
-            for (m, times, bonus, levels, guard, effort) in candidates {
+            for (i, levels) in candidates {
+                let (m, times, bonus, guard, effort) = bases[i];
                 if legal.get(m).is_none() {
                     continue;
                 }
-                // Double and Strong hit as a plain attack would; Determined adds its bonus.
-                let as_maneuver = match m {
-                    Maneuver::AllOutAttack(AoaOption::Double | AoaOption::Strong) => {
-                        Maneuver::Attack
-                    }
-                    other => other,
-                };
-                let rapid = effort.rapid_strike.then_some(effort.flurry);
-                let aimed = weigh.best_location(
-                    as_maneuver,
-                    bonus,
-                    StrikeExtras {
-                        deceptive: levels,
-                        rapid,
-                        dual: None,
-                    },
-                    true,
-                );
+                let slot = &mut weighed[alike[i]][levels as usize];
+                let aimed = *slot.get_or_insert_with(|| {
+                    weigh.best_location(
+                        weighed_as(m),
+                        bonus,
+                        StrikeExtras {
+                            deceptive: levels,
+                            rapid: effort.rapid_strike.then_some(effort.flurry),
+                            dual: None,
+                        },
+                        true,
+                    )
+                });
                 let taken = match threats.iter().flatten().find(|(g, _)| *g == guard) {
                     Some(&(_, t)) => t,
                     None => {
