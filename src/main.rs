@@ -720,11 +720,7 @@ fn balance(
              {} {}, win rate {:.1}% in {} battles from seed {}",
             prepared.name,
             result.side,
-            match knob {
-                Knob::Count => "count",
-                Knob::Skill => "skill",
-                Knob::Hp => "hp",
-            },
+            knob.name(),
             match knob {
                 Knob::Count => "copies",
                 Knob::Skill | Knob::Hp => "steps",

@@ -547,10 +547,10 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             });
         ui.label("by");
         egui::ComboBox::from_id_salt("balance-knob")
-            .selected_text(knob_name(state.knob))
+            .selected_text(state.knob.words())
             .show_ui(ui, |ui| {
                 for k in [Knob::Count, Knob::Skill, Knob::Hp] {
-                    ui.selectable_value(&mut state.knob, k, knob_name(k));
+                    ui.selectable_value(&mut state.knob, k, k.words());
                 }
             });
     });
@@ -608,7 +608,7 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         .allow_scroll(false)
         .include_y(0.0)
         .include_y(100.0)
-        .x_axis_label(knob_name(b.knob))
+        .x_axis_label(b.knob.words())
         .y_axis_label("win rate, %")
         .show(ui, |plot| {
             plot.hline(HLine::new("target", 100.0 * b.target).color(egui::Color32::from_gray(160)));
@@ -648,6 +648,9 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     if let Some(why) = &b.stopped {
         ui.label(format!("Stopped: {why}"));
     }
+    if let Some(short) = b.short() {
+        ui.label(short);
+    }
     ui.horizontal(|ui| {
         ui.label("Save as");
         if state.out.is_empty() {
@@ -664,7 +667,7 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             let header = format!(
                 "{} balanced in the window: {} {} for {:.0}%, win rate {:.1}% in {} battles",
                 prepared.name,
-                knob_name(b.knob),
+                b.knob.words(),
                 b.best.value,
                 100.0 * b.target,
                 100.0 * b.best.win_rate.rate,
@@ -711,14 +714,6 @@ fn name_at(names: &[String], x: f64) -> String {
         return String::new();
     }
     names.get(x as usize).cloned().unwrap_or_default()
-}
-
-fn knob_name(knob: Knob) -> &'static str {
-    match knob {
-        Knob::Count => "copies of each unit",
-        Knob::Skill => "steps of main attack",
-        Knob::Hp => "steps of hit points",
-    }
 }
 
 fn rate_text(rate: Rate) -> String {

@@ -53,6 +53,24 @@ impl Knob {
         }
     }
 
+    /// The knob's name on the command line (`--vary`) and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Knob::Count => "count",
+            Knob::Skill => "skill",
+            Knob::Hp => "hp",
+        }
+    }
+
+    /// What the knob's values count, in words ("copies of each unit").
+    pub fn words(self) -> &'static str {
+        match self {
+            Knob::Count => "copies of each unit",
+            Knob::Skill => "steps of main attack",
+            Knob::Hp => "steps of hit points",
+        }
+    }
+
     fn range(self) -> std::ops::RangeInclusive<i32> {
         match self {
             Knob::Count => COUNT_RANGE,
@@ -89,10 +107,16 @@ pub struct Balance {
     pub best: Step,
     /// Why the search stopped short of crossing the target, if it did.
     pub stopped: Option<String>,
+    /// The nearest win rate is within [`TOLERANCE`] of the target.
+    pub within_tolerance: bool,
     /// The scenario with the best value.
     #[serde(skip)]
     pub file: ScenarioFile,
 }
+
+/// How near the target a balanced win rate should come (0.05: five percentage points);
+/// when no value of the knob does, [`Balance::short`] says why.
+pub const TOLERANCE: f64 = 0.05;
 
 /// `file` with the side's units each `copies` times (copies on the nearest free hexes of
 /// `prepared`'s map).
@@ -236,6 +260,7 @@ pub fn balance(
         target,
         runs: config.runs,
         seed: config.seed,
+        within_tolerance: (best.0.win_rate.rate - target).abs() <= TOLERANCE,
         steps,
         best: best.0,
         stopped,
@@ -244,15 +269,51 @@ pub fn balance(
 }
 
 impl Balance {
+    /// When no value came within [`TOLERANCE`] of the target, a sentence saying so: with
+    /// the two neighbouring values whose win rates lie either side of it (the knob's steps
+    /// are too coarse for the side: another knob may come nearer), or without (the search
+    /// stopped first, see [`Balance::stopped`]). `None` when the nearest is close enough.
+    pub fn short(&self) -> Option<String> {
+        if self.within_tolerance {
+            return None;
+        }
+        let pct = |rate: f64| format!("{:.1}%", 100.0 * rate);
+        let mut text = format!(
+            "No value came within {:.0} points of {}",
+            100.0 * TOLERANCE,
+            pct(self.target)
+        );
+        let mut tried: Vec<&Step> = self.steps.iter().collect();
+        tried.sort_by_key(|s| s.value);
+        let across = tried.windows(2).find(|w| {
+            let (a, b) = (w[0].win_rate.rate, w[1].win_rate.rate);
+            w[1].value == w[0].value + 1 && (a - self.target) * (b - self.target) <= 0.0
+        });
+        if let Some(w) = across {
+            let others: Vec<&str> = [Knob::Count, Knob::Skill, Knob::Hp]
+                .into_iter()
+                .filter(|k| *k != self.knob)
+                .map(Knob::name)
+                .collect();
+            text.push_str(&format!(
+                ": one step of this knob takes the win rate from {} ({}) to {} ({}), too \
+                 coarse for the target; another knob ({}) may come nearer",
+                pct(w[0].win_rate.rate),
+                w[0].value,
+                pct(w[1].win_rate.rate),
+                w[1].value,
+                others.join(" or ")
+            ));
+        }
+        text.push('.');
+        Some(text)
+    }
+
     /// The search as text: each value with the side's win rate and its interval, then the
     /// best.
     pub fn to_text(&self, side_name: &str) -> String {
         use std::fmt::Write;
-        let knob = match self.knob {
-            Knob::Count => "copies of each unit",
-            Knob::Skill => "steps of main attack",
-            Knob::Hp => "steps of hit points",
-        };
+        let knob = self.knob.words();
         let mut s = format!(
             "Balancing {side_name} ({}) for a win rate of {:.1}%, {} battles per value from \
              seed {}\n  {:>5}  {:>8}  95% interval\n",
@@ -281,6 +342,9 @@ impl Balance {
         }
         if let Some(why) = &self.stopped {
             let _ = writeln!(s, "Stopped: {why}.");
+        }
+        if let Some(short) = self.short() {
+            let _ = writeln!(s, "{short}");
         }
         let _ = writeln!(
             s,
@@ -371,6 +435,42 @@ mod tests {
     /// over its ST-based 12 (gurps-lite-and-socs.txt, "LOST HIT POINTS"), a Traveller hull
     /// a tenth more a step, and a ruleset without hit points to turn is refused by name.
     /// The search for 75% walks up from as written and keeps a rate that grows.
+    /// A knob too coarse for the target: Aldric's main attack as written wins him about
+    /// 40% of the duel and one step more about 56%, so no value comes within five points
+    /// of 50%, and the result says so, naming the two values either side and the other
+    /// knobs; a target the nearest value does meet gets no such sentence.
+    #[test]
+    fn a_knob_too_coarse_for_the_target_is_said_to_be() {
+        let duel = load("gurps-duel.ron");
+        let config = PreviewConfig {
+            runs: 400,
+            seed: 4,
+            threads: 2,
+        };
+        let never = AtomicBool::new(false);
+        let b = balance(&duel, ("red", Knob::Skill, 0.5), config, &|_, _| {}, &never)
+            .expect("balanced");
+        let rates: Vec<(i32, f64)> = b.steps.iter().map(|s| (s.value, s.win_rate.rate)).collect();
+        assert_eq!(rates.len(), 2, "{rates:?}");
+        assert!(rates[0].1 < 0.45 && rates[1].1 > 0.55, "{rates:?}");
+        assert!(!b.within_tolerance);
+        let short = b.short().expect("too coarse");
+        assert!(
+            short.starts_with("No value came within 5 points of 50.0%"),
+            "{short}"
+        );
+        assert!(short.contains("(0) to"), "{short}");
+        assert!(short.contains("(1), too coarse"), "{short}");
+        assert!(short.contains("another knob (count or hp)"), "{short}");
+        assert!(b.to_text("Sir Aldric").contains(&short));
+        let near = Balance {
+            target: b.best.win_rate.rate + TOLERANCE / 2.0,
+            within_tolerance: true,
+            ..b
+        };
+        assert_eq!(near.short(), None);
+    }
+
     #[test]
     fn hit_points_are_a_knob_where_the_ruleset_has_them() {
         let duel = load("gurps-duel.ron");
