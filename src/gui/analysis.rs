@@ -648,8 +648,8 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     if let Some(why) = &b.stopped {
         ui.label(format!("Stopped: {why}"));
     }
-    if let Some(short) = b.short() {
-        ui.label(short);
+    if let Some(note) = &b.note {
+        ui.label(note);
     }
     ui.horizontal(|ui| {
         ui.label("Save as");

@@ -107,16 +107,60 @@ pub struct Balance {
     pub best: Step,
     /// Why the search stopped short of crossing the target, if it did.
     pub stopped: Option<String>,
-    /// The nearest win rate is within [`TOLERANCE`] of the target.
+    /// The nearest win rate is within [`TOLERANCE`] of the target ([`within_tolerance`]).
     pub within_tolerance: bool,
+    /// When it is not, a sentence saying so ([`note`]).
+    pub note: Option<String>,
     /// The scenario with the best value.
     #[serde(skip)]
     pub file: ScenarioFile,
 }
 
 /// How near the target a balanced win rate should come (0.05: five percentage points);
-/// when no value of the knob does, [`Balance::short`] says why.
+/// when no value of the knob does, [`Balance::note`] says so.
 pub const TOLERANCE: f64 = 0.05;
+
+/// True when `rate` is within [`TOLERANCE`] of `target`, exactly five points off included
+/// (550 wins of 1,000 against a target of 0.5: in floating point 0.55 − 0.5 is a hair over
+/// 0.05).
+pub fn within_tolerance(rate: f64, target: f64) -> bool {
+    (rate - target).abs() <= TOLERANCE + 1e-9
+}
+
+/// For a search whose nearest win rate is not [`within_tolerance`] of `target`, a sentence
+/// saying so, with the two neighbouring values `steps` tried whose win rates lie either
+/// side of the target when there are such (one step of the knob is too coarse for it:
+/// another knob may come nearer); without them when the search stopped first (see
+/// [`Balance::stopped`]). `None` when the nearest is close enough.
+pub fn note(steps: &[Step], target: f64, within: bool) -> Option<String> {
+    if within {
+        return None;
+    }
+    let pct = |rate: f64| format!("{:.1}%", 100.0 * rate);
+    let mut text = format!(
+        "No value came within {:.0} points of {}",
+        100.0 * TOLERANCE,
+        pct(target)
+    );
+    let mut tried: Vec<&Step> = steps.iter().collect();
+    tried.sort_by_key(|s| s.value);
+    let across = tried.windows(2).find(|w| {
+        let (a, b) = (w[0].win_rate.rate, w[1].win_rate.rate);
+        w[1].value == w[0].value + 1 && (a - target) * (b - target) <= 0.0
+    });
+    if let Some(w) = across {
+        text.push_str(&format!(
+            ": one step of this knob takes the win rate from {} ({}) to {} ({}), too coarse \
+             for the target; another knob may come nearer",
+            pct(w[0].win_rate.rate),
+            w[0].value,
+            pct(w[1].win_rate.rate),
+            w[1].value,
+        ));
+    }
+    text.push('.');
+    Some(text)
+}
 
 /// `file` with the side's units each `copies` times (copies on the nearest free hexes of
 /// `prepared`'s map).
@@ -254,13 +298,15 @@ pub fn balance(
             }
         }
     }
+    let within = within_tolerance(best.0.win_rate.rate, target);
     Ok(Balance {
         side: side.to_string(),
         knob,
         target,
         runs: config.runs,
         seed: config.seed,
-        within_tolerance: (best.0.win_rate.rate - target).abs() <= TOLERANCE,
+        within_tolerance: within,
+        note: note(&steps, target, within),
         steps,
         best: best.0,
         stopped,
@@ -269,46 +315,6 @@ pub fn balance(
 }
 
 impl Balance {
-    /// When no value came within [`TOLERANCE`] of the target, a sentence saying so: with
-    /// the two neighbouring values whose win rates lie either side of it (the knob's steps
-    /// are too coarse for the side: another knob may come nearer), or without (the search
-    /// stopped first, see [`Balance::stopped`]). `None` when the nearest is close enough.
-    pub fn short(&self) -> Option<String> {
-        if self.within_tolerance {
-            return None;
-        }
-        let pct = |rate: f64| format!("{:.1}%", 100.0 * rate);
-        let mut text = format!(
-            "No value came within {:.0} points of {}",
-            100.0 * TOLERANCE,
-            pct(self.target)
-        );
-        let mut tried: Vec<&Step> = self.steps.iter().collect();
-        tried.sort_by_key(|s| s.value);
-        let across = tried.windows(2).find(|w| {
-            let (a, b) = (w[0].win_rate.rate, w[1].win_rate.rate);
-            w[1].value == w[0].value + 1 && (a - self.target) * (b - self.target) <= 0.0
-        });
-        if let Some(w) = across {
-            let others: Vec<&str> = [Knob::Count, Knob::Skill, Knob::Hp]
-                .into_iter()
-                .filter(|k| *k != self.knob)
-                .map(Knob::name)
-                .collect();
-            text.push_str(&format!(
-                ": one step of this knob takes the win rate from {} ({}) to {} ({}), too \
-                 coarse for the target; another knob ({}) may come nearer",
-                pct(w[0].win_rate.rate),
-                w[0].value,
-                pct(w[1].win_rate.rate),
-                w[1].value,
-                others.join(" or ")
-            ));
-        }
-        text.push('.');
-        Some(text)
-    }
-
     /// The search as text: each value with the side's win rate and its interval, then the
     /// best.
     pub fn to_text(&self, side_name: &str) -> String {
@@ -343,8 +349,8 @@ impl Balance {
         if let Some(why) = &self.stopped {
             let _ = writeln!(s, "Stopped: {why}.");
         }
-        if let Some(short) = self.short() {
-            let _ = writeln!(s, "{short}");
+        if let Some(note) = &self.note {
+            let _ = writeln!(s, "{note}");
         }
         let _ = writeln!(
             s,
@@ -431,14 +437,10 @@ mod tests {
         assert_eq!(err, "no side `green`: the sides are red, blue");
     }
 
-    /// `--vary hp` (issue 25, item 3): two steps give each of the duel's red units 4 HP
-    /// over its ST-based 12 (gurps-lite-and-socs.txt, "LOST HIT POINTS"), a Traveller hull
-    /// a tenth more a step, and a ruleset without hit points to turn is refused by name.
-    /// The search for 75% walks up from as written and keeps a rate that grows.
     /// A knob too coarse for the target: Aldric's main attack as written wins him about
     /// 40% of the duel and one step more about 56%, so no value comes within five points
-    /// of 50%, and the result says so, naming the two values either side and the other
-    /// knobs; a target the nearest value does meet gets no such sentence.
+    /// of 50%, and the result says so, naming the two values either side; with a target
+    /// the nearest value does come within five points of, there is no such sentence.
     #[test]
     fn a_knob_too_coarse_for_the_target_is_said_to_be() {
         let duel = load("gurps-duel.ron");
@@ -454,23 +456,50 @@ mod tests {
         assert_eq!(rates.len(), 2, "{rates:?}");
         assert!(rates[0].1 < 0.45 && rates[1].1 > 0.55, "{rates:?}");
         assert!(!b.within_tolerance);
-        let short = b.short().expect("too coarse");
+        let text = b.note.clone().expect("too coarse");
         assert!(
-            short.starts_with("No value came within 5 points of 50.0%"),
-            "{short}"
+            text.starts_with("No value came within 5 points of 50.0%"),
+            "{text}"
         );
-        assert!(short.contains("(0) to"), "{short}");
-        assert!(short.contains("(1), too coarse"), "{short}");
-        assert!(short.contains("another knob (count or hp)"), "{short}");
-        assert!(b.to_text("Sir Aldric").contains(&short));
-        let near = Balance {
-            target: b.best.win_rate.rate + TOLERANCE / 2.0,
-            within_tolerance: true,
-            ..b
-        };
-        assert_eq!(near.short(), None);
+        assert!(text.contains("(0) to"), "{text}");
+        assert!(text.contains("(1), too coarse"), "{text}");
+        assert!(b.to_text("Sir Aldric").contains(&text));
+        let near = b.best.win_rate.rate + TOLERANCE / 2.0;
+        assert!(within_tolerance(b.best.win_rate.rate, near));
+        assert_eq!(
+            note(&b.steps, near, within_tolerance(b.best.win_rate.rate, near)),
+            None
+        );
+        // Stopped short (one value only): the sentence without the values either side.
+        assert_eq!(
+            note(&b.steps[..1], 0.9, false).as_deref(),
+            Some("No value came within 5 points of 90.0%.")
+        );
     }
 
+    /// Exactly five points off is within the tolerance, on either side of the target, as
+    /// whole battles give it (550 or 450 wins of 1,000 for 50%; 700 or 800 for 75%); a
+    /// battle more is not.
+    #[test]
+    fn five_points_off_is_within_the_tolerance() {
+        for (wins, target) in [(550, 0.5), (450, 0.5), (700, 0.75), (800, 0.75)] {
+            assert!(
+                within_tolerance(f64::from(wins) / 1000.0, target),
+                "{wins} {target}"
+            );
+        }
+        for (wins, target) in [(551, 0.5), (449, 0.5), (699, 0.75), (801, 0.75)] {
+            assert!(
+                !within_tolerance(f64::from(wins) / 1000.0, target),
+                "{wins} {target}"
+            );
+        }
+    }
+
+    /// `--vary hp` (issue 25, item 3): two steps give each of the duel's red units 4 HP
+    /// over its ST-based 12 (gurps-lite-and-socs.txt, "LOST HIT POINTS"), a Traveller hull
+    /// a tenth more a step, and a ruleset without hit points to turn is refused by name.
+    /// The search for 75% walks up from as written and keeps a rate that grows.
     #[test]
     fn hit_points_are_a_knob_where_the_ruleset_has_them() {
         let duel = load("gurps-duel.ron");

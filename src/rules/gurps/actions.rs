@@ -473,8 +473,8 @@ fn weapon_fits(maneuver: Maneuver, ranged: bool) -> bool {
 }
 
 /// Movement points `maneuver` allows the fighter: its allowance from current Move, +1 for
-/// Move after a turn of running (gurps-lite-and-socs.txt, "MOVE": "+1 hex after a full
-/// turn of running"; decision: a turn whose maneuver was Move counts as running).
+/// Move after a turn of running (gurps-lite-and-socs.txt, "MANEUVERS", Move: "+1 hex after
+/// a full turn of running"; decision: a turn whose maneuver was Move counts as running).
 pub fn allowance(f: &Fighter, maneuver: Maneuver) -> u32 {
     allowance_at(current_move(f), f.ran(), maneuver)
 }
@@ -891,7 +891,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
             return Err("a group attack needs a target".into());
         };
         group = s.group_for(&s.units[t]);
-        if group.first().map(|g| g.0) != Some(s.me) {
+        if group.is_empty() {
             return Err("the acting fighter cannot strike that foe".into());
         }
     }

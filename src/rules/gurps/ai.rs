@@ -59,6 +59,10 @@ const MIN_AIMED_SKILL: i32 = 9;
 /// Most Deceptive Attack levels the AI considers.
 const MAX_DECEPTIVE: i32 = 3;
 
+/// The most ways of striking the melee choice weighs (each then with every Deceptive
+/// Attack level): eight always, two more with extra effort.
+const MAX_BASES: usize = 10;
+
 /// Locations the AI considers aiming at besides an unaimed blow: the ones that pay off
 /// for some damage type (vitals for piercing and impaling, the neck for cutting, the skull
 /// for anything).
@@ -605,7 +609,7 @@ impl Policy for GurpsAi {
             let mut best: Option<(usize, i32, UnitId, u8)> = None;
             for e in &enemies {
                 let g = s.group_for(e);
-                if g.len() < 2 || g[0].0 != s.me {
+                if g.len() < 2 {
                     continue;
                 }
                 let key = (g.len(), -e.fighter.hp);
@@ -646,11 +650,10 @@ impl Policy for GurpsAi {
             let score = |dealt: f64, taken: f64| dealt / their_hp - risk * taken / my_hp;
             // The strikes weighed, each plain and then with every Deceptive Attack level:
             // (maneuver, strikes, damage bonus, guard afterwards, Rapid Strike and extra
-            // effort). Up to ten, kept inline.
+            // effort). Up to [`MAX_BASES`], kept inline.
             let plain = Effort::default();
-            let mut bases = [(Maneuver::Attack, 1.0, 0.0, Guard::Normal, plain); 10];
-            let mut count = 8;
-            bases[..count].copy_from_slice(&[
+            let mut bases = [(Maneuver::Attack, 1.0, 0.0, Guard::Normal, plain); MAX_BASES];
+            let always = [
                 (Maneuver::Attack, 1.0, 0.0, Guard::Normal, plain),
                 (
                     Maneuver::AllOutAttack(AoaOption::Determined),
@@ -704,7 +707,9 @@ impl Policy for GurpsAi {
                         ..plain
                     },
                 ),
-            ]);
+            ];
+            let mut count = always.len();
+            bases[..count].copy_from_slice(&always);
             // Extra effort while FP are to spare (more than two thirds left): Mighty Blow on
             // the plain attack, Flurry of Blows on the Rapid Strike.
             if s.extra_effort && f.fp * 3 > f.sheet.fp_max * 2 {
@@ -745,7 +750,7 @@ impl Policy for GurpsAi {
             };
             // Strikes alike are weighed once a level (an All-Out Double strikes as a plain
             // Attack, a Mighty Blow as an All-Out Strong): the first base each one is like.
-            let alike: [usize; 10] = std::array::from_fn(|i| {
+            let alike: [usize; MAX_BASES] = std::array::from_fn(|i| {
                 let key = |j: usize| {
                     let (m, _, bonus, _, effort): (Maneuver, f64, f64, Guard, Effort) = bases[j];
                     let rapid = (effort.rapid_strike, effort.flurry);
@@ -757,7 +762,7 @@ impl Policy for GurpsAi {
                     i
                 }
             });
-            let mut weighed = [[None::<Aimed>; 1 + MAX_DECEPTIVE as usize]; 10];
+            let mut weighed = [[None::<Aimed>; 1 + MAX_DECEPTIVE as usize]; MAX_BASES];
             // Every base plain first, then each base with each level, in that order (the
             // first of equally good candidates is kept).
             let candidates = (0..count)

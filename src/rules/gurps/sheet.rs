@@ -947,7 +947,7 @@ impl Fighter {
     }
 
     /// The last maneuver was Move: +1 hex of Move this turn for running on
-    /// (gurps-lite-and-socs.txt, "MOVE").
+    /// (gurps-lite-and-socs.txt, "MANEUVERS", Move).
     pub fn ran(&self) -> bool {
         self.last_maneuver == Some(Maneuver::Move)
     }

@@ -345,7 +345,7 @@ fn legal_maneuvers_are_the_ones_checked_one_by_one() {
     assert!(opened > 5000, "{opened}");
 }
 
-/// gurps-lite-and-socs.txt "MOVE": +1 hex after a full turn of running.
+/// gurps-lite-and-socs.txt, "MANEUVERS", Move: +1 hex after a full turn of running.
 #[test]
 fn running_adds_a_hex_to_move() {
     let mut f = fighter(&[]); // Move 5
