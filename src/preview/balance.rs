@@ -349,9 +349,6 @@ impl Balance {
         if let Some(why) = &self.stopped {
             let _ = writeln!(s, "Stopped: {why}.");
         }
-        if let Some(note) = &self.note {
-            let _ = writeln!(s, "{note}");
-        }
         let _ = writeln!(
             s,
             "Best: {} {knob} ({}), win rate {:.1}%",
@@ -362,6 +359,9 @@ impl Balance {
             },
             100.0 * self.best.win_rate.rate
         );
+        if let Some(note) = &self.note {
+            let _ = writeln!(s, "{note}");
+        }
         s
     }
 }
