@@ -317,13 +317,16 @@ struct FoeStrike {
 
 /// The strikes each fighting enemy could make at the acting unit on its next turn (each
 /// usable weapon within its reach), enemy by enemy: worked out once a decision, while
-/// [`threat`] weighs them for every guard the AI considers.
+/// [`Foes::threat`] weighs them for every guard the AI considers.
 #[derive(Clone, Debug, Default)]
 struct Foes {
     /// Every enemy's strikes, one enemy after another.
     strikes: Vec<FoeStrike>,
     /// Where each enemy's strikes end in `strikes`.
     ends: Vec<usize>,
+    /// The threat for each guard weighed so far (at most four a decision: Normal, None,
+    /// Committed, Defensive), kept inline.
+    threats: [Option<(Guard, f64)>; 4],
 }
 
 impl Foes {
@@ -335,6 +338,7 @@ impl Foes {
         let mut foes = Foes {
             strikes: Vec::with_capacity(2 * s.units.len()),
             ends: Vec::with_capacity(s.units.len()),
+            threats: [None; 4],
         };
         for e in s.enemies() {
             let hexes = e.pos.unsigned_distance_to(me.pos);
@@ -364,6 +368,18 @@ impl Foes {
             foes.ends.push(foes.strikes.len());
         }
         foes
+    }
+
+    /// [`threat`] for `guard`, worked out the first time it is asked.
+    fn threat(&mut self, s: &Situation, guard: Guard) -> f64 {
+        if let Some(&(_, t)) = self.threats.iter().flatten().find(|(g, _)| *g == guard) {
+            return t;
+        }
+        let t = threat(s, self, guard);
+        if let Some(free) = self.threats.iter_mut().find(|k| k.is_none()) {
+            *free = Some((guard, t));
+        }
+        t
     }
 }
 
@@ -768,11 +784,8 @@ impl Policy for GurpsAi {
             let candidates = (0..count)
                 .map(|i| (i, 0))
                 .chain((0..count).flat_map(|i| (1..=levels).map(move |l| (i, l))));
-            let foes = Foes::of(s);
+            let mut foes = Foes::of(s);
             let mut weigh = Weigher::new(s, wi, target);
-            // The threat for each guard the candidates leave (at most four: Normal, None,
-            // Committed, Defensive), kept inline.
-            let mut threats: [Option<(Guard, f64)>; 4] = [None; 4];
             let mut best: Option<(f64, Maneuver, Aimed, i32, Effort)> = None;
             for (i, levels) in candidates {
                 let (m, times, bonus, guard, effort) = bases[i];
@@ -792,16 +805,7 @@ impl Policy for GurpsAi {
                         true,
                     )
                 });
-                let taken = match threats.iter().flatten().find(|(g, _)| *g == guard) {
-                    Some(&(_, t)) => t,
-                    None => {
-                        let t = threat(s, &foes, guard);
-                        if let Some(free) = threats.iter_mut().find(|k| k.is_none()) {
-                            *free = Some((guard, t));
-                        }
-                        t
-                    }
-                };
+                let taken = foes.threat(s, guard);
                 let v = score(times * aimed.value, taken);
                 if best.is_none_or(|b| v > b.0) {
                     best = Some((v, m, aimed, levels, effort));
@@ -830,10 +834,7 @@ impl Policy for GurpsAi {
                 };
                 let dealt =
                     one(&mut weigh, false) + one(&mut Weigher::new(s, second, target), true);
-                let taken = match threats.iter().flatten().find(|(g, _)| *g == Guard::Normal) {
-                    Some(&(_, t)) => t,
-                    None => threat(s, &foes, Guard::Normal),
-                };
+                let taken = foes.threat(s, Guard::Normal);
                 let v = score(dealt, taken);
                 if best.is_none_or(|b| v > b.0) {
                     let mut action = Self::attack(Maneuver::Attack, None, target, wi);
@@ -984,6 +985,26 @@ mod tests {
         Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
     }
 
+    /// A broadsword knight (ST `st`, DX `dx`, Broadsword `skill`) in plate armor (DR 6)
+    /// and the same knight without it.
+    fn knights(st: i32, dx: i32, skill: i32) -> (Fighter, Fighter) {
+        let mut knight = GurpsStats {
+            st: Some(st),
+            dx: Some(dx),
+            ht: Some(11),
+            skills: [("Broadsword".to_string(), skill)].into_iter().collect(),
+            weapons: vec!["broadsword".into()],
+            armor: Some("plate armor".into()),
+            ..Default::default()
+        };
+        let of = |stats: &GurpsStats| {
+            Fighter::new(Arc::new(resolve_sheet(stats, Catalog::builtin()).unwrap()))
+        };
+        let armored = of(&knight);
+        knight.armor = None;
+        (armored, of(&knight))
+    }
+
     fn decide(map: &HexMap, units: &[(Fighter, Hex, u8)], style: AiStyle) -> Action {
         let s = test_situation(map, units, false);
         let legal = legal_options(&s);
@@ -1075,18 +1096,7 @@ mod tests {
     #[test]
     fn masters_aim_at_chinks_in_heavy_armor() {
         let m = map();
-        let mut knight = GurpsStats {
-            st: Some(11),
-            dx: Some(10),
-            ht: Some(11),
-            skills: [("Broadsword".to_string(), 10)].into_iter().collect(),
-            weapons: vec!["broadsword".into()],
-            armor: Some("plate armor".into()),
-            ..Default::default()
-        };
-        let armored = Fighter::new(Arc::new(
-            resolve_sheet(&knight, Catalog::builtin()).unwrap(),
-        ));
+        let (armored, bare) = knights(11, 10, 10);
         assert_eq!(armored.sheet.dr.torso(), 6);
         let units = [
             (fighter(("Spear", 20), &["spear"]), Hex::ZERO, 0),
@@ -1094,10 +1104,6 @@ mod tests {
         ];
         let a = decide(&m, &units, AiStyle::Cautious);
         assert!(a.chink, "{a:?}");
-        knight.armor = None;
-        let bare = Fighter::new(Arc::new(
-            resolve_sheet(&knight, Catalog::builtin()).unwrap(),
-        ));
         let units = [
             (fighter(("Spear", 20), &["spear"]), Hex::ZERO, 0),
             (bare, Hex::new(1, 0), 1),
@@ -1187,22 +1193,7 @@ mod tests {
     #[test]
     fn a_reused_weigher_weighs_as_a_fresh_one() {
         let m = map();
-        let mut knight = GurpsStats {
-            st: Some(13),
-            dx: Some(11),
-            ht: Some(11),
-            skills: [("Broadsword".to_string(), 14)].into_iter().collect(),
-            weapons: vec!["broadsword".into()],
-            armor: Some("plate armor".into()),
-            ..Default::default()
-        };
-        let armored = Fighter::new(Arc::new(
-            resolve_sheet(&knight, Catalog::builtin()).unwrap(),
-        ));
-        knight.armor = None;
-        let bare = Fighter::new(Arc::new(
-            resolve_sheet(&knight, Catalog::builtin()).unwrap(),
-        ));
+        let (armored, bare) = knights(13, 11, 14);
         let attackers = [
             fighter(("Spear", 20), &["spear"]),
             fighter(("Broadsword", 18), &["broadsword", "large knife"]),

@@ -70,7 +70,7 @@ const FULL_RETREAT_PARRY: [&str; 7] = [
 /// (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"). `can_retreat` says whether there is
 /// a hex to retreat to; a stunned defender, or one after a Committed Attack, cannot retreat
 /// ("INJURY", Stunned; "COMMITTED ATTACK"). The new options' labels are left empty when
-/// `quiet` ([`label`]).
+/// `quiet` ([`Label::unless_quiet`]).
 pub fn with_retreat_and_drop(
     defender: &Fighter,
     mut options: Vec<DefenseOption>,
@@ -135,7 +135,7 @@ pub fn with_retreat_and_drop(
 /// and muscle-powered missiles, not `firearm` shots; a large shield's −1 to parries; the
 /// Defensive Attack's +1 to Block. `against` holds what the attack does to every defense
 /// (as for [`defense_options`]). Nothing without a ready shield or after an All-Out Attack.
-/// The shield's labels are left empty when `quiet` ([`label`]).
+/// The shield's labels are left empty when `quiet` ([`Label::unless_quiet`]).
 pub fn with_shield(
     defender: &Fighter,
     mut options: Vec<DefenseOption>,
@@ -188,7 +188,7 @@ pub fn with_shield(
 /// Adds Feverish Defense to every option when the scenario uses extra effort: +2 for 1 FP
 /// (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"; not after an All-Out Attack, which
 /// leaves no defense at all). The new options' labels are left empty when `quiet`
-/// ([`label`]).
+/// ([`Label::unless_quiet`]).
 pub fn with_feverish(
     defender: &Fighter,
     mut options: Vec<DefenseOption>,

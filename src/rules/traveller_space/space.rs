@@ -65,8 +65,9 @@
 //!   missile in contact with it, at +10 and the missile's Size Modifier 0, at range 0.
 //! - Collisions: two ships are in contact when they share a hex at the same sub-step of
 //!   movement or swap hexes between two ([`super::vector::Walks::contact`]); passing
-//!   through a hex the other has left, or will reach, is not a meeting. A ship that names the other as
-//!   its ram target rolls a Quick Contest of Piloting with it; if it wins they collide.
+//!   through a hex the other has left, or will reach, is not a meeting. A ship that names
+//!   the other as its ram target rolls a Quick Contest of Piloting with it; if it wins they
+//!   collide.
 //!   Ships that meet otherwise each roll Piloting to steer clear, and collide only if both
 //!   fail. A collision costs each ship the other's full hit points times their relative
 //!   speed in hexes a turn (at least 1), against its DR: at 10,000-mile hexes any
