@@ -87,8 +87,7 @@ impl Session {
     pub fn new(prepared: Arc<Prepared>, seed: u64, options: SessionOptions) -> Self {
         let mut world = World::new();
         battle::init_resources(&mut world);
-        let mut schedule = battle::new_schedule();
-        prepared.rules.configure(&mut schedule);
+        let schedule = prepared.rules.schedule();
         prepared.rules.init(&mut world, &prepared);
         world.insert_resource(prepared.map.clone());
         let queries = Queries {

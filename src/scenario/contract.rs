@@ -103,7 +103,9 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
         stats: &[&Self::Stats],
     ) -> Vec<Result<Self::Sheet, Vec<Problem>>>;
 
-    /// Adds the ruleset's systems to a battle-step schedule, in their sets.
+    /// Adds the ruleset's systems to a battle-step schedule, in their sets
+    /// ([`crate::battle::BattleSet`]); the battle layer's own (victory, log, statistics,
+    /// and advancing the buffers of events and commands) are there already.
     fn configure(schedule: &mut Schedule);
 
     /// Inserts the resources that last as long as the session (settings the systems
@@ -305,8 +307,9 @@ pub trait ErasedRuleset: Send + Sync + 'static {
         file: &ScenarioFile,
         stats: &[&dyn Section],
     ) -> Vec<Result<UnitSheet, Vec<Problem>>>;
-    /// [`Ruleset::configure`].
-    fn configure(&self, schedule: &mut Schedule);
+    /// The battle-step schedule: the battle layer's systems for this ruleset's commands
+    /// ([`crate::battle::new_schedule`]) and the ruleset's own ([`Ruleset::configure`]).
+    fn schedule(&self) -> Schedule;
     /// [`Ruleset::init`], with the queue of the ruleset's commands.
     fn init(&self, world: &mut World, prepared: &Prepared);
     /// [`Ruleset::reset`], and any command still queued is dropped.
@@ -467,8 +470,10 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
             .collect()
     }
 
-    fn configure(&self, schedule: &mut Schedule) {
-        R::configure(schedule);
+    fn schedule(&self) -> Schedule {
+        let mut schedule = crate::battle::new_schedule::<R::Action>();
+        R::configure(&mut schedule);
+        schedule
     }
 
     fn init(&self, world: &mut World, prepared: &Prepared) {

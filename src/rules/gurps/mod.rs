@@ -52,7 +52,7 @@ pub use sheet::{Fighter, GurpsStats, Sheet};
 pub use snapshot::Snapshot;
 pub use systems::initiative_order;
 
-use crate::battle::{BattleSet, Command, flush_messages};
+use crate::battle::BattleSet;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
 use serde::{Deserialize, Serialize};
 
@@ -124,6 +124,5 @@ pub fn configure(schedule: &mut Schedule) {
         systems::begin_turn.in_set(BattleSet::Begin),
         systems::decide.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
-        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
 }

@@ -39,7 +39,7 @@ pub use contract::MainSequence;
 pub use fight::{Action, Board, Fight, MsUnits, MsUnitsMut, UnitState};
 pub use sheet::{MsSheet, MsStats};
 
-use crate::battle::{BattleSet, Command, UnitId, Units, flush_messages};
+use crate::battle::{BattleSet, UnitId, Units};
 use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
 use combat::{Band, BandSizes};
@@ -107,7 +107,6 @@ pub fn configure(schedule: &mut Schedule) {
         systems::decide.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
         systems::aftermath.in_set(BattleSet::Aftermath),
-        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
 }
 

@@ -57,7 +57,7 @@ pub use dogfight::{
 };
 pub use sheet::{Craft, CraftStats};
 
-use crate::battle::{BattleSet, Command, UnitId, flush_messages};
+use crate::battle::{BattleSet, UnitId};
 use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
 use serde::{Deserialize, Serialize};
@@ -113,7 +113,6 @@ pub fn configure(schedule: &mut Schedule) {
         systems::begin.in_set(BattleSet::Begin),
         crate::battle::decide_with_units::<Dogfight>.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
-        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
 }
 

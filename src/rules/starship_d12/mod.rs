@@ -51,7 +51,7 @@ pub use fleet::{Action, Fleet, Missile, Phase, Ships, ShipsMut};
 pub use range::{Band, Direction};
 pub use sheet::{ShipSheet, ShipState, ShipStats};
 
-use crate::battle::{BattleSet, Command, UnitId, flush_messages};
+use crate::battle::{BattleSet, UnitId};
 use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
 use serde::{Deserialize, Serialize};
@@ -89,7 +89,6 @@ pub fn configure(schedule: &mut Schedule) {
         systems::begin.in_set(BattleSet::Begin),
         crate::battle::decide_with_units::<Fleet>.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
-        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
 }
 

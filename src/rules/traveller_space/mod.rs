@@ -24,7 +24,7 @@ pub use contract::TravellerSpace;
 pub use sheet::{TravellerShip, TravellerShipStats};
 pub use space::{Action, MissileBay, MissileState, Space, Vessels, VesselsMut};
 
-use crate::battle::{BattleSet, Command, flush_messages};
+use crate::battle::BattleSet;
 use crate::hexmap::HexMap;
 use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
@@ -87,7 +87,6 @@ pub fn configure(schedule: &mut Schedule) {
         systems::begin.in_set(BattleSet::Begin),
         systems::decide.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
-        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
 }
 

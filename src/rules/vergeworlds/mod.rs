@@ -30,7 +30,7 @@ pub use contract::Vergeworlds;
 pub use fight::{Action, Board, Fight, UnitState, VwUnits, VwUnitsMut};
 pub use sheet::VwStats;
 
-use crate::battle::{BattleSet, Command, UnitId, Units, flush_messages};
+use crate::battle::{BattleSet, UnitId, Units};
 use crate::scenario::Prepared;
 use bevy::ecs::prelude::{IntoScheduleConfigs, Schedule};
 use fight::Wear;
@@ -57,7 +57,6 @@ pub fn configure(schedule: &mut Schedule) {
         systems::begin.in_set(BattleSet::Begin),
         crate::battle::decide_with_units::<Fight>.in_set(BattleSet::Decide),
         systems::resolve.in_set(BattleSet::Resolve),
-        flush_messages::<Command<Action>>.in_set(BattleSet::Flush),
     ));
 }
 

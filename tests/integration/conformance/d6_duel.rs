@@ -156,7 +156,6 @@ impl Ruleset for D6Duel {
             begin.in_set(BattleSet::Begin),
             decide.in_set(BattleSet::Decide),
             resolve.in_set(BattleSet::Resolve),
-            battle::flush_messages::<Command<DuelAction>>.in_set(BattleSet::Flush),
         ));
     }
 
