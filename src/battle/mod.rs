@@ -534,8 +534,9 @@ pub fn new_schedule<A: Send + Sync + 'static>() -> Schedule {
         )
             .chain(),
     );
-    // As few systems as the order allows: every system a step runs costs about 40 ns
-    // whatever it does (`examples/step_cost.rs`), and a preview runs millions of steps.
+    // As few systems as the order allows: every system a step runs costs a few ns, and a
+    // few more for each resource it reads, whatever it does (README, "What the engine
+    // costs a step"), and a preview runs millions of steps.
     schedule.add_systems((
         judge.in_set(BattleSet::Judge),
         record::<A>.in_set(BattleSet::Record),
