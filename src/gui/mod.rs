@@ -1,7 +1,8 @@
 //! The desktop window (cargo feature `gui`): the hex map with terrain, unit tokens and
-//! overlays ([`map`]), and egui panels ([`panels`]) for the turn tracker, unit sheets, the
-//! actions of the unit whose turn it is with an odds preview, the combat log with every
-//! roll, battle previews, and the scenario menu (open, restart, save, load, undo, replay).
+//! overlays (module `map`), and egui panels (module `panels`) for the turn tracker, unit
+//! sheets, the actions of the unit whose turn it is with an odds preview, the combat log
+//! with every roll, battle previews, and the scenario menu (open, restart, save, load,
+//! undo, replay).
 //!
 //! The battle lives in a [`Play`] kept in the [`Game`] resource: the window draws what its
 //! world holds, sends the player's decisions to it and steps it for the AI at a watchable

@@ -5,10 +5,10 @@
 //! a hex ([`Hex::round`]), calling the C library's `roundf` three times and its software
 //! `fmaf` once a hex on processors without those instructions; line of sight, cover and
 //! the Vergeworlds vectors and stray shots walk such lines millions of times a preview.
-//! [`line`] does the same arithmetic in the same order and rounds without the calls:
+//! [`line()`] does the same arithmetic in the same order and rounds without the calls:
 //! - the interpolation is glam's `lerp`, `a * (1 - s) + b * s`, component by component,
 //!   with `s = step / distance` as in [`Hex::line_to`];
-//! - [`round`] rounds half away from zero as `f32::round` does, to an `i32` (only the sign
+//! - `round` rounds half away from zero as `f32::round` does, to an `i32` (only the sign
 //!   of a zero could differ, and a zero adds nothing to a hex coordinate);
 //! - the fused `0.5 * y + x` of [`Hex::round`] is summed in `f64`: `0.5 * y` is exact
 //!   there, and the sum is exact unless one term is below 2⁻²⁹ of the other, in which case
@@ -16,8 +16,8 @@
 //!   changes; either way its rounding to `f32` is the fused result.
 //!
 //! [`Line::first_of`] finds where a line first meets one of a set of hexes without working
-//! out the hexes none of them is near. The tests compare [`line`] with [`Hex::line_to`] on
-//! every pair of hexes of a map.
+//! out the hexes none of them is near. The tests compare [`line()`] with
+//! [`Hex::line_to`] on every pair of hexes of a map.
 
 use hexx::Hex;
 
@@ -33,7 +33,7 @@ pub fn line(from: Hex, to: Hex) -> Line {
     }
 }
 
-/// The hexes of a [`line`], in order; skipping hexes ([`Iterator::nth`], so
+/// The hexes of a [`line()`], in order; skipping hexes ([`Iterator::nth`], so
 /// [`Iterator::skip`]) works none of them out.
 #[derive(Clone, Debug)]
 pub struct Line {
@@ -66,10 +66,10 @@ impl Line {
     /// of the line's hexes, after its start, found among `stops`, for a line whose ends'
     /// coordinates lie within [`FAR`].
     ///
-    /// Only the steps whose point of the segment lies within [`NEAR`] of a stop in both
+    /// Only the steps whose point of the segment lies within `NEAR` of a stop in both
     /// axial coordinates can have it as their hex; the point of step `i` is
     /// `a + (b - a) * i / n` in each coordinate, so those steps are an interval, worked out
-    /// in `f64` (whose error is nothing beside the room [`NEAR`] leaves).
+    /// in `f64` (whose error is nothing beside the room `NEAR` leaves).
     pub fn first_of(&self, stops: impl IntoIterator<Item = Hex>) -> Option<u32> {
         debug_assert!(
             [self.a, self.b]

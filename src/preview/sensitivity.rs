@@ -5,7 +5,7 @@
 //! that the differences are paired ([`compare::paired`](super::compare::paired)).
 //!
 //! A variant is the scenario file changed and checked again like any file
-//! ([`validate`](crate::scenario::validate)): one that breaks a rule of the format (a side
+//! ([`validate`]): one that breaks a rule of the format (a side
 //! left without units, a skill beyond its range) is reported as not possible, with the
 //! reason.
 

@@ -38,7 +38,7 @@
 //! - Explosives strike every unit still fighting within Close of the unit aimed at, friend
 //!   or foe, with the one roll against each one's Defense; the aimed-at unit first, then by
 //!   distance. Cover is counted from the point of the blast. The thrower is spared (see
-//!   [`Fight::blast_victims`]).
+//!   [`Board::blast_victims`]).
 //! - Ships: detection is shared by a side; only detected ships can be fired upon. A ship
 //!   makes its attack action with its best gunner (Double Attack: two attacks); the
 //!   crewman who rolls a ship's check spends his own Edge and Lucky. A systems failure

@@ -273,7 +273,7 @@ pub fn weapon_defense(own_def: i32, opponent_def: i32) -> i32 {
     own_def - opponent_def
 }
 
-/// "Rapid Fire": the recoil added by firing `shots` in one action (score of [shots]).
+/// "Rapid Fire": the recoil added by firing `shots` in one action (score of \[shots\]).
 pub fn rapid_fire_recoil(shots: u32) -> i32 {
     whole_score(shots.max(1) as f64)
 }
@@ -284,7 +284,7 @@ pub fn min_strength_penalty(strength: i32, needed: i32) -> i32 {
 }
 
 /// "High Speed" (melee): the effective Brawn of a blow struck after moving `meters` this
-/// turn: Brawn ⊕ 2 × (score of [distance] + Action Score − 8).
+/// turn: Brawn ⊕ 2 × (score of \[distance\] + Action Score − 8).
 pub fn high_speed_brawn(brawn: f64, meters: f64, action_score: i32) -> f64 {
     if meters < 1.0 {
         return brawn;
@@ -441,12 +441,12 @@ pub fn control_points(roll: i32, strength: f64) -> f64 {
     value(score(roll.max(1) as f64) + strength - 2.0)
 }
 
-/// "Area Fire": the Size of an area of `m2` square meters: score of [area]/2 + 1.
+/// "Area Fire": the Size of an area of `m2` square meters: score of \[area\]/2 + 1.
 pub fn area_size(m2: f64) -> f64 {
     score(m2) / 2.0 + 1.0
 }
 
-/// "Area Fire": the Shot score of `shots` hitting the area: score of [shots]/2.
+/// "Area Fire": the Shot score of `shots` hitting the area: score of \[shots\]/2.
 pub fn shot_score(shots: u32) -> f64 {
     score(shots.max(1) as f64) / 2.0
 }

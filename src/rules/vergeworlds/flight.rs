@@ -520,8 +520,9 @@ pub fn buoyancy(density_score: f64, altitude_m: f64) -> Buoyancy {
 }
 
 /// The drag on a floater that moved `distance` meters this turn, meters per turn
-/// (vergeworlds-rough-methods.txt, "Flight:", Powered Flight, floaters): value of [2× score of
-/// [distance] - Size - Streamlining - 3× Density score - 18 + Action Score].
+/// (vergeworlds-rough-methods.txt, "Flight:", Powered Flight, floaters): value of
+/// \[2× score of \[distance\] - Size - Streamlining - 3× Density score - 18 + Action
+/// Score\].
 pub fn floater_drag(
     distance: f64,
     size: f64,

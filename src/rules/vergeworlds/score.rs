@@ -1,5 +1,5 @@
 //! The Score-Value table (rules/README.md decision 1; the text, vergeworlds-rough-methods.txt,
-//! uses "score of [x]", "value of [x]", row shifts and ⊕ / ⊖ throughout but does not print
+//! uses "score of \[x\]", "value of \[x\]", row shifts and ⊕ / ⊖ throughout but does not print
 //! the table).
 //!
 //! The decision, in this one place: value = 2^(score/2). Whole scores read the clean table

@@ -103,7 +103,7 @@ pub struct Weapon {
     /// Full-auto: at most 3 × ROF shots a round ("Rate of fire").
     #[serde(default)]
     pub full_auto: bool,
-    /// Recoil: −1 to hit for each point of Strength short; rapid fire adds score of [shots].
+    /// Recoil: −1 to hit for each point of Strength short; rapid fire adds score of \[shots\].
     #[serde(default)]
     pub rcl: Option<i32>,
     /// Minimum Strength.

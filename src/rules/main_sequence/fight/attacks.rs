@@ -81,8 +81,8 @@ impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
     /// the attack is made: each unit the attack reaches (an explosion's victims, or the
     /// targets in order) with the bonus its roll counts against it and the Defense it is
     /// rolled against without an active defense; what the attack, once made, counts
-    /// ([`Fight::attack_modifiers`], [`crate::rules::main_sequence::combat::target_penalty`] and the Defense
-    /// with cover, or [`Fight::blast_defense`]).
+    /// ([`Board::attack_modifiers`], [`crate::rules::main_sequence::combat::target_penalty`] and the Defense
+    /// with cover, or [`Board::blast_defense`]).
     pub fn shot_odds(
         &self,
         map: &HexMap,

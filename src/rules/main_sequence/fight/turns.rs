@@ -277,7 +277,7 @@ impl<F: BorrowMut<Fight>, U: MsUnitsMut> Board<F, U> {
     /// Starts a round: the dying lose a round, then the round's checks (repairs, crew
     /// first aid, sensor sweeps, the chase) and initiative, in that order. A check whose
     /// roller has Edge or luck waits for its questions ([`Prompt::Boost`],
-    /// [`Prompt::RerollCheck`]); [`Fight::apply`] carries the round on with the answers.
+    /// [`Prompt::RerollCheck`]); [`Board::apply`] carries the round on with the answers.
     pub fn begin_round(
         &mut self,
         map: &HexMap,

@@ -430,7 +430,7 @@ impl Dogfight {
 
     /// [`Dogfight::hit`] by a shot aimed at the hit location `aim` (a light hit knocks out
     /// that location; the die picks one otherwise). An extreme hit on a craft with armour
-    /// or force shields counts as great ([`super::sheet::CraftStats::armor`]); a planet
+    /// or force shields counts as great ([`crate::rules::socs::CraftStats::armor`]); a planet
     /// loses a location to any hit but a cosmetic one ([`ShipClass::Planet`]).
     #[allow(clippy::too_many_arguments)]
     pub fn hit_at(
