@@ -58,12 +58,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    // As the preview fights them (`preview::run_battles`).
-    let options = SessionOptions {
-        keep_log: false,
-        autopilot: true,
-    };
-    let mut session = Session::new(prepared, 0, options);
+    let mut session = Session::new(prepared, 0, SessionOptions::PREVIEW);
     let mut steps = 0u64;
     // The steps alone: each battle's reset is timed apart, below.
     let mut fought = Duration::ZERO;

@@ -28,6 +28,15 @@ pub struct SessionOptions {
     pub autopilot: bool,
 }
 
+impl SessionOptions {
+    /// How a preview fights its battles: no log, the AI on every side
+    /// ([`crate::preview::run_battles`]).
+    pub const PREVIEW: SessionOptions = SessionOptions {
+        keep_log: false,
+        autopilot: true,
+    };
+}
+
 impl Default for SessionOptions {
     fn default() -> Self {
         Self {

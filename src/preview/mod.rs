@@ -406,10 +406,7 @@ pub fn run_battles(
     let unit_sides: Vec<u8> = prepared.units.iter().map(|u| u.side).collect();
     let sides = prepared.sides.len();
     let units = prepared.units.len();
-    let options = SessionOptions {
-        keep_log: false,
-        autopilot: true,
-    };
+    let options = SessionOptions::PREVIEW;
     let mut totals = Totals::new(sides, units);
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)

@@ -508,10 +508,7 @@ fn continue_from_resumes_a_recorded_battle_with_new_dice() {
     assert!(s.log_text().starts_with(&resumed));
 
     // As a preview runs it: no log, reused sessions, the same dice give the same battle.
-    let quiet = SessionOptions {
-        keep_log: false,
-        autopilot: true,
-    };
+    let quiet = SessionOptions::PREVIEW;
     let mut a = Session::new(prepared.clone(), 1, quiet);
     let mut b = Session::new(prepared, 2, quiet);
     b.run();

@@ -81,30 +81,10 @@ fn cannot_move_into_walls_or_fighters() {
         (fighter(&["broadsword"]), Hex::new(2, 0), 1),
     ];
     let s = situation(&map, &units);
-    assert!(
-        plan(
-            &s,
-            &action(Maneuver::Move, Some(Hex::new(0, 1)), None, None)
-        )
-        .unwrap_err()
-        .contains("blocked")
-    );
-    assert!(
-        plan(
-            &s,
-            &action(Maneuver::Move, Some(Hex::new(2, 0)), None, None)
-        )
-        .unwrap_err()
-        .contains("occupied")
-    );
-    assert!(
-        plan(
-            &s,
-            &action(Maneuver::Move, Some(Hex::new(40, 0)), None, None)
-        )
-        .unwrap_err()
-        .contains("off the map")
-    );
+    let refusal = |to: Hex| plan(&s, &action(Maneuver::Move, Some(to), None, None)).unwrap_err();
+    assert!(refusal(Hex::new(0, 1)).contains("blocked"));
+    assert!(refusal(Hex::new(2, 0)).contains("occupied"));
+    assert!(refusal(Hex::new(40, 0)).contains("off the map"));
     let p = plan(
         &s,
         &action(Maneuver::Move, Some(Hex::new(3, 0)), None, None),
