@@ -120,6 +120,7 @@ impl Ruleset for Gurps {
     }
 
     fn reset(world: &mut World, prepared: &Prepared, _: &GurpsConfig) {
+        world.insert_resource(super::systems::CheckedCommand::default());
         let sides = prepared.sides.len();
         world.insert_resource(MoraleState {
             losses_seen: vec![0; sides],

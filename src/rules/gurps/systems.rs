@@ -292,7 +292,8 @@ fn morale_checks(
     }
 }
 
-/// The AI's decision for the fighter whose turn it is, when the AI plays it.
+/// The AI's decision for the fighter whose turn it is, when the AI plays it, with the
+/// check of it that resolve then takes ([`CheckedCommand`]).
 #[allow(clippy::too_many_arguments)] // a bevy system: each parameter is one world access
 pub(super) fn decide(
     turn: Res<TurnState>,
@@ -300,6 +301,8 @@ pub(super) fn decide(
     map: Res<HexMap>,
     rules: Res<GurpsRules>,
     roster: Res<Roster>,
+    log: Res<CombatLog>,
+    mut checked: ResMut<CheckedCommand>,
     units: Query<(
         &UnitId,
         &Side,
@@ -334,10 +337,51 @@ pub(super) fn decide(
     };
     let legal = legal_options(&s);
     let action = GurpsAi { style }.choose(&s, &legal);
+    checked.0 = Some(Checked {
+        unit: active,
+        action: action.clone(),
+        check: check(&s, &action, &roster, log.keep),
+    });
     commands.write(Command {
         unit: active,
         action,
     });
+}
+
+/// The check of the AI's command of this step, made by decide in the situation the AI
+/// chose it in, for resolve to take instead of making that situation and the same check
+/// again (every AI command was checked twice a step). Nothing changes the battle between
+/// the two systems, so the check is the one resolve would make; resolve uses it only for
+/// that unit and that action (a player's or a replay's command for the unit is checked
+/// afresh) and empties it every step.
+#[derive(bevy::ecs::resource::Resource, Debug, Default)]
+pub struct CheckedCommand(Option<Checked>);
+
+/// One [`CheckedCommand`].
+#[derive(Debug)]
+struct Checked {
+    unit: UnitId,
+    action: Action,
+    check: Check,
+}
+
+/// What checking an action gives: the words for the log (empty when no log is kept), and
+/// the plan with its target's id, or why the action is refused.
+type Check = (String, Result<(Plan, Option<UnitId>), String>);
+
+/// Checks `action` in `s` ([`plan`]), with words for the log when it is kept (`words`).
+fn check(s: &Situation, action: &Action, roster: &Roster, words: bool) -> Check {
+    // Words only when someone will read them (previews keep no log).
+    let text = if words {
+        describe(s, action, roster)
+    } else {
+        String::new()
+    };
+    let result = plan(s, action).map(|p| {
+        let target = p.target.map(|t| s.units[t].id);
+        (p, target)
+    });
+    (text, result)
 }
 
 /// Words for an action in the log.
@@ -375,7 +419,9 @@ pub(super) fn resolve(
     log: Res<CombatLog>,
     rules: Res<GurpsRules>,
     mut writer: MessageWriter<BattleEvent>,
+    mut decided: ResMut<CheckedCommand>,
 ) {
+    let decided = decided.0.take();
     let mut refused = Vec::new();
     let chosen = crate::battle::awaited_command(
         turn.awaiting,
@@ -395,8 +441,8 @@ pub(super) fn resolve(
         .get(me_entity)
         .is_ok_and(|u| autopilot.0 || matches!(u.6.0, Control::Ai(_)));
 
-    // Check the command against the rules.
-    let checked = {
+    // Check the command against the rules, unless decide checked this very command.
+    let fresh = || {
         // Room for every unit at once (the query's iterator gives no size to collect by).
         let mut views = Vec::with_capacity(units.iter().len());
         views.extend(
@@ -406,19 +452,16 @@ pub(super) fn resolve(
                     UnitView::of(&roster, id, (side, pos, standing, fighter, facing))
                 }),
         );
-        Situation::new(&map, views, active, &rules).map(|s| {
-            // Words only when someone will read them (previews keep no log).
-            let text = if events.quiet {
-                String::new()
-            } else {
-                describe(&s, &action, &roster)
-            };
-            let result = plan(&s, &action).map(|p| {
-                let target = p.target.map(|t| s.units[t].id);
-                (p, target)
-            });
-            (text, result)
-        })
+        Situation::new(&map, views, active, &rules)
+            .map(|s| check(&s, &action, &roster, !events.quiet))
+    };
+    let checked = match decided {
+        Some(d) if d.unit == active && d.action == action => {
+            // Every debug build (the tests) checks afresh too and compares.
+            debug_assert_eq!(fresh().as_ref(), Some(&d.check), "decide's check");
+            Some(d.check)
+        }
+        _ => fresh(),
     };
     let Some((text, result)) = checked else {
         return;

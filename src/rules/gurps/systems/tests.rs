@@ -1,5 +1,6 @@
 //! A GURPS battle that keeps no log ([`Report::quiet`](super::Report)) is fought exactly
-//! as one that keeps it.
+//! as one that keeps it; resolve takes decide's check of the AI's command only for that
+//! command.
 
 use crate::battle::{BattleEvent, HexPos, UnitId};
 use crate::dice::BattleRng;
@@ -74,5 +75,56 @@ fn a_battle_without_a_log_is_fought_as_one_with_it() {
     assert!(
         log_only_events > 0,
         "the logged battles show rolls and notes"
+    );
+}
+
+/// Resolve takes the check decide made of the AI's command ([`super::CheckedCommand`])
+/// only for that command: a player's command for the same unit, sent before the AI's, is
+/// checked afresh. Here it moves off the map, so it is refused, and with the AI playing
+/// the unit (autopilot) the unit Does Nothing instead; had resolve taken the AI's check,
+/// the AI's action would have been carried out without a refusal.
+#[test]
+fn a_command_other_than_the_ais_is_checked_afresh() {
+    use crate::battle::TurnState;
+    use crate::rules::gurps::maneuver::{Action, Maneuver};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios")
+        .join("gurps-skirmish-3v3.ron");
+    let prepared = Arc::new(crate::rules::builtin().load(&path).expect("the scenario"));
+    let options = SessionOptions {
+        keep_log: true,
+        autopilot: false,
+    };
+    let mut s = Session::new(prepared, 1, options);
+    // Step until a player's unit awaits its command.
+    let mut active = None;
+    for _ in 0..20 {
+        s.step();
+        active = s.world.resource::<TurnState>().awaiting;
+        if active.is_some() {
+            break;
+        }
+    }
+    let active = active.expect("a player's unit awaits its command");
+    s.world.write_message(crate::battle::Command {
+        unit: active,
+        action: Action {
+            to: Some(hexx::Hex::new(40, 40)),
+            ..Action::simple(Maneuver::Move)
+        },
+    });
+    s.set_autopilot(true);
+    let before = s.log().entries.len();
+    s.step();
+    let events: Vec<&BattleEvent> = s.log().entries[before..].iter().map(|e| &e.event).collect();
+    assert!(
+        events.iter().any(|e| matches!(e,
+            BattleEvent::Rejected { unit, reason } if *unit == active && reason.contains("off the map"))),
+        "{events:?}"
+    );
+    assert!(
+        events.iter().any(|e| matches!(e,
+            BattleEvent::ActionChosen { unit, action } if *unit == active && action.contains("refused"))),
+        "{events:?}"
     );
 }
