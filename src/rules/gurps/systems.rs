@@ -302,7 +302,7 @@ pub(super) fn decide(
     rules: Res<GurpsRules>,
     roster: Res<Roster>,
     log: Res<CombatLog>,
-    mut checked: ResMut<CheckedCommand>,
+    mut to_resolve: ResMut<CheckedCommand>,
     units: Query<(
         &UnitId,
         &Side,
@@ -337,7 +337,7 @@ pub(super) fn decide(
     };
     let legal = legal_options(&s);
     let action = GurpsAi { style }.choose(&s, &legal);
-    checked.0 = Some(Checked {
+    to_resolve.0 = Some(Checked {
         unit: active,
         action: action.clone(),
         check: check(&s, &action, &roster, log.keep),
@@ -351,11 +351,12 @@ pub(super) fn decide(
 /// The check of the AI's command of this step, made by decide in the situation the AI
 /// chose it in, for resolve to take instead of making that situation and the same check
 /// again (every AI command was checked twice a step). Nothing changes the battle between
-/// the two systems, so the check is the one resolve would make; resolve uses it only for
-/// that unit and that action (a player's or a replay's command for the unit is checked
-/// afresh) and empties it every step.
+/// the two systems (the step's sets run one after the other, nothing between Decide and
+/// Resolve), so the check is the one resolve would make; resolve uses it only for that
+/// unit and that action (any other action, a player's or a replay's, is checked afresh)
+/// and empties it every step.
 #[derive(bevy::ecs::resource::Resource, Debug, Default)]
-pub struct CheckedCommand(Option<Checked>);
+pub(super) struct CheckedCommand(Option<Checked>);
 
 /// One [`CheckedCommand`].
 #[derive(Debug)]
@@ -365,9 +366,14 @@ struct Checked {
     check: Check,
 }
 
-/// What checking an action gives: the words for the log (empty when no log is kept), and
-/// the plan with its target's id, or why the action is refused.
-type Check = (String, Result<(Plan, Option<UnitId>), String>);
+/// What checking an action gives.
+#[derive(Debug, PartialEq)]
+struct Check {
+    /// The words for the log (empty when no log is kept).
+    text: String,
+    /// The plan with its target's id, or why the action is refused.
+    result: Result<(Plan, Option<UnitId>), String>,
+}
 
 /// Checks `action` in `s` ([`plan`]), with words for the log when it is kept (`words`).
 fn check(s: &Situation, action: &Action, roster: &Roster, words: bool) -> Check {
@@ -381,7 +387,7 @@ fn check(s: &Situation, action: &Action, roster: &Roster, words: bool) -> Check 
         let target = p.target.map(|t| s.units[t].id);
         (p, target)
     });
-    (text, result)
+    Check { text, result }
 }
 
 /// Words for an action in the log.
@@ -419,9 +425,9 @@ pub(super) fn resolve(
     log: Res<CombatLog>,
     rules: Res<GurpsRules>,
     mut writer: MessageWriter<BattleEvent>,
-    mut decided: ResMut<CheckedCommand>,
+    mut from_decide: ResMut<CheckedCommand>,
 ) {
-    let decided = decided.0.take();
+    let decided = from_decide.0.take();
     let mut refused = Vec::new();
     let chosen = crate::battle::awaited_command(
         turn.awaiting,
@@ -452,8 +458,7 @@ pub(super) fn resolve(
                     UnitView::of(&roster, id, (side, pos, standing, fighter, facing))
                 }),
         );
-        Situation::new(&map, views, active, &rules)
-            .map(|s| check(&s, &action, &roster, !events.quiet))
+        Situation::new(&map, views, active, &rules).map(|s| check(&s, &action, &roster, log.keep))
     };
     let checked = match decided {
         Some(d) if d.unit == active && d.action == action => {
@@ -463,7 +468,7 @@ pub(super) fn resolve(
         }
         _ => fresh(),
     };
-    let Some((text, result)) = checked else {
+    let Some(Check { text, result }) = checked else {
         return;
     };
     let (plan, target) = match result {
