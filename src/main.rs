@@ -245,10 +245,11 @@ enum Command {
         #[arg(long)]
         side: String,
         /// The win rate to aim at, from 0 to 1.
-        #[arg(long, default_value_t = 0.5, value_parser = parse_rate)]
+        #[arg(long, default_value_t = 0.5, value_parser = parse_rate, allow_negative_numbers = true)]
         target: f64,
-        /// What to turn: `count` (copies of each of the side's units, 1 to 8) or `skill`
-        /// (the side's main attack, -5 to +5 steps; see the README for a step).
+        /// What to turn: `count` (copies of each of the side's units, 1 to 8), `skill`
+        /// (the side's main attack, -5 to +5 steps) or `hp` (the side's hit points, -5 to
+        /// +5 steps, where the ruleset has them); see the README for a step.
         #[arg(long, value_enum, default_value_t = KnobArg::Count)]
         vary: KnobArg,
         /// Battles per value.
@@ -542,6 +543,10 @@ fn preview(
             )
         });
     bar.finish_and_clear();
+    if report.runs == 0 {
+        eprintln!("cancelled before any battle was fought to the end: nothing to report");
+        return ExitCode::from(130);
+    }
     let mut battles = battles.into_inner().unwrap_or_default();
     battles.sort_by_key(|r| r.index);
     let text = if json {
@@ -633,6 +638,10 @@ fn compare(
         cancel,
     );
     bar.finish_and_clear();
+    if result.a.runs == 0 {
+        eprintln!("cancelled before any pair of battles was fought to the end: nothing to report");
+        return ExitCode::from(130);
+    }
     let text = if json {
         match json_text(&result) {
             Ok(t) => t,
@@ -769,7 +778,10 @@ fn balance(
         let mut text = result.to_text(name);
         match &out {
             Some(out) => text.push_str(&format!("Written to {}\n", out.display())),
-            None => text.push_str("(--out NEW.ron writes the balanced scenario)\n"),
+            None if !cancelled => {
+                text.push_str("(--out NEW.ron writes the balanced scenario)\n");
+            }
+            None => {}
         }
         text
     };

@@ -13,7 +13,10 @@
 //! a tenth of the hull).
 //! The search starts from the scenario as written and walks one value at a time towards the
 //! target while the side's win rate has not crossed it (win rates grow with either knob),
-//! within [`COUNT_RANGE`] and [`SKILL_RANGE`].
+//! within [`COUNT_RANGE`] and [`SKILL_RANGE`]. A knob that cannot take its first step (the
+//! side's stat blocks cannot be turned, no hex is free for a copy) is an error; a search
+//! cancelled part-way gives the values fought so far, the one cut short with the battles it
+//! had ([`Balance::cancelled`]).
 //!
 //! [`scenario::to_ron`]: crate::scenario::to_ron
 
@@ -24,8 +27,8 @@ use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// What a search cut short by a cancel says (its value is not counted).
-pub const CANCELLED: &str = "cancelled";
+/// What a search cancelled before any battle was fought to the end fails with.
+pub const CANCELLED: &str = "cancelled before any battle was fought to the end";
 
 /// The values `count` may take: copies of each unit.
 pub const COUNT_RANGE: std::ops::RangeInclusive<i32> = 1..=8;
@@ -84,6 +87,9 @@ impl Knob {
 pub struct Step {
     /// The knob's value.
     pub value: i32,
+    /// Battles fought at this value: the search's `runs`, fewer for the value a cancel cut
+    /// short.
+    pub battles: u64,
     /// The side's wins, with the 95% interval.
     pub win_rate: Rate,
 }
@@ -101,15 +107,22 @@ pub struct Balance {
     pub runs: u64,
     /// Base seed, the same for every value.
     pub seed: u64,
-    /// Every value tried, in the order tried.
+    /// Every value tried, in the order tried (the last one with fewer battles when a
+    /// cancel cut it short).
     pub steps: Vec<Step>,
-    /// The value whose win rate came nearest the target (of the values fought to the end).
+    /// The value whose win rate came nearest the target, of the values fought to the end
+    /// (the one value tried when a cancel cut even that short).
     pub best: Step,
     /// Why the search stopped short of crossing the target, if it did.
     pub stopped: Option<String>,
+    /// The search was cancelled (Ctrl-C) before it ended.
+    pub cancelled: bool,
     /// The nearest win rate is within [`TOLERANCE`] of the target ([`within_tolerance`]).
     pub within_tolerance: bool,
-    /// When it is not, a sentence saying so ([`note`]).
+    /// The nearest win rate's 95% interval lies within [`TOLERANCE`] of the target: more
+    /// battles would not take it out ([`surely_within`]).
+    pub surely_within: bool,
+    /// When it is not surely within, a sentence saying so ([`note`]).
     pub note: Option<String>,
     /// The scenario with the best value.
     #[serde(skip)]
@@ -127,16 +140,37 @@ pub fn within_tolerance(rate: f64, target: f64) -> bool {
     (rate - target).abs() <= TOLERANCE + 1e-9
 }
 
+/// True when the whole 95% interval of `rate` lies within [`TOLERANCE`] of `target`
+/// (as [`within_tolerance`] counts it): the win rate is near enough however the battles
+/// of another preview fall, short of the 5% of intervals that miss.
+pub fn surely_within(rate: &Rate, target: f64) -> bool {
+    within_tolerance(rate.low, target) && within_tolerance(rate.high, target)
+}
+
 /// For a search whose nearest win rate is not [`within_tolerance`] of `target`, a sentence
 /// saying so, with the two neighbouring values `steps` tried whose win rates lie either
 /// side of the target when there are such (one step of the knob is too coarse for it:
 /// another knob may come nearer); without them when the search stopped first (see
-/// [`Balance::stopped`]). `None` when the nearest is close enough.
-pub fn note(steps: &[Step], target: f64, within: bool) -> Option<String> {
-    if within {
-        return None;
-    }
+/// [`Balance::stopped`]). For a nearest win rate `best` that is within the tolerance but
+/// not [`surely_within`] it, a sentence saying that its interval reaches beyond and that
+/// more battles a value would tell. `None` when the nearest is surely close enough.
+pub fn note(steps: &[Step], best: &Rate, target: f64) -> Option<String> {
     let pct = |rate: f64| format!("{:.1}%", 100.0 * rate);
+    if within_tolerance(best.rate, target) {
+        if surely_within(best, target) {
+            return None;
+        }
+        return Some(format!(
+            "The nearest win rate, {}, is within {:.0} points of {}, but its 95% interval \
+             ({} to {}) reaches beyond them: more battles a value (--runs) would tell \
+             whether it stays within.",
+            pct(best.rate),
+            100.0 * TOLERANCE,
+            pct(target),
+            pct(best.low),
+            pct(best.high),
+        ));
+    }
     let mut text = format!(
         "No value came within {:.0} points of {}",
         100.0 * TOLERANCE,
@@ -203,7 +237,8 @@ fn with_each(
     Ok(f)
 }
 
-/// The scenario with the knob at `value`, checked like any file.
+/// The scenario with the knob at `value`, checked like any file (as written, untouched, at
+/// the knob's neutral value).
 fn variant(
     prepared: &Prepared,
     side: &str,
@@ -211,6 +246,7 @@ fn variant(
     value: i32,
 ) -> Result<(ScenarioFile, Prepared), String> {
     let file = match knob {
+        _ if value == knob.neutral() => prepared.file.clone(),
         Knob::Count => with_copies(prepared, side, value)?,
         Knob::Skill => with_each(prepared, side, value, super::sensitivity::strengthen)?,
         Knob::Hp => with_each(prepared, side, value, super::sensitivity::toughen)?,
@@ -226,7 +262,8 @@ fn variant(
 /// Searches `knob` for the value that brings side `side`'s win rate nearest `target`, a
 /// preview of `config.runs` battles at each value. `progress` gets the value being tried
 /// and the battles finished of it. Errors: a side that does not exist, a knob the ruleset
-/// or the side's stat blocks cannot turn.
+/// or the side's stat blocks cannot turn (its first step from the scenario as written is
+/// not a valid scenario), [`CANCELLED`] when a cancel came before any battle ended.
 pub fn balance(
     prepared: &Arc<Prepared>,
     (side, knob, target): (&str, Knob, f64),
@@ -242,34 +279,44 @@ pub fn balance(
             let ids: Vec<&str> = prepared.sides.iter().map(|s| s.id.as_str()).collect();
             format!("no side `{side}`: the sides are {}", ids.join(", "))
         })?;
+    // A value's step and scenario; the step has fewer than `runs` battles when cancelled.
     let rate_at = |value: i32| -> Result<(Step, ScenarioFile), String> {
         let (file, checked) = variant(prepared, side, knob, value)?;
         let report = run_preview(Arc::new(checked), config, &|n| progress(value, n), cancel);
-        if report.cancelled {
-            return Err(CANCELLED.to_string());
-        }
-        Ok((
-            Step {
-                value,
-                win_rate: report.sides[index].wins,
-            },
-            file,
-        ))
+        let step = Step {
+            value,
+            battles: report.runs,
+            win_rate: report.sides[index].wins,
+        };
+        Ok((step, file))
+    };
+    let cut_short = |step: &Step| step.battles < config.runs;
+    let cancelled_at = |step: &Step| {
+        format!(
+            "cancelled after {} of {} battles at {}",
+            step.battles, config.runs, step.value
+        )
     };
     let start = knob.neutral();
     let (first, file) = rate_at(start)?;
+    if first.battles == 0 {
+        return Err(CANCELLED.into());
+    }
     let up = first.win_rate.rate < target;
+    let mut stopped = cut_short(&first).then(|| cancelled_at(&first));
     let mut best = (first.clone(), file);
     let mut steps = vec![first];
-    let mut stopped = None;
     let mut value = start;
-    loop {
+    while stopped.is_none() {
         let last = steps.last().map_or(0.0, |s| s.win_rate.rate);
         if (up && last >= target) || (!up && last <= target) {
             break;
         }
         if cancel.load(Ordering::Relaxed) {
-            stopped = Some(CANCELLED.into());
+            stopped = Some(format!(
+                "cancelled before {}",
+                value + if up { 1 } else { -1 }
+            ));
             break;
         }
         value += if up { 1 } else { -1 };
@@ -282,31 +329,41 @@ pub fn balance(
             break;
         }
         match rate_at(value) {
+            Ok((step, _)) if cut_short(&step) => {
+                stopped = Some(cancelled_at(&step));
+                if step.battles > 0 {
+                    steps.push(step);
+                }
+            }
             Ok((step, file)) => {
                 if (step.win_rate.rate - target).abs() < (best.0.win_rate.rate - target).abs() {
                     best = (step.clone(), file);
                 }
                 steps.push(step);
             }
-            Err(why) if why == CANCELLED => {
-                stopped = Some(why);
-                break;
+            // The first step away from the scenario as written: the knob cannot turn.
+            Err(why) if steps.len() == 1 => {
+                return Err(format!(
+                    "`{}` cannot turn {side} {} from the scenario as written ({value}): {why}",
+                    knob.name(),
+                    if up { "up" } else { "down" },
+                ));
             }
-            Err(why) => {
-                stopped = Some(format!("{value}: {why}"));
-                break;
-            }
+            Err(why) => stopped = Some(format!("{value}: {why}")),
         }
     }
-    let within = within_tolerance(best.0.win_rate.rate, target);
+    // Only the values fought to the end say where the target lies.
+    let whole: Vec<Step> = steps.iter().filter(|s| !cut_short(s)).cloned().collect();
     Ok(Balance {
         side: side.to_string(),
         knob,
         target,
         runs: config.runs,
         seed: config.seed,
-        within_tolerance: within,
-        note: note(&steps, target, within),
+        within_tolerance: within_tolerance(best.0.win_rate.rate, target),
+        surely_within: surely_within(&best.0.win_rate, target),
+        note: note(&whole, &best.0.win_rate, target),
+        cancelled: cancel.load(Ordering::Relaxed),
         steps,
         best: best.0,
         stopped,
@@ -334,7 +391,7 @@ impl Balance {
             let r = &step.win_rate;
             let _ = writeln!(
                 s,
-                "  {:>5}  {:>7.1}%  {:.1}% to {:.1}%{}",
+                "  {:>5}  {:>7.1}%  {:.1}% to {:.1}%{}{}",
                 step.value,
                 100.0 * r.rate,
                 100.0 * r.low,
@@ -343,6 +400,11 @@ impl Balance {
                     "  <- nearest"
                 } else {
                     ""
+                },
+                if step.battles < self.runs {
+                    format!("  ({} battles: cancelled)", step.battles)
+                } else {
+                    String::new()
                 }
             );
         }
@@ -464,16 +526,151 @@ mod tests {
         assert!(text.contains("(0) to"), "{text}");
         assert!(text.contains("(1), too coarse"), "{text}");
         assert!(b.to_text("Sir Aldric").contains(&text));
-        let near = b.best.win_rate.rate + TOLERANCE / 2.0;
-        assert!(within_tolerance(b.best.win_rate.rate, near));
-        assert_eq!(
-            note(&b.steps, near, within_tolerance(b.best.win_rate.rate, near)),
-            None
-        );
+        // A win rate surely within five points of the target (its whole interval is):
+        // no sentence.
+        let tight = Rate::wilson(5000, 10_000);
+        assert!(surely_within(&tight, 0.52));
+        assert_eq!(note(&b.steps, &tight, 0.52), None);
         // Stopped short (one value only): the sentence without the values either side.
         assert_eq!(
-            note(&b.steps[..1], 0.9, false).as_deref(),
+            note(&b.steps[..1], &b.steps[0].win_rate, 0.9).as_deref(),
             Some("No value came within 5 points of 90.0%.")
+        );
+    }
+
+    /// A nearest win rate within five points of the target whose 95% interval reaches
+    /// beyond them is not called balanced without a word: 541 wins of 1,000 (Wilson
+    /// interval 51.0% to 57.2%) for 50% says that more battles would tell; 500 of 1,000
+    /// (46.9% to 53.1%) is surely within, and 560 of 1,000 is not within at all.
+    #[test]
+    fn a_win_rate_near_the_edge_of_the_tolerance_is_said_to_be_uncertain() {
+        let edge = Rate::wilson(541, 1000);
+        assert!(within_tolerance(edge.rate, 0.5));
+        assert!(!surely_within(&edge, 0.5));
+        let text = note(&[], &edge, 0.5).expect("uncertain");
+        assert_eq!(
+            text,
+            "The nearest win rate, 54.1%, is within 5 points of 50.0%, but its 95% interval \
+             (51.0% to 57.2%) reaches beyond them: more battles a value (--runs) would tell \
+             whether it stays within."
+        );
+        assert!(surely_within(&Rate::wilson(500, 1000), 0.5));
+        assert_eq!(note(&[], &Rate::wilson(500, 1000), 0.5), None);
+        let far = Rate::wilson(560, 1000);
+        assert!(!within_tolerance(far.rate, 0.5) && !surely_within(&far, 0.5));
+        assert_eq!(
+            note(&[], &far, 0.5).as_deref(),
+            Some("No value came within 5 points of 50.0%.")
+        );
+    }
+
+    /// At the knob's neutral value the scenario is the one written, untouched: the
+    /// patrol's riflemen keep their template (turning them by 0 steps would write each
+    /// stat block out).
+    #[test]
+    fn the_value_as_written_is_the_scenario_as_written() {
+        let farm = load("gurps-skirmish-3v3.ron");
+        for knob in [Knob::Count, Knob::Skill, Knob::Hp] {
+            let (file, _) = variant(&farm, "patrol", knob, knob.neutral()).expect("valid");
+            assert_eq!(file, farm.file, "{knob:?}");
+        }
+        let (file, _) = variant(&farm, "patrol", Knob::Skill, 1).expect("valid");
+        assert_ne!(file, farm.file);
+    }
+
+    /// A search cancelled part-way (Ctrl-C) gives the values fought so far: the duel's
+    /// Aldric for 90% by copies, cancelled in the second value, keeps the first whole
+    /// value as the best and the second with the battles it had; cancelled in the first
+    /// value, that value with its battles; cancelled before any battle ended, an error.
+    /// (Progress comes every 64 battles: the cancel lands after 64 of 200.)
+    #[test]
+    fn a_cancelled_search_gives_the_values_fought_so_far() {
+        let duel = load("gurps-duel.ron");
+        let config = PreviewConfig {
+            runs: 200,
+            seed: 4,
+            threads: 1,
+        };
+        for (at_value, after) in [(2, 64), (1, 64)] {
+            let cancel = AtomicBool::new(false);
+            let b = balance(
+                &duel,
+                ("red", Knob::Count, 0.9),
+                config,
+                &|value, n| {
+                    if value == at_value && n >= after {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                },
+                &cancel,
+            )
+            .expect("the values fought so far");
+            assert!(b.cancelled);
+            let last = b.steps.last().expect("a value");
+            assert_eq!(last.value, at_value);
+            assert!(
+                (after..config.runs).contains(&last.battles),
+                "{:?}",
+                b.steps
+            );
+            assert_eq!(b.steps.len(), at_value as usize, "{:?}", b.steps);
+            assert_eq!(b.best.value, 1);
+            // The value cut short does not count as evidence of a knob too coarse.
+            assert!(
+                b.note.as_deref().is_some_and(|n| !n.contains("too coarse")),
+                "{:?}",
+                b.note
+            );
+            let stopped = b.stopped.clone().expect("stopped");
+            assert_eq!(
+                stopped,
+                format!(
+                    "cancelled after {} of 200 battles at {at_value}",
+                    last.battles
+                )
+            );
+            assert!(
+                b.to_text("Sir Aldric")
+                    .contains(&format!("({} battles: cancelled)", last.battles)),
+                "{}",
+                b.to_text("Sir Aldric")
+            );
+        }
+        let cancelled = AtomicBool::new(true);
+        let err = balance(
+            &duel,
+            ("red", Knob::Count, 0.9),
+            config,
+            &|_, _| {},
+            &cancelled,
+        )
+        .expect_err("nothing fought");
+        assert_eq!(err, CANCELLED);
+    }
+
+    /// A knob that cannot take its first step is an error, not a search that stops at
+    /// once: the corridor's crew are Main Sequence player characters, whose attributes the
+    /// creation rules fix, so their main attack cannot be raised.
+    #[test]
+    fn a_knob_that_cannot_turn_is_an_error() {
+        let corridor = load("ms-corridor.ron");
+        let config = PreviewConfig {
+            runs: 20,
+            seed: 4,
+            threads: 1,
+        };
+        let never = AtomicBool::new(false);
+        let err = balance(
+            &corridor,
+            ("crew", Knob::Skill, 1.0),
+            config,
+            &|_, _| {},
+            &never,
+        )
+        .expect_err("player characters");
+        assert!(
+            err.starts_with("`skill` cannot turn crew up from the scenario as written (1): "),
+            "{err}"
         );
     }
 

@@ -4,8 +4,9 @@
 //!
 //! When A and B are of the same ruleset and share their seeds, battle `i` of A and battle
 //! `i` of B roll from the same seed, so luck mostly cancels and the test is paired: on the
-//! differences `b_i - a_i`, their mean against its standard error (for win rates, the same
-//! as McNemar's test for large samples). Across rulesets, or with other seeds for B, a seed
+//! differences `b_i - a_i`, their mean against its standard error (for win rates, close to
+//! McNemar's test where a difference is in doubt; smaller p-values than McNemar's for large
+//! differences). Across rulesets, or with other seeds for B, a seed
 //! means nothing shared and the test is unpaired: the difference of the means against the
 //! standard error of two independent samples (Welch). Both use the normal distribution,
 //! good from a few dozen battles on (the default is 1,000); below about 30 the p-values are

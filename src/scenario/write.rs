@@ -40,9 +40,11 @@ pub struct Original<'a> {
 }
 
 /// [`to_ron`] for a scenario changed from `original`: the comments at the top of the
-/// original follow `header`, and every part the change left as it was (the ruleset's
-/// settings, the map, a side by id, a template by name, a unit by name) is written as the
-/// original has it, with the comment lines above it and the comment after it.
+/// original follow `header`, every part the change left as it was (the name, the
+/// description, the ruleset's settings, the map, a side by id, a template by name, a unit
+/// by name, the victory rule) is written as the original has it, with the comment lines
+/// above it and the comment after it, and the comment lines before the file's closing
+/// parenthesis (at the start of its line) and after it are kept.
 pub fn to_ron_from(
     registry: &Registry,
     file: &ScenarioFile,
@@ -80,13 +82,19 @@ fn write(
         w.lines.extend(kept);
     }
     w.lines.push("(".into());
-    w.lines
-        .push(format!("{INDENT}name: {},", plain(&file.name)?));
-    if !file.description.is_empty() {
-        let text = plain(&file.description)?;
-        w.lines.push(format!("{INDENT}description: {text},"));
-    }
     let same = |f: &dyn Fn(&ScenarioFile) -> bool| original.is_some_and(|o| f(o.file));
+    let kept = same(&|o| o.name == file.name).then(|| root.field("name"));
+    if !w.as_written(1, "name: ", &file.name, kept) {
+        w.lines
+            .push(format!("{INDENT}name: {},", plain(&file.name)?));
+    }
+    if !file.description.is_empty() {
+        let kept = same(&|o| o.description == file.description).then(|| root.field("description"));
+        if !w.as_written(1, "description: ", &file.description, kept) {
+            let text = plain(&file.description)?;
+            w.lines.push(format!("{INDENT}description: {text},"));
+        }
+    }
     let kept = same(&|o| o.ruleset == file.ruleset).then(|| root.field("ruleset"));
     w.part(1, "ruleset: ", &file.ruleset, kept)?;
     let kept = same(&|o| o.map == file.map).then(|| root.field("map"));
@@ -120,11 +128,46 @@ fn write(
     }
     w.lines.push(format!("{INDENT}],"));
     if file.victory != VictorySpec::default() {
-        w.lines
-            .push(format!("{INDENT}victory: {},", plain(&file.victory)?));
+        let kept = same(&|o| o.victory == file.victory).then(|| root.field("victory"));
+        if !w.as_written(1, "victory: ", &file.victory, kept) {
+            w.lines
+                .push(format!("{INDENT}victory: {},", plain(&file.victory)?));
+        }
     }
-    w.lines.push(")".into());
+    let (before, close, after) = original
+        .map(|o| closing_comments(o.text))
+        .unwrap_or_default();
+    w.lines
+        .extend(before.iter().map(|c| format!("{INDENT}{}", c.trim_start())));
+    w.lines.push(match close {
+        Some(c) => format!(") {c}"),
+        None => ")".into(),
+    });
+    w.lines.extend(after);
     Ok(w.lines.join("\n") + "\n")
+}
+
+/// The comments around a scenario file's closing parenthesis, when it starts a line: the
+/// comment lines right above it, the comment after it on its line, and the comment lines
+/// after it (to the end of the file).
+fn closing_comments(text: &str) -> (Vec<String>, Option<String>, Vec<String>) {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(at) = lines.iter().rposition(|l| l.starts_with(')')) else {
+        return Default::default();
+    };
+    let comment = |l: &str| l.trim_start().starts_with("//");
+    let mut before: Vec<String> = (lines[..at].iter().rev())
+        .take_while(|l| comment(l))
+        .map(|l| l.to_string())
+        .collect();
+    before.reverse();
+    let rest = lines[at][1..].trim();
+    let close = rest.starts_with("//").then(|| rest.to_string());
+    let after = (lines[at + 1..].iter())
+        .filter(|l| comment(l))
+        .map(|l| l.to_string())
+        .collect();
+    (before, close, after)
 }
 
 /// Writes `file` to `out`, a new file (one that exists is not replaced), keeping the
@@ -433,6 +476,25 @@ impl Writer<'_> {
         value: &T,
         kept: Option<Path>,
     ) -> Result<(), String> {
+        if self.as_written(level, key, value, kept) {
+            return Ok(());
+        }
+        let body = self.minimal(value)?;
+        let mut part = Vec::new();
+        nest(&mut part, level, key, body);
+        self.lines.extend(join(&part));
+        Ok(())
+    }
+
+    /// Appends part `value` at `level` after `key` as the original has it at `kept`, with
+    /// its comments, when that reads as `value`; false (nothing appended) otherwise.
+    fn as_written<T: Serialize + DeserializeOwned + PartialEq>(
+        &mut self,
+        level: usize,
+        key: &str,
+        value: &T,
+        kept: Option<Path>,
+    ) -> bool {
         let pad = INDENT.repeat(level);
         if let Some(o) = self.original
             && let Some(path) = kept
@@ -463,14 +525,10 @@ impl Writer<'_> {
                     }
                     self.lines.push(line);
                 }
-                return Ok(());
+                return true;
             }
         }
-        let body = self.minimal(value)?;
-        let mut part = Vec::new();
-        nest(&mut part, level, key, body);
-        self.lines.extend(join(&part));
-        Ok(())
+        false
     }
 
     /// `value` as pretty RON lines with every field left out whose absence reads back the

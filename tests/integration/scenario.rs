@@ -443,7 +443,7 @@ fn the_writer_keeps_the_comments_of_unchanged_parts() {
 
 const COMMENTED: &str = "// a file
 (
-    name: \"Comments\",
+    name: \"Comments\", // the name
     ruleset: Gurps(),
     // about the map
     map: (shape: Hexagon(radius: 4)),
@@ -458,12 +458,18 @@ const COMMENTED: &str = "// a file
 \u{3000} jacket\")),
         (name: \"Two\", side: \"b\", at: (2, 0), template: \"guard\"), // the guard
     ],
-)
+    // a short fight
+    victory: RoundLimit(12), // twelve rounds
+    // the end
+) // closed
+// after the file
 ";
 
-/// Comments above parts that follow their key are kept; a string broken over lines
-/// (one starting with an ideographic space) is never re-indented, and nothing panics;
-/// the header is written once however often the file is saved.
+/// Comments above parts that follow their key are kept, and so are those after the name
+/// and the victory rule and those around the closing parenthesis, also when a unit
+/// changed (as `balance --out` writes it); a string broken over lines (one starting with
+/// an ideographic space) is never re-indented, and nothing panics; the header is written
+/// once however often the file is saved.
 #[test]
 fn comments_and_strings_survive_and_the_header_is_not_repeated() {
     let registry = skirmish::rules::builtin();
@@ -472,13 +478,26 @@ fn comments_and_strings_survive_and_the_header_is_not_repeated() {
         text: COMMENTED,
         file: &file,
     };
-    let once = skirmish::scenario::to_ron_from(registry, &file, "saved", o).expect("written");
-    for kept in [
+    let comments = [
         "// a file",
-        "// about the map",
-        "// about the guard",
+        "    name: \"Comments\", // the name",
+        "    // about the map",
+        "        // about the guard",
         "// the guard",
-    ] {
+        "    // a short fight\n    victory: RoundLimit(12), // twelve rounds",
+        "    // the end\n) // closed\n// after the file\n",
+    ];
+    let mut moved = file.clone();
+    moved.units[0].at = (1, 0);
+    let changed =
+        skirmish::scenario::to_ron_from(registry, &moved, "balanced", o).expect("written");
+    for kept in comments {
+        assert!(changed.contains(kept), "{kept}:\n{changed}");
+    }
+    let back: skirmish::scenario::ScenarioFile = registry.read_ron(&changed).expect("reads");
+    assert_eq!(back, moved, "{changed}");
+    let once = skirmish::scenario::to_ron_from(registry, &file, "saved", o).expect("written");
+    for kept in comments {
         assert!(once.contains(kept), "{kept}:\n{once}");
     }
     let back: skirmish::scenario::ScenarioFile = registry.read_ron(&once).expect("reads back");
@@ -490,7 +509,9 @@ fn comments_and_strings_survive_and_the_header_is_not_repeated() {
     let twice =
         skirmish::scenario::to_ron_from(registry, &back, "saved", o).expect("written again");
     assert_eq!(twice.matches("// saved").count(), 1, "{twice}");
-    assert_eq!(twice.matches("// a file").count(), 1, "{twice}");
+    for once in ["// a file", "// the end", "// closed", "// after the file"] {
+        assert_eq!(twice.matches(once).count(), 1, "{once}: {twice}");
+    }
     assert_eq!(
         registry
             .read_ron::<skirmish::scenario::ScenarioFile>(&twice)
