@@ -43,8 +43,9 @@ pub struct Original<'a> {
 /// original follow `header`, every part the change left as it was (the name, the
 /// description, the ruleset's settings, the map, a side by id, a template by name, a unit
 /// by name, the victory rule) is written as the original has it, with the comment lines
-/// above it and the comment after it, and the comment lines before the file's closing
-/// parenthesis (at the start of its line) and after it are kept.
+/// above it and the comment after it; a changed side, template or unit keeps the comment
+/// lines above it and the comment after it (by id or name); and the comment lines before
+/// the file's closing parenthesis (at the start of its line) and after it are kept.
 pub fn to_ron_from(
     registry: &Registry,
     file: &ScenarioFile,
@@ -96,16 +97,19 @@ fn write(
         }
     }
     let kept = same(&|o| o.ruleset == file.ruleset).then(|| root.field("ruleset"));
-    w.part(1, "ruleset: ", &file.ruleset, kept)?;
+    let was = original.map(|_| root.field("ruleset"));
+    w.part(1, "ruleset: ", &file.ruleset, (kept, was))?;
     let kept = same(&|o| o.map == file.map).then(|| root.field("map"));
-    w.part(1, "map: ", &file.map, kept)?;
+    let was = original.map(|_| root.field("map"));
+    w.part(1, "map: ", &file.map, (kept, was))?;
     w.lines.push(format!("{INDENT}sides: ["));
     for side in &file.sides {
-        let kept = original.and_then(|o| {
-            let j = o.file.sides.iter().position(|s| s == side)?;
+        let at = |same: &dyn Fn(&super::SideSpec) -> bool| {
+            let j = original?.file.sides.iter().position(same)?;
             Some(root.field("sides").index(j))
-        });
-        w.part(2, "", side, kept)?;
+        };
+        let (kept, was) = (at(&|s| s == side), at(&|s| s.id == side.id));
+        w.part(2, "", side, (kept, was))?;
     }
     w.lines.push(format!("{INDENT}],"));
     if !file.templates.is_empty() {
@@ -114,17 +118,21 @@ fn write(
             let kept = original
                 .filter(|o| o.file.templates.get(name) == Some(stats))
                 .map(|_| root.field("templates").key(name));
-            w.part(2, &format!("{}: ", plain(name)?), stats, kept)?;
+            let was = original
+                .filter(|o| o.file.templates.contains_key(name))
+                .map(|_| root.field("templates").key(name));
+            w.part(2, &format!("{}: ", plain(name)?), stats, (kept, was))?;
         }
         w.lines.push(format!("{INDENT}}},"));
     }
     w.lines.push(format!("{INDENT}units: ["));
     for unit in &file.units {
-        let kept = original.and_then(|o| {
-            let j = o.file.units.iter().position(|u| u == unit)?;
+        let at = |same: &dyn Fn(&super::UnitSpec) -> bool| {
+            let j = original?.file.units.iter().position(same)?;
             Some(root.field("units").index(j))
-        });
-        w.part(2, "", unit, kept)?;
+        };
+        let (kept, was) = (at(&|u| u == unit), at(&|u| u.name == unit.name));
+        w.part(2, "", unit, (kept, was))?;
     }
     w.lines.push(format!("{INDENT}],"));
     if file.victory != VictorySpec::default() {
@@ -468,21 +476,38 @@ struct Writer<'r> {
 
 impl Writer<'_> {
     /// Appends part `value` at `level` after `key`: as the original has it at `kept` (with
-    /// its comments) when that reads as `value`, else minimised and joined.
+    /// its comments) when that reads as `value`, else minimised and joined, with the
+    /// comment lines above and the comment after the part it changes, at `was` in the
+    /// original (the same side, template or unit by id or name).
     fn part<T: Serialize + DeserializeOwned + PartialEq>(
         &mut self,
         level: usize,
         key: &str,
         value: &T,
-        kept: Option<Path>,
+        (kept, was): (Option<Path>, Option<Path>),
     ) -> Result<(), String> {
         if self.as_written(level, key, value, kept) {
             return Ok(());
+        }
+        let comments = self
+            .original
+            .zip(was)
+            .and_then(|(o, path)| verbatim(o.text, &path));
+        let pad = INDENT.repeat(level);
+        if let Some(c) = &comments {
+            let above = c.above.iter().map(|l| format!("{pad}{}", l.trim_start()));
+            self.lines.extend(above);
         }
         let body = self.minimal(value)?;
         let mut part = Vec::new();
         nest(&mut part, level, key, body);
         self.lines.extend(join(&part));
+        if let Some(after) = comments.and_then(|c| c.after)
+            && let Some(last) = self.lines.last_mut()
+        {
+            last.push(' ');
+            last.push_str(&after);
+        }
         Ok(())
     }
 

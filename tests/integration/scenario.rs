@@ -453,6 +453,7 @@ const COMMENTED: &str = "// a file
         \"guard\": Gurps(st: 11, dx: 11, iq: 10, ht: 11, weapons: [\"spear\"]),
     },
     units: [
+        // the first
         (name: \"One\", side: \"a\", at: (0, 0),
             stats: Gurps(st: 10, dx: 12, iq: 10, ht: 10, armor: \"leather
 \u{3000} jacket\")),
@@ -466,9 +467,10 @@ const COMMENTED: &str = "// a file
 ";
 
 /// Comments above parts that follow their key are kept, and so are those after the name
-/// and the victory rule and those around the closing parenthesis, also when a unit
-/// changed (as `balance --out` writes it); a string broken over lines (one starting with
-/// an ideographic space) is never re-indented, and nothing panics; the header is written
+/// and the victory rule and those around the closing parenthesis, also when the units
+/// changed (as `balance --out` writes it: a changed unit keeps the comment lines above it
+/// and the comment after it); a string broken over lines (one starting with an
+/// ideographic space) is never re-indented, and nothing panics; the header is written
 /// once however often the file is saved.
 #[test]
 fn comments_and_strings_survive_and_the_header_is_not_repeated() {
@@ -483,12 +485,14 @@ fn comments_and_strings_survive_and_the_header_is_not_repeated() {
         "    name: \"Comments\", // the name",
         "    // about the map",
         "        // about the guard",
-        "// the guard",
+        "        // the first\n        (",
+        "), // the guard",
         "    // a short fight\n    victory: RoundLimit(12), // twelve rounds",
         "    // the end\n) // closed\n// after the file\n",
     ];
     let mut moved = file.clone();
     moved.units[0].at = (1, 0);
+    moved.units[1].at = (3, 0);
     let changed =
         skirmish::scenario::to_ron_from(registry, &moved, "balanced", o).expect("written");
     for kept in comments {
