@@ -711,12 +711,16 @@ fn balance(
     bar.finish_and_clear();
     let result = match result {
         Ok(r) => r,
+        Err(why) if why == skirmish::preview::balance::CANCELLED => {
+            eprintln!("{why}: nothing to report");
+            return ExitCode::from(130);
+        }
         Err(why) => {
             eprintln!("error: cannot balance {}: {why}", file.display());
             return interrupted_or(ExitCode::from(1));
         }
     };
-    let cancelled = CANCEL.load(std::sync::atomic::Ordering::Relaxed);
+    let cancelled = result.cancelled;
     let out = out.filter(|out| {
         if cancelled {
             eprintln!("cancelled: {} is not written", out.display());

@@ -638,7 +638,10 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         });
     for step in &b.steps {
         let best = step.value == b.best.value;
-        let text = format!("{:>3}: {}", step.value, rate_text(step.win_rate));
+        let mut text = format!("{:>3}: {}", step.value, rate_text(step.win_rate));
+        if step.battles < b.runs {
+            text.push_str(&format!("  ({} battles: cancelled)", step.battles));
+        }
         if best {
             ui.strong(format!("{text}  (nearest)"));
         } else {
@@ -650,6 +653,11 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     }
     if let Some(note) = &b.note {
         ui.label(note);
+    }
+    // A search cut short is not a balanced scenario (as `balance --out` writes none).
+    if b.cancelled {
+        ui.label("Cancelled: Balance again to finish the search before saving.");
+        return;
     }
     ui.horizontal(|ui| {
         ui.label("Save as");

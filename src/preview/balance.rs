@@ -115,12 +115,12 @@ pub struct Balance {
     pub best: Step,
     /// Why the search stopped short of crossing the target, if it did.
     pub stopped: Option<String>,
-    /// The search was cancelled (Ctrl-C) before it ended.
+    /// The search was cancelled (Ctrl-C) before it ended: [`Balance::stopped`] says where.
     pub cancelled: bool,
     /// The nearest win rate is within [`TOLERANCE`] of the target ([`within_tolerance`]).
     pub within_tolerance: bool,
-    /// The nearest win rate's 95% interval lies within [`TOLERANCE`] of the target: more
-    /// battles would not take it out ([`surely_within`]).
+    /// The nearest win rate's 95% interval lies within [`TOLERANCE`] of the target
+    /// ([`surely_within`]).
     pub surely_within: bool,
     /// When it is not surely within, a sentence saying so ([`note`]).
     pub note: Option<String>,
@@ -141,8 +141,8 @@ pub fn within_tolerance(rate: f64, target: f64) -> bool {
 }
 
 /// True when the whole 95% interval of `rate` lies within [`TOLERANCE`] of `target`
-/// (as [`within_tolerance`] counts it): the win rate is near enough however the battles
-/// of another preview fall, short of the 5% of intervals that miss.
+/// (as [`within_tolerance`] counts it): the win rate is most likely near enough however
+/// the battles of another preview fall (a 95% interval misses one time in twenty).
 pub fn surely_within(rate: &Rate, target: f64) -> bool {
     within_tolerance(rate.low, target) && within_tolerance(rate.high, target)
 }
@@ -151,10 +151,12 @@ pub fn surely_within(rate: &Rate, target: f64) -> bool {
 /// saying so, with the two neighbouring values `steps` tried whose win rates lie either
 /// side of the target when there are such (one step of the knob is too coarse for it:
 /// another knob may come nearer); without them when the search stopped first (see
-/// [`Balance::stopped`]). For a nearest win rate `best` that is within the tolerance but
-/// not [`surely_within`] it, a sentence saying that its interval reaches beyond and that
-/// more battles a value would tell. `None` when the nearest is surely close enough.
-pub fn note(steps: &[Step], best: &Rate, target: f64) -> Option<String> {
+/// [`Balance::stopped`]); "fought to the end" when the search was `cancelled` (values
+/// not tried might have come nearer). For a nearest win rate `best` that is within the
+/// tolerance but not [`surely_within`] it, a sentence saying that its interval reaches
+/// beyond and that more battles a value would tell. `None` when the nearest is surely
+/// close enough.
+pub fn note(steps: &[Step], best: &Rate, target: f64, cancelled: bool) -> Option<String> {
     let pct = |rate: f64| format!("{:.1}%", 100.0 * rate);
     if within_tolerance(best.rate, target) {
         if surely_within(best, target) {
@@ -172,7 +174,8 @@ pub fn note(steps: &[Step], best: &Rate, target: f64) -> Option<String> {
         ));
     }
     let mut text = format!(
-        "No value came within {:.0} points of {}",
+        "No value {}came within {:.0} points of {}",
+        if cancelled { "fought to the end " } else { "" },
         100.0 * TOLERANCE,
         pct(target)
     );
@@ -291,11 +294,12 @@ pub fn balance(
         Ok((step, file))
     };
     let cut_short = |step: &Step| step.battles < config.runs;
-    let cancelled_at = |step: &Step| {
-        format!(
-            "cancelled after {} of {} battles at {}",
-            step.battles, config.runs, step.value
-        )
+    let cancelled_at = |step: &Step| match step.battles {
+        0 => format!("cancelled before {}", step.value),
+        n => format!(
+            "cancelled after {n} of {} battles at {}",
+            config.runs, step.value
+        ),
     };
     let start = knob.neutral();
     let (first, file) = rate_at(start)?;
@@ -303,20 +307,14 @@ pub fn balance(
         return Err(CANCELLED.into());
     }
     let up = first.win_rate.rate < target;
-    let mut stopped = cut_short(&first).then(|| cancelled_at(&first));
+    let mut cancelled = cut_short(&first);
+    let mut stopped = cancelled.then(|| cancelled_at(&first));
     let mut best = (first.clone(), file);
     let mut steps = vec![first];
     let mut value = start;
     while stopped.is_none() {
         let last = steps.last().map_or(0.0, |s| s.win_rate.rate);
         if (up && last >= target) || (!up && last <= target) {
-            break;
-        }
-        if cancel.load(Ordering::Relaxed) {
-            stopped = Some(format!(
-                "cancelled before {}",
-                value + if up { 1 } else { -1 }
-            ));
             break;
         }
         value += if up { 1 } else { -1 };
@@ -328,8 +326,14 @@ pub fn balance(
             ));
             break;
         }
+        if cancel.load(Ordering::Relaxed) {
+            cancelled = true;
+            stopped = Some(format!("cancelled before {value}"));
+            break;
+        }
         match rate_at(value) {
             Ok((step, _)) if cut_short(&step) => {
+                cancelled = true;
                 stopped = Some(cancelled_at(&step));
                 if step.battles > 0 {
                     steps.push(step);
@@ -362,8 +366,8 @@ pub fn balance(
         seed: config.seed,
         within_tolerance: within_tolerance(best.0.win_rate.rate, target),
         surely_within: surely_within(&best.0.win_rate, target),
-        note: note(&whole, &best.0.win_rate, target),
-        cancelled: cancel.load(Ordering::Relaxed),
+        note: note(&whole, &best.0.win_rate, target, cancelled),
+        cancelled,
         steps,
         best: best.0,
         stopped,
@@ -530,10 +534,10 @@ mod tests {
         // no sentence.
         let tight = Rate::wilson(5000, 10_000);
         assert!(surely_within(&tight, 0.52));
-        assert_eq!(note(&b.steps, &tight, 0.52), None);
+        assert_eq!(note(&b.steps, &tight, 0.52, false), None);
         // Stopped short (one value only): the sentence without the values either side.
         assert_eq!(
-            note(&b.steps[..1], &b.steps[0].win_rate, 0.9).as_deref(),
+            note(&b.steps[..1], &b.steps[0].win_rate, 0.9, false).as_deref(),
             Some("No value came within 5 points of 90.0%.")
         );
     }
@@ -547,7 +551,7 @@ mod tests {
         let edge = Rate::wilson(541, 1000);
         assert!(within_tolerance(edge.rate, 0.5));
         assert!(!surely_within(&edge, 0.5));
-        let text = note(&[], &edge, 0.5).expect("uncertain");
+        let text = note(&[], &edge, 0.5, false).expect("uncertain");
         assert_eq!(
             text,
             "The nearest win rate, 54.1%, is within 5 points of 50.0%, but its 95% interval \
@@ -555,12 +559,16 @@ mod tests {
              whether it stays within."
         );
         assert!(surely_within(&Rate::wilson(500, 1000), 0.5));
-        assert_eq!(note(&[], &Rate::wilson(500, 1000), 0.5), None);
+        assert_eq!(note(&[], &Rate::wilson(500, 1000), 0.5, false), None);
         let far = Rate::wilson(560, 1000);
         assert!(!within_tolerance(far.rate, 0.5) && !surely_within(&far, 0.5));
         assert_eq!(
-            note(&[], &far, 0.5).as_deref(),
+            note(&[], &far, 0.5, false).as_deref(),
             Some("No value came within 5 points of 50.0%.")
+        );
+        assert_eq!(
+            note(&[], &far, 0.5, true).as_deref(),
+            Some("No value fought to the end came within 5 points of 50.0%.")
         );
     }
 
@@ -615,9 +623,15 @@ mod tests {
             );
             assert_eq!(b.steps.len(), at_value as usize, "{:?}", b.steps);
             assert_eq!(b.best.value, 1);
-            // The value cut short does not count as evidence of a knob too coarse.
+            // The value cut short does not count as evidence of a knob too coarse (at 2 it
+            // is past 90% already, and would).
+            if at_value == 2 {
+                assert!(last.win_rate.rate >= 0.9, "{:?}", b.steps);
+            }
             assert!(
-                b.note.as_deref().is_some_and(|n| !n.contains("too coarse")),
+                b.note.as_deref().is_some_and(|n| n
+                    .starts_with("No value fought to the end came within 5 points of 90.0%")
+                    && !n.contains("too coarse")),
                 "{:?}",
                 b.note
             );

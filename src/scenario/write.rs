@@ -155,15 +155,22 @@ fn write(
     Ok(w.lines.join("\n") + "\n")
 }
 
-/// The comments around a scenario file's closing parenthesis, when it starts a line: the
-/// comment lines right above it, the comment after it on its line, and the comment lines
-/// after it (to the end of the file).
+/// The comments around a scenario file's closing parenthesis, when it starts the last
+/// line that is neither blank nor a comment: the comment lines right above it, the comment
+/// after it on its line, and the comment lines after it (to the end of the file).
 fn closing_comments(text: &str) -> (Vec<String>, Option<String>, Vec<String>) {
     let lines: Vec<&str> = text.lines().collect();
     let Some(at) = lines.iter().rposition(|l| l.starts_with(')')) else {
         return Default::default();
     };
     let comment = |l: &str| l.trim_start().starts_with("//");
+    // Only comments and blank lines follow the file's own closing parenthesis.
+    if !lines[at + 1..]
+        .iter()
+        .all(|l| l.trim().is_empty() || comment(l))
+    {
+        return Default::default();
+    }
     let mut before: Vec<String> = (lines[..at].iter().rev())
         .take_while(|l| comment(l))
         .map(|l| l.to_string())

@@ -241,7 +241,7 @@ fn compare_refuses_files_whose_sides_differ() {
 /// `balance` for the raiders at 75% by their skill: the file it writes checks, and its
 /// preview over the same seeds gives the win rate the search reported for the best value,
 /// within 0.05 of the target. Bad input: a side that does not exist, a target outside 0 to
-/// 1, an --out file that exists.
+/// 1 (also a negative one), an --out file that exists, a knob that cannot turn.
 #[test]
 fn balance_writes_a_scenario_near_the_target() {
     let dir = temp_dir("balance");
@@ -306,5 +306,36 @@ fn balance_writes_a_scenario_near_the_target() {
     ]);
     assert_eq!(usage.status.code(), Some(2));
     assert!(text(&usage.stderr).contains("expected a number from 0 to 1"));
+    // A negative target is refused by the same words, not taken for an option.
+    let usage = skirmish(&[
+        "balance",
+        "scenarios/gurps-skirmish-3v3.ron",
+        "--side",
+        "raiders",
+        "--target",
+        "-0.1",
+    ]);
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(
+        text(&usage.stderr).contains("`-0.1` is not a win rate: expected a number from 0 to 1"),
+        "{}",
+        text(&usage.stderr)
+    );
+    // A knob that cannot take its first step is an error (exit 1), not a search.
+    let err = fails(&[
+        "balance",
+        "scenarios/ms-corridor.ron",
+        "--side",
+        "crew",
+        "--vary",
+        "skill",
+        "--target",
+        "0",
+        "--runs",
+        "20",
+        "--seed",
+        "1",
+    ]);
+    assert!(err.contains("`skill` cannot turn crew down"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
