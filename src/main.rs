@@ -100,6 +100,28 @@ fn parse_rate(text: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("`{text}` is not a win rate: expected a number from 0 to 1"))
 }
 
+/// A number of battles for `--runs` of `preview` and `balance`: at least 1.
+fn parse_battles(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| {
+            format!("`{text}` is not a number of battles: expected a whole number of 1 or more")
+        })
+}
+
+/// A number of battles of each file for `--runs` of `compare`: 2 to 1,000,000,000.
+fn parse_pairs(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (2..=1_000_000_000).contains(n))
+        .ok_or_else(|| {
+            format!("`{text}` is not a number of battles to compare: expected a whole number from 2 to 1000000000")
+        })
+}
+
 /// A window position `X,Y` for `--click`.
 fn parse_point(text: &str) -> Result<(f32, f32), String> {
     let (x, y) = text
@@ -189,8 +211,8 @@ enum Command {
     Preview {
         /// Scenario file.
         file: PathBuf,
-        /// Number of battles.
-        #[arg(long, default_value_t = 1000)]
+        /// Number of battles (at least 1).
+        #[arg(long, default_value_t = 1000, value_parser = parse_battles)]
         runs: u64,
         /// Base seed; battle i uses a seed derived from it (default: from the clock).
         #[arg(long)]
@@ -219,8 +241,9 @@ enum Command {
         a: PathBuf,
         /// The second (B): the same side ids as A, any ruleset.
         b: PathBuf,
-        /// Battles of each file.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(2..=1_000_000_000))]
+        /// Battles of each file (2 to 1,000,000,000: the paired test needs two, and each
+        /// battle's result is kept for it).
+        #[arg(long, default_value_t = 1000, value_parser = parse_pairs)]
         runs: u64,
         /// Base seed of both files' battles (default: from the clock).
         #[arg(long)]
@@ -252,8 +275,8 @@ enum Command {
         /// +5 steps, where the ruleset has them); see the README for a step.
         #[arg(long, value_enum, default_value_t = KnobArg::Count)]
         vary: KnobArg,
-        /// Battles per value.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+        /// Battles per value (at least 1).
+        #[arg(long, default_value_t = 1000, value_parser = parse_battles)]
         runs: u64,
         /// Base seed of every value's battles (default: from the clock).
         #[arg(long)]
@@ -510,10 +533,6 @@ fn preview(
         Ok(p) => Arc::new(p),
         Err(code) => return code,
     };
-    if runs == 0 {
-        eprintln!("error: --runs must be at least 1");
-        return ExitCode::from(2);
-    }
     let config = preview_config(runs, seed, threads);
     let bar = battle_bar(runs);
     let cancel = cancel_on_ctrl_c();

@@ -208,6 +208,14 @@ fn bad_arguments_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     let out = skirmish(&["preview", "scenarios/gurps-duel.ron", "--runs", "lots"]);
     assert_eq!(out.status.code(), Some(2));
+    // No battles is no preview, and says so in the words --runs uses everywhere.
+    let out = skirmish(&["preview", "scenarios/gurps-duel.ron", "--runs", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`0` is not a number of battles: expected a whole number of 1 or more"),
+        "{err}"
+    );
 }
 
 /// A fresh directory under the system's temporary directory, unique to this test.
