@@ -13,7 +13,7 @@ use crate::preview::compare::{CompareConfig, Comparison, Estimate, compare, mism
 use crate::preview::{PreviewConfig, PreviewReport, Rate, run_preview_from};
 use crate::scenario::Prepared;
 use bevy_egui::egui;
-use egui_plot::{Bar, BarChart, HLine, Line, Plot, PlotPoints, Points};
+use egui_plot::{Bar, BarChart, HLine, Legend, Line, MarkerShape, Plot, PlotPoints, Points};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -192,6 +192,8 @@ pub fn window(ctx: &egui::Context, game: &mut Game, state: &mut AnalysisState) {
     egui::Window::new("Battle preview")
         .open(&mut open)
         .default_width(520.0)
+        // Tall enough for a tab's table and charts on a 720-pixel screen; scrolls beyond.
+        .default_height(620.0)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut state.tab, Tab::Preview, "Preview")
@@ -205,7 +207,9 @@ pub fn window(ctx: &egui::Context, game: &mut Game, state: &mut AnalysisState) {
                 ui.add(egui::DragValue::new(&mut state.runs).range(10..=100_000));
             });
             ui.separator();
-            egui::ScrollArea::vertical().show(ui, |ui| match state.tab {
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| match state.tab {
                 Tab::Preview => preview_tab(ui, game, state),
                 Tab::Compare => compare_tab(ui, game, state),
                 Tab::Balance => balance_tab(ui, game, state),
@@ -433,18 +437,29 @@ fn compare_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                 ui.colored_label(colour(sides, i), &side.name);
                 ui.label(format!("{:.1}%", 100.0 * ra));
                 ui.label(format!("{:.1}%", 100.0 * rb));
-                estimate_cells(ui, d.win_rate, &d.ci95, d.p_value, 100.0, "%");
+                estimate_cells(ui, d.win_rate, &d.ci95, d.p_value, 100.0, " pts");
                 ui.end_row();
             }
+            ui.label("draws");
+            ui.label(format!(
+                "{:.1}%",
+                100.0 * c.a.draws as f64 / c.a.runs.max(1) as f64
+            ));
+            ui.label(format!(
+                "{:.1}%",
+                100.0 * c.b.draws as f64 / c.b.runs.max(1) as f64
+            ));
+            ui.end_row();
             ui.label("rounds");
             ui.label(format!("{:.2}", c.a.rounds.mean));
             ui.label(format!("{:.2}", c.b.rounds.mean));
             let e: &Estimate = &c.difference.rounds;
             estimate_cells(ui, e.difference, &e.ci95, e.p_value, 1.0, "");
             ui.end_row();
+            // Fallen a battle, every side together, as `compare` counts them.
             ui.label("casualties");
-            ui.label("");
-            ui.label("");
+            ui.label(format!("{:.2}", c.a.casualties.values().sum::<f64>()));
+            ui.label(format!("{:.2}", c.b.casualties.values().sum::<f64>()));
             let e: &Estimate = &c.difference.casualties;
             estimate_cells(ui, e.difference, &e.ci95, e.p_value, 1.0, "");
             ui.end_row();
@@ -491,15 +506,21 @@ fn compare_inputs(
     let registry = crate::rules::builtin();
     let a = registry
         .load(&game.scenario_path)
-        .map_err(|e| e.render(false))?;
+        .map_err(|e| e.to_string())?;
+    let variant_open = variant.is_some();
     let (b, name_b) = match variant.filter(|_| state.edited) {
         Some(v) => (v, "the edited variant".to_string()),
         None => {
             let path = PathBuf::from(state.other.trim());
             if state.other.trim().is_empty() {
-                return Err("name B's file (or tick the edited variant)".to_string());
+                return Err(match variant_open {
+                    true => "name B's file (or tick the edited variant)",
+                    false => "name B's file",
+                }
+                .to_string());
             }
-            let b = registry.load(&path).map_err(|e| e.render(false))?;
+            // The problems as `file:line:col: message` lines (a label is no terminal).
+            let b = registry.load(&path).map_err(|e| e.to_string())?;
             (Arc::new(b), path.display().to_string())
         }
     };
@@ -509,6 +530,9 @@ fn compare_inputs(
     Ok((Arc::new(a), b, name_b))
 }
 
+/// A difference with its 95% interval and its p-value, both bold when p < 0.05 (as `*`
+/// marks them in `skirmish compare`); `unit` after the difference (" pts": percentage
+/// points).
 fn estimate_cells(ui: &mut egui::Ui, d: f64, ci: &[f64; 2], p: f64, scale: f64, unit: &str) {
     let text = format!(
         "{:+.1}{unit} ({:+.1} to {:+.1})",
@@ -516,12 +540,18 @@ fn estimate_cells(ui: &mut egui::Ui, d: f64, ci: &[f64; 2], p: f64, scale: f64, 
         scale * ci[0],
         scale * ci[1]
     );
+    let p_text = if p < 0.001 {
+        "<0.001".to_string()
+    } else {
+        format!("{p:.3}")
+    };
     if p < 0.05 {
         ui.strong(text);
+        ui.strong(p_text);
     } else {
         ui.label(text);
+        ui.label(p_text);
     }
-    ui.label(format!("{p:.3}"));
 }
 
 fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
@@ -612,6 +642,7 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         .y_axis_label("win rate, %")
         .show(ui, |plot| {
             plot.hline(HLine::new("target", 100.0 * b.target).color(egui::Color32::from_gray(160)));
+            // Each interval as a bar wider than the grid line it stands on.
             for step in &b.steps {
                 let x = f64::from(step.value);
                 plot.line(
@@ -622,7 +653,8 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                             [x, 100.0 * step.win_rate.high],
                         ]),
                     )
-                    .color(side_colour),
+                    .color(side_colour.gamma_multiply(0.8))
+                    .width(4.0),
                 );
             }
             let points: Vec<[f64; 2]> = b
@@ -632,8 +664,16 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                 .collect();
             plot.points(
                 Points::new("win rate", PlotPoints::from(points))
-                    .radius(4.0)
-                    .color(side_colour),
+                    .radius(3.0)
+                    .color(egui::Color32::WHITE),
+            );
+            let nearest = [f64::from(b.best.value), 100.0 * b.best.win_rate.rate];
+            plot.points(
+                Points::new("nearest", PlotPoints::from(vec![nearest]))
+                    .shape(MarkerShape::Diamond)
+                    .filled(false)
+                    .radius(8.0)
+                    .color(egui::Color32::YELLOW),
             );
         });
     for step in &b.steps {
@@ -643,7 +683,11 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             text.push_str(&format!("  ({} battles: cancelled)", step.battles));
         }
         if best {
-            ui.strong(format!("{text}  (nearest)"));
+            ui.label(
+                egui::RichText::new(format!("{text}  (nearest)"))
+                    .monospace()
+                    .strong(),
+            );
         } else {
             ui.monospace(text);
         }
@@ -776,7 +820,22 @@ fn win_rates(ui: &mut egui::Ui, id: &str, rates: &[(String, Rate, egui::Color32)
         });
 }
 
-/// Histograms of counts from 0 up, one series a colour, side by side.
+/// The least of 1, 2 or 5 times a power of ten that is at least `n` (1 for 0).
+fn round_up(n: u64) -> u64 {
+    let mut step = 1u64;
+    loop {
+        for k in [1, 2, 5] {
+            let round = step.saturating_mul(k);
+            if round >= n {
+                return round;
+            }
+        }
+        step = step.saturating_mul(10);
+    }
+}
+
+/// Histograms of counts from 0 up, one series a colour, side by side (named in a legend
+/// when there are several).
 fn histogram(
     ui: &mut egui::Ui,
     id: &str,
@@ -785,25 +844,35 @@ fn histogram(
 ) {
     ui.label(title);
     let n = series.len().max(1) as f64;
-    Plot::new(id)
-        .height(120.0)
+    let most = series
+        .iter()
+        .flat_map(|s| s.1.iter().copied())
+        .max()
+        .unwrap_or(0);
+    let mut plot = Plot::new(id)
+        .height(140.0)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
-        .y_axis_label("battles")
-        .show(ui, |plot| {
-            for (k, (name, counts, colour)) in series.iter().enumerate() {
-                let bars = counts
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &c)| {
-                        Bar::new(i as f64 + (k as f64 - (n - 1.0) / 2.0) / n, c as f64)
-                            .width(0.9 / n)
-                    })
-                    .collect();
-                plot.bar_chart(BarChart::new(name.clone(), bars).color(*colour));
-            }
-        });
+        .include_y(0.0)
+        // Up to a round number, so that the axis shows at least one count above 0.
+        .include_y(round_up(most) as f64)
+        .y_axis_label("battles");
+    if series.len() > 1 {
+        plot = plot.legend(Legend::default());
+    }
+    plot.show(ui, |plot| {
+        for (k, (name, counts, colour)) in series.iter().enumerate() {
+            let bars = counts
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    Bar::new(i as f64 + (k as f64 - (n - 1.0) / 2.0) / n, c as f64).width(0.9 / n)
+                })
+                .collect();
+            plot.bar_chart(BarChart::new(name.clone(), bars).color(*colour));
+        }
+    });
 }
 
 impl AnalysisState {
@@ -823,7 +892,25 @@ impl AnalysisState {
 
 #[cfg(test)]
 mod tests {
-    use super::name_at;
+    use super::{name_at, round_up};
+
+    /// A histogram's axis reaches a round count (1, 2 or 5 times a power of ten) at or
+    /// above its tallest bar.
+    #[test]
+    fn counts_round_up_to_one_two_or_five_times_a_power_of_ten() {
+        for (n, up) in [
+            (0, 1),
+            (1, 1),
+            (3, 5),
+            (7, 10),
+            (95, 100),
+            (101, 200),
+            (420, 500),
+        ] {
+            assert_eq!(round_up(n), up, "{n}");
+        }
+        assert_eq!(round_up(u64::MAX), u64::MAX);
+    }
 
     /// A bar's name stands under its bar (whole numbers) and nowhere else.
     #[test]
