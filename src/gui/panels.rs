@@ -707,7 +707,8 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
     }
     cache.read = entries.len();
     let mut export = None;
-    ui.horizontal(|ui| {
+    // Wrapped: on a narrow window the export buttons go to a second row, not off the edge.
+    ui.horizontal_wrapped(|ui| {
         ui.strong("Combat log");
         egui::ComboBox::from_id_salt("log-unit")
             .selected_text(state.log_unit.map_or("all units", |u| roster.name(u)))
