@@ -563,7 +563,7 @@ fn preview(
         });
     bar.finish_and_clear();
     if report.runs == 0 {
-        eprintln!("cancelled before any battle was fought to the end: nothing to report");
+        eprintln!("{}: nothing to report", skirmish::preview::NOTHING_FOUGHT);
         return ExitCode::from(130);
     }
     let mut battles = battles.into_inner().unwrap_or_default();

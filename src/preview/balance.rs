@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a search cancelled before any battle was fought to the end fails with.
-pub const CANCELLED: &str = "cancelled before any battle was fought to the end";
+pub const CANCELLED: &str = super::NOTHING_FOUGHT;
 
 /// The values `count` may take: copies of each unit.
 pub const COUNT_RANGE: std::ops::RangeInclusive<i32> = 1..=8;

@@ -273,6 +273,10 @@ pub struct UnitReport {
     pub standing: f64,
 }
 
+/// What a preview or a balance cancelled before any battle was fought to the end says
+/// instead of a result.
+pub const NOTHING_FOUGHT: &str = "cancelled before any battle was fought to the end";
+
 /// The preview's results.
 #[derive(Clone, Debug, Serialize)]
 pub struct PreviewReport {
