@@ -152,12 +152,21 @@ pub fn surely_within(rate: &Rate, target: f64) -> bool {
 /// side of the target when there are such (one step of the knob is too coarse for it:
 /// another knob may come nearer); without them when the search stopped first (see
 /// [`Balance::stopped`]); "fought to the end" when the search was `cancelled` (values
-/// not tried might have come nearer). For a nearest win rate `best` that is within the
+/// not tried might have come nearer), and, when it was cancelled before any value was
+/// (`steps` empty), that the one win rate there is says nothing yet, whatever it is. For
+/// a nearest win rate `best` that is within the
 /// tolerance but not [`surely_within`] it, a sentence saying that its interval reaches
 /// beyond and that more battles a value would tell. `None` when the nearest is surely
 /// close enough.
 pub fn note(steps: &[Step], best: &Rate, target: f64, cancelled: bool) -> Option<String> {
     let pct = |rate: f64| format!("{:.1}%", 100.0 * rate);
+    if cancelled && steps.is_empty() {
+        return Some(format!(
+            "Cancelled before any value was fought to the end: the win rate found is from \
+             fewer battles than asked, so it does not say which value comes nearest {}.",
+            pct(target)
+        ));
+    }
     if within_tolerance(best.rate, target) {
         if surely_within(best, target) {
             return None;
@@ -566,10 +575,28 @@ mod tests {
             note(&[], &far, 0.5, false).as_deref(),
             Some("No value came within 5 points of 50.0%.")
         );
+        let whole = Step {
+            value: 0,
+            battles: 1000,
+            win_rate: far,
+        };
         assert_eq!(
-            note(&[], &far, 0.5, true).as_deref(),
+            note(std::slice::from_ref(&whole), &far, 0.5, true).as_deref(),
             Some("No value fought to the end came within 5 points of 50.0%.")
         );
+        // Cancelled before any value was fought to the end: nothing is said to be near or
+        // far, even of a rate within the tolerance.
+        let partial = Rate::wilson(5, 10);
+        for rate in [far, partial] {
+            assert_eq!(
+                note(&[], &rate, 0.5, true).as_deref(),
+                Some(
+                    "Cancelled before any value was fought to the end: the win rate found is \
+                     from fewer battles than asked, so it does not say which value comes \
+                     nearest 50.0%."
+                )
+            );
+        }
     }
 
     /// At the knob's neutral value the scenario is the one written, untouched: the
@@ -628,10 +655,17 @@ mod tests {
             if at_value == 2 {
                 assert!(last.win_rate.rate >= 0.9, "{:?}", b.steps);
             }
+            // Cut short in the first value, no value was fought to the end: the note says
+            // only that.
+            let expected = if at_value == 1 {
+                "Cancelled before any value was fought to the end"
+            } else {
+                "No value fought to the end came within 5 points of 90.0%"
+            };
             assert!(
-                b.note.as_deref().is_some_and(|n| n
-                    .starts_with("No value fought to the end came within 5 points of 90.0%")
-                    && !n.contains("too coarse")),
+                b.note
+                    .as_deref()
+                    .is_some_and(|n| n.starts_with(expected) && !n.contains("too coarse")),
                 "{:?}",
                 b.note
             );
