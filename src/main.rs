@@ -749,15 +749,11 @@ fn balance(
     if let Some(out) = &out {
         let header = format!(
             "{} balanced by `skirmish balance --side {} --target {target} --vary {}`: \
-             {} {}, win rate {:.1}% in {} battles from seed {}",
+             {}, win rate {:.1}% in {} battles from seed {}",
             prepared.name,
             result.side,
             knob.name(),
-            match knob {
-                Knob::Count => "copies",
-                Knob::Skill | Knob::Hp => "steps",
-            },
-            result.best.value,
+            knob.amount(result.best.value),
             100.0 * result.best.win_rate.rate,
             runs,
             config.seed

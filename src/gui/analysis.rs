@@ -717,10 +717,9 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         {
             let out = PathBuf::from(state.out.trim());
             let header = format!(
-                "{} balanced in the window: {} {} for {:.0}%, win rate {:.1}% in {} battles",
+                "{} balanced in the window: {} for {:.0}%, win rate {:.1}% in {} battles",
                 prepared.name,
-                b.knob.words(),
-                b.best.value,
+                b.knob.amount(b.best.value),
                 100.0 * b.target,
                 100.0 * b.best.win_rate.rate,
                 b.runs

@@ -20,6 +20,7 @@
 //!
 //! [`scenario::to_ron`]: crate::scenario::to_ron
 
+use super::sensitivity::Part;
 use super::{PreviewConfig, Rate, run_preview};
 use crate::scenario::{Prepared, ScenarioFile, validate};
 use hexx::Hex;
@@ -71,6 +72,32 @@ impl Knob {
             Knob::Count => "copies of each unit",
             Knob::Skill => "steps of main attack",
             Knob::Hp => "steps of hit points",
+        }
+    }
+
+    /// The knob at `value`, in words: "1 copy of each unit", "3 copies of each unit",
+    /// "+1 step of main attack", "-2 steps of hit points", "0 steps of hit points".
+    pub fn amount(self, value: i32) -> String {
+        let one = value.abs() == 1;
+        match self {
+            Knob::Count => format!(
+                "{value} {} of each unit",
+                if one { "copy" } else { "copies" }
+            ),
+            Knob::Skill | Knob::Hp => format!(
+                "{} {} of {}",
+                if value > 0 {
+                    format!("+{value}")
+                } else {
+                    value.to_string()
+                },
+                if one { "step" } else { "steps" },
+                if self == Knob::Skill {
+                    "main attack"
+                } else {
+                    "hit points"
+                }
+            ),
         }
     }
 
@@ -238,12 +265,32 @@ fn with_each(
     prepared: &Prepared,
     side: &str,
     steps: i32,
-    turn: fn(&mut ScenarioFile, usize, i32) -> Result<(), String>,
+    turn: fn(&mut ScenarioFile, Part, i32) -> Result<(), String>,
 ) -> Result<ScenarioFile, String> {
     let mut f = prepared.file.clone();
+    // A template every unit of which is on the side is turned once, whole, and its units
+    // keep it: the file stays as written, and Vergeworlds mooks of one template go on
+    // rolling together (taking a unit out of its template would change that too).
+    let side_only = |t: &String| {
+        f.units
+            .iter()
+            .filter(|u| u.template.as_ref() == Some(t))
+            .all(|u| u.side == side)
+    };
+    let whole: std::collections::BTreeSet<String> = (f.units.iter())
+        .filter(|u| u.side == side && u.stats.is_none())
+        .filter_map(|u| u.template.clone())
+        .filter(side_only)
+        .collect();
+    for t in &whole {
+        turn(&mut f, Part::Template(t), steps)?;
+    }
     for i in 0..f.units.len() {
-        if f.units[i].side == side {
-            turn(&mut f, i, steps)?;
+        let unit = &f.units[i];
+        let kept =
+            unit.stats.is_none() && unit.template.as_ref().is_some_and(|t| whole.contains(t));
+        if unit.side == side && !kept {
+            turn(&mut f, Part::Unit(i), steps)?;
         }
     }
     Ok(f)
@@ -389,7 +436,6 @@ impl Balance {
     /// best.
     pub fn to_text(&self, side_name: &str) -> String {
         use std::fmt::Write;
-        let knob = self.knob.words();
         let mut s = format!(
             "Balancing {side_name} ({}) for a win rate of {:.1}%, {} battles per value from \
              seed {}\n  {:>5}  {:>8}  95% interval\n",
@@ -426,8 +472,8 @@ impl Balance {
         }
         let _ = writeln!(
             s,
-            "Best: {} {knob} ({}), win rate {:.1}%",
-            self.best.value,
+            "Best: {} ({}), win rate {:.1}%",
+            self.knob.amount(self.best.value),
             match (self.knob, self.best.value) {
                 (Knob::Count, 1) | (Knob::Skill | Knob::Hp, 0) => "as written",
                 _ => "changed",
@@ -611,6 +657,70 @@ mod tests {
         }
         let (file, _) = variant(&farm, "patrol", Knob::Skill, 1).expect("valid");
         assert_ne!(file, farm.file);
+    }
+
+    /// The knob's value in words, one or many: what `Best:`, the `--out` header and the
+    /// window's saved file say.
+    #[test]
+    fn a_knobs_value_is_said_in_words() {
+        assert_eq!(Knob::Count.amount(1), "1 copy of each unit");
+        assert_eq!(Knob::Count.amount(3), "3 copies of each unit");
+        assert_eq!(Knob::Skill.amount(1), "+1 step of main attack");
+        assert_eq!(Knob::Skill.amount(0), "0 steps of main attack");
+        assert_eq!(Knob::Hp.amount(-2), "-2 steps of hit points");
+        assert_eq!(Knob::Hp.amount(-1), "-1 step of hit points");
+    }
+
+    /// A template all of whose units are on the side is turned once, and its units keep
+    /// it: the warehouse gang's four gunmen stay `template: "gunman"` (Vergeworlds mooks
+    /// of one template roll their Action Points together, rough-methods.txt, so writing
+    /// them out one by one would change the battle beyond the knob), while the two
+    /// gang members with stat blocks of their own have theirs turned. A template shared
+    /// with another side is not turned: its units of the side get their own copy.
+    #[test]
+    fn a_template_of_the_side_only_is_turned_whole() {
+        let warehouse = load("vw-warehouse-firefight.ron");
+        let (file, _) = variant(&warehouse, "gang", Knob::Skill, 1).expect("valid");
+        let gunmen: Vec<_> = file
+            .units
+            .iter()
+            .filter(|u| u.name.starts_with("Gunman"))
+            .collect();
+        assert_eq!(gunmen.len(), 4);
+        for g in &gunmen {
+            assert_eq!(
+                (g.template.as_deref(), g.stats.is_none()),
+                (Some("gunman"), true)
+            );
+        }
+        assert_ne!(file.templates["gunman"], warehouse.file.templates["gunman"]);
+        for name in ["Tommy Gun Sal", "Grenadier"] {
+            let unit = |f: &ScenarioFile| f.units.iter().find(|u| u.name == name).cloned();
+            assert_ne!(unit(&file), unit(&warehouse.file), "{name}");
+        }
+        for u in file.units.iter().filter(|u| u.side == "agency") {
+            let before = warehouse.file.units.iter().find(|b| b.name == u.name);
+            assert_eq!(Some(u), before, "{}", u.name);
+        }
+        // Dr. Marsh of the agency made a gunman too: the template is no longer the gang's
+        // alone, so it stays as written and each gunman gets a turned copy of it.
+        let mut mixed = warehouse.file.clone();
+        let marsh = mixed
+            .units
+            .iter_mut()
+            .find(|u| u.name == "Dr. Marsh")
+            .expect("Marsh");
+        (marsh.stats, marsh.template) = (None, Some("gunman".to_string()));
+        let mixed = validate(mixed).expect("valid");
+        let (file, _) = variant(&mixed, "gang", Knob::Skill, 1).expect("valid");
+        assert_eq!(file.templates["gunman"], warehouse.file.templates["gunman"]);
+        for (u, before) in file.units.iter().zip(&mixed.file.units) {
+            if u.side == "gang" {
+                assert!(u.template.is_none() && u.stats.is_some(), "{}", u.name);
+            } else {
+                assert_eq!(u, before);
+            }
+        }
     }
 
     /// A search cancelled part-way (Ctrl-C) gives the values fought so far: the duel's

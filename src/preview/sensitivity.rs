@@ -120,58 +120,86 @@ fn without(file: &ScenarioFile, i: usize) -> ScenarioFile {
     f
 }
 
-/// Gives unit `i` of `file` its stat block (its own, or a copy of its template's) `steps`
-/// steps stronger ([`Ruleset::stronger`](crate::scenario::Ruleset::stronger)), or says why
-/// it cannot (`balance --vary skill` turns each unit of a side with it).
-pub(super) fn strengthen(file: &mut ScenarioFile, i: usize, steps: i32) -> Result<(), String> {
-    restat(file, i, "main attack", |r, s| r.stronger(s, steps))
+/// What [`strengthen`] and [`toughen`] turn: one unit's stat block (its own, or a copy of
+/// its template's, which the unit then has instead), or a template's, which every unit
+/// using it keeps.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Part<'a> {
+    /// The unit at this index.
+    Unit(usize),
+    /// The template of this name.
+    Template(&'a str),
+}
+
+/// Makes `part` of `file` `steps` steps stronger
+/// ([`Ruleset::stronger`](crate::scenario::Ruleset::stronger)), or says why it cannot
+/// (`balance --vary skill` turns each unit of a side with it).
+pub(super) fn strengthen(file: &mut ScenarioFile, part: Part, steps: i32) -> Result<(), String> {
+    restat(file, part, "main attack", |r, s| r.stronger(s, steps))
 }
 
 /// [`strengthen`] for hit points ([`Ruleset::tougher`](crate::scenario::Ruleset::tougher);
 /// `balance --vary hp`).
-pub(super) fn toughen(file: &mut ScenarioFile, i: usize, steps: i32) -> Result<(), String> {
-    restat(file, i, "hit points", |r, s| r.tougher(s, steps))
+pub(super) fn toughen(file: &mut ScenarioFile, part: Part, steps: i32) -> Result<(), String> {
+    restat(file, part, "hit points", |r, s| r.tougher(s, steps))
 }
 
-/// Gives unit `i` of `file` the stat block `turn` makes of its own (or its template's), or
-/// says that it has no `what` to change.
+/// Gives `part` of `file` the stat block `turn` makes of its own (a unit of a template, of
+/// the template's), or says that it has no `what` to change.
 fn restat(
     file: &mut ScenarioFile,
-    i: usize,
+    part: Part,
     what: &str,
     turn: impl Fn(
         &'static dyn crate::scenario::ErasedRuleset,
         &dyn crate::scenario::Section,
     ) -> Option<Arc<dyn crate::scenario::Section>>,
 ) -> Result<(), String> {
-    let unit = &file.units[i];
-    let stats = match (&unit.stats, &unit.template) {
-        (Some(s), _) => s.clone(),
-        (None, Some(t)) => file
-            .templates
-            .get(t)
-            .cloned()
-            .ok_or_else(|| format!("no template `{t}`"))?,
-        (None, None) => return Err(format!("{} has no stat block", unit.name)),
+    let (owner, stats) = match part {
+        Part::Unit(i) => {
+            let unit = &file.units[i];
+            let stats = match (&unit.stats, &unit.template) {
+                (Some(s), _) => s.clone(),
+                (None, Some(t)) => file
+                    .templates
+                    .get(t)
+                    .cloned()
+                    .ok_or_else(|| format!("no template `{t}`"))?,
+                (None, None) => return Err(format!("{} has no stat block", unit.name)),
+            };
+            (unit.name.clone(), stats)
+        }
+        Part::Template(t) => {
+            let stats =
+                (file.templates.get(t).cloned()).ok_or_else(|| format!("no template `{t}`"))?;
+            (format!("template `{t}`"), stats)
+        }
     };
     let ruleset = stats.0.ruleset;
     let value = turn(ruleset, &*stats.0.value).ok_or_else(|| {
         format!(
-            "{}'s stat block has no {what} to change ({})",
-            unit.name,
+            "{owner}'s stat block has no {what} to change ({})",
             ruleset.id()
         )
     })?;
-    let unit = &mut file.units[i];
-    unit.stats = Some(UnitStats(Tagged { ruleset, value }));
-    unit.template = None;
+    let turned = UnitStats(Tagged { ruleset, value });
+    match part {
+        Part::Unit(i) => {
+            let unit = &mut file.units[i];
+            unit.stats = Some(turned);
+            unit.template = None;
+        }
+        Part::Template(t) => {
+            file.templates.insert(t.to_string(), turned);
+        }
+    }
     Ok(())
 }
 
 /// `file` with unit `i` `steps` steps stronger ([`strengthen`]), or why not.
 fn varied(file: &ScenarioFile, i: usize, steps: i32) -> Result<ScenarioFile, String> {
     let mut f = file.clone();
-    strengthen(&mut f, i, steps)?;
+    strengthen(&mut f, Part::Unit(i), steps)?;
     Ok(f)
 }
 
@@ -378,6 +406,63 @@ mod tests {
             .get::<crate::rules::gurps::GurpsStats>()
             .expect("GURPS stats");
         assert_eq!(gurps.skills.get("Broadsword"), Some(&16));
+    }
+
+    /// SOCS: a step turns the Gunner of whoever fires (gurps-lite-and-socs.txt, "FIRE
+    /// PHASE"). The Dread Tyrant's three batteries have gunners of their own (12, 12, 14):
+    /// each is turned, and its helmsman (Gunner 0, who fires nothing) and the warlord aboard
+    /// are not, so a step weaker is no longer refused for the helmsman's Gunner of −2.
+    #[test]
+    fn a_socs_step_turns_the_gunners_who_fire() {
+        use crate::rules::socs::CraftStats;
+        let furball = load("socs-furball.ron");
+        let i = (furball.file.units.iter())
+            .position(|u| u.name == "Dread Tyrant")
+            .expect("the Dread Tyrant");
+        let craft = |f: &ScenarioFile| {
+            f.units[i]
+                .stats
+                .as_ref()
+                .expect("written out")
+                .0
+                .get::<CraftStats>()
+                .cloned()
+        };
+        let gunners = |c: &CraftStats| -> Vec<i32> {
+            c.weapons
+                .iter()
+                .filter_map(|w| w.gunner.as_ref())
+                .map(|g| g.gunner)
+                .collect()
+        };
+        for (steps, expected) in [(1, [14, 14, 16]), (-1, [10, 10, 12])] {
+            let varied = varied(&furball.file, i, steps).expect("a step");
+            validate(varied.clone()).expect("still a valid scenario");
+            let c = craft(&varied).expect("SOCS stats");
+            assert_eq!(gunners(&c), expected, "{steps}");
+            assert_eq!(c.pilot.gunner, 0, "{steps}");
+            assert_eq!(c.aboard[0].gunner, 0, "{steps}");
+        }
+        // A fighter's pilot fires its guns: the pilot is turned (Corsair, Gunner 12).
+        let raider = furball
+            .file
+            .templates
+            .get("raider")
+            .expect("raider")
+            .0
+            .get::<CraftStats>();
+        assert_eq!(raider.map(|r| r.pilot.gunner), Some(12));
+        let j = (furball.file.units.iter())
+            .position(|u| u.name == "Raider A")
+            .expect("Raider A");
+        let up = varied(&furball.file, j, 1).expect("a step");
+        let pilot = up.units[j]
+            .stats
+            .as_ref()
+            .expect("written out")
+            .0
+            .get::<CraftStats>();
+        assert_eq!(pilot.map(|p| p.pilot.gunner), Some(14));
     }
 
     /// The farmyard firefight: removing any unit can only be judged against the same seeds;

@@ -120,13 +120,20 @@ impl Ruleset for Socs {
             .map_or(Vec::new(), |d| d.legal_actions(world, unit))
     }
 
-    /// A step is +2 to the pilot's and every crewman's Gunner skill (gurps-lite-and-socs.txt:
-    /// a shot rolls against it).
+    /// A step is +2 to the Gunner skill of everyone who fires a weapon
+    /// (gurps-lite-and-socs.txt, "FIRE PHASE": gunners roll against it): each weapon's own
+    /// gunner, and the pilot when some weapon has none (the pilot fires it). Others aboard
+    /// fire nothing and are left as they are.
     fn stronger(stats: &CraftStats, steps: i32) -> Option<CraftStats> {
         let mut s = stats.clone();
-        for c in std::iter::once(&mut s.pilot).chain(s.aboard.iter_mut()) {
-            c.gunner = c.gunner.saturating_add(2 * steps);
+        let turn = |c: &mut super::sheet::Character| c.gunner = c.gunner.saturating_add(2 * steps);
+        if s.weapons.iter().any(|w| w.gunner.is_none()) {
+            turn(&mut s.pilot);
         }
+        s.weapons
+            .iter_mut()
+            .filter_map(|w| w.gunner.as_mut())
+            .for_each(turn);
         Some(s)
     }
 
