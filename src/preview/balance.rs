@@ -149,7 +149,8 @@ pub struct Balance {
     /// The nearest win rate's 95% interval lies within [`TOLERANCE`] of the target
     /// ([`surely_within`]).
     pub surely_within: bool,
-    /// When it is not surely within, a sentence saying so ([`note`]).
+    /// When it is not surely within, a sentence saying so ([`note`]); and, when the win
+    /// rate did not follow the knob, one saying that ([`unsteady`]).
     pub note: Option<String>,
     /// The scenario with the best value.
     #[serde(skip)]
@@ -233,6 +234,51 @@ pub fn note(steps: &[Step], best: &Rate, target: f64, cancelled: bool) -> Option
     }
     text.push('.');
     Some(text)
+}
+
+/// A sentence on how the win rate followed the knob over the whole values `steps` tried,
+/// when it did not follow it as a knob should (every knob turned up helps the side):
+/// unchanged at every value (two or more), the knob makes no difference here; or fallen
+/// as the knob rose, beyond both intervals (the lower end of the earlier value's above the
+/// upper end of the later's; the largest such fall), the knob does not act steadily here
+/// and values not tried may not lie where the walk supposes. `None` otherwise.
+pub fn unsteady(steps: &[Step]) -> Option<String> {
+    let pct = |rate: f64| format!("{:.1}%", 100.0 * rate);
+    let mut tried: Vec<&Step> = steps.iter().collect();
+    tried.sort_by_key(|s| s.value);
+    if tried.len() >= 2
+        && tried
+            .iter()
+            .all(|s| s.win_rate.rate == tried[0].win_rate.rate)
+    {
+        return Some(format!(
+            "The win rate was {} at every value tried: this knob makes no difference to the \
+             side in this scenario.",
+            pct(tried[0].win_rate.rate)
+        ));
+    }
+    let mut fall: Option<(&Step, &Step)> = None;
+    for (i, a) in tried.iter().enumerate() {
+        for b in &tried[i + 1..] {
+            let drop = a.win_rate.rate - b.win_rate.rate;
+            if a.win_rate.low > b.win_rate.high
+                && fall.is_none_or(|(x, y)| drop > x.win_rate.rate - y.win_rate.rate)
+            {
+                fall = Some((a, b));
+            }
+        }
+    }
+    fall.map(|(a, b)| {
+        format!(
+            "The win rate fell from {} ({}) to {} ({}) as the knob rose: this knob does not \
+             act steadily in this scenario, so the nearest value is only the nearest of those \
+             tried.",
+            pct(a.win_rate.rate),
+            a.value,
+            pct(b.win_rate.rate),
+            b.value,
+        )
+    })
 }
 
 /// `file` with the side's units each `copies` times (copies on the nearest free hexes of
@@ -422,7 +468,13 @@ pub fn balance(
         seed: config.seed,
         within_tolerance: within_tolerance(best.0.win_rate.rate, target),
         surely_within: surely_within(&best.0.win_rate, target),
-        note: note(&whole, &best.0.win_rate, target, cancelled),
+        note: match (
+            note(&whole, &best.0.win_rate, target, cancelled),
+            unsteady(&whole),
+        ) {
+            (Some(a), Some(b)) => Some(format!("{a} {b}")),
+            (a, b) => a.or(b),
+        },
         cancelled,
         steps,
         best: best.0,
@@ -657,6 +709,42 @@ mod tests {
         }
         let (file, _) = variant(&farm, "patrol", Knob::Skill, 1).expect("valid");
         assert_ne!(file, farm.file);
+    }
+
+    /// A knob the win rate does not follow is said to be so: the same rate at every value
+    /// (a patrol ship that is never hit, whose hit points cannot matter); a fall beyond
+    /// both intervals as the knob rose, the largest named (better SOCS gunners in a
+    /// furball, whose stray shots hit their friends too: 45.5% at +1 to 21.0% at +5). A
+    /// rise, or a dip within the intervals, says nothing.
+    #[test]
+    fn a_knob_the_win_rate_does_not_follow_is_said_to_be() {
+        let steps = |wins: &[u64]| -> Vec<Step> {
+            (wins.iter().enumerate())
+                .map(|(i, &w)| Step {
+                    value: i as i32,
+                    battles: 1000,
+                    win_rate: Rate::wilson(w, 1000),
+                })
+                .collect()
+        };
+        assert_eq!(
+            unsteady(&steps(&[392, 392, 392])).as_deref(),
+            Some(
+                "The win rate was 39.2% at every value tried: this knob makes no difference \
+                 to the side in this scenario."
+            )
+        );
+        assert_eq!(
+            unsteady(&steps(&[405, 455, 440, 330, 265, 210])).as_deref(),
+            Some(
+                "The win rate fell from 45.5% (1) to 21.0% (5) as the knob rose: this knob \
+                 does not act steadily in this scenario, so the nearest value is only the \
+                 nearest of those tried."
+            )
+        );
+        assert_eq!(unsteady(&steps(&[400, 450, 500])), None);
+        assert_eq!(unsteady(&steps(&[450, 440, 520])), None);
+        assert_eq!(unsteady(&steps(&[450])), None);
     }
 
     /// The knob's value in words, one or many: what `Best:`, the `--out` header and the
