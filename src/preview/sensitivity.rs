@@ -113,10 +113,16 @@ fn won(winners: &[Option<u8>], side: u8) -> Vec<f64> {
         .collect()
 }
 
-/// `file` with unit `i` taken out.
+/// `file` with unit `i` taken out, and with it what the ruleset's settings say of it by
+/// name ([`Ruleset::without_unit`](crate::scenario::Ruleset::without_unit): a starting
+/// range to it, a chase it is in).
 fn without(file: &ScenarioFile, i: usize) -> ScenarioFile {
     let mut f = file.clone();
-    f.units.remove(i);
+    let unit = f.units.remove(i);
+    let settings = &f.ruleset.0;
+    if let Some(value) = settings.ruleset.without_unit(&*settings.value, &unit.name) {
+        f.ruleset.0.value = value;
+    }
     f
 }
 
@@ -406,6 +412,50 @@ mod tests {
             .get::<crate::rules::gurps::GurpsStats>()
             .expect("GURPS stats");
         assert_eq!(gurps.skills.get("Broadsword"), Some(&16));
+    }
+
+    /// A unit taken out takes with it what the settings say of it by name: in
+    /// d12-three-ships every ship with a side-mate can be taken out (starting ranges name
+    /// the Swift Courier, which was refused as an unknown unit; the Marauder, alone on its
+    /// side, still cannot), and the ranges left name none of the ship taken out; in a Main
+    /// Sequence chase, taking out its quarry ends the chase.
+    #[test]
+    fn a_unit_taken_out_takes_its_starting_ranges_with_it() {
+        let ships = load("d12-three-ships.ron");
+        for i in 0..ships.file.units.len() {
+            let f = without(&ships.file, i);
+            let (name, side) = (&ships.file.units[i].name, &ships.file.units[i].side);
+            match validate(f.clone()) {
+                Ok(_) => assert!(f.units.iter().any(|u| &u.side == side), "{name}"),
+                Err(p) => assert!(
+                    !f.units.iter().any(|u| &u.side == side)
+                        && p.iter().all(|p| p.message.ends_with("has no units")),
+                    "without {name}: {p:?}"
+                ),
+            }
+            let d12 = f.ruleset.0.get::<crate::rules::starship_d12::D12Config>();
+            let ranges = d12.map(|c| c.ranges.clone()).expect("d12 settings");
+            assert!(
+                ranges.iter().all(|r| &r.from != name && &r.to != name),
+                "{name}"
+            );
+        }
+        let chase = load("ms-ship-chase.ron");
+        let settings = |f: &ScenarioFile| {
+            f.ruleset
+                .0
+                .get::<crate::rules::main_sequence::MsConfig>()
+                .cloned()
+        };
+        let quarry = settings(&chase.file)
+            .and_then(|c| c.chase)
+            .expect("a chase")
+            .quarry;
+        let i = (chase.file.units.iter())
+            .position(|u| u.name == quarry)
+            .expect("quarry");
+        let f = without(&chase.file, i);
+        assert_eq!(settings(&f).map(|c| c.chase.is_none()), Some(true));
     }
 
     /// SOCS: a step turns the Gunner of whoever fires (gurps-lite-and-socs.txt, "FIRE

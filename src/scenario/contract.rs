@@ -185,6 +185,15 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
         None
     }
 
+    /// The settings with every mention of the unit named `name` dropped (a starting range
+    /// or bonus naming it, a chase it is in), for a scenario with that unit taken out
+    /// (`preview --sensitivity`); `None` when they mention no unit by name (the default),
+    /// or not this one.
+    fn without_unit(config: &Self::Config, name: &str) -> Option<Self::Config> {
+        let _ = (config, name);
+        None
+    }
+
     /// The stat block with the starting movement vector that carries a unit at `from`
     /// towards `to` in its first turn (the editor's Vector tool: click where it heads);
     /// `None` for a ruleset without starting vectors (the default).
@@ -334,6 +343,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn tougher(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>>;
     /// [`Ruleset::heading`]; `None` for a stat block of another ruleset.
     fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>>;
+    /// [`Ruleset::without_unit`]; `None` for settings of another ruleset.
+    fn without_unit(&self, config: &dyn Section, name: &str) -> Option<Arc<dyn Section>>;
     /// [`Ruleset::gm_fields`].
     fn gm_fields(&self, world: &World, entity: Entity) -> Vec<GmField>;
     /// [`Ruleset::gm_set`].
@@ -545,6 +556,11 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
     fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>> {
         let stats = stats.as_any().downcast_ref::<R::Stats>()?;
         R::heading(stats, from, to).map(|s| Arc::new(s) as Arc<dyn Section>)
+    }
+
+    fn without_unit(&self, config: &dyn Section, name: &str) -> Option<Arc<dyn Section>> {
+        let config = config.as_any().downcast_ref::<R::Config>()?;
+        R::without_unit(config, name).map(|c| Arc::new(c) as Arc<dyn Section>)
     }
 
     fn gm_fields(&self, world: &World, entity: Entity) -> Vec<GmField> {

@@ -97,6 +97,16 @@ impl Ruleset for MainSequence {
         }
     }
 
+    /// Without the chase when the unit is its pursuer or its quarry (a chase is between
+    /// two units).
+    fn without_unit(config: &MsConfig, name: &str) -> Option<MsConfig> {
+        let chase = config.chase.as_ref()?;
+        (chase.pursuer == name || chase.quarry == name).then(|| MsConfig {
+            chase: None,
+            ..config.clone()
+        })
+    }
+
     /// A step is one point of Soldier for a character (the Combat Rating of its attack
     /// roll, main-sequence.txt, "Combat Actions", Attacking), of Tactical for a ship.
     fn stronger(stats: &MsStats, steps: i32) -> Option<MsStats> {

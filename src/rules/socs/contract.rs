@@ -120,6 +120,14 @@ impl Ruleset for Socs {
             .map_or(Vec::new(), |d| d.legal_actions(world, unit))
     }
 
+    /// Without the starting ranges and Position bonuses that name the unit.
+    fn without_unit(config: &SocsConfig, name: &str) -> Option<SocsConfig> {
+        let mut c = config.clone();
+        c.ranges.retain(|r| r.from != name && r.to != name);
+        c.positions.retain(|p| p.from != name && p.to != name);
+        (c != *config).then_some(c)
+    }
+
     /// A step is +2 to the Gunner skill of everyone who fires a weapon
     /// (gurps-lite-and-socs.txt, "FIRE PHASE": gunners roll against it): each weapon's own
     /// gunner, and the pilot when some weapon has none (the pilot fires it). Others aboard

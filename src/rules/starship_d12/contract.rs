@@ -94,6 +94,13 @@ impl Ruleset for StarshipD12 {
             .map_or(Vec::new(), |f| f.legal_actions(world, unit))
     }
 
+    /// Without the starting ranges that name the unit.
+    fn without_unit(config: &D12Config, name: &str) -> Option<D12Config> {
+        let mut c = config.clone();
+        c.ranges.retain(|r| r.from != name && r.to != name);
+        (c != *config).then_some(c)
+    }
+
     /// A step is one point of every crewman's gunnery (starship-d12-quick-reference.txt,
     /// "Actions": a shot adds the gunner's gunnery).
     fn stronger(stats: &ShipStats, steps: i32) -> Option<ShipStats> {
