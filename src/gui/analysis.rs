@@ -638,7 +638,11 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         .allow_scroll(false)
         .include_y(0.0)
         .include_y(100.0)
-        .x_axis_label(b.knob.words())
+        .x_axis_label(if b.step.is_empty() {
+            b.knob.words().to_string()
+        } else {
+            format!("{} (a step is {})", b.knob.words(), b.step)
+        })
         .y_axis_label("win rate, %")
         .show(ui, |plot| {
             plot.hline(HLine::new("target", 100.0 * b.target).color(egui::Color32::from_gray(160)));

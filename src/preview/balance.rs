@@ -144,6 +144,10 @@ pub struct Balance {
     pub stopped: Option<String>,
     /// The search was cancelled (Ctrl-C) before it ended: [`Balance::stopped`] says where.
     pub cancelled: bool,
+    /// What a step of `skill` or `hp` is in the scenario's ruleset
+    /// ([`Ruleset::STRONGER_STEP`](crate::scenario::Ruleset::STRONGER_STEP),
+    /// [`Ruleset::TOUGHER_STEP`](crate::scenario::Ruleset::TOUGHER_STEP)); empty for `count`.
+    pub step: &'static str,
     /// The nearest win rate is within [`TOLERANCE`] of the target ([`within_tolerance`]).
     pub within_tolerance: bool,
     /// The nearest win rate's 95% interval lies within [`TOLERANCE`] of the target
@@ -476,6 +480,11 @@ pub fn balance(
             (a, b) => a.or(b),
         },
         cancelled,
+        step: match knob {
+            Knob::Count => "",
+            Knob::Skill => prepared.file.ruleset.ruleset().stronger_step(),
+            Knob::Hp => prepared.file.ruleset.ruleset().tougher_step(),
+        },
         steps,
         best: best.0,
         stopped,
@@ -490,11 +499,16 @@ impl Balance {
         use std::fmt::Write;
         let mut s = format!(
             "Balancing {side_name} ({}) for a win rate of {:.1}%, {} battles per value from \
-             seed {}\n  {:>5}  {:>8}  95% interval\n",
+             seed {}{}\n  {:>5}  {:>8}  95% interval\n",
             self.side,
             100.0 * self.target,
             self.runs,
             self.seed,
+            if self.step.is_empty() {
+                String::new()
+            } else {
+                format!(" (a step is {})", self.step)
+            },
             "value",
             "win rate"
         );
@@ -637,6 +651,13 @@ mod tests {
         assert!(text.contains("(0) to"), "{text}");
         assert!(text.contains("(1), too coarse"), "{text}");
         assert!(b.to_text("Sir Aldric").contains(&text));
+        // What a step is, in the ruleset's words.
+        assert!(
+            b.to_text("Sir Aldric")
+                .contains("(a step is 2 levels of every skill the stat block writes out)"),
+            "{}",
+            b.to_text("Sir Aldric")
+        );
         // A win rate surely within five points of the target (its whole interval is):
         // no sentence.
         let tight = Rate::wilson(5000, 10_000);

@@ -77,6 +77,9 @@ pub struct Sensitivity {
     pub units: Vec<UnitEffect>,
     /// True if cancelled before every variant was fought (those not fought are left out).
     pub cancelled: bool,
+    /// What a step is in the scenario's ruleset
+    /// ([`Ruleset::STRONGER_STEP`](crate::scenario::Ruleset::STRONGER_STEP)).
+    pub step: &'static str,
 }
 
 /// The winner of each battle of `prepared` (`None`: a draw), by battle index; `None` when
@@ -232,6 +235,7 @@ pub fn sensitivity(
             win_rates: BTreeMap::new(),
             units: Vec::new(),
             cancelled: true,
+            step: prepared.file.ruleset.ruleset().stronger_step(),
         };
     };
     let win_rates: BTreeMap<String, f64> = prepared
@@ -296,6 +300,7 @@ pub fn sensitivity(
         win_rates,
         cancelled: cancel.load(Ordering::Relaxed),
         units,
+        step: prepared.file.ruleset.ruleset().stronger_step(),
     }
 }
 
@@ -323,8 +328,18 @@ impl Sensitivity {
         let mut s = format!(
             "\nWho matters: the side's win rate with the unit, without it, and with its main \
              attack a step weaker and stronger\n({} battles each, the same seeds as above; \
-             change in points, * at p < 0.05)\n  {:<name_width$}  {:>7}  {:>16}  {:>16}  {:>16}\n",
-            self.runs, "unit", "as is", "without", "a step weaker", "a step stronger"
+             change in points, * at p < 0.05{})\n  {:<name_width$}  {:>7}  {:>16}  {:>16}  {:>16}\n",
+            self.runs,
+            if self.step.is_empty() {
+                String::new()
+            } else {
+                format!("; a step is {}", self.step)
+            },
+            "unit",
+            "as is",
+            "without",
+            "a step weaker",
+            "a step stronger"
         );
         let mut notes = Vec::new();
         for u in &self.units {
@@ -553,5 +568,13 @@ mod tests {
             assert!(why.contains("has no units"), "{why}");
             assert!(matches!(u.stronger, Outcome::Fought(_)));
         }
+        // The table says what a step is in the ruleset.
+        assert_eq!(s.step, "2 levels of every skill the stat block writes out");
+        assert!(
+            s.to_text()
+                .contains("; a step is 2 levels of every skill the stat block writes out)"),
+            "{}",
+            s.to_text()
+        );
     }
 }

@@ -76,6 +76,13 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
     /// A minimal scenario of this ruleset (two units, one a side, fought to a victory):
     /// what the editor's New starts from, shown in docs/scenario-format.md.
     const NEW_SCENARIO: &'static str;
+    /// What one step of [`Ruleset::stronger`] is, in words for the analysis tools' output
+    /// ("2 levels of every skill the stat block writes out"); empty (the default) for a
+    /// ruleset that turns nothing.
+    const STRONGER_STEP: &'static str = "";
+    /// What one step of [`Ruleset::tougher`] is, in words; empty (the default) for a
+    /// ruleset without hit points to turn.
+    const TOUGHER_STEP: &'static str = "";
     /// The scenario's settings for this ruleset (`ruleset: Tag(...)`).
     type Config: Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq + Send + Sync;
     /// A unit's stat block as written (`stats: Tag(...)`).
@@ -289,6 +296,10 @@ impl Engagement {
 pub trait ErasedRuleset: Send + Sync + 'static {
     /// [`Ruleset::ID`].
     fn id(&self) -> &'static str;
+    /// [`Ruleset::STRONGER_STEP`].
+    fn stronger_step(&self) -> &'static str;
+    /// [`Ruleset::TOUGHER_STEP`].
+    fn tougher_step(&self) -> &'static str;
     /// [`Ruleset::TAG`].
     fn tag(&self) -> &'static str;
     /// [`Ruleset::NEW_SCENARIO`].
@@ -410,6 +421,14 @@ type CommandQueue<R> = Messages<Command<<R as Ruleset>::Action>>;
 impl<R: Ruleset> ErasedRuleset for Entry<R> {
     fn id(&self) -> &'static str {
         R::ID
+    }
+
+    fn stronger_step(&self) -> &'static str {
+        R::STRONGER_STEP
+    }
+
+    fn tougher_step(&self) -> &'static str {
+        R::TOUGHER_STEP
     }
 
     fn tag(&self) -> &'static str {

@@ -23,6 +23,8 @@ impl Ruleset for MainSequence {
     const ID: &'static str = "main-sequence";
     const TAG: &'static str = "MainSequence";
     const NEW_SCENARIO: &'static str = include_str!("new.ron");
+    const STRONGER_STEP: &'static str = "1 Soldier (a ship: 1 Tactical, and so the Defense, weapon damage, torpedoes and, unless written, Hit Points that follow from it)";
+    const TOUGHER_STEP: &'static str = "2 Hit Points (an NPC ship: a tenth of its hull)";
     type Config = MsConfig;
     type Stats = MsStats;
     type Sheet = MsSheet;

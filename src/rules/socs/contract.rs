@@ -23,6 +23,7 @@ impl Ruleset for Socs {
     const ID: &'static str = "socs";
     const TAG: &'static str = "Socs";
     const NEW_SCENARIO: &'static str = include_str!("new.ron");
+    const STRONGER_STEP: &'static str = "2 levels of Gunner for whoever fires (each weapon's gunner; the pilot for a weapon without one)";
     type Config = SocsConfig;
     type Stats = CraftStats;
     type Sheet = Craft;

@@ -20,6 +20,7 @@ impl Ruleset for StarshipD12 {
     const ID: &'static str = "starship-d12";
     const TAG: &'static str = "StarshipD12";
     const NEW_SCENARIO: &'static str = include_str!("new.ron");
+    const STRONGER_STEP: &'static str = "1 point of every crewman's gunnery";
     type Config = D12Config;
     type Stats = ShipStats;
     type Sheet = ShipSheet;

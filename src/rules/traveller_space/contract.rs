@@ -21,6 +21,8 @@ impl Ruleset for TravellerSpace {
     const ID: &'static str = "traveller-space";
     const TAG: &'static str = "TravellerSpace";
     const NEW_SCENARIO: &'static str = include_str!("new.ron");
+    const STRONGER_STEP: &'static str = "2 levels of the crew's Gunner";
+    const TOUGHER_STEP: &'static str = "a tenth of the hull's hit points";
     type Config = TravellerConfig;
     type Stats = TravellerShipStats;
     type Sheet = TravellerShip;

@@ -19,6 +19,7 @@ impl Ruleset for Vergeworlds {
     const ID: &'static str = "vergeworlds";
     const TAG: &'static str = "Vergeworlds";
     const NEW_SCENARIO: &'static str = include_str!("new.ron");
+    const STRONGER_STEP: &'static str = "1 score of Fight, Shoot, Throw and Grapple each";
     type Config = VwConfig;
     type Stats = VwStats;
     type Sheet = VwStats;
