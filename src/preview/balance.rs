@@ -998,14 +998,18 @@ mod tests {
         assert!(text.iter().any(|(n, v)| n == "hp" && v == "12"), "{text:?}");
         let err = variant(&corridor, "crew", Knob::Hp, 1).expect_err("player characters");
         assert!(
-            err.contains("no hit points to change (main-sequence)"),
+            err.contains(
+                "has no hit points that main-sequence changes (a step is 2 Hit Points of a \
+                 non-player character, a tenth of the hull of a non-player ship (player \
+                 characters' and ships' are fixed by the creation rules))"
+            ),
             "{err}"
         );
 
         let d12 = load("d12-duel.ron");
         let err = variant(&d12, "patrol", Knob::Hp, 1).expect_err("no hit points");
         assert!(
-            err.contains("has no hit points to change (starship-d12)"),
+            err.contains(": starship-d12 has no hit points to change"),
             "{err}"
         );
 

@@ -11,7 +11,7 @@
 
 use super::compare::{Estimate, paired};
 use super::{PreviewConfig, run_battles};
-use crate::scenario::{Prepared, ScenarioFile, Tagged, UnitStats, validate};
+use crate::scenario::{Prepared, ScenarioFile, Tagged, Turning, UnitStats, validate};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -185,11 +185,26 @@ fn restat(
         }
     };
     let ruleset = stats.0.ruleset;
-    let value = turn(ruleset, &*stats.0.value).ok_or_else(|| {
-        format!(
-            "{owner}'s stat block has no {what} to change ({})",
-            ruleset.id()
-        )
+    // What the block draws from files (a GCS character's skills and HP), written in to be
+    // turned.
+    let turning = match what {
+        "hit points" => Turning::HitPoints,
+        _ => Turning::Attack,
+    };
+    let drawn = ruleset.drawn_in(&*stats.0.value, file.dir.as_deref(), turning);
+    let value = turn(ruleset, drawn.as_deref().unwrap_or(&*stats.0.value)).ok_or_else(|| {
+        let step = match turning {
+            Turning::HitPoints => ruleset.tougher_step(),
+            Turning::Attack => ruleset.stronger_step(),
+        };
+        if step.is_empty() {
+            format!("{owner}: {} has no {what} to change", ruleset.id())
+        } else {
+            format!(
+                "{owner}'s stat block has no {what} that {} changes (a step is {step})",
+                ruleset.id()
+            )
+        }
     })?;
     let turned = UnitStats(Tagged { ruleset, value });
     match part {
@@ -471,6 +486,62 @@ mod tests {
             .expect("quarry");
         let f = without(&chase.file, i);
         assert_eq!(settings(&f).map(|c| c.chase.is_none()), Some(true));
+    }
+
+    /// GURPS characters from GCS files can be turned: their skills and HP are read from the
+    /// file and written into the block beside its `gcs` reference, then turned. In the
+    /// ogre ambush, Young Haldor's block a step stronger keeps `gcs`, has every skill of his
+    /// file 2 higher (his Axe/Mace, 12 in the file, at 14) and every weapon of it at 2 more
+    /// levels and 1 more parry, and two steps tougher, 4 more HP.
+    #[test]
+    fn a_gcs_character_is_turned_from_its_file() {
+        use crate::rules::gurps::GurpsStats;
+        let ambush = load("gurps-gcs-ogre-ambush.ron");
+        let i = (ambush.file.units.iter())
+            .position(|u| u.name.contains("Haldor"))
+            .expect("Haldor");
+        let block = |f: &ScenarioFile| {
+            let stats = f.units[i].stats.as_ref().expect("written out");
+            stats.0.get::<GurpsStats>().cloned().expect("GURPS")
+        };
+        let drawn_in = |turning| {
+            <crate::rules::gurps::Gurps as crate::scenario::Ruleset>::drawn_in(
+                &block(&ambush.file),
+                ambush.file.dir.as_deref(),
+                turning,
+            )
+            .expect("drawn from the file")
+        };
+        let drawn = drawn_in(Turning::Attack);
+        let mut up = ambush.file.clone();
+        strengthen(&mut up, Part::Unit(i), 1).expect("a step stronger");
+        validate(up.clone()).expect("valid");
+        let turned = block(&up);
+        assert_eq!(turned.gcs, block(&ambush.file).gcs);
+        assert!(!drawn.skills.is_empty());
+        for (skill, level) in &drawn.skills {
+            assert_eq!(turned.skills.get(skill), Some(&(level + 2)), "{skill}");
+        }
+        assert_eq!(drawn.skills.get("Axe/Mace"), Some(&12));
+        // His weapons come written out with his level and parry: each 2 and 1 higher.
+        use crate::rules::gurps::sheet::WeaponRef;
+        let own = |w: &WeaponRef| match w {
+            WeaponRef::Own(w) => Some((w.name.clone(), w.level, w.parry)),
+            WeaponRef::Named(_) => None,
+        };
+        let before: Vec<_> = drawn.weapons.iter().filter_map(own).collect();
+        let after: Vec<_> = turned.weapons.iter().filter_map(own).collect();
+        assert!(!before.is_empty() && before.len() == after.len());
+        for ((name, level, parry), (_, up, up_parry)) in before.iter().zip(&after) {
+            assert_eq!(*up, level + 2, "{name}");
+            assert_eq!(*up_parry, parry.map(|p| p + 1), "{name}");
+        }
+        let mut tough = ambush.file.clone();
+        toughen(&mut tough, Part::Unit(i), 2).expect("two steps tougher");
+        let hp = drawn_in(Turning::HitPoints).hp.expect("HP from the file");
+        assert_eq!(block(&tough).hp, Some(hp + 4));
+        // Each knob writes in only what it turns.
+        assert_eq!((turned.hp, block(&tough).skills.is_empty()), (None, true));
     }
 
     /// SOCS: a step turns the Gunner of whoever fires (gurps-lite-and-socs.txt, "FIRE

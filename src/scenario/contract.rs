@@ -192,6 +192,21 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
         None
     }
 
+    /// The stat block with what `turning` turns and it draws from other files written into
+    /// it, the files still named (a GURPS character's skills and weapons, or its hit
+    /// points, from its GCS file), so that [`Ruleset::stronger`] or [`Ruleset::tougher`]
+    /// has them to turn; `dir` is the scenario's folder. `None` when it draws nothing from
+    /// files (the default), or a file cannot be read (the scenario then does not load
+    /// either).
+    fn drawn_in(
+        stats: &Self::Stats,
+        dir: Option<&std::path::Path>,
+        turning: Turning,
+    ) -> Option<Self::Stats> {
+        let _ = (stats, dir, turning);
+        None
+    }
+
     /// The settings with every mention of the unit named `name` dropped (a starting range
     /// or bonus naming it, a chase it is in), for a scenario with that unit taken out
     /// (`preview --sensitivity`); `None` when they mention no unit by name (the default),
@@ -265,6 +280,15 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
         let _ = (world, entity, unit);
         Ok(())
     }
+}
+
+/// What the analysis tools turn in a stat block ([`Ruleset::drawn_in`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turning {
+    /// The main attack ([`Ruleset::stronger`]).
+    Attack,
+    /// The hit points ([`Ruleset::tougher`]).
+    HitPoints,
 }
 
 /// What a decision does for the fight ([`Ruleset::engagement`]).
@@ -354,6 +378,13 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn tougher(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>>;
     /// [`Ruleset::heading`]; `None` for a stat block of another ruleset.
     fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>>;
+    /// [`Ruleset::drawn_in`]; `None` for a stat block of another ruleset.
+    fn drawn_in(
+        &self,
+        stats: &dyn Section,
+        dir: Option<&std::path::Path>,
+        turning: Turning,
+    ) -> Option<Arc<dyn Section>>;
     /// [`Ruleset::without_unit`]; `None` for settings of another ruleset.
     fn without_unit(&self, config: &dyn Section, name: &str) -> Option<Arc<dyn Section>>;
     /// [`Ruleset::gm_fields`].
@@ -575,6 +606,16 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
     fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>> {
         let stats = stats.as_any().downcast_ref::<R::Stats>()?;
         R::heading(stats, from, to).map(|s| Arc::new(s) as Arc<dyn Section>)
+    }
+
+    fn drawn_in(
+        &self,
+        stats: &dyn Section,
+        dir: Option<&std::path::Path>,
+        turning: Turning,
+    ) -> Option<Arc<dyn Section>> {
+        let stats = stats.as_any().downcast_ref::<R::Stats>()?;
+        R::drawn_in(stats, dir, turning).map(|s| Arc::new(s) as Arc<dyn Section>)
     }
 
     fn without_unit(&self, config: &dyn Section, name: &str) -> Option<Arc<dyn Section>> {

@@ -10,7 +10,9 @@ mod error;
 pub mod locate;
 mod write;
 
-pub use contract::{Engagement, ErasedRuleset, Registry, Ruleset, Section, Tagged, UnitSheet};
+pub use contract::{
+    Engagement, ErasedRuleset, Registry, Ruleset, Section, Tagged, Turning, UnitSheet,
+};
 pub use error::{MAX_SHOWN, ScenarioError, ScenarioErrors, render_diagnostics};
 pub use write::{Original, WIDTH, fields, to_ron, to_ron_from, with_field, write_new};
 

@@ -6,7 +6,7 @@ use super::snapshot::Snapshot;
 use super::{Action, Fighter, GurpsConfig, GurpsRules, GurpsStats, MoraleState, Sheet};
 use crate::battle::{Combatant, Control, GmField, UnitId};
 use crate::format::{Path, Problem};
-use crate::scenario::{Engagement, Prepared, Ruleset, ScenarioFile};
+use crate::scenario::{Engagement, Prepared, Ruleset, ScenarioFile, Turning};
 use bevy::ecs::entity::Entity;
 use bevy::ecs::schedule::Schedule;
 use bevy::ecs::world::{EntityWorldMut, World};
@@ -146,23 +146,59 @@ impl Ruleset for Gurps {
             .map_or_else(Vec::new, |s| super::actions::sample_actions(&s.situation()))
     }
 
-    /// A step is +2 to every skill the block writes out (gurps-lite-and-socs.txt, "BASE
-    /// SKILL LEVELS": the attack roll is against the skill); `None` when it writes none (a
-    /// character whose skills all come from its GCS file).
+    /// A step is +2 to every skill the block writes out and to the level of every weapon
+    /// it writes out with one (gurps-lite-and-socs.txt, "BASE SKILL LEVELS": the attack
+    /// roll is against the skill), whose parry, 3 + half the skill
+    /// ([`parry`](super::sheet::parry)), goes up by 1; `None` when it writes neither (a
+    /// character whose skills and weapons all come from its GCS file: the analysis tools
+    /// write them in first, [`Ruleset::drawn_in`]).
     fn stronger(stats: &GurpsStats, steps: i32) -> Option<GurpsStats> {
-        if stats.skills.is_empty() {
+        let own = |w: &super::sheet::WeaponRef| matches!(w, super::sheet::WeaponRef::Own(_));
+        if stats.skills.is_empty() && !stats.weapons.iter().any(own) {
             return None;
         }
         let mut s = stats.clone();
         for level in s.skills.values_mut() {
             *level = level.saturating_add(2 * steps);
         }
+        for w in &mut s.weapons {
+            if let super::sheet::WeaponRef::Own(w) = w {
+                w.level = w.level.saturating_add(2 * steps);
+                if let Some(parry) = &mut w.parry {
+                    *parry = parry.saturating_add(steps);
+                }
+            }
+        }
         Some(s)
+    }
+
+    /// A GCS character's skills and weapons (written out, each with the wielder's level and
+    /// parry), or its HP, from its file ([`super::import::merge`]), written into the block
+    /// beside its `gcs` reference (the block's own values still win, as when it loads).
+    fn drawn_in(
+        stats: &GurpsStats,
+        dir: Option<&std::path::Path>,
+        turning: Turning,
+    ) -> Option<GurpsStats> {
+        stats.gcs.as_ref()?;
+        let merged = super::import::merge(stats, dir).ok()?;
+        Some(match turning {
+            Turning::Attack => GurpsStats {
+                skills: merged.skills,
+                weapons: merged.weapons,
+                ..stats.clone()
+            },
+            Turning::HitPoints => GurpsStats {
+                hp: merged.hp,
+                ..stats.clone()
+            },
+        })
     }
 
     /// A step is 2 hit points (gurps-lite-and-socs.txt, "LOST HIT POINTS": HP is what
     /// injury takes away), from the block's HP or, where it writes none, its ST (HP's
-    /// default); never below 1. `None` for a GCS character whose ST comes from its file.
+    /// default); never below 1. `None` for a GCS character whose HP comes from its file
+    /// (the analysis tools write it in first: [`Ruleset::drawn_in`]).
     fn tougher(stats: &GurpsStats, steps: i32) -> Option<GurpsStats> {
         if stats.gcs.is_some() && stats.hp.is_none() {
             return None; // its HP is in its GCS file
