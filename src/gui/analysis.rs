@@ -128,6 +128,8 @@ pub struct AnalysisState {
     balance: Option<Result<Balance, String>>,
     out: String,
     message: String,
+    /// The message says what failed (shown in red).
+    failed: bool,
     /// The scenario the runs and results are of: another one clears them.
     of: Option<PathBuf>,
 }
@@ -152,6 +154,7 @@ impl Default for AnalysisState {
             balance: None,
             out: String::new(),
             message: String::new(),
+            failed: false,
             of: None,
         }
     }
@@ -184,6 +187,9 @@ pub fn window(ctx: &egui::Context, game: &mut Game, state: &mut AnalysisState) {
             knob: state.knob,
             target: state.target,
             other: state.other.clone(),
+            // What was last said stays (the balanced file written and opened).
+            message: std::mem::take(&mut state.message),
+            failed: state.failed,
             of: Some(game.scenario_path.clone()),
             ..AnalysisState::default()
         };
@@ -223,7 +229,10 @@ pub fn window(ctx: &egui::Context, game: &mut Game, state: &mut AnalysisState) {
 
 fn preview_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     ui.horizontal(|ui| {
-        ui.checkbox(&mut state.from_now, "from the current situation");
+        // The editor's scenario is previewed from its start: no situation to start from.
+        if !game.editing() {
+            ui.checkbox(&mut state.from_now, "from the current situation");
+        }
         if ui
             .add_enabled(state.preview.is_none(), egui::Button::new("Run"))
             .clicked()
@@ -431,9 +440,9 @@ fn compare_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                 ) else {
                     continue;
                 };
-                let ra = wa as f64 / c.a.runs.max(1) as f64;
-                let rb = wb as f64 / c.b.runs.max(1) as f64;
+                let (ra, rb) = (Rate::wilson(wa, c.a.runs), Rate::wilson(wb, c.b.runs));
                 bars.push((side.name.clone(), ra, rb, colour(sides, i)));
+                let (ra, rb) = (ra.rate, rb.rate);
                 ui.colored_label(colour(sides, i), &side.name);
                 ui.label(format!("{:.1}%", 100.0 * ra));
                 ui.label(format!("{:.1}%", 100.0 * rb));
@@ -449,6 +458,8 @@ fn compare_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                 "{:.1}%",
                 100.0 * c.b.draws as f64 / c.b.runs.max(1) as f64
             ));
+            let e: &Estimate = &c.difference.draws;
+            estimate_cells(ui, e.difference, &e.ci95, e.p_value, 100.0, " pts");
             ui.end_row();
             ui.label("rounds");
             ui.label(format!("{:.2}", c.a.rounds.mean));
@@ -484,14 +495,19 @@ fn compare_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                     BarChart::new(
                         format!("{name} in A, in B"),
                         vec![
-                            Bar::new(x, 100.0 * a).width(0.9).name(format!("{name}: A")),
-                            Bar::new(x + 1.0, 100.0 * b)
+                            Bar::new(x, 100.0 * a.rate)
+                                .width(0.9)
+                                .name(format!("{name}: A")),
+                            Bar::new(x + 1.0, 100.0 * b.rate)
                                 .width(0.9)
                                 .name(format!("{name}: B")),
                         ],
                     )
                     .color(*colour),
                 );
+                for (dx, r, which) in [(0.0, a, "A"), (1.0, b, "B")] {
+                    interval(plot, format!("{name} {which} 95%"), x + dx, r);
+                }
             }
         });
 }
@@ -576,10 +592,24 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                 }
             });
         ui.label("by");
+        // The knobs this ruleset can turn (skill and hit points where it says what a
+        // step of them is).
+        let ruleset = prepared.file.ruleset.ruleset();
+        let knobs: Vec<Knob> = [Knob::Count, Knob::Skill, Knob::Hp]
+            .into_iter()
+            .filter(|k| match k {
+                Knob::Count => true,
+                Knob::Skill => !ruleset.stronger_step().is_empty(),
+                Knob::Hp => !ruleset.tougher_step().is_empty(),
+            })
+            .collect();
+        if !knobs.contains(&state.knob) {
+            state.knob = Knob::Count;
+        }
         egui::ComboBox::from_id_salt("balance-knob")
             .selected_text(state.knob.words())
             .show_ui(ui, |ui| {
-                for k in [Knob::Count, Knob::Skill, Knob::Hp] {
+                for k in knobs {
                     ui.selectable_value(&mut state.knob, k, k.words());
                 }
             });
@@ -588,7 +618,8 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         egui::Slider::new(&mut state.target, 0.05..=0.95)
             .text("win rate to aim at")
             .custom_formatter(|v, _| format!("{:.0}%", 100.0 * v)),
-    );
+    )
+    .on_hover_text("5% to 95% (the command line's --target takes 0 to 1)");
     if ui
         .add_enabled(state.balancing.is_none(), egui::Button::new("Balance"))
         .on_hover_text("Tries the knob a step at a time from the scenario shown (the edited version while editing)")
@@ -603,6 +634,10 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         };
         state.balance = None;
         state.message.clear();
+        if state.out.trim().is_empty() {
+            let stem = game.scenario_path.with_extension("");
+            state.out = format!("{}-balanced.ron", stem.display());
+        }
         state.balancing = Some(Job::spawn(config.runs, move |progress, cancel| {
             balance(
                 &prepared,
@@ -619,6 +654,15 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         state.balance = Some(result.and_then(|r| r));
         state.balancing = None;
     }
+    // What the last save said, also once the file written is the battle shown (which
+    // clears the results).
+    if !state.message.is_empty() && state.tab == Tab::Balance {
+        if state.failed {
+            ui.colored_label(egui::Color32::LIGHT_RED, &state.message);
+        } else {
+            ui.label(&state.message);
+        }
+    }
     let Some(result) = &state.balance else {
         return;
     };
@@ -633,6 +677,8 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     let side_colour = index.map_or(egui::Color32::WHITE, |i| colour(&prepared.sides, i));
     Plot::new("balance-plot")
         .height(170.0)
+        .x_grid_spacer(whole_steps)
+        .y_grid_spacer(whole_steps)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
@@ -700,7 +746,8 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         ui.label(format!("Stopped: {why}"));
     }
     if let Some(note) = &b.note {
-        ui.label(note);
+        // The window's battles are set above, not with --runs.
+        ui.label(note.replace("(--runs)", "(Battles, above)"));
     }
     // A search cut short is not a balanced scenario (as `balance --out` writes none).
     if b.cancelled {
@@ -709,17 +756,22 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     }
     ui.horizontal(|ui| {
         ui.label("Save as");
-        if state.out.is_empty() {
-            let stem = game.scenario_path.with_extension("");
-            state.out = format!("{}-balanced.ron", stem.display());
-        }
-        ui.add(egui::TextEdit::singleline(&mut state.out).desired_width(230.0));
+        ui.add(
+            egui::TextEdit::singleline(&mut state.out)
+                .hint_text("scenarios/balanced.ron")
+                .desired_width(230.0),
+        );
         if ui
             .button("Save and open")
             .on_hover_text("Writes the balanced scenario (a new file) and opens it")
             .clicked()
         {
             let out = PathBuf::from(state.out.trim());
+            if state.out.trim().is_empty() {
+                state.message = "name the file to write".to_string();
+                state.failed = true;
+                return;
+            }
             let header = format!(
                 "{} balanced in the window: {} for {:.0}%, win rate {:.1}% in {} battles",
                 prepared.name,
@@ -739,18 +791,26 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                 file: &prepared.file,
             });
             let registry = crate::rules::builtin();
+            state.failed = true;
             state.message =
                 match crate::scenario::write_new(registry, &b.file, &header, original, &out) {
-                    Ok(()) if editing => format!(
-                        "wrote {} (the edit stays open; Scenario opens the file)",
-                        out.display()
-                    ),
+                    Ok(()) if editing => {
+                        state.failed = false;
+                        format!(
+                            "wrote {} (the edit stays open; Scenario opens the file)",
+                            out.display()
+                        )
+                    }
                     Ok(()) => match registry.load(&out) {
                         Ok(p) => {
                             let seed = game.play.session().seed();
                             let play = crate::play::Play::new(Arc::new(p), out.clone(), seed);
                             game.replace(play, out.clone());
-                            format!("wrote and opened {}", out.display())
+                            state.failed = false;
+                            format!(
+                                "wrote and opened {}: its battle is the one shown now",
+                                out.display()
+                            )
                         }
                         Err(e) => e.render(false),
                     },
@@ -758,9 +818,6 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                 };
         }
     });
-    if !state.message.is_empty() && state.tab == Tab::Balance {
-        ui.label(&state.message);
-    }
 }
 
 /// The name of the bar at `x` (bars stand at whole numbers), or nothing between bars.
@@ -793,8 +850,9 @@ fn colour(sides: &[crate::battle::SideInfo], i: usize) -> egui::Color32 {
 fn win_rates(ui: &mut egui::Ui, id: &str, rates: &[(String, Rate, egui::Color32)]) {
     let names: Vec<String> = rates.iter().map(|r| r.0.clone()).collect();
     Plot::new(id)
-        .height(140.0)
+        .height(120.0)
         .x_axis_formatter(move |mark, _| name_at(&names, mark.value))
+        .y_grid_spacer(whole_steps)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
@@ -811,16 +869,69 @@ fn win_rates(ui: &mut egui::Ui, id: &str, rates: &[(String, Rate, egui::Color32)
                     )
                     .color(*colour),
                 );
-                plot.line(
-                    Line::new(
-                        format!("{name} 95%"),
-                        PlotPoints::from(vec![[x, 100.0 * rate.low], [x, 100.0 * rate.high]]),
-                    )
-                    .color(egui::Color32::WHITE)
-                    .width(2.0),
-                );
+                interval(plot, format!("{name} 95%"), x, rate);
             }
         });
+}
+
+/// A 95% interval drawn over the bar at `x`: a bar of its own, narrow and light, with
+/// caps, so that it stands out from the grid line at `x` it would otherwise lie on.
+fn interval(plot: &mut egui_plot::PlotUi, name: String, x: f64, rate: &Rate) {
+    let (low, high) = (100.0 * rate.low, 100.0 * rate.high);
+    let ink = egui::Color32::from_rgb(250, 230, 120);
+    plot.line(
+        Line::new(name.clone(), PlotPoints::from(vec![[x, low], [x, high]]))
+            .color(ink)
+            .width(3.0),
+    );
+    for y in [low, high] {
+        plot.line(
+            Line::new(
+                format!("{name} cap {y}"),
+                PlotPoints::from(vec![[x - 0.15, y], [x + 0.15, y]]),
+            )
+            .color(ink)
+            .width(2.0),
+        );
+    }
+}
+
+/// Grid lines at whole numbers only, the finest 1, 2 or 5 times a power of ten apart and
+/// at least the plot's least step, the coarser each a multiple of the finer (1, 5, 10;
+/// 2, 10, 20; 5, 10, 50), so that the labels a plot has room for never crowd each other
+/// (`egui_plot`'s default of powers of ten labels a narrow plot's axis at 0 alone: 10
+/// rounds apart were too close for a label, 100 beyond it).
+fn whole_steps(input: egui_plot::GridInput) -> Vec<egui_plot::GridMark> {
+    let fine = round_up(input.base_step_size.ceil().max(1.0) as u64);
+    let fives = fine.to_string().starts_with('5');
+    let mid = fine.saturating_mul(if fives { 2 } else { 5 });
+    let coarse = fine.saturating_mul(10);
+    let (lo, hi) = input.bounds;
+    let mut marks = Vec::new();
+    let first = (lo / fine as f64).ceil() as i64;
+    let last = (hi / fine as f64).floor() as i64;
+    for k in first..=last {
+        let v = k * fine as i64;
+        let step = [coarse, mid, fine]
+            .into_iter()
+            .find(|&s| v % s as i64 == 0)
+            .unwrap_or(fine);
+        marks.push(egui_plot::GridMark {
+            value: v as f64,
+            step_size: step as f64,
+        });
+    }
+    marks
+}
+
+/// The top of a histogram's count axis: above the tallest bar `most` by `headroom` of it
+/// (room for a legend over the bars), up to a whole number of a round step (about an
+/// eighth of it, 1, 2 or 5 times a power of ten), so that the axis ends on a labelled
+/// count without much empty space.
+fn axis_top(most: u64, headroom: f64) -> u64 {
+    let want = (most as f64 * (1.0 + headroom)).ceil().max(1.0) as u64;
+    let step = round_up(want.div_ceil(8));
+    want.div_ceil(step) * step
 }
 
 /// The least of 1, 2 or 5 times a power of ten that is at least `n` (1 for 0).
@@ -852,17 +963,25 @@ fn histogram(
         .flat_map(|s| s.1.iter().copied())
         .max()
         .unwrap_or(0);
+    let legend = series.len() > 1;
     let mut plot = Plot::new(id)
-        .height(140.0)
+        .height(115.0)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
+        .x_grid_spacer(whole_steps)
+        .y_grid_spacer(whole_steps)
+        .custom_x_axes(vec![
+            egui_plot::AxisHints::new_x().label_spacing(24.0..=36.0),
+        ])
         .include_y(0.0)
-        // Up to a round number, so that the axis shows at least one count above 0.
-        .include_y(round_up(most) as f64)
+        // Up to a round count, with room above the bars for the legend when there is one.
+        // (a legend line is about a fifth of the plot's height).
+        .include_y(axis_top(most, if legend { 0.3 + 0.2 * n } else { 0.0 }) as f64)
         .y_axis_label("battles");
-    if series.len() > 1 {
-        plot = plot.legend(Legend::default());
+    if legend {
+        // The sides in their order, as everywhere else in the window.
+        plot = plot.legend(Legend::default().follow_insertion_order(true));
     }
     plot.show(ui, |plot| {
         for (k, (name, counts, colour)) in series.iter().enumerate() {
@@ -895,7 +1014,7 @@ impl AnalysisState {
 
 #[cfg(test)]
 mod tests {
-    use super::{name_at, round_up};
+    use super::{axis_top, name_at, round_up, whole_steps};
 
     /// A histogram's axis reaches a round count (1, 2 or 5 times a power of ten) at or
     /// above its tallest bar.
@@ -913,6 +1032,59 @@ mod tests {
             assert_eq!(round_up(n), up, "{n}");
         }
         assert_eq!(round_up(u64::MAX), u64::MAX);
+    }
+
+    /// A histogram's count axis ends on a round count just above the tallest bar (270 on
+    /// 0 to 300, not 500; 1,050 on 0 to 1,200, not 2,000), with room for a legend when
+    /// asked (3 with 45% more: 0 to 5).
+    #[test]
+    fn a_count_axis_ends_just_above_the_tallest_bar() {
+        for (most, headroom, top) in [
+            (270, 0.0, 300),
+            (1050, 0.0, 1200),
+            (3, 0.0, 3),
+            (0, 0.0, 1),
+            (3, 0.45, 5),
+            (270, 0.45, 400),
+        ] {
+            assert_eq!(axis_top(most, headroom), top, "{most} {headroom}");
+        }
+    }
+
+    /// Grid marks stand at whole numbers only, the finest step at least the plot's least
+    /// (2.3 rounds: every 5), each mark with the coarsest of 5, 10 and 50 it is a multiple
+    /// of, so that a narrow plot of 0 to 78 rounds is labelled every 10 (the default powers
+    /// of ten labelled only 0), and labels of one step never fall between those of another
+    /// (with 2, 5 and 10, 4, 5 and 6 crowded each other).
+    #[test]
+    fn grid_marks_stand_at_whole_numbers() {
+        let marks = whole_steps(egui_plot::GridInput {
+            bounds: (-0.5, 78.5),
+            base_step_size: 2.3,
+        });
+        let values: Vec<f64> = marks.iter().map(|m| m.value).collect();
+        assert_eq!(values, (0..=15).map(|k| 5.0 * k as f64).collect::<Vec<_>>());
+        let step = |v: f64| marks.iter().find(|m| m.value == v).map(|m| m.step_size);
+        assert_eq!(
+            (step(5.0), step(10.0), step(40.0), step(50.0)),
+            (Some(5.0), Some(10.0), Some(10.0), Some(50.0))
+        );
+        // Finest 2: the others 10 and 20.
+        let twos = whole_steps(egui_plot::GridInput {
+            bounds: (0.0, 40.0),
+            base_step_size: 1.5,
+        });
+        let sizes: Vec<f64> = twos.iter().map(|m| m.step_size).collect();
+        assert_eq!(sizes[..6], [20.0, 2.0, 2.0, 2.0, 2.0, 10.0]);
+        // A fraction of a round is never a mark.
+        let fine = whole_steps(egui_plot::GridInput {
+            bounds: (0.0, 3.0),
+            base_step_size: 0.01,
+        });
+        assert_eq!(
+            fine.iter().map(|m| m.value).collect::<Vec<_>>(),
+            [0.0, 1.0, 2.0, 3.0]
+        );
     }
 
     /// A bar's name stands under its bar (whole numbers) and nowhere else.
