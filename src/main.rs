@@ -551,8 +551,8 @@ fn preview(
     );
     let who_matters =
         (sensitivity && !cancel.load(std::sync::atomic::Ordering::Relaxed)).then(|| {
-            // The preview above, then the scenario again and three variants a unit.
-            let variants = 3 * prepared.units.len() as u64;
+            // The preview above, then the scenario again and three or four variants a unit.
+            let variants = skirmish::preview::sensitivity::variants(&prepared.file);
             bar.set_length(runs.saturating_mul(variants + 2));
             skirmish::preview::sensitivity::sensitivity(
                 &prepared,
@@ -796,6 +796,11 @@ fn balance(
             .map_or(result.side.as_str(), |s| s.name.as_str());
         let mut text = result.to_text(name);
         match &out {
+            Some(out) if result.best.value == knob.neutral() => text.push_str(&format!(
+                "Written to {} (the scenario as written, with a header: no value tried came \
+                 nearer)\n",
+                out.display()
+            )),
             Some(out) => text.push_str(&format!("Written to {}\n", out.display())),
             None if !cancelled => {
                 text.push_str("(--out NEW.ron writes the balanced scenario)\n");

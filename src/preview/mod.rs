@@ -277,6 +277,14 @@ pub struct UnitReport {
 /// instead of a result.
 pub const NOTHING_FOUGHT: &str = "cancelled before any battle was fought to the end";
 
+/// Pairs (reason, count) as a JSON object, in their order.
+fn reasons_as_object<S: serde::Serializer>(
+    reasons: &[(String, u64)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(reasons.iter().map(|(why, n)| (why, n)))
+}
+
 /// The preview's results.
 #[derive(Clone, Debug, Serialize)]
 pub struct PreviewReport {
@@ -295,7 +303,9 @@ pub struct PreviewReport {
     /// Draws.
     pub draws: Rate,
     /// Draws by reason, in words ([`DrawReason`]'s `Display`), with how many battles ended so;
-    /// reasons no battle ended by are left out.
+    /// reasons no battle ended by are left out. In JSON an object by reason, as `compare`
+    /// writes it.
+    #[serde(serialize_with = "reasons_as_object")]
     pub draws_by_reason: Vec<(String, u64)>,
     /// Battle length.
     pub rounds: RoundStats,

@@ -61,6 +61,13 @@ pub struct UnitEffect {
     pub weaker: Outcome,
     /// Its main attack a step stronger.
     pub stronger: Outcome,
+    /// For a unit that acts with the others of its template (a Vergeworlds mook group,
+    /// [`Ruleset::grouped_by_template`](crate::scenario::Ruleset::grouped_by_template)),
+    /// which a step takes it out of: its side's win rate with the unit out of the group
+    /// but unchanged, which `weaker` and `stronger` are measured against (so that they
+    /// tell the step alone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out_of_group: Option<Outcome>,
 }
 
 /// Every unit's effect, the largest first.
@@ -220,6 +227,32 @@ fn restat(
     Ok(())
 }
 
+/// True when unit `i` of `file` acts with other units of its side drawn from its template
+/// ([`Ruleset::grouped_by_template`](crate::scenario::Ruleset::grouped_by_template)): a
+/// stat block of its own would take it out of that group.
+fn grouped(file: &ScenarioFile, i: usize) -> bool {
+    let unit = &file.units[i];
+    let (None, Some(t)) = (&unit.stats, &unit.template) else {
+        return false;
+    };
+    let others = (file.units.iter().enumerate())
+        .any(|(j, u)| j != i && u.side == unit.side && u.template.as_ref() == Some(t));
+    others
+        && file
+            .templates
+            .get(t)
+            .is_some_and(|s| s.0.ruleset.grouped_by_template(&*s.0.value))
+}
+
+/// The number of previews [`sensitivity`] fights besides the scenario as written: three a
+/// unit, and one more for a unit a step would take out of its group (its side's rate out
+/// of the group, unchanged).
+pub fn variants(file: &ScenarioFile) -> u64 {
+    (0..file.units.len())
+        .map(|i| if grouped(file, i) { 4 } else { 3 })
+        .sum()
+}
+
 /// `file` with unit `i` `steps` steps stronger ([`strengthen`]), or why not.
 fn varied(file: &ScenarioFile, i: usize, steps: i32) -> Result<ScenarioFile, String> {
     let mut f = file.clone();
@@ -227,9 +260,10 @@ fn varied(file: &ScenarioFile, i: usize, steps: i32) -> Result<ScenarioFile, Str
     Ok(f)
 }
 
-/// Fights `prepared` as written and each unit's three variants, `config.runs` battles each
-/// over the same seeds. `progress` gets the battles finished of all of them together (out
-/// of `runs * (1 + 3 * units)`).
+/// Fights `prepared` as written and each unit's three variants (four for a unit a step
+/// takes out of its group), `config.runs` battles each over the same seeds. `progress`
+/// gets the battles finished of all of them together (out of `runs * (1 + variants)`,
+/// [`variants`]).
 pub fn sensitivity(
     prepared: &Arc<Prepared>,
     config: PreviewConfig,
@@ -269,30 +303,43 @@ pub fn sensitivity(
         }
         let side = unit.side;
         let side_id = prepared.sides[usize::from(side)].id.clone();
-        let before = won(&base, side);
-        let outcome = |variant: Result<ScenarioFile, String>| match variant.and_then(|f| {
-            validate(f).map_err(|p| {
-                p.first()
-                    .map_or_else(String::new, |p| format!("{}: {}", p.path, p.message))
-            })
-        }) {
+        let as_written = won(&base, side);
+        let outcome = |variant: Result<ScenarioFile, String>, before: &[f64]| match variant
+            .and_then(|f| {
+                validate(f).map_err(|p| {
+                    p.first()
+                        .map_or_else(String::new, |p| format!("{}: {}", p.path, p.message))
+                })
+            }) {
             // Side indices stay: a variant changes units, not sides. `None`: cancelled.
             Ok(p) => fight(Arc::new(p)).map(|w| {
                 let after = won(&w, side);
-                Outcome::Fought(Effect {
+                let effect = Effect {
                     win_rate: after.iter().sum::<f64>() / after.len().max(1) as f64,
-                    change: paired(&before, &after),
-                })
+                    change: paired(before, &after),
+                };
+                (Outcome::Fought(effect), after)
             }),
             Err(why) => {
                 done.fetch_add(config.runs, Ordering::Relaxed);
-                Some(Outcome::NotPossible(why))
+                Some((Outcome::NotPossible(why), Vec::new()))
             }
         };
-        let (Some(without), Some(weaker), Some(stronger)) = (
-            outcome(Ok(without(&prepared.file, i))),
-            outcome(varied(&prepared.file, i, -1)),
-            outcome(varied(&prepared.file, i, 1)),
+        // A unit of a group a step would take it out of: the steps are measured against
+        // it out of the group, unchanged.
+        let (out_of_group, before) = if grouped(&prepared.file, i) {
+            let Some((o, w)) = outcome(varied(&prepared.file, i, 0), &as_written) else {
+                break;
+            };
+            let before = if w.is_empty() { as_written.clone() } else { w };
+            (Some(o), before)
+        } else {
+            (None, as_written.clone())
+        };
+        let (Some((without, _)), Some((weaker, _)), Some((stronger, _))) = (
+            outcome(Ok(without(&prepared.file, i)), &as_written),
+            outcome(varied(&prepared.file, i, -1), &before),
+            outcome(varied(&prepared.file, i, 1), &before),
         ) else {
             break;
         };
@@ -303,6 +350,7 @@ pub fn sensitivity(
             without,
             weaker,
             stronger,
+            out_of_group,
         });
     }
     units.sort_by(|a, b| {
@@ -357,6 +405,7 @@ impl Sensitivity {
             "a step stronger"
         );
         let mut notes = Vec::new();
+        let mut grouped = Vec::new();
         for u in &self.units {
             let _ = writeln!(
                 s,
@@ -376,6 +425,24 @@ impl Sensitivity {
                     notes.push(format!("  {} {what}: {why}", u.name));
                 }
             }
+            if let Some(Outcome::Fought(e)) = &u.out_of_group {
+                grouped.push(format!(
+                    "  {}: {:.1}% ({:+.1}{})",
+                    u.name,
+                    100.0 * e.win_rate,
+                    100.0 * e.change.difference,
+                    if e.change.significant() { "*" } else { "" }
+                ));
+            }
+        }
+        if !grouped.is_empty() {
+            let _ = writeln!(
+                s,
+                "Out of their template's group (a unit a step gives a stat block of its own \
+                 no longer acts with the others of its template), unchanged; their steps are \
+                 measured against this:\n{}",
+                grouped.join("\n")
+            );
         }
         if self.cancelled {
             s.push_str("  (cancelled: the units not listed were not fought)\n");
@@ -542,6 +609,52 @@ mod tests {
         assert_eq!(block(&tough).hp, Some(hp + 4));
         // Each knob writes in only what it turns.
         assert_eq!((turned.hp, block(&tough).skills.is_empty()), (None, true));
+    }
+
+    /// Vergeworlds mooks of one template are one group (one Action Point roll), which a step
+    /// takes a mook out of: the hoverbike chase's three raiders are measured a step weaker
+    /// and stronger against a raider out of the group unchanged (one more preview each),
+    /// not against the scenario as written, so that the step is all their change tells
+    /// (before, Raider 3 a step weaker and a step stronger were both +5.3 points: the
+    /// leaving alone). The couriers, with blocks of their own, are measured as before.
+    #[test]
+    fn a_mook_is_measured_against_it_out_of_its_group() {
+        let chase = load("vw-hoverbike-chase.ron");
+        let raiders: Vec<usize> = (0..chase.file.units.len())
+            .filter(|&i| chase.file.units[i].name.starts_with("Raider"))
+            .collect();
+        assert_eq!(raiders.len(), 3);
+        for i in 0..chase.file.units.len() {
+            assert_eq!(grouped(&chase.file, i), raiders.contains(&i), "{i}");
+        }
+        assert_eq!(variants(&chase.file), 3 * chase.file.units.len() as u64 + 3);
+        // A template not a mook's (GURPS riflemen) is not a group.
+        let farm = load("gurps-skirmish-3v3.ron");
+        assert!((0..farm.file.units.len()).all(|i| !grouped(&farm.file, i)));
+
+        let never = AtomicBool::new(false);
+        let config = PreviewConfig {
+            runs: 60,
+            seed: 1,
+            threads: 2,
+        };
+        let s = sensitivity(&chase, config, &|_| {}, &never);
+        for u in &s.units {
+            let raider = u.name.starts_with("Raider");
+            assert_eq!(u.out_of_group.is_some(), raider, "{}", u.name);
+            let (Some(Outcome::Fought(alone)), Outcome::Fought(up)) =
+                (&u.out_of_group, &u.stronger)
+            else {
+                continue;
+            };
+            let measured = up.win_rate - alone.win_rate;
+            assert!(
+                (up.change.difference - measured).abs() < 1e-12,
+                "{}",
+                u.name
+            );
+        }
+        assert!(s.to_text().contains("Out of their template's group"));
     }
 
     /// SOCS: a step turns the Gunner of whoever fires (gurps-lite-and-socs.txt, "FIRE

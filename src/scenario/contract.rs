@@ -207,6 +207,16 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
         None
     }
 
+    /// Whether units drawn from one template of this block act together in this ruleset
+    /// (Vergeworlds mooks of one template share their Action Point roll), so that a unit
+    /// given a stat block of its own leaves its group: the analysis tools then measure a
+    /// unit's step against it out of its group. False (the default): a template is only a
+    /// way of writing a stat block once.
+    fn grouped_by_template(stats: &Self::Stats) -> bool {
+        let _ = stats;
+        false
+    }
+
     /// The settings with every mention of the unit named `name` dropped (a starting range
     /// or bonus naming it, a chase it is in), for a scenario with that unit taken out
     /// (`preview --sensitivity`); `None` when they mention no unit by name (the default),
@@ -385,6 +395,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
         dir: Option<&std::path::Path>,
         turning: Turning,
     ) -> Option<Arc<dyn Section>>;
+    /// [`Ruleset::grouped_by_template`]; false for a stat block of another ruleset.
+    fn grouped_by_template(&self, stats: &dyn Section) -> bool;
     /// [`Ruleset::without_unit`]; `None` for settings of another ruleset.
     fn without_unit(&self, config: &dyn Section, name: &str) -> Option<Arc<dyn Section>>;
     /// [`Ruleset::gm_fields`].
@@ -616,6 +628,13 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
     ) -> Option<Arc<dyn Section>> {
         let stats = stats.as_any().downcast_ref::<R::Stats>()?;
         R::drawn_in(stats, dir, turning).map(|s| Arc::new(s) as Arc<dyn Section>)
+    }
+
+    fn grouped_by_template(&self, stats: &dyn Section) -> bool {
+        stats
+            .as_any()
+            .downcast_ref::<R::Stats>()
+            .is_some_and(R::grouped_by_template)
     }
 
     fn without_unit(&self, config: &dyn Section, name: &str) -> Option<Arc<dyn Section>> {

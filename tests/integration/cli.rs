@@ -115,7 +115,9 @@ fn run_prints_rolls_and_an_outcome_and_repeats_exactly() {
     }
 }
 
-/// Every shipped scenario previews headless (every ruleset): a report with a win rate.
+/// Every shipped scenario previews headless (every ruleset): a report with a win rate, its
+/// draws by reason an object of counts (as `compare --json` writes them) adding up to the
+/// draws.
 #[test]
 fn preview_runs_every_shipped_scenario() {
     for file in scenarios() {
@@ -124,6 +126,9 @@ fn preview_runs_every_shipped_scenario() {
         assert!(out.status.success(), "{name}: {}", text(&out.stderr));
         let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
         assert_eq!(doc["runs"], 40, "{name}");
+        let reasons = doc["draws_by_reason"].as_object().expect("an object");
+        let draws: u64 = reasons.values().filter_map(serde_json::Value::as_u64).sum();
+        assert_eq!(draws, doc["draws"]["count"].as_u64().unwrap_or(0), "{name}");
     }
 }
 

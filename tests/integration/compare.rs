@@ -327,5 +327,28 @@ fn balance_writes_a_scenario_near_the_target() {
         "1",
     ]);
     assert!(err.contains("`skill` cannot turn crew down"), "{err}");
+    // The duel's Black Knight wins most as he is: copies only take him further from 50%,
+    // and what --out writes is the scenario as written, which the words say.
+    let same = dir.join("same.ron");
+    let same_s = same.display().to_string();
+    let printed = skirmish(&[
+        "balance",
+        "scenarios/gurps-duel.ron",
+        "--side",
+        "blue",
+        "--runs",
+        "40",
+        "--seed",
+        "1",
+        "--out",
+        &same_s,
+    ]);
+    assert!(printed.status.success(), "{}", text(&printed.stderr));
+    let words = format!("Written to {same_s} (the scenario as written, with a header");
+    assert!(
+        text(&printed.stdout).contains(&words),
+        "{}",
+        text(&printed.stdout)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

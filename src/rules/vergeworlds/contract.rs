@@ -116,6 +116,13 @@ impl Ruleset for Vergeworlds {
         Some(s)
     }
 
+    /// Mooks drawn from one template are one mook group (vergeworlds-rough-methods.txt,
+    /// "Mooks": a group of mooks of one type acts at once, on one initial Action Point
+    /// roll), which a mook given a stat block of its own leaves.
+    fn grouped_by_template(stats: &VwStats) -> bool {
+        stats.mook
+    }
+
     /// A step is one score of Fight, Shoot, Throw and Grapple each
     /// (vergeworlds-rough-methods.txt, "Combat Actions": the attack tasks roll these skills).
     fn stronger(stats: &VwStats, steps: i32) -> Option<VwStats> {
