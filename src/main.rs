@@ -796,7 +796,7 @@ fn balance(
             .map_or(result.side.as_str(), |s| s.name.as_str());
         let mut text = result.to_text(name);
         match &out {
-            Some(out) if result.best.value == knob.neutral() => text.push_str(&format!(
+            Some(out) if result.as_written => text.push_str(&format!(
                 "Written to {} (the scenario as written, with a header: no value tried came \
                  nearer)\n",
                 out.display()

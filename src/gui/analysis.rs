@@ -128,8 +128,11 @@ pub struct AnalysisState {
     balance: Option<Result<Balance, String>>,
     out: String,
     message: String,
-    /// The message says what failed (shown in red).
-    failed: bool,
+    /// Balance: what the last Balance or save said, and whether it failed (shown in red);
+    /// kept when the file saved and opened is the battle shown (`opened`).
+    saved: String,
+    save_failed: bool,
+    opened: Option<PathBuf>,
     /// The scenario the runs and results are of: another one clears them.
     of: Option<PathBuf>,
 }
@@ -154,7 +157,9 @@ impl Default for AnalysisState {
             balance: None,
             out: String::new(),
             message: String::new(),
-            failed: false,
+            saved: String::new(),
+            save_failed: false,
+            opened: None,
             of: None,
         }
     }
@@ -187,9 +192,12 @@ pub fn window(ctx: &egui::Context, game: &mut Game, state: &mut AnalysisState) {
             knob: state.knob,
             target: state.target,
             other: state.other.clone(),
-            // What was last said stays (the balanced file written and opened).
-            message: std::mem::take(&mut state.message),
-            failed: state.failed,
+            // "Wrote and opened" stays with the file it opened, and only there.
+            saved: if state.opened.as_ref() == Some(&game.scenario_path) {
+                std::mem::take(&mut state.saved)
+            } else {
+                String::new()
+            },
             of: Some(game.scenario_path.clone()),
             ..AnalysisState::default()
         };
@@ -318,7 +326,8 @@ fn preview_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
 /// Starts a preview of the battle, from its start or from where it stands.
 fn start_preview(game: &Game, state: &mut AnalysisState) {
     let prepared = game.play.session().prepared().clone();
-    let start = state.from_now.then(|| game.play.recording().clone());
+    // The editor's scenario from its start (the box is not shown there).
+    let start = (state.from_now && !game.editing()).then(|| game.play.recording().clone());
     let config = PreviewConfig {
         runs: state.runs.max(1),
         seed: seed_of(game),
@@ -597,11 +606,7 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         let ruleset = prepared.file.ruleset.ruleset();
         let knobs: Vec<Knob> = [Knob::Count, Knob::Skill, Knob::Hp]
             .into_iter()
-            .filter(|k| match k {
-                Knob::Count => true,
-                Knob::Skill => !ruleset.stronger_step().is_empty(),
-                Knob::Hp => !ruleset.tougher_step().is_empty(),
-            })
+            .filter(|k| k.turns_in(ruleset))
             .collect();
         if !knobs.contains(&state.knob) {
             state.knob = Knob::Count;
@@ -633,7 +638,7 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             threads: threads(),
         };
         state.balance = None;
-        state.message.clear();
+        state.saved.clear();
         if state.out.trim().is_empty() {
             let stem = game.scenario_path.with_extension("");
             state.out = format!("{}-balanced.ron", stem.display());
@@ -656,11 +661,11 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     }
     // What the last save said, also once the file written is the battle shown (which
     // clears the results).
-    if !state.message.is_empty() && state.tab == Tab::Balance {
-        if state.failed {
-            ui.colored_label(egui::Color32::LIGHT_RED, &state.message);
+    if !state.saved.is_empty() && state.tab == Tab::Balance {
+        if state.save_failed {
+            ui.colored_label(egui::Color32::LIGHT_RED, &state.saved);
         } else {
-            ui.label(&state.message);
+            ui.label(&state.saved);
         }
     }
     let Some(result) = &state.balance else {
@@ -746,8 +751,7 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         ui.label(format!("Stopped: {why}"));
     }
     if let Some(note) = &b.note {
-        // The window's battles are set above, not with --runs.
-        ui.label(note.replace("(--runs)", "(Battles, above)"));
+        ui.label(note);
     }
     // A search cut short is not a balanced scenario (as `balance --out` writes none).
     if b.cancelled {
@@ -768,8 +772,8 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         {
             let out = PathBuf::from(state.out.trim());
             if state.out.trim().is_empty() {
-                state.message = "name the file to write".to_string();
-                state.failed = true;
+                state.saved = "name the file to write".to_string();
+                state.save_failed = true;
                 return;
             }
             let header = format!(
@@ -791,11 +795,11 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                 file: &prepared.file,
             });
             let registry = crate::rules::builtin();
-            state.failed = true;
-            state.message =
+            state.save_failed = true;
+            state.saved =
                 match crate::scenario::write_new(registry, &b.file, &header, original, &out) {
                     Ok(()) if editing => {
-                        state.failed = false;
+                        state.save_failed = false;
                         format!(
                             "wrote {} (the edit stays open; Scenario opens the file)",
                             out.display()
@@ -806,7 +810,8 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                             let seed = game.play.session().seed();
                             let play = crate::play::Play::new(Arc::new(p), out.clone(), seed);
                             game.replace(play, out.clone());
-                            state.failed = false;
+                            state.save_failed = false;
+                            state.opened = Some(out.clone());
                             format!(
                                 "wrote and opened {}: its battle is the one shown now",
                                 out.display()
@@ -902,26 +907,35 @@ fn interval(plot: &mut egui_plot::PlotUi, name: String, x: f64, rate: &Rate) {
 /// (`egui_plot`'s default of powers of ten labels a narrow plot's axis at 0 alone: 10
 /// rounds apart were too close for a label, 100 beyond it).
 fn whole_steps(input: egui_plot::GridInput) -> Vec<egui_plot::GridMark> {
-    let fine = round_up(input.base_step_size.ceil().max(1.0) as u64);
-    let fives = fine.to_string().starts_with('5');
-    let mid = fine.saturating_mul(if fives { 2 } else { 5 });
-    let coarse = fine.saturating_mul(10);
+    // Never more marks than this (a plot's bounds are a few hundred at most here).
+    const MOST: i64 = 1000;
     let (lo, hi) = input.bounds;
-    let mut marks = Vec::new();
-    let first = (lo / fine as f64).ceil() as i64;
-    let last = (hi / fine as f64).floor() as i64;
-    for k in first..=last {
-        let v = k * fine as i64;
-        let step = [coarse, mid, fine]
-            .into_iter()
-            .find(|&s| v % s as i64 == 0)
-            .unwrap_or(fine);
-        marks.push(egui_plot::GridMark {
-            value: v as f64,
-            step_size: step as f64,
-        });
+    if !(lo.is_finite() && hi.is_finite() && input.base_step_size.is_finite()) || hi < lo {
+        return Vec::new();
     }
-    marks
+    let fine = round_up(input.base_step_size.ceil().clamp(1.0, 1e15) as u64) as i64;
+    let mid = fine
+        * if fine.to_string().starts_with('5') {
+            2
+        } else {
+            5
+        };
+    let coarse = fine * 10;
+    let first = (lo / fine as f64).ceil() as i64;
+    let last = ((hi / fine as f64).floor() as i64).min(first.saturating_add(MOST));
+    (first..=last)
+        .filter_map(|k| {
+            let v = k.checked_mul(fine)?;
+            let step = [coarse, mid, fine]
+                .into_iter()
+                .find(|&s| v % s == 0)
+                .unwrap_or(fine);
+            Some(egui_plot::GridMark {
+                value: v as f64,
+                step_size: step as f64,
+            })
+        })
+        .collect()
 }
 
 /// The top of a histogram's count axis: above the tallest bar `most` by `headroom` of it
@@ -931,7 +945,7 @@ fn whole_steps(input: egui_plot::GridInput) -> Vec<egui_plot::GridMark> {
 fn axis_top(most: u64, headroom: f64) -> u64 {
     let want = (most as f64 * (1.0 + headroom)).ceil().max(1.0) as u64;
     let step = round_up(want.div_ceil(8));
-    want.div_ceil(step) * step
+    want.div_ceil(step).saturating_mul(step)
 }
 
 /// The least of 1, 2 or 5 times a power of ten that is at least `n` (1 for 0).
@@ -1085,6 +1099,20 @@ mod tests {
             fine.iter().map(|m| m.value).collect::<Vec<_>>(),
             [0.0, 1.0, 2.0, 3.0]
         );
+        // Bounds no plot here has still give a bounded list, or none.
+        for (bounds, base) in [
+            ((f64::NEG_INFINITY, 1.0), 1.0),
+            ((0.0, f64::NAN), 1.0),
+            ((5.0, 1.0), 1.0),
+            ((0.0, 1.0), f64::INFINITY),
+            ((-1e300, 1e300), 0.5),
+        ] {
+            let marks = whole_steps(egui_plot::GridInput {
+                bounds,
+                base_step_size: base,
+            });
+            assert!(marks.len() <= 1001, "{bounds:?} {base}");
+        }
     }
 
     /// A bar's name stands under its bar (whole numbers) and nowhere else.

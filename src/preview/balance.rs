@@ -22,7 +22,7 @@
 
 use super::sensitivity::Part;
 use super::{PreviewConfig, Rate, run_preview};
-use crate::scenario::{Prepared, ScenarioFile, validate};
+use crate::scenario::{Prepared, ScenarioFile, Turning, validate};
 use hexx::Hex;
 use serde::Serialize;
 use std::sync::Arc;
@@ -73,6 +73,21 @@ impl Knob {
             Knob::Skill => "steps of main attack",
             Knob::Hp => "steps of hit points",
         }
+    }
+
+    /// What the knob turns in a stat block (`None` for `count`, which copies units).
+    pub fn turning(self) -> Option<Turning> {
+        match self {
+            Knob::Count => None,
+            Knob::Skill => Some(Turning::Attack),
+            Knob::Hp => Some(Turning::HitPoints),
+        }
+    }
+
+    /// Whether `ruleset` can turn this knob: `count` always; `skill` and `hp` where the
+    /// ruleset says what a step of them is ([`Turning::step`]).
+    pub fn turns_in(self, ruleset: &dyn crate::scenario::ErasedRuleset) -> bool {
+        self.turning().is_none_or(|t| !t.step(ruleset).is_empty())
     }
 
     /// The knob at `value`, in words: "1 copy of each unit", "3 copies of each unit",
@@ -144,6 +159,9 @@ pub struct Balance {
     pub stopped: Option<String>,
     /// The search was cancelled (Ctrl-C) before it ended: [`Balance::stopped`] says where.
     pub cancelled: bool,
+    /// The nearest value is the knob's neutral one: the scenario as written (what `--out`
+    /// then writes, with a header).
+    pub as_written: bool,
     /// What a step of `skill` or `hp` is in the scenario's ruleset
     /// ([`Ruleset::STRONGER_STEP`](crate::scenario::Ruleset::STRONGER_STEP),
     /// [`Ruleset::TOUGHER_STEP`](crate::scenario::Ruleset::TOUGHER_STEP)); empty for `count`.
@@ -205,8 +223,8 @@ pub fn note(steps: &[Step], best: &Rate, target: f64, cancelled: bool) -> Option
         }
         return Some(format!(
             "The nearest win rate, {}, is within {:.0} points of {}, but its 95% interval \
-             ({} to {}) reaches beyond them: more battles a value (--runs) would tell \
-             whether it stays within.",
+             ({} to {}) reaches beyond them: more battles a value would tell whether it \
+             stays within.",
             pct(best.rate),
             100.0 * TOLERANCE,
             pct(target),
@@ -255,6 +273,16 @@ pub fn unsteady(steps: &[Step]) -> Option<String> {
             .iter()
             .all(|s| s.win_rate.rate == tried[0].win_rate.rate)
     {
+        // At 0 or 100% the knob may act, only not enough to show (its range never reaches
+        // the target).
+        let rate = tried[0].win_rate.rate;
+        if rate == 0.0 || rate == 1.0 {
+            return Some(format!(
+                "The side {} every battle at every value tried: the knob's range does not \
+                 reach the target in this scenario.",
+                if rate == 0.0 { "lost" } else { "won" }
+            ));
+        }
         return Some(format!(
             "The win rate was {} at every value tried: this knob makes no difference to the \
              side in this scenario.",
@@ -318,28 +346,41 @@ fn with_each(
     turn: fn(&mut ScenarioFile, Part, i32) -> Result<(), String>,
 ) -> Result<ScenarioFile, String> {
     let mut f = prepared.file.clone();
-    // A template every unit of which is on the side is turned once, whole, and its units
-    // keep it: the file stays as written, and Vergeworlds mooks of one template go on
-    // rolling together (taking a unit out of its template would change that too).
-    let side_only = |t: &String| {
-        f.units
-            .iter()
-            .filter(|u| u.template.as_ref() == Some(t))
-            .all(|u| u.side == side)
-    };
-    let whole: std::collections::BTreeSet<String> = (f.units.iter())
+    // A template the side's units are drawn from is turned once, whole, and they keep it:
+    // the file stays as written, and Vergeworlds mooks of one template go on rolling
+    // together (taking a unit out of its template would change that too). A template
+    // another side also uses is copied for this side first ("gunman (gang)"), and the
+    // side's units drawn from it are pointed at the copy.
+    let used: std::collections::BTreeSet<String> = (f.units.iter())
         .filter(|u| u.side == side && u.stats.is_none())
         .filter_map(|u| u.template.clone())
-        .filter(side_only)
         .collect();
-    for t in &whole {
-        turn(&mut f, Part::Template(t), steps)?;
+    for t in &used {
+        let shared = (f.units.iter()).any(|u| u.side != side && u.template.as_ref() == Some(t));
+        let name = if shared {
+            let mut name = format!("{t} ({side})");
+            while f.templates.contains_key(&name) {
+                name.push('\'');
+            }
+            let copy = (f.templates.get(t).cloned()).ok_or_else(|| format!("no template `{t}`"))?;
+            f.templates.insert(name.clone(), copy);
+            for u in f
+                .units
+                .iter_mut()
+                .filter(|u| u.side == side && u.stats.is_none())
+            {
+                if u.template.as_ref() == Some(t) {
+                    u.template = Some(name.clone());
+                }
+            }
+            name
+        } else {
+            t.clone()
+        };
+        turn(&mut f, Part::Template(&name), steps)?;
     }
     for i in 0..f.units.len() {
-        let unit = &f.units[i];
-        let kept =
-            unit.stats.is_none() && unit.template.as_ref().is_some_and(|t| whole.contains(t));
-        if unit.side == side && !kept {
+        if f.units[i].side == side && f.units[i].stats.is_some() {
             turn(&mut f, Part::Unit(i), steps)?;
         }
     }
@@ -480,11 +521,10 @@ pub fn balance(
             (a, b) => a.or(b),
         },
         cancelled,
-        step: match knob {
-            Knob::Count => "",
-            Knob::Skill => prepared.file.ruleset.ruleset().stronger_step(),
-            Knob::Hp => prepared.file.ruleset.ruleset().tougher_step(),
-        },
+        as_written: best.0.value == knob.neutral(),
+        step: knob
+            .turning()
+            .map_or("", |t| t.step(prepared.file.ruleset.ruleset())),
         steps,
         best: best.0,
         stopped,
@@ -540,9 +580,10 @@ impl Balance {
             s,
             "Best: {} ({}), win rate {:.1}%",
             self.knob.amount(self.best.value),
-            match (self.knob, self.best.value) {
-                (Knob::Count, 1) | (Knob::Skill | Knob::Hp, 0) => "as written",
-                _ => "changed",
+            if self.as_written {
+                "as written"
+            } else {
+                "changed"
             },
             100.0 * self.best.win_rate.rate
         );
@@ -654,7 +695,7 @@ mod tests {
         // What a step is, in the ruleset's words.
         assert!(
             b.to_text("Sir Aldric")
-                .contains("(a step is 2 levels of every skill the stat block writes out)"),
+                .contains("(a step is 2 levels of every skill the stat block writes out, and of"),
             "{}",
             b.to_text("Sir Aldric")
         );
@@ -683,8 +724,8 @@ mod tests {
         assert_eq!(
             text,
             "The nearest win rate, 54.1%, is within 5 points of 50.0%, but its 95% interval \
-             (51.0% to 57.2%) reaches beyond them: more battles a value (--runs) would tell \
-             whether it stays within."
+             (51.0% to 57.2%) reaches beyond them: more battles a value would tell whether it \
+             stays within."
         );
         assert!(surely_within(&Rate::wilson(500, 1000), 0.5));
         assert_eq!(note(&[], &Rate::wilson(500, 1000), 0.5, false), None);
@@ -763,6 +804,14 @@ mod tests {
                  nearest of those tried."
             )
         );
+        assert_eq!(
+            unsteady(&steps(&[0, 0, 0])).as_deref(),
+            Some(
+                "The side lost every battle at every value tried: the knob's range does not \
+                 reach the target in this scenario."
+            )
+        );
+        assert!(unsteady(&steps(&[1000, 1000])).is_some_and(|n| n.contains("won every")));
         assert_eq!(unsteady(&steps(&[400, 450, 500])), None);
         assert_eq!(unsteady(&steps(&[450, 440, 520])), None);
         assert_eq!(unsteady(&steps(&[450])), None);
@@ -780,12 +829,13 @@ mod tests {
         assert_eq!(Knob::Hp.amount(-1), "-1 step of hit points");
     }
 
-    /// A template all of whose units are on the side is turned once, and its units keep
-    /// it: the warehouse gang's four gunmen stay `template: "gunman"` (Vergeworlds mooks
-    /// of one template roll their Action Points together, rough-methods.txt, so writing
-    /// them out one by one would change the battle beyond the knob), while the two
-    /// gang members with stat blocks of their own have theirs turned. A template shared
-    /// with another side is not turned: its units of the side get their own copy.
+    /// A template the side's units are drawn from is turned once, and they keep it: the
+    /// warehouse gang's four gunmen stay `template: "gunman"` (Vergeworlds mooks of one
+    /// template roll their Action Points together, vergeworlds-rough-methods.txt, "Mooks",
+    /// so writing them out one by one would change the battle beyond the knob), while the
+    /// two gang members with stat blocks of their own have theirs turned. A template
+    /// another side shares is left as written, and the side's units are drawn from a
+    /// turned copy of it.
     #[test]
     fn a_template_of_the_side_only_is_turned_whole() {
         let warehouse = load("vw-warehouse-firefight.ron");
@@ -803,6 +853,7 @@ mod tests {
             );
         }
         assert_ne!(file.templates["gunman"], warehouse.file.templates["gunman"]);
+        let turned_gunman = file.templates["gunman"].clone();
         for name in ["Tommy Gun Sal", "Grenadier"] {
             let unit = |f: &ScenarioFile| f.units.iter().find(|u| u.name == name).cloned();
             assert_ne!(unit(&file), unit(&warehouse.file), "{name}");
@@ -812,7 +863,8 @@ mod tests {
             assert_eq!(Some(u), before, "{}", u.name);
         }
         // Dr. Marsh of the agency made a gunman too: the template is no longer the gang's
-        // alone, so it stays as written and each gunman gets a turned copy of it.
+        // alone, so it stays as written for him, and the gunmen are drawn from a turned
+        // copy of it, `gunman (gang)`, still one mook group.
         let mut mixed = warehouse.file.clone();
         let marsh = mixed
             .units
@@ -823,8 +875,11 @@ mod tests {
         let mixed = validate(mixed).expect("valid");
         let (file, _) = variant(&mixed, "gang", Knob::Skill, 1).expect("valid");
         assert_eq!(file.templates["gunman"], warehouse.file.templates["gunman"]);
+        assert_eq!(file.templates["gunman (gang)"], turned_gunman);
         for (u, before) in file.units.iter().zip(&mixed.file.units) {
-            if u.side == "gang" {
+            if u.name.starts_with("Gunman") {
+                assert_eq!(u.template.as_deref(), Some("gunman (gang)"), "{}", u.name);
+            } else if u.side == "gang" {
                 assert!(u.template.is_none() && u.stats.is_some(), "{}", u.name);
             } else {
                 assert_eq!(u, before);

@@ -151,21 +151,21 @@ pub(super) enum Part<'a> {
 /// ([`Ruleset::stronger`](crate::scenario::Ruleset::stronger)), or says why it cannot
 /// (`balance --vary skill` turns each unit of a side with it).
 pub(super) fn strengthen(file: &mut ScenarioFile, part: Part, steps: i32) -> Result<(), String> {
-    restat(file, part, "main attack", |r, s| r.stronger(s, steps))
+    restat(file, part, Turning::Attack, |r, s| r.stronger(s, steps))
 }
 
 /// [`strengthen`] for hit points ([`Ruleset::tougher`](crate::scenario::Ruleset::tougher);
 /// `balance --vary hp`).
 pub(super) fn toughen(file: &mut ScenarioFile, part: Part, steps: i32) -> Result<(), String> {
-    restat(file, part, "hit points", |r, s| r.tougher(s, steps))
+    restat(file, part, Turning::HitPoints, |r, s| r.tougher(s, steps))
 }
 
 /// Gives `part` of `file` the stat block `turn` makes of its own (a unit of a template, of
-/// the template's), or says that it has no `what` to change.
+/// the template's), or says that it has nothing `turning` turns.
 fn restat(
     file: &mut ScenarioFile,
     part: Part,
-    what: &str,
+    turning: Turning,
     turn: impl Fn(
         &'static dyn crate::scenario::ErasedRuleset,
         &dyn crate::scenario::Section,
@@ -194,16 +194,9 @@ fn restat(
     let ruleset = stats.0.ruleset;
     // What the block draws from files (a GCS character's skills and HP), written in to be
     // turned.
-    let turning = match what {
-        "hit points" => Turning::HitPoints,
-        _ => Turning::Attack,
-    };
     let drawn = ruleset.drawn_in(&*stats.0.value, file.dir.as_deref(), turning);
     let value = turn(ruleset, drawn.as_deref().unwrap_or(&*stats.0.value)).ok_or_else(|| {
-        let step = match turning {
-            Turning::HitPoints => ruleset.tougher_step(),
-            Turning::Attack => ruleset.stronger_step(),
-        };
+        let (step, what) = (turning.step(ruleset), turning.words());
         if step.is_empty() {
             format!("{owner}: {} has no {what} to change", ruleset.id())
         } else {
@@ -225,6 +218,21 @@ fn restat(
         }
     }
     Ok(())
+}
+
+/// `file` with unit `i` given a copy of its template's stat block as its own, unchanged:
+/// out of its template's group ([`grouped`]).
+fn detach(file: &ScenarioFile, i: usize) -> Result<ScenarioFile, String> {
+    let mut f = file.clone();
+    let unit = &f.units[i];
+    let t = unit
+        .template
+        .as_ref()
+        .ok_or_else(|| format!("{} has no template", unit.name))?;
+    let stats = (f.templates.get(t).cloned()).ok_or_else(|| format!("no template `{t}`"))?;
+    let unit = &mut f.units[i];
+    (unit.stats, unit.template) = (Some(stats), None);
+    Ok(f)
 }
 
 /// True when unit `i` of `file` acts with other units of its side drawn from its template
@@ -284,7 +292,7 @@ pub fn sensitivity(
             win_rates: BTreeMap::new(),
             units: Vec::new(),
             cancelled: true,
-            step: prepared.file.ruleset.ruleset().stronger_step(),
+            step: Turning::Attack.step(prepared.file.ruleset.ruleset()),
         };
     };
     let win_rates: BTreeMap<String, f64> = prepared
@@ -328,7 +336,7 @@ pub fn sensitivity(
         // A unit of a group a step would take it out of: the steps are measured against
         // it out of the group, unchanged.
         let (out_of_group, before) = if grouped(&prepared.file, i) {
-            let Some((o, w)) = outcome(varied(&prepared.file, i, 0), &as_written) else {
+            let Some((o, w)) = outcome(detach(&prepared.file, i), &as_written) else {
                 break;
             };
             let before = if w.is_empty() { as_written.clone() } else { w };
@@ -363,7 +371,7 @@ pub fn sensitivity(
         win_rates,
         cancelled: cancel.load(Ordering::Relaxed),
         units,
-        step: prepared.file.ruleset.ruleset().stronger_step(),
+        step: Turning::Attack.step(prepared.file.ruleset.ruleset()),
     }
 }
 
@@ -425,14 +433,20 @@ impl Sensitivity {
                     notes.push(format!("  {} {what}: {why}", u.name));
                 }
             }
-            if let Some(Outcome::Fought(e)) = &u.out_of_group {
-                grouped.push(format!(
+            match &u.out_of_group {
+                Some(Outcome::Fought(e)) => grouped.push(format!(
                     "  {}: {:.1}% ({:+.1}{})",
                     u.name,
                     100.0 * e.win_rate,
                     100.0 * e.change.difference,
                     if e.change.significant() { "*" } else { "" }
-                ));
+                )),
+                Some(Outcome::NotPossible(why)) => notes.push(format!(
+                    "  {} out of its template's group (its steps are measured against the \
+                     scenario as written): {why}",
+                    u.name
+                )),
+                None => {}
             }
         }
         if !grouped.is_empty() {
@@ -553,6 +567,37 @@ mod tests {
             .expect("quarry");
         let f = without(&chase.file, i);
         assert_eq!(settings(&f).map(|c| c.chase.is_none()), Some(true));
+        // SOCS: the starting Position bonuses that name the craft taken out go with it.
+        use crate::rules::socs::SocsConfig;
+        let socs = |name: &str| -> SocsConfig {
+            let text = "(name: \"t\", ruleset: Socs(positions: [(from: \"A\", to: \"B\", ab: 2)], \
+                 ranges: [(from: \"C\", to: \"B\", range: Short)]), \
+                 map: (shape: Hexagon(radius: 3)), \
+                 sides: [(id: \"x\", name: \"X\", control: Ai(Aggressive)), \
+                 (id: \"y\", name: \"Y\", control: Ai(Aggressive))], \
+                 templates: {\"f\": Socs(class: Fighter, mr: 2, pilot: (name: \"P\", \
+                 piloting: 12, gunner: 12), weapons: [(name: \"G\", firepower: Light, \
+                 range: Short)])}, units: [(name: \"A\", side: \"x\", at: (0, 0), \
+                 template: \"f\"), (name: \"C\", side: \"x\", at: (1, 0), template: \"f\"), \
+                 (name: \"B\", side: \"y\", at: (2, 0), template: \"f\")])";
+            let file = crate::rules::builtin()
+                .parse("socs-positions", text)
+                .expect("a scenario");
+            let i = (file.file.units.iter())
+                .position(|u| u.name == name)
+                .expect("unit");
+            let f = without(&file.file, i);
+            validate(f.clone()).expect("valid without it");
+            f.ruleset
+                .0
+                .get::<SocsConfig>()
+                .cloned()
+                .expect("SOCS settings")
+        };
+        let no_a = socs("A");
+        assert!(no_a.positions.is_empty() && no_a.ranges.len() == 1);
+        let no_b = socs("C");
+        assert!(no_b.positions.len() == 1 && no_b.ranges.is_empty());
     }
 
     /// GURPS characters from GCS files can be turned: their skills and HP are read from the
@@ -639,21 +684,23 @@ mod tests {
             threads: 2,
         };
         let s = sensitivity(&chase, config, &|_| {}, &never);
+        let mut checked = 0;
         for u in &s.units {
             let raider = u.name.starts_with("Raider");
             assert_eq!(u.out_of_group.is_some(), raider, "{}", u.name);
-            let (Some(Outcome::Fought(alone)), Outcome::Fought(up)) =
-                (&u.out_of_group, &u.stronger)
-            else {
+            let Some(Outcome::Fought(alone)) = &u.out_of_group else {
                 continue;
             };
-            let measured = up.win_rate - alone.win_rate;
-            assert!(
-                (up.change.difference - measured).abs() < 1e-12,
-                "{}",
-                u.name
-            );
+            for step in [&u.weaker, &u.stronger] {
+                let Outcome::Fought(e) = step else {
+                    panic!("{}: a step not fought", u.name)
+                };
+                let measured = e.win_rate - alone.win_rate;
+                assert!((e.change.difference - measured).abs() < 1e-12, "{}", u.name);
+            }
+            checked += 1;
         }
+        assert_eq!(checked, 3);
         assert!(s.to_text().contains("Out of their template's group"));
     }
 
@@ -753,10 +800,14 @@ mod tests {
             assert!(matches!(u.stronger, Outcome::Fought(_)));
         }
         // The table says what a step is in the ruleset.
-        assert_eq!(s.step, "2 levels of every skill the stat block writes out");
+        assert_eq!(
+            s.step,
+            "2 levels of every skill the stat block writes out, and of every weapon it writes \
+             out with a level (its parry 1 more)"
+        );
         assert!(
             s.to_text()
-                .contains("; a step is 2 levels of every skill the stat block writes out)"),
+                .contains("; a step is 2 levels of every skill the stat block writes out, and"),
             "{}",
             s.to_text()
         );

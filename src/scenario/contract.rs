@@ -77,7 +77,7 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
     /// what the editor's New starts from, shown in docs/scenario-format.md.
     const NEW_SCENARIO: &'static str;
     /// What one step of [`Ruleset::stronger`] is, in words for the analysis tools' output
-    /// ("2 levels of every skill the stat block writes out"); empty (the default) for a
+    /// ("1 point of every crewman's gunnery"); empty (the default) for a
     /// ruleset that turns nothing.
     const STRONGER_STEP: &'static str = "";
     /// What one step of [`Ruleset::tougher`] is, in words; empty (the default) for a
@@ -299,6 +299,25 @@ pub enum Turning {
     Attack,
     /// The hit points ([`Ruleset::tougher`]).
     HitPoints,
+}
+
+impl Turning {
+    /// What one step of it is in `ruleset` ([`Ruleset::STRONGER_STEP`],
+    /// [`Ruleset::TOUGHER_STEP`]); empty when the ruleset turns none.
+    pub fn step(self, ruleset: &dyn ErasedRuleset) -> &'static str {
+        match self {
+            Turning::Attack => ruleset.stronger_step(),
+            Turning::HitPoints => ruleset.tougher_step(),
+        }
+    }
+
+    /// What it turns, in words ("main attack", "hit points").
+    pub fn words(self) -> &'static str {
+        match self {
+            Turning::Attack => "main attack",
+            Turning::HitPoints => "hit points",
+        }
+    }
 }
 
 /// What a decision does for the fight ([`Ruleset::engagement`]).

@@ -132,8 +132,11 @@ impl Ruleset for Socs {
     /// A step is +2 to the Gunner skill of everyone who fires a weapon
     /// (gurps-lite-and-socs.txt, "FIRE PHASE": gunners roll against it): each weapon's own
     /// gunner, and the pilot when some weapon has none (the pilot fires it). Others aboard
-    /// fire nothing and are left as they are.
+    /// fire nothing and are left as they are. `None` for a craft without weapons.
     fn stronger(stats: &CraftStats, steps: i32) -> Option<CraftStats> {
+        if stats.weapons.is_empty() {
+            return None;
+        }
         let mut s = stats.clone();
         let turn = |c: &mut super::sheet::Character| c.gunner = c.gunner.saturating_add(2 * steps);
         if s.weapons.iter().any(|w| w.gunner.is_none()) {
