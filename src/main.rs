@@ -703,6 +703,26 @@ fn balance(
         );
         return ExitCode::from(1);
     }
+    // The files the scenario names are relative to its folder: written elsewhere, it
+    // would not load. Said now, not after the search.
+    if let Some(out) = &out {
+        let mut there = prepared.file.clone();
+        there.dir = Some(match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        });
+        if let Err(problems) = skirmish::scenario::validate(there) {
+            let first = problems
+                .first()
+                .map_or_else(String::new, |p| format!("{}: {}", p.path, p.message));
+            eprintln!(
+                "error: {} would not check there ({first}); write it beside the original, \
+                 whose folder the files it names are relative to",
+                out.display()
+            );
+            return ExitCode::from(1);
+        }
+    }
     // The side by id, or by name.
     let side = prepared
         .sides

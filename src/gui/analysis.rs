@@ -689,10 +689,9 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         .allow_scroll(false)
         .include_y(0.0)
         .include_y(100.0)
-        .x_axis_label(if b.step.is_empty() {
-            b.knob.words().to_string()
-        } else {
-            format!("{} (a step is {})", b.knob.words(), b.step)
+        .x_axis_label(match b.step {
+            Some(step) if !step.is_empty() => format!("{} (a step is {step})", b.knob.words()),
+            _ => b.knob.words().to_string(),
         })
         .y_axis_label("win rate, %")
         .show(ui, |plot| {

@@ -69,7 +69,7 @@ impl Knob {
     /// What the knob's values count, in words ("copies of each unit").
     pub fn words(self) -> &'static str {
         match self {
-            Knob::Count => "copies of each unit",
+            Knob::Count => "number of each unit",
             Knob::Skill => "steps of main attack",
             Knob::Hp => "steps of hit points",
         }
@@ -90,15 +90,12 @@ impl Knob {
         self.turning().is_none_or(|t| !t.step(ruleset).is_empty())
     }
 
-    /// The knob at `value`, in words: "1 copy of each unit", "3 copies of each unit",
+    /// The knob at `value`, in words: "1 of each unit" (as written), "3 of each unit",
     /// "+1 step of main attack", "-2 steps of hit points", "0 steps of hit points".
     pub fn amount(self, value: i32) -> String {
         let one = value.abs() == 1;
         match self {
-            Knob::Count => format!(
-                "{value} {} of each unit",
-                if one { "copy" } else { "copies" }
-            ),
+            Knob::Count => format!("{value} of each unit"),
             Knob::Skill | Knob::Hp => format!(
                 "{} {} of {}",
                 if value > 0 {
@@ -165,7 +162,7 @@ pub struct Balance {
     /// What a step of `skill` or `hp` is in the scenario's ruleset
     /// ([`Ruleset::STRONGER_STEP`](crate::scenario::Ruleset::STRONGER_STEP),
     /// [`Ruleset::TOUGHER_STEP`](crate::scenario::Ruleset::TOUGHER_STEP)); empty for `count`.
-    pub step: &'static str,
+    pub step: Option<&'static str>,
     /// The nearest win rate is within [`TOLERANCE`] of the target ([`within_tolerance`]).
     pub within_tolerance: bool,
     /// The nearest win rate's 95% interval lies within [`TOLERANCE`] of the target
@@ -448,6 +445,19 @@ pub fn balance(
             config.runs, step.value
         ),
     };
+    // A stat-block knob the side's blocks cannot take a step of either way is refused
+    // before any battle, whatever the target (checking the files costs no battle).
+    if knob != Knob::Count
+        && let (Err(why), Err(_)) = (
+            variant(prepared, side, knob, 1),
+            variant(prepared, side, knob, -1),
+        )
+    {
+        return Err(format!(
+            "`{}` cannot turn {side} from the scenario as written: {why}",
+            knob.name()
+        ));
+    }
     let start = knob.neutral();
     let (first, file) = rate_at(start)?;
     if first.battles == 0 {
@@ -524,7 +534,7 @@ pub fn balance(
         as_written: best.0.value == knob.neutral(),
         step: knob
             .turning()
-            .map_or("", |t| t.step(prepared.file.ruleset.ruleset())),
+            .map(|t| t.step(prepared.file.ruleset.ruleset())),
         steps,
         best: best.0,
         stopped,
@@ -544,10 +554,9 @@ impl Balance {
             100.0 * self.target,
             self.runs,
             self.seed,
-            if self.step.is_empty() {
-                String::new()
-            } else {
-                format!(" (a step is {})", self.step)
+            match self.step {
+                Some(step) if !step.is_empty() => format!(" (a step is {step})"),
+                _ => String::new(),
             },
             "value",
             "win rate"
@@ -694,8 +703,9 @@ mod tests {
         assert!(b.to_text("Sir Aldric").contains(&text));
         // What a step is, in the ruleset's words.
         assert!(
-            b.to_text("Sir Aldric")
-                .contains("(a step is 2 levels of every skill the stat block writes out, and of"),
+            b.to_text("Sir Aldric").contains(
+                "(a step is 2 levels of every skill the stat block writes out or its GCS"
+            ),
             "{}",
             b.to_text("Sir Aldric")
         );
@@ -821,8 +831,8 @@ mod tests {
     /// window's saved file say.
     #[test]
     fn a_knobs_value_is_said_in_words() {
-        assert_eq!(Knob::Count.amount(1), "1 copy of each unit");
-        assert_eq!(Knob::Count.amount(3), "3 copies of each unit");
+        assert_eq!(Knob::Count.amount(1), "1 of each unit");
+        assert_eq!(Knob::Count.amount(3), "3 of each unit");
         assert_eq!(Knob::Skill.amount(1), "+1 step of main attack");
         assert_eq!(Knob::Skill.amount(0), "0 steps of main attack");
         assert_eq!(Knob::Hp.amount(-2), "-2 steps of hit points");
@@ -972,7 +982,10 @@ mod tests {
 
     /// A knob that cannot take its first step is an error, not a search that stops at
     /// once: the corridor's crew are Main Sequence player characters, whose attributes the
-    /// creation rules fix, so their main attack cannot be raised.
+    /// creation rules fix, so their main attack cannot be raised. A knob that can take no
+    /// step either way is refused before any battle, whatever the target: the warehouse
+    /// gang's hit points (Vergeworlds has none to turn) for a target the scenario as written
+    /// already meets (it searched, and wrote the file as written, before).
     #[test]
     fn a_knob_that_cannot_turn_is_an_error() {
         let corridor = load("ms-corridor.ron");
@@ -991,9 +1004,26 @@ mod tests {
         )
         .expect_err("player characters");
         assert!(
-            err.starts_with("`skill` cannot turn crew up from the scenario as written (1): "),
+            err.starts_with("`skill` cannot turn crew from the scenario as written: "),
             "{err}"
         );
+        let warehouse = load("vw-warehouse-firefight.ron");
+        let fought = std::sync::atomic::AtomicU64::new(0);
+        let err = balance(
+            &warehouse,
+            ("gang", Knob::Hp, 0.57),
+            config,
+            &|_, n| {
+                fought.fetch_max(n, Ordering::Relaxed);
+            },
+            &never,
+        )
+        .expect_err("no hit points");
+        assert!(
+            err.contains("vergeworlds has no hit points to change"),
+            "{err}"
+        );
+        assert_eq!(fought.load(Ordering::Relaxed), 0);
     }
 
     /// Exactly five points off is within the tolerance, on either side of the target, as

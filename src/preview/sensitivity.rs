@@ -802,12 +802,13 @@ mod tests {
         // The table says what a step is in the ruleset.
         assert_eq!(
             s.step,
-            "2 levels of every skill the stat block writes out, and of every weapon it writes \
-             out with a level (its parry 1 more)"
+            "2 levels of every skill the stat block writes out or its GCS file gives, and of \
+             every weapon with a level (its parry 1 more)"
         );
         assert!(
-            s.to_text()
-                .contains("; a step is 2 levels of every skill the stat block writes out, and"),
+            s.to_text().contains(
+                "; a step is 2 levels of every skill the stat block writes out or its GCS"
+            ),
             "{}",
             s.to_text()
         );

@@ -326,7 +326,20 @@ fn balance_writes_a_scenario_near_the_target() {
         "--seed",
         "1",
     ]);
-    assert!(err.contains("`skill` cannot turn crew down"), "{err}");
+    assert!(err.contains("`skill` cannot turn crew from"), "{err}");
+    // A scenario naming GCS files beside it, written to another folder, would not load:
+    // said before any battle (the search was fought, then lost).
+    let ogre = dir.join("ogre.ron").display().to_string();
+    let err = fails(&[
+        "balance",
+        "scenarios/gurps-gcs-ogre-ambush.ron",
+        "--side",
+        "monsters",
+        "--out",
+        &ogre,
+    ]);
+    assert!(err.contains("would not check there"), "{err}");
+    assert!(err.contains("cannot read GCS file"), "{err}");
     // The duel's Black Knight wins most as he is: copies only take him further from 50%,
     // and what --out writes is the scenario as written, which the words say.
     let same = dir.join("same.ron");

@@ -19,7 +19,7 @@ impl Ruleset for Gurps {
     const ID: &'static str = "gurps";
     const TAG: &'static str = "Gurps";
     const NEW_SCENARIO: &'static str = include_str!("new.ron");
-    const STRONGER_STEP: &'static str = "2 levels of every skill the stat block writes out, and of every weapon it writes out with a level (its parry 1 more)";
+    const STRONGER_STEP: &'static str = "2 levels of every skill the stat block writes out or its GCS file gives, and of every weapon with a level (its parry 1 more)";
     const TOUGHER_STEP: &'static str = "2 hit points";
     type Config = GurpsConfig;
     type Stats = GurpsStats;
