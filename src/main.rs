@@ -270,7 +270,7 @@ enum Command {
         /// The win rate to aim at, from 0 to 1.
         #[arg(long, default_value_t = 0.5, value_parser = parse_rate, allow_negative_numbers = true)]
         target: f64,
-        /// What to turn: `count` (copies of each of the side's units, 1 to 8), `skill`
+        /// What to turn: `count` (how many of each of the side's units, 1 as written to 8), `skill`
         /// (the side's main attack, -5 to +5 steps) or `hp` (the side's hit points, -5 to
         /// +5 steps, where the ruleset has them); see the README for a step.
         #[arg(long, value_enum, default_value_t = KnobArg::Count)]

@@ -3,7 +3,7 @@
 //! gives the scenario with the best value (written with [`scenario::to_ron`], the one
 //! scenario writer).
 //!
-//! The knobs ([`Knob`]): `count`, the number of copies of each of the side's units (every
+//! The knobs ([`Knob`]): `count`, how many of each of the side's units there are (every
 //! ruleset; a copy stands on the nearest free hex to its original, named "Name 2", "Name
 //! 3"...), and `skill`, the side's main attack in steps of
 //! [`Ruleset::stronger`](crate::scenario::Ruleset::stronger) (for every unit of the side),
@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// What a search cancelled before any battle was fought to the end fails with.
 pub const CANCELLED: &str = super::NOTHING_FOUGHT;
 
-/// The values `count` may take: copies of each unit.
+/// The values `count` may take: how many of each unit (1: as written).
 pub const COUNT_RANGE: std::ops::RangeInclusive<i32> = 1..=8;
 /// The values `skill` may take: steps weaker (negative) or stronger.
 pub const SKILL_RANGE: std::ops::RangeInclusive<i32> = -5..=5;
@@ -66,7 +66,7 @@ impl Knob {
         }
     }
 
-    /// What the knob's values count, in words ("copies of each unit").
+    /// What the knob's values count, in words ("number of each unit").
     pub fn words(self) -> &'static str {
         match self {
             Knob::Count => "number of each unit",
@@ -161,7 +161,8 @@ pub struct Balance {
     pub as_written: bool,
     /// What a step of `skill` or `hp` is in the scenario's ruleset
     /// ([`Ruleset::STRONGER_STEP`](crate::scenario::Ruleset::STRONGER_STEP),
-    /// [`Ruleset::TOUGHER_STEP`](crate::scenario::Ruleset::TOUGHER_STEP)); empty for `count`.
+    /// [`Ruleset::TOUGHER_STEP`](crate::scenario::Ruleset::TOUGHER_STEP)); `None` for
+    /// `count`.
     pub step: Option<&'static str>,
     /// The nearest win rate is within [`TOLERANCE`] of the target ([`within_tolerance`]).
     pub within_tolerance: bool,
