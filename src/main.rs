@@ -102,23 +102,31 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 
 /// A number of battles for `--runs` of `preview` and `balance`: at least 1.
 fn parse_battles(text: &str) -> Result<u64, String> {
-    text.trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| {
-            format!("`{text}` is not a number of battles: expected a whole number of 1 or more")
-        })
+    whole_number(text, 1..=u64::MAX, ("battles", "of 1 or more"))
 }
 
 /// A number of battles of each file for `--runs` of `compare`: 2 to 1,000,000,000.
 fn parse_pairs(text: &str) -> Result<u64, String> {
+    whole_number(
+        text,
+        2..=1_000_000_000,
+        ("battles to compare", "from 2 to 1000000000"),
+    )
+}
+
+/// `text` as a whole number within `range`, or a sentence naming it a number of `what`
+/// and the `bounds` expected.
+fn whole_number(
+    text: &str,
+    range: std::ops::RangeInclusive<u64>,
+    (what, bounds): (&str, &str),
+) -> Result<u64, String> {
     text.trim()
         .parse::<u64>()
         .ok()
-        .filter(|n| (2..=1_000_000_000).contains(n))
+        .filter(|n| range.contains(n))
         .ok_or_else(|| {
-            format!("`{text}` is not a number of battles to compare: expected a whole number from 2 to 1000000000")
+            format!("`{text}` is not a number of {what}: expected a whole number {bounds}")
         })
 }
 
@@ -705,23 +713,11 @@ fn balance(
     }
     // The files the scenario names are relative to its folder: written elsewhere, it
     // would not load. Said now, not after the search.
-    if let Some(out) = &out {
-        let mut there = prepared.file.clone();
-        there.dir = Some(match out.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        });
-        if let Err(problems) = skirmish::scenario::validate(there) {
-            let first = problems
-                .first()
-                .map_or_else(String::new, |p| format!("{}: {}", p.path, p.message));
-            eprintln!(
-                "error: {} would not check there ({first}); write it beside the original, \
-                 whose folder the files it names are relative to",
-                out.display()
-            );
-            return ExitCode::from(1);
-        }
+    if let Some(out) = &out
+        && let Err(why) = skirmish::scenario::checks_there(&prepared.file, out)
+    {
+        eprintln!("error: {why}");
+        return ExitCode::from(1);
     }
     // The side by id, or by name.
     let side = prepared

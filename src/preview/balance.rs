@@ -93,22 +93,17 @@ impl Knob {
     /// The knob at `value`, in words: "1 of each unit" (as written), "3 of each unit",
     /// "+1 step of main attack", "-2 steps of hit points", "0 steps of hit points".
     pub fn amount(self, value: i32) -> String {
-        let one = value.abs() == 1;
-        match self {
-            Knob::Count => format!("{value} of each unit"),
-            Knob::Skill | Knob::Hp => format!(
+        match self.turning() {
+            None => format!("{value} of each unit"),
+            Some(turning) => format!(
                 "{} {} of {}",
                 if value > 0 {
                     format!("+{value}")
                 } else {
                     value.to_string()
                 },
-                if one { "step" } else { "steps" },
-                if self == Knob::Skill {
-                    "main attack"
-                } else {
-                    "hit points"
-                }
+                if value.abs() == 1 { "step" } else { "steps" },
+                turning.words()
             ),
         }
     }

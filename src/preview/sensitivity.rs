@@ -174,15 +174,8 @@ fn restat(
     let (owner, stats) = match part {
         Part::Unit(i) => {
             let unit = &file.units[i];
-            let stats = match (&unit.stats, &unit.template) {
-                (Some(s), _) => s.clone(),
-                (None, Some(t)) => file
-                    .templates
-                    .get(t)
-                    .cloned()
-                    .ok_or_else(|| format!("no template `{t}`"))?,
-                (None, None) => return Err(format!("{} has no stat block", unit.name)),
-            };
+            let stats = (unit.stats_in(file).cloned())
+                .ok_or_else(|| format!("{} has no stat block", unit.name))?;
             (unit.name.clone(), stats)
         }
         Part::Template(t) => {
@@ -225,11 +218,8 @@ fn restat(
 fn detach(file: &ScenarioFile, i: usize) -> Result<ScenarioFile, String> {
     let mut f = file.clone();
     let unit = &f.units[i];
-    let t = unit
-        .template
-        .as_ref()
-        .ok_or_else(|| format!("{} has no template", unit.name))?;
-    let stats = (f.templates.get(t).cloned()).ok_or_else(|| format!("no template `{t}`"))?;
+    let stats =
+        (unit.stats_in(file).cloned()).ok_or_else(|| format!("{} has no stat block", unit.name))?;
     let unit = &mut f.units[i];
     (unit.stats, unit.template) = (Some(stats), None);
     Ok(f)

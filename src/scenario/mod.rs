@@ -14,7 +14,9 @@ pub use contract::{
     Engagement, ErasedRuleset, Registry, Ruleset, Section, Tagged, Turning, UnitSheet,
 };
 pub use error::{MAX_SHOWN, ScenarioError, ScenarioErrors, render_diagnostics};
-pub use write::{Original, WIDTH, fields, to_ron, to_ron_from, with_field, write_new};
+pub use write::{
+    Original, WIDTH, checks_there, fields, to_ron, to_ron_from, with_field, write_new,
+};
 
 use crate::battle::{Control, SideInfo, VictoryRule};
 use crate::format::{Path, Problem};

@@ -211,14 +211,42 @@ pub fn write_new(
     drop(f);
     if let Err(problems) = registry.load(out) {
         let _ = std::fs::remove_file(out);
-        return Err(format!(
-            "{} written there does not check ({}); write it beside the original, whose folder \
-             the files it names are relative to",
-            out.display(),
-            problems.to_string().lines().next().unwrap_or("")
-        ));
+        let first = problems
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string();
+        return Err(not_there(out, "written there does not check", &first));
     }
     Ok(())
+}
+
+/// Whether `file`, written to `out`, would still check: the files it names (a GURPS
+/// character's GCS file) are read relative to the folder it is in. What [`write_new`]
+/// finds after writing, asked before (`balance --out` asks before its search).
+pub fn checks_there(file: &ScenarioFile, out: &std::path::Path) -> Result<(), String> {
+    let mut there = file.clone();
+    there.dir = Some(match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    });
+    super::validate(there).map(|_| ()).map_err(|problems| {
+        let first = problems
+            .first()
+            .map_or_else(String::new, |p| format!("{}: {}", p.path, p.message));
+        not_there(out, "would not check there", &first)
+    })
+}
+
+/// Why a scenario does not check at `out` (`failure`, with its first `problem`), and what
+/// to do.
+fn not_there(out: &std::path::Path, failure: &str, problem: &str) -> String {
+    format!(
+        "{} {failure} ({problem}); write it beside the original, whose folder the files it \
+         names are relative to",
+        out.display()
+    )
 }
 
 /// The fields of part `value` as a form shows them: each field of the struct it holds (the
