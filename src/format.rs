@@ -16,7 +16,9 @@ pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads a text file of at most [`MAX_FILE_BYTES`]: a regular file (or a link to one), not a
 /// device, pipe or directory, read through a bounded reader so that a file growing while
-/// read cannot exceed the limit either. The error says what is wrong, without the path.
+/// read cannot exceed the limit either. A byte-order mark at the start (which some Windows
+/// editors write) is left out: it is no part of the text, and a parser would stop at it.
+/// The error says what is wrong, without the path.
 pub fn read_text_file(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read the file: {e}"))?;
@@ -46,12 +48,16 @@ pub fn read_text_file(path: &std::path::Path) -> Result<String, String> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(too_big());
     }
-    String::from_utf8(bytes).map_err(|e| {
+    let mut text = String::from_utf8(bytes).map_err(|e| {
         format!(
             "cannot read the file: not UTF-8 text (byte {} is not valid)",
             e.utf8_error().valid_up_to() + 1
         )
-    })
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }
 
 use std::fmt;
@@ -147,4 +153,46 @@ impl Problem {
             message: message.into(),
         }
     }
+}
+
+/// Reads a map of a file, refusing a key written twice (serde would keep the last one and
+/// say nothing): `#[serde(deserialize_with = "crate::format::unique_keys")]`. The error is
+/// raised at the second key, so the file's line and column point at it.
+pub fn unique_keys<'de, D, K, V>(
+    deserializer: D,
+) -> Result<std::collections::BTreeMap<K, V>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    K: serde::Deserialize<'de> + Ord + fmt::Debug,
+    V: serde::Deserialize<'de>,
+{
+    /// The map's visitor.
+    struct Unique<K, V>(std::marker::PhantomData<(K, V)>);
+    impl<'de, K, V> serde::de::Visitor<'de> for Unique<K, V>
+    where
+        K: serde::Deserialize<'de> + Ord + fmt::Debug,
+        V: serde::Deserialize<'de>,
+    {
+        type Value = std::collections::BTreeMap<K, V>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a map, each key once")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut out = std::collections::BTreeMap::new();
+            while let Some(key) = map.next_key::<K>()? {
+                if out.contains_key(&key) {
+                    return Err(serde::de::Error::custom(format!(
+                        "{key:?} is written twice: each key once (the second would replace the first)"
+                    )));
+                }
+                let value = map.next_value()?;
+                out.insert(key, value);
+            }
+            Ok(out)
+        }
+    }
+    deserializer.deserialize_map(Unique(std::marker::PhantomData))
 }

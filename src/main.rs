@@ -114,6 +114,20 @@ fn parse_pairs(text: &str) -> Result<u64, String> {
     )
 }
 
+/// The most worker threads `--threads` takes: far more than any machine's cores (each
+/// thread keeps a battle world of its own).
+const MAX_THREADS: u64 = 1024;
+
+/// A number of worker threads for `--threads`: 1 to [`MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<usize, String> {
+    whole_number(
+        text,
+        1..=MAX_THREADS,
+        ("worker threads", &format!("from 1 to {MAX_THREADS}")),
+    )
+    .map(|n| n as usize)
+}
+
 /// `text` as a whole number within `range`, or a sentence naming it a number of `what`
 /// and the `bounds` expected.
 fn whole_number(
@@ -121,13 +135,21 @@ fn whole_number(
     range: std::ops::RangeInclusive<u64>,
     (what, bounds): (&str, &str),
 ) -> Result<u64, String> {
-    text.trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|n| range.contains(n))
-        .ok_or_else(|| {
-            format!("`{text}` is not a number of {what}: expected a whole number {bounds}")
-        })
+    use std::num::IntErrorKind::PosOverflow;
+    match text.trim().parse::<u64>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        // A whole number past the bounds: say it is too large, not that it is no number.
+        Ok(n) if n > *range.end() => Err(format!(
+            "`{text}` is too many {what}: expected a whole number {bounds}"
+        )),
+        Err(e) if *e.kind() == PosOverflow => Err(format!(
+            "`{text}` is too many {what}: at most {}",
+            range.end()
+        )),
+        _ => Err(format!(
+            "`{text}` is not a number of {what}: expected a whole number {bounds}"
+        )),
+    }
 }
 
 /// A window position `X,Y` for `--click`.
@@ -225,8 +247,8 @@ enum Command {
         /// Base seed; battle i uses a seed derived from it (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
-        /// Worker threads (default: every core).
-        #[arg(long)]
+        /// Worker threads, 1 to 1024 (default: every core).
+        #[arg(long, value_parser = parse_threads)]
         threads: Option<usize>,
         /// Print JSON instead of text.
         #[arg(long)]
@@ -259,8 +281,8 @@ enum Command {
         /// Another base seed for B's battles (the test is then unpaired).
         #[arg(long)]
         seed_b: Option<u64>,
-        /// Worker threads (default: every core).
-        #[arg(long)]
+        /// Worker threads, 1 to 1024 (default: every core).
+        #[arg(long, value_parser = parse_threads)]
         threads: Option<usize>,
         /// Print JSON instead of text.
         #[arg(long)]
@@ -289,8 +311,8 @@ enum Command {
         /// Base seed of every value's battles (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
-        /// Worker threads (default: every core).
-        #[arg(long)]
+        /// Worker threads, 1 to 1024 (default: every core).
+        #[arg(long, value_parser = parse_threads)]
         threads: Option<usize>,
         /// Write the balanced scenario here (an existing file is not replaced).
         #[arg(long, value_name = "NEW.ron")]
@@ -711,10 +733,12 @@ fn balance(
         );
         return ExitCode::from(1);
     }
-    // The files the scenario names are relative to its folder: written elsewhere, it
-    // would not load. Said now, not after the search.
+    // A file that cannot be made there (no such folder, no permission) is said now, not
+    // after the search; so are the files the scenario names, which are relative to its
+    // folder: written elsewhere, it would not load.
     if let Some(out) = &out
-        && let Err(why) = skirmish::scenario::checks_there(&prepared.file, out)
+        && let Err(why) = skirmish::scenario::can_write_new(out)
+            .and_then(|()| skirmish::scenario::checks_there(&prepared.file, out))
     {
         eprintln!("error: {why}");
         return ExitCode::from(1);
@@ -756,6 +780,7 @@ fn balance(
         }
     };
     let cancelled = result.cancelled;
+    let mut unwritten = None;
     let out = out.filter(|out| {
         if cancelled {
             eprintln!("cancelled: {} is not written", out.display());
@@ -782,13 +807,12 @@ fn balance(
             file: &prepared.file,
         });
         let registry = skirmish::rules::builtin();
-        if let Err(e) =
-            skirmish::scenario::write_new(registry, &result.file, &header, original, out)
-        {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
+        // Should the file still fail to be written (the folder gone during the search),
+        // the search's result is printed all the same, then the error.
+        unwritten =
+            skirmish::scenario::write_new(registry, &result.file, &header, original, out).err();
     }
+    let out = out.filter(|_| unwritten.is_none());
     let text = if json {
         let mut value = match serde_json::to_value(&result) {
             Ok(v) => v,
@@ -825,7 +849,12 @@ fn balance(
         }
         text
     };
-    interrupted_or(print_out(&text))
+    let printed = print_out(&text);
+    if let Some(why) = unwritten {
+        eprintln!("error: {why}");
+        return ExitCode::from(1);
+    }
+    interrupted_or(printed)
 }
 
 /// The scenario the window opens when none is named, as shipped (used when the file is not
@@ -979,7 +1008,7 @@ fn import_gcs(files: &[PathBuf], json: bool) -> ExitCode {
         let all: Vec<gcs::GcsCharacter> = read
             .iter()
             .map(|(_, c)| gcs::GcsCharacter {
-                warnings: import::stats_of(c).1,
+                warnings: import::checked_stats_of(c).1,
                 ..c.clone()
             })
             .collect();

@@ -267,13 +267,18 @@ pub fn unsteady(steps: &[Step]) -> Option<String> {
             .all(|s| s.win_rate.rate == tried[0].win_rate.rate)
     {
         // At 0 or 100% the knob may act, only not enough to show (its range never reaches
-        // the target).
+        // the target). A side that won nothing may have lost nothing either (every battle a
+        // draw), so it is not said to have lost.
         let rate = tried[0].win_rate.rate;
         if rate == 0.0 || rate == 1.0 {
             return Some(format!(
-                "The side {} every battle at every value tried: the knob's range does not \
-                 reach the target in this scenario.",
-                if rate == 0.0 { "lost" } else { "won" }
+                "The side won {} at every value tried: the knob's range does not reach the \
+                 target in this scenario.",
+                if rate == 0.0 {
+                    "no battle"
+                } else {
+                    "every battle"
+                }
             ));
         }
         return Some(format!(
@@ -813,8 +818,8 @@ mod tests {
         assert_eq!(
             unsteady(&steps(&[0, 0, 0])).as_deref(),
             Some(
-                "The side lost every battle at every value tried: the knob's range does not \
-                 reach the target in this scenario."
+                "The side won no battle at every value tried: the knob's range does not reach \
+                 the target in this scenario."
             )
         );
         assert!(unsteady(&steps(&[1000, 1000])).is_some_and(|n| n.contains("won every")));

@@ -414,7 +414,10 @@ pub fn run_battles(
     each: &(dyn Fn(BattleResult) + Sync),
 ) -> PreviewReport {
     let began = std::time::Instant::now();
-    let threads = config.threads.max(1);
+    // No more threads than battles: a thread with none to fight would only build a world.
+    let threads = config
+        .threads
+        .clamp(1, usize::try_from(config.runs).unwrap_or(usize::MAX).max(1));
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let unit_sides: Vec<u8> = prepared.units.iter().map(|u| u.side).collect();

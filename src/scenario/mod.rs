@@ -15,7 +15,8 @@ pub use contract::{
 };
 pub use error::{MAX_SHOWN, ScenarioError, ScenarioErrors, render_diagnostics};
 pub use write::{
-    Original, WIDTH, checks_there, fields, to_ron, to_ron_from, with_field, write_new,
+    Original, WIDTH, can_write_new, checks_there, fields, to_ron, to_ron_from, with_field,
+    write_new,
 };
 
 use crate::battle::{Control, SideInfo, VictoryRule};
@@ -42,7 +43,7 @@ pub struct ScenarioFile {
     /// The sides, at least two.
     pub sides: Vec<SideSpec>,
     /// Stat blocks that units can name instead of writing their own.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys")]
     pub templates: BTreeMap<String, UnitStats>,
     /// The units.
     pub units: Vec<UnitSpec>,
@@ -119,7 +120,7 @@ pub struct MapSpec {
     #[serde(default)]
     pub scale: Option<f32>,
     /// Terrain of hexes that are not open, by axial `(q, r)`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys")]
     pub terrain: BTreeMap<(i32, i32), Terrain>,
 }
 

@@ -222,6 +222,23 @@ pub fn write_new(
     Ok(())
 }
 
+/// Whether a new file can be made at `out`: its folder exists and takes a file there
+/// (tried by making it empty and removing it again), and no file is there yet. What
+/// [`write_new`] needs, asked before a long search (`balance --out`).
+pub fn can_write_new(out: &std::path::Path) -> Result<(), String> {
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(out)
+    {
+        Ok(f) => {
+            drop(f);
+            std::fs::remove_file(out).map_err(|e| format!("cannot write {}: {e}", out.display()))
+        }
+        Err(e) => Err(format!("cannot write {}: {e}", out.display())),
+    }
+}
+
 /// Whether `file`, written to `out`, would still check: the files it names (a GURPS
 /// character's GCS file) are read relative to the folder it is in. What [`write_new`]
 /// finds after writing, asked before (`balance --out` asks before its search).

@@ -92,6 +92,39 @@ fn check_of_a_missing_file_fails_cleanly() {
     assert!(text(&out.stderr).contains("scenarios/no-such-file.ron: cannot read the file"));
 }
 
+/// A file that begins with a UTF-8 byte-order mark (as some Windows editors save) reads as
+/// the same file without it: a scenario checks and fights the same battle, its errors keep
+/// their lines, and a GCS character imports.
+#[test]
+fn a_byte_order_mark_is_no_part_of_a_file() {
+    let dir = temp_dir("bom");
+    let with_bom = |from: &str, to: &str| {
+        let mut bytes = "\u{feff}".as_bytes().to_vec();
+        bytes.extend(std::fs::read(from).expect("shipped file"));
+        let path = dir.join(to);
+        std::fs::write(&path, bytes).expect("written");
+        path.display().to_string()
+    };
+    let duel = with_bom("scenarios/gurps-duel.ron", "duel.ron");
+    assert!(skirmish(&["check", &duel]).status.success());
+    let a = skirmish(&["run", &duel, "--seed", "7"]);
+    let b = skirmish(&["run", "scenarios/gurps-duel.ron", "--seed", "7"]);
+    assert!(a.status.success(), "{}", text(&a.stderr));
+    assert_eq!(text(&a.stdout), text(&b.stdout));
+    // A mistake on line 19 is still said to be on line 19.
+    let broken = std::fs::read_to_string(&duel).expect("written").replacen(
+        "(id: \"red\"",
+        "(idd: \"red\"",
+        1,
+    );
+    std::fs::write(&duel, broken).expect("written");
+    let err = fails(&["check", &duel]);
+    assert!(err.contains("duel.ron:19:"), "{err}");
+    let ogre = with_bom("scenarios/gcs/Ogre.gcs", "Ogre.gcs");
+    let out = skirmish(&["import-gcs", &ogre]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
 #[test]
 fn run_prints_rolls_and_an_outcome_and_repeats_exactly() {
     for file in scenarios() {
@@ -222,6 +255,63 @@ fn bad_arguments_are_usage_errors() {
         err.contains("`0` is not a number of battles: expected a whole number of 1 or more"),
         "{err}"
     );
+    // A whole number too large to hold is too many, not no number.
+    let out = skirmish(&[
+        "preview",
+        "scenarios/gurps-duel.ron",
+        "--runs",
+        "99999999999999999999",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`99999999999999999999` is too many battles: at most 18446744073709551615"),
+        "{err}"
+    );
+    // Threads: none is an error, and so is more than a thousand (each keeps a world;
+    // a hundred thousand once aborted the process setting up their stacks).
+    for (threads, words) in [
+        (
+            "0",
+            "`0` is not a number of worker threads: expected a whole number from 1 to 1024",
+        ),
+        (
+            "1025",
+            "`1025` is too many worker threads: expected a whole number from 1 to 1024",
+        ),
+        ("4294967296", "`4294967296` is too many worker threads"),
+    ] {
+        for command in [
+            &["preview", "scenarios/gurps-duel.ron"][..],
+            &[
+                "compare",
+                "scenarios/gurps-duel.ron",
+                "scenarios/gurps-duel.ron",
+            ],
+            &["balance", "scenarios/gurps-duel.ron", "--side", "red"],
+        ] {
+            let mut args = command.to_vec();
+            args.extend(["--runs", "2", "--seed", "1", "--threads", threads]);
+            let out = skirmish(&args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(words), "{args:?}: {err}");
+        }
+    }
+    // More threads than battles: as many threads as battles.
+    let out = skirmish(&[
+        "preview",
+        "scenarios/gurps-duel.ron",
+        "--runs",
+        "3",
+        "--seed",
+        "1",
+        "--threads",
+        "1024",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("3 battles, seed 1, 3 threads"), "{text}");
 }
 
 /// A fresh directory under the system's temporary directory, unique to this test.

@@ -241,7 +241,8 @@ fn compare_refuses_files_whose_sides_differ() {
 /// `balance` for the raiders at 75% by their skill: the file it writes checks, and its
 /// preview over the same seeds gives the win rate the search reported for the best value,
 /// within 0.05 of the target. Bad input: a side that does not exist, a target outside 0 to
-/// 1 (also a negative one), an --out file that exists, a knob that cannot turn.
+/// 1 (also a negative one), an --out file that exists or whose folder does not, a knob
+/// that cannot turn.
 #[test]
 fn balance_writes_a_scenario_near_the_target() {
     let dir = temp_dir("balance");
@@ -296,6 +297,30 @@ fn balance_writes_a_scenario_near_the_target() {
         &out_s,
     ]);
     assert!(err.contains("exists"), "{err}");
+    // An --out in a folder that does not exist is refused before the search (which would
+    // otherwise be fought and then lost), and leaves nothing behind.
+    let missing = dir.join("no-such-folder").join("x.ron");
+    let refused = skirmish(&[
+        "balance",
+        "scenarios/gurps-skirmish-3v3.ron",
+        "--side",
+        "raiders",
+        "--runs",
+        "20",
+        "--seed",
+        "1",
+        "--out",
+        &missing.display().to_string(),
+    ]);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = text(&refused.stderr);
+    assert!(
+        err.contains(&format!("cannot write {}", missing.display())),
+        "{err}"
+    );
+    // Refused before the search: no result was printed.
+    assert!(refused.stdout.is_empty(), "{}", text(&refused.stdout));
+    assert!(!dir.join("no-such-folder").exists());
     // A negative target is refused by the same words, not taken for an option.
     for target in ["1.5", "-0.1"] {
         let usage = skirmish(&[

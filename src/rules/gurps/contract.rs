@@ -95,8 +95,11 @@ impl Ruleset for Gurps {
             .iter()
             .map(|s| {
                 let merged = super::import::merge(s, file.dir.as_deref())?;
-                super::sheet::resolve_sheet(&merged, &catalog)
-                    .map_err(|problems| super::import::locate_merged(s, problems))
+                super::sheet::resolve_sheet(&merged, &catalog).map_err(|problems| {
+                    let dir = file.dir.as_deref();
+                    let problems = super::import::with_file_weapons(s, dir, problems);
+                    super::import::locate_merged(s, problems)
+                })
             })
             .collect()
     }

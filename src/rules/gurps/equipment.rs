@@ -312,13 +312,13 @@ impl WeaponSpec {
 #[serde(deny_unknown_fields)]
 pub struct Catalog {
     /// Weapons by name.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys")]
     pub weapons: BTreeMap<String, WeaponSpec>,
     /// Armor by name.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys")]
     pub armor: BTreeMap<String, ArmorSpec>,
     /// Shields by name.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys")]
     pub shields: BTreeMap<String, ShieldSpec>,
 }
 

@@ -395,6 +395,50 @@ pub fn merge(
     })
 }
 
+/// `problems` of a stat block naming a `gcs` file, with the file's own weapons named
+/// where a weapon name was found neither there nor in the catalog: a name in `weapons`
+/// picks the file's weapon first ([`merge`]), so both lists are what it may be.
+pub fn with_file_weapons(
+    stats: &GurpsStats,
+    dir: Option<&std::path::Path>,
+    mut problems: Vec<Problem>,
+) -> Vec<Problem> {
+    const UNKNOWN: &str = "unknown weapon `";
+    const EXPECTED: &str = ": expected one of ";
+    if stats.gcs.is_none() || !problems.iter().any(|p| p.message.starts_with(UNKNOWN)) {
+        return problems;
+    }
+    // The file's weapons: the block merged with no weapons of its own takes them all.
+    let bare = GurpsStats {
+        weapons: Vec::new(),
+        ..stats.clone()
+    };
+    let Ok(merged) = merge(&bare, dir) else {
+        return problems;
+    };
+    let mut names: Vec<String> = Vec::new();
+    for w in &merged.weapons {
+        let name = format!("`{}`", w.name());
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    if names.is_empty() {
+        return problems;
+    }
+    for p in &mut problems {
+        if p.message.starts_with(UNKNOWN)
+            && let Some((head, catalog)) = p.message.split_once(EXPECTED)
+        {
+            p.message = format!(
+                "{head}: expected one of the GCS file's weapons, {}, or of the catalog's, {catalog}",
+                names.join(", ")
+            );
+        }
+    }
+    problems
+}
+
 /// The problems of a merged stat block ([`merge`]), each where the scenario can show it: at
 /// the field the stat block itself sets (an attribute, `armor`, `shield`, `sm`), else at
 /// its `gcs` field with the merged path in the message (a value that came from the file,
@@ -436,10 +480,33 @@ pub fn locate_merged(stats: &GurpsStats, problems: Vec<Problem>) -> Vec<Problem>
         .collect()
 }
 
+/// [`stats_of`], with a warning more for each thing a scenario would refuse in the stat
+/// block (a value beyond its range, such as ST 500): what `skirmish import-gcs` says, so
+/// that a character a scenario cannot use is not printed as if it could.
+pub fn checked_stats_of(c: &GcsCharacter) -> (GurpsStats, Vec<String>) {
+    let (stats, mut warnings) = stats_of(c);
+    if let Err(problems) = super::sheet::resolve_sheet(&stats, super::equipment::Catalog::builtin())
+    {
+        warnings.extend(problems.into_iter().map(|p| {
+            let at = p.path.to_string();
+            let at = if at.is_empty() {
+                String::new()
+            } else {
+                format!("{at}: ")
+            };
+            format!(
+                "{at}{} (a scenario refuses this character until it is mended)",
+                p.message
+            )
+        }));
+    }
+    (stats, warnings)
+}
+
 /// The RON stat block `skirmish import-gcs` prints for a character, with a comment header
 /// naming the source file and listing the warnings.
 pub fn template_ron(source: &str, c: &GcsCharacter) -> Result<String, String> {
-    let (stats, warnings) = stats_of(c);
+    let (stats, warnings) = checked_stats_of(c);
     // With the scenario files' own options: `Some(..)` left out around optional values.
     let body = crate::format::ron_options()
         .to_string_pretty(

@@ -62,19 +62,19 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct GurpsConfig {
     /// Extra weapons by name.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys")]
     pub weapons: std::collections::BTreeMap<String, equipment::WeaponSpec>,
     /// Extra armor by name.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys")]
     pub armor: std::collections::BTreeMap<String, equipment::ArmorSpec>,
     /// Extra shields by name.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys")]
     pub shields: std::collections::BTreeMap<String, equipment::ShieldSpec>,
     /// Where unaimed blows land: `Random` (the 3d6 table, default) or `Torso`.
     #[serde(default)]
     pub hit_locations: location::HitLocations,
     /// Morale checks for AI sides, by side id.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys")]
     pub morale: std::collections::BTreeMap<String, morale::MoraleSpec>,
     /// The optional extra-effort rules (Flurry of Blows, Mighty Blow, Heroic Charge,
     /// Feverish Defense), paid in FP.

@@ -65,7 +65,7 @@ pub struct GurpsStats {
     pub dr: DrSpec,
     /// Skill levels by name ("Broadsword": 13); a specialization is written in brackets
     /// ("Shield (Buckler)": 12) and serves a weapon that names the skill alone.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys")]
     pub skills: BTreeMap<String, i32>,
     /// Weapons: catalog names (`"broadsword"`), or weapons written out in full with the
     /// wielder's level, damage and parry ([`OwnWeapon`]); none means bare hands
@@ -165,7 +165,7 @@ impl<'de> Deserialize<'de> for DrSpec {
                     .map_err(|_| E::custom(format!("DR {v} is out of range: expected 0 to 100")))
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<DrSpec, A::Error> {
-                BTreeMap::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                crate::format::unique_keys(serde::de::value::MapAccessDeserializer::new(map))
                     .map(DrSpec::ByPlace)
             }
         }
@@ -309,6 +309,24 @@ pub fn skill_level(skills: &BTreeMap<String, i32>, name: &str) -> Option<i32> {
         })
         .map(|(_, &v)| v)
         .max()
+}
+
+/// The skill of `skills` that is `wanted` misspelt: not it (ignoring case), but one or two
+/// letters away, a swap of two counting one (one for a name of under six letters):
+/// `Guns (Rifles)` for `Guns (Rifle)`, `Broadsord` for `Broadsword`, `Spaer` for `Spear`. A
+/// weapon whose skill is not in the block fights at its default; with a skill so near its
+/// name there, that is a slip in writing the block, not a fighter without the skill.
+/// Specializations of one skill are further apart (`Guns (Pistol)` and `Guns (Rifle)`).
+fn misspelt<'a>(skills: &'a BTreeMap<String, i32>, wanted: &str) -> Option<&'a str> {
+    let wanted = wanted.to_lowercase();
+    // A short name ("Bow") is only one letter off: two would reach other words.
+    let most = if wanted.chars().count() < 6 { 1 } else { 2 };
+    skills
+        .keys()
+        .map(|k| (strsim::damerau_levenshtein(&k.to_lowercase(), &wanted), k))
+        .filter(|&(d, _)| (1..=most).contains(&d))
+        .min()
+        .map(|(_, k)| k.as_str())
 }
 
 /// A weapon as one fighter wields it: skill level and damage worked out.
@@ -684,6 +702,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
         refs.push(WeaponRef::Named("punch".to_string()));
     }
     let mut weapons = Vec::new();
+    let mut misspellings: Vec<&str> = Vec::new();
     for (i, weapon) in refs.iter().enumerate() {
         let implicit = implicit_punch && i + 1 == refs.len();
         let name = weapon.name();
@@ -699,8 +718,23 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
                     ));
                     continue;
                 };
-                let skill = skill_level(&stats.skills, &spec.skill)
-                    .map_or(dx + spec.unskilled, |v| v.clamp(1, 30));
+                let known = skill_level(&stats.skills, &spec.skill);
+                if known.is_none()
+                    && let Some(slip) = misspelt(&stats.skills, &spec.skill)
+                    && !misspellings.contains(&slip)
+                {
+                    problems.push(Problem::new(
+                        here.field("skills").key(slip),
+                        format!(
+                            "skill `{slip}` is not `{}`, the skill of the {name}, which would \
+                             fight at its default (DX{:+}): expected `{}` (a name this near a \
+                             weapon's skill is taken for a slip)",
+                            spec.skill, spec.unskilled, spec.skill
+                        ),
+                    ));
+                    misspellings.push(slip);
+                }
+                let skill = known.map_or(dx + spec.unskilled, |v| v.clamp(1, 30));
                 let parry_score = match spec.mode {
                     WeaponMode::Melee { parry: Some(m), .. } if !implicit => Some(parry(skill, m)),
                     _ => None,
@@ -1221,6 +1255,47 @@ mod tests {
         );
         assert!(problems[1].message.contains("HP -3"));
         assert!(problems[5].message.contains("unknown weapon `laser sword`"));
+    }
+
+    /// A skill a letter or two off a catalog weapon's skill, which would leave the weapon at
+    /// its default, is refused as a slip, once however many weapons it misses; a skill the
+    /// weapon finds (case aside), another specialization, or a skill far from every
+    /// weapon's is not.
+    #[test]
+    fn a_skill_misspelt_for_a_weapons_is_refused() {
+        let mut s = stats();
+        s.skills = [("Broadsord".to_string(), 14)].into_iter().collect();
+        s.weapons = vec!["broadsword".into(), "broadsword".into()];
+        let problems = resolve_sheet(&s, Catalog::builtin()).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].path.to_string(), "skills[\"Broadsord\"]");
+        assert_eq!(
+            problems[0].message,
+            "skill `Broadsord` is not `Broadsword`, the skill of the broadsword, which would \
+             fight at its default (DX-5): expected `Broadsword` (a name this near a weapon's \
+             skill is taken for a slip)"
+        );
+        // A swap of two letters is one slip; a short name is allowed one.
+        let skills = |names: &[&str]| -> BTreeMap<String, i32> {
+            names.iter().map(|n| (n.to_string(), 12)).collect()
+        };
+        assert_eq!(
+            misspelt(&skills(&["Braodsword"]), "Broadsword"),
+            Some("Braodsword")
+        );
+        assert_eq!(misspelt(&skills(&["Spaer"]), "Spear"), Some("Spaer"));
+        assert_eq!(misspelt(&skills(&["Sp"]), "Spear"), None);
+        assert_eq!(
+            misspelt(&skills(&["Guns (Rifles)"]), "Guns (Rifle)"),
+            Some("Guns (Rifles)")
+        );
+        assert_eq!(misspelt(&skills(&["Guns (Pistol)"]), "Guns (Rifle)"), None);
+        assert_eq!(misspelt(&skills(&["broadsword"]), "Broadsword"), None);
+        // Found by the weapon, or far from it: no problem.
+        s.skills = [("broadsword".to_string(), 14), ("Stealth".to_string(), 12)]
+            .into_iter()
+            .collect();
+        assert!(resolve_sheet(&s, Catalog::builtin()).is_ok());
     }
 
     /// Block = 3 + Shield/2 + DB (decision: 4e); Shield defaults to DX − 4; unknown shields

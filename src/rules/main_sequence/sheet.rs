@@ -82,7 +82,7 @@ pub struct CharacterStats {
     /// Tech, 1 to 6.
     pub tech: i32,
     /// Skills by name ("Ranged", "Knowledge (Medicine)") with their rank.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::format::unique_keys")]
     pub skills: BTreeMap<String, Rank>,
     /// Tags, at most three (Nimble taken twice counts two).
     #[serde(default)]

@@ -1053,3 +1053,37 @@ fn huge_numbers_do_not_overflow() {
     };
     assert!(crate::rules::gurps::import::own_weapon(&bow, false).is_ok());
 }
+
+/// `import-gcs` warns of what a scenario would refuse in the stat block it prints (ST 500,
+/// a negative HP), so that it is not printed as usable; no sample draws such a warning.
+#[test]
+fn import_warns_of_what_a_scenario_refuses() {
+    use crate::rules::gurps::import::checked_stats_of;
+    for name in [
+        "Ogre.gcs",
+        "Orc, Warrior.gcs",
+        "Wolf, Timber.gcs",
+        "Young Haldor.gcs",
+        "Dai Blackthorn.gcs",
+        "Iotha.gcs",
+    ] {
+        let (_, warnings) = checked_stats_of(&character(name));
+        assert!(
+            !warnings.iter().any(|w| w.contains("refuses")),
+            "{name}: {warnings:?}"
+        );
+    }
+    let mut c = character("Ogre.gcs");
+    (c.st, c.hp) = (500, -3);
+    let (_, warnings) = checked_stats_of(&c);
+    let refused: Vec<&String> = warnings.iter().filter(|w| w.contains("refuses")).collect();
+    assert_eq!(
+        refused,
+        [
+            "st: ST 500 is out of range: expected 1 to 50 (a scenario refuses this character \
+             until it is mended)",
+            "hp: HP -3 is out of range: expected 1 to 500 (a scenario refuses this character \
+             until it is mended)",
+        ]
+    );
+}
