@@ -166,33 +166,60 @@ where
     K: serde::Deserialize<'de> + Ord + fmt::Debug,
     V: serde::Deserialize<'de>,
 {
-    /// The map's visitor.
-    struct Unique<K, V>(std::marker::PhantomData<(K, V)>);
-    impl<'de, K, V> serde::de::Visitor<'de> for Unique<K, V>
-    where
-        K: serde::Deserialize<'de> + Ord + fmt::Debug,
-        V: serde::Deserialize<'de>,
-    {
-        type Value = std::collections::BTreeMap<K, V>;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a map, each key once")
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(
-            self,
-            mut map: A,
-        ) -> Result<Self::Value, A::Error> {
-            let mut out = std::collections::BTreeMap::new();
-            while let Some(key) = map.next_key::<K>()? {
-                if out.contains_key(&key) {
-                    return Err(serde::de::Error::custom(format!(
-                        "{key:?} is written twice: each key once (the second would replace the first)"
-                    )));
-                }
-                let value = map.next_value()?;
-                out.insert(key, value);
-            }
-            Ok(out)
-        }
+    deserializer.deserialize_map(Unique(
+        std::marker::PhantomData,
+        |map: &std::collections::BTreeMap<K, V>, key: &K| map.contains_key(key).then(String::new),
+    ))
+}
+
+/// [`unique_keys`] for a map of names that are matched ignoring case (GURPS skills and
+/// catalog entries): `"Spear"` and `"spear"` are one key written twice.
+pub fn unique_names<'de, D, V>(
+    deserializer: D,
+) -> Result<std::collections::BTreeMap<String, V>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    V: serde::Deserialize<'de>,
+{
+    deserializer.deserialize_map(Unique(
+        std::marker::PhantomData,
+        |map: &std::collections::BTreeMap<String, V>, key: &String| {
+            let first = map.keys().find(|k| k.eq_ignore_ascii_case(key))?;
+            Some(if first == key {
+                String::new()
+            } else {
+                format!(" (as {first:?}: names are matched ignoring case)")
+            })
+        },
+    ))
+}
+
+/// The visitor of [`unique_keys`] and [`unique_names`]: a map none of whose keys the map
+/// read so far already holds, by the second field (which says how it holds it: nothing
+/// more for the same key, the earlier spelling for a name in another case).
+struct Unique<K, V, S>(std::marker::PhantomData<(K, V)>, S);
+
+impl<'de, K, V, S> serde::de::Visitor<'de> for Unique<K, V, S>
+where
+    K: serde::Deserialize<'de> + Ord + fmt::Debug,
+    V: serde::Deserialize<'de>,
+    S: Fn(&std::collections::BTreeMap<K, V>, &K) -> Option<String>,
+{
+    type Value = std::collections::BTreeMap<K, V>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a map, each key once")
     }
-    deserializer.deserialize_map(Unique(std::marker::PhantomData))
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = std::collections::BTreeMap::new();
+        while let Some(key) = map.next_key::<K>()? {
+            if let Some(also) = (self.1)(&out, &key) {
+                return Err(serde::de::Error::custom(format!(
+                    "{key:?} is written twice{also}: each key once (the second would replace the first)"
+                )));
+            }
+            let value = map.next_value()?;
+            out.insert(key, value);
+        }
+        Ok(out)
+    }
 }

@@ -102,7 +102,11 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 
 /// A number of battles for `--runs` of `preview` and `balance`: at least 1.
 fn parse_battles(text: &str) -> Result<u64, String> {
-    whole_number(text, 1..=u64::MAX, ("battles", "of 1 or more"))
+    whole_number(
+        text,
+        1..=u64::MAX,
+        ("battles", &format!("of 1 or more (at most {})", u64::MAX)),
+    )
 }
 
 /// A number of battles of each file for `--runs` of `compare`: 2 to 1,000,000,000.
@@ -138,13 +142,13 @@ fn whole_number(
     use std::num::IntErrorKind::PosOverflow;
     match text.trim().parse::<u64>() {
         Ok(n) if range.contains(&n) => Ok(n),
-        // A whole number past the bounds: say it is too large, not that it is no number.
+        // A whole number past the bounds, or too large to hold: say it is too large, not
+        // that it is no number.
         Ok(n) if n > *range.end() => Err(format!(
             "`{text}` is too many {what}: expected a whole number {bounds}"
         )),
         Err(e) if *e.kind() == PosOverflow => Err(format!(
-            "`{text}` is too many {what}: at most {}",
-            range.end()
+            "`{text}` is too many {what}: expected a whole number {bounds}"
         )),
         _ => Err(format!(
             "`{text}` is not a number of {what}: expected a whole number {bounds}"
@@ -812,7 +816,8 @@ fn balance(
         unwritten =
             skirmish::scenario::write_new(registry, &result.file, &header, original, out).err();
     }
-    let out = out.filter(|_| unwritten.is_none());
+    // What was written, for the report (a failed write is said below, not as a hint).
+    let written = out.as_ref().filter(|_| unwritten.is_none());
     let text = if json {
         let mut value = match serde_json::to_value(&result) {
             Ok(v) => v,
@@ -821,7 +826,7 @@ fn balance(
                 return ExitCode::from(1);
             }
         };
-        if let (Some(map), Some(out)) = (value.as_object_mut(), &out) {
+        if let (Some(map), Some(out)) = (value.as_object_mut(), written) {
             map.insert("out".into(), out.display().to_string().into());
         }
         match json_text(&value) {
@@ -835,14 +840,14 @@ fn balance(
             .find(|s| s.id == result.side)
             .map_or(result.side.as_str(), |s| s.name.as_str());
         let mut text = result.to_text(name);
-        match &out {
+        match written {
             Some(out) if result.as_written => text.push_str(&format!(
                 "Written to {} (the scenario as written, with a header: no value tried came \
                  nearer)\n",
                 out.display()
             )),
             Some(out) => text.push_str(&format!("Written to {}\n", out.display())),
-            None if !cancelled => {
+            None if !cancelled && out.is_none() => {
                 text.push_str("(--out NEW.ron writes the balanced scenario)\n");
             }
             None => {}

@@ -233,7 +233,12 @@ pub fn can_write_new(out: &std::path::Path) -> Result<(), String> {
     {
         Ok(f) => {
             drop(f);
-            std::fs::remove_file(out).map_err(|e| format!("cannot write {}: {e}", out.display()))
+            std::fs::remove_file(out).map_err(|e| {
+                format!(
+                    "made {} to see that it can be written, but cannot remove it again: {e}",
+                    out.display()
+                )
+            })
         }
         Err(e) => Err(format!("cannot write {}: {e}", out.display())),
     }

@@ -265,7 +265,10 @@ fn bad_arguments_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("`99999999999999999999` is too many battles: at most 18446744073709551615"),
+        err.contains(
+            "`99999999999999999999` is too many battles: expected a whole number of 1 or more \
+             (at most 18446744073709551615)"
+        ),
         "{err}"
     );
     // Threads: none is an error, and so is more than a thousand (each keeps a world;

@@ -523,3 +523,29 @@ fn comments_and_strings_survive_and_the_header_is_not_repeated() {
         file
     );
 }
+
+/// `can_write_new`, asked before `balance --out`'s search, and `write_new` after it: a file
+/// in a folder that does not exist is refused by both with the same words; one that can be
+/// made is made by neither check (nothing is left behind); one that exists is refused.
+#[test]
+fn a_new_file_that_cannot_be_made_is_said_so() {
+    use skirmish::scenario::{can_write_new, write_new};
+    let dir = crate::cli::temp_dir("write-new");
+    let missing = dir.join("gone").join("x.ron");
+    let refused = can_write_new(&missing).expect_err("no such folder");
+    assert!(
+        refused.starts_with(&format!("cannot write {}: ", missing.display())),
+        "{refused}"
+    );
+    let prepared = skirmish::rules::builtin()
+        .load(std::path::Path::new("scenarios/gurps-duel.ron"))
+        .expect("the duel loads");
+    let registry = skirmish::rules::builtin();
+    let late = write_new(registry, &prepared.file, "header", None, &missing).expect_err("gone");
+    assert_eq!(late, refused);
+    let fresh = dir.join("x.ron");
+    assert_eq!(can_write_new(&fresh), Ok(()));
+    assert!(!fresh.exists());
+    std::fs::write(&fresh, "").expect("written");
+    assert!(can_write_new(&fresh).is_err());
+}

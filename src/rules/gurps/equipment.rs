@@ -312,13 +312,13 @@ impl WeaponSpec {
 #[serde(deny_unknown_fields)]
 pub struct Catalog {
     /// Weapons by name.
-    #[serde(default, deserialize_with = "crate::format::unique_keys")]
+    #[serde(default, deserialize_with = "crate::format::unique_names")]
     pub weapons: BTreeMap<String, WeaponSpec>,
     /// Armor by name.
-    #[serde(default, deserialize_with = "crate::format::unique_keys")]
+    #[serde(default, deserialize_with = "crate::format::unique_names")]
     pub armor: BTreeMap<String, ArmorSpec>,
     /// Shields by name.
-    #[serde(default, deserialize_with = "crate::format::unique_keys")]
+    #[serde(default, deserialize_with = "crate::format::unique_names")]
     pub shields: BTreeMap<String, ShieldSpec>,
 }
 

@@ -62,13 +62,13 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct GurpsConfig {
     /// Extra weapons by name.
-    #[serde(default, deserialize_with = "crate::format::unique_keys")]
+    #[serde(default, deserialize_with = "crate::format::unique_names")]
     pub weapons: std::collections::BTreeMap<String, equipment::WeaponSpec>,
     /// Extra armor by name.
-    #[serde(default, deserialize_with = "crate::format::unique_keys")]
+    #[serde(default, deserialize_with = "crate::format::unique_names")]
     pub armor: std::collections::BTreeMap<String, equipment::ArmorSpec>,
     /// Extra shields by name.
-    #[serde(default, deserialize_with = "crate::format::unique_keys")]
+    #[serde(default, deserialize_with = "crate::format::unique_names")]
     pub shields: std::collections::BTreeMap<String, equipment::ShieldSpec>,
     /// Where unaimed blows land: `Random` (the 3d6 table, default) or `Torso`.
     #[serde(default)]

@@ -65,7 +65,7 @@ pub struct GurpsStats {
     pub dr: DrSpec,
     /// Skill levels by name ("Broadsword": 13); a specialization is written in brackets
     /// ("Shield (Buckler)": 12) and serves a weapon that names the skill alone.
-    #[serde(default, deserialize_with = "crate::format::unique_keys")]
+    #[serde(default, deserialize_with = "crate::format::unique_names")]
     pub skills: BTreeMap<String, i32>,
     /// Weapons: catalog names (`"broadsword"`), or weapons written out in full with the
     /// wielder's level, damage and parry ([`OwnWeapon`]); none means bare hands
@@ -316,17 +316,51 @@ pub fn skill_level(skills: &BTreeMap<String, i32>, name: &str) -> Option<i32> {
 /// `Guns (Rifles)` for `Guns (Rifle)`, `Broadsord` for `Broadsword`, `Spaer` for `Spear`. A
 /// weapon whose skill is not in the block fights at its default; with a skill so near its
 /// name there, that is a slip in writing the block, not a fighter without the skill.
-/// Specializations of one skill are further apart (`Guns (Pistol)` and `Guns (Rifle)`).
-fn misspelt<'a>(skills: &'a BTreeMap<String, i32>, wanted: &str) -> Option<&'a str> {
+///
+/// Not a slip: a skill `serves_another` (some weapon's or the shield's own skill), and a
+/// specialization of the same skill named one letter off by a name of under five letters
+/// (`Guns (LMG)` beside `Guns (SMG)`: both are skills); other specializations are further
+/// apart (`Guns (Pistol)` and `Guns (Rifle)`).
+fn misspelt<'a>(
+    skills: &'a BTreeMap<String, i32>,
+    wanted: &str,
+    serves_another: impl Fn(&str) -> bool,
+) -> Option<&'a str> {
     let wanted = wanted.to_lowercase();
-    // A short name ("Bow") is only one letter off: two would reach other words.
-    let most = if wanted.chars().count() < 6 { 1 } else { 2 };
+    let distance = |a: &str, b: &str| strsim::damerau_levenshtein(a, b);
+    // "Base (Specialization)" as its two names.
+    let split = |name: &str| -> Option<(String, String)> {
+        let (base, rest) = name.split_once(" (")?;
+        Some((base.to_string(), rest.strip_suffix(')')?.to_string()))
+    };
+    let slip = |name: &str| -> Option<usize> {
+        let name = name.to_lowercase();
+        if let (Some((base, special)), Some((wanted_base, wanted_special))) =
+            (split(&name), split(&wanted))
+            && base == wanted_base
+        {
+            let d = distance(&special, &wanted_special);
+            return (d == 1 && wanted_special.chars().count() >= 5).then_some(d);
+        }
+        // A short name ("Bow") is only one letter off: two would reach other words.
+        let most = if wanted.chars().count() < 6 { 1 } else { 2 };
+        Some(distance(&name, &wanted)).filter(|d| (1..=most).contains(d))
+    };
     skills
         .keys()
-        .map(|k| (strsim::damerau_levenshtein(&k.to_lowercase(), &wanted), k))
-        .filter(|&(d, _)| (1..=most).contains(&d))
+        .filter(|k| !serves_another(k))
+        .filter_map(|k| Some((slip(k)?, k)))
         .min()
         .map(|(_, k)| k.as_str())
+}
+
+/// Whether the skill `name` serves a weapon or shield needing `skill`: it is that skill
+/// (ignoring case), or a specialization of it (as [`skill_level`] finds it).
+fn serves(name: &str, skill: &str) -> bool {
+    name.eq_ignore_ascii_case(skill)
+        || name
+            .split_once(" (")
+            .is_some_and(|(base, rest)| base.eq_ignore_ascii_case(skill) && rest.ends_with(')'))
 }
 
 /// A weapon as one fighter wields it: skill level and damage worked out.
@@ -720,7 +754,14 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
                 };
                 let known = skill_level(&stats.skills, &spec.skill);
                 if known.is_none()
-                    && let Some(slip) = misspelt(&stats.skills, &spec.skill)
+                    && let Some(slip) = misspelt(&stats.skills, &spec.skill, |k| {
+                        serves(k, "Shield")
+                            || catalog.weapons.values().any(|w| serves(k, &w.skill))
+                            || stats.weapons.iter().any(|w| match w {
+                                WeaponRef::Own(own) => serves(k, &own.skill),
+                                WeaponRef::Named(_) => false,
+                            })
+                    })
                     && !misspellings.contains(&slip)
                 {
                     problems.push(Problem::new(
@@ -1259,10 +1300,11 @@ mod tests {
 
     /// A skill a letter or two off a catalog weapon's skill, which would leave the weapon at
     /// its default, is refused as a slip, once however many weapons it misses; a skill the
-    /// weapon finds (case aside), another specialization, or a skill far from every
-    /// weapon's is not.
+    /// weapon finds (case aside), a skill some other weapon needs, a specialization of the
+    /// same skill with a short name (`Guns (LMG)` beside `Guns (SMG)`), or a skill far from
+    /// every weapon's is not.
     #[test]
-    fn a_skill_misspelt_for_a_weapons_is_refused() {
+    fn a_skill_misspelt_for_a_weapon_is_refused() {
         let mut s = stats();
         s.skills = [("Broadsord".to_string(), 14)].into_iter().collect();
         s.weapons = vec!["broadsword".into(), "broadsword".into()];
@@ -1279,23 +1321,61 @@ mod tests {
         let skills = |names: &[&str]| -> BTreeMap<String, i32> {
             names.iter().map(|n| (n.to_string(), 12)).collect()
         };
+        let none = |_: &str| false;
+        let slip = |names: &[&str], wanted: &str| {
+            misspelt(&skills(names), wanted, none).map(str::to_string)
+        };
         assert_eq!(
-            misspelt(&skills(&["Braodsword"]), "Broadsword"),
+            slip(&["Braodsword"], "Broadsword").as_deref(),
             Some("Braodsword")
         );
-        assert_eq!(misspelt(&skills(&["Spaer"]), "Spear"), Some("Spaer"));
-        assert_eq!(misspelt(&skills(&["Sp"]), "Spear"), None);
+        assert_eq!(slip(&["Spaer"], "Spear").as_deref(), Some("Spaer"));
+        assert_eq!(slip(&["Sp"], "Spear"), None);
         assert_eq!(
-            misspelt(&skills(&["Guns (Rifles)"]), "Guns (Rifle)"),
+            slip(&["Guns (Rifles)"], "Guns (Rifle)").as_deref(),
             Some("Guns (Rifles)")
         );
-        assert_eq!(misspelt(&skills(&["Guns (Pistol)"]), "Guns (Rifle)"), None);
-        assert_eq!(misspelt(&skills(&["broadsword"]), "Broadsword"), None);
+        assert_eq!(slip(&["Guns (Pistol)"], "Guns (Rifle)"), None);
+        assert_eq!(slip(&["Guns (LMG)"], "Guns (SMG)"), None);
+        assert_eq!(slip(&["broadsword"], "Broadsword"), None);
+        // A skill another weapon needs is that weapon's, not a slip.
+        assert_eq!(
+            misspelt(&skills(&["Guns (Rifles)"]), "Guns (Rifle)", |k| k
+                == "Guns (Rifles)"),
+            None
+        );
         // Found by the weapon, or far from it: no problem.
         s.skills = [("broadsword".to_string(), 14), ("Stealth".to_string(), 12)]
             .into_iter()
             .collect();
         assert!(resolve_sheet(&s, Catalog::builtin()).is_ok());
+        // Guns (LMG) beside a submachine gun (Guns (SMG)) is a fighter without the skill.
+        s.skills = [
+            ("Guns (Rifle)".to_string(), 13),
+            ("Guns (LMG)".to_string(), 12),
+        ]
+        .into_iter()
+        .collect();
+        s.weapons = vec!["submachine gun".into()];
+        assert!(resolve_sheet(&s, Catalog::builtin()).is_ok());
+        // A skill a custom weapon of the catalog needs is no slip for another weapon.
+        let mut catalog = Catalog::builtin().clone();
+        let mut rifle = catalog
+            .weapon("hunting rifle")
+            .cloned()
+            .expect("a catalog weapon");
+        rifle.skill = "Guns (Rifles)".into();
+        catalog.weapons.insert("long rifle".into(), rifle);
+        s.skills = [("Guns (Rifles)".to_string(), 13)].into_iter().collect();
+        s.weapons = vec!["long rifle".into(), "assault rifle".into()];
+        assert!(resolve_sheet(&s, &catalog).is_ok());
+        s.weapons = vec!["assault rifle".into()];
+        let problems = resolve_sheet(&s, Catalog::builtin()).unwrap_err();
+        assert!(
+            problems[0]
+                .message
+                .starts_with("skill `Guns (Rifles)` is not `Guns (Rifle)`")
+        );
     }
 
     /// Block = 3 + Shield/2 + DB (decision: 4e); Shield defaults to DX − 4; unknown shields
