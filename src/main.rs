@@ -924,7 +924,18 @@ fn edit(
             path.display(),
             path.display()
         )),
-        (Some(path), None) => Editor::open(registry, &path),
+        // A file that cannot be read, or is not RON at all, is a bad file (exit 1, as for
+        // `check`), not a wrong command line.
+        (Some(path), None) => match Editor::open(registry, &path) {
+            Ok(editor) => Ok(editor),
+            Err(why) => {
+                eprint!("{why}");
+                if !why.ends_with('\n') {
+                    eprintln!();
+                }
+                return ExitCode::from(1);
+            }
+        },
         (Some(path), Some(_)) if path.exists() => Err(format!(
             "{} exists: leave out --new to edit it, or name a new file",
             path.display()

@@ -673,7 +673,7 @@ fn attacks(
     let picked = inputs.targets.clone();
     let excellent = |w| inputs.excellent && f.excellent_open(me, w);
     if picked.is_empty() {
-        ui.label("Click foes on the map to pick your targets, in order (click again to drop one); or take a quick pick:");
+        ui.label("Click foes on the map to pick your targets, in order (click again to drop one).");
     } else {
         let names: Vec<&str> = picked.iter().map(|&t| f.name(t)).collect();
         ui.horizontal(|ui| {
@@ -712,8 +712,9 @@ fn attacks(
             ui.label("No weapon can take these targets together.");
         }
         ui.separator();
-        ui.label("Quick picks:");
     }
+    // "Quick picks:" heads the first of them; with none, the reason is said instead.
+    let mut heading = Some("Quick picks:");
     let targets: Vec<UnitId> = f.enemies(me);
     for (wi, w) in f.sheet(me).weapons().iter().enumerate() {
         let reach: Vec<UnitId> = targets
@@ -732,6 +733,9 @@ fn attacks(
             let k = most.min(ranked.len());
             if k == 0 || (k == 1 && rof != rates_of(w)[0]) {
                 continue;
+            }
+            if let Some(text) = heading.take() {
+                ui.label(text);
             }
             attack_button(
                 ui,
@@ -754,6 +758,9 @@ fn attacks(
         {
             *chosen = Some(reload);
         }
+    }
+    if heading.is_some() {
+        ui.label("No foe is within reach of a weapon now: move closer, or into sight.");
     }
 }
 

@@ -114,7 +114,12 @@ pub fn panels(
         // shades half the window's pixels once instead of twice (README, "Window speed").
         // The dark theme, which that colour is taken from.
         ctx.set_theme(egui::Theme::Dark);
-        ctx.all_styles_mut(|s| s.visuals.panel_fill = egui::Color32::TRANSPARENT);
+        // Scroll bars shown whenever there is more to scroll to (egui's default shows them
+        // only under the pointer: a panel cut off at the window's edge looked complete).
+        ctx.all_styles_mut(|s| {
+            s.visuals.panel_fill = egui::Color32::TRANSPARENT;
+            s.spacing.scroll = egui::style::ScrollStyle::thin();
+        });
         // No feathering: egui fringes every shape's edge with a strip of thin triangles
         // for anti-aliasing, a third of the panels' triangles, and software rendering pays
         // for each triangle. The edges are straight and pixel-aligned, the corners'
@@ -274,7 +279,13 @@ fn top_bar(
                 ui.horizontal(|ui| {
                     ui.label("File:");
                     ui.text_edit_singleline(&mut state.open_path);
-                    if ui.button("Open").clicked() {
+                    // No path, no file to open (it read as an error with a blank name).
+                    let typed = !state.open_path.trim().is_empty();
+                    if ui
+                        .add_enabled(typed, egui::Button::new("Open"))
+                        .on_disabled_hover_text("Type a scenario file's path first")
+                        .clicked()
+                    {
                         let path = PathBuf::from(state.open_path.trim());
                         open_scenario(game, &path);
                         ui.close();
@@ -459,58 +470,86 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
         };
         ui.label(format!("Now: {} ({who})", roster.name(u)));
     }
-    ui.label("Order of play:");
+    // Where a ruleset settles the order as the round goes (Vergeworlds' Action Points, a
+    // Main Sequence ship battle before its first turn), the units not in it yet are listed
+    // after it, so that every unit is in the tracker.
+    let later: Vec<UnitId> = (0..roster.units.len() as u32)
+        .map(UnitId)
+        .filter(|id| !turn.order.contains(id))
+        .collect();
     let mut select = None;
+    let mut unit_row = |ui: &mut egui::Ui, id: UnitId, now: bool| {
+        let Some(entry) = roster.units.get(id.0 as usize) else {
+            return;
+        };
+        let world = &session.world;
+        let standing = world
+            .get::<Standing>(entry.entity)
+            .copied()
+            .unwrap_or(Standing::Dead);
+        // The unit's state as its ruleset sums it up (GURPS: its hit points).
+        let hp = session
+            .prepared()
+            .rules
+            .unit_line(world, entry.entity, id)
+            .trim_start_matches(", ")
+            .to_string();
+        let hp = if game.hides(entry.side) {
+            String::new()
+        } else {
+            hp
+        };
+        ui.horizontal(|ui| {
+            ui.monospace(if now { ">" } else { " " });
+            let name = egui::RichText::new(&entry.name)
+                .color(side_colour(&session.prepared().sides, entry.side));
+            let name = if standing.fighting() {
+                name
+            } else {
+                name.strikethrough()
+            };
+            if ui
+                .selectable_label(game.selected == Some(id), name)
+                .clicked()
+            {
+                select = Some(id);
+            }
+            // Cut to the panel's width (the whole line on hover), so that a long state
+            // does not widen the panel.
+            ui.add(egui::Label::new(format!("{} {hp}", standing.word())).truncate());
+        });
+    };
     let row = ui.spacing().interact_size.y;
-    egui::ScrollArea::vertical()
-        .id_salt("order")
-        .max_height(260.0)
-        .show_rows(ui, row, turn.order.len(), |ui, range| {
-            for i in range {
-                let id = turn.order[i];
-                let Some(entry) = roster.units.get(id.0 as usize) else {
-                    continue;
-                };
-                let world = &session.world;
-                let standing = world
-                    .get::<Standing>(entry.entity)
-                    .copied()
-                    .unwrap_or(Standing::Dead);
-                // The unit's state as its ruleset sums it up (GURPS: its hit points).
-                let hp = session
-                    .prepared()
-                    .rules
-                    .unit_line(world, entry.entity, id)
-                    .trim_start_matches(", ")
-                    .to_string();
-                let hp = if game.hides(entry.side) {
-                    String::new()
-                } else {
-                    hp
-                };
-                ui.horizontal(|ui| {
+    if !turn.order.is_empty() {
+        ui.label("Order of play:");
+        egui::ScrollArea::vertical()
+            .id_salt("order")
+            .max_height(260.0)
+            .show_rows(ui, row, turn.order.len(), |ui, range| {
+                for i in range {
+                    let id = turn.order[i];
                     let now =
                         Some(id) == turn.awaiting || (i == turn.cursor && turn.awaiting.is_none());
-                    ui.monospace(if now { ">" } else { " " });
-                    let name = egui::RichText::new(&entry.name)
-                        .color(side_colour(&session.prepared().sides, entry.side));
-                    let name = if standing.fighting() {
-                        name
-                    } else {
-                        name.strikethrough()
-                    };
-                    if ui
-                        .selectable_label(game.selected == Some(id), name)
-                        .clicked()
-                    {
-                        select = Some(id);
-                    }
-                    // Cut to the panel's width (the whole line on hover), so that a long
-                    // state does not widen the panel.
-                    ui.add(egui::Label::new(format!("{} {hp}", standing.word())).truncate());
-                });
-            }
+                    unit_row(ui, id, now);
+                }
+            });
+    }
+    if !later.is_empty() {
+        ui.label(if turn.order.is_empty() {
+            "Units (the order of play is not settled yet):"
+        } else {
+            "Not yet in this round's order:"
         });
+        egui::ScrollArea::vertical()
+            .id_salt("later")
+            .max_height(260.0)
+            .show_rows(ui, row, later.len(), |ui, range| {
+                for i in range {
+                    let id = later[i];
+                    unit_row(ui, id, Some(id) == turn.awaiting);
+                }
+            });
+    }
     if let Some(id) = select {
         game.selected = Some(id);
     }
@@ -542,7 +581,10 @@ pub(super) fn legend(ui: &mut egui::Ui, game: &Game) {
         Terrain::Cover(Cover::Heavy),
         Terrain::Blocked,
     ] {
-        if open.is_some() && t == Terrain::Open {
+        // Over space or sky, only the ground the scenario has (usually none) is listed.
+        if open.is_some()
+            && (t == Terrain::Open || !prepared.file.map.terrain.values().any(|&u| u == t))
+        {
             continue;
         }
         ui.horizontal(|ui| {

@@ -559,7 +559,6 @@ fn turn(
     ui.separator();
     attacks(ui, draft, f, me, chosen);
     ui.separator();
-    ui.label("Other actions:");
     let others = [
         (Action::Defend, "one more defense this round without the -2"),
         (
@@ -581,12 +580,23 @@ fn turn(
         ),
         (Action::GetUp, "stand up from prone"),
     ];
-    for (a, note) in others {
+    let weapons = (0..sheet.weapons.len()).flat_map(|wi| {
+        [
+            (Action::Draw(wi), "ready the weapon"),
+            (Action::Reload(wi), "fill the magazine"),
+        ]
+    });
+    // Only the actions open now, under a heading that says when there are none.
+    let open: Vec<(Action, &str)> = (others.into_iter().chain(weapons))
+        .filter(|(a, _)| f.check(me, a).is_ok())
+        .collect();
+    ui.label(if open.is_empty() {
+        "Other actions: none open now."
+    } else {
+        "Other actions:"
+    });
+    for (a, note) in open {
         offer(ui, f, me, a, note, chosen);
-    }
-    for wi in 0..sheet.weapons.len() {
-        offer(ui, f, me, Action::Draw(wi), "ready the weapon", chosen);
-        offer(ui, f, me, Action::Reload(wi), "fill the magazine", chosen);
     }
     ui.separator();
     offer(

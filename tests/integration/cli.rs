@@ -647,9 +647,10 @@ fn too_many_units_and_too_many_problems_are_reported_briefly() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `skirmish edit` refuses what it cannot open before any window opens (exit 2, one clear
-/// line): no file and no --new, a file that is not there, --new over an existing file, an
-/// unknown ruleset, a file that is not RON (with its line and column).
+/// `skirmish edit` refuses what it cannot open before any window opens: a wrong command
+/// line (exit 2, one clear line): no file and no --new, a file that is not there, --new
+/// over an existing file, an unknown ruleset; and a file that is not RON (exit 1, a bad
+/// file, with its line and column as `check` gives them).
 #[test]
 fn edit_refuses_what_it_cannot_open() {
     let cases: [(&[&str], &str); 4] = [
@@ -676,8 +677,11 @@ fn edit_refuses_what_it_cannot_open() {
     }
     let out = skirmish(&["edit", "tests/malformed/syntax.ron"]);
     let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("syntax.ron:"), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("tests/malformed/syntax.ron:6:25: Expected comma"),
+        "{err}"
+    );
 }
 
 /// `skirmish log` (issue 30, item 4): the shipped example battle shared as Markdown and
