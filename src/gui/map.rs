@@ -674,7 +674,14 @@ pub fn camera_control(
         } else {
             Vec::new()
         };
-        let (centre, scale) = framing(&map, &units, viewport.size.max(Vec2::splat(50.0)));
+        // The widest name, with a flier's altitude after it (" (120 m up)").
+        let flying = matches!(super::window(&game).backdrop(prepared), Backdrop::Sky);
+        let name_chars = (prepared.units.iter())
+            .map(|u| u.name.chars().count() + if flying { 11 } else { 0 })
+            .max()
+            .unwrap_or(0);
+        let view = viewport.size.max(Vec2::splat(50.0));
+        let (centre, scale) = framing(&map, &units, view, name_chars);
         ortho.scale = scale;
         transform.translation.x = centre.x;
         transform.translation.y = centre.y;
@@ -732,12 +739,17 @@ pub fn camera_control(
 /// The largest a hex is drawn, in pixels, when the window opens framing a few units.
 pub const LARGEST_HEX: f32 = 80.0;
 
+/// The advance of one character of a token's name at its natural size, in world units
+/// (13 px Fira Mono, Bevy's default font: 0.6 em).
+const NAME_CHAR: f32 = 7.8;
+
 /// Where the camera looks and its scale (world units per pixel) in a view of `view`
-/// pixels: the hexes at `units` (their centres) with four hexes around them, no larger
-/// than [`LARGEST_HEX`] and no smaller than the whole map (`map`, the centres of its hexes)
-/// needs; the whole map when no units are given (F). Tokens and names keep a readable size
-/// however far out that is ([`readable_scales`]).
-pub fn framing(map: &[Vec2], units: &[Vec2], view: Vec2) -> (Vec2, f32) {
+/// pixels: the hexes at `units` (their centres) with four hexes around them and room for
+/// names of up to `name_chars` characters centred over the outermost (as drawn at that
+/// scale: [`readable_scales`]), no larger than [`LARGEST_HEX`] and no smaller than the
+/// whole map (`map`, the centres of its hexes) needs; the whole map when no units are
+/// given (F). Tokens and names keep a readable size however far out that is.
+pub fn framing(map: &[Vec2], units: &[Vec2], view: Vec2, name_chars: usize) -> (Vec2, f32) {
     let bounds = |points: &[Vec2]| {
         points.iter().fold(
             (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
@@ -756,7 +768,16 @@ pub fn framing(map: &[Vec2], units: &[Vec2], view: Vec2) -> (Vec2, f32) {
     if units.is_empty() {
         return whole;
     }
-    let (centre, scale) = fit(bounds(units), 8.0);
+    let (lo, hi) = bounds(units);
+    let (centre, mut scale) = fit((lo, hi), 8.0);
+    // Half a name beyond the outermost units on either side, at the size it is drawn at
+    // this scale (larger in the world as the view zooms out): a few rounds settle it.
+    for _ in 0..4 {
+        let (token, label) = readable_scales(scale);
+        let name = name_chars as f32 * NAME_CHAR * token * label;
+        let wide = (hi.x - lo.x + name + HEX_SIZE) / view.x;
+        scale = scale.max(wide);
+    }
     let scale = scale.max(2.0 * HEX_SIZE / LARGEST_HEX);
     if scale >= whole.1 {
         // The units need the whole map, or the whole map is small: show it whole.
@@ -936,26 +957,36 @@ mod framing_tests {
         let view = Vec2::new(800.0, 600.0);
         let large = grid(200);
         let units = [large[0], large[3]];
-        let (centre, scale) = framing(&large, &units, view);
+        let (centre, scale) = framing(&large, &units, view, 6);
         assert!(
             (centre - (units[0] + units[1]) / 2.0).length() < 1e-3,
             "{centre}"
         );
         assert!(2.0 * HEX_SIZE / scale <= LARGEST_HEX + 1e-3, "{scale}");
         assert!(2.0 * HEX_SIZE / scale > 20.0, "{scale}");
-        let (_, whole) = framing(&large, &[], view);
+        let (_, whole) = framing(&large, &[], view, 6);
         assert!(2.0 * HEX_SIZE / whole < 5.0, "{whole}");
         let spread = [large[0], large[large.len() - 1]];
-        assert_eq!(framing(&large, &spread, view).1, whole);
+        assert_eq!(framing(&large, &spread, view, 6).1, whole);
         // A small map in a large view: the whole map, not larger than it needs.
         let small = grid(5);
         let big_view = Vec2::new(1800.0, 1000.0);
         assert_eq!(
-            framing(&small, &[small[0]], big_view),
-            framing(&small, &[], big_view)
+            framing(&small, &[small[0]], big_view, 6),
+            framing(&small, &[], big_view, 6)
         );
+        // Long names over units far apart are framed whole: half a name (as drawn at the
+        // scale chosen) beyond each outermost unit still lies in the view.
+        let apart = [large[0], large[60 * 200]];
+        let (_, short) = framing(&large, &apart, view, 6);
+        let (_, long) = framing(&large, &apart, view, 30);
+        assert!(long > short, "{short} {long}");
+        let (token, label) = readable_scales(long);
+        let name = 30.0 * NAME_CHAR * token * label;
+        let width = (apart[1].x - apart[0].x + name) / long;
+        assert!(width <= view.x + 1e-3, "{width}");
         let one = [large[100]];
-        let (_, close) = framing(&large, &one, view);
+        let (_, close) = framing(&large, &one, view, 6);
         assert!(
             (2.0 * HEX_SIZE / close - LARGEST_HEX).abs() < 1e-3,
             "{close}"
