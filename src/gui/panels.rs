@@ -473,9 +473,16 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
     // Where a ruleset settles the order as the round goes (Vergeworlds' Action Points, a
     // Main Sequence ship battle before its first turn), the units not in it yet are listed
     // after it, so that every unit is in the tracker.
+    // (Marked in one pass: a mass battle has thousands of units, every frame.)
+    let mut in_order = vec![false; roster.units.len()];
+    for id in &turn.order {
+        if let Some(seen) = in_order.get_mut(id.0 as usize) {
+            *seen = true;
+        }
+    }
     let later: Vec<UnitId> = (0..roster.units.len() as u32)
         .map(UnitId)
-        .filter(|id| !turn.order.contains(id))
+        .filter(|id| !in_order[id.0 as usize])
         .collect();
     let mut select = None;
     let mut unit_row = |ui: &mut egui::Ui, id: UnitId, now: bool| {
@@ -573,6 +580,15 @@ pub(super) fn legend(ui: &mut egui::Ui, game: &Game) {
             ui.label(words);
         });
     }
+    // The kinds of ground the scenario has, found once (over space or sky only).
+    let mut present: Vec<Terrain> = Vec::new();
+    if open.is_some() {
+        for &t in prepared.file.map.terrain.values() {
+            if !present.contains(&t) {
+                present.push(t);
+            }
+        }
+    }
     for t in [
         Terrain::Open,
         Terrain::Difficult,
@@ -582,9 +598,7 @@ pub(super) fn legend(ui: &mut egui::Ui, game: &Game) {
         Terrain::Blocked,
     ] {
         // Over space or sky, only the ground the scenario has (usually none) is listed.
-        if open.is_some()
-            && (t == Terrain::Open || !prepared.file.map.terrain.values().any(|&u| u == t))
-        {
+        if open.is_some() && (t == Terrain::Open || !present.contains(&t)) {
             continue;
         }
         ui.horizontal(|ui| {
