@@ -10,7 +10,7 @@ pub use super::layout::{HEX_SIZE, MapLayout};
 use super::ruleset::Backdrop;
 use super::shading::FlatMaterial;
 use super::{Game, Toggles};
-use crate::battle::{Altitude, BattleEvent, Facing, HexPos, Standing, UnitId};
+use crate::battle::{Altitude, BattleEvent, Facing, HexPos, Standing, TurnState, UnitId};
 use crate::hexmap::{Cover, HexMap, Terrain};
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
@@ -94,6 +94,8 @@ pub struct HealthBar;
 /// The name label of a token: the unit's name, with its altitude when it flies.
 #[derive(Component)]
 pub struct TokenLabel {
+    /// The unit.
+    pub unit: UnitId,
     /// The unit's name.
     pub name: String,
     /// The altitude shown, m (0: on the ground, no suffix).
@@ -425,6 +427,7 @@ pub fn spawn_scene(
                 ));
                 t.spawn((
                     TokenLabel {
+                        unit: id,
                         name: entry.name.clone(),
                         shown: 0,
                     },
@@ -494,6 +497,29 @@ pub fn show_coordinates(
     };
     for mut vis in &mut labels {
         *vis = v;
+    }
+}
+
+/// Shows every token's name, or with names off (View) only the selected unit's and the
+/// acting unit's.
+pub fn show_names(
+    toggles: Res<Toggles>,
+    game: Res<Game>,
+    mut labels: Query<(&TokenLabel, &mut Visibility)>,
+) {
+    let acting = game.play.session().world.resource::<TurnState>().awaiting;
+    for (label, mut vis) in &mut labels {
+        let shown =
+            toggles.names || Some(label.unit) == game.selected || Some(label.unit) == acting;
+        let want = if shown {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        // Set only when it changes: a change marks the label for Bevy to look at again.
+        if *vis != want {
+            *vis = want;
+        }
     }
 }
 

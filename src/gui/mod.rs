@@ -90,6 +90,9 @@ pub struct Toggles {
     pub reachable: bool,
     /// Range rings of the selected unit's first weapon.
     pub ranges: bool,
+    /// Every unit's name over its token; off, only the selected unit's and the acting
+    /// unit's (a crowd's names overlap).
+    pub names: bool,
 }
 
 impl Default for Toggles {
@@ -98,6 +101,7 @@ impl Default for Toggles {
             coordinates: false,
             reachable: true,
             ranges: true,
+            names: true,
         }
     }
 }
@@ -491,6 +495,7 @@ fn run_game(game: Game, options: GuiOptions) -> ExitCode {
             map::sync_tokens,
             map::keep_tokens_readable,
             map::show_coordinates,
+            map::show_names,
             map::draw_overlays,
             frame_stats,
             scripted_clicks,

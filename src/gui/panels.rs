@@ -411,6 +411,11 @@ fn top_bar(
                 ui.checkbox(&mut toggles.coordinates, "Hex coordinates");
                 ui.checkbox(&mut toggles.reachable, "Reachable hexes");
                 ui.checkbox(&mut toggles.ranges, "Range rings / reach");
+                ui.checkbox(&mut toggles.names, "Every unit's name")
+                    .on_hover_text(
+                        "Off: only the selected and the acting unit's names, where a crowd's \
+                         names overlap",
+                    );
                 ui.checkbox(&mut game.fog_of_sheets, "Fog of sheets (hot seat)")
                     .on_hover_text(
                         "Several players at one screen: hide the sheets and states of the sides \
