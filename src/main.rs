@@ -928,11 +928,18 @@ fn edit(
         // `check`), not a wrong command line.
         (Some(path), None) => match Editor::open(registry, &path) {
             Ok(editor) => Ok(editor),
+            // Unreadable: one line. Not RON: the located report `check` gives, and its
+            // closing count.
+            Err(why) if why.starts_with("cannot read") => {
+                eprintln!("error: {why}");
+                return ExitCode::from(1);
+            }
             Err(why) => {
                 eprint!("{why}");
                 if !why.ends_with('\n') {
                     eprintln!();
                 }
+                eprintln!("error: 1 problem found");
                 return ExitCode::from(1);
             }
         },

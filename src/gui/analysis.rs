@@ -977,8 +977,12 @@ fn histogram(
         .max()
         .unwrap_or(0);
     let legend = series.len() > 1;
+    // A legend line more for each side beyond two makes the plot taller by about a line's
+    // share, so that the legend keeps the same part of it as with two (and the headroom
+    // below keeps the bars clear of it, however many sides there are).
+    let extra_sides = series.len().saturating_sub(2) as f32;
     let mut plot = Plot::new(id)
-        .height(115.0)
+        .height(115.0 + 40.0 * extra_sides)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
@@ -988,11 +992,11 @@ fn histogram(
             egui_plot::AxisHints::new_x().label_spacing(24.0..=36.0),
         ])
         .include_y(0.0)
-        // Up to a round count, with room above the bars for the legend when there is one
-        // (a legend line and its spacing take about a quarter of the plot's height between
-        // its axes: with 0.3 + 0.2 a line, socs-dogfight's tallest casualty bar sat under
-        // the legend).
-        .include_y(axis_top(most, if legend { 0.4 + 0.35 * n } else { 0.0 }) as f64)
+        // Up to a round count, with room above the bars for the legend when there is one:
+        // it takes a little under half the plot between its axes (above, however many
+        // sides), so the bars keep under the rest (with 0.7 of headroom, socs-dogfight's
+        // tallest casualty bar sat under the legend).
+        .include_y(axis_top(most, if legend { 1.1 } else { 0.0 }) as f64)
         .y_axis_label("battles");
     if legend {
         // The sides in their order, as everywhere else in the window.

@@ -700,10 +700,10 @@ pub fn camera_control(
         } else {
             Vec::new()
         };
-        // The widest name, with a flier's altitude after it (" (120 m up)").
+        // The widest name, with a flier's altitude after it (" (1200 m up)").
         let flying = matches!(super::window(&game).backdrop(prepared), Backdrop::Sky);
         let name_chars = (prepared.units.iter())
-            .map(|u| u.name.chars().count() + if flying { 11 } else { 0 })
+            .map(|u| u.name.chars().count() + if flying { 12 } else { 0 })
             .max()
             .unwrap_or(0);
         let view = viewport.size.max(Vec2::splat(50.0));
@@ -795,19 +795,23 @@ pub fn framing(map: &[Vec2], units: &[Vec2], view: Vec2, name_chars: usize) -> (
         return whole;
     }
     let (lo, hi) = bounds(units);
-    let (centre, mut scale) = fit((lo, hi), 8.0);
-    // Half a name beyond the outermost units on either side, at the size it is drawn at
-    // this scale (larger in the world as the view zooms out): a few rounds settle it.
-    for _ in 0..4 {
-        let (token, label) = readable_scales(scale);
-        let name = name_chars as f32 * NAME_CHAR * token * label;
-        let wide = (hi.x - lo.x + name + HEX_SIZE) / view.x;
-        scale = scale.max(wide);
+    let (centre, scale) = fit((lo, hi), 8.0);
+    // Half a name beyond the outermost units on either side. A name is as wide as its
+    // characters at its natural size, in the world, while zoomed in; zoomed out it is kept
+    // at least MIN_LABEL_PX high on the screen ([`readable_scales`]). So the units' span
+    // plus the name must fit the view at both sizes (the second only when it can).
+    let span = hi.x - lo.x + HEX_SIZE;
+    let name = name_chars as f32 * NAME_CHAR;
+    let name_px = name * MIN_LABEL_PX / 13.0;
+    let mut names = (span + name) / view.x;
+    if name_px < view.x {
+        names = names.max(span / (view.x - name_px));
     }
-    let scale = scale.max(2.0 * HEX_SIZE / LARGEST_HEX);
+    let scale = scale.max(names).max(2.0 * HEX_SIZE / LARGEST_HEX);
     if scale >= whole.1 {
-        // The units need the whole map, or the whole map is small: show it whole.
-        whole
+        // The units need the whole map, or the whole map is small: show it whole, zoomed
+        // out further if the names need it.
+        (whole.0, whole.1.max(names))
     } else {
         (centre, scale)
     }
@@ -992,8 +996,12 @@ mod framing_tests {
         assert!(2.0 * HEX_SIZE / scale > 20.0, "{scale}");
         let (_, whole) = framing(&large, &[], view, 6);
         assert!(2.0 * HEX_SIZE / whole < 5.0, "{whole}");
+        // Units spread over the map: the whole map, zoomed out as far as their names need.
         let spread = [large[0], large[large.len() - 1]];
-        assert_eq!(framing(&large, &spread, view, 6).1, whole);
+        let (centre, scale) = framing(&large, &spread, view, 6);
+        assert_eq!(centre, framing(&large, &[], view, 6).0);
+        assert!(scale >= whole, "{scale} {whole}");
+        assert_eq!(framing(&large, &spread, view, 0).1, whole);
         // A small map in a large view: the whole map, not larger than it needs.
         let small = grid(5);
         let big_view = Vec2::new(1800.0, 1000.0);
@@ -1010,6 +1018,12 @@ mod framing_tests {
         let (token, label) = readable_scales(long);
         let name = 30.0 * NAME_CHAR * token * label;
         let width = (apart[1].x - apart[0].x + name) / long;
+        assert!(width <= view.x + 1e-3, "{width}");
+        // Zoomed in as well: two units three hexes apart with long names.
+        let near = [large[0], large[3 * 200]];
+        let (_, scale) = framing(&large, &near, view, 30);
+        let (token, label) = readable_scales(scale);
+        let width = (near[1].x - near[0].x + 30.0 * NAME_CHAR * token * label) / scale;
         assert!(width <= view.x + 1e-3, "{width}");
         let one = [large[100]];
         let (_, close) = framing(&large, &one, view, 6);

@@ -760,7 +760,7 @@ fn attacks(
         }
     }
     if heading.is_some() {
-        ui.label("No foe is within reach of a weapon now: move closer, or into sight.");
+        ui.label("No foe can be taken by a weapon from here now.");
     }
 }
 

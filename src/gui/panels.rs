@@ -475,20 +475,10 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
         };
         ui.label(format!("Now: {} ({who})", roster.name(u)));
     }
-    // Where a ruleset settles the order as the round goes (Vergeworlds' Action Points, a
-    // Main Sequence ship battle before its first turn), the units not in it yet are listed
-    // after it, so that every unit is in the tracker.
-    // (Marked in one pass: a mass battle has thousands of units, every frame.)
-    let mut in_order = vec![false; roster.units.len()];
-    for id in &turn.order {
-        if let Some(seen) = in_order.get_mut(id.0 as usize) {
-            *seen = true;
-        }
-    }
-    let later: Vec<UnitId> = (0..roster.units.len() as u32)
-        .map(UnitId)
-        .filter(|id| !in_order[id.0 as usize])
+    let fighting: Vec<bool> = (roster.units.iter())
+        .map(|e| (session.world.get::<Standing>(e.entity)).is_some_and(|s| s.fighting()))
         .collect();
+    let (later, out) = beside_the_order(&turn.order, &fighting);
     let mut select = None;
     let mut unit_row = |ui: &mut egui::Ui, id: UnitId, now: bool| {
         let Some(entry) = roster.units.get(id.0 as usize) else {
@@ -546,18 +536,29 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
                 }
             });
     }
-    if !later.is_empty() {
-        ui.label(if turn.order.is_empty() {
-            "Units (the order of play is not settled yet):"
-        } else {
-            "Not yet in this round's order:"
-        });
+    let lists = [
+        (
+            later,
+            if turn.order.is_empty() {
+                "Units (the order of play is not settled yet):"
+            } else {
+                "Not yet in this round's order:"
+            },
+            "later",
+        ),
+        (out, "Out of the fight:", "out"),
+    ];
+    for (units, heading, salt) in lists {
+        if units.is_empty() {
+            continue;
+        }
+        ui.label(heading);
         egui::ScrollArea::vertical()
-            .id_salt("later")
+            .id_salt(salt)
             .max_height(260.0)
-            .show_rows(ui, row, later.len(), |ui, range| {
+            .show_rows(ui, row, units.len(), |ui, range| {
                 for i in range {
-                    let id = later[i];
+                    let id = units[i];
                     unit_row(ui, id, Some(id) == turn.awaiting);
                 }
             });
@@ -566,6 +567,25 @@ fn tracker(ui: &mut egui::Ui, game: &mut Game) {
         game.selected = Some(id);
     }
     game.viewer = viewer;
+}
+
+/// The units the tracker lists after the order of play `order`, by unit id: those still
+/// fighting (`fighting`, by unit id) that are not in it yet, where a ruleset settles the
+/// order as the round goes (Vergeworlds' Action Points, a Main Sequence ship battle before
+/// its first turn); and those out of the fight that it leaves out (every ruleset but GURPS
+/// drops them from the order). Found in one pass: a mass battle has thousands of units,
+/// every frame.
+fn beside_the_order(order: &[UnitId], fighting: &[bool]) -> (Vec<UnitId>, Vec<UnitId>) {
+    let mut in_order = vec![false; fighting.len()];
+    for id in order {
+        if let Some(seen) = in_order.get_mut(id.0 as usize) {
+            *seen = true;
+        }
+    }
+    (0..fighting.len())
+        .filter(|&i| !in_order[i])
+        .map(|i| UnitId(i as u32))
+        .partition(|id| fighting[id.0 as usize])
 }
 
 /// Terrain colours and the hex scale.
@@ -898,5 +918,29 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
             Ok(()) => game.status = format!("log written to {}", path.display()),
             Err(e) => game.error = Some(format!("cannot write {}: {e}", path.display())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::beside_the_order;
+    use crate::battle::UnitId;
+
+    /// Units 0-4: 1 and 3 in the order; 4 out of the fight and not in it (a destroyed
+    /// SOCS craft), 2 out of the fight and in it (a fallen GURPS fighter keeps its place).
+    /// After the order come 0 (fighting, not yet in it), then 4 (out of the fight).
+    #[test]
+    fn the_tracker_lists_every_unit_once() {
+        let fighting = [true, true, false, true, false];
+        let order = [UnitId(3), UnitId(1), UnitId(2)];
+        let (later, out) = beside_the_order(&order, &fighting);
+        assert_eq!(later, [UnitId(0)]);
+        assert_eq!(out, [UnitId(4)]);
+        // No order yet: every fighting unit is still to be placed.
+        let (later, out) = beside_the_order(&[], &[true, true]);
+        assert_eq!((later.len(), out.len()), (2, 0));
+        // An id beyond the roster in the order is passed over, not a panic.
+        let (later, _) = beside_the_order(&[UnitId(9)], &[true]);
+        assert_eq!(later, [UnitId(0)]);
     }
 }

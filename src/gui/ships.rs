@@ -508,14 +508,15 @@ pub fn craft_sheet(ui: &mut egui::Ui, d: &Dogfight, crafts: &impl Crafts, id: Un
         ));
     }
     // Position on a craft out of the fight, or held by one, no longer counts: not shown.
+    let here = crafts.in_fight(id);
     for (b, ab) in d.positions_of(crafts, id) {
-        if crafts.in_fight(b) {
+        if here && crafts.in_fight(b) {
             ui.label(format!("Position {ab} on {}", crafts.name_of(b)));
         }
     }
     for a in crafts.ids() {
         let ab = d.position_ab(crafts, a, id);
-        if a != id && ab > 0 && crafts.in_fight(a) {
+        if a != id && ab > 0 && here && crafts.in_fight(a) {
             ui.label(format!("{} has Position {ab} on it", crafts.name_of(a)));
         }
     }
