@@ -140,14 +140,16 @@ fn whole_number(
     (what, bounds): (&str, &str),
 ) -> Result<u64, String> {
     use std::num::IntErrorKind::PosOverflow;
-    match text.trim().parse::<u64>() {
+    let parsed = text.trim().parse::<u64>();
+    // A whole number past the bounds, or too large to hold: say it is too large, not that
+    // it is no number.
+    let too_many = match &parsed {
+        Ok(n) => n > range.end(),
+        Err(e) => *e.kind() == PosOverflow,
+    };
+    match parsed {
         Ok(n) if range.contains(&n) => Ok(n),
-        // A whole number past the bounds, or too large to hold: say it is too large, not
-        // that it is no number.
-        Ok(n) if n > *range.end() => Err(format!(
-            "`{text}` is too many {what}: expected a whole number {bounds}"
-        )),
-        Err(e) if *e.kind() == PosOverflow => Err(format!(
+        _ if too_many => Err(format!(
             "`{text}` is too many {what}: expected a whole number {bounds}"
         )),
         _ => Err(format!(
@@ -928,20 +930,12 @@ fn edit(
         // `check`), not a wrong command line.
         (Some(path), None) => match Editor::open(registry, &path) {
             Ok(editor) => Ok(editor),
-            // Unreadable: one line. Not RON: the located report `check` gives, and its
-            // closing count.
-            Err(why) if why.starts_with("cannot read") => {
+            // Unreadable: one line. Not RON: the located report `check` gives.
+            Err(skirmish::editor::OpenError::Read(why)) => {
                 eprintln!("error: {why}");
                 return ExitCode::from(1);
             }
-            Err(why) => {
-                eprint!("{why}");
-                if !why.ends_with('\n') {
-                    eprintln!();
-                }
-                eprintln!("error: 1 problem found");
-                return ExitCode::from(1);
-            }
+            Err(skirmish::editor::OpenError::NotRon(errors)) => return report_errors(&errors),
         },
         (Some(path), Some(_)) if path.exists() => Err(format!(
             "{} exists: leave out --new to edit it, or name a new file",

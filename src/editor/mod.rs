@@ -46,18 +46,38 @@ pub struct Editor {
     checked: Result<Arc<Prepared>, Vec<Problem>>,
 }
 
+/// Why [`Editor::open`] could not open a file.
+#[derive(Debug)]
+pub enum OpenError {
+    /// It could not be read (missing, a directory, not UTF-8...): the sentence.
+    Read(String),
+    /// It is not RON at all: the problem with its file, line and column, as `check`
+    /// reports it.
+    NotRon(crate::scenario::ScenarioErrors),
+}
+
+impl OpenError {
+    /// The error in words, for a terminal (`color`) or the window.
+    pub fn render(&self, color: bool) -> String {
+        match self {
+            OpenError::Read(why) => why.clone(),
+            OpenError::NotRon(errors) => errors.render(color),
+        }
+    }
+}
+
 impl Editor {
     /// The scenario file at `path`, read with `registry` (a file with problems opens, so
-    /// that they can be mended; one that is not RON at all is an error with its place).
-    pub fn open(registry: &'static Registry, path: &std::path::Path) -> Result<Self, String> {
+    /// that they can be mended; one that cannot be read, or is not RON at all, is an
+    /// error, the second with its place).
+    pub fn open(registry: &'static Registry, path: &std::path::Path) -> Result<Self, OpenError> {
         let text = crate::format::read_text_file(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            .map_err(|e| OpenError::Read(format!("cannot read {}: {e}", path.display())))?;
         let name = path.display().to_string();
         let mut file: ScenarioFile = registry.read_ron(&text).map_err(|e| {
-            crate::scenario::ScenarioErrors::single(crate::scenario::ScenarioError::from_ron(
-                &name, &text, &e,
+            OpenError::NotRon(crate::scenario::ScenarioErrors::single(
+                crate::scenario::ScenarioError::from_ron(&name, &text, &e),
             ))
-            .render(false)
         })?;
         file.dir = path.parent().map(std::path::Path::to_path_buf);
         let mut editor = Self::with(registry, file, Some(path.to_path_buf()));

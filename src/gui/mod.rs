@@ -194,7 +194,7 @@ impl Game {
                 self.edit = Some(edit::EditState::new(editor));
                 edit::sync(self);
             }
-            Err(why) => self.error = Some(why),
+            Err(why) => self.error = Some(why.render(false)),
         }
     }
 

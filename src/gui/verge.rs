@@ -492,16 +492,28 @@ fn offer(
     chosen: &mut Option<Action>,
 ) {
     if f.check(me, &action).is_ok() {
-        let label = f.describe(me, &action);
-        let b = ui.button(label);
-        let b = if note.is_empty() {
-            b
-        } else {
-            b.on_hover_text(note)
-        };
-        if b.clicked() {
-            *chosen = Some(action);
-        }
+        offer_open(ui, f, me, action, note, chosen);
+    }
+}
+
+/// [`offer`] for an action already checked to be open.
+fn offer_open(
+    ui: &mut egui::Ui,
+    f: &View<'_>,
+    me: UnitId,
+    action: Action,
+    note: &str,
+    chosen: &mut Option<Action>,
+) {
+    let label = f.describe(me, &action);
+    let b = ui.button(label);
+    let b = if note.is_empty() {
+        b
+    } else {
+        b.on_hover_text(note)
+    };
+    if b.clicked() {
+        *chosen = Some(action);
     }
 }
 
@@ -596,7 +608,7 @@ fn turn(
         "Other actions:"
     });
     for (a, note) in open {
-        offer(ui, f, me, a, note, chosen);
+        offer_open(ui, f, me, a, note, chosen);
     }
     ui.separator();
     offer(

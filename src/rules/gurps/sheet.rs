@@ -301,14 +301,19 @@ pub fn skill_level(skills: &BTreeMap<String, i32>, name: &str) -> Option<i32> {
     if let Some((_, &v)) = skills.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
         return Some(v);
     }
+    // No key is `name` itself here: those that serve it are its specializations.
     skills
         .iter()
-        .filter(|(k, _)| {
-            k.split_once(" (")
-                .is_some_and(|(base, rest)| base.eq_ignore_ascii_case(name) && rest.ends_with(')'))
-        })
+        .filter(|(k, _)| serves(k, name))
         .map(|(_, &v)| v)
         .max()
+}
+
+/// A skill's name as its base and specialization: `"Shield (Buckler)"` is
+/// `("Shield", "Buckler")`; `None` for a name without one.
+fn specialization(name: &str) -> Option<(&str, &str)> {
+    let (base, rest) = name.split_once(" (")?;
+    Some((base, rest.strip_suffix(')')?))
 }
 
 /// The skill of `skills` that is `wanted` misspelt: not it (ignoring case), but one or two
@@ -328,18 +333,13 @@ fn misspelt<'a>(
 ) -> Option<&'a str> {
     let wanted = wanted.to_lowercase();
     let distance = |a: &str, b: &str| strsim::damerau_levenshtein(a, b);
-    // "Base (Specialization)" as its two names.
-    let split = |name: &str| -> Option<(String, String)> {
-        let (base, rest) = name.split_once(" (")?;
-        Some((base.to_string(), rest.strip_suffix(')')?.to_string()))
-    };
     let slip = |name: &str| -> Option<usize> {
         let name = name.to_lowercase();
         if let (Some((base, special)), Some((wanted_base, wanted_special))) =
-            (split(&name), split(&wanted))
+            (specialization(&name), specialization(&wanted))
             && base == wanted_base
         {
-            let d = distance(&special, &wanted_special);
+            let d = distance(special, wanted_special);
             return (d == 1 && wanted_special.chars().count() >= 5).then_some(d);
         }
         // A short name ("Bow") is only one letter off: two would reach other words.
@@ -358,9 +358,7 @@ fn misspelt<'a>(
 /// (ignoring case), or a specialization of it (as [`skill_level`] finds it).
 fn serves(name: &str, skill: &str) -> bool {
     name.eq_ignore_ascii_case(skill)
-        || name
-            .split_once(" (")
-            .is_some_and(|(base, rest)| base.eq_ignore_ascii_case(skill) && rest.ends_with(')'))
+        || specialization(name).is_some_and(|(base, _)| base.eq_ignore_ascii_case(skill))
 }
 
 /// A weapon as one fighter wields it: skill level and damage worked out.
