@@ -44,16 +44,45 @@ pub fn choose(d: &Dogfight, crafts: &impl Crafts, me: UnitId) -> Action {
     }
 }
 
-/// How much a hit of `fp` on `target` is worth.
+/// How much a hit of `fp` on `target` is worth: a hit that puts the craft out is worth
+/// 3 (2.5 a heavy hit on a craft bigger than a fighter, which disables it), a light hit
+/// that only damages it 1.
 fn weight(crafts: &impl Crafts, target: UnitId, fp: Firepower) -> f64 {
     let fighter = crafts.craft(target).stats.class == ShipClass::Fighter;
     match fp {
         Firepower::Cosmetic => 0.05,
-        Firepower::Light if crafts.craft_state(target).damaged => 3.0,
+        Firepower::Light if crafts.craft_state(target).damaged => {
+            let heavy = continuing_damage(crafts, target);
+            3.0 * heavy + (1.0 - heavy)
+        }
         Firepower::Light => 1.0,
         Firepower::Heavy if fighter => 3.0,
         Firepower::Heavy => 2.5,
         Firepower::Great | Firepower::Extreme => 3.0,
+    }
+}
+
+/// The chance that a light hit on `target`, already damaged, becomes heavy through
+/// continuing damage (gurps-lite-and-socs.txt, SOCS "FIREPOWER LEVELS", 2-LIGHT, and
+/// "HIT LOCATIONS"; as [`Dogfight::hit_at`] applies them): certain for a craft without hit
+/// locations; for a craft with them, the chance the die picks a location already knocked
+/// out, or certain when only one still works.
+fn continuing_damage(crafts: &impl Crafts, target: UnitId) -> f64 {
+    let craft = crafts.craft(target);
+    let n = craft.stats.locations.len();
+    if craft.stats.class == ShipClass::Fighter || n == 0 {
+        return 1.0;
+    }
+    let out = crafts
+        .craft_state(target)
+        .locations_out
+        .iter()
+        .filter(|&&o| o)
+        .count();
+    if n - out.min(n) <= 1 {
+        1.0
+    } else {
+        out as f64 / n as f64
     }
 }
 

@@ -764,6 +764,41 @@ fn continuing_damage_on_a_craft_with_locations() {
     assert_eq!(d.state(LINER).out, Some(Fate::Disabled));
 }
 
+/// The AI weighs a light hit on a damaged craft by what continuing damage makes of it
+/// ("FIREPOWER LEVELS", 2-LIGHT; "HIT LOCATIONS"): a fighter's is heavy (destroyed); a
+/// ship's only when the die picks a location already out, or when one location is left.
+#[test]
+fn the_ai_weighs_a_light_hit_by_its_chance_of_continuing_damage() {
+    let hulk = UnitId(4);
+    let mut d = dogfight_with(
+        "",
+        r#"(name: "Hulk", side: "b", at: (3, -3), stats: Socs(class: ShipOfTheLine, mr: -1,
+            locations: ["Bridge", "Engines", "Hangar"],
+            pilot: (name: "Helm H", piloting: 11),
+            weapons: [(name: "Battery", firepower: Light, range: Long, acc: 0, location: "Bridge",
+                gunner: (name: "Gunner H", gunner: 11))]))"#,
+    );
+    let value = |d: &Battle, t| super::ai::shot_value(d, d.crafts(), ACE, 0, t);
+    // A ship of the line may not dodge a fighter's shot, so its worth is the chance to hit
+    // times the weight: 1 for a light hit on an intact craft.
+    assert!(!d.may_dodge(hulk, ACE));
+    let p = d.shot_odds(ACE, 0, hulk, 0);
+    assert!((value(&d, hulk) - p).abs() < 1e-12);
+    // Damaged with one of three locations out: heavy (3) one time in three, else 1.
+    d.state(hulk).damaged = true;
+    d.state(hulk).locations_out = vec![true, false, false];
+    assert!((value(&d, hulk) - p * (3.0 * (1.0 / 3.0) + 1.0 * (2.0 / 3.0))).abs() < 1e-12);
+    // One location left working: the light hit is heavy for certain.
+    d.state(hulk).locations_out = vec![true, true, false];
+    assert!((value(&d, hulk) - p * 3.0).abs() < 1e-12);
+    // A damaged fighter: heavy for certain; it may dodge, which would make the hit
+    // cosmetic (0.05), so half of each.
+    d.state(BANDIT).damaged = true;
+    assert!(d.may_dodge(BANDIT, ACE));
+    let q = d.shot_odds(ACE, 0, BANDIT, 0);
+    assert!((value(&d, BANDIT) - q * (3.0 + 0.05) / 2.0).abs() < 1e-12);
+}
+
 /// "THE FURBALL": with more than six craft, a critical failure on a piloting roll
 /// collides with a random craft.
 #[test]
