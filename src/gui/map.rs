@@ -12,6 +12,7 @@ use super::shading::FlatMaterial;
 use super::{Game, Toggles};
 use crate::battle::{Altitude, BattleEvent, Facing, HexPos, Standing, TurnState, UnitId};
 use crate::hexmap::{Cover, HexMap, Terrain};
+use bevy::ecs::entity::EntityHashSet;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use bevy::render::view::Msaa;
@@ -94,8 +95,6 @@ pub struct HealthBar;
 /// The name label of a token: the unit's name, with its altitude when it flies.
 #[derive(Component)]
 pub struct TokenLabel {
-    /// The unit.
-    pub unit: UnitId,
     /// The unit's name.
     pub name: String,
     /// The altitude shown, m (0: on the ground, no suffix).
@@ -427,7 +426,6 @@ pub fn spawn_scene(
                 ));
                 t.spawn((
                     TokenLabel {
-                        unit: id,
                         name: entry.name.clone(),
                         shown: 0,
                     },
@@ -437,7 +435,7 @@ pub fn spawn_scene(
                         ..default()
                     },
                     TextColor(Color::WHITE),
-                    Transform::from_xyz(0.0, size * 0.95, 2.0),
+                    Transform::from_xyz(0.0, NAME_RISE, 2.0),
                 ));
             });
     }
@@ -500,18 +498,101 @@ pub fn show_coordinates(
     }
 }
 
-/// Shows every token's name, or with names off (View) only the selected unit's and the
-/// acting unit's.
+/// How far above its token's centre a name is drawn, in world units at the token's
+/// natural size.
+const NAME_RISE: f32 = HEX_SIZE * 0.95;
+
+/// The height of a name at its natural size, in world units (13 px text).
+const NAME_HEIGHT: f32 = 15.0;
+
+/// The room a name of `chars` characters takes over the token at `at` (world units), the
+/// token drawn at `token` times its natural size and the name at `label` times its own
+/// ([`keep_tokens_readable`]), with a gap of half a character either side.
+pub fn name_rect(at: Vec2, token: f32, label: f32, chars: usize) -> Rect {
+    let centre = at + Vec2::new(0.0, NAME_RISE * token);
+    let size = Vec2::new((chars as f32 + 1.0) * NAME_CHAR, NAME_HEIGHT) * (token * label);
+    Rect::from_center_size(centre, size)
+}
+
+/// Which names to draw so that none covers another: `names[i]` is the room the name takes
+/// ([`name_rect`]) and whether it must be drawn whatever it covers (the selected, acting
+/// or pointed-at unit's). Those come first, then the others in the order given, each
+/// drawn when it overlaps none drawn before it.
+pub fn uncluttered(names: &[(Rect, bool)]) -> Vec<bool> {
+    let mut drawn = vec![false; names.len()];
+    let mut taken: Vec<Rect> = Vec::with_capacity(names.len());
+    for must in [true, false] {
+        for (i, &(rect, first)) in names.iter().enumerate() {
+            if first != must {
+                continue;
+            }
+            if must || taken.iter().all(|t| t.intersect(rect).is_empty()) {
+                drawn[i] = true;
+                taken.push(rect);
+            }
+        }
+    }
+    drawn
+}
+
+/// Draws the tokens' names that fit without covering one another ([`uncluttered`]: the
+/// fighting before the fallen, in the roster's order), always the selected unit's, the
+/// acting unit's and the one under the pointer; with names off (View) only those three.
+#[allow(clippy::type_complexity)]
 pub fn show_names(
     toggles: Res<Toggles>,
     game: Res<Game>,
-    mut labels: Query<(&TokenLabel, &mut Visibility)>,
+    pointer: Res<Pointer>,
+    tokens: Query<(&Token, &Transform, &Children)>,
+    mut labels: Query<(&TokenLabel, &Text2d, &Transform, &mut Visibility), Without<Token>>,
 ) {
-    let acting = game.play.session().world.resource::<TurnState>().awaiting;
-    for (label, mut vis) in &mut labels {
-        let shown =
-            toggles.names || Some(label.unit) == game.selected || Some(label.unit) == acting;
-        let want = if shown {
+    let session = game.play.session();
+    let acting = session.world.resource::<TurnState>().awaiting;
+    let pointed = pointer.hex.and_then(|hex| {
+        let roster = session.roster();
+        (roster.units.iter().enumerate())
+            .find(|(_, u)| {
+                session
+                    .world
+                    .get::<HexPos>(u.entity)
+                    .is_some_and(|p| p.0 == hex)
+                    && session
+                        .world
+                        .get::<Standing>(u.entity)
+                        .is_some_and(|s| s.fighting())
+            })
+            .map(|(i, _)| UnitId(i as u32))
+    });
+    // (fallen, unit, label entity, room, must be drawn)
+    let mut names = Vec::with_capacity(tokens.iter().len());
+    for (token, transform, children) in &tokens {
+        let must = [game.selected, acting, pointed].contains(&Some(token.unit));
+        for child in children.iter() {
+            let Ok((_, text, label, _)) = labels.get(child) else {
+                continue;
+            };
+            if !toggles.names && !must {
+                continue;
+            }
+            let at = transform.translation.truncate();
+            let rect = name_rect(at, transform.scale.x, label.scale.x, text.0.chars().count());
+            // `sync_tokens` draws the fallen under the fighting (z 2, not 3).
+            let fallen = transform.translation.z < 2.5;
+            names.push((fallen, token.unit, child, rect, must));
+        }
+    }
+    names.sort_by_key(|n| (n.0, n.1));
+    let rooms: Vec<(Rect, bool)> = names.iter().map(|n| (n.3, n.4)).collect();
+    let drawn = uncluttered(&rooms);
+    let shown: EntityHashSet = (names.iter().zip(drawn))
+        .filter(|(_, d)| *d)
+        .map(|(n, _)| n.2)
+        .collect();
+    for child in tokens.iter().flat_map(|(_, _, c)| c.iter()) {
+        let Ok((_, _, _, mut vis)) = labels.get_mut(child) else {
+            continue;
+        };
+        let want = if shown.contains(&child) {
             Visibility::Inherited
         } else {
             Visibility::Hidden
@@ -1041,6 +1122,39 @@ mod framing_tests {
         let (token, label) = readable_scales(4.0);
         assert!((2.0 * TOKEN_RADIUS * HEX_SIZE * token / 4.0 - MIN_TOKEN_PX).abs() < 1e-4);
         assert!((13.0 * token * label / 4.0 - MIN_LABEL_PX).abs() < 1e-4);
+    }
+
+    /// Names side by side in one row of hexes (pointy: centres 55 units apart) overlap
+    /// when longer than about six characters; the second is left out, the third (clear of
+    /// the first) drawn, and a name that must be drawn (selected, acting, pointed at) is
+    /// drawn whatever it covers, before the others.
+    #[test]
+    fn names_that_would_cover_others_are_left_out() {
+        let row = |i: i32| Vec2::new(i as f32 * HEX_SIZE * 3f32.sqrt(), 0.0);
+        let room = |i: i32, chars: usize| name_rect(row(i), 1.0, 1.0, chars);
+        // Six characters take 7 × 7.8 = 54.6 units with the gap: they fit.
+        assert!(room(0, 6).intersect(room(1, 6)).is_empty());
+        assert!(!room(0, 7).intersect(room(1, 7)).is_empty());
+        let names = [
+            (room(0, 10), false),
+            (room(1, 10), false),
+            (room(2, 10), false),
+        ];
+        assert_eq!(uncluttered(&names), vec![true, false, true]);
+        // The middle one selected: drawn first, and its neighbours are left out.
+        let names = [
+            (room(0, 10), false),
+            (room(1, 10), true),
+            (room(2, 10), false),
+        ];
+        assert_eq!(uncluttered(&names), vec![false, true, false]);
+        // Two that must be drawn are both drawn.
+        let names = [(room(0, 10), true), (room(1, 10), true)];
+        assert_eq!(uncluttered(&names), vec![true, true]);
+        // Zoomed out, names grow against the map (readable_scales): the room scales too.
+        let far = name_rect(row(1), 2.0, 1.5, 10);
+        assert!((far.size() - room(1, 10).size() * 3.0).length() < 1e-3);
+        assert!((far.center().y - 2.0 * room(1, 10).center().y).abs() < 1e-3);
     }
 
     /// About one open hex in four has a star, the same one every time.

@@ -90,8 +90,8 @@ pub struct Toggles {
     pub reachable: bool,
     /// Range rings of the selected unit's first weapon.
     pub ranges: bool,
-    /// Every unit's name over its token; off, only the selected unit's and the acting
-    /// unit's (a crowd's names overlap).
+    /// Every unit's name over its token that fits without covering another
+    /// ([`map::show_names`]); off, only the selected, the acting and the pointed-at unit's.
     pub names: bool,
 }
 

@@ -7,7 +7,7 @@
 use super::map::{MapViewport, Pointer, terrain_colour, terrain_name};
 use super::{Game, Toggles};
 use crate::battle::{
-    BattleEvent, OutcomeKind, Roster, Sides, Standing, TurnState, UnitId, format_event,
+    BattleEvent, LogEntry, OutcomeKind, Roster, Sides, Standing, TurnState, UnitId, format_event,
 };
 use crate::dice::RollRecord;
 use crate::hexmap::{Cover, Terrain};
@@ -413,8 +413,9 @@ fn top_bar(
                 ui.checkbox(&mut toggles.ranges, "Range rings / reach");
                 ui.checkbox(&mut toggles.names, "Every unit's name")
                     .on_hover_text(
-                        "Off: only the selected and the acting unit's names, where a crowd's \
-                         names overlap",
+                        "On: every name that fits without covering another (point at a token \
+                         for its name). Off: only the selected, the acting and the pointed-at \
+                         unit's names",
                     );
                 ui.checkbox(&mut game.fog_of_sheets, "Fog of sheets (hot seat)")
                     .on_hover_text(
@@ -683,6 +684,30 @@ fn rolls_of(event: &BattleEvent) -> Vec<(String, &RollRecord)> {
     }
 }
 
+/// The details column of the combat log: the opened line's rolls (or its text when it
+/// has none), or how to open one.
+fn log_details(ui: &mut egui::Ui, entry: Option<&LogEntry>, roster: &Roster, sides: &Sides) {
+    match entry {
+        Some(e) => {
+            ui.label(format!("Round {}", e.round));
+            let rolls = rolls_of(&e.event);
+            if rolls.is_empty() {
+                ui.monospace(format_event(&e.event, roster, sides));
+            }
+            for (what, roll) in rolls {
+                roll_details(ui, &what, roll);
+            }
+        }
+        None => {
+            ui.label(
+                "Click an underlined line to open its rolls: dice, labelled modifiers, target \
+                 and margin.",
+            );
+        }
+    }
+}
+
+/// One roll in the details column: what it was for, its dice and modifiers.
 fn roll_details(ui: &mut egui::Ui, what: &str, roll: &RollRecord) {
     ui.label(egui::RichText::new(what).strong());
     ui.monospace(format!(
@@ -839,11 +864,14 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
     let selected = state.log_selected;
     let mut clicked = None;
     let log_lines = &mut state.log_lines;
-    ui.columns(2, |columns| {
+    // The log's lines take most of the width; the details of the line opened the rest.
+    two_columns(ui, LOG_SHARE, |columns| {
         // Wrap to the column's width in monospace characters (the scroll bar's room kept).
         let font = egui::TextStyle::Monospace.resolve(columns[0].style());
         let glyph = columns[0].fonts_mut(|f| f.glyph_width(&font, 'M')).max(1.0);
-        let width = ((columns[0].available_width() - 16.0) / glyph).floor().max(8.0) as usize;
+        let width = ((columns[0].available_width() - 16.0) / glyph)
+            .floor()
+            .max(8.0) as usize;
         if log_lines.columns != width || log_lines.wrapped > log_lines.lines.len() {
             log_lines.rows.clear();
             log_lines.wrapped = 0;
@@ -885,20 +913,12 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
         egui::ScrollArea::vertical()
             .id_salt("log-details")
             .auto_shrink([false, false])
-            .show(ui, |ui| match selected.and_then(|i| entries.get(i)) {
-                Some(e) => {
-                    ui.label(format!("Round {}", e.round));
-                    let rolls = rolls_of(&e.event);
-                    if rolls.is_empty() {
-                        ui.monospace(format_event(&e.event, &roster, &sides));
-                    }
-                    for (what, roll) in rolls {
-                        roll_details(ui, &what, roll);
-                    }
-                }
-                None => {
-                    ui.label("Click an underlined line to open its rolls: dice, labelled modifiers, target and margin.");
-                }
+            .show(ui, |ui| {
+                // Not justified: a justified label spreads the letters of a wrapped line's
+                // first row over the width, and past it.
+                ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+                    log_details(ui, selected.and_then(|i| entries.get(i)), &roster, &sides)
+                })
             });
     });
     if let Some(i) = clicked {
@@ -919,6 +939,51 @@ fn log_panel(ui: &mut egui::Ui, game: &mut Game, state: &mut PanelState) {
             Err(e) => game.error = Some(format!("cannot write {}: {e}", path.display())),
         }
     }
+}
+
+/// The share of the combat log's width its lines take, beside the opened line's rolls.
+const LOG_SHARE: f32 = 0.62;
+
+/// [`egui::Ui::columns`] for two columns, the first `share` of the width (`columns` splits
+/// it evenly).
+fn two_columns<R>(
+    ui: &mut egui::Ui,
+    share: f32,
+    add_contents: impl FnOnce(&mut [egui::Ui; 2]) -> R,
+) -> R {
+    let spacing = ui.spacing().item_spacing.x;
+    let room = (ui.available_width() - spacing).max(0.0);
+    let widths = [(room * share).floor(), room - (room * share).floor()];
+    let top_left = ui.cursor().min;
+    let bottom = ui.max_rect().bottom();
+    let column = |ui: &mut egui::Ui, left: f32, width: f32| {
+        let rect = egui::Rect::from_min_max(
+            top_left + egui::vec2(left, 0.0),
+            egui::pos2(top_left.x + left + width, bottom),
+        );
+        let mut child = ui.new_child(
+            egui::UiBuilder::new()
+                .max_rect(rect)
+                .layout(egui::Layout::top_down_justified(egui::Align::LEFT)),
+        );
+        child.set_width(width);
+        child
+    };
+    let mut columns = [
+        column(ui, 0.0, widths[0]),
+        column(ui, widths[0] + spacing, widths[1]),
+    ];
+    let result = add_contents(&mut columns);
+    let height = columns
+        .iter()
+        .map(|c| c.min_size().y)
+        .fold(0.0f32, f32::max);
+    let width = ui.available_width();
+    ui.advance_cursor_after_rect(egui::Rect::from_min_size(
+        top_left,
+        egui::vec2(width, height),
+    ));
+    result
 }
 
 #[cfg(test)]
