@@ -10,7 +10,7 @@
 use super::Game;
 use crate::battle::{AiStyle, Control, UnitId};
 use crate::editor::Editor;
-use crate::format::Path;
+use crate::format::{Path, PathSeg};
 use crate::hexmap::{Cover, MapShape, Terrain};
 use crate::play::Play;
 use crate::scenario::SideSpec;
@@ -63,6 +63,9 @@ pub struct EditState {
     replace: Option<std::path::PathBuf>,
     /// The last thing the editor said.
     pub message: String,
+    /// Whether the map shows this scenario (all of it, or without the units that have
+    /// problems); false while it shows another version ([`sync`]).
+    shows_file: bool,
 }
 
 impl EditState {
@@ -94,6 +97,7 @@ impl EditState {
             side_names: Vec::new(),
             replace: None,
             message: String::new(),
+            shows_file: false,
         }
     }
 }
@@ -101,8 +105,10 @@ impl EditState {
 /// Shows the edited scenario on the map: the battle at its start when it checks (the last
 /// one that did otherwise), the camera where it was, the selected unit selected.
 pub fn sync(game: &mut Game) {
-    let Some(edit) = &game.edit else { return };
-    if let Some(prepared) = edit.editor.shown() {
+    let Some(edit) = &mut game.edit else { return };
+    let shown = edit.editor.shown();
+    edit.shows_file = shown.is_some();
+    if let Some(prepared) = shown {
         // Not saved yet: the file Save will write (a battle saved meanwhile names it).
         let path = edit.shown_path();
         let seed = game.play.session().seed();
@@ -562,6 +568,12 @@ pub fn left_panel(ui: &mut egui::Ui, game: &mut Game) {
     }
 }
 
+/// The width of a field of the form, and of the problems noted beside it.
+const FIELD_WIDTH: f32 = 200.0;
+
+/// The colour of a problem.
+const PROBLEM_COLOUR: egui::Color32 = egui::Color32::from_rgb(240, 110, 90);
+
 /// A change asked for in a panel, made once the panel is drawn.
 type Change = (String, Box<dyn FnOnce(&mut Editor) -> Result<(), String>>);
 
@@ -605,7 +617,7 @@ pub fn right_panel(ui: &mut egui::Ui, game: &mut Game) {
         .show(ui, |ui| {
             for (name, text) in &mut edit.form {
                 ui.label(name.as_str());
-                let response = ui.add(egui::TextEdit::singleline(text).desired_width(200.0));
+                let response = ui.add(egui::TextEdit::singleline(text).desired_width(FIELD_WIDTH));
                 let was = current.iter().find(|(n, _)| n == name).map(|(_, v)| v);
                 if response.lost_focus() && was != Some(text) {
                     commit = Some((name.clone(), text.clone()));
@@ -620,7 +632,13 @@ pub fn right_panel(ui: &mut egui::Ui, game: &mut Game) {
                 notes.extend(edit.refused.get(name).cloned());
                 for note in notes {
                     ui.label("");
-                    ui.colored_label(egui::Color32::from_rgb(240, 110, 90), note);
+                    // Wrapped to the field's width: an unwrapped note (a list of every
+                    // weapon the catalog has) widened the panel over the map.
+                    ui.vertical(|ui| {
+                        ui.set_max_width(FIELD_WIDTH);
+                        let note = egui::RichText::new(note).color(PROBLEM_COLOUR);
+                        ui.add(egui::Label::new(note).wrap());
+                    });
                     ui.end_row();
                 }
             }
@@ -730,17 +748,79 @@ pub fn problems_panel(ui: &mut egui::Ui, game: &mut Game) {
         ui.label("The scenario checks: Play and Preview fight it as it stands.");
         return;
     }
+    let map = if edit.shows_file {
+        "the map leaves out the units that have them"
+    } else {
+        // Without them a side has no units, or no unit is left: nothing of it checks.
+        "nothing of this scenario can be shown until they are mended, so the map shows \
+         the last version that could be (or the ruleset's new scenario)"
+    };
     ui.colored_label(
-        egui::Color32::from_rgb(240, 110, 90),
+        PROBLEM_COLOUR,
         format!(
-            "{} problem(s); the map leaves out the units that have them (Play and Preview \
-             wait until none is left):",
+            "{} problem(s); {map} (Play and Preview wait until none is left):",
             problems.len()
         ),
     );
+    let units = &edit.editor.file().units;
+    let mut select = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
         for p in problems {
-            ui.monospace(format!("{}: {}", p.path, p.message));
+            match problem_unit(&p.path) {
+                // A unit's problem names the unit; a click selects it (its form shows the
+                // problem beside the field).
+                Some(i) if i < units.len() => {
+                    let text = format!("{} ({}): {}", units[i].name, p.path, p.message);
+                    let link = egui::Button::new(egui::RichText::new(text).monospace())
+                        .frame(false)
+                        .wrap();
+                    if ui
+                        .add(link)
+                        .on_hover_text("Select the unit: its form shows the problem")
+                        .clicked()
+                    {
+                        select = Some(i);
+                    }
+                }
+                _ => {
+                    ui.monospace(format!("{}: {}", p.path, p.message));
+                }
+            }
         }
     });
+    // As a click on the unit in the left panel selects it.
+    if let Some(i) = select {
+        flush(game);
+        if let Some(edit) = &mut game.edit {
+            edit.selected = Some(i);
+            game.selected = edit.editor.shown_index(i).map(|i| UnitId(i as u32));
+        }
+    }
+}
+
+/// The unit (its place in the file) a problem's path is about, if it is about one.
+fn problem_unit(path: &Path) -> Option<usize> {
+    match path.0.as_slice() {
+        [PathSeg::Field(units), PathSeg::Index(i), ..] if units == "units" => Some(*i),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::problem_unit;
+    use crate::format::Path;
+
+    /// A problem inside `units[2]` is about the third unit; one in a template or the
+    /// ruleset is about none.
+    #[test]
+    fn a_problem_names_its_unit() {
+        let weapon = Path::root().field("units").index(2).field("stats");
+        assert_eq!(problem_unit(&weapon.field("weapons").index(0)), Some(2));
+        assert_eq!(problem_unit(&Path::root().field("units").index(0)), Some(0));
+        let template = Path::root().field("templates").key("raider");
+        assert_eq!(problem_unit(&template), None);
+        assert_eq!(problem_unit(&Path::root().field("units")), None);
+        assert_eq!(problem_unit(&Path::root()), None);
+    }
 }
