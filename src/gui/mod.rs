@@ -406,6 +406,12 @@ pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
     let path = play.scenario_path().to_path_buf();
     let mut game = Game::new(play, path);
     game.autoplay = options.autoplay;
+    // A screenshot shows the battle as `--steps` left it: the AI waits (paused) however
+    // many frames are drawn and clicks made first. Before, it went on at its pace for as
+    // long as the frames took, so the picture depended on the machine's speed.
+    if options.screenshot.is_some() && !options.frame_stats {
+        game.playing = false;
+    }
     run_game(game, options)
 }
 
