@@ -91,7 +91,7 @@ pub struct Toggles {
     /// Range rings of the selected unit's first weapon.
     pub ranges: bool,
     /// Every unit's name over its token that fits without covering another
-    /// ([`map::show_names`]); off, only the selected, the acting and the pointed-at unit's.
+    /// (the map's `show_names`); off, only the selected, the acting and the pointed-at unit's.
     pub names: bool,
 }
 
