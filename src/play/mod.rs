@@ -399,6 +399,10 @@ impl Play {
         }
         let mark = self.mark();
         self.step();
+        if let Some(e) = self.misused_dice(&mark) {
+            self.script.clear();
+            return Advance::ReplayFailed(e);
+        }
         if let Some(request) = self.find_roll(&mark) {
             let unit = request.unit;
             self.wait_for_dice(mark.steps, request, None);
@@ -660,6 +664,15 @@ impl Play {
             return Err(reason);
         }
         self.steps += 1;
+        if let Some(e) = self.misused_dice(&mark) {
+            // Only a replay meets this (a save edited by hand): it stops at this decision.
+            return Err(format!(
+                "the dice entered for {} (decisions[{}]) do not fit: {}",
+                e.who(),
+                e.index,
+                e.reason
+            ));
+        }
         if let Some(request) = self.find_roll(&mark) {
             self.wait_for_dice(mark.steps, request, Some(decision));
             return Ok(());

@@ -310,6 +310,74 @@ impl Play {
         Ok(())
     }
 
+    /// Faces entered by hand that the step since `mark` used for a roll they were not
+    /// entered for: a roll of another unit than the dice entry names, or a face the die
+    /// drawn at its index does not have (a save edited by hand). As the replay error of
+    /// that dice entry. Live play enters faces only for the roll that asks for them, so
+    /// this finds nothing there.
+    pub(super) fn misused_dice(&self, mark: &Mark) -> Option<ReplayError> {
+        let rng = self.session.world.resource::<BattleRng>();
+        if !(mark.drawn..rng.count()).any(|i| rng.is_entered(i)) {
+            return None;
+        }
+        let roster = self.session.roster();
+        let entries: Vec<(usize, UnitId, u64, usize)> = (self.recording.decisions.iter())
+            .chain(self.script.iter())
+            .enumerate()
+            .filter_map(|(k, d)| match d.table_entry() {
+                Some(TableEntry::Dice { unit, draw, faces }) => {
+                    Some((k, *unit, *draw, faces.len()))
+                }
+                _ => None,
+            })
+            .collect();
+        let entry_for = |index: u64| {
+            entries
+                .iter()
+                .find(|(_, _, draw, n)| (*draw..draw.saturating_add(*n as u64)).contains(&index))
+        };
+        let error = |k: usize, unit: UnitId, reason: String| ReplayError {
+            index: k,
+            unit,
+            name: roster.name(unit).to_string(),
+            reason,
+            no_unit: false,
+        };
+        if let Some(misfit) = rng.misfit().filter(|m| m.draw >= mark.drawn)
+            && let Some(&(k, unit, _, _)) = entry_for(misfit.draw)
+        {
+            let reason = format!(
+                "the die at index {} is a d{}, and {} is not one of its faces",
+                misfit.draw, misfit.sides, misfit.face
+            );
+            return Some(error(k, unit, reason));
+        }
+        for entry in &self.session.log().entries[mark.log.min(self.session.log().entries.len())..] {
+            for (roller, purpose, roll) in rolls_of(&entry.event, roster) {
+                let Some(first) = roll.drawn.first.filter(|&f| f >= mark.drawn) else {
+                    continue;
+                };
+                // The roll's first dice are drawn together; the dice it goes on with (an
+                // open-ended roll) may come after other rolls' dice, so only those are
+                // surely its own.
+                let dice = roll.faces.len() as u64;
+                for index in first..first + dice {
+                    if let Some(&(k, unit, _, _)) = entry_for(index)
+                        && unit != roller
+                    {
+                        let reason = format!(
+                            "the die at index {index} was rolled by {} ({purpose}), not by {}",
+                            roster.name(roller),
+                            roster.name(unit)
+                        );
+                        return Some(error(k, unit, reason));
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// The first roll made since `mark` by a unit whose players roll their own dice with a
     /// die not entered yet (none while replaying recorded entries: a recording has its
     /// dice).
