@@ -446,6 +446,11 @@ pub fn run_edit(editor: crate::editor::Editor, options: GuiOptions) -> Result<Ex
 fn run_game(game: Game, options: GuiOptions) -> ExitCode {
     let title = format!("Skirmish - {}", game.play.session().prepared().name);
     keep_freed_memory();
+    // Save writes where the battle was loaded from (`--load`), as after the Load button.
+    let mut panel_state = panels::PanelState::default();
+    if let Some(path) = game.play.loaded_from() {
+        panel_state.save_path = path.display().to_string();
+    }
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -471,7 +476,7 @@ fn run_game(game: Game, options: GuiOptions) -> ExitCode {
     .init_resource::<Pointer>()
     .init_resource::<MapViewport>()
     .init_resource::<AnimationCursor>()
-    .init_resource::<panels::PanelState>()
+    .insert_resource(panel_state)
     .insert_resource(FrameStats {
         enabled: options.frame_stats,
         started: options.started,

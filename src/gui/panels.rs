@@ -24,7 +24,8 @@ const KINDS: [&str; 6] = ["moves", "attacks", "damage", "rolls", "status", "note
 #[derive(Resource)]
 pub struct PanelState {
     open_path: String,
-    save_path: String,
+    /// The file Save, Load and Replay name.
+    pub(super) save_path: String,
     seed_text: String,
     scenarios: Vec<PathBuf>,
     log_unit: Option<UnitId>,

@@ -160,6 +160,11 @@ pub struct Play {
     quiet: bool,
     /// The sides whose players roll their own dice now.
     own: Vec<String>,
+    /// The scenario file as found from the working directory: the recorded path, or
+    /// where it led from a loaded save's folder.
+    found: PathBuf,
+    /// The save file this battle was loaded from, if it was.
+    loaded_from: Option<PathBuf>,
 }
 
 impl Play {
@@ -184,9 +189,12 @@ impl Play {
             own_dice,
             decisions,
         } = recording;
+        let found = scenario.clone();
         let mut recording = Recording::new(scenario, seed);
         recording.own_dice = own_dice;
         let mut play = Self {
+            found,
+            loaded_from: None,
             session,
             recording,
             script: decisions.into(),
@@ -262,6 +270,8 @@ impl Play {
             return Err(LoadError::in_save(at(path, message)));
         }
         let mut play = Self::replaying(Arc::new(prepared), recording);
+        play.found = scenario_path;
+        play.loaded_from = Some(path.to_path_buf());
         play.replay_all()
             .and_then(|()| play.check_dice())
             .map_err(|e| {
@@ -308,12 +318,18 @@ impl Play {
     /// next die).
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let mut recording = self.recording.clone();
+        recording.scenario = scenario_from(path, &self.found, &self.recording.scenario);
         if self.pending.as_ref().is_some_and(|p| p.redo.is_some()) {
             let drawn = self.session.world.resource::<BattleRng>().count();
             recording.drop_dice_from(drawn);
         }
         let text = recording.to_ron()?;
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// The save file this battle was loaded from ([`Play::load`]), if it was.
+    pub fn loaded_from(&self) -> Option<&Path> {
+        self.loaded_from.as_deref()
     }
 
     /// The decisions made so far, with the scenario path and seed.
@@ -816,6 +832,38 @@ fn player_controlled(session: &Session, unit: UnitId) -> bool {
         .entity(unit)
         .and_then(|e| session.world.get::<Controller>(e))
         .is_some_and(|c| c.0 == Control::Player)
+}
+
+/// The scenario path to write in a save at `save`, for the scenario found at `found`
+/// (from the working directory) and recorded as `recorded`: the recorded path when it
+/// leads from the save's folder to that file, else the file's path relative to that
+/// folder (so that the save replays from any working directory), else as found.
+fn scenario_from(save: &Path, found: &Path, recorded: &Path) -> PathBuf {
+    let Ok(target) = found.canonicalize() else {
+        return recorded.to_path_buf();
+    };
+    let dir = match save.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if dir.join(recorded).canonicalize().is_ok_and(|p| p == target) {
+        return recorded.to_path_buf();
+    }
+    let Ok(dir) = dir.canonicalize() else {
+        return found.to_path_buf();
+    };
+    let common = (dir.components())
+        .zip(target.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut path = PathBuf::new();
+    for _ in dir.components().skip(common) {
+        path.push("..");
+    }
+    for c in target.components().skip(common) {
+        path.push(c);
+    }
+    path
 }
 
 /// The scenario a save file names: the path as written if it exists from the working

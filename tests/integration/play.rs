@@ -384,6 +384,40 @@ fn the_scenario_is_found_beside_the_save() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A loaded save written again elsewhere names its scenario from its new folder, so it
+/// loads from there too (the window's Save after `--load`); written beside the first, it
+/// keeps the name the first one had.
+#[test]
+fn a_save_written_elsewhere_still_finds_its_scenario() {
+    let dir = temp_dir("elsewhere");
+    let (a, b) = (dir.join("a"), dir.join("deep/b"));
+    std::fs::create_dir_all(&a).expect("a");
+    std::fs::create_dir_all(&b).expect("b");
+    std::fs::copy(shipped("gurps-duel.ron"), a.join("my-duel.ron")).expect("copied");
+    let prepared = skirmish::rules::builtin()
+        .load(&a.join("my-duel.ron"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut p = Play::new(Arc::new(prepared), PathBuf::from("my-duel.ron"), 9);
+    play_turns(&mut p, 2);
+    p.save(&a.join("first.save.ron")).expect("saved");
+    let loaded =
+        Play::load(&a.join("first.save.ron")).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert_eq!(
+        loaded.loaded_from(),
+        Some(a.join("first.save.ron").as_path())
+    );
+    loaded.save(&b.join("second.save.ron")).expect("saved");
+    let text = std::fs::read_to_string(b.join("second.save.ron")).expect("readable");
+    assert!(text.contains("scenario: \"../../a/my-duel.ron\""), "{text}");
+    let again =
+        Play::load(&b.join("second.save.ron")).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert_eq!(again.session().log_text(), p.session().log_text());
+    loaded.save(&a.join("third.save.ron")).expect("saved");
+    let text = std::fs::read_to_string(a.join("third.save.ron")).expect("readable");
+    assert!(text.contains("scenario: \"my-duel.ron\""), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Bad save files are reported with file, line and column, never a panic: bad RON, an
 /// unknown field, a missing scenario, a bad scenario, and decisions that do not fit.
 #[test]
