@@ -49,15 +49,26 @@ pub fn read_text_file(path: &std::path::Path) -> Result<String, String> {
         return Err(too_big());
     }
     let mut text = String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let (line, column) = line_and_column(&e.as_bytes()[..valid]);
         format!(
-            "cannot read the file: not UTF-8 text (byte {} is not valid)",
-            e.utf8_error().valid_up_to() + 1
+            "cannot read the file: not UTF-8 text (line {line}, column {column}: byte {} is \
+             not valid; save it as UTF-8)",
+            valid + 1
         )
     })?;
     if text.starts_with('\u{feff}') {
         text.drain(..'\u{feff}'.len_utf8());
     }
     Ok(text)
+}
+
+/// The line and column (from 1, in characters) just after `before`, valid UTF-8 text.
+fn line_and_column(before: &[u8]) -> (usize, usize) {
+    let text = std::str::from_utf8(before).unwrap_or_default();
+    let line = text.matches('\n').count() + 1;
+    let column = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
 }
 
 use std::fmt;

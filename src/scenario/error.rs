@@ -94,6 +94,7 @@ impl ScenarioError {
             ron::Error::Message(m) => m.clone(),
             other => other.to_string(),
         };
+        let message = plain_top_level(message);
         let shared = Arc::new(text.to_string());
         Self::with_span(file, &shared, start, (end - start).max(1), message)
     }
@@ -116,6 +117,50 @@ impl ScenarioError {
             None => Self::io(file, &message),
         }
     }
+}
+
+/// The fields a scenario file starts with, and a save file's.
+const SCENARIO_FIELDS: [&str; 8] = [
+    "name",
+    "description",
+    "ruleset",
+    "map",
+    "sides",
+    "templates",
+    "units",
+    "victory",
+];
+const SAVE_FIELDS: [&str; 4] = ["scenario", "seed", "own_dice", "decisions"];
+
+/// A reader's message about the whole file in words rather than the program's type names
+/// (`Recording`: a saved battle; `ScenarioFile`: a scenario), and, when a field of the one
+/// kind of file is found where the other kind was expected, which kind the file is and the
+/// command for it.
+fn plain_top_level(message: String) -> String {
+    let unexpected = message
+        .strip_prefix("Unexpected field named `")
+        .and_then(|rest| rest.split_once('`'));
+    let hint = match unexpected {
+        Some((field, rest))
+            if rest.starts_with(" in `Recording`") && SCENARIO_FIELDS.contains(&field) =>
+        {
+            ". This is a scenario, not a saved battle: fight it with `skirmish run FILE` \
+             (a save is what the window's Save writes)"
+        }
+        Some((field, rest))
+            if rest.starts_with(" in `ScenarioFile`") && SAVE_FIELDS.contains(&field) =>
+        {
+            ". This is a saved battle, not a scenario: replay it with `skirmish replay FILE`, \
+             or open it in the window with `skirmish --load FILE`"
+        }
+        _ => "",
+    };
+    let message = message
+        .replace("struct `Recording`", "a saved battle")
+        .replace("`Recording`", "a saved battle")
+        .replace("struct `ScenarioFile`", "a scenario")
+        .replace("`ScenarioFile`", "a scenario");
+    format!("{message}{hint}")
 }
 
 /// Lines longer than this many bytes are not shown whole under an error: the terminal could

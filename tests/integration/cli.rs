@@ -125,6 +125,34 @@ fn a_byte_order_mark_is_no_part_of_a_file() {
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
+/// A file that is not UTF-8 (a Latin-1 "é" on line 5) is said to be so with the line
+/// and column of the first byte that is not, in a scenario and in a save.
+#[test]
+fn text_that_is_not_utf8_is_located() {
+    let dir = temp_dir("latin1");
+    let mut bytes = std::fs::read("scenarios/gurps-duel.ron").expect("shipped file");
+    let line5 = (0..bytes.len())
+        .filter(|&i| bytes[i] == b'\n')
+        .nth(3)
+        .expect("five lines")
+        + 1;
+    bytes.splice(line5 + 4..line5 + 4, [0xe9]);
+    let duel = dir.join("duel.ron");
+    std::fs::write(&duel, &bytes).expect("written");
+    let err = fails(&["check", &duel.display().to_string()]);
+    assert!(
+        err.contains("not UTF-8 text (line 5, column 5: byte"),
+        "{err}"
+    );
+    let save = dir.join("x.save.ron");
+    std::fs::write(&save, b"(\n  scenario: \"caf\xe9.ron\",\n)").expect("written");
+    let err = fails(&["replay", &save.display().to_string()]);
+    assert!(
+        err.contains("(line 2, column 17: byte 19 is not valid"),
+        "{err}"
+    );
+}
+
 #[test]
 fn run_prints_rolls_and_an_outcome_and_repeats_exactly() {
     for file in scenarios() {
