@@ -1290,6 +1290,21 @@ fn dr_table(root: &Value, warnings: &mut Vec<String>) -> BTreeMap<String, i32> {
                 .to_string(),
         );
     }
+    if !assumed {
+        let body = body_locations(root).0;
+        let missing: Vec<&str> = (HUMANOID.iter())
+            .map(|&(id, _)| id)
+            .filter(|id| !body.iter().any(|l| l.id.eq_ignore_ascii_case(id)))
+            .collect();
+        if !missing.is_empty() {
+            warnings.push(format!(
+                "the body type has no {}: the rules' hit locations are the humanoid ones \
+                 (gurps-lite-and-socs.txt, HIT LOCATIONS), so blows land there too, with the \
+                 torso's DR",
+                missing.join(", ")
+            ));
+        }
+    }
     let mut dr = BTreeMap::new();
     let mut recomputed_only = Vec::new();
     for (id, &mine) in &worked_out {

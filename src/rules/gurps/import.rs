@@ -130,6 +130,12 @@ pub fn own_weapon(w: &GcsWeapon, several: bool) -> Result<(OwnWeapon, Vec<String
         Some(text) => {
             let digits: String = text.chars().take_while(char::is_ascii_digit).collect();
             let two = text.contains('†') || text.contains('‡');
+            if text.contains('‡') {
+                notes.push(format!(
+                    "weapon {label}: ST {text}: two-handed; unready after each attack is not \
+                     in the rules used, so it stays ready"
+                ));
+            }
             (digits.parse().unwrap_or(0), if two { 2 } else { 1 })
         }
         None => (0, 1),
@@ -192,6 +198,12 @@ pub fn own_weapon(w: &GcsWeapon, several: bool) -> Result<(OwnWeapon, Vec<String
         )
     } else {
         let (reach_min, reach_max) = reach_of(w.reach.as_deref().unwrap_or("1"));
+        if let Some(reach) = w.reach.as_deref().filter(|r| r.contains('*')) {
+            notes.push(format!(
+                "weapon {label}: reach {reach}: a Ready to change reach is not in the rules \
+                 used, so it strikes at any of its reaches"
+            ));
+        }
         if w.reach.as_deref().is_some_and(|r| r.contains('C')) {
             notes.push(format!(
                 "weapon {label}: close-combat reach kept as reach 1"
@@ -679,7 +691,11 @@ mod tests {
                 parry: None
             }
         );
-        assert!(notes.is_empty());
+        // What the rules do not have is said: unready after an attack (‡), a Ready to
+        // change reach (*).
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].contains("ST 13‡") && notes[0].contains("stays ready"));
+        assert!(notes[1].contains("reach 1-2*") && notes[1].contains("any of its reaches"));
         let bow = GcsWeapon {
             name: "Short Bow".into(),
             usage: "Shoot".into(),

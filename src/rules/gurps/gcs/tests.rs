@@ -315,7 +315,9 @@ fn timber_wolf() {
             ("tail", 1),
         ])
     );
-    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    // A quadruped: no arms or hands, which the rules' humanoid table still has.
+    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+    assert!(c.warnings[0].starts_with("the body type has no arm, hand:"));
 }
 
 /// Young Haldor.gcs: ST 12, DX 12, IQ 11, HT 12, HP 12, FP 12, Will 11, Per 12, Basic
