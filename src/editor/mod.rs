@@ -139,6 +139,11 @@ impl Editor {
             .is_none_or(|(_, saved)| *saved != self.file)
     }
 
+    /// Whether there is a change to undo.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
     /// The scenario ready to fight (Play, Preview), when it checks.
     pub fn prepared(&self) -> Option<&Arc<Prepared>> {
         self.checked.as_ref().ok()
@@ -296,8 +301,14 @@ impl Editor {
             .into_iter()
             .filter(|c| c.direction(orientation).is_some())
             .collect();
-        let now = self.file.units[unit]
-            .facing
+        // Unwritten, the facing is the one the map shows (towards the nearest foe, as
+        // the scenario is prepared), when it checks.
+        let shown = || {
+            let facing = self.prepared()?.units.get(unit)?.facing;
+            Some(Compass::of(facing, orientation))
+        };
+        let now = (self.file.units[unit].facing)
+            .or_else(shown)
             .and_then(|c| all.iter().position(|&x| x == c));
         let n = all.len();
         let next = match (now, clockwise) {
@@ -539,6 +550,7 @@ impl Editor {
             .map(std::path::Path::to_path_buf)
             .or_else(|| self.path.clone())
             .ok_or("no file to save to: give a path")?;
+        self.checks_there(&path)?;
         let text = self.text()?;
         std::fs::write(&path, &text)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -548,6 +560,31 @@ impl Editor {
         // Files it names (a GCS character) are now looked for from the new folder.
         self.checked = check(&self.file);
         Ok(path)
+    }
+
+    /// Refuses a save to `path` that would give the scenario a problem it does not have
+    /// here: the files it names (a GURPS character's GCS file) are read relative to the
+    /// folder it is in, so in another folder they may not be found. Problems it has here
+    /// go with it (a scenario still being mended may be saved).
+    fn checks_there(&self, path: &std::path::Path) -> Result<(), String> {
+        let mut there = self.file.clone();
+        there.dir = Some(match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        });
+        let Err(problems) = check(&there) else {
+            return Ok(());
+        };
+        let said = |p: &Problem| format!("{}: {}", p.path, p.message);
+        let here: Vec<String> = self.problems().iter().map(said).collect();
+        match problems.iter().map(said).find(|p| !here.contains(p)) {
+            Some(new) => Err(format!(
+                "{} would not check there ({new}); save it in the scenario's folder, which \
+                 the files it names are relative to",
+                path.display()
+            )),
+            None => Ok(()),
+        }
     }
 
     fn unit_index(&self, unit: usize) -> Result<usize, String> {

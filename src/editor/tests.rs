@@ -321,3 +321,61 @@ fn saving_twice_writes_the_header_once() {
         .unwrap_or_else(|err| panic!("{}", err.render(false)));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A scenario naming GCS files relative to its folder is not saved into another folder,
+/// where they would not be found (it would no longer check); in its own folder it is.
+/// A problem it already has does not stop a save.
+#[test]
+fn a_save_that_would_lose_the_files_it_names_is_refused() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("scenarios/gurps-gcs-ogre-ambush.ron");
+    let mut e = Editor::open(builtin(), &path).expect("opened");
+    let dir = temp_dir("elsewhere");
+    let elsewhere = dir.join("ogre.ron");
+    let why = e.save(Some(&elsewhere)).expect_err("refused");
+    assert!(why.contains("would not check there"), "{why}");
+    assert!(why.contains("gcs"), "{why}");
+    assert!(!elsewhere.exists());
+    // Mended in the folder it names its files from: a copy beside the GCS folder.
+    std::fs::create_dir_all(dir.join("gcs")).expect("folder");
+    for entry in std::fs::read_dir(root.join("scenarios/gcs")).expect("samples") {
+        let entry = entry.expect("entry");
+        std::fs::copy(entry.path(), dir.join("gcs").join(entry.file_name())).expect("copied");
+    }
+    e.save(Some(&elsewhere)).expect("saved beside its files");
+    builtin()
+        .load(&elsewhere)
+        .unwrap_or_else(|err| panic!("{}", err.render(false)));
+    // A scenario with a problem of its own still saves, anywhere.
+    let duel = root.join("tests/malformed/negative-hp.ron");
+    let mut e = Editor::open(builtin(), &duel).expect("opened");
+    assert!(!e.problems().is_empty());
+    e.save(Some(&dir.join("mending.ron")))
+        .expect("saved as it is");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A unit without a written facing faces its nearest foe on the map; Turn starts from
+/// there, a hex side clockwise (or back), not from the first compass point.
+#[test]
+fn turning_starts_from_the_facing_shown() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("scenarios/gurps-duel.ron")).expect("read");
+    let unwritten = text.replacen("at: (3, 0), facing: West,", "at: (3, 0),", 1);
+    assert_ne!(unwritten, text);
+    let dir = temp_dir("turn");
+    let path = dir.join("duel.ron");
+    std::fs::write(&path, unwritten).expect("written");
+    let open = || Editor::open(builtin(), &path).expect("opened");
+    let mut e = open();
+    assert_eq!(e.file().units[1].facing, None);
+    // Unwritten, the Black Knight faces Aldric: West.
+    let shown = e.prepared().expect("checks").units[1].facing;
+    assert_eq!(Compass::of(shown, e.file().map.orientation), Compass::West);
+    e.rotate(1, true).expect("turned");
+    assert_eq!(e.file().units[1].facing, Some(Compass::NorthWest));
+    let mut e = open();
+    e.rotate(1, false).expect("turned back");
+    assert_eq!(e.file().units[1].facing, Some(Compass::SouthWest));
+    let _ = std::fs::remove_dir_all(dir);
+}

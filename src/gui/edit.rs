@@ -63,6 +63,9 @@ pub struct EditState {
     replace: Option<std::path::PathBuf>,
     /// The last thing the editor said.
     pub message: String,
+    /// The ruleset a New was chosen for while there were unsaved changes: choosing it
+    /// again discards them.
+    discard: Option<String>,
     /// Whether the map shows this scenario (all of it, or without the units that have
     /// problems); false while it shows another version ([`sync`]).
     shows_file: bool,
@@ -98,6 +101,7 @@ impl EditState {
             replace: None,
             message: String::new(),
             shows_file: false,
+            discard: None,
         }
     }
 }
@@ -108,6 +112,11 @@ pub fn sync(game: &mut Game) {
     let Some(edit) = &mut game.edit else { return };
     let shown = edit.editor.shown();
     edit.shows_file = shown.is_some();
+    if shown.is_none() {
+        // The map keeps another version: none of its tokens is the unit selected in the
+        // file (one just deleted stayed ringed on the map).
+        game.selected = None;
+    }
     if let Some(prepared) = shown {
         // Not saved yet: the file Save will write (a battle saved meanwhile names it).
         let path = edit.shown_path();
@@ -209,6 +218,8 @@ fn after(game: &mut Game, done: &str, result: Result<(), String>) {
         Ok(()) => {
             edit.message = done.to_string();
             edit.form_of = None;
+            // A New asked for before this change asks again.
+            edit.discard = None;
             if edit.selected >= Some(edit.editor.file().units.len()) {
                 edit.selected = None;
             }
@@ -360,7 +371,15 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
         edit.replace = None;
         match edit.editor.save(Some(&path)) {
             Ok(p) => {
-                edit.message = format!("saved to {}", p.display());
+                edit.message = match edit.editor.problems().len() {
+                    0 => format!("saved to {}", p.display()),
+                    n => format!(
+                        "saved to {} with {n} problem{} (below the map): check refuses it until \
+                         they are mended",
+                        p.display(),
+                        if n == 1 { "" } else { "s" }
+                    ),
+                };
                 sync(game);
             }
             Err(why) => edit.message = why,
@@ -439,6 +458,19 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
     ui.menu_button("New", |ui| {
         for r in crate::rules::builtin().rulesets() {
             if ui.button(r.id()).clicked() {
+                // Unsaved changes are thrown away only when asked twice.
+                if edit.editor.dirty()
+                    && edit.editor.can_undo()
+                    && edit.discard.as_deref() != Some(r.id())
+                {
+                    edit.discard = Some(r.id().to_string());
+                    edit.message = format!(
+                        "unsaved changes: Save first, or choose New {} again to discard them",
+                        r.id()
+                    );
+                    ui.close();
+                    continue;
+                }
                 match Editor::new(crate::rules::builtin(), r.id(), None) {
                     Ok(editor) => {
                         *edit = EditState::new(editor);
@@ -610,6 +642,18 @@ pub fn right_panel(ui: &mut egui::Ui, game: &mut Game) {
     }
     ui.separator();
     let problems = edit.editor.problems_at(&at);
+    // The problems no field of the form is about (where the unit stands, its side, its
+    // template, its whole stat block) go above the form.
+    let about = |p: &String, name: &str| {
+        p.contains(&format!(".{name}:")) || p.contains(&format!(".{name}["))
+    };
+    for note in problems
+        .iter()
+        .filter(|p| !edit.form.iter().any(|(name, _)| about(p, name)))
+    {
+        let note = egui::RichText::new(note.as_str()).color(PROBLEM_COLOUR);
+        ui.add(egui::Label::new(note).wrap());
+    }
     let mut commit: Option<(String, String)> = None;
     egui::Grid::new("form")
         .num_columns(2)
@@ -623,10 +667,9 @@ pub fn right_panel(ui: &mut egui::Ui, game: &mut Game) {
                     commit = Some((name.clone(), text.clone()));
                 }
                 ui.end_row();
-                let here = format!(".{name}");
                 let mut notes: Vec<String> = problems
                     .iter()
-                    .filter(|p| p.contains(&format!("{here}:")) || p.contains(&format!("{here}[")))
+                    .filter(|p| about(p, name))
                     .cloned()
                     .collect();
                 notes.extend(edit.refused.get(name).cloned());

@@ -283,11 +283,43 @@ pub fn fields<T: Serialize>(value: &T) -> Result<Vec<(String, String)>, String> 
             let value = one
                 .strip_prefix(&format!("{name}: "))
                 .unwrap_or(&one)
-                .trim_end_matches(',')
-                .to_string();
-            (name, value)
+                .trim_end_matches(',');
+            (name, unraw(value))
         })
         .collect())
+}
+
+/// RON text with its raw identifiers written plainly, outside strings: `r#None` (a
+/// variant named like Option's `None`, which the writer marks so) as `None`, as the
+/// format's documentation and a person write it (both read the same).
+fn unraw(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut previous: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_string {
+            in_string = c != '"' || escaped;
+            escaped = c == '\\' && !escaped;
+        } else if c == '"' {
+            in_string = true;
+        } else if c == 'r'
+            && chars.peek() == Some(&'#')
+            && !previous.is_some_and(|p| p.is_alphanumeric() || p == '_')
+        {
+            let mut ahead = chars.clone();
+            ahead.next();
+            if ahead.peek().is_some_and(|n| n.is_alphabetic() || *n == '_') {
+                chars.next();
+                previous = Some('#');
+                continue;
+            }
+        }
+        out.push(c);
+        previous = Some(c);
+    }
+    out
 }
 
 /// Part `value` with field `name` (one of [`fields`]) set to the RON `text`, as `registry`
@@ -757,6 +789,19 @@ mod tests {
         assert_eq!(text, r#""Raiders' wall \\' \"x\"\n""#);
         let back: String = crate::format::ron_options().from_str(&text).expect("read");
         assert_eq!(back, "Raiders' wall \\' \"x\"\n");
+    }
+
+    /// Raw identifiers are shown plainly in a form, outside strings only.
+    #[test]
+    fn raw_identifiers_are_shown_plainly() {
+        assert_eq!(unraw("r#None"), "None");
+        assert_eq!(unraw("[r#None, Basic]"), "[None, Basic]");
+        assert_eq!(
+            unraw(r#"(name: "r#None", x: r#None)"#),
+            r#"(name: "r#None", x: None)"#
+        );
+        assert_eq!(unraw(r#""a \" r#b""#), r#""a \" r#b""#);
+        assert_eq!(unraw("bar#x"), "bar#x");
     }
 
     #[test]
