@@ -469,7 +469,14 @@ fn share_log(
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: cannot write {}: {e}", out.display());
+                    let why = if out.is_dir() {
+                        "it is a folder: name a file in it".to_string()
+                    } else if e.kind() == std::io::ErrorKind::AlreadyExists {
+                        "it exists, and log does not replace a file: name another".to_string()
+                    } else {
+                        e.to_string()
+                    };
+                    eprintln!("error: cannot write {}: {why}", out.display());
                     ExitCode::from(1)
                 }
             }

@@ -821,7 +821,16 @@ fn log_shares_a_saved_battle() {
     let out = skirmish(&["log", save, "--out", taken.to_str().expect("a path")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("cannot write"),
+        text(&out.stderr).contains("cannot write")
+            && text(&out.stderr).contains("it exists, and log does not replace a file"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A folder is said to be one.
+    let out = skirmish(&["log", save, "--out", dir.to_str().expect("a path")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("it is a folder"),
         "{}",
         text(&out.stderr)
     );
