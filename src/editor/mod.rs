@@ -293,7 +293,8 @@ impl Editor {
     }
 
     /// Turns unit `unit` one hex side clockwise (or back), from the facing it has (or, when
-    /// the file leaves it to face the nearest foe, from the first of the map's facings).
+    /// the file leaves it to face the nearest foe, from the facing the map shows: towards
+    /// that foe when the scenario checks, else from the first of the map's facings).
     pub fn rotate(&mut self, unit: usize, clockwise: bool) -> Result<(), String> {
         self.unit(unit)?;
         let orientation = self.file.map.orientation;
@@ -567,21 +568,31 @@ impl Editor {
     /// folder it is in, so in another folder they may not be found. Problems it has here
     /// go with it (a scenario still being mended may be saved).
     fn checks_there(&self, path: &std::path::Path) -> Result<(), String> {
-        let mut there = self.file.clone();
-        there.dir = Some(match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        let folder = |dir: Option<&std::path::Path>| match dir {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
-        });
+        };
+        let (here, there_dir) = (folder(self.file.dir.as_deref()), folder(path.parent()));
+        if let (Ok(a), Ok(b)) = (here.canonicalize(), there_dir.canonicalize())
+            && a == b
+        {
+            return Ok(()); // the same folder: the same files
+        }
+        let mut there = self.file.clone();
+        there.dir = Some(there_dir);
         let Err(problems) = check(&there) else {
             return Ok(());
         };
-        let said = |p: &Problem| format!("{}: {}", p.path, p.message);
-        let here: Vec<String> = self.problems().iter().map(said).collect();
-        match problems.iter().map(said).find(|p| !here.contains(p)) {
+        // A problem at a place that has none here (the messages name the folder, so they
+        // differ from one folder to the other).
+        let places: Vec<&crate::format::Path> = self.problems().iter().map(|p| &p.path).collect();
+        match problems.iter().find(|p| !places.contains(&&p.path)) {
             Some(new) => Err(format!(
-                "{} would not check there ({new}); save it in the scenario's folder, which \
+                "{} would not check there ({}: {}); save it in the scenario's folder, which \
                  the files it names are relative to",
-                path.display()
+                path.display(),
+                new.path,
+                new.message
             )),
             None => Ok(()),
         }

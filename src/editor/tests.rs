@@ -352,6 +352,16 @@ fn a_save_that_would_lose_the_files_it_names_is_refused() {
     assert!(!e.problems().is_empty());
     e.save(Some(&dir.join("mending.ron")))
         .expect("saved as it is");
+    // Nor does a GCS file it already misses: its message names the folder, so it reads
+    // differently elsewhere, but it is the same problem. Saved onto itself, too.
+    let missing = dir.join("missing.ron");
+    std::fs::copy(root.join("tests/malformed/gcs-missing-file.ron"), &missing).expect("copied");
+    let mut e = Editor::open(builtin(), &missing).expect("opened");
+    assert!(!e.problems().is_empty());
+    e.save(None).expect("saved onto itself");
+    std::fs::create_dir_all(dir.join("other")).expect("folder");
+    e.save(Some(&dir.join("other/missing.ron")))
+        .expect("saved elsewhere with the problem it has");
     let _ = std::fs::remove_dir_all(dir);
 }
 

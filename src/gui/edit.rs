@@ -460,7 +460,7 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
             if ui.button(r.id()).clicked() {
                 // Unsaved changes are thrown away only when asked twice.
                 if edit.editor.dirty()
-                    && edit.editor.can_undo()
+                    && (edit.editor.path().is_some() || edit.editor.can_undo())
                     && edit.discard.as_deref() != Some(r.id())
                 {
                     edit.discard = Some(r.id().to_string());

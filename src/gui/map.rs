@@ -548,18 +548,15 @@ pub fn show_names(
 ) {
     let session = game.play.session();
     let acting = session.world.resource::<TurnState>().awaiting;
+    // The unit under the pointer: the one fighting there, else one fallen there.
     let pointed = pointer.hex.and_then(|hex| {
-        let roster = session.roster();
-        (roster.units.iter().enumerate())
-            .find(|(_, u)| {
-                session
-                    .world
-                    .get::<HexPos>(u.entity)
-                    .is_some_and(|p| p.0 == hex)
-                    && session
-                        .world
-                        .get::<Standing>(u.entity)
-                        .is_some_and(|s| s.fighting())
+        let world = &session.world;
+        (session.roster().units.iter().enumerate())
+            .filter(|(_, u)| world.get::<HexPos>(u.entity).is_some_and(|p| p.0 == hex))
+            .min_by_key(|(_, u)| {
+                !world
+                    .get::<Standing>(u.entity)
+                    .is_some_and(|s| s.fighting())
             })
             .map(|(i, _)| UnitId(i as u32))
     });
@@ -576,8 +573,9 @@ pub fn show_names(
             }
             let at = transform.translation.truncate();
             let rect = name_rect(at, transform.scale.x, label.scale.x, text.0.chars().count());
-            // `sync_tokens` draws the fallen under the fighting (z 2, not 3).
-            let fallen = transform.translation.z < 2.5;
+            let fallen = !(session.roster().entity(token.unit))
+                .and_then(|e| session.world.get::<Standing>(e))
+                .is_some_and(|s| s.fighting());
             names.push((fallen, token.unit, child, rect, must));
         }
     }

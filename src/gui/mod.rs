@@ -403,7 +403,7 @@ impl Plugin for SchedulesOnOneThread {
 
 /// Opens the window on a battle already under way (e.g. a loaded save).
 pub fn run_play(play: Play, options: GuiOptions) -> ExitCode {
-    let path = play.scenario_path().to_path_buf();
+    let path = play.scenario_file().to_path_buf();
     let mut game = Game::new(play, path);
     game.autoplay = options.autoplay;
     // A screenshot shows the battle as `--steps` left it: the AI waits (paused) however

@@ -350,7 +350,7 @@ fn top_bar(
                 let path = PathBuf::from(state.save_path.trim());
                 match Play::load(&path) {
                     Ok(play) => {
-                        let scenario = play.scenario_path().to_path_buf();
+                        let scenario = play.scenario_file().to_path_buf();
                         game.replace(play, scenario);
                         game.status = format!("loaded {}", path.display());
                     }
@@ -365,7 +365,7 @@ fn top_bar(
                 let path = PathBuf::from(state.save_path.trim());
                 match Play::load_for_replay(&path) {
                     Ok(play) => {
-                        let scenario = play.scenario_path().to_path_buf();
+                        let scenario = play.scenario_file().to_path_buf();
                         game.replace(play, scenario);
                         game.playing = true;
                         game.status = format!("replaying {}", path.display());

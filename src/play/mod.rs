@@ -327,6 +327,13 @@ impl Play {
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
+    /// The scenario file as found from the working directory: what to open it by (to
+    /// edit it, to add to it), where [`Play::scenario_path`] may be relative to a loaded
+    /// save's folder.
+    pub fn scenario_file(&self) -> &Path {
+        &self.found
+    }
+
     /// The save file this battle was loaded from ([`Play::load`]), if it was.
     pub fn loaded_from(&self) -> Option<&Path> {
         self.loaded_from.as_deref()
@@ -415,7 +422,7 @@ impl Play {
         }
         let mark = self.mark();
         self.step();
-        if let Some(e) = self.misused_dice(&mark) {
+        if let Some(e) = self.misused_dice(&mark, false) {
             self.script.clear();
             return Advance::ReplayFailed(e);
         }
@@ -680,8 +687,9 @@ impl Play {
             return Err(reason);
         }
         self.steps += 1;
-        if let Some(e) = self.misused_dice(&mark) {
-            // Only a replay meets this (a save edited by hand): it stops at this decision.
+        if let Some(e) = self.misused_dice(&mark, true) {
+            // Only a replay meets this (a save edited by hand: live play enters faces only
+            // for the first dice of the roll that asks, which this checks): it stops here.
             return Err(format!(
                 "the dice entered for {} (decisions[{}]) do not fit: {}",
                 e.who(),
@@ -866,17 +874,19 @@ fn scenario_from(save: &Path, found: &Path, recorded: &Path) -> PathBuf {
     path
 }
 
-/// The scenario a save file names: the path as written if it exists from the working
-/// directory (or is absolute), else relative to the save file's directory.
+/// The scenario a save file names: a relative path from the save file's directory (as
+/// the program writes it, [`scenario_from`]) if it exists there, else from the working
+/// directory (a save written by hand, named as `run` names it); an absolute path as it is.
 fn find_scenario(save: &Path, scenario: &Path) -> Option<PathBuf> {
-    if scenario.exists() {
-        return Some(scenario.to_path_buf());
+    if scenario.is_relative()
+        && let Some(dir) = save.parent()
+    {
+        let beside = dir.join(scenario);
+        if beside.exists() {
+            return Some(beside);
+        }
     }
-    if scenario.is_absolute() {
-        return None;
-    }
-    let beside = save.parent()?.join(scenario);
-    beside.exists().then_some(beside)
+    scenario.exists().then(|| scenario.to_path_buf())
 }
 
 #[cfg(test)]

@@ -246,6 +246,20 @@ impl Play {
         Ok(())
     }
 
+    /// The recording's entries and then the script's, each with its place in the save:
+    /// after a decision in flight (`in_flight`: off the script, not yet recorded), the
+    /// script's places count it.
+    fn numbered(&self, in_flight: bool) -> impl Iterator<Item = (usize, &Decision)> + Clone {
+        let recorded = self.recording.decisions.len();
+        let gap = usize::from(in_flight);
+        (self.recording.decisions.iter().enumerate()).chain(
+            self.script
+                .iter()
+                .enumerate()
+                .map(move |(k, d)| (recorded + gap + k, d)),
+        )
+    }
+
     /// A dice entry that did not fit its die (the battle used the generator's face), as a
     /// replay error at that entry.
     pub(super) fn check_dice(&self) -> Result<(), ReplayError> {
@@ -254,8 +268,9 @@ impl Play {
         // Faces entered for the first dice of the roll waiting for more are for dice the
         // battle, put back before that roll, has not drawn yet.
         let waiting_from = self.pending.as_ref().map(|p| p.request.draw);
-        let all = self.recording.decisions.iter().chain(self.script.iter());
-        for (index, d) in all.clone().enumerate() {
+        let in_flight = self.pending.as_ref().is_some_and(|p| p.redo.is_some());
+        let all = self.numbered(in_flight);
+        for (index, d) in all.clone() {
             let Some(TableEntry::Dice { unit, draw, faces }) = d.table_entry() else {
                 continue;
             };
@@ -291,7 +306,7 @@ impl Play {
         let Some(misfit) = rng.misfit() else {
             return Ok(());
         };
-        for (index, d) in all.enumerate() {
+        for (index, d) in all {
             if let Some(TableEntry::Dice { unit, draw, faces }) = d.table_entry()
                 && (*draw..draw.saturating_add(faces.len() as u64)).contains(&misfit.draw)
             {
@@ -315,15 +330,16 @@ impl Play {
     /// drawn at its index does not have (a save edited by hand). As the replay error of
     /// that dice entry. Live play enters faces only for the roll that asks for them, so
     /// this finds nothing there.
-    pub(super) fn misused_dice(&self, mark: &Mark) -> Option<ReplayError> {
+    /// `in_flight`: a decision taken off the script and not recorded yet is being played
+    /// (its place counts in the numbers of the entries after it).
+    pub(super) fn misused_dice(&self, mark: &Mark, in_flight: bool) -> Option<ReplayError> {
         let rng = self.session.world.resource::<BattleRng>();
         if !(mark.drawn..rng.count()).any(|i| rng.is_entered(i)) {
             return None;
         }
         let roster = self.session.roster();
-        let entries: Vec<(usize, UnitId, u64, usize)> = (self.recording.decisions.iter())
-            .chain(self.script.iter())
-            .enumerate()
+        let entries: Vec<(usize, UnitId, u64, usize)> = self
+            .numbered(in_flight)
             .filter_map(|(k, d)| match d.table_entry() {
                 Some(TableEntry::Dice { unit, draw, faces }) => {
                     Some((k, *unit, *draw, faces.len()))
@@ -357,10 +373,14 @@ impl Play {
                 let Some(first) = roll.drawn.first.filter(|&f| f >= mark.drawn) else {
                     continue;
                 };
-                // The roll's first dice are drawn together; the dice it goes on with (an
-                // open-ended roll) may come after other rolls' dice, so only those are
-                // surely its own.
-                let dice = roll.faces.len() as u64;
+                // The roll's first dice (as many as its name says: 3 for 3d6) are drawn
+                // together; the dice it goes on with (an exploding six, a second d12) may
+                // come after other rolls' dice, so only the first are surely its own.
+                let all = roll.faces.len() + roll.extra.len();
+                let Some((base, _)) = roll.dice.shape() else {
+                    continue;
+                };
+                let dice = (base as usize).clamp(1, all.max(1)) as u64;
                 for index in first..first + dice {
                     if let Some(&(k, unit, _, _)) = entry_for(index)
                         && unit != roller

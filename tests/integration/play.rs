@@ -406,6 +406,9 @@ fn a_save_written_elsewhere_still_finds_its_scenario() {
         loaded.loaded_from(),
         Some(a.join("first.save.ron").as_path())
     );
+    // Recorded as named beside the save; found from the working directory through it.
+    assert_eq!(loaded.scenario_path(), Path::new("my-duel.ron"));
+    assert_eq!(loaded.scenario_file(), a.join("my-duel.ron"));
     loaded.save(&b.join("second.save.ron")).expect("saved");
     let text = std::fs::read_to_string(b.join("second.save.ron")).expect("readable");
     assert!(text.contains("scenario: \"../../a/my-duel.ron\""), "{text}");

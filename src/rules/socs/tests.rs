@@ -783,6 +783,7 @@ fn the_ai_weighs_a_light_hit_by_its_chance_of_continuing_damage() {
     // times the weight: 1 for a light hit on an intact craft.
     assert!(!d.may_dodge(hulk, ACE));
     let p = d.shot_odds(ACE, 0, hulk, 0);
+    assert!(p > 0.0 && p < 1.0, "{p}");
     assert!((value(&d, hulk) - p).abs() < 1e-12);
     // Damaged with one of three locations out: heavy (3) one time in three, else 1.
     d.state(hulk).damaged = true;
@@ -796,6 +797,7 @@ fn the_ai_weighs_a_light_hit_by_its_chance_of_continuing_damage() {
     d.state(BANDIT).damaged = true;
     assert!(d.may_dodge(BANDIT, ACE));
     let q = d.shot_odds(ACE, 0, BANDIT, 0);
+    assert!(q > 0.0 && q < 1.0, "{q}");
     assert!((value(&d, BANDIT) - q * (3.0 + 0.05) / 2.0).abs() < 1e-12);
 }
 
