@@ -389,3 +389,25 @@ fn turning_starts_from_the_facing_shown() {
     assert_eq!(e.file().units[1].facing, Some(Compass::SouthWest));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A GURPS character taken from a GCS file shows ST, DX, IQ and HT in its form, unset
+/// (the file gives them) but there to set over the file, as every other field is.
+#[test]
+fn a_gcs_character_form_has_its_attributes() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/gurps-gcs-ogre-ambush.ron");
+    let e = Editor::open(builtin(), &path).expect("opened");
+    let fields = e.stat_fields(0).expect("a form");
+    for name in ["gcs", "st", "dx", "iq", "ht", "hp"] {
+        assert!(fields.iter().any(|(n, _)| n == name), "{name}: {fields:?}");
+    }
+    let st = fields
+        .iter()
+        .find(|(n, _)| n == "st")
+        .map(|(_, v)| v.as_str());
+    assert_eq!(st, Some("None"));
+    e.file().units[0]
+        .stats
+        .as_ref()
+        .expect("a stat block of its own");
+}

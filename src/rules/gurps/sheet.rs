@@ -33,16 +33,16 @@ pub struct GurpsStats {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gcs: Option<String>,
     /// Strength (required unless `gcs` gives it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub st: Option<i32>,
     /// Dexterity (required unless `gcs` gives it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub dx: Option<i32>,
     /// Intelligence (required unless `gcs` gives it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub iq: Option<i32>,
     /// Health (required unless `gcs` gives it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub ht: Option<i32>,
     /// Hit points (default: ST).
     #[serde(default)]
