@@ -63,6 +63,15 @@ pub fn read_text_file(path: &std::path::Path) -> Result<String, String> {
     Ok(text)
 }
 
+/// A folder to read relative paths from: `dir`, or the working directory (`.`) when there
+/// is none or it is empty (the parent of a bare file name).
+pub fn folder(dir: Option<&std::path::Path>) -> std::path::PathBuf {
+    match dir {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    }
+}
+
 /// The line and column (from 1, in characters) just after `before`, valid UTF-8 text.
 fn line_and_column(before: &[u8]) -> (usize, usize) {
     let text = std::str::from_utf8(before).unwrap_or_default();

@@ -362,9 +362,8 @@ impl Editor {
         let mut copies = Vec::new();
         let mut names: Vec<String> = self.file.units.iter().map(|u| u.name.clone()).collect();
         for _ in 0..n {
-            let free = (1..=400u32)
-                .flat_map(|r| home.ring(r))
-                .find(|&h| map.move_cost(h).is_some() && !taken.contains(&h))
+            let free = map
+                .nearest_open(home, |h| taken.contains(&h))
                 .ok_or_else(|| format!("no free hex is left near {}", unit.name))?;
             taken.push(free);
             let name = fresh(&unit.name, &names);
@@ -568,10 +567,7 @@ impl Editor {
     /// folder it is in, so in another folder they may not be found. Problems it has here
     /// go with it (a scenario still being mended may be saved).
     fn checks_there(&self, path: &std::path::Path) -> Result<(), String> {
-        let folder = |dir: Option<&std::path::Path>| match dir {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        let folder = crate::format::folder;
         let (here, there_dir) = (folder(self.file.dir.as_deref()), folder(path.parent()));
         if let (Ok(a), Ok(b)) = (here.canonicalize(), there_dir.canonicalize())
             && a == b

@@ -590,11 +590,7 @@ pub fn left_panel(ui: &mut egui::Ui, game: &mut Game) {
             unit.name, unit.side, unit.at.0, unit.at.1
         );
         if ui.selectable_label(chosen, text).clicked() {
-            flush(game);
-            if let Some(edit) = &mut game.edit {
-                edit.selected = Some(i);
-                game.selected = edit.editor.shown_index(i).map(|i| UnitId(i as u32));
-            }
+            select_unit(game, i);
             return;
         }
     }
@@ -831,13 +827,18 @@ pub fn problems_panel(ui: &mut egui::Ui, game: &mut Game) {
             }
         }
     });
-    // As a click on the unit in the left panel selects it.
     if let Some(i) = select {
-        flush(game);
-        if let Some(edit) = &mut game.edit {
-            edit.selected = Some(i);
-            game.selected = edit.editor.shown_index(i).map(|i| UnitId(i as u32));
-        }
+        select_unit(game, i);
+    }
+}
+
+/// Selects unit `i` of the file (in the left panel's list, or by its problem): what is
+/// still typed in the form is applied first, and the map selects its token if it shows one.
+fn select_unit(game: &mut Game, i: usize) {
+    flush(game);
+    if let Some(edit) = &mut game.edit {
+        edit.selected = Some(i);
+        game.selected = edit.editor.shown_index(i).map(|i| UnitId(i as u32));
     }
 }
 

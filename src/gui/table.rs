@@ -399,10 +399,9 @@ fn choose(game: &Game, state: &mut TableState, unit: UnitId) {
             .filter_map(|u| session.world.get::<HexPos>(u.entity).map(|p| p.0))
             .collect();
         let map = session.world.resource::<crate::hexmap::HexMap>();
-        let free = nearest_free(pos.0, |h| {
-            map.contains(h) && map.move_cost(h).is_some() && !taken.contains(&h)
-        });
-        let at = free.unwrap_or(pos.0);
+        let at = map
+            .nearest_open(pos.0, |h| taken.contains(&h))
+            .unwrap_or(pos.0);
         state.add.1 = at.x;
         state.add.2 = at.y;
     }
@@ -410,12 +409,6 @@ fn choose(game: &Game, state: &mut TableState, unit: UnitId) {
         state.place.2 = f.0.index();
     }
     state.add.0 = format!("{} II", session.roster().name(unit));
-}
-
-/// The nearest hex to `from` that is `free`, ring by ring (the first free one of the
-/// nearest ring, in hexx's ring order), up to 30 hexes away.
-fn nearest_free(from: hexx::Hex, free: impl Fn(hexx::Hex) -> bool) -> Option<hexx::Hex> {
-    (1..=30).find_map(|r| from.ring(r).find(|&h| free(h)))
 }
 
 /// The value being typed for field `key`, starting at `now`.
@@ -440,22 +433,4 @@ fn unit_control(game: &Game, unit: UnitId) -> Option<Control> {
     fighting
         .then(|| world.get::<crate::battle::Controller>(entity).map(|c| c.0))
         .flatten()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::nearest_free;
-    use hexx::Hex;
-
-    /// The copy's hex: the nearest free one, the next ring when the first is all taken,
-    /// none when nothing within reach is free.
-    #[test]
-    fn a_copy_comes_in_on_the_nearest_free_hex() {
-        let at = Hex::new(0, 0);
-        let found = nearest_free(at, |h| h != at).expect("a neighbour");
-        assert_eq!(found.unsigned_distance_to(at), 1);
-        let far = nearest_free(at, |h| h.unsigned_distance_to(at) >= 2).expect("ring 2");
-        assert_eq!(far.unsigned_distance_to(at), 2);
-        assert_eq!(nearest_free(at, |_| false), None);
-    }
 }

@@ -381,6 +381,16 @@ impl HexMap {
         self.terrain(hex).and_then(Terrain::move_cost)
     }
 
+    /// The nearest hex to `from` (itself first) that is on the map, not blocked and not
+    /// `taken`: ring by ring, in hexx's order within a ring, as far as the map reaches.
+    /// Where a copy or a new unit is put (the editor's copies, the GM's, a GCS character
+    /// added to a scenario).
+    pub fn nearest_open(&self, from: Hex, taken: impl Fn(Hex) -> bool) -> Option<Hex> {
+        (0..=self.farthest_from(from))
+            .flat_map(|r| from.ring(r))
+            .find(|&h| self.move_cost(h).is_some() && !taken(h))
+    }
+
     /// The hexes a straight line from `from` to `to` crosses, both ends included
     /// ([`line::line`]: hexx's `line_to`).
     pub fn line(&self, from: Hex, to: Hex) -> impl Iterator<Item = Hex> {
@@ -526,6 +536,35 @@ impl Compass {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A copy's hex: the nearest open one, the next ring when the first is all taken,
+    /// past blocked ground, none when nothing on the map is free.
+    #[test]
+    fn a_copy_comes_in_on_the_nearest_open_hex() {
+        let mut map = HexMap::new(
+            MapShape::Hexagon { radius: 3 },
+            Orientation::Pointy,
+            1.0,
+            "yd",
+        );
+        let at = Hex::ZERO;
+        let found = map.nearest_open(at, |h| h == at).expect("a neighbour");
+        assert_eq!(found.unsigned_distance_to(at), 1);
+        let far = map
+            .nearest_open(at, |h| h.unsigned_distance_to(at) < 2)
+            .expect("ring 2");
+        assert_eq!(far.unsigned_distance_to(at), 2);
+        assert_eq!(map.nearest_open(at, |_| true), None);
+        // Blocked ground is passed over; off the map nothing is found.
+        for h in at.ring(1) {
+            map.set_terrain(h, Terrain::Blocked);
+        }
+        let past = map.nearest_open(at, |h| h == at).expect("ring 2");
+        assert_eq!(past.unsigned_distance_to(at), 2);
+        let edge = Hex::new(3, 0);
+        let near_edge = map.nearest_open(edge, |h| h == edge).expect("on the map");
+        assert!(map.contains(near_edge));
+    }
 
     #[test]
     fn hexagon_has_the_right_number_of_hexes() {

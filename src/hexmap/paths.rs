@@ -706,7 +706,7 @@ impl HexMap {
     /// The greatest distance from `hex` to any hex of the map, or more: the distance to
     /// the farthest corner of the box the map is stored in (the distance between hexes is
     /// a norm of their axial coordinates, so over the box it is greatest at a corner).
-    fn farthest_from(&self, hex: Hex) -> u32 {
+    pub(super) fn farthest_from(&self, hex: Hex) -> u32 {
         let height = (self.cells.len() as i32 / self.width.max(1)).max(1);
         let far = self.min + Hex::new(self.width - 1, height - 1);
         [

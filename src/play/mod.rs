@@ -850,10 +850,7 @@ fn scenario_from(save: &Path, found: &Path, recorded: &Path) -> PathBuf {
     let Ok(target) = found.canonicalize() else {
         return recorded.to_path_buf();
     };
-    let dir = match save.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = crate::format::folder(save.parent());
     if dir.join(recorded).canonicalize().is_ok_and(|p| p == target) {
         return recorded.to_path_buf();
     }

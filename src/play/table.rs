@@ -303,26 +303,42 @@ impl Play {
                 no_unit: false,
             });
         }
-        let Some(misfit) = rng.misfit() else {
-            return Ok(());
-        };
-        for (index, d) in all {
-            if let Some(TableEntry::Dice { unit, draw, faces }) = d.table_entry()
-                && (*draw..draw.saturating_add(faces.len() as u64)).contains(&misfit.draw)
-            {
-                return Err(ReplayError {
-                    index,
-                    unit: *unit,
-                    name: self.session.roster().name(*unit).to_string(),
-                    reason: format!(
-                        "the die at index {} is a d{}, and {} is not one of its faces",
-                        misfit.draw, misfit.sides, misfit.face
-                    ),
-                    no_unit: false,
-                });
-            }
+        match self.misfit_error(in_flight, 0) {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
-        Ok(())
+    }
+
+    /// The first entered face that did not fit its die, drawn at index `from` or later,
+    /// as the replay error of the dice entry that gave it (`in_flight`: as
+    /// [`Play::numbered`]).
+    fn misfit_error(&self, in_flight: bool, from: u64) -> Option<ReplayError> {
+        let misfit = self
+            .session
+            .world
+            .resource::<BattleRng>()
+            .misfit()
+            .filter(|m| m.draw >= from)?;
+        let (index, unit) = self
+            .numbered(in_flight)
+            .find_map(|(k, d)| match d.table_entry() {
+                Some(TableEntry::Dice { unit, draw, faces })
+                    if (*draw..draw.saturating_add(faces.len() as u64)).contains(&misfit.draw) =>
+                {
+                    Some((k, *unit))
+                }
+                _ => None,
+            })?;
+        Some(ReplayError {
+            index,
+            unit,
+            name: self.session.roster().name(unit).to_string(),
+            reason: format!(
+                "the die at index {} is a d{}, and {} is not one of its faces",
+                misfit.draw, misfit.sides, misfit.face
+            ),
+            no_unit: false,
+        })
     }
 
     /// Faces entered by hand that the step since `mark` used for a roll they were not
@@ -359,14 +375,8 @@ impl Play {
             reason,
             no_unit: false,
         };
-        if let Some(misfit) = rng.misfit().filter(|m| m.draw >= mark.drawn)
-            && let Some(&(k, unit, _, _)) = entry_for(misfit.draw)
-        {
-            let reason = format!(
-                "the die at index {} is a d{}, and {} is not one of its faces",
-                misfit.draw, misfit.sides, misfit.face
-            );
-            return Some(error(k, unit, reason));
+        if let Some(e) = self.misfit_error(in_flight, mark.drawn) {
+            return Some(e);
         }
         for entry in &self.session.log().entries[mark.log.min(self.session.log().entries.len())..] {
             for (roller, purpose, roll) in rolls_of(&entry.event, roster) {

@@ -249,10 +249,7 @@ pub fn can_write_new(out: &std::path::Path) -> Result<(), String> {
 /// finds after writing, asked before (`balance --out` asks before its search).
 pub fn checks_there(file: &ScenarioFile, out: &std::path::Path) -> Result<(), String> {
     let mut there = file.clone();
-    there.dir = Some(match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    });
+    there.dir = Some(crate::format::folder(out.parent()));
     super::validate(there).map(|_| ()).map_err(|problems| {
         let first = problems
             .first()

@@ -1283,15 +1283,13 @@ fn stored_dr(root: &Value) -> BTreeMap<String, i32> {
 fn dr_table(root: &Value, warnings: &mut Vec<String>) -> BTreeMap<String, i32> {
     let (worked_out, notes) = recomputed_dr(root);
     let stored = stored_dr(root);
-    let assumed = body_locations(root).1;
+    let (body, assumed) = body_locations(root);
     if assumed {
         warnings.push(
             "no hit location table in the file (settings.body_type): GCS's Humanoid body assumed, DR worked out from traits and armor"
                 .to_string(),
         );
-    }
-    if !assumed {
-        let body = body_locations(root).0;
+    } else {
         let missing: Vec<&str> = (HUMANOID.iter())
             .map(|&(id, _)| id)
             .filter(|id| !body.iter().any(|l| l.id.eq_ignore_ascii_case(id)))

@@ -589,9 +589,8 @@ pub fn add_character(
         .iter()
         .find(|u| usize::from(u.side) == side_index)
         .map_or(hexx::Hex::ZERO, |u| u.at);
-    let at = (0..=64)
-        .flat_map(|r| start.ring(r))
-        .find(|h| prepared.map.move_cost(*h).is_some() && !taken.contains(h))
+    let at = (prepared.map)
+        .nearest_open(start, |h| taken.contains(&h))
         .ok_or("no free hex on the map for the character")?;
     let relative = match (
         &file.dir,

@@ -79,7 +79,7 @@ fn continuing_damage(crafts: &impl Crafts, target: UnitId) -> f64 {
         .iter()
         .filter(|&&o| o)
         .count();
-    if n - out.min(n) <= 1 {
+    if n.saturating_sub(out) <= 1 {
         1.0
     } else {
         out as f64 / n as f64
