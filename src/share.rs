@@ -8,7 +8,7 @@
 //! never disagree with the text log or each other. For the players, the GM's rolls can be
 //! kept behind the screen ([`export_for_players`]).
 
-use crate::battle::{CombatLog, Control, HexPos, Standing, UnitId};
+use crate::battle::{CombatLog, Control, HexPos, Standing, TurnState, UnitId};
 use crate::hexmap::{Cover, HexMap, Orientation, Terrain};
 use crate::report;
 use crate::session::Session;
@@ -73,9 +73,11 @@ pub fn export_for_players(session: &mut Session, format: Format, hide_gm_rolls: 
     out
 }
 
-/// The log's lines, each with its depth (two spaces of indentation a level).
+/// The log's lines, each with its depth (two spaces of indentation a level); a last
+/// round with nothing in it yet (a battle saved at the start of a round) is left out, and
+/// [`ending`] says where the battle stops instead.
 fn log_lines(session: &Session) -> Vec<Line> {
-    session
+    let mut lines: Vec<Line> = session
         .log_text()
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -86,7 +88,11 @@ fn log_lines(session: &Session) -> Vec<Line> {
                 text: l.trim().to_string(),
             }
         })
-        .collect()
+        .collect();
+    if lines.last().is_some_and(|l| round_of(l).is_some()) {
+        lines.pop();
+    }
+    lines
 }
 
 /// The round a line opens ("Round 3"), if it opens one.
@@ -105,7 +111,21 @@ fn sides(session: &Session) -> Vec<String> {
 /// How it ended, and each unit's state.
 fn ending(session: &mut Session) -> (String, Vec<String>) {
     let prepared = session.prepared().clone();
-    let outcome = report::outcome_text(&prepared, session.outcome(), session.round());
+    let round = session.round();
+    let outcome = match session.outcome() {
+        None => {
+            let roster = session.roster();
+            match session.world.resource::<TurnState>().awaiting {
+                Some(unit) => format!(
+                    "unfinished: it stops in round {round}, at {}'s turn",
+                    roster.name(unit)
+                ),
+                None if round == 0 => "unfinished: it has not begun".to_string(),
+                None => format!("unfinished: it stops in round {round}"),
+            }
+        }
+        some => report::outcome_text(&prepared, some, round),
+    };
     (outcome, session.unit_lines())
 }
 

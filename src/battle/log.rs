@@ -174,13 +174,14 @@ pub fn format_event(event: &BattleEvent, roster: &Roster, sides: &Sides) -> Stri
             location,
             ..
         } => {
-            match location {
-                Some(at) => {
-                    let _ = write!(s, "    damage to the {at}: {roll} {damage_type}");
-                }
-                None => {
-                    let _ = write!(s, "    damage: {roll} {damage_type}");
-                }
+            let place = location
+                .as_ref()
+                .map_or(String::new(), |at| format!(" to the {at}"));
+            if roll.is_behind_the_screen() {
+                // No total to follow with the type: "rolled behind the screen cr" misread.
+                let _ = write!(s, "    damage{place} ({damage_type}): {roll}");
+            } else {
+                let _ = write!(s, "    damage{place}: {roll} {damage_type}");
             }
             for step in steps {
                 let _ = write!(s, ", {} {:+}", step.label, step.value);

@@ -333,13 +333,16 @@ impl Drawn {
     }
 }
 
+/// What a roll kept behind the screen shows instead of its dice.
+const BEHIND_THE_SCREEN: &str = "rolled behind the screen";
+
 impl RollRecord {
     /// The roll as a shared log shows it when the GM rolled it behind the screen: no dice,
     /// no modifiers, no target; its result (success, critical) is kept, since what follows
     /// from it is told anyway.
     pub fn behind_the_screen(&self) -> RollRecord {
         RollRecord {
-            dice: DiceName::Fixed("rolled behind the screen"),
+            dice: DiceName::Fixed(BEHIND_THE_SCREEN),
             faces: Vec::new(),
             extra: Vec::new(),
             modifiers: Vec::new(),
@@ -347,6 +350,11 @@ impl RollRecord {
             margin: None,
             ..self.clone()
         }
+    }
+
+    /// True for a roll kept [`RollRecord::behind_the_screen`].
+    pub fn is_behind_the_screen(&self) -> bool {
+        self.faces.is_empty() && matches!(self.dice, DiceName::Fixed(BEHIND_THE_SCREEN))
     }
 
     /// True when the roll had a target and made it.

@@ -411,3 +411,17 @@ fn a_gcs_character_form_has_its_attributes() {
         .as_ref()
         .expect("a stat block of its own");
 }
+
+/// The editor offers terrain to paint only where the battle reads it: GURPS, Main Sequence
+/// and Vergeworlds move, see and take cover by it; starship-d12 and SOCS keep range as a
+/// band and Traveller ships fly in open space (docs/scenario-format.md, their sections).
+#[test]
+fn terrain_is_offered_only_to_the_rulesets_that_read_it() {
+    let using: Vec<&str> = builtin()
+        .rulesets()
+        .iter()
+        .filter(|r| r.uses_terrain())
+        .map(|r| r.id())
+        .collect();
+    assert_eq!(using, ["gurps", "main-sequence", "vergeworlds"]);
+}

@@ -442,17 +442,23 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
         ui.selectable_value(&mut edit.tool, Tool::Vector, "Vector")
             .on_hover_text("Click where the selected unit heads: its starting vector");
     }
-    ui.label("Paint:");
-    for (name, t) in [
-        ("Open", Terrain::Open),
-        ("Difficult", Terrain::Difficult),
-        ("Blocked", Terrain::Blocked),
-        ("Light cover", Terrain::Cover(Cover::Light)),
-        ("Half cover", Terrain::Cover(Cover::Half)),
-        ("Heavy cover", Terrain::Cover(Cover::Heavy)),
-    ] {
-        ui.selectable_value(&mut edit.tool, Tool::Paint(t), name)
-            .on_hover_text("Paint the hexes clicked");
+    let ruleset = edit.editor.file().ruleset.ruleset();
+    if ruleset.uses_terrain() {
+        ui.label("Paint:");
+        for (name, t) in [
+            ("Open", Terrain::Open),
+            ("Difficult", Terrain::Difficult),
+            ("Blocked", Terrain::Blocked),
+            ("Light cover", Terrain::Cover(Cover::Light)),
+            ("Half cover", Terrain::Cover(Cover::Half)),
+            ("Heavy cover", Terrain::Cover(Cover::Heavy)),
+        ] {
+            ui.selectable_value(&mut edit.tool, Tool::Paint(t), name)
+                .on_hover_text("Paint the hexes clicked");
+        }
+    } else {
+        ui.label(egui::RichText::new(format!("{} ignores terrain", ruleset.id())).weak())
+            .on_hover_text("Its map only pictures the battle: there is no terrain to paint");
     }
     let mut renewed = false;
     ui.menu_button("New", |ui| {
@@ -485,14 +491,36 @@ pub fn top_bar(ui: &mut egui::Ui, game: &mut Game, show_preview: &mut bool) {
     })
     .response
     .on_hover_text("Start a new scenario of a ruleset (its minimal battle)");
-    if !edit.message.is_empty() {
-        ui.separator();
-        ui.label(&edit.message);
-    }
     if renewed {
         // Another scenario: drawn anew and framed on its units.
         sync(game);
         game.keep_camera = false;
+    }
+}
+
+/// What the last action said (saved, refused, selected), over the top left corner of the
+/// map (`map`, its area) until the next one or a click on it: in the top bar it took a row
+/// of its own and moved the map.
+pub fn message_note(ctx: &egui::Context, game: &mut Game, map: egui::Rect) {
+    let Some(edit) = &mut game.edit else { return };
+    if edit.message.is_empty() {
+        return;
+    }
+    let clicked = egui::Area::new(egui::Id::new("edit-message"))
+        .fixed_pos(map.left_top() + egui::vec2(8.0, 8.0))
+        .show(ctx, |ui| {
+            ui.set_max_width((map.width() - 16.0).max(120.0));
+            egui::Frame::popup(ui.style())
+                .show(ui, |ui| {
+                    ui.add(egui::Label::new(&edit.message).sense(egui::Sense::click()))
+                        .on_hover_text("Click to dismiss")
+                })
+                .inner
+                .clicked()
+        })
+        .inner;
+    if clicked {
+        edit.message.clear();
     }
 }
 

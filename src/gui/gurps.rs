@@ -227,9 +227,10 @@ fn sheet(ui: &mut egui::Ui, game: &mut Game) {
             None => String::new(),
         };
         ui.label(format!(
-            "  {} ({}) skill {}, {} {}{}{} [{state}]",
+            "  {} ({}{}) skill {}, {} {}{}{} [{state}]",
             w.name,
             w.skill_name,
+            if w.defaulted { " default" } else { "" },
             w.skill,
             w.damage,
             w.damage_type.abbrev(),

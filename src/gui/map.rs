@@ -626,6 +626,12 @@ pub fn queue_walks(
             _ => continue,
         };
         if let Some(mut t) = tokens.iter_mut().find(|t| t.unit == unit) {
+            // A token drawn at the walk's end while a roll waited for dice (see
+            // `sync_tokens`) does not walk it again.
+            let end = path.last().map(|&(q, r)| layout.pos(Hex::new(q, r)));
+            if t.queue.is_empty() && end.is_some_and(|end| end.distance(t.shown) < 1.0) {
+                continue;
+            }
             for &(q, r) in path.iter().skip(1) {
                 t.queue.push_back(layout.pos(Hex::new(q, r)));
             }
@@ -665,7 +671,14 @@ pub fn sync_tokens(
             continue;
         };
         let health = session.prepared().rules.health(world, entity, token.unit);
-        let target = layout.pos(pos.0);
+        // While a roll waits for dice, the battle stands before the step that rolls: a
+        // unit that step moved before the roll is drawn where it made it.
+        let waiting_at = game
+            .play
+            .pending_dice()
+            .and_then(|r| r.moved.iter().find(|(u, _)| *u == token.unit))
+            .map(|&(_, hex)| hex);
+        let target = layout.pos(waiting_at.unwrap_or(pos.0));
         // Walk towards the next queued point; snap when nothing is queued.
         let mut budget = step;
         while budget > 0.0 {

@@ -174,9 +174,10 @@ pub fn panels(
                 .is_some_and(|l| l.order != egui::Order::Background)
     }) || ctx.egui_is_using_pointer();
     super::analysis::window(ctx, game, &mut state.analysis);
+    super::edit::message_note(ctx, game, rect);
     if !game.editing() {
         super::table::gm_window(ctx, game, &mut state.table);
-        super::table::dice_prompt(ctx, game, &mut state.table);
+        super::table::dice_prompt(ctx, game, &mut state.table, rect);
     }
     if let Some(error) = game.error.clone() {
         let mut open = true;

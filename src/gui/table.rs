@@ -33,8 +33,10 @@ pub struct TableState {
     message: String,
 }
 
-/// Shows the dice prompt while a roll waits for faces rolled at the table.
-pub fn dice_prompt(ctx: &egui::Context, game: &mut Game, state: &mut TableState) {
+/// Shows the dice prompt while a roll waits for faces rolled at the table, over the
+/// actions panel right of `map` (the map's area): no action can be chosen while a roll
+/// waits, and the map stays clear to show where the units stand when it is made.
+pub fn dice_prompt(ctx: &egui::Context, game: &mut Game, state: &mut TableState, map: egui::Rect) {
     let Some(request) = game.play.pending_dice().cloned() else {
         return;
     };
@@ -42,8 +44,22 @@ pub fn dice_prompt(ctx: &egui::Context, game: &mut Game, state: &mut TableState)
     egui::Window::new("Roll the dice")
         .collapsible(false)
         .resizable(false)
-        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 60.0))
+        .fixed_pos(map.right_top() + egui::vec2(4.0, 4.0))
+        .max_width((ctx.content_rect().right() - map.right() - 20.0).max(240.0))
         .show(ctx, |ui| {
+            if !request.before.is_empty() {
+                // The battle stands before the step that rolls: what it did so far.
+                ui.label(egui::RichText::new("Before this roll:").weak());
+                egui::ScrollArea::vertical()
+                    .max_height(160.0)
+                    .stick_to_bottom(true)
+                    .show(ui, |ui| {
+                        for line in &request.before {
+                            ui.label(egui::RichText::new(line).weak().monospace());
+                        }
+                    });
+                ui.separator();
+            }
             ui.heading(format!("{name}: {}", request.purpose));
             ui.label(format!(
                 "Roll {} and enter the face{} (1 to {}), separated by spaces.",

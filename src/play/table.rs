@@ -7,6 +7,7 @@ use super::{Advance, Decision, Mark, Play, ReplayError, TableEntry};
 use crate::battle::{BattleEvent, Control, Controller, GmChange, UnitId};
 use crate::dice::{BattleRng, Modifier, RollRecord, RollSense};
 use crate::session::Session;
+use hexx::Hex;
 
 /// A roll of a unit whose player rolls their own dice, waiting for its faces: what the
 /// window's dice prompt shows ([`Play::pending_dice`]).
@@ -33,6 +34,14 @@ pub struct DiceRequest {
     pub entered: Vec<u32>,
     /// The index of the first die to enter among the battle's dice.
     pub draw: u64,
+    /// What the step that makes the roll did before it, as the log tells it, a line each
+    /// (the move before an attack, the attack before a defense). While the roll waits the
+    /// battle stands before that step, so the window shows these lines with the prompt.
+    pub before: Vec<String>,
+    /// Where the units that step moved before the roll stand when it is made (the last
+    /// hex of each one's moves and knockbacks): the window draws them there while the roll
+    /// waits.
+    pub moved: Vec<(UnitId, Hex)>,
 }
 
 impl DiceRequest {
@@ -426,12 +435,18 @@ impl Play {
                 .and_then(|u| sides.0.get(usize::from(u.side)))
                 .is_some_and(|s| self.own.contains(&s.id))
         };
-        for entry in &session.log().entries[mark.log..] {
-            for (unit, purpose, roll) in rolls_of(&entry.event, roster) {
-                if !own(unit) {
+        let entries = &session.log().entries[mark.log..];
+        for (k, entry) in entries.iter().enumerate() {
+            let rolls = rolls_of(&entry.event, roster);
+            for (n, (unit, purpose, roll)) in rolls.iter().enumerate() {
+                if !own(*unit) {
                     continue;
                 }
-                if let Some(request) = request_for(unit, purpose, roll, rng, mark.drawn) {
+                if let Some(mut request) =
+                    request_for(*unit, purpose.clone(), roll, rng, mark.drawn)
+                {
+                    let earlier = &rolls[..n];
+                    (request.before, request.moved) = lead_up(&entries[..k], earlier, session);
                     return Some(request);
                 }
             }
@@ -473,6 +488,49 @@ impl Play {
             .resource_mut::<BattleRng>()
             .forget_from(drawn);
     }
+}
+
+/// What a step did before the roll that waits for dice: the lines of its `events` before
+/// the one that holds the roll, then the rolls of that event made before it (`earlier`: an
+/// attack before the defense against it); and where the units moved by those events stand
+/// (the last hex of each one's moves and knockbacks, in the order they first moved).
+fn lead_up(
+    events: &[crate::battle::LogEntry],
+    earlier: &[(UnitId, String, &RollRecord)],
+    session: &Session,
+) -> (Vec<String>, Vec<(UnitId, Hex)>) {
+    let (roster, sides) = (session.roster(), session.sides());
+    let mut lines: Vec<String> = events
+        .iter()
+        .flat_map(|e| {
+            crate::battle::format_event(&e.event, roster, sides)
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    lines.extend(
+        earlier
+            .iter()
+            .map(|(unit, purpose, roll)| format!("{}, {purpose}: {roll}", roster.name(*unit))),
+    );
+    let mut moved: Vec<(UnitId, Hex)> = Vec::new();
+    for e in events {
+        let (unit, path) = match &e.event {
+            BattleEvent::Moved { unit, path, .. } | BattleEvent::Knockback { unit, path, .. } => {
+                (*unit, path)
+            }
+            _ => continue,
+        };
+        let Some(&(q, r)) = path.last() else { continue };
+        match moved.iter_mut().find(|(u, _)| *u == unit) {
+            Some((_, at)) => *at = Hex::new(q, r),
+            None => moved.push((unit, Hex::new(q, r))),
+        }
+    }
+    (lines, moved)
 }
 
 /// The rolls an event shows with the unit that rolled each ([`BattleEvent::rolls`]) and
@@ -537,6 +595,8 @@ pub(super) fn request_for(
         sense: roll.sense,
         entered: all[..missing].to_vec(),
         draw: first + missing as u64,
+        before: Vec::new(),
+        moved: Vec::new(),
     })
 }
 

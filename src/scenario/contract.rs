@@ -83,6 +83,9 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
     /// What one step of [`Ruleset::tougher`] is, in words; empty (the default) for a
     /// ruleset without hit points to turn.
     const TOUGHER_STEP: &'static str = "";
+    /// Whether the map's terrain counts in its battles (movement, sight, cover); false for
+    /// a ruleset whose map only pictures range, where the editor offers no terrain to paint.
+    const USES_TERRAIN: bool = true;
     /// The scenario's settings for this ruleset (`ruleset: Tag(...)`).
     type Config: Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq + Send + Sync;
     /// A unit's stat block as written (`stats: Tag(...)`).
@@ -353,6 +356,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn stronger_step(&self) -> &'static str;
     /// [`Ruleset::TOUGHER_STEP`].
     fn tougher_step(&self) -> &'static str;
+    /// [`Ruleset::USES_TERRAIN`].
+    fn uses_terrain(&self) -> bool;
     /// [`Ruleset::TAG`].
     fn tag(&self) -> &'static str;
     /// [`Ruleset::NEW_SCENARIO`].
@@ -491,6 +496,10 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
 
     fn tougher_step(&self) -> &'static str {
         R::TOUGHER_STEP
+    }
+
+    fn uses_terrain(&self) -> bool {
+        R::USES_TERRAIN
     }
 
     fn tag(&self) -> &'static str {

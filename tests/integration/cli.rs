@@ -447,6 +447,30 @@ fn replay_prints_the_log_of_the_live_battle() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `log` of a battle saved at a player's turn, as Markdown and HTML: no empty heading for
+/// the round it stops in; the outcome says where it stops instead.
+#[test]
+fn a_shared_unfinished_log_says_where_it_stops() {
+    let dir = temp_dir("unfinished-log");
+    let file = dir.join("start.ron");
+    // Saved before Aldric's first decision: round 1 has begun and nothing happened in it.
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gurps-duel.ron");
+    let save = format!(
+        "(scenario: {:?}, seed: 7, decisions: [])",
+        scenario.display().to_string()
+    );
+    std::fs::write(&file, save).expect("written");
+    let stops = "unfinished: it stops in round 1, at Aldric's turn";
+    for format in ["markdown", "html"] {
+        let out = skirmish(&["log", &file.display().to_string(), "--format", format]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let shared = text(&out.stdout);
+        assert!(shared.contains(stops), "{shared}");
+        assert!(!shared.contains("Round 1"), "{shared}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// With no decisions recorded, `replay --finish` is the headless battle of the same seed.
 #[test]
 fn replay_finish_of_an_empty_recording_is_the_run() {
@@ -748,6 +772,15 @@ fn log_can_keep_the_gm_rolls_behind_the_screen() {
         .find(|l| l.contains("attack on Black Knight with"))
         .expect("Aldric attacks");
     assert!(hidden.contains(player_roll), "{player_roll}");
+    // The Knight's hidden damage names its type before the hidden roll, not after it.
+    let damage = hidden
+        .lines()
+        .find(|l| l.contains("damage to the") && l.contains("rolled behind the screen"))
+        .expect("the Knight deals damage");
+    assert!(
+        damage.contains(" (cr): rolled behind the screen, "),
+        "{damage}"
+    );
 }
 
 #[test]

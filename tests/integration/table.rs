@@ -268,6 +268,46 @@ fn traveller_at_the_table() {
     check_ruleset("traveller-merchant-raider.ron", 3);
 }
 
+/// While a roll waits for its dice the battle stands before the step that rolls it, so
+/// the request tells what that step did first: the Black Knight's Move and Attack asks
+/// for his attack roll with his move told, and him drawn where he attacks from, while his
+/// place in the battle is still where he started.
+#[test]
+fn a_waiting_roll_tells_what_its_step_did_before_it() {
+    let mut p = play("gurps-duel.ron", 7);
+    p.set_own_dice("blue", true);
+    let request = loop {
+        match p.advance() {
+            Advance::AwaitingDice(_) => break p.pending_dice().cloned().expect("roll"),
+            Advance::AwaitingPlayer(_) => p.decide_by_ai().expect("decides"),
+            Advance::Over(o) => panic!("over before a roll: {o:?}"),
+            _ => {}
+        }
+    };
+    let knight = UnitId(1);
+    assert_eq!(request.unit, knight);
+    assert_eq!(request.purpose, "attack on Aldric with mace");
+    assert_eq!(
+        request.before[..2],
+        [
+            "Black Knight: Move and Attack on Aldric with mace, moving to (1, 0)",
+            "Black Knight moves (3,0) > (2,0) > (1,0) [3 MP]",
+        ]
+    );
+    assert_eq!(request.moved, vec![(knight, hexx::Hex::new(1, 0))]);
+    let entity = p.session().roster().entity(knight).expect("knight");
+    let at = p.session().world.get::<HexPos>(entity).expect("placed").0;
+    assert_eq!(
+        at,
+        hexx::Hex::new(3, 0),
+        "the battle stands before his step"
+    );
+    // Entered, the step is made: he stands where the request drew him.
+    p.enter_dice(&[3, 3, 4]).expect("fits");
+    let at = p.session().world.get::<HexPos>(entity).expect("placed").0;
+    assert_eq!(at, hexx::Hex::new(1, 0));
+}
+
 /// Entered faces are the dice the rules see: a GURPS attack entered as 3, 3, 4 (a 10)
 /// shows those faces in the log, marked entered, and undo takes the entered dice back
 /// with the decision.

@@ -372,6 +372,9 @@ pub struct Weapon {
     pub skill_name: Arc<str>,
     /// Skill level (or its default from DX).
     pub skill: i32,
+    /// The fighter lacks the skill and uses it at its default (a punch without Brawling:
+    /// DX).
+    pub defaulted: bool,
     /// Points of ST short of the weapon's minimum (0 if none).
     pub st_short: i32,
     /// The wielder's ST minus the weapon's minimum ST (negative when short).
@@ -738,7 +741,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
     for (i, weapon) in refs.iter().enumerate() {
         let implicit = implicit_punch && i + 1 == refs.len();
         let name = weapon.name();
-        let (spec, skill, parry_score) = match weapon {
+        let (spec, skill, parry_score, defaulted) = match weapon {
             WeaponRef::Named(name) => {
                 let Some(spec) = catalog.weapon(name) else {
                     problems.push(Problem::new(
@@ -778,7 +781,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
                     WeaponMode::Melee { parry: Some(m), .. } if !implicit => Some(parry(skill, m)),
                     _ => None,
                 };
-                (spec.clone(), skill, parry_score)
+                (spec.clone(), skill, parry_score, known.is_none())
             }
             WeaponRef::Own(own) => {
                 let path = here.field("weapons").index(i);
@@ -820,6 +823,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
                     spec,
                     own.level.clamp(1, 30),
                     own.parry.map(|p| p.clamp(1, 30)),
+                    false,
                 )
             }
         };
@@ -828,6 +832,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
             parry_label: format!("Parry ({name})").into(),
             skill_name: spec.skill.as_str().into(),
             skill,
+            defaulted,
             st_short: (spec.min_st.clamp(0, 50) - st).max(0),
             st_margin: st - spec.min_st.clamp(0, 50),
             damage: spec.damage.for_st(st),
@@ -1401,6 +1406,13 @@ mod tests {
         assert_eq!(sheet.weapons.len(), 1);
         assert_eq!(&*sheet.weapons[0].name, "punch");
         assert_eq!(sheet.weapons[0].skill, 13); // Brawling defaults to DX
+        assert!(sheet.weapons[0].defaulted, "the sheet says it is a default");
+        s.skills.insert("Brawling".into(), 14);
+        let sheet = resolve_sheet(&s, Catalog::builtin()).unwrap();
+        assert_eq!(
+            (sheet.weapons[0].skill, sheet.weapons[0].defaulted),
+            (14, false)
+        );
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub struct Socs;
 impl Ruleset for Socs {
     const ID: &'static str = "socs";
     const TAG: &'static str = "Socs";
+    /// The map only pictures the battle (range is a band between craft): terrain is ignored.
+    const USES_TERRAIN: bool = false;
     const NEW_SCENARIO: &'static str = include_str!("new.ron");
     const STRONGER_STEP: &'static str = "2 levels of Gunner for whoever fires (each weapon's gunner; the pilot for a weapon without one)";
     type Config = SocsConfig;

@@ -19,6 +19,8 @@ pub struct StarshipD12;
 impl Ruleset for StarshipD12 {
     const ID: &'static str = "starship-d12";
     const TAG: &'static str = "StarshipD12";
+    /// The map only pictures the battle (range is a band between ships): terrain is ignored.
+    const USES_TERRAIN: bool = false;
     const NEW_SCENARIO: &'static str = include_str!("new.ron");
     const STRONGER_STEP: &'static str = "1 point of every crewman's gunnery";
     type Config = D12Config;

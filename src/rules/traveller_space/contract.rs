@@ -20,6 +20,8 @@ pub struct TravellerSpace;
 impl Ruleset for TravellerSpace {
     const ID: &'static str = "traveller-space";
     const TAG: &'static str = "TravellerSpace";
+    /// The map only pictures the battle (ships fly in open space): terrain is ignored.
+    const USES_TERRAIN: bool = false;
     const NEW_SCENARIO: &'static str = include_str!("new.ron");
     const STRONGER_STEP: &'static str = "2 levels of the crew's Gunner";
     const TOUGHER_STEP: &'static str = "a tenth of the hull's hit points";
