@@ -135,6 +135,12 @@ pub struct AnalysisState {
     opened: Option<PathBuf>,
     /// The scenario the runs and results are of: another one clears them.
     of: Option<PathBuf>,
+    /// The command line that fights the same battles as the last run of each tab
+    /// (preview, compare, balance), when one does: the window's runs use the battle's
+    /// dice seed, which they show.
+    same_as: [Option<String>; 3],
+    /// The dice seed of the last comparison.
+    compare_seed: u64,
 }
 
 impl Default for AnalysisState {
@@ -161,13 +167,43 @@ impl Default for AnalysisState {
             save_failed: false,
             opened: None,
             of: None,
+            same_as: [None, None, None],
+            compare_seed: 0,
         }
     }
 }
 
-/// The dice seed of the window's runs, from the battle's.
+/// The dice seed of the window's runs: the battle's, so that `--seed` with the same
+/// number on the command line fights the same battles.
 fn seed_of(game: &Game) -> u64 {
-    game.play.session().seed().wrapping_mul(31).wrapping_add(7)
+    game.play.session().seed()
+}
+
+/// A path as a shell reads it: quoted when it holds anything but plain characters.
+fn shell_word(path: &std::path::Path) -> String {
+    let text = path.display().to_string();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:=@".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// The dice seed of a finished run and the command that fights the same battles, if
+/// one does: selectable, so it can be copied.
+fn seed_line(ui: &mut egui::Ui, seed: u64, same_as: Option<&String>) {
+    match same_as {
+        Some(command) => {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(format!("Dice seed {seed}; the same battles:"));
+                ui.add(egui::Label::new(egui::RichText::new(command).monospace()).selectable(true));
+            });
+        }
+        None => {
+            ui.label(format!("Dice seed {seed}."));
+        }
+    }
 }
 
 fn threads() -> usize {
@@ -269,6 +305,11 @@ fn preview_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         if r.cancelled { " (cancelled)" } else { "" },
         r.seconds
     ));
+    seed_line(
+        ui,
+        r.seed,
+        state.same_as[0].as_ref().filter(|_| !r.cancelled),
+    );
     let sides = &game.play.session().prepared().sides;
     let rates: Vec<(String, Rate, egui::Color32)> = r
         .sides
@@ -328,11 +369,30 @@ fn start_preview(game: &Game, state: &mut AnalysisState) {
     let prepared = game.play.session().prepared().clone();
     // The editor's scenario from its start (the box is not shown there).
     let start = (state.from_now && !game.editing()).then(|| game.play.recording().clone());
+    if start.is_some() && game.play.session().outcome().is_some() {
+        // Every battle from here would be this one, already over.
+        state.report = None;
+        state.message = "the battle is over: untick \"from the current situation\" to \
+                         preview it from its start"
+            .to_string();
+        return;
+    }
+    state.message.clear();
+    let steps = game.play.steps();
     let config = PreviewConfig {
         runs: state.runs.max(1),
         seed: seed_of(game),
         threads: threads(),
     };
+    // A battle in progress, or the editor's version, is no file the command line reads.
+    state.same_as[0] = (start.is_none() && !game.editing()).then(|| {
+        format!(
+            "skirmish preview {} --seed {} --runs {}",
+            shell_word(&game.scenario_path),
+            config.seed,
+            config.runs
+        )
+    });
     state.report = None;
     state.preview = Some(Job::spawn(config.runs, move |progress, cancel| {
         let progress = |n| progress(n, String::new());
@@ -340,7 +400,7 @@ fn start_preview(game: &Game, state: &mut AnalysisState) {
             Some(recording) => run_preview_from(
                 prepared,
                 config,
-                &|session, seed| crate::play::continue_from(session, &recording, seed),
+                &|session, seed| crate::play::continue_from(session, &recording, steps, seed),
                 &progress,
                 cancel,
             ),
@@ -392,6 +452,16 @@ fn compare_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                     seed_b: None,
                     threads: threads(),
                 };
+                state.compare_seed = config.seed;
+                state.same_as[1] = (!state.edited).then(|| {
+                    format!(
+                        "skirmish compare {} {} --seed {} --runs {}",
+                        shell_word(&game.scenario_path),
+                        shell_word(std::path::Path::new(state.other.trim())),
+                        config.seed,
+                        config.runs
+                    )
+                });
                 state.comparison = None;
                 state.comparing = Some(Job::spawn(2 * config.runs, move |progress, cancel| {
                     compare(
@@ -430,6 +500,11 @@ fn compare_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             Some(why) => format!("unpaired: {why}"),
         }
     ));
+    seed_line(
+        ui,
+        state.compare_seed,
+        state.same_as[1].as_ref().filter(|_| !c.cancelled),
+    );
     let sides = &game.play.session().prepared().sides;
     let mut bars = Vec::new();
     egui::Grid::new("compare-table")
@@ -637,6 +712,17 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             seed: seed_of(game),
             threads: threads(),
         };
+        state.same_as[2] = (!game.editing()).then(|| {
+            format!(
+                "skirmish balance {} --side {} --target {} --vary {} --seed {} --runs {}",
+                shell_word(&game.scenario_path),
+                shell_word(std::path::Path::new(&side)),
+                target,
+                knob.name(),
+                config.seed,
+                config.runs
+            )
+        });
         state.balance = None;
         state.saved.clear();
         if state.out.trim().is_empty() {
@@ -678,6 +764,11 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             return;
         }
     };
+    seed_line(
+        ui,
+        b.seed,
+        state.same_as[2].as_ref().filter(|_| !b.cancelled),
+    );
     let index = prepared.sides.iter().position(|s| s.id == b.side);
     let side_colour = index.map_or(egui::Color32::WHITE, |i| colour(&prepared.sides, i));
     Plot::new("balance-plot")
@@ -1033,7 +1124,24 @@ impl AnalysisState {
 
 #[cfg(test)]
 mod tests {
-    use super::{axis_top, name_at, round_up, whole_steps};
+    use super::{axis_top, name_at, round_up, shell_word, whole_steps};
+    use std::path::Path;
+
+    /// The command a run shows reads its file back in a shell: plain paths as they are,
+    /// others quoted, a quote in them escaped.
+    #[test]
+    fn paths_are_quoted_for_the_shell_when_they_must_be() {
+        assert_eq!(
+            shell_word(Path::new("scenarios/gurps-duel.ron")),
+            "scenarios/gurps-duel.ron"
+        );
+        assert_eq!(
+            shell_word(Path::new("my battles/a.ron")),
+            "'my battles/a.ron'"
+        );
+        assert_eq!(shell_word(Path::new("it's.ron")), "'it'\\''s.ron'");
+        assert_eq!(shell_word(Path::new("")), "''");
+    }
 
     /// A histogram's axis reaches a round count (1, 2 or 5 times a power of ten) at or
     /// above its tallest bar.

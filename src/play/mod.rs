@@ -737,12 +737,13 @@ struct Mark {
 }
 
 /// Puts `session` (of the recording's scenario, with any options) where the recorded
-/// battle stands, then hands every side to the AI with fresh dice seeded by `seed`: the
-/// start of a preview that fights a battle in progress on many times (see
-/// `preview::run_preview_from`). Needs no log. The recorded decisions and the table's
-/// entries are replayed as far as the battle takes them; one that cannot be played (which
-/// [`Play::load`] would have reported) ends the replay there.
-pub fn continue_from(session: &mut Session, recording: &Recording, seed: u64) {
+/// battle stands after `until` steps ([`Play::steps`]), then hands every side to the AI
+/// with fresh dice seeded by `seed`: the start of a preview that fights a battle in
+/// progress on many times (see `preview::run_preview_from`). Needs no log. The recorded
+/// decisions and the table's entries are replayed as far as the battle takes them, and
+/// the AI's steps after the last of them on the recorded dice, up to `until`; a decision
+/// that cannot be played (which [`Play::load`] would have reported) ends the replay there.
+pub fn continue_from(session: &mut Session, recording: &Recording, until: u64, seed: u64) {
     session.reset(recording.seed);
     session.world.insert_resource(Autopilot(false));
     // The replay is looked at as the window saw it: a battle that keeps no log does not
@@ -759,6 +760,7 @@ pub fn continue_from(session: &mut Session, recording: &Recording, seed: u64) {
     }
     let mut taken = Vec::new();
     let mut steps: u64 = 0;
+    let mut whole = true;
     for decision in &recording.decisions {
         if let Some(entry) = decision.table_entry() {
             let Some(at) = entry.at() else { continue };
@@ -786,6 +788,7 @@ pub fn continue_from(session: &mut Session, recording: &Recording, seed: u64) {
                 _ => Err(String::new()),
             };
             if played.is_err() {
+                whole = false;
                 break;
             }
             continue;
@@ -807,19 +810,32 @@ pub fn continue_from(session: &mut Session, recording: &Recording, seed: u64) {
         if session.outcome().is_some()
             || session.world.resource::<TurnState>().awaiting != Some(unit)
         {
+            whole = false;
             break;
         }
         let prepared = session.prepared().clone();
         if decision.send(&mut session.world, &prepared).is_err() {
+            whole = false;
             break;
         }
         session.step();
         steps += 1;
         // An accepted decision ends the unit's turn; a refused one leaves it waiting.
         if session.world.resource::<TurnState>().awaiting == Some(unit) {
+            whole = false;
             break;
         }
         give_back(session, &mut taken, unit);
+    }
+    // The AI's steps after the last decision, on the battle's own dice.
+    while whole && steps < until && session.outcome().is_none() {
+        if let Some(awaited) = session.world.resource::<TurnState>().awaiting
+            && player_controlled(session, awaited)
+        {
+            break;
+        }
+        session.step();
+        steps += 1;
     }
     for (unit, _) in taken.clone() {
         give_back(session, &mut taken, unit);

@@ -312,11 +312,32 @@ pub fn unsteady(steps: &[Step]) -> Option<String> {
 }
 
 /// `file` with the side's units each `copies` times (copies on the nearest free hexes of
-/// `prepared`'s map).
+/// `prepared`'s map), but for the fixed places of the battle it holds
+/// ([`Ruleset::fixture`](crate::scenario::Ruleset::fixture): a SOCS planet or station),
+/// which stay one; a side with nothing else has nothing to copy.
 fn with_copies(prepared: &Prepared, side: &str, copies: i32) -> Result<ScenarioFile, String> {
     let mut f = prepared.file.clone();
     let mut taken: Vec<Hex> = f.units.iter().map(|u| Hex::new(u.at.0, u.at.1)).collect();
-    let originals: Vec<_> = f.units.iter().filter(|u| u.side == side).cloned().collect();
+    let fixture = |u: &crate::scenario::UnitSpec| {
+        u.stats_in(&prepared.file)
+            .and_then(|s| s.0.ruleset.fixture(&*s.0.value))
+    };
+    let (originals, fixed): (Vec<_>, Vec<_>) = f
+        .units
+        .iter()
+        .filter(|u| u.side == side)
+        .cloned()
+        .partition(|u| fixture(u).is_none());
+    if originals.is_empty()
+        && copies != 1
+        && let Some(first) = fixed.first()
+    {
+        return Err(format!(
+            "side `{side}` has no unit to copy: {} is {}, a place the battle is fought over",
+            first.name,
+            fixture(first).unwrap_or("fixed")
+        ));
+    }
     for unit in originals {
         let home = Hex::new(unit.at.0, unit.at.1);
         for n in 2..=copies {
@@ -455,7 +476,8 @@ pub fn balance(
         )
     {
         return Err(format!(
-            "`{}` cannot turn {side} from the scenario as written: {why}",
+            "side `{side}`'s {} (`{}`) cannot change from the scenario as written: {why}",
+            knob.words(),
             knob.name()
         ));
     }
@@ -506,7 +528,9 @@ pub fn balance(
             // The first step away from the scenario as written: the knob cannot turn.
             Err(why) if steps.len() == 1 => {
                 return Err(format!(
-                    "`{}` cannot turn {side} {} from the scenario as written ({value}): {why}",
+                    "side `{side}`'s {} (`{}`) cannot go {} from the scenario as written \
+                     ({value}): {why}",
+                    knob.words(),
                     knob.name(),
                     if up { "up" } else { "down" },
                 ));
@@ -609,6 +633,38 @@ mod tests {
     use super::*;
 
     use super::super::tests::shipped as load;
+
+    /// Counting up the corsairs of the siege of Regina copies their craft, not the planet
+    /// or the station they hold (gurps-lite-and-socs.txt, "SHIP TYPES"); a side that holds
+    /// only such places has nothing to copy.
+    #[test]
+    fn copies_leave_planets_and_stations_alone() {
+        let siege = load("socs-regina-siege.ron");
+        let corsairs = |f: &ScenarioFile| -> Vec<String> {
+            let mut names: Vec<String> = (f.units.iter())
+                .filter(|u| u.side == "corsairs")
+                .map(|u| u.name.clone())
+                .collect();
+            names.sort();
+            names
+        };
+        let before = corsairs(&siege.file);
+        let (file, _) = variant(&siege, "corsairs", Knob::Count, 2).expect("valid");
+        let after = corsairs(&file);
+        let craft = before.len() - 2;
+        assert!(craft > 0, "{before:?}");
+        assert_eq!(after.len(), before.len() + craft, "{after:?}");
+        for place in ["Regina", "Fort Bastion"] {
+            assert!(after.contains(&place.to_string()));
+            assert!(!after.contains(&format!("{place} 2")), "{after:?}");
+        }
+        let mut held = (*siege).clone();
+        held.file
+            .units
+            .retain(|u| u.side != "corsairs" || ["Regina", "Fort Bastion"].contains(&&*u.name));
+        let err = with_copies(&held, "corsairs", 2).expect_err("nothing to copy");
+        assert!(err.contains("side `corsairs` has no unit to copy"), "{err}");
+    }
 
     /// Three copies of each of the patrol's riflemen: nine units on free hexes near the
     /// originals, named after them, a valid scenario.
@@ -1005,7 +1061,10 @@ mod tests {
         )
         .expect_err("player characters");
         assert!(
-            err.starts_with("`skill` cannot turn crew from the scenario as written: "),
+            err.starts_with(
+                "side `crew`'s steps of main attack (`skill`) cannot change from the \
+                 scenario as written: "
+            ),
             "{err}"
         );
         let warehouse = load("vw-warehouse-firefight.ron");
@@ -1086,8 +1145,9 @@ mod tests {
         assert!(
             err.contains(
                 "has no hit points that main-sequence changes (a step is 2 Hit Points of a \
-                 non-player character, a tenth of the hull of a non-player ship (player \
-                 characters' and ships' are fixed by the creation rules))"
+                 non-player character, a tenth of the hull of a non-player ship, a block \
+                 marked `npc: true` (player characters' and ships' are fixed by the creation \
+                 rules))"
             ),
             "{err}"
         );

@@ -201,23 +201,45 @@ pub struct CompareConfig {
     pub threads: usize,
 }
 
-/// Why `a` and `b` cannot be compared: their sides' ids differ.
+/// Why `a` and `b` cannot be compared: their sides' ids differ. Says each file's ids in
+/// its order, and which to rename: the one id of B that A lacks to the one A has that B
+/// lacks, when it is that simple.
 pub fn mismatch(a: &Prepared, b: &Prepared) -> Option<String> {
     let ids = |p: &Prepared| {
-        let mut v: Vec<String> = p.sides.iter().map(|s| s.id.clone()).collect();
-        v.sort();
-        v
+        p.sides
+            .iter()
+            .map(|s| s.id.clone())
+            .collect::<Vec<String>>()
     };
     let (ia, ib) = (ids(a), ids(b));
-    (ia != ib).then(|| {
-        format!(
-            "the sides do not match: A has {} and B has {}; compare needs the same side ids \
-             in both files (rename them in one, e.g. `sides: [(id: \"{}\", ...)]`)",
-            ia.join(", "),
-            ib.join(", "),
-            ia.first().map_or("red", String::as_str)
-        )
-    })
+    let only = |these: &[String], those: &[String]| -> Vec<String> {
+        these
+            .iter()
+            .filter(|id| !those.contains(id))
+            .map(|id| format!("`{id}`"))
+            .collect()
+    };
+    let (only_a, only_b) = (only(&ia, &ib), only(&ib, &ia));
+    if only_a.is_empty() && only_b.is_empty() && ia.len() == ib.len() {
+        return None;
+    }
+    let what = match (only_a.as_slice(), only_b.as_slice()) {
+        ([a], [b]) => format!("rename side {b} of B to {a}, or side {a} of A to {b}"),
+        ([], []) => "a side id is written twice in one of them".to_string(),
+        (_, []) => format!("B has no side {}", only_a.join(", ")),
+        ([], _) => format!("A has no side {}", only_b.join(", ")),
+        _ => format!(
+            "give B's sides {} the ids of A's {} (or the reverse)",
+            only_b.join(", "),
+            only_a.join(", ")
+        ),
+    };
+    Some(format!(
+        "the sides do not match: A has {} and B has {}; compare needs the same side ids in \
+         both files: {what}",
+        ia.join(", "),
+        ib.join(", ")
+    ))
 }
 
 /// Fights `config.runs` battles of each and compares them. `progress` gets the battles

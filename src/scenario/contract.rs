@@ -229,6 +229,15 @@ pub trait Ruleset: Send + Sync + Sized + 'static {
         None
     }
 
+    /// What the unit of this stat block is, in words, when it is a fixed place of the
+    /// battle rather than one of a side's forces (a SOCS planet or station): `balance
+    /// --vary count` copies the side's other units and leaves it alone. `None` (the
+    /// default) for a unit that can be copied.
+    fn fixture(stats: &Self::Stats) -> Option<&'static str> {
+        let _ = stats;
+        None
+    }
+
     /// The stat block with the starting movement vector that carries a unit at `from`
     /// towards `to` in its first turn (the editor's Vector tool: click where it heads);
     /// `None` for a ruleset without starting vectors (the default).
@@ -412,6 +421,8 @@ pub trait ErasedRuleset: Send + Sync + 'static {
     fn tougher(&self, stats: &dyn Section, steps: i32) -> Option<Arc<dyn Section>>;
     /// [`Ruleset::heading`]; `None` for a stat block of another ruleset.
     fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>>;
+    /// [`Ruleset::fixture`]; `None` for a stat block of another ruleset.
+    fn fixture(&self, stats: &dyn Section) -> Option<&'static str>;
     /// [`Ruleset::drawn_in`]; `None` for a stat block of another ruleset.
     fn drawn_in(
         &self,
@@ -646,6 +657,10 @@ impl<R: Ruleset> ErasedRuleset for Entry<R> {
     fn heading(&self, stats: &dyn Section, from: Hex, to: Hex) -> Option<Arc<dyn Section>> {
         let stats = stats.as_any().downcast_ref::<R::Stats>()?;
         R::heading(stats, from, to).map(|s| Arc::new(s) as Arc<dyn Section>)
+    }
+
+    fn fixture(&self, stats: &dyn Section) -> Option<&'static str> {
+        R::fixture(stats.as_any().downcast_ref::<R::Stats>()?)
     }
 
     fn drawn_in(

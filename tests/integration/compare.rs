@@ -225,7 +225,25 @@ fn compare_refuses_files_whose_sides_differ() {
         "5",
     ]);
     assert!(
-        err.contains("the sides do not match: A has blue, red and B has patrol, raiders"),
+        err.contains(
+            "the sides do not match: A has red, blue and B has patrol, raiders; compare \
+             needs the same side ids in both files: give B's sides `patrol`, `raiders` the \
+             ids of A's `red`, `blue` (or the reverse)"
+        ),
+        "{err}"
+    );
+    // One side apart: the rename that fixes it.
+    let err = fails(&[
+        "compare",
+        "scenarios/traveller-merchant-raider.ron",
+        "scenarios/socs-dogfight.ron",
+        "--runs",
+        "5",
+    ]);
+    assert!(
+        err.contains(
+            "rename side `federation` of B to `traders`, or side `traders` of A to `federation`"
+        ),
         "{err}"
     );
     let out = skirmish(&[
@@ -351,7 +369,10 @@ fn balance_writes_a_scenario_near_the_target() {
         "--seed",
         "1",
     ]);
-    assert!(err.contains("`skill` cannot turn crew from"), "{err}");
+    assert!(
+        err.contains("side `crew`'s steps of main attack (`skill`) cannot change from"),
+        "{err}"
+    );
     // A scenario naming GCS files beside it, written to another folder, would not load:
     // said before any battle (the search was fought, then lost).
     let ogre = dir.join("ogre.ron").display().to_string();

@@ -670,6 +670,7 @@ fn a_preview_from_now_replays_gm_moves_as_the_window_made_them() {
             "{file}: the GM found no free hex next to a player's ship"
         );
         let recording = p.recording().clone();
+        let steps = p.steps();
         let prepared = p.session().prepared().clone();
         let fight_on = |keep_log: bool| {
             let options = SessionOptions {
@@ -677,7 +678,7 @@ fn a_preview_from_now_replays_gm_moves_as_the_window_made_them() {
                 autopilot: true,
             };
             let mut s = Session::new(prepared.clone(), 1, options);
-            continue_from(&mut s, &recording, 77);
+            continue_from(&mut s, &recording, steps, 77);
             let outcome = s.run();
             (outcome, s.summary())
         };

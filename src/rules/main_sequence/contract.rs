@@ -24,7 +24,7 @@ impl Ruleset for MainSequence {
     const TAG: &'static str = "MainSequence";
     const NEW_SCENARIO: &'static str = include_str!("new.ron");
     const STRONGER_STEP: &'static str = "1 Soldier (a ship: 1 Tactical, and so the Defense, weapon damage, torpedoes and, unless written, Hit Points that follow from it)";
-    const TOUGHER_STEP: &'static str = "2 Hit Points of a non-player character, a tenth of the hull of a non-player ship (player characters' and ships' are fixed by the creation rules)";
+    const TOUGHER_STEP: &'static str = "2 Hit Points of a non-player character, a tenth of the hull of a non-player ship, a block marked `npc: true` (player characters' and ships' are fixed by the creation rules)";
     type Config = MsConfig;
     type Stats = MsStats;
     type Sheet = MsSheet;

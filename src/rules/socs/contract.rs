@@ -4,6 +4,7 @@
 //! with the [`Dogfight`] they share.
 
 use super::dogfight::CraftState;
+use super::sheet::ShipClass;
 use super::{Action, Craft, CraftStats, Dogfight, SocsConfig, SocsRange};
 use crate::battle::{GmField, Sheet, Ship, UnitId, Units};
 use crate::format::{Path, Problem};
@@ -32,6 +33,16 @@ impl Ruleset for Socs {
     type Action = Action;
 
     /// Range is a band; hex distances only picture it.
+    /// A planet or a station is a place the battle is fought over, not a craft a side
+    /// could bring more of.
+    fn fixture(stats: &CraftStats) -> Option<&'static str> {
+        match stats.class {
+            ShipClass::Planet => Some("a planet"),
+            ShipClass::Station => Some("a station"),
+            _ => None,
+        }
+    }
+
     fn scale(_: &SocsConfig) -> (f32, &'static str) {
         (1.0, "hex (range bands are abstract)")
     }
