@@ -108,6 +108,7 @@ impl DiceExpr {
             modifiers,
             total: raw.max(minimum),
             target: None,
+            target_parts: Vec::new(),
             margin: None,
             success: None,
             critical: None,

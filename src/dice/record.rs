@@ -294,6 +294,11 @@ pub struct RollRecord {
     pub total: i32,
     /// What the roll had to reach (roll-over) or not exceed (roll-under), if anything.
     pub target: Option<i32>,
+    /// What a roll-over target is made of, when it is a sum worth showing (a Vergeworlds
+    /// attack's difficulty: the base, an aimed location, the defense's degree); empty
+    /// when the target is one number.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub target_parts: Vec<Modifier>,
     /// Margin of success (positive) or failure (negative).
     pub margin: Option<i32>,
     /// Whether the roll succeeded, if it had a target.
@@ -347,6 +352,7 @@ impl RollRecord {
             extra: Vec::new(),
             modifiers: Vec::new(),
             target: None,
+            target_parts: Vec::new(),
             margin: None,
             ..self.clone()
         }
@@ -442,6 +448,11 @@ impl fmt::Display for RollRecord {
                 write!(f, " = {}", self.total)?;
                 if let Some(t) = self.target {
                     write!(f, " vs {t}")?;
+                    if !self.target_parts.is_empty() {
+                        write!(f, " (")?;
+                        write_modifiers(f, &self.target_parts, true)?;
+                        write!(f, ")")?;
+                    }
                 }
             }
             RollSense::D12 => {

@@ -270,6 +270,13 @@ fn open_ended_rolls_both_ways() {
     assert_eq!(r.total, 9);
     assert_eq!(r.margin, Some(0));
     assert!(r.succeeded());
+    // A target made of parts says them after it (a Vergeworlds difficulty and defense).
+    let mut r = r;
+    r.target_parts = vec![Modifier::new("base", 6), Modifier::new("defense", 3)];
+    assert_eq!(
+        r.to_string(),
+        "2d6 [3 4] Agility +2 = 9 vs 9 (base 6, defense +3): success by 0"
+    );
 }
 
 /// Exact: P(total = 12 + k) = (1/36)(1/3)^k(2/3) for k >= 0; check k = 1 statistically.

@@ -726,6 +726,10 @@ fn roll_details(ui: &mut egui::Ui, what: &str, roll: &RollRecord) {
             roll.critical
                 .map_or(String::new(), |c| format!(", critical {c:?}"))
         ));
+        // A target made of parts (a Vergeworlds difficulty and the defense's degree).
+        for m in &roll.target_parts {
+            ui.monospace(format!("    {:+3}  {}", m.value, m.label));
+        }
     }
 }
 

@@ -1064,6 +1064,7 @@ fn damage_event(
             ],
             total: damage,
             target: None,
+            target_parts: Vec::new(),
             margin: None,
             success: None,
             critical: None,

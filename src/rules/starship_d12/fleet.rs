@@ -1062,6 +1062,7 @@ fn damage_event(
             modifiers: Vec::new(),
             total: damage,
             target: None,
+            target_parts: Vec::new(),
             margin: None,
             success: None,
             critical: None,

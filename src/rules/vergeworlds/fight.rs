@@ -455,6 +455,8 @@ pub struct Pending {
     pub limit_answered: bool,
     /// Base DC of the attack (without the defense).
     pub dc: i32,
+    /// What `dc` is made of (its labelled parts), shown beside the rolls' target.
+    pub dc_parts: Vec<Modifier>,
     /// Cover penalty on the attack.
     pub cover: i32,
     /// Penetration (fixed or rolled) of this attack.
@@ -810,6 +812,7 @@ fn plain_record(
         modifiers,
         total,
         target,
+        target_parts: Vec::new(),
         margin: target.map(|t| total - t),
         success: target.map(|t| total >= t),
         critical: None,

@@ -504,6 +504,13 @@ fn the_odds_shown_are_the_odds_rolled() {
                 (shown - rolled).abs() < 1e-4,
                 "{aim:?}, careful {careful}: shown {shown}, rolled {rolled}"
             );
+            // The log shows what the DC is made of: the base, and +2 for the head
+            // ("Hit Location": a peripheral location).
+            let parts = f.difficulty(helen, &a);
+            assert_eq!(parts.iter().map(|m| m.value).sum::<i32>(), dc);
+            assert_eq!(&*parts[0].label, "base");
+            let aimed = parts.iter().find(|m| &*m.label == "aimed").map(|m| m.value);
+            assert_eq!(aimed, (aim == Location::Head).then_some(2));
             checked += 1;
         }
     }

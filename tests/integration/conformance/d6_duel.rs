@@ -91,6 +91,7 @@ pub fn strike_roll(face: u32, skill: i32) -> RollRecord {
         modifiers: vec![Modifier::new("Skill", skill)],
         total: face as i32,
         target: Some(skill),
+        target_parts: Vec::new(),
         margin: Some(skill - face as i32),
         success: Some(hit),
         critical: None,

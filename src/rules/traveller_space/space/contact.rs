@@ -178,6 +178,7 @@ impl Space {
                 ],
                 total: dmg,
                 target: None,
+                target_parts: Vec::new(),
                 margin: None,
                 success: None,
                 critical: None,

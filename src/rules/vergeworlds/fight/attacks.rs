@@ -15,14 +15,41 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
             .unwrap_or(false)
     }
 
+    /// What the DC of `u`'s attack `a` before the defense is made of: the base difficulty
+    /// from the sizes and the range ("Attack"), an aimed peripheral location ("Hit
+    /// Location") and, for a missile, its speed ("Range"); each with its label.
+    fn difficulty_terms(&self, u: UnitId, a: &Attack) -> [(&'static str, i32); 3] {
+        let (sheet, tsheet) = (self.sheet(u), self.sheet(a.target));
+        let w = self.weapon_ref(u, a.weapon);
+        let d = self.distance(u, a.target);
+        let speed = if w.melee() {
+            0
+        } else {
+            speed_penalty(d, w.speed)
+        };
+        [
+            ("base", base_difficulty(sheet.size, tsheet.size, d)),
+            ("aimed", combat::aim_penalty(a.aim)),
+            ("missile speed", speed),
+        ]
+    }
+
+    /// [`Board::difficulty_terms`] as the attack roll shows them beside its target: the
+    /// base always, the others when they count.
+    pub(crate) fn difficulty(&self, u: UnitId, a: &Attack) -> Vec<Modifier> {
+        let terms = self.difficulty_terms(u, a);
+        (terms.iter().enumerate())
+            .filter(|&(i, &(_, v))| i == 0 || v != 0)
+            .map(|(_, &(label, v))| Modifier::new(label, v))
+            .collect()
+    }
+
     /// The modifiers of `u`'s attack `a` and its DC before the defense, as the odds preview
     /// and the roll use them.
     pub fn attack_modifiers(&self, u: UnitId, a: &Attack) -> (Vec<Modifier>, i32) {
         let s = self.state(u);
         let sheet = self.sheet(u);
-        let tsheet = self.sheet(a.target);
         let w = self.weapon_ref(u, a.weapon);
-        let d = self.distance(u, a.target);
         // Room for the usual modifiers at once, rather than growing the list push by push.
         let mut mods = Vec::with_capacity(8);
         mods.push(Modifier::new("Coordination", sheet.coordination));
@@ -113,10 +140,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
                 }
             }
         }
-        let mut dc = base_difficulty(sheet.size, tsheet.size, d) + combat::aim_penalty(a.aim);
-        if !w.melee() {
-            dc += speed_penalty(d, w.speed);
-        }
+        let dc = self.difficulty_terms(u, a).iter().map(|(_, v)| v).sum();
         let cover = if w.melee() {
             0
         } else {
@@ -391,6 +415,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             limit: None,
             limit_answered: false,
             dc: 0,
+            dc_parts: Vec::new(),
             cover: 0,
             pen: None,
             rolled: false,
@@ -508,6 +533,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let w = self.weapon(u, a.weapon);
         let (mods, dc) = self.attack_modifiers(u, &a);
         p.dc = dc;
+        p.dc_parts = self.difficulty(u, &a);
         p.cover = mods
             .iter()
             .find(|m| &*m.label == "target in cover")
@@ -594,8 +620,19 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
             .as_ref()
             .is_some_and(|(_, r)| r.modifiers.iter().any(|m| &*m.label == "Fight (parry)"));
         let mut results = Vec::new();
+        // The target beside each roll: the DC's parts and the defense's degree.
+        let mut parts = p.dc_parts.clone();
+        if let Some((label, _)) = &p.defense_roll
+            && Self::defense_degree(&p) > 0
+        {
+            parts.push(Modifier::named(
+                format!("defense ({label})"),
+                Self::defense_degree(&p),
+            ));
+        }
         for roll in &mut p.rolls {
             roll.target = Some(dc);
+            roll.target_parts.clone_from(&parts);
             roll.margin = Some(roll.total - dc);
             roll.success = Some(roll.total >= dc);
             let degree = roll.total - dc;
