@@ -853,7 +853,8 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         ui.add(
             egui::TextEdit::singleline(&mut state.out)
                 .hint_text("scenarios/balanced.ron")
-                .desired_width(230.0),
+                // As wide as the window leaves beside the button: a path is long.
+                .desired_width((ui.available_width() - 120.0).max(160.0)),
         );
         if ui
             .button("Save and open")

@@ -300,6 +300,11 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
             ui.label("The battle is over. Restart or open another scenario.");
         } else if game.autoplay {
             ui.label("The AI plays every side (untick \"AI plays all\" to take over).");
+        } else if !game.playing {
+            ui.label(
+                "Paused before the next turn: Play or Step goes on; your units act when their \
+                 turn comes.",
+            );
         } else {
             ui.label("The AI is acting. Your units act when their turn comes.");
         }
@@ -340,7 +345,7 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
                     chosen = Some(m);
                 }
                 if draft.action.maneuver == m {
-                    ui.small(m.effect());
+                    ui.label(m.effect());
                 }
             }
         });

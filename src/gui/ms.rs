@@ -117,12 +117,19 @@ pub fn sheet(ui: &mut egui::Ui, f: &View<'_>, id: UnitId) {
             if !tags.is_empty() {
                 ui.label(format!("Tags: {}", tags.join(", ")));
             }
-            if st.nimble > 0 || c.has(&Tag::Lucky) {
-                ui.label(format!(
-                    "Nimble dodges left {}   Lucky {}",
-                    st.nimble,
-                    if f.lucky(id) { "ready" } else { "used or none" }
+            // Only what the character has: a Nimble count without the tag misread.
+            let mut luck = Vec::new();
+            if c.has(&Tag::Nimble) {
+                luck.push(format!("Nimble dodges left {}", st.nimble));
+            }
+            if c.has(&Tag::Lucky) {
+                luck.push(format!(
+                    "Lucky {}",
+                    if f.lucky(id) { "ready" } else { "used" }
                 ));
+            }
+            if !luck.is_empty() {
+                ui.label(luck.join("   "));
             }
         }
         MsSheet::Ship(s) => {
@@ -320,7 +327,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         }
     }
     if !game.status.is_empty() {
-        ui.small(&game.status);
+        ui.label(&game.status);
     }
 }
 
@@ -702,7 +709,7 @@ fn attacks(
                         attack_button(ui, f, map, me, action, chosen);
                     }
                     Err(why) if rof == rates_of(w)[0] && picked.len() == 1 => {
-                        ui.small(format!("{}: {why}", w.name));
+                        ui.label(format!("{}: {why}", w.name));
                     }
                     Err(_) => {}
                 }

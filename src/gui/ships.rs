@@ -182,6 +182,12 @@ pub(super) fn awaited(ui: &mut egui::Ui, game: &Game, units: &str) -> Option<Uni
             ui.label("The battle is over. Restart or open another scenario.");
         } else if game.autoplay {
             ui.label("The AI plays every side (untick \"AI plays all\" to take over).");
+        } else if !game.playing {
+            // Paused between steps: nothing acts until the battle goes on.
+            ui.label(format!(
+                "Paused before the next turn: Play or Step goes on; your {units} act when \
+                 their turn comes."
+            ));
         } else {
             ui.label(format!(
                 "The AI is acting. Your {units} act when their turn comes."
@@ -228,7 +234,7 @@ pub fn ship_actions(ui: &mut egui::Ui, game: &mut Game) {
         }
     }
     if !game.status.is_empty() {
-        ui.small(&game.status);
+        ui.label(&game.status);
     }
 }
 
@@ -547,7 +553,7 @@ pub fn craft_actions(ui: &mut egui::Ui, game: &mut Game) {
         }
     }
     if !game.status.is_empty() {
-        ui.small(&game.status);
+        ui.label(&game.status);
     }
 }
 
@@ -642,7 +648,7 @@ fn craft_options(
                     if crafts.craft(t).stats.class == crate::rules::socs::sheet::ShipClass::Planet
                         && aim.is_none()
                     {
-                        ui.small("a planet is hit automatically unless you aim at a location");
+                        ui.label("a planet is hit automatically unless you aim at a location");
                         continue;
                     }
                     let mods = d.aimed_shot_modifiers(crafts, me, w, t, *aim, *gm_modifier);
@@ -651,7 +657,7 @@ fn craft_options(
                         .iter()
                         .map(|m| format!("{} {:+}", m.label, m.value))
                         .collect();
-                    ui.small(format!(
+                    ui.label(format!(
                         "hit on {total} or less: {:.0}%{} ({})",
                         crate::rules::socs::dogfight::chance_3d6(total) * 100.0,
                         if crafts.may_dodge(t, me) {

@@ -69,10 +69,11 @@ pub fn sheet(ui: &mut egui::Ui, s: &Space, ships: &impl Vessels, id: UnitId) {
         points(s.thrust(ships, id))
     ));
     ui.label(format!(
-        "Velocity ({}, {}): {} hexes a turn ({:.0} miles)",
+        "Velocity ({}, {}): {} hex{} a turn ({:.0} miles)",
         st.vel.x,
         st.vel.y,
         st.vel.ulength(),
+        if st.vel.ulength() == 1 { "" } else { "es" },
         f64::from(st.vel.ulength()) * s.hex_miles
     ));
     let sensors: Vec<String> = sheet
@@ -307,7 +308,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         }
     }
     if !game.status.is_empty() {
-        ui.small(&game.status);
+        ui.label(&game.status);
     }
 }
 
@@ -383,18 +384,22 @@ fn maneuver(
         inputs.passive = !active;
     }
     let foes = ships.enemies(me);
-    egui::ComboBox::from_label("Ram")
-        .selected_text(
-            inputs
-                .ram
-                .map_or("nobody".to_string(), |t| ships.name_of(t).to_string()),
-        )
-        .show_ui(ui, |ui| {
-            ui.selectable_value(&mut inputs.ram, None, "nobody");
-            for &e in &foes {
-                ui.selectable_value(&mut inputs.ram, Some(e), ships.name_of(e));
-            }
-        });
+    // The label before its choice ("Ram: nobody"), as the other fields read.
+    ui.horizontal(|ui| {
+        ui.label("Ram:");
+        egui::ComboBox::from_id_salt("ram")
+            .selected_text(
+                inputs
+                    .ram
+                    .map_or("nobody".to_string(), |t| ships.name_of(t).to_string()),
+            )
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut inputs.ram, None, "nobody");
+                for &e in &foes {
+                    ui.selectable_value(&mut inputs.ram, Some(e), ships.name_of(e));
+                }
+            });
+    });
     let action = Action::Maneuver {
         to: (to.x, to.y),
         passive: inputs.passive,
@@ -486,7 +491,7 @@ fn fire(
                 });
             let mods = s.shot_modifiers(ships, me, m, t, aim.is_some());
             let skill: i32 = mods.iter().map(|x| x.value).sum();
-            ui.small(format!(
+            ui.label(format!(
                 "{:.0}% to hit (skill {skill}) against {}",
                 s.shot_odds(ships, me, m, t, aim.is_some()) * 100.0,
                 ships.name_of(t)
@@ -499,7 +504,7 @@ fn fire(
                 .iter()
                 .map(|x| format!("{} {:+}", x.label, x.value))
                 .collect();
-            ui.small(parts.join(", "));
+            ui.label(parts.join(", "));
         }
     }
     let shots: Vec<Shot> = inputs

@@ -328,7 +328,7 @@ pub fn actions(ui: &mut egui::Ui, game: &mut Game) {
         }
     }
     if !game.status.is_empty() {
-        ui.small(&game.status);
+        ui.label(&game.status);
     }
 }
 
@@ -649,7 +649,7 @@ fn movement(
     let run = Action::Run((h.x, h.y));
     match (f.check(me, &walk), f.check(me, &run)) {
         (Err(a), Err(b)) => {
-            ui.small(format!("Walk: {a}. Run: {b}."));
+            ui.label(format!("Walk: {a}. Run: {b}."));
         }
         _ => {
             offer(ui, f, me, walk, "free, up to Base Move a turn", chosen);
@@ -719,7 +719,7 @@ fn plan_button(
             }
         }
         Err(e) => {
-            ui.small(format!("Not this plan: {e}"));
+            ui.label(format!("Not this plan: {e}"));
         }
     }
 }
@@ -872,7 +872,7 @@ fn attacks(
         }
     }
     if !any {
-        ui.small(format!(
+        ui.label(format!(
             "No attack is open now ({}).",
             why.as_deref().unwrap_or("no foe left")
         ));

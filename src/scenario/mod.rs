@@ -338,10 +338,16 @@ pub fn unknown_sides(file: &ScenarioFile, path: &Path, ids: &[String]) -> Vec<Pr
         .map(|(i, id)| {
             Problem::new(
                 path.index(i),
-                format!("unknown side `{id}`: expected one of the side ids"),
+                format!("unknown side `{id}`: expected one of {}", side_ids(file)),
             )
         })
         .collect()
+}
+
+/// The scenario's side ids as an error message lists them: "`red`, `blue`".
+pub fn side_ids(file: &ScenarioFile) -> String {
+    let ids: Vec<String> = file.sides.iter().map(|s| format!("`{}`", s.id)).collect();
+    ids.join(", ")
 }
 
 /// What is wrong with a pair of unit names (at `path`, fields `from` and `to`) that must
@@ -547,13 +553,12 @@ pub fn validate(file: ScenarioFile) -> Result<Prepared, Vec<Problem>> {
         let side = match side_index.get(u.side.as_str()) {
             Some(&s) => Some(s),
             None => {
-                let ids: Vec<String> = file.sides.iter().map(|s| format!("`{}`", s.id)).collect();
                 problems.push(Problem::new(
                     path.field("side"),
                     format!(
                         "unknown side `{}`: expected one of {}",
                         u.side,
-                        ids.join(", ")
+                        side_ids(&file)
                     ),
                 ));
                 None

@@ -46,7 +46,10 @@ impl Ruleset for Gurps {
             if !file.sides.iter().any(|s| &s.id == id) {
                 problems.push(Problem::new(
                     base.field("groups").index(i),
-                    format!("unknown side `{id}`: expected one of the side ids"),
+                    format!(
+                        "unknown side `{id}`: expected one of {}",
+                        crate::scenario::side_ids(file)
+                    ),
                 ));
             }
         }
@@ -55,7 +58,10 @@ impl Ruleset for Gurps {
             match file.sides.iter().find(|s| &s.id == id) {
                 None => problems.push(Problem::new(
                     path,
-                    format!("morale for unknown side `{id}`: expected one of the side ids"),
+                    format!(
+                        "morale for unknown side `{id}`: expected one of {}",
+                        crate::scenario::side_ids(file)
+                    ),
                 )),
                 Some(side) if side.control == Control::Player => problems.push(Problem::new(
                     path,

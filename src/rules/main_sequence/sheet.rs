@@ -268,7 +268,13 @@ impl Character {
                         if !side_ids.contains(id) {
                             problems.push(Problem::new(
                                 root.field("tags").index(i).index(j),
-                                format!("unknown side `{id}`: expected one of the side ids"),
+                                format!(
+                                    "unknown side `{id}`: expected one of {}",
+                                    (side_ids.iter())
+                                        .map(|s| format!("`{s}`"))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
                             ));
                         }
                     }

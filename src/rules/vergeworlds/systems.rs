@@ -162,7 +162,10 @@ fn sync_turn(fight: &Fight, turn: &mut TurnState) {
     turn.phase = match fight.prompt {
         Some(Prompt::Defend(_)) => "defense",
         Some(Prompt::ManaAttack(_) | Prompt::ManaDefense(_) | Prompt::ManaLimit(_)) => "Mana",
-        None if fight.active.is_none() => "round start",
+        None if fight.active.is_none() && fight.order.is_empty() => "round start",
+        // One turn has ended and the next has not begun (the window shows the battle
+        // between steps).
+        None if fight.active.is_none() => "between turns",
         None => "turn",
     };
     turn.order.clone_from(&fight.order);
