@@ -10,6 +10,7 @@
 use super::Game;
 use crate::preview::balance::{Balance, Knob, balance};
 use crate::preview::compare::{CompareConfig, Comparison, Estimate, compare, mismatch};
+use crate::preview::sensitivity::{Outcome, Sensitivity, sensitivity, variants};
 use crate::preview::{PreviewConfig, PreviewReport, Rate, run_preview_from};
 use crate::scenario::Prepared;
 use bevy_egui::egui;
@@ -25,6 +26,7 @@ enum Tab {
     Preview,
     Compare,
     Balance,
+    Matters,
 }
 
 /// A run on another thread: how far it got, its cancel flag and, once done, its result.
@@ -138,7 +140,10 @@ pub struct AnalysisState {
     /// The command line that fights the same battles as the last run of each tab
     /// (preview, compare, balance), when one does: the window's runs use the battle's
     /// dice seed, which they show.
-    same_as: [Option<String>; 3],
+    same_as: [Option<String>; 4],
+    /// Who matters: the run, and its table.
+    weighing: Option<Job<Sensitivity>>,
+    weighed: Option<Sensitivity>,
     /// The dice seed of the last comparison.
     compare_seed: u64,
 }
@@ -167,7 +172,9 @@ impl Default for AnalysisState {
             save_failed: false,
             opened: None,
             of: None,
-            same_as: [None, None, None],
+            same_as: [None, None, None, None],
+            weighing: None,
+            weighed: None,
             compare_seed: 0,
         }
     }
@@ -252,6 +259,8 @@ pub fn window(ctx: &egui::Context, game: &mut Game, state: &mut AnalysisState) {
                     .on_hover_text("This battle against another file or the edited variant, on the same dice (skirmish compare)");
                 ui.selectable_value(&mut state.tab, Tab::Balance, "Balance")
                     .on_hover_text("The number of a side's units, its skill or its hit points for a win rate (skirmish balance)");
+                ui.selectable_value(&mut state.tab, Tab::Matters, "Who matters")
+                    .on_hover_text("Each unit's side without it, and with its main attack a step weaker and stronger (skirmish preview --sensitivity)");
                 ui.separator();
                 ui.label("Battles:");
                 ui.add(egui::DragValue::new(&mut state.runs).range(10..=100_000));
@@ -263,11 +272,139 @@ pub fn window(ctx: &egui::Context, game: &mut Game, state: &mut AnalysisState) {
                 Tab::Preview => preview_tab(ui, game, state),
                 Tab::Compare => compare_tab(ui, game, state),
                 Tab::Balance => balance_tab(ui, game, state),
+                Tab::Matters => matters_tab(ui, game, state),
             });
         });
     if !open {
         state.stop();
         state.show = false;
+    }
+}
+
+/// Who matters: for each unit, its side's win rate as written, without it and with its
+/// main attack a step weaker and stronger, over the same seeds (`skirmish preview
+/// --sensitivity`), the units whose removal changes most first; the scenario shown (the
+/// edited version while editing), from its start.
+fn matters_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
+    let prepared = game.play.session().prepared().clone();
+    let runs = state.runs.max(1);
+    let total = runs * (1 + variants(&prepared.file));
+    ui.label(format!(
+        "{runs} battles for the scenario as written and for each unit's three variants: \
+         {total} in all."
+    ));
+    if ui
+        .add_enabled(state.weighing.is_none(), egui::Button::new("Run"))
+        .clicked()
+    {
+        let config = PreviewConfig {
+            runs,
+            seed: seed_of(game),
+            threads: threads(),
+        };
+        state.same_as[3] = (!game.editing()).then(|| {
+            format!(
+                "skirmish preview {} --sensitivity --seed {} --runs {}",
+                shell_word(&game.scenario_path),
+                config.seed,
+                config.runs
+            )
+        });
+        state.weighed = None;
+        let prepared = prepared.clone();
+        state.weighing = Some(Job::spawn(total, move |progress, cancel| {
+            sensitivity(&prepared, config, &|n| progress(n, String::new()), cancel)
+        }));
+    }
+    if let Some(job) = &state.weighing
+        && let Some(result) = job.poll(ui)
+    {
+        match result {
+            Ok(w) => state.weighed = Some(w),
+            Err(e) => state.message = e,
+        }
+        state.weighing = None;
+    }
+    if !state.message.is_empty() && state.tab == Tab::Matters {
+        ui.colored_label(egui::Color32::LIGHT_RED, &state.message);
+    }
+    let Some(w) = &state.weighed else {
+        return;
+    };
+    if w.cancelled {
+        ui.label("Cancelled: the units fought to the end are shown.");
+    }
+    seed_line(
+        ui,
+        w.seed,
+        state.same_as[3].as_ref().filter(|_| !w.cancelled),
+    );
+    ui.label(format!(
+        "The change in points from the scenario as written, bold where p < 5%{}.",
+        if w.step.is_empty() {
+            String::new()
+        } else {
+            format!("; a step is {}", w.step)
+        }
+    ));
+    let sides = &prepared.sides;
+    let cell = |ui: &mut egui::Ui, o: &Outcome| match o {
+        Outcome::Fought(e) => {
+            let text = egui::RichText::new(format!(
+                "{:.1}% ({:+.1})",
+                100.0 * e.win_rate,
+                100.0 * e.change.difference
+            ));
+            ui.label(if e.change.significant() {
+                text.strong()
+            } else {
+                text
+            })
+            .on_hover_text(format!(
+                "95% interval of the change {:+.1} to {:+.1} points, p = {:.3}",
+                100.0 * e.change.ci95[0],
+                100.0 * e.change.ci95[1],
+                e.change.p_value
+            ));
+        }
+        Outcome::NotPossible(why) => {
+            ui.label("n/a").on_hover_text(why);
+        }
+    };
+    egui::Grid::new("matters-table")
+        .striped(true)
+        .show(ui, |ui| {
+            for heading in [
+                "unit",
+                "as is",
+                "without",
+                "a step weaker",
+                "a step stronger",
+            ] {
+                ui.strong(heading);
+            }
+            ui.end_row();
+            for u in &w.units {
+                let i = sides.iter().position(|s| s.id == u.side).unwrap_or(0);
+                ui.colored_label(colour(sides, i), &u.name);
+                ui.label(format!("{:.1}%", 100.0 * u.win_rate));
+                cell(ui, &u.without);
+                cell(ui, &u.weaker);
+                cell(ui, &u.stronger);
+                ui.end_row();
+            }
+        });
+    let grouped: Vec<&str> = (w.units.iter())
+        .filter(|u| u.out_of_group.is_some())
+        .map(|u| u.name.as_str())
+        .collect();
+    if !grouped.is_empty() {
+        ui.label(format!(
+            "{} act with their template's group: their steps are measured against the unit \
+             taken out of the group unchanged (skirmish preview --sensitivity shows those \
+             rates).",
+            grouped.join(", ")
+        ));
     }
 }
 
@@ -1118,6 +1255,9 @@ impl AnalysisState {
             j.stop();
         }
         if let Some(j) = &self.balancing {
+            j.stop();
+        }
+        if let Some(j) = &self.weighing {
             j.stop();
         }
     }
