@@ -139,6 +139,19 @@ impl Editor {
             .is_none_or(|(_, saved)| *saved != self.file)
     }
 
+    /// The line and column (from 1) of the value at `path` in the file as it was opened
+    /// or last saved, while the scenario is still that file (not [`Editor::dirty`]), as
+    /// `check` would point at it; `None` for a changed or new scenario, whose lines are
+    /// not written yet.
+    pub fn line_of(&self, path: &crate::format::Path) -> Option<(usize, usize)> {
+        if self.dirty() {
+            return None;
+        }
+        let (text, _) = self.original.as_ref()?;
+        let (start, _) = crate::scenario::locate::locate(text, path)?;
+        Some(crate::scenario::locate::line_col(text, start))
+    }
+
     /// Whether there is a change to undo.
     pub fn can_undo(&self) -> bool {
         !self.undo.is_empty()

@@ -209,8 +209,16 @@ fn a_file_with_problems_opens_to_be_mended() {
     assert!(e.prepared().is_none());
     // Without Bob his side would be empty: nothing the map can show of this file.
     assert!(e.shown().is_none());
+    // While it is the file, the problem list points where `check` does (its expect line).
+    let at = Path::root().field("units").index(1).field("at");
+    assert_eq!(e.line_of(&at), Some((10, 41)));
     e.place(1, Hex::new(2, 0))
         .expect("a copy of Bob on the map");
+    assert_eq!(
+        e.line_of(&at),
+        None,
+        "changed: its lines are not written yet"
+    );
     let shown = e.shown().expect("without Bob, the rest checks");
     let names: Vec<&str> = shown.units.iter().map(|u| u.name.as_str()).collect();
     assert_eq!(names, ["Ann", "Bob 2"]);

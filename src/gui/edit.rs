@@ -833,11 +833,16 @@ pub fn problems_panel(ui: &mut egui::Ui, game: &mut Game) {
     let mut select = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
         for p in problems {
+            // Where `check` would point in the file, while the scenario is the file.
+            let at = edit
+                .editor
+                .line_of(&p.path)
+                .map_or(String::new(), |(line, col)| format!("{line}:{col}: "));
             match problem_unit(&p.path) {
                 // A unit's problem names the unit; a click selects it (its form shows the
                 // problem beside the field).
                 Some(i) if i < units.len() => {
-                    let text = format!("{} ({}): {}", units[i].name, p.path, p.message);
+                    let text = format!("{at}{} ({}): {}", units[i].name, p.path, p.message);
                     let link = egui::Button::new(egui::RichText::new(text).monospace())
                         .frame(false)
                         .wrap();
@@ -850,7 +855,7 @@ pub fn problems_panel(ui: &mut egui::Ui, game: &mut Game) {
                     }
                 }
                 _ => {
-                    ui.monospace(format!("{}: {}", p.path, p.message));
+                    ui.monospace(format!("{at}{}: {}", p.path, p.message));
                 }
             }
         }
