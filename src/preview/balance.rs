@@ -341,9 +341,8 @@ fn with_copies(prepared: &Prepared, side: &str, copies: i32) -> Result<ScenarioF
     for unit in originals {
         let home = Hex::new(unit.at.0, unit.at.1);
         for n in 2..=copies {
-            let free = (1..=20u32)
-                .flat_map(|r| home.ring(r))
-                .find(|&h| prepared.map.move_cost(h).is_some() && !taken.contains(&h))
+            let free = (prepared.map)
+                .nearest_open(home, |h| taken.contains(&h))
                 .ok_or_else(|| format!("no free hex near {} for a copy", unit.name))?;
             taken.push(free);
             let mut copy = unit.clone();
