@@ -50,7 +50,8 @@ pub fn read_text_file(path: &std::path::Path) -> Result<String, String> {
     }
     let mut text = String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
-        let (line, column) = line_and_column(&e.as_bytes()[..valid]);
+        let before = std::str::from_utf8(&e.as_bytes()[..valid]).unwrap_or_default();
+        let (line, column) = line_col(before, valid);
         format!(
             "cannot read the file: not UTF-8 text (line {line}, column {column}: byte {} is \
              not valid; save it as UTF-8)",
@@ -72,12 +73,17 @@ pub fn folder(dir: Option<&std::path::Path>) -> std::path::PathBuf {
     }
 }
 
-/// The line and column (from 1, in characters) just after `before`, valid UTF-8 text.
-fn line_and_column(before: &[u8]) -> (usize, usize) {
-    let text = std::str::from_utf8(before).unwrap_or_default();
-    let line = text.matches('\n').count() + 1;
-    let column = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
+/// 1-based line and column (in characters) of byte `offset` in `src`: where an error
+/// points (a scenario's, a save's, a file that is not UTF-8).
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(src.len());
+    while !src.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &src[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
 }
 
 use std::fmt;

@@ -324,14 +324,7 @@ pub fn locate(src: &str, path: &Path) -> Option<(usize, usize)> {
     Some((node.start, node.end.saturating_sub(node.start).max(1)))
 }
 
-/// 1-based line and column (in characters) of byte `offset` in `src`.
-pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(src.len());
-    let before = &src[..offset];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
-}
+pub use crate::format::line_col;
 
 /// Byte offset of 1-based `line` and `col` (in characters) in `src`.
 pub fn offset_of(src: &str, line: usize, col: usize) -> usize {
