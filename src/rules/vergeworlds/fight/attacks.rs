@@ -533,7 +533,10 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let w = self.weapon(u, a.weapon);
         let (mods, dc) = self.attack_modifiers(u, &a);
         p.dc = dc;
-        p.dc_parts = self.difficulty(u, &a);
+        // Only a log shows them: a preview keeps none and pays nothing for them.
+        if !self.quiet {
+            p.dc_parts = self.difficulty(u, &a);
+        }
         p.cover = mods
             .iter()
             .find(|m| &*m.label == "target in cover")
@@ -624,6 +627,7 @@ impl<F: BorrowMut<Fight>, U: VwUnitsMut> Board<F, U> {
         let mut parts = p.dc_parts.clone();
         if let Some((label, _)) = &p.defense_roll
             && Self::defense_degree(&p) > 0
+            && !self.quiet
         {
             parts.push(Modifier::named(
                 format!("defense ({label})"),
