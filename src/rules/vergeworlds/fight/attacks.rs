@@ -18,9 +18,9 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
     /// What the DC of `u`'s attack `a` before the defense is made of: the base difficulty
     /// from the sizes and the range ("Attack"), an aimed peripheral location ("Hit
     /// Location") and, for a missile, its speed ("Range"); each with its label.
-    fn difficulty_terms(&self, u: UnitId, a: &Attack) -> [(&'static str, i32); 3] {
+    /// `w` is the attacker's weapon (`u`'s `a.weapon`), looked up once by the caller.
+    fn difficulty_terms(&self, u: UnitId, a: &Attack, w: &Weapon) -> [(&'static str, i32); 3] {
         let (sheet, tsheet) = (self.sheet(u), self.sheet(a.target));
-        let w = self.weapon_ref(u, a.weapon);
         let d = self.distance(u, a.target);
         let speed = if w.melee() {
             0
@@ -37,7 +37,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
     /// [`Board::difficulty_terms`] as the attack roll shows them beside its target: the
     /// base always, the others when they count.
     pub(crate) fn difficulty(&self, u: UnitId, a: &Attack) -> Vec<Modifier> {
-        let terms = self.difficulty_terms(u, a);
+        let terms = self.difficulty_terms(u, a, &self.weapon_ref(u, a.weapon));
         (terms.iter().enumerate())
             .filter(|&(i, &(_, v))| i == 0 || v != 0)
             .map(|(_, &(label, v))| Modifier::new(label, v))
@@ -140,7 +140,7 @@ impl<F: Borrow<Fight>, U: VwUnits> Board<F, U> {
                 }
             }
         }
-        let dc = self.difficulty_terms(u, a).iter().map(|(_, v)| v).sum();
+        let dc = self.difficulty_terms(u, a, &w).iter().map(|(_, v)| v).sum();
         let cover = if w.melee() {
             0
         } else {
