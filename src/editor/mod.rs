@@ -44,6 +44,9 @@ pub struct Editor {
     redo: Vec<ScenarioFile>,
     /// The scenario checked: ready to fight, or its problems.
     checked: Result<Arc<Prepared>, Vec<Problem>>,
+    /// The line and column of each problem of the file as opened or last saved, in its
+    /// text ([`Editor::line_of`]): worked out once, not at every frame that lists them.
+    lines: Vec<(Path, (usize, usize))>,
 }
 
 /// Why [`Editor::open`] could not open a file.
@@ -82,6 +85,7 @@ impl Editor {
         file.dir = path.parent().map(std::path::Path::to_path_buf);
         let mut editor = Self::with(registry, file, Some(path.to_path_buf()));
         editor.original = Some((text, editor.file.clone()));
+        editor.locate_problems();
         Ok(editor)
     }
 
@@ -118,6 +122,7 @@ impl Editor {
             undo: Vec::new(),
             redo: Vec::new(),
             checked,
+            lines: Vec::new(),
         }
     }
 
@@ -143,13 +148,26 @@ impl Editor {
     /// or last saved, while the scenario is still that file (not [`Editor::dirty`]), as
     /// `check` would point at it; `None` for a changed or new scenario, whose lines are
     /// not written yet.
-    pub fn line_of(&self, path: &crate::format::Path) -> Option<(usize, usize)> {
+    pub fn line_of(&self, path: &Path) -> Option<(usize, usize)> {
         if self.dirty() {
             return None;
         }
-        let (text, _) = self.original.as_ref()?;
-        let (start, _) = crate::scenario::locate::locate(text, path)?;
-        Some(crate::scenario::locate::line_col(text, start))
+        (self.lines.iter())
+            .find(|(at, _)| at == path)
+            .map(|&(_, place)| place)
+    }
+
+    /// Works out [`Editor::lines`] for the file as opened or last saved.
+    fn locate_problems(&mut self) {
+        let Some((text, _)) = &self.original else {
+            self.lines.clear();
+            return;
+        };
+        let located = |p: &Problem| {
+            let (start, _) = crate::scenario::locate::locate(text, &p.path)?;
+            Some((p.path.clone(), crate::format::line_col(text, start)))
+        };
+        self.lines = self.problems().iter().filter_map(located).collect();
     }
 
     /// Whether there is a change to undo.
@@ -572,6 +590,7 @@ impl Editor {
         self.path = Some(path.clone());
         // Files it names (a GCS character) are now looked for from the new folder.
         self.checked = check(&self.file);
+        self.locate_problems();
         Ok(path)
     }
 

@@ -138,7 +138,7 @@ pub struct AnalysisState {
     /// The scenario the runs and results are of: another one clears them.
     of: Option<PathBuf>,
     /// The command line that fights the same battles as the last run of each tab
-    /// (preview, compare, balance), when one does: the window's runs use the battle's
+    /// (preview, compare, balance, who matters), when one does: the window's runs use the battle's
     /// dice seed, which they show.
     same_as: [Option<String>; 4],
     /// Who matters: the run, and its table.
@@ -186,9 +186,21 @@ fn seed_of(game: &Game) -> u64 {
     game.play.session().seed()
 }
 
-/// A path as a shell reads it: quoted when it holds anything but plain characters.
+/// True when the battle shown is its scenario file as the command line reads it: not the
+/// editor's version, nor the built-in duel the window opens when no file is found.
+fn on_file(game: &Game) -> bool {
+    !game.editing() && game.scenario_path.is_file()
+}
+
+/// A path as a POSIX shell reads it: quoted when it holds anything but plain characters,
+/// and led by `./` when it starts with `-` (which the command line would take for an
+/// option).
 fn shell_word(path: &std::path::Path) -> String {
-    let text = path.display().to_string();
+    let mut text = path.display().to_string();
+    if text.starts_with('-') {
+        // Not to be read as an option.
+        text.insert_str(0, "./");
+    }
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:=@".contains(c);
     if !text.is_empty() && text.chars().all(plain) {
         text
@@ -252,6 +264,8 @@ pub fn window(ctx: &egui::Context, game: &mut Game, state: &mut AnalysisState) {
         // Tall enough for a tab's table and charts on a 720-pixel screen; scrolls beyond.
         .default_height(620.0)
         .show(ctx, |ui| {
+            // A message is about the tab it was said on: another tab starts without it.
+            let shown = state.tab;
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut state.tab, Tab::Preview, "Preview")
                     .on_hover_text("Who wins, how often and how fast (skirmish preview)");
@@ -265,6 +279,9 @@ pub fn window(ctx: &egui::Context, game: &mut Game, state: &mut AnalysisState) {
                 ui.label("Battles:");
                 ui.add(egui::DragValue::new(&mut state.runs).range(10..=100_000));
             });
+            if state.tab != shown {
+                state.message.clear();
+            }
             ui.separator();
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
@@ -290,8 +307,8 @@ fn matters_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     let runs = state.runs.max(1);
     let total = runs * (1 + variants(&prepared.file));
     ui.label(format!(
-        "{runs} battles for the scenario as written and for each unit's three variants: \
-         {total} in all."
+        "{runs} battles for the scenario as written and for each unit's variants (without \
+         it, a step weaker, a step stronger): {total} in all."
     ));
     if ui
         .add_enabled(state.weighing.is_none(), egui::Button::new("Run"))
@@ -302,7 +319,7 @@ fn matters_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             seed: seed_of(game),
             threads: threads(),
         };
-        state.same_as[3] = (!game.editing()).then(|| {
+        state.same_as[3] = on_file(game).then(|| {
             format!(
                 "skirmish preview {} --sensitivity --seed {} --runs {}",
                 shell_word(&game.scenario_path),
@@ -311,6 +328,7 @@ fn matters_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             )
         });
         state.weighed = None;
+        state.message.clear();
         let prepared = prepared.clone();
         state.weighing = Some(Job::spawn(total, move |progress, cancel| {
             sensitivity(&prepared, config, &|n| progress(n, String::new()), cancel)
@@ -522,7 +540,7 @@ fn start_preview(game: &Game, state: &mut AnalysisState) {
         threads: threads(),
     };
     // A battle in progress, or the editor's version, is no file the command line reads.
-    state.same_as[0] = (start.is_none() && !game.editing()).then(|| {
+    state.same_as[0] = (start.is_none() && on_file(game)).then(|| {
         format!(
             "skirmish preview {} --seed {} --runs {}",
             shell_word(&game.scenario_path),
@@ -590,7 +608,7 @@ fn compare_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
                     threads: threads(),
                 };
                 state.compare_seed = config.seed;
-                state.same_as[1] = (!state.edited).then(|| {
+                state.same_as[1] = (!state.edited && game.scenario_path.is_file()).then(|| {
                     format!(
                         "skirmish compare {} {} --seed {} --runs {}",
                         shell_word(&game.scenario_path),
@@ -849,7 +867,7 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             seed: seed_of(game),
             threads: threads(),
         };
-        state.same_as[2] = (!game.editing()).then(|| {
+        state.same_as[2] = on_file(game).then(|| {
             format!(
                 "skirmish balance {} --side {} --target {} --vary {} --seed {} --runs {}",
                 shell_word(&game.scenario_path),
@@ -1282,6 +1300,7 @@ mod tests {
         );
         assert_eq!(shell_word(Path::new("it's.ron")), "'it'\\''s.ron'");
         assert_eq!(shell_word(Path::new("")), "''");
+        assert_eq!(shell_word(Path::new("-odd.ron")), "./-odd.ron");
     }
 
     /// A histogram's axis reaches a round count (1, 2 or 5 times a power of ten) at or

@@ -301,10 +301,7 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
         } else if game.autoplay {
             ui.label("The AI plays every side (untick \"AI plays all\" to take over).");
         } else if !game.playing {
-            ui.label(
-                "Paused before the next turn: Play or Step goes on; your units act when their \
-                 turn comes.",
-            );
+            ui.label(super::ships::paused_note("units"));
         } else {
             ui.label("The AI is acting. Your units act when their turn comes.");
         }

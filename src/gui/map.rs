@@ -75,6 +75,10 @@ pub struct Token {
     pub shown: Vec2,
     /// Points still to walk through.
     pub queue: VecDeque<Vec2>,
+    /// The hex it is drawn on while a roll waits for dice, its step having moved it there
+    /// before the roll ([`crate::play::DiceRequest::moved`]): once the step is made, its
+    /// walk there is not walked again.
+    pub drawn_at: Option<Hex>,
 }
 
 /// The coloured disc of a token.
@@ -398,6 +402,7 @@ pub fn spawn_scene(
                     unit: id,
                     shown: at,
                     queue: VecDeque::new(),
+                    drawn_at: None,
                 },
                 Transform::from_xyz(at.x, at.y, 3.0),
                 Visibility::default(),
@@ -628,8 +633,9 @@ pub fn queue_walks(
         if let Some(mut t) = tokens.iter_mut().find(|t| t.unit == unit) {
             // A token drawn at the walk's end while a roll waited for dice (see
             // `sync_tokens`) does not walk it again.
-            let end = path.last().map(|&(q, r)| layout.pos(Hex::new(q, r)));
-            if t.queue.is_empty() && end.is_some_and(|end| end.distance(t.shown) < 1.0) {
+            let end = path.last().map(|&(q, r)| Hex::new(q, r));
+            if t.drawn_at.is_some() && t.drawn_at == end {
+                t.drawn_at = None;
                 continue;
             }
             for &(q, r) in path.iter().skip(1) {
@@ -678,6 +684,7 @@ pub fn sync_tokens(
             .pending_dice()
             .and_then(|r| r.moved.iter().find(|(u, _)| *u == token.unit))
             .map(|&(_, hex)| hex);
+        token.drawn_at = waiting_at;
         let target = layout.pos(waiting_at.unwrap_or(pos.0));
         // Walk towards the next queued point; snap when nothing is queued.
         let mut budget = step;

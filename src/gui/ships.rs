@@ -172,6 +172,14 @@ pub fn range_panel(ui: &mut egui::Ui, fleet: &Fleet, ships: &impl Ships) {
     }
 }
 
+/// What the action panel says while the battle is paused between steps (nothing acts
+/// until Play or Step), `units` the ruleset's word for them.
+pub(super) fn paused_note(units: &str) -> String {
+    format!(
+        "Paused before the next turn: Play or Step goes on; your {units} act when their turn comes."
+    )
+}
+
 /// The panel's heading, and the player's unit whose decision is awaited; without one, a
 /// line saying why (battle over, the AI plays all, the AI's turn).
 pub(super) fn awaited(ui: &mut egui::Ui, game: &Game, units: &str) -> Option<UnitId> {
@@ -183,11 +191,7 @@ pub(super) fn awaited(ui: &mut egui::Ui, game: &Game, units: &str) -> Option<Uni
         } else if game.autoplay {
             ui.label("The AI plays every side (untick \"AI plays all\" to take over).");
         } else if !game.playing {
-            // Paused between steps: nothing acts until the battle goes on.
-            ui.label(format!(
-                "Paused before the next turn: Play or Step goes on; your {units} act when \
-                 their turn comes."
-            ));
+            ui.label(paused_note(units));
         } else {
             ui.label(format!(
                 "The AI is acting. Your {units} act when their turn comes."

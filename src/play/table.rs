@@ -35,8 +35,9 @@ pub struct DiceRequest {
     /// The index of the first die to enter among the battle's dice.
     pub draw: u64,
     /// What the step that makes the roll did before it, as the log tells it, a line each
-    /// (the move before an attack, the attack before a defense). While the roll waits the
-    /// battle stands before that step, so the window shows these lines with the prompt.
+    /// (the move before an attack, a GURPS attack before the defense against it). While
+    /// the roll waits the battle stands before that step, so the window shows these lines
+    /// with the prompt.
     pub before: Vec<String>,
     /// Where the units that step moved before the roll stand when it is made (the last
     /// hex of each one's moves and knockbacks): the window draws them there while the roll
@@ -445,8 +446,15 @@ impl Play {
                 if let Some(mut request) =
                     request_for(*unit, purpose.clone(), roll, rng, mark.drawn)
                 {
-                    let earlier = &rolls[..n];
-                    (request.before, request.moved) = lead_up(&entries[..k], earlier, session);
+                    // The event's rolls made before this one: an event may list its
+                    // rolls out of the order they were made (a Vergeworlds defense is
+                    // rolled before the attack it answers, and listed after it).
+                    let first = roll.drawn.first;
+                    let earlier: Vec<_> = (rolls[..n].iter())
+                        .filter(|(_, _, r)| r.drawn.first < first)
+                        .cloned()
+                        .collect();
+                    (request.before, request.moved) = lead_up(&entries[..k], &earlier, session);
                     return Some(request);
                 }
             }

@@ -466,14 +466,21 @@ pub fn balance(
             config.runs, step.value
         ),
     };
-    // A stat-block knob the side's blocks cannot take a step of either way is refused
-    // before any battle, whatever the target (checking the files costs no battle).
-    if knob != Knob::Count
-        && let (Err(why), Err(_)) = (
+    // A stat-block knob the side's blocks cannot take a step of either way, or copies
+    // that cannot be made (only places to copy, no free hex), are refused before any
+    // battle, whatever the target (checking the files costs no battle).
+    let cannot = if knob == Knob::Count {
+        variant(prepared, side, knob, 2).err()
+    } else {
+        match (
             variant(prepared, side, knob, 1),
             variant(prepared, side, knob, -1),
-        )
-    {
+        ) {
+            (Err(why), Err(_)) => Some(why),
+            _ => None,
+        }
+    };
+    if let Some(why) = cannot {
         return Err(format!(
             "side `{side}`'s {} (`{}`) cannot change from the scenario as written: {why}",
             knob.words(),
@@ -663,6 +670,27 @@ mod tests {
             .retain(|u| u.side != "corsairs" || ["Regina", "Fort Bastion"].contains(&&*u.name));
         let err = with_copies(&held, "corsairs", 2).expect_err("nothing to copy");
         assert!(err.contains("side `corsairs` has no unit to copy"), "{err}");
+        // Said before any battle is fought.
+        let config = PreviewConfig {
+            runs: 20,
+            seed: 4,
+            threads: 1,
+        };
+        let fought = std::sync::atomic::AtomicU64::new(0);
+        let never = AtomicBool::new(false);
+        let held = Arc::new(held);
+        let err = balance(
+            &held,
+            ("corsairs", Knob::Count, 0.9),
+            config,
+            &|_, n| {
+                fought.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
+            },
+            &never,
+        )
+        .expect_err("nothing to copy");
+        assert!(err.contains("has no unit to copy"), "{err}");
+        assert_eq!(fought.load(std::sync::atomic::Ordering::Relaxed), 0);
     }
 
     /// Three copies of each of the patrol's riflemen: nine units on free hexes near the

@@ -346,7 +346,12 @@ pub fn unknown_sides(file: &ScenarioFile, path: &Path, ids: &[String]) -> Vec<Pr
 
 /// The scenario's side ids as an error message lists them: "`red`, `blue`".
 pub fn side_ids(file: &ScenarioFile) -> String {
-    let ids: Vec<String> = file.sides.iter().map(|s| format!("`{}`", s.id)).collect();
+    id_list(file.sides.iter().map(|s| s.id.as_str()))
+}
+
+/// Ids as an error message lists them: "`red`, `blue`".
+pub fn id_list<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {
+    let ids: Vec<String> = ids.into_iter().map(|id| format!("`{id}`")).collect();
     ids.join(", ")
 }
 

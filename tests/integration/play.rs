@@ -559,6 +559,33 @@ fn continue_from_resumes_a_recorded_battle_with_new_dice() {
     assert_eq!(a.summary(), b.summary());
 }
 
+/// `continue_from` stands where the live battle stood after its steps (`until`), the AI's
+/// steps after the last decision included, and not one step further.
+#[test]
+fn continue_from_stops_where_the_live_battle_stood() {
+    let mut p = play("gurps-duel.ron", 5);
+    let unit = to_player(&mut p).expect("Aldric's turn");
+    decide_simply(&mut p, unit);
+    let at_decision = (p.steps(), p.session().log_text());
+    // The Black Knight's turn, one AI step after the last decision.
+    assert!(matches!(p.advance(), Advance::Stepped));
+    let (steps, live) = (p.steps(), p.session().log_text());
+    assert!(live.len() > at_decision.1.len());
+    let recording = p.recording().clone();
+    let prepared = p.session().prepared().clone();
+    let resumed = |until: u64| {
+        let logged = SessionOptions {
+            keep_log: true,
+            autopilot: true,
+        };
+        let mut s = Session::new(prepared.clone(), 99, logged);
+        continue_from(&mut s, &recording, until, 1234);
+        s.log_text()
+    };
+    assert_eq!(resumed(steps), live);
+    assert_eq!(resumed(at_decision.0), at_decision.1);
+}
+
 /// `load_for_replay` checks the whole file, then starts the battle over to play it back.
 #[test]
 fn load_for_replay_starts_over() {

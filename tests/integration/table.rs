@@ -308,6 +308,49 @@ fn a_waiting_roll_tells_what_its_step_did_before_it() {
     assert_eq!(at, hexx::Hex::new(1, 0));
 }
 
+/// The first defense roll that waits for the dice of `side` in `file` (seed `seed`), the
+/// other rolls entered as 4s and the player's decisions made by the AI.
+fn first_waiting_defense(file: &str, seed: u64, side: &str) -> skirmish::play::DiceRequest {
+    let mut p = play(file, seed);
+    p.set_own_dice(side, true);
+    for _ in 0..100_000 {
+        match p.advance() {
+            Advance::AwaitingDice(_) => {
+                let request = p.pending_dice().cloned().expect("roll");
+                if request.purpose.contains(" against ") {
+                    return request;
+                }
+                p.enter_dice(&vec![4; request.count]).expect("fits");
+            }
+            Advance::AwaitingPlayer(_) => p.decide_by_ai().expect("decides"),
+            Advance::Over(o) => panic!("{file}: over before a defense: {o:?}"),
+            _ => {}
+        }
+    }
+    panic!("{file}: no defense");
+}
+
+/// A waiting defense tells the attack before it when the attack was rolled first (GURPS:
+/// the roll to hit, then the defense), and not when the defense came first (Vergeworlds:
+/// the defense's degree goes into the attack's difficulty), although both events list the
+/// attack's roll first.
+#[test]
+fn a_waiting_defense_tells_only_the_rolls_made_before_it() {
+    let gurps = first_waiting_defense("gurps-duel.ron", 3, "red");
+    assert!(
+        gurps
+            .before
+            .iter()
+            .any(|l| l.contains(", attack on Aldric with ")),
+        "{gurps:?}"
+    );
+    let verge = first_waiting_defense("vw-warehouse-firefight.ron", 3, "agency");
+    assert!(
+        !verge.before.iter().any(|l| l.contains(", attack on ")),
+        "{verge:?}"
+    );
+}
+
 /// Entered faces are the dice the rules see: a GURPS attack entered as 3, 3, 4 (a 10)
 /// shows those faces in the log, marked entered, and undo takes the entered dice back
 /// with the decision.

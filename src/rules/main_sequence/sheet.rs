@@ -270,10 +270,7 @@ impl Character {
                                 root.field("tags").index(i).index(j),
                                 format!(
                                     "unknown side `{id}`: expected one of {}",
-                                    (side_ids.iter())
-                                        .map(|s| format!("`{s}`"))
-                                        .collect::<Vec<_>>()
-                                        .join(", ")
+                                    crate::scenario::id_list(side_ids.iter().map(String::as_str))
                                 ),
                             ));
                         }
