@@ -268,22 +268,31 @@ fn traveller_at_the_table() {
     check_ruleset("traveller-merchant-raider.ron", 3);
 }
 
+/// `file`'s battle of seed `seed` with `side` rolling its own dice, played (the player's
+/// decisions by the AI) to the first roll that waits for them, and that roll.
+fn first_roll(file: &str, seed: u64, side: &str) -> (Play, skirmish::play::DiceRequest) {
+    let mut p = play(file, seed);
+    p.set_own_dice(side, true);
+    loop {
+        match p.advance() {
+            Advance::AwaitingDice(_) => {
+                let request = p.pending_dice().cloned().expect("roll");
+                return (p, request);
+            }
+            Advance::AwaitingPlayer(_) => p.decide_by_ai().expect("decides"),
+            Advance::Over(o) => panic!("over before a roll: {o:?}"),
+            _ => {}
+        }
+    }
+}
+
 /// While a roll waits for its dice the battle stands before the step that rolls it, so
 /// the request tells what that step did first: the Black Knight's Move and Attack asks
 /// for his attack roll with his move told, and him drawn where he attacks from, while his
 /// place in the battle is still where he started.
 #[test]
 fn a_waiting_roll_tells_what_its_step_did_before_it() {
-    let mut p = play("gurps-duel.ron", 7);
-    p.set_own_dice("blue", true);
-    let request = loop {
-        match p.advance() {
-            Advance::AwaitingDice(_) => break p.pending_dice().cloned().expect("roll"),
-            Advance::AwaitingPlayer(_) => p.decide_by_ai().expect("decides"),
-            Advance::Over(o) => panic!("over before a roll: {o:?}"),
-            _ => {}
-        }
-    };
+    let (mut p, request) = first_roll("gurps-duel.ron", 7, "blue");
     let knight = UnitId(1);
     assert_eq!(request.unit, knight);
     assert_eq!(request.purpose, "attack on Aldric with mace");
@@ -356,16 +365,7 @@ fn a_waiting_defense_tells_only_the_rolls_made_before_it() {
 /// with the decision.
 #[test]
 fn entered_faces_are_the_rolls_and_undo_takes_them_back() {
-    let mut p = play("gurps-duel.ron", 7);
-    p.set_own_dice("red", true);
-    let request = loop {
-        match p.advance() {
-            Advance::AwaitingDice(_) => break p.pending_dice().cloned().expect("roll"),
-            Advance::AwaitingPlayer(_) => p.decide_by_ai().expect("decides"),
-            Advance::Over(o) => panic!("over before a roll: {o:?}"),
-            _ => {}
-        }
-    };
+    let (mut p, request) = first_roll("gurps-duel.ron", 7, "red");
     assert_eq!((request.count, request.sides), (3, 6), "{request:?}");
     assert_eq!(request.dice, "3d6");
     let before = p.recording().decisions.len();
