@@ -457,8 +457,9 @@ pub fn judge_exploding_d6(
     if sixes > 0 {
         modifiers.insert(0, Modifier::new("each 6 counts 5", -sixes));
     }
-    let critical = (sixes > 0).then_some(Critical::Success);
-    roll_over_record("1d6", faces, modifiers, dl, critical)
+    // A six rolls on; the text has no critical results (its faces and "each 6 counts 5"
+    // say it), so a roll that rolled on may still miss.
+    roll_over_record("1d6", faces, modifiers, dl, None)
 }
 
 fn roll_over_record(

@@ -301,6 +301,10 @@ fn exploding_d6_and_the_hacking_example() {
     assert_eq!(r.total, 13);
     let r = exploding_d6(&mut Scripted::new(&[6, 1]), vec![], None);
     assert_eq!(r.total, 6);
+    // Rolling on is no critical result: a 6 then a 1 against DL 8 misses, and says so.
+    let r = exploding_d6(&mut Scripted::new(&[6, 1]), vec![], Some(8));
+    assert_eq!(r.critical, None);
+    assert!(r.to_string().ends_with(": failure by 2"), "{r}");
     let r = exploding_d6(
         &mut Scripted::new(&[3]),
         vec![Modifier::new("Tech", 4), Modifier::new("Hacking", 4)],

@@ -8,7 +8,7 @@
 //! - The dice of every roll (MS "Basic Task Resolution"; `src/dice/mod.rs`
 //!   `exploding_d6`): one d6, rolled again after each 6 and only then; each 6 counts 5 (the
 //!   "each 6 counts 5" modifier is −1 per 6); total = faces + modifiers; margin = total − DL;
-//!   success when the total meets the DL; the critical mark only when a 6 exploded.
+//!   success when the total meets the DL; no critical mark (the text has none).
 //! - Attack rolls (MS "Combat Actions", Attacking; "Rate of Fire"; "Using Edge"; "Tags",
 //!   Champion; "Shipboard Weapons"; `src/rules/main_sequence/sheet.rs` decisions for fists
 //!   and thrown explosives): Combat Rating = (Soldier + Agent) / 2 rounded down; the
@@ -312,11 +312,11 @@ impl Audit<'_> {
                 ),
             );
         }
-        let crit = if sixes > 0 { "Success" } else { "" };
-        if r["critical"].as_str().unwrap_or("") != crit {
+        // The text has no critical results: a six only rolls on.
+        if !r["critical"].is_null() {
             self.flag(
                 i,
-                format!("{what}: critical {} with {sixes} sixes", r["critical"]),
+                format!("{what}: critical {} (MS has none)", r["critical"]),
             );
         }
         match r["target"].as_i64() {
