@@ -186,6 +186,25 @@ fn seed_of(game: &Game) -> u64 {
     game.play.session().seed()
 }
 
+/// Draws `job`'s progress while it runs; once it is done, clears it and returns its result
+/// (or why it failed).
+fn finished<T: Send + 'static>(
+    job: &mut Option<Job<T>>,
+    ui: &mut egui::Ui,
+) -> Option<Result<T, String>> {
+    let result = job.as_ref()?.poll(ui)?;
+    *job = None;
+    Some(result)
+}
+
+/// The tab's last message (a refusal, a failed run), in red, if there is one. (A tab's
+/// code runs only while it is shown, and switching tabs clears the message.)
+fn show_message(ui: &mut egui::Ui, message: &str) {
+    if !message.is_empty() {
+        ui.colored_label(egui::Color32::LIGHT_RED, message);
+    }
+}
+
 /// True when the battle shown is its scenario file as the command line reads it: not the
 /// editor's version, nor the built-in duel the window opens when no file is found.
 fn on_file(game: &Game) -> bool {
@@ -334,18 +353,12 @@ fn matters_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             sensitivity(&prepared, config, &|n| progress(n, String::new()), cancel)
         }));
     }
-    if let Some(job) = &state.weighing
-        && let Some(result) = job.poll(ui)
-    {
-        match result {
-            Ok(w) => state.weighed = Some(w),
-            Err(e) => state.message = e,
-        }
-        state.weighing = None;
+    match finished(&mut state.weighing, ui) {
+        Some(Ok(w)) => state.weighed = Some(w),
+        Some(Err(e)) => state.message = e,
+        None => {}
     }
-    if !state.message.is_empty() && state.tab == Tab::Matters {
-        ui.colored_label(egui::Color32::LIGHT_RED, &state.message);
-    }
+    show_message(ui, &state.message);
     let Some(w) = &state.weighed else {
         return;
     };
@@ -439,18 +452,12 @@ fn preview_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             start_preview(game, state);
         }
     });
-    if let Some(job) = &state.preview
-        && let Some(report) = job.poll(ui)
-    {
-        match report {
-            Ok(r) => state.report = Some(r),
-            Err(e) => state.message = e,
-        }
-        state.preview = None;
+    match finished(&mut state.preview, ui) {
+        Some(Ok(r)) => state.report = Some(r),
+        Some(Err(e)) => state.message = e,
+        None => {}
     }
-    if !state.message.is_empty() && state.tab == Tab::Preview {
-        ui.colored_label(egui::Color32::LIGHT_RED, &state.message);
-    }
+    show_message(ui, &state.message);
     let Some(r) = &state.report else {
         return;
     };
@@ -631,17 +638,11 @@ fn compare_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             Err(e) => state.message = e,
         }
     }
-    if !state.message.is_empty() && state.tab == Tab::Compare {
-        ui.colored_label(egui::Color32::LIGHT_RED, &state.message);
-    }
-    if let Some(job) = &state.comparing
-        && let Some(c) = job.poll(ui)
-    {
-        match c {
-            Ok(c) => state.comparison = Some(c),
-            Err(e) => state.message = e,
-        }
-        state.comparing = None;
+    show_message(ui, &state.message);
+    match finished(&mut state.comparing, ui) {
+        Some(Ok(c)) => state.comparison = Some(c),
+        Some(Err(e)) => state.message = e,
+        None => {}
     }
     let Some(c) = &state.comparison else {
         return;
@@ -894,15 +895,12 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
             )
         }));
     }
-    if let Some(job) = &state.balancing
-        && let Some(result) = job.poll(ui)
-    {
+    if let Some(result) = finished(&mut state.balancing, ui) {
         state.balance = Some(result.and_then(|r| r));
-        state.balancing = None;
     }
     // What the last save said, also once the file written is the battle shown (which
     // clears the results).
-    if !state.saved.is_empty() && state.tab == Tab::Balance {
+    if !state.saved.is_empty() {
         if state.save_failed {
             ui.colored_label(egui::Color32::LIGHT_RED, &state.saved);
         } else {
