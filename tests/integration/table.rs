@@ -92,7 +92,9 @@ fn table_battle(file: &str, seed: u64) -> (Play, Table) {
                 }
                 p.decide_by_ai().unwrap_or_else(|e| panic!("{e}"));
                 decisions += 1;
-                if t.taken_decided && t.taken == Some(unit) {
+                // The decision is recorded, and the unit given back to the AI, once the
+                // dice it waits for (a defense of the side rolling its own) are in.
+                if t.taken_decided && t.taken == Some(unit) && p.pending_dice().is_none() {
                     assert!(!p.taken_over(unit), "the AI has it back");
                 }
             }
@@ -102,6 +104,9 @@ fn table_battle(file: &str, seed: u64) -> (Play, Table) {
         }
     }
     assert!(p.session().outcome().is_some(), "{file} did not end");
+    if let Some(unit) = t.taken {
+        assert!(!p.taken_over(unit), "{file}: the AI has it back");
+    }
     (p, t)
 }
 

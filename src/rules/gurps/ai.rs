@@ -32,12 +32,12 @@ pub struct GurpsAi {
 /// Orders a defender's open defenses best first (highest score; Dodge before Parry on a
 /// tie, since Dodge works against everything). A retreat is taken whenever it is open (it
 /// only adds); Dodge and Drop only when `desperate` (lying down costs two turns to get up);
-/// Feverish Defense only with `spare_fp` (more than two thirds of FP left). This is how
+/// Feverish Defense and Rapid Recovery only with `spare_fp` (more than two thirds of FP left). This is how
 /// AI-controlled and, until the GUI asks, player-controlled defenders defend.
 pub fn choose_defenses(options: &[DefenseOption], desperate: bool, spare_fp: bool) -> Vec<usize> {
     let mut order: Vec<usize> = (0..options.len())
         .filter(|&i| desperate || options[i].step != DefenseStep::Drop)
-        .filter(|&i| spare_fp || !options[i].feverish)
+        .filter(|&i| spare_fp || options[i].effort().is_none())
         .collect();
     order.sort_by_key(|&i| (-options[i].score(), i));
     order

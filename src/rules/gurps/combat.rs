@@ -243,8 +243,8 @@ pub fn defense_against(
 /// Every defense `defender` may choose from against a strike with `weapon` from `arc`:
 /// none from behind; otherwise [`defense_options`] with the shield ([`with_shield`]: its DB
 /// from the front, no Block against firearms), the retreat (when `can_retreat`) and Dodge
-/// and Drop ([`with_retreat_and_drop`]) and Feverish Defense when the scenario uses extra
-/// effort ([`with_feverish`]). `against` is from [`defense_against`]: its Dodge-only
+/// and Drop ([`with_retreat_and_drop`]), and Rapid Recovery ([`with_rapid_recovery`]) and
+/// Feverish Defense ([`with_feverish`]) when the scenario uses extra effort. `against` is from [`defense_against`]: its Dodge-only
 /// modifiers go on every kind of Dodge (retreating, dropping, feverish). When `quiet` (a
 /// battle that keeps no log) the labels made for the occasion are left empty.
 pub fn defenses_against(
@@ -266,7 +266,14 @@ pub fn defenses_against(
             defender,
             with_shield(
                 defender,
-                defense_options(defender, ranged, &against.every),
+                with_rapid_recovery(
+                    defender,
+                    defense_options(defender, ranged, &against.every),
+                    ranged,
+                    &against.every,
+                    extra_effort,
+                    quiet,
+                ),
                 arc == Arc::Front,
                 MissTable::for_skill(&weapon.skill_name) == MissTable::Firearm,
                 &against.every,
@@ -838,6 +845,7 @@ pub fn guard_of(maneuver: Maneuver, weapon: Option<usize>) -> Guard {
         Maneuver::AllOutDefense(AodOption::DoubleDefense) => Guard::DoubleDefense,
         Maneuver::CommittedAttack(_) => Guard::Committed(weapon.unwrap_or(0) as u8),
         Maneuver::DefensiveAttack => Guard::Defensive,
+        Maneuver::MoveAndAttack => weapon.map_or(Guard::Normal, |w| Guard::MovedAttack(w as u8)),
         _ => Guard::Normal,
     }
 }
@@ -896,8 +904,9 @@ pub struct StrikeOutcome {
     pub defense_kinds: Vec<DefenseKind>,
     /// The retreat or drop that went with the defenses, if any.
     pub defense_step: DefenseStep,
-    /// A Feverish Defense was used (1 FP to pay).
-    pub defense_feverish: bool,
+    /// The extra effort the defenses spent (Feverish Defense, Rapid Recovery): FP to pay and
+    /// its name ([`DefenseOption::effort`]).
+    pub defense_effort: Option<(i32, &'static str)>,
     /// How it ended.
     pub result: AttackResult,
     /// Where the blow landed (on a hit).
@@ -984,7 +993,7 @@ pub fn resolve_strike_with(
     let mut defenses = Vec::new();
     let mut defense_kinds = Vec::new();
     let mut defense_step = DefenseStep::Stand;
-    let mut defense_feverish = false;
+    let mut defense_effort = None;
     let mut hits = (1u32, 0u32);
     if input.shots > 1 && roll.succeeded() {
         hits.0 = rapid_fire_hits(input.shots, input.recoil, roll.margin.unwrap_or(0));
@@ -1021,7 +1030,7 @@ pub fn resolve_strike_with(
             if option.step != DefenseStep::Stand {
                 defense_step = option.step;
             }
-            defense_feverish |= option.feverish;
+            defense_effort = defense_effort.or(option.effort());
             if r.succeeded() {
                 hits.1 = (hits.1 + hits_avoided(r.margin.unwrap_or(0))).min(hits.0);
             }
@@ -1147,7 +1156,7 @@ pub fn resolve_strike_with(
         defenses,
         defense_kinds,
         defense_step,
-        defense_feverish,
+        defense_effort,
         result,
         location,
         location_roll,

@@ -3,7 +3,7 @@
 //! gurps-traveller-gm-screen.txt, "MODIFIERS TO ACTIVE DEFENSE ROLLS"): which defenses a
 //! fighter has against an attack, each with its labelled modifiers, and the best of them.
 
-use super::fatigue::tired;
+use super::fatigue::{cost, tired};
 use super::injury::STUNNED_DEFENSE;
 use super::posture::Posture;
 use super::sheet::{Fighter, Guard};
@@ -38,6 +38,9 @@ pub struct DefenseOption {
     pub step: DefenseStep,
     /// Feverish Defense: +2 for 1 FP (extra effort).
     pub feverish: bool,
+    /// Rapid Recovery: a parry with the weapon of a Move and Attack, for 1 FP (extra
+    /// effort).
+    pub rapid_recovery: bool,
 }
 
 /// A move made with an active defense (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS").
@@ -109,6 +112,7 @@ pub fn with_retreat_and_drop(
                 modifiers,
                 step: DefenseStep::Retreat,
                 feverish: false,
+                rapid_recovery: o.rapid_recovery,
             });
         }
     }
@@ -124,6 +128,7 @@ pub fn with_retreat_and_drop(
             modifiers,
             step: DefenseStep::Drop,
             feverish: false,
+            rapid_recovery: false,
         });
     }
     options
@@ -181,6 +186,7 @@ pub fn with_shield(
         modifiers: block,
         step: DefenseStep::Stand,
         feverish: false,
+        rapid_recovery: false,
     });
     options
 }
@@ -209,6 +215,7 @@ pub fn with_feverish(
             modifiers,
             step: o.step,
             feverish: true,
+            rapid_recovery: o.rapid_recovery,
         });
     }
     options
@@ -223,6 +230,21 @@ fn with_room(modifiers: &[Modifier]) -> Vec<Modifier> {
 }
 
 impl DefenseOption {
+    /// The extra effort this defense spends, if any, with its name for the log: Feverish
+    /// Defense and Rapid Recovery cost 1 FP each (gurps-lite-and-socs.txt, "ATTACK/DEFENSE
+    /// OPTIONS").
+    pub fn effort(&self) -> Option<(i32, &'static str)> {
+        match (self.feverish, self.rapid_recovery) {
+            (false, false) => None,
+            (true, false) => Some((cost::FEVERISH_DEFENSE, "Feverish Defense")),
+            (false, true) => Some((cost::RAPID_RECOVERY, "Rapid Recovery")),
+            (true, true) => Some((
+                cost::FEVERISH_DEFENSE + cost::RAPID_RECOVERY,
+                "Rapid Recovery and Feverish Defense",
+            )),
+        }
+    }
+
     /// The defense score.
     pub fn score(&self) -> i32 {
         effective(&self.modifiers)
@@ -365,37 +387,84 @@ pub fn defense_options(
         modifiers: dodge,
         step: DefenseStep::Stand,
         feverish: false,
+        rapid_recovery: false,
     });
     if !ranged_attack && !defender.disarmed() {
         for (i, w) in sheet.weapons.iter().enumerate() {
-            let Some(score) = w.parry else { continue };
-            if guard == Guard::Committed(i as u8) || !defender.ready(i) {
+            if w.parry.is_none()
+                || guard == Guard::Committed(i as u8)
+                || guard == Guard::MovedAttack(i as u8)
+                || !defender.ready(i)
+            {
                 continue;
             }
-            let mut parry = vec![Modifier::new("Parry", score)];
-            let before = defender.parried.get(i).copied().unwrap_or(0);
-            if before > 0 {
-                parry.push(Modifier::new(
-                    "parried before this turn",
-                    REPEATED_PARRY * i32::from(before),
-                ));
-            }
-            match guard {
-                Guard::IncreasedParry => parry.push(Modifier::new("All-Out Defense", 2)),
-                Guard::Defensive => parry.push(Modifier::new("Defensive Attack", 1)),
-                _ => {}
-            }
-            parry.extend(committed.clone());
-            parry.extend(shared_defense_modifiers(defender));
-            parry.extend_from_slice(against);
-            options.push(DefenseOption {
-                kind: DefenseKind::Parry(i as u8),
-                label: w.parry_label.clone(),
-                modifiers: parry,
-                step: DefenseStep::Stand,
-                feverish: false,
-            });
+            options.extend(parry_option(defender, i, against, committed.clone()));
         }
+    }
+    options
+}
+
+/// The parry with weapon `i` ([`defense_options`]): its Parry score, −4 for each parry with
+/// it since the defender's last turn, the guard's bonus or penalty (`committed`: the −2
+/// after a Committed Attack), posture and stun, and what the attack does (`against`).
+/// `None` for a weapon that cannot parry.
+fn parry_option(
+    defender: &Fighter,
+    i: usize,
+    against: &[Modifier],
+    committed: Option<Modifier>,
+) -> Option<DefenseOption> {
+    let w = defender.sheet.weapons.get(i)?;
+    let mut parry = vec![Modifier::new("Parry", w.parry?)];
+    let before = defender.parried.get(i).copied().unwrap_or(0);
+    if before > 0 {
+        parry.push(Modifier::new(
+            "parried before this turn",
+            REPEATED_PARRY * i32::from(before),
+        ));
+    }
+    match defender.guard {
+        Guard::IncreasedParry => parry.push(Modifier::new("All-Out Defense", 2)),
+        Guard::Defensive => parry.push(Modifier::new("Defensive Attack", 1)),
+        _ => {}
+    }
+    parry.extend(committed);
+    parry.extend(shared_defense_modifiers(defender));
+    parry.extend_from_slice(against);
+    Some(DefenseOption {
+        kind: DefenseKind::Parry(i as u8),
+        label: w.parry_label.clone(),
+        modifiers: parry,
+        step: DefenseStep::Stand,
+        feverish: false,
+        rapid_recovery: false,
+    })
+}
+
+/// Adds Rapid Recovery when the scenario uses extra effort: after a Move and Attack the
+/// weapon that attacked may parry for 1 FP (gurps-lite-and-socs.txt, "ATTACK/DEFENSE
+/// OPTIONS", Rapid Recovery; without it [`defense_options`] leaves that parry out). Not
+/// against a ranged attack, not with a weapon that is not ready or cannot parry. The
+/// label is left empty when `quiet` ([`Label::unless_quiet`]).
+pub fn with_rapid_recovery(
+    defender: &Fighter,
+    mut options: Vec<DefenseOption>,
+    ranged_attack: bool,
+    against: &[Modifier],
+    extra_effort: bool,
+    quiet: bool,
+) -> Vec<DefenseOption> {
+    let Guard::MovedAttack(i) = defender.guard else {
+        return options;
+    };
+    let i = usize::from(i);
+    if !extra_effort || ranged_attack || defender.disarmed() || !defender.ready(i) {
+        return options;
+    }
+    if let Some(mut parry) = parry_option(defender, i, against, None) {
+        parry.label = Label::unless_quiet(quiet, || format!("{}, Rapid Recovery", parry.label));
+        parry.rapid_recovery = true;
+        options.push(parry);
     }
     options
 }
@@ -426,6 +495,7 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
         for (i, w) in sheet.weapons.iter().enumerate() {
             if let Some(p) = w.parry
                 && guard != Guard::Committed(i as u8)
+                && guard != Guard::MovedAttack(i as u8)
                 && defender.ready(i)
             {
                 let before = defender.parried.get(i).copied().unwrap_or(0);

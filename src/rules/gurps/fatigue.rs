@@ -1,6 +1,6 @@
 //! Fatigue (gurps-lite-and-socs.txt, "LOST FATIGUE POINTS") and the optional extra-effort
 //! rules that spend it ("ATTACK/DEFENSE OPTIONS": Flurry of Blows, Mighty Blow, Heroic
-//! Charge, Feverish Defense).
+//! Charge, Feverish Defense, Rapid Recovery).
 //!
 //! Decisions: Will, which the quick reference asks for at 0 FP or less, is IQ (the 4e
 //! default); the half Move and Dodge of low FP and of low HP both apply when both hold,
@@ -58,6 +58,8 @@ pub mod cost {
     pub const HEROIC_CHARGE: i32 = 1;
     /// Feverish Defense: +2 to one active defense.
     pub const FEVERISH_DEFENSE: i32 = 1;
+    /// Rapid Recovery: a parry with the weapon of a Move and Attack.
+    pub const RAPID_RECOVERY: i32 = 1;
 }
 
 #[cfg(test)]

@@ -23,7 +23,6 @@ use super::combat::{
     injury_steps, rapid_fire_hits, retreat_hex,
 };
 use super::facing::arc_of;
-use super::fatigue::cost;
 use super::location::{HitLocation, HitLocations};
 use super::maneuver::{Action, AoaOption, Maneuver};
 use super::posture::Posture;
@@ -466,8 +465,8 @@ fn after_defending(foe: &mut Fighter, option: &DefenseOption) {
             foe.retreated = true;
         }
     }
-    if option.feverish {
-        foe.fp -= cost::FEVERISH_DEFENSE;
+    if let Some((fp, _)) = option.effort() {
+        foe.fp -= fp;
     }
 }
 

@@ -913,6 +913,11 @@ pub enum Guard {
     Committed(u8),
     /// After a Defensive Attack: +1 to Parry.
     Defensive,
+    /// After a Move and Attack with this weapon: no parry with it, unless with Rapid
+    /// Recovery for 1 FP (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"; decision: the
+    /// text's "any weapon after a Move and Attack" is read, like its unbalanced weapon after
+    /// an Attack, as the weapon that attacked).
+    MovedAttack(u8),
 }
 
 /// A GURPS fighter in battle: the sheet and everything that changes.

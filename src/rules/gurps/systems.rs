@@ -16,7 +16,7 @@ use super::criticals::{
 };
 use super::equipment::WeaponMode;
 use super::facing::{arc_of, end_of_move_facing};
-use super::fatigue::{cost, spend_fatigue, will_roll_to_act};
+use super::fatigue::{spend_fatigue, will_roll_to_act};
 use super::injury::{is_major_wound, knockdown_modifiers, shock_after};
 use super::knockback::{
     Stop, causes_knockback, keep_feet_modifiers, knockback_path, knockback_yards,
@@ -1081,7 +1081,7 @@ fn execute(
             (ranged && outcome.result == crate::battle::AttackResult::Miss && !attacker_fumbles)
                 .then(|| outcome.roll.target.unwrap_or(0));
         let effort_fumble = plan.effort.extra() && outcome.roll.critical == Some(Critical::Failure);
-        let feverish_fumble = outcome.defense_feverish
+        let defense_effort_fumble = outcome.defense_effort.is_some()
             && outcome
                 .defenses
                 .iter()
@@ -1134,7 +1134,7 @@ fn execute(
         if effort_fumble {
             strain(rng, &mut me.4, &mut me.5, active, events);
         }
-        if feverish_fumble {
+        if defense_effort_fumble {
             strain(rng, &mut foe.4, &mut foe.5, target, events);
         }
         if attacker_fumbles {
@@ -1169,15 +1169,8 @@ fn execute(
         }
         let critical_row = outcome.critical.as_ref().map(|c| c.1);
         turn_parts::report_critical(events, active, outcome.critical);
-        if outcome.defense_feverish {
-            pay_fatigue(
-                rng,
-                units,
-                target_entity,
-                target,
-                (cost::FEVERISH_DEFENSE, "Feverish Defense"),
-                events,
-            );
+        if let Some(effort) = outcome.defense_effort {
+            pay_fatigue(rng, units, target_entity, target, effort, events);
         }
         if let Some((entity, from, past)) = stumble {
             let who = if entity == me_entity { active } else { target };

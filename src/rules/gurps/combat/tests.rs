@@ -501,6 +501,7 @@ fn best_defense_score_matches_defense_options() {
                 Guard::DoubleDefense,
                 Guard::Committed(0),
                 Guard::Defensive,
+                Guard::MovedAttack(0),
             ] {
                 for (ranged, fp) in [false, true].into_iter().flat_map(|r| [(r, 10), (r, 2)]) {
                     f.hp = hp;
@@ -546,6 +547,7 @@ fn strike_hit_rate_matches_the_exact_chance() {
                     modifiers: vec![Modifier::new("Dodge", 9)],
                     step: DefenseStep::Stand,
                     feverish: false,
+                    rapid_recovery: false,
                 }],
                 double_defense: false,
                 damage: DiceExpr::d6(1, 0),
@@ -744,6 +746,57 @@ fn defenses_after_committed_and_defensive_attacks() {
     let opts = defense_options(&f, false, &against);
     assert_eq!(opts[0].score(), 5);
     assert_eq!(opts[1].score(), 6);
+}
+
+/// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS", Rapid Recovery: after a Move and
+/// Attack the weapon that attacked parries only for 1 FP, and only where the scenario uses
+/// extra effort; the other weapons and Dodge are untouched; the AI spends the FP only when
+/// it has FP to spare.
+#[test]
+fn move_and_attack_parries_only_with_rapid_recovery() {
+    let mut f = fighter(
+        &[("Broadsword", 14), ("Knife", 12)],
+        &["broadsword", "large knife"],
+    );
+    f.guard = guard_of(Maneuver::MoveAndAttack, Some(0));
+    assert_eq!(f.guard, Guard::MovedAttack(0));
+    let sword = f.sheet.weapons[0].clone();
+    let front = crate::rules::gurps::facing::Arc::Front;
+    let kinds = |opts: &[DefenseOption]| -> Vec<(DefenseKind, bool)> {
+        opts.iter().map(|o| (o.kind, o.rapid_recovery)).collect()
+    };
+    // Without extra effort: Dodge and the knife's parry, not the broadsword's.
+    let opts = defenses_against(&f, &sword, front, &Against::default(), false, false, false);
+    assert_eq!(
+        kinds(&opts),
+        vec![(DefenseKind::Dodge, false), (DefenseKind::Parry(1), false)]
+    );
+    // With extra effort: the broadsword parries at its full 10, for 1 FP; with Feverish
+    // Defense on top, +2 for 2 FP.
+    let opts = defenses_against(&f, &sword, front, &Against::default(), false, true, false);
+    let rr: Vec<&DefenseOption> = opts.iter().filter(|o| o.rapid_recovery).collect();
+    assert_eq!(rr.len(), 2);
+    assert_eq!(rr[0].kind, DefenseKind::Parry(0));
+    assert_eq!(rr[0].score(), 10);
+    assert_eq!(
+        rr[0].label.to_string(),
+        "Parry (broadsword), Rapid Recovery"
+    );
+    assert_eq!(rr[0].effort(), Some((1, "Rapid Recovery")));
+    assert_eq!(rr[1].score(), 12);
+    assert_eq!(
+        rr[1].effort(),
+        Some((2, "Rapid Recovery and Feverish Defense"))
+    );
+    // The AI passes it up without FP to spare: Dodge 9 then the knife's parry.
+    let order = crate::rules::gurps::ai::choose_defenses(&opts, false, false);
+    assert!(order.iter().all(|&i| opts[i].effort().is_none()));
+    assert_eq!(opts[order[0]].kind, DefenseKind::Dodge);
+    // Not against a ranged attack, and no restriction after a Move and Attack with no
+    // weapon or after a plain Attack.
+    assert!(with_rapid_recovery(&f, Vec::new(), true, &[], true, false).is_empty());
+    assert_eq!(guard_of(Maneuver::MoveAndAttack, None), Guard::Normal);
+    assert_eq!(guard_of(Maneuver::Attack, Some(0)), Guard::Normal);
 }
 
 /// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS": a Telegraphic Attack gives "+2 to
