@@ -771,8 +771,14 @@ mod tests {
             threads: 2,
         };
         let never = AtomicBool::new(false);
-        let b = balance(&duel, ("red", Knob::Skill, 0.56), config, &|_, _| {}, &never)
-            .expect("balanced");
+        let b = balance(
+            &duel,
+            ("red", Knob::Skill, 0.56),
+            config,
+            &|_, _| {},
+            &never,
+        )
+        .expect("balanced");
         let rates: Vec<(i32, f64)> = b.steps.iter().map(|s| (s.value, s.win_rate.rate)).collect();
         assert_eq!(rates.len(), 2, "{rates:?}");
         assert!(rates[0].1 < 0.51 && rates[1].1 > 0.61, "{rates:?}");

@@ -8,7 +8,7 @@
 //! Move = Basic Speed rounded down, Dodge = Basic Speed rounded down + 3 ([`dodge`]),
 //! Parry = 3 + skill / 2 + the weapon's parry modifier ([`parry`]), HP = ST, FP = HT.
 
-use super::criticals::WeaponState;
+use super::criticals::{MissTable, WeaponState};
 use super::equipment::{Catalog, DamageSpec, WeaponMode, WeaponSpec};
 use super::injury::PainThreshold;
 use super::location::{DrPlace, DrTable, HitLocation};
@@ -392,6 +392,12 @@ pub struct Weapon {
 }
 
 impl Weapon {
+    /// True for a weapon held in a hand, false for a punch, kick or bite (a Brawling,
+    /// Boxing or Karate attack): what a fighter can drop.
+    pub fn held(&self) -> bool {
+        MissTable::for_skill(&self.skill_name) != MissTable::Unarmed
+    }
+
     /// True for a ranged weapon.
     pub fn is_ranged(&self) -> bool {
         matches!(self.mode, WeaponMode::Ranged { .. })
@@ -1059,6 +1065,25 @@ impl Fighter {
             || self.numb.iter().any(|(l, _)| l.is_weapon_arm())
     }
 
+    /// A failed HT roll against knockdown (gurps-lite-and-socs.txt, "Knockdown and
+    /// Stunning": stun, falling, and dropping anything in hand): stunned, lying down, its
+    /// aim lost, and every ready weapon it holds dropped ([`Weapon::held`]; ready again
+    /// after a Ready maneuver, as any dropped weapon). Decision: a shield, strapped to the
+    /// arm, is not in hand and stays. Returns whether it dropped anything.
+    pub fn knocked_down(&mut self) -> bool {
+        self.stunned = true;
+        self.posture = Posture::Lying;
+        self.aim = None;
+        let mut dropped = false;
+        for (i, w) in self.sheet.weapons.iter().enumerate() {
+            if w.held() && self.weapon_state.get(i) == Some(&WeaponState::Ready) {
+                self.weapon_state[i] = WeaponState::Unready;
+                dropped = true;
+            }
+        }
+        dropped
+    }
+
     /// True if weapon `i` is in hand and ready.
     pub fn ready(&self, i: usize) -> bool {
         self.weapon_state.get(i) == Some(&WeaponState::Ready)
@@ -1418,6 +1443,32 @@ mod tests {
             (sheet.weapons[0].skill, sheet.weapons[0].defaulted),
             (14, false)
         );
+    }
+
+    /// gurps-lite-and-socs.txt, "Knockdown and Stunning": a failed HT roll stuns, fells
+    /// and drops anything in hand: the broadsword and the bow, not the punch; the shield
+    /// stays; a weapon already dropped is not dropped again.
+    #[test]
+    fn knocked_down_drops_what_is_in_hand() {
+        let mut s = stats();
+        s.weapons.push("punch".into());
+        s.shield = Some("medium shield".into());
+        let mut f = Fighter::new(Arc::new(resolve_sheet(&s, Catalog::builtin()).unwrap()));
+        let names: Vec<&str> = f.sheet.weapons.iter().map(|w| &*w.name).collect();
+        assert_eq!(names, ["broadsword", "short bow", "punch"]);
+        assert!(f.knocked_down());
+        assert!(f.stunned);
+        assert_eq!(f.posture, Posture::Lying);
+        assert_eq!(
+            f.weapon_state,
+            [
+                WeaponState::Unready,
+                WeaponState::Unready,
+                WeaponState::Ready
+            ]
+        );
+        assert!(f.shield_ready);
+        assert!(!f.knocked_down(), "nothing left in hand to drop");
     }
 
     #[test]

@@ -400,7 +400,18 @@ fn describe(s: &Situation, action: &Action, roster: &Roster) -> String {
     let target = action.target.map_or("", |t| roster.name(t));
     let mut text = match action.maneuver {
         Maneuver::Aim => format!("Aim {weapon} at {target}"),
-        Maneuver::Ready => format!("Ready (reload {weapon})"),
+        Maneuver::Ready => match action
+            .weapon
+            .and_then(|w| me.weapon_state.get(usize::from(w)))
+        {
+            Some(WeaponState::Unready) => format!("Ready ({weapon} back in hand)"),
+            Some(WeaponState::Jammed) => format!("Ready (clear the jam in {weapon})"),
+            Some(_) => format!("Ready (reload {weapon})"),
+            None if me.sheet.shield.is_some() && !me.shield_ready => {
+                "Ready (take up the shield)".to_string()
+            }
+            None => "Ready".to_string(),
+        },
         m if m.attacks() => format!("{m} on {target} with {weapon}"),
         m => m.to_string(),
     };

@@ -124,11 +124,7 @@ pub(super) fn wound_effects(
         .map(|(label, value)| Modifier::new(label, value));
     let roll = success_roll(rng, knockdown_modifiers(f.sheet.ht, modifier, pain));
     let ok = roll.succeeded();
-    if !ok {
-        f.stunned = true;
-        f.posture = Posture::Lying;
-        f.aim = None;
-    }
+    let dropped = !ok && f.knocked_down();
     let purpose = if major {
         "HT against knockdown (major wound)"
     } else {
@@ -140,6 +136,8 @@ pub(super) fn wound_effects(
         roll,
         result: Cow::Borrowed(if ok {
             "keeps its feet"
+        } else if dropped {
+            "stunned and knocked down, drops what it holds"
         } else {
             "stunned and knocked down"
         }),
@@ -270,9 +268,10 @@ pub(super) fn critical_effects(
     }
 }
 
-/// The victim lets go of the weapon it would use first.
+/// The victim lets go of the weapon in hand it would use first (not a punch or a kick:
+/// [`Weapon::held`](crate::rules::gurps::sheet::Weapon::held)).
 pub(super) fn drop_weapon(f: &mut Fighter) {
-    if let Some(i) = (0..f.weapon_state.len()).find(|&i| f.ready(i)) {
+    if let Some(i) = (0..f.weapon_state.len()).find(|&i| f.ready(i) && f.sheet.weapons[i].held()) {
         f.weapon_state[i] = WeaponState::Unready;
     }
 }

@@ -407,6 +407,22 @@ pub(super) fn audit_defense(
             "{name}: Defensive Attack's +1 to Parry/Block missing or misplaced"
         ));
     }
+    // Lite "ATTACK/DEFENSE OPTIONS", Rapid Recovery: after a Move and Attack the weapon
+    // that attacked parries only for 1 FP.
+    if is_parry
+        && s.action.starts_with("Move and Attack")
+        && s.action
+            .split(", moving to")
+            .next()
+            .unwrap_or("")
+            .ends_with(&format!(" with {parry_weapon}"))
+        && !flags.contains(&"Rapid Recovery")
+    {
+        out.push(format!(
+            "{name}: a parry with the weapon of a Move and Attack without Rapid Recovery \
+             ({LITE}, ATTACK/DEFENSE OPTIONS)"
+        ));
+    }
     if (s.guard == Guard::Committed) != has("after a Committed Attack") {
         out.push(format!(
             "{name}: Committed Attack's -2 to defenses missing or misplaced"
@@ -590,12 +606,15 @@ pub(super) fn audit_roll(
             {
                 out.push(format!("knockdown roll without {p} ({LITE}, INJURY)"));
             }
-            let want = if success {
-                "keeps its feet"
+            // Lite "INJURY", Knockdown and Stunning: a failure also drops anything in hand
+            // (said when there was something to drop).
+            let fits = if success {
+                result == "keeps its feet"
             } else {
-                "stunned and knocked down"
+                result == "stunned and knocked down"
+                    || result == "stunned and knocked down, drops what it holds"
             };
-            if result != want {
+            if !fits {
                 out.push(format!("{p}: \"{result}\" after a {success} roll"));
             }
         }
