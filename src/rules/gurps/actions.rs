@@ -785,6 +785,8 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
             return Err("Deceptive and Telegraphic Attack are options of a melee attack".into());
         }
     }
+    // Against the skill as written; the strike itself takes only the levels its effective
+    // skill allows (`combat::deceptive_levels`).
     if action.deceptive > 0
         && let Some(w) = weapon.and_then(|w| f.sheet.weapons.get(w))
         && w.skill - 2 * i32::from(action.deceptive) < MIN_DECEPTIVE_SKILL

@@ -200,6 +200,15 @@ impl<'s, 'a> Weigher<'s, 'a> {
             StrikeMoment::before_turn(me.fighter, Some(target.id), Some(wi)),
         );
         let skill = attack_skill(w, &situation);
+        // A level of Deceptive Attack the effective skill does not allow is not taken
+        // (`deceptive_levels`): the strike is the one with fewer levels, weighed as such.
+        if situation.deceptive < deceptive {
+            return Aimed {
+                location: None,
+                chink: false,
+                value: f64::NEG_INFINITY,
+            };
+        }
         let p_through = 1.0
             - self
                 .best_defense
@@ -249,8 +258,12 @@ impl<'s, 'a> Weigher<'s, 'a> {
         for location in AIM_AT {
             let (num, den) = location.wounding_multiplier(w.damage_type);
             let aimed_skill = skill + location.aim_penalty();
-            // Only locations that wound more than the torso and that the AI can still hit.
-            if num * torso.1 <= torso.0 * den || aimed_skill < MIN_AIMED_SKILL {
+            // Only locations that wound more than the torso and that the AI can still hit,
+            // at a skill that keeps its Deceptive Attack.
+            if num * torso.1 <= torso.0 * den
+                || aimed_skill < MIN_AIMED_SKILL
+                || deceptive > 0 && aimed_skill < MIN_DECEPTIVE_SKILL
+            {
                 continue;
             }
             let v = value(location, aimed_skill, dr.at(location));
@@ -296,7 +309,8 @@ struct Aimed {
     location: Option<HitLocation>,
     /// At a chink in the armor there.
     chink: bool,
-    /// Expected injury.
+    /// Expected injury (minus infinity: a strike whose Deceptive Attack the effective skill
+    /// does not allow, not to be chosen).
     value: f64,
 }
 
@@ -805,6 +819,9 @@ impl Policy for GurpsAi {
                         true,
                     )
                 });
+                if aimed.value == f64::NEG_INFINITY {
+                    continue;
+                }
                 let taken = foes.threat(s, guard);
                 let v = score(times * aimed.value, taken);
                 if best.is_none_or(|b| v > b.0) {

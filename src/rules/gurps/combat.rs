@@ -128,7 +128,8 @@ impl StrikeMoment {
 /// plan's move) on `target` at its hex, with `weapon`; `dual` says which hand of a
 /// Dual-Weapon Attack. This is the one place an [`AttackSituation`] is made from a plan:
 /// the resolution, the AI's estimates and the odds preview all call it, so they cannot
-/// drift apart.
+/// drift apart. It takes only the levels of Deceptive Attack the strike's effective skill
+/// allows ([`deceptive_levels`]).
 pub fn attack_situation(
     map: &HexMap,
     plan: &Plan,
@@ -139,7 +140,7 @@ pub fn attack_situation(
     moment: StrikeMoment,
 ) -> AttackSituation {
     let ranged = weapon.is_ranged();
-    AttackSituation {
+    let mut situation = AttackSituation {
         maneuver: plan.maneuver,
         range_yards: f64::from(from.unsigned_distance_to(at)) * f64::from(map.scale),
         target_speed: f64::from(target.moved_yards),
@@ -157,7 +158,7 @@ pub fn attack_situation(
         one_eye: attacker.one_eye(),
         hexes_moved: plan.path.len().saturating_sub(1) as u32,
         evaluate: moment.evaluate,
-        deceptive: i32::from(plan.deceptive),
+        deceptive: 0,
         telegraphic: plan.telegraphic,
         impairment: attacker.impairment,
         shots: plan.shots,
@@ -170,7 +171,12 @@ pub fn attack_situation(
         chink: plan.chink,
         dual_weapon: dual,
         disarm: plan.disarm,
+    };
+    if plan.deceptive > 0 && !ranged {
+        let without = attack_skill(weapon, &situation);
+        situation.deceptive = deceptive_levels(without, i32::from(plan.deceptive));
     }
+    situation
 }
 
 /// The labelled bonuses to a plan's damage (gurps-lite-and-socs.txt, "MANEUVERS": All-Out
@@ -212,7 +218,7 @@ pub struct Against {
 /// "FEINT"; gurps-traveller-gm-screen.txt, "MODIFIERS TO ACTIVE DEFENSE ROLLS").
 pub fn defense_against(
     plan: &Plan,
-    ranged: bool,
+    (ranged, deceptive): (bool, i32),
     arc: Arc,
     dual_same_foe: bool,
     feint: i32,
@@ -227,11 +233,8 @@ pub fn defense_against(
     if feint > 0 {
         every.push(Modifier::new("feinted", -feint));
     }
-    if !ranged && plan.deceptive > 0 {
-        every.push(Modifier::new(
-            "Deceptive Attack",
-            -i32::from(plan.deceptive),
-        ));
+    if !ranged && deceptive > 0 {
+        every.push(Modifier::new("Deceptive Attack", -deceptive));
     }
     let mut dodge = Vec::new();
     if !ranged && plan.telegraphic {
@@ -583,6 +586,17 @@ fn gather_attack_modifiers(weapon: &Weapon, s: &AttackSituation, mods: &mut impl
 /// Deceptive Attack may not bring effective skill below this (gurps-lite-and-socs.txt,
 /// "ATTACK/DEFENSE OPTIONS": "min. of 10").
 pub const MIN_DECEPTIVE_SKILL: i32 = 10;
+
+/// How many of the `wanted` levels of Deceptive Attack a strike takes: as many as keep its
+/// effective skill at least [`MIN_DECEPTIVE_SKILL`], `skill` being the effective skill
+/// without them, every other modifier counted (gurps-lite-and-socs.txt, "ATTACK/DEFENSE
+/// OPTIONS": −2 to skill per level, "min. of 10"; decision: of the final effective skill,
+/// as 4e Basic Set p. B369 has it, so a Move and Attack's cap of 9 leaves none).
+pub fn deceptive_levels(skill: i32, wanted: i32) -> i32 {
+    wanted
+        .min((skill - MIN_DECEPTIVE_SKILL).div_euclid(2))
+        .max(0)
+}
 
 /// The rapid fire bonus for `shots` fired in one attack (gurps-lite-and-socs.txt, "RAPID
 /// FIRE": +1 for 5-8 shots, +2 for 9-12, +3 for 13-16, +4 for 17-24, +5 for 25-49, +6 for

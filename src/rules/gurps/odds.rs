@@ -267,7 +267,13 @@ fn strike_odds(
     let modifiers = attack_modifiers(weapon, &situation);
     let skill = effective(&modifiers);
     let arc = arc_of(target.pos, target.facing, end);
-    let against = defense_against(plan, ranged, arc, dual_same_foe, moment.feint);
+    let against = defense_against(
+        plan,
+        (ranged, situation.deceptive),
+        arc,
+        dual_same_foe,
+        moment.feint,
+    );
     let can_retreat = !ranged && retreat_hex(s.map, end, target.pos, occupied).is_some();
     let options = defenses_against(
         foe,

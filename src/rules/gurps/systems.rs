@@ -5,11 +5,12 @@
 use super::actions::{Plan, Situation, UnitView, legal_options, plan};
 use super::ai::{GurpsAi, choose_defenses, defender_choice};
 use super::combat::{
-    CriticalRow, DefenseKind, DefenseStep, ExtraHit, InjuryEffect, StrikeInput, StrikeMoment,
-    apply_injury, attack_modifiers, attack_situation, attack_skill, beyond_half_damage,
-    consciousness_roll, current_move, damage_bonus, defense_against, defense_options,
-    defenses_against, group_attack_modifiers, group_defenses, group_member_situation, guard_of,
-    injury_steps, reeling, resolve_strike, resolve_strike_with, roll_damage,
+    CriticalRow, DefenseKind, DefenseStep, ExtraHit, InjuryEffect, MIN_DECEPTIVE_SKILL,
+    StrikeInput, StrikeMoment, apply_injury, attack_modifiers, attack_situation, attack_skill,
+    beyond_half_damage, consciousness_roll, current_move, damage_bonus, defense_against,
+    defense_options, defenses_against, group_attack_modifiers, group_defenses,
+    group_member_situation, guard_of, injury_steps, reeling, resolve_strike, resolve_strike_with,
+    roll_damage,
 };
 use super::criticals::{
     CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,
@@ -1019,9 +1020,32 @@ fn execute(
                 ..moment
             },
         );
+        if situation.deceptive < i32::from(plan.deceptive) {
+            events.log_only(|| BattleEvent::Note {
+                unit: Some(active),
+                text: match situation.deceptive {
+                    0 => format!(
+                        "Deceptive Attack {} would bring skill below {MIN_DECEPTIVE_SKILL}: \
+                         none taken",
+                        plan.deceptive
+                    ),
+                    n => format!(
+                        "Deceptive Attack {} would bring skill below {MIN_DECEPTIVE_SKILL}: \
+                         {n} taken",
+                        plan.deceptive
+                    ),
+                },
+            });
+        }
         let bonus = damage_bonus(plan);
         let arc = arc_of(foe.2.0, foe.3.0, me.2.0);
-        let against = defense_against(plan, ranged, arc, dual_same_foe, feint);
+        let against = defense_against(
+            plan,
+            (ranged, situation.deceptive),
+            arc,
+            dual_same_foe,
+            feint,
+        );
         let half_damage = beyond_half_damage(weapon, yards);
         let input = StrikeInput {
             attack: attack_modifiers(weapon, &situation),

@@ -811,7 +811,7 @@ fn telegraphic_attack_raises_only_the_dodge() {
     plan.deceptive = 1;
     let against = defense_against(
         &plan,
-        false,
+        (false, 1),
         crate::rules::gurps::facing::Arc::Front,
         false,
         0,
@@ -849,12 +849,66 @@ fn telegraphic_attack_raises_only_the_dodge() {
     );
     let ranged = defense_against(
         &plan,
-        true,
+        (true, 1),
         crate::rules::gurps::facing::Arc::Front,
         false,
         0,
     );
     assert_eq!(ranged, Against::default());
+}
+
+/// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS": Deceptive Attack takes −2 to skill per
+/// level "(min. of 10)" of the final effective skill: Broadsword 14 asking three levels
+/// takes two (14 − 4 = 10); at shock −3 (11) none, at shock −2 (12) one; a Move and
+/// Attack, capped at 9, none. The defense's −1 a level follows the levels taken.
+#[test]
+fn deceptive_attack_keeps_effective_skill_at_ten() {
+    assert_eq!(deceptive_levels(14, 3), 2);
+    assert_eq!(deceptive_levels(14, 1), 1);
+    assert_eq!(deceptive_levels(11, 1), 0);
+    assert_eq!(deceptive_levels(12, 2), 1);
+    assert_eq!(deceptive_levels(9, 1), 0);
+    assert_eq!(deceptive_levels(3, 0), 0);
+    let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    let foe = fighter(&[], &[]);
+    let sword = f.sheet.weapons[0].clone();
+    let map = HexMap::new(
+        crate::hexmap::MapShape::Hexagon { radius: 4 },
+        crate::hexmap::Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let mut plan = crate::rules::gurps::plan::Plan::simple(Maneuver::Attack, Hex::ZERO);
+    plan.weapon = Some(0);
+    plan.deceptive = 3;
+    let at = |f: &Fighter, plan: &crate::rules::gurps::plan::Plan| {
+        let s = attack_situation(
+            &map,
+            plan,
+            (f, Hex::ZERO),
+            (&foe, Hex::new(1, 0)),
+            &sword,
+            None,
+            StrikeMoment::before_turn(f, None, Some(0)),
+        );
+        (s.deceptive, attack_skill(&sword, &s))
+    };
+    assert_eq!(at(&f, &plan), (2, 10));
+    f.shock = 3;
+    assert_eq!(at(&f, &plan), (0, 11));
+    f.shock = 2;
+    assert_eq!(at(&f, &plan), (1, 10));
+    f.shock = 0;
+    plan.maneuver = Maneuver::MoveAndAttack;
+    assert_eq!(at(&f, &plan), (0, 9));
+    let against = defense_against(
+        &plan,
+        (false, 2),
+        crate::rules::gurps::facing::Arc::Front,
+        false,
+        0,
+    );
+    assert_eq!(against.every, vec![Modifier::new("Deceptive Attack", -2)]);
 }
 
 /// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS": Retreat +3 to Dodge, +1 to a

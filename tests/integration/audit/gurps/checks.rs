@@ -95,7 +95,11 @@ pub(super) fn audit_attack(
             "Committed Attack (Determined)" => Some(!ranged && v == 2),
             "Committed Attack: moved 2 hexes" => Some(!ranged && v == -2),
             "Evaluate" => Some(!ranged && (1..=3).contains(&v)),
-            "Deceptive Attack" => Some(!ranged && v < 0 && v % 2 == 0),
+            // Lite "ATTACK/DEFENSE OPTIONS": −2 a level, "min. of 10" (of the final
+            // effective skill, decision in combat.rs).
+            "Deceptive Attack" => {
+                Some(!ranged && v < 0 && v % 2 == 0 && mods.iter().map(|m| m.1).sum::<i64>() >= 10)
+            }
             "Telegraphic Attack" => Some(!ranged && v == 4),
             "range/speed" => Some(ranged && (-30..=-1).contains(&v)),
             "Aim" => Some(
