@@ -247,9 +247,11 @@ pub fn defense_against(
 /// none from behind; otherwise [`defense_options`] with the shield ([`with_shield`]: its DB
 /// from the front, no Block against firearms), the retreat (when `can_retreat`) and Dodge
 /// and Drop ([`with_retreat_and_drop`]), and Rapid Recovery ([`with_rapid_recovery`]) and
-/// Feverish Defense ([`with_feverish`]) when the scenario uses extra effort. `against` is from [`defense_against`]: its Dodge-only
-/// modifiers go on every kind of Dodge (retreating, dropping, feverish). When `quiet` (a
-/// battle that keeps no log) the labels made for the occasion are left empty.
+/// Feverish Defense ([`with_feverish`]) when the scenario uses extra effort; a bare-handed
+/// parry against a weapon takes its −3 ([`unarmed_parry_penalty`]). `against` is from
+/// [`defense_against`]: its Dodge-only modifiers go on every kind of Dodge (retreating,
+/// dropping, feverish). When `quiet` (a battle that keeps no log) the labels made for the
+/// occasion are left empty.
 pub fn defenses_against(
     defender: &Fighter,
     weapon: &Weapon,
@@ -292,6 +294,27 @@ pub fn defenses_against(
     if !against.dodge.is_empty() {
         for o in options.iter_mut().filter(|o| o.kind == DefenseKind::Dodge) {
             o.modifiers.extend_from_slice(&against.dodge);
+        }
+    }
+    with_unarmed_parry_penalty(defender, weapon, options)
+}
+
+/// Adds to each bare-handed parry in `options` its −3 against `weapon`
+/// ([`unarmed_parry_penalty`]).
+fn with_unarmed_parry_penalty(
+    defender: &Fighter,
+    weapon: &Weapon,
+    mut options: Vec<DefenseOption>,
+) -> Vec<DefenseOption> {
+    if !weapon.held() {
+        return options;
+    }
+    for o in options.iter_mut() {
+        if let DefenseKind::Parry(i) = o.kind
+            && let Some(parry_with) = defender.sheet.weapons.get(usize::from(i))
+            && let Some(penalty) = unarmed_parry_penalty(parry_with, weapon)
+        {
+            o.modifiers.push(penalty);
         }
     }
     options
@@ -709,8 +732,9 @@ pub fn group_attack_modifiers(skills: &[i32], quiet: bool) -> Vec<Modifier> {
 }
 
 /// The defenses against a group attack whose first blow is with `weapon` from `arc`: none
-/// from behind, otherwise [`defense_options`] with the shield, nothing against them (no
-/// retreat: the group's blows come as one); the shield's labels left empty when `quiet`.
+/// from behind, otherwise [`defense_options`] with the shield and the −3 of a bare-handed
+/// parry against a weapon, nothing else against them (no retreat: the group's blows come
+/// as one); the shield's labels left empty when `quiet`.
 pub fn group_defenses(
     defender: &Fighter,
     weapon: &Weapon,
@@ -720,13 +744,17 @@ pub fn group_defenses(
     if arc == Arc::Back {
         return Vec::new();
     }
-    with_shield(
+    with_unarmed_parry_penalty(
         defender,
-        defense_options(defender, weapon.is_ranged(), &[]),
-        arc == Arc::Front,
-        MissTable::for_skill(&weapon.skill_name) == MissTable::Firearm,
-        &[],
-        quiet,
+        weapon,
+        with_shield(
+            defender,
+            defense_options(defender, weapon.is_ranged(), &[]),
+            arc == Arc::Front,
+            MissTable::for_skill(&weapon.skill_name) == MissTable::Firearm,
+            &[],
+            quiet,
+        ),
     )
 }
 

@@ -6,7 +6,7 @@
 use super::fatigue::{cost, tired};
 use super::injury::STUNNED_DEFENSE;
 use super::posture::Posture;
-use super::sheet::{Fighter, Guard};
+use super::sheet::{Fighter, Guard, Weapon};
 use crate::dice::{Gather, Label, Modifier, Sum};
 
 /// Sum of modifiers: the effective skill or defense.
@@ -334,6 +334,23 @@ fn shared_defense_sum(defender: &Fighter) -> i32 {
         } else {
             0
         }
+}
+
+/// An unarmed parry against a weapon (gurps-traveller-gm-screen.txt, "MODIFIERS TO
+/// ACTIVE DEFENSE ROLLS").
+pub const UNARMED_PARRY_VS_WEAPON: i32 = -3;
+
+/// What parrying with `parry_with` against a blow of `attack_with` costs: −3 for a bare
+/// hand (a Brawling or Boxing parry) against a weapon held in hand, except against a
+/// thrust; Judo and Karate parries take none (gurps-traveller-gm-screen.txt, "MODIFIERS TO
+/// ACTIVE DEFENSE ROLLS", Unarmed parry vs. weapon).
+pub fn unarmed_parry_penalty(parry_with: &Weapon, attack_with: &Weapon) -> Option<Modifier> {
+    let bare_hand = !parry_with.held()
+        && !["Judo", "Karate"]
+            .iter()
+            .any(|s| parry_with.skill_name.eq_ignore_ascii_case(s));
+    (bare_hand && attack_with.held() && !attack_with.thrust && !attack_with.is_ranged())
+        .then(|| Modifier::new("unarmed parry against a weapon", UNARMED_PARRY_VS_WEAPON))
 }
 
 /// Each parry with a weapon after the first since the defender's last turn (decision: 4e

@@ -389,6 +389,9 @@ pub struct Weapon {
     pub parry: Option<i32>,
     /// Hands it needs.
     pub hands: u32,
+    /// Its damage is a thrust (`thr`): an unarmed parry against it takes no −3
+    /// ([`crate::rules::gurps::defense::unarmed_parry_penalty`]).
+    pub thrust: bool,
 }
 
 impl Weapon {
@@ -846,6 +849,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
             mode: spec.mode.clone(),
             parry: parry_score,
             hands: spec.hands,
+            thrust: matches!(spec.damage, DamageSpec::Thrust(_)),
         });
     }
     if weapons.len() > usize::from(u8::MAX) {

@@ -911,6 +911,53 @@ fn deceptive_attack_keeps_effective_skill_at_ten() {
     assert_eq!(against.every, vec![Modifier::new("Deceptive Attack", -2)]);
 }
 
+/// gurps-traveller-gm-screen.txt "MODIFIERS TO ACTIVE DEFENSE ROLLS", Unarmed parry vs.
+/// weapon: a Brawling parry (Brawling 12: 12/2 + 3 = 9) takes −3 against a swung
+/// broadsword, in a group attack too, none against a spear's thrust or another punch, and
+/// none with Karate.
+#[test]
+fn a_bare_hand_parries_a_weapon_at_minus_three() {
+    let f = fighter(&[("Brawling", 12)], &["punch"]);
+    let foe = fighter(
+        &[("Broadsword", 14), ("Spear", 12)],
+        &["broadsword", "spear", "punch"],
+    );
+    let front = crate::rules::gurps::facing::Arc::Front;
+    let parry = |attack: usize| {
+        defenses_against(
+            &f,
+            &foe.sheet.weapons[attack],
+            front,
+            &Against::default(),
+            false,
+            false,
+            false,
+        )
+        .iter()
+        .find(|o| matches!(o.kind, DefenseKind::Parry(_)))
+        .map(DefenseOption::score)
+    };
+    let bare = f.sheet.weapons[0].parry.expect("a punch parries");
+    assert_eq!(bare, 9);
+    assert_eq!(parry(0), Some(bare - 3));
+    assert_eq!(parry(1), Some(bare), "a thrust");
+    assert_eq!(parry(2), Some(bare), "a punch");
+    assert_eq!(
+        group_defenses(&f, &foe.sheet.weapons[0], front, false)
+            .iter()
+            .find(|o| matches!(o.kind, DefenseKind::Parry(_)))
+            .map(DefenseOption::score),
+        Some(bare - 3)
+    );
+    let mut karate = f.sheet.weapons[0].clone();
+    karate.skill_name = "Karate".into();
+    assert_eq!(unarmed_parry_penalty(&karate, &foe.sheet.weapons[0]), None);
+    assert_eq!(
+        unarmed_parry_penalty(&f.sheet.weapons[0], &foe.sheet.weapons[0]),
+        Some(Modifier::new("unarmed parry against a weapon", -3))
+    );
+}
+
 /// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS": Retreat +3 to Dodge, +1 to a
 /// broadsword parry, once; none when stunned or after a Committed Attack; Dodge and Drop +3
 /// against ranged attacks.

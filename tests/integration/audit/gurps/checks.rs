@@ -242,7 +242,7 @@ pub(super) fn audit_attack(
             d,
             foe,
             &state[t],
-            ranged,
+            (ranged, arm),
             deceptive,
             &mut retreats,
         ));
@@ -255,7 +255,7 @@ pub(super) fn audit_defense(
     d: &Value,
     foe: &Body,
     s: &State,
-    ranged: bool,
+    (ranged, attack): (bool, Option<&Arm>),
     deceptive: i64,
     retreats: &mut i32,
 ) -> Vec<String> {
@@ -275,6 +275,16 @@ pub(super) fn audit_defense(
     );
     let parry_weapon = parry_weapon_of(base).unwrap_or("");
     let pw = foe.weapon(parry_weapon);
+    // Screen "MODIFIERS TO ACTIVE DEFENSE ROLLS", Unarmed parry vs. weapon: −3 for a
+    // Brawling or Boxing parry against a weapon in hand, not against a thrust.
+    let unarmed = |w: &Arm| {
+        ["Brawling", "Boxing", "Karate"]
+            .iter()
+            .any(|k| w.skill_name.eq_ignore_ascii_case(k))
+    };
+    let bare_parry =
+        is_parry && pw.is_some_and(|w| unarmed(w) && !w.skill_name.eq_ignore_ascii_case("Karate"));
+    let against_weapon = |a: &Arm| !unarmed(a) && !a.thrust && a.ranged.is_none();
     // Retreat value (Lite "ATTACK/DEFENSE OPTIONS", Retreat): +3 to Dodge or a Boxing,
     // Judo, Karate or fencing parry, +1 to any other defense.
     let full_retreat = is_dodge
@@ -361,6 +371,9 @@ pub(super) fn audit_defense(
             }
             "Deceptive Attack" => !ranged && deceptive < 0 && v == deceptive / 2,
             "Telegraphic Attack" => !ranged && is_dodge && v == 2,
+            "unarmed parry against a weapon" => {
+                bare_parry && v == -3 && attack.is_none_or(against_weapon)
+            }
             "feinted" => v < 0,
             "target of both Dual-Weapon attacks" => v == -1,
             "parrying with a large shield" => {
@@ -409,6 +422,12 @@ pub(super) fn audit_defense(
     if (s.guard == Guard::Defensive && (is_parry || is_block)) != has("Defensive Attack") {
         out.push(format!(
             "{name}: Defensive Attack's +1 to Parry/Block missing or misplaced"
+        ));
+    }
+    if bare_parry && attack.is_some_and(against_weapon) && !has("unarmed parry against a weapon") {
+        out.push(format!(
+            "{name}: a bare-handed parry against a weapon without its -3 ({SCREEN}, \
+             MODIFIERS TO ACTIVE DEFENSE ROLLS)"
         ));
     }
     // Lite "ATTACK/DEFENSE OPTIONS", Rapid Recovery: after a Move and Attack the weapon

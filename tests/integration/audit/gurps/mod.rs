@@ -133,6 +133,8 @@ struct Arm {
     ranged: Option<(i32, i32)>,
     /// ST short of the weapon's minimum.
     st_short: i32,
+    /// Thrust damage (`thr`).
+    thrust: bool,
 }
 
 /// One fighter's sheet as the auditor works it out.
@@ -348,6 +350,7 @@ fn bodies(file: &Path) -> Vec<Body> {
                             damage_type: spec.damage_type.abbrev().to_string(),
                             ranged,
                             st_short: (spec.min_st - st).max(0),
+                            thrust: matches!(spec.damage, DamageSpec::Thrust(_)),
                         }
                     }
                     // Written out: the level and parry are the stat block's (GCS's).
@@ -363,6 +366,7 @@ fn bodies(file: &Path) -> Vec<Body> {
                             WeaponMode::Melee { .. } => None,
                         },
                         st_short: (own.min_st - st).max(0),
+                        thrust: matches!(own.damage, DamageSpec::Thrust(_)),
                     },
                 })
                 .collect();
