@@ -8,10 +8,11 @@
 use super::actions::{Legal, Plan, Situation, UnitView};
 use super::combat::{
     DefenseOption, DefenseStep, MIN_DECEPTIVE_SKILL, StrikeMoment, attack_situation, attack_skill,
-    best_defense_score, current_move, reeling,
+    best_defense_score, current_move, reeling, retreat_hex,
 };
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
+use super::facing::{Arc, arc_of};
 use super::location::HitLocation;
 use super::maneuver::{Action, AoaOption, AodOption, CommitOption, Effort, Maneuver};
 use super::posture::Posture;
@@ -395,6 +396,34 @@ impl Foes {
         }
         t
     }
+}
+
+/// Whether `target` would retreat from a blow of weapon `wi` struck from `from` out of its
+/// reach: it may retreat (not yet since its turn, not stunned, not after a Committed or
+/// All-Out Attack, not struck from behind), there is a hex to retreat to, and one hex
+/// more is beyond the weapon's reach (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS",
+/// Retreat). The second blow of an All-Out Attack (Double) or a Rapid Strike is then lost.
+fn retreats_out_of_reach(s: &Situation, from: Hex, target: &UnitView, wi: usize) -> bool {
+    let f = target.fighter;
+    let Some(w) = s.me().fighter.sheet.weapons.get(wi) else {
+        return false;
+    };
+    if w.is_ranged()
+        || f.retreated
+        || f.stunned
+        || matches!(f.guard, Guard::Committed(_) | Guard::None)
+        || arc_of(target.pos, target.facing, from) == Arc::Back
+        || w.reaches(from.unsigned_distance_to(target.pos) + 1)
+    {
+        return false;
+    }
+    let occupied = |h: Hex| {
+        h == from
+            || s.units
+                .iter()
+                .any(|u| u.id != target.id && u.pos == h && u.standing.fighting())
+    };
+    retreat_hex(s.map, from, target.pos, occupied).is_some()
 }
 
 /// Expected injury the enemies could deal the acting unit on their next turns if it keeps
@@ -801,8 +830,14 @@ impl Policy for GurpsAi {
             let mut foes = Foes::of(s);
             let mut weigh = Weigher::new(s, wi, target);
             let mut best: Option<(f64, Maneuver, Aimed, i32, Effort)> = None;
+            // A foe that retreats from the first of two blows out of the weapon's reach is
+            // not there for the second (the defender retreats whenever it may).
+            let second_blow_lost = retreats_out_of_reach(s, from, target, wi);
             for (i, levels) in candidates {
-                let (m, times, bonus, guard, effort) = bases[i];
+                let (m, mut times, bonus, guard, effort) = bases[i];
+                if second_blow_lost {
+                    times = times.min(1.0);
+                }
                 if legal.get(m).is_none() {
                     continue;
                 }
@@ -1037,6 +1072,49 @@ mod tests {
             1.0,
             "yd",
         )
+    }
+
+    /// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS", Retreat: a foe in front that may
+    /// retreat steps out of a broadsword's reach 1, so the second of two blows is not
+    /// counted; it is when the weapon reaches 2 (quarterstaff), when the foe has retreated
+    /// already or is stunned, or when it is struck from behind or hemmed in.
+    #[test]
+    fn a_second_blow_misses_a_foe_that_retreats() {
+        let m = map();
+        let me = fighter(("Broadsword", 14), &["broadsword", "quarterstaff"]);
+        let foe = fighter(("Broadsword", 12), &["broadsword"]);
+        // Everyone faces +x: the foe at (-1, 0) faces the attacker at the origin.
+        let front = [
+            (me.clone(), Hex::ZERO, 0),
+            (foe.clone(), Hex::new(-1, 0), 1),
+        ];
+        let s = test_situation(&m, &front, false);
+        assert!(retreats_out_of_reach(&s, Hex::ZERO, &s.units[1], 0));
+        assert!(
+            !retreats_out_of_reach(&s, Hex::ZERO, &s.units[1], 1),
+            "reach 2"
+        );
+        for change in [
+            |f: &mut Fighter| f.retreated = true,
+            |f: &mut Fighter| f.stunned = true,
+        ] {
+            let mut units = front.clone();
+            change(&mut units[1].0);
+            let s = test_situation(&m, &units, false);
+            assert!(!retreats_out_of_reach(&s, Hex::ZERO, &s.units[1], 0));
+        }
+        let behind = [(me.clone(), Hex::ZERO, 0), (foe.clone(), Hex::new(1, 0), 1)];
+        let s = test_situation(&m, &behind, false);
+        assert!(!retreats_out_of_reach(&s, Hex::ZERO, &s.units[1], 0));
+        // Hemmed in: every hex farther from the attacker holds a fighter.
+        let mut hemmed = front.to_vec();
+        for n in Hex::new(-1, 0).all_neighbors() {
+            if n.unsigned_distance_to(Hex::ZERO) > 1 {
+                hemmed.push((foe.clone(), n, 1));
+            }
+        }
+        let s = test_situation(&m, &hemmed, false);
+        assert!(!retreats_out_of_reach(&s, Hex::ZERO, &s.units[1], 0));
     }
 
     #[test]

@@ -401,6 +401,20 @@ impl Weapon {
         MissTable::for_skill(&self.skill_name) != MissTable::Unarmed
     }
 
+    /// True when a blow of this melee weapon reaches a foe `hexes` away (its reach, from
+    /// the stat block); a ranged weapon's range is a matter of yards and sight, checked
+    /// where the shot is planned.
+    pub fn reaches(&self, hexes: u32) -> bool {
+        match self.mode {
+            WeaponMode::Melee {
+                reach_min,
+                reach_max,
+                ..
+            } => (reach_min..=reach_max).contains(&hexes),
+            WeaponMode::Ranged { .. } => true,
+        }
+    }
+
     /// True for a ranged weapon.
     pub fn is_ranged(&self) -> bool {
         matches!(self.mode, WeaponMode::Ranged { .. })
@@ -1473,6 +1487,18 @@ mod tests {
         );
         assert!(f.shield_ready);
         assert!(!f.knocked_down(), "nothing left in hand to drop");
+    }
+
+    /// A blow needs its reach: the broadsword's 1 (the catalog), not 0 or 2; a bow's
+    /// range is not a reach.
+    #[test]
+    fn a_blow_needs_its_reach() {
+        let sheet = resolve_sheet(&stats(), Catalog::builtin()).unwrap();
+        let sword = &sheet.weapons[0];
+        assert_eq!(sword.reach(), (1, 1));
+        assert!(sword.reaches(1));
+        assert!(!sword.reaches(0) && !sword.reaches(2));
+        assert!(sheet.weapons[1].reaches(40));
     }
 
     #[test]

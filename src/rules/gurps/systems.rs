@@ -1006,8 +1006,22 @@ fn execute(
         }
         let sheet = me.5.sheet.clone();
         let weapon = &sheet.weapons[w];
+        // A blow after another (All-Out Attack (Double), Rapid Strike) needs its reach
+        // still: a foe knocked back or retreated out of it is not struck.
+        let hexes = me.2.0.unsigned_distance_to(foe.2.0);
+        if !weapon.reaches(hexes) {
+            events.log_only(|| BattleEvent::Note {
+                unit: Some(active),
+                text: format!(
+                    "{} is out of the {}'s reach now: the blow is lost",
+                    roster.name(target),
+                    weapon.name
+                ),
+            });
+            continue;
+        }
         let ranged = weapon.is_ranged();
-        let yards = f64::from(me.2.0.unsigned_distance_to(foe.2.0)) * f64::from(map.scale);
+        let yards = f64::from(hexes) * f64::from(map.scale);
         let situation = attack_situation(
             map,
             plan,
