@@ -166,6 +166,8 @@ enum Refusal<'w> {
     NoWeapon(usize),
     /// The weapon arm is crippled.
     Crippled,
+    /// The off arm is crippled and the weapon (by name) needs two hands.
+    OffArmCrippled(&'w str),
     /// The weapon (by name) in this state.
     Unusable(&'w str, Option<WeaponState>),
     /// Hexes away, the weapon, its reach.
@@ -182,6 +184,9 @@ impl std::fmt::Display for Refusal<'_> {
             Refusal::OutOfTheFight(id) => write!(out, "target {} is out of the fight", id.0),
             Refusal::NoWeapon(weapon) => write!(out, "no weapon number {weapon}"),
             Refusal::Crippled => write!(out, "its weapon arm is crippled"),
+            Refusal::OffArmCrippled(name) => {
+                write!(out, "{name} needs two hands and its off arm is crippled")
+            }
             Refusal::Unusable(name, Some(WeaponState::Unready)) => {
                 write!(out, "{name} is not ready: Ready it first")
             }
@@ -375,6 +380,8 @@ impl<'a> Situation<'a> {
             let f = me.fighter;
             return Some(if f.disarmed() {
                 Refusal::Crippled
+            } else if f.ready(weapon) && !f.wields(weapon) {
+                Refusal::OffArmCrippled(&w.name)
             } else {
                 Refusal::Unusable(&w.name, f.weapon_state.get(weapon).copied())
             });
@@ -853,6 +860,9 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         }
         if first.hands != 1 || other.hands != 1 || f.sheet.shield.is_some() {
             return Err("a Dual-Weapon Attack needs two one-handed weapons and no shield".into());
+        }
+        if f.off_arm_useless() {
+            return Err("a Dual-Weapon Attack needs the off arm, which is crippled".into());
         }
         if !f.can_use(second) {
             return Err(format!("{} cannot attack now", other.name));

@@ -865,6 +865,7 @@ impl Policy for GurpsAi {
             }
             // A Dual-Weapon Attack with a second one-handed melee weapon, both on this foe.
             if f.sheet.shield.is_none()
+                && !f.off_arm_useless()
                 && f.sheet.weapons[wi].hands == 1
                 && legal.get(Maneuver::Attack).is_some()
                 && let Some(second) = (0..f.sheet.weapons.len()).find(|&w2| {

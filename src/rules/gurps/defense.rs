@@ -139,7 +139,8 @@ pub fn with_retreat_and_drop(
 /// every defense against an attack from the front; Block (3 + Shield/2 + DB) against melee
 /// and muscle-powered missiles, not `firearm` shots; a large shield's −1 to parries; the
 /// Defensive Attack's +1 to Block. `against` holds what the attack does to every defense
-/// (as for [`defense_options`]). Nothing without a ready shield or after an All-Out Attack.
+/// (as for [`defense_options`]). Nothing without a shield in use
+/// ([`Fighter::shield_in_use`]: ready, its arm not crippled) or after an All-Out Attack.
 /// The shield's labels are left empty when `quiet` ([`Label::unless_quiet`]).
 pub fn with_shield(
     defender: &Fighter,
@@ -149,10 +150,10 @@ pub fn with_shield(
     against: &[Modifier],
     quiet: bool,
 ) -> Vec<DefenseOption> {
-    let Some(shield) = defender.sheet.shield.as_ref() else {
+    let Some(shield) = defender.shield_in_use() else {
         return options;
     };
-    if !defender.shield_ready || defender.guard == Guard::None {
+    if defender.guard == Guard::None {
         return options;
     }
     for o in options.iter_mut() {
@@ -411,7 +412,7 @@ pub fn defense_options(
             if w.parry.is_none()
                 || guard == Guard::Committed(i as u8)
                 || guard == Guard::MovedAttack(i as u8)
-                || !defender.ready(i)
+                || !defender.wields(i)
             {
                 continue;
             }
@@ -475,7 +476,7 @@ pub fn with_rapid_recovery(
         return options;
     };
     let i = usize::from(i);
-    if !extra_effort || ranged_attack || defender.disarmed() || !defender.ready(i) {
+    if !extra_effort || ranged_attack || defender.disarmed() || !defender.wields(i) {
         return options;
     }
     if let Some(mut parry) = parry_option(defender, i, against, None) {
@@ -499,7 +500,7 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
     if guard == Guard::IncreasedDodge {
         dodge += 2;
     }
-    let shield = sheet.shield.as_ref().filter(|_| defender.shield_ready);
+    let shield = defender.shield_in_use();
     let db = shield.map_or(0, |s| s.db);
     let mut best = dodge + db;
     if !ranged_attack && !defender.disarmed() {
@@ -513,7 +514,7 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
             if let Some(p) = w.parry
                 && guard != Guard::Committed(i as u8)
                 && guard != Guard::MovedAttack(i as u8)
-                && defender.ready(i)
+                && defender.wields(i)
             {
                 let before = defender.parried.get(i).copied().unwrap_or(0);
                 best = best.max(p + bonus + REPEATED_PARRY * i32::from(before));

@@ -1102,6 +1102,30 @@ impl Fighter {
         dropped
     }
 
+    /// True if the off (left) arm is crippled, for good or for a while: no two-handed
+    /// weapon and no shield (decision: the shield is worn on the off arm, as every weapon
+    /// is held in the weapon hand; the texts say only that the limb is crippled).
+    pub fn off_arm_useless(&self) -> bool {
+        self.crippled.contains(&HitLocation::LeftArm)
+            || self.numb.iter().any(|(l, _)| *l == HitLocation::LeftArm)
+    }
+
+    /// True if weapon `i` is ready and the hands it needs can hold it: a two-handed weapon
+    /// needs the off arm too ([`Fighter::off_arm_useless`]).
+    pub fn wields(&self, i: usize) -> bool {
+        self.ready(i)
+            && !(self.off_arm_useless() && self.sheet.weapons.get(i).is_some_and(|w| w.hands >= 2))
+    }
+
+    /// The shield, if it can defend now: carried, ready, and on an off arm that is not
+    /// crippled.
+    pub fn shield_in_use(&self) -> Option<&Shield> {
+        self.sheet
+            .shield
+            .as_ref()
+            .filter(|_| self.shield_ready && !self.off_arm_useless())
+    }
+
     /// True if weapon `i` is in hand and ready.
     pub fn ready(&self, i: usize) -> bool {
         self.weapon_state.get(i) == Some(&WeaponState::Ready)
@@ -1125,9 +1149,9 @@ impl Fighter {
     }
 
     /// True if weapon `i` can attack now (ready; melee, or ranged with a shot loaded; with a
-    /// crippled weapon arm only bare hands).
+    /// crippled weapon arm only bare hands, with a crippled off arm no two-handed weapon).
     pub fn can_use(&self, i: usize) -> bool {
-        if !self.ready(i) {
+        if !self.wields(i) {
             return false;
         }
         // With the weapon arm crippled only bare hands (the other fist, a kick) still work.

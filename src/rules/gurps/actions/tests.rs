@@ -419,7 +419,8 @@ fn extra_effort_is_checked() {
 }
 
 /// gurps-lite-and-socs.txt "ATTACK/DEFENSE OPTIONS", Dual-Weapon Attack: two weapons
-/// (decision: one-handed ones, and no shield), in place of one attack, on one or two foes.
+/// (decision: one-handed ones, and no shield, and the off arm whole), in place of one
+/// attack, on one or two foes.
 #[test]
 fn dual_weapon_needs_two_one_handed_weapons() {
     let map = HexMap::new(
@@ -428,11 +429,13 @@ fn dual_weapon_needs_two_one_handed_weapons() {
         1.0,
         "yd",
     );
-    let check = |weapons: &[&str]| {
-        let units = [
-            (fighter(weapons), Hex::ZERO, 0),
-            (fighter(&[]), Hex::new(1, 0), 1),
-        ];
+    let check = |weapons: &[&str], off_arm: bool| {
+        let mut me = fighter(weapons);
+        if off_arm {
+            me.crippled
+                .push(crate::rules::gurps::location::HitLocation::LeftArm);
+        }
+        let units = [(me, Hex::ZERO, 0), (fighter(&[]), Hex::new(1, 0), 1)];
         let s = situation(&map, &units);
         plan(
             &s,
@@ -447,9 +450,12 @@ fn dual_weapon_needs_two_one_handed_weapons() {
             },
         )
     };
-    assert!(check(&["shortsword", "large knife"]).is_ok());
-    let err = check(&["shortsword", "greatsword"]).unwrap_err();
+    assert!(check(&["shortsword", "large knife"], false).is_ok());
+    let err = check(&["shortsword", "greatsword"], false).unwrap_err();
     assert!(err.contains("one-handed"), "{err}");
+    // A crippled off arm holds no second weapon (decision in `Fighter::off_arm_useless`).
+    let err = check(&["shortsword", "large knife"], true).unwrap_err();
+    assert!(err.contains("off arm"), "{err}");
 }
 
 /// A group attack is the acting fighter's (gurps-lite-and-socs.txt, "GROUP COMBAT"): its

@@ -1157,6 +1157,45 @@ fn shields_add_db_and_block() {
         with_shield(&f, defense_options(&f, false, &[]), true, false, &[], false).len(),
         2
     );
+    // on a crippled off arm (for good or for a while): nothing either
+    f.shield_ready = true;
+    f.numb.push((HitLocation::LeftArm, 3));
+    assert_eq!(
+        with_shield(&f, defense_options(&f, false, &[]), true, false, &[], false).len(),
+        2
+    );
+    assert_eq!(best_defense_score(&f, Guard::Normal, false), Some(10));
+}
+
+/// A crippled off (left) arm (decision in `Fighter::off_arm_useless`): the two-handed
+/// quarterstaff neither strikes nor parries, the one-handed broadsword does both, and no
+/// Dual-Weapon Attack is open; a crippled weapon arm leaves only bare hands.
+#[test]
+fn a_crippled_off_arm_holds_no_two_handed_weapon() {
+    let mut f = fighter(
+        &[("Broadsword", 14), ("Staff", 13)],
+        &["broadsword", "quarterstaff", "punch"],
+    );
+    assert_eq!(f.sheet.weapons[1].hands, 2);
+    assert!(f.can_use(1) && f.wields(1));
+    f.crippled.push(HitLocation::LeftArm);
+    assert!(f.off_arm_useless());
+    assert!(!f.can_use(1) && !f.wields(1));
+    assert!(f.can_use(0) && f.can_use(2));
+    let parries: Vec<DefenseKind> = defense_options(&f, false, &[])
+        .iter()
+        .map(|o| o.kind)
+        .collect();
+    assert_eq!(
+        parries,
+        vec![
+            DefenseKind::Dodge,
+            DefenseKind::Parry(0),
+            DefenseKind::Parry(2)
+        ]
+    );
+    f.crippled = vec![HitLocation::RightArm];
+    assert!(!f.can_use(0) && !f.can_use(1) && f.can_use(2));
 }
 
 /// Aim braced (decision: 4e Basic Set p. B364): +1 on top of the Aim bonus.
