@@ -756,6 +756,38 @@ fn a_flash_bang_hits_everyone_within_close() {
     assert_eq!(f.state(UnitId(0)).ammo[0].loaded, Some(0), "thrown");
 }
 
+/// "Tags", Champion: "+2 on all rolls against direct opponents" of the cause. A
+/// flash-bang's one roll counts it against the foe it is thrown at, not against the
+/// thrower's friend in the blast (ms-corridor seed 26 had it on both); the odds shown
+/// before the throw say the same.
+#[test]
+fn champion_counts_only_against_the_cause_s_opponents() {
+    let text = scenario(
+        "bands: (melee: 1, close: 3, medium: 10, long: 20)",
+        "",
+        r#"(name: "Thrower", side: "a", at: (3, 0), stats: MainSequence(Character(
+            soldier: 4, agent: 4, tech: 2, skills: {"Athletics": Advanced}, weapons: ["Flash-bang"], tags: [Champion(["b"])]))),
+        (name: "Friend", side: "a", at: (5, 0), stats: MainSequence(Character(soldier: 3, agent: 3, tech: 4))),
+        (name: "Near", side: "b", at: (6, 0), stats: MainSequence(Character(soldier: 3, agent: 3, tech: 4, npc: true, edge: 0)))"#,
+    );
+    let (mut f, map) = fight_of(&text);
+    let mut ev = Vec::new();
+    round(&mut f, &[6, 1, 1, 1], &mut ev);
+    f.advance(&mut ev);
+    let w = f.sheet(UnitId(0)).weapons()[0].clone();
+    let odds = f.shot_odds(&map, UnitId(0), &w, &[UnitId(2)]);
+    let mut d = Scripted::new(&[3]);
+    play(&mut f, &map, 0, swing(vec![UnitId(2)]), &mut d, &mut ev);
+    play(&mut f, &map, 2, Action::Defend(None), &mut d, &mut ev);
+    play(&mut f, &map, 1, Action::Defend(None), &mut d, &mut ev);
+    // 3 + 4 + 4 = 11, and Champion's 2 against Near only: 13 against Near, 11 against
+    // Friend, each against Defense 7.
+    let rolled: Vec<(u32, i32, i32)> = attacks(&ev).iter().map(|a| (a.0, a.1, a.2)).collect();
+    assert_eq!(rolled, vec![(2, 13, 7), (1, 11, 7)]);
+    let shown: Vec<(u32, i32, i32)> = odds.iter().map(|&(u, b, dl)| (u.0, 3 + b, dl)).collect();
+    assert_eq!(shown, rolled);
+}
+
 /// "Chase Rules": the quarry's roll less the pursuer's moves the band by the table; two
 /// steps past Long is beyond Far: the quarry escapes. Ships roll Agent + Vehicle +
 /// Propulsion; a speed bonus adds to the faster.

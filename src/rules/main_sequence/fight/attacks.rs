@@ -93,11 +93,13 @@ impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
         let Some(&first) = targets.first() else {
             return Vec::new();
         };
-        let bonus = self.attack_bonus(me, w, first, false);
+        // The bonus against each: the first's roll, with Champion's +2 only against a
+        // target that opposes the cause (`roll_against`).
+        let bonus = |t: UnitId| self.attack_bonus(me, w, t, false);
         if w.explosive {
             self.blast_victims(me, first, self.state(first).pos)
                 .into_iter()
-                .map(|v| (v, bonus, self.blast_defense(map, first, v, w)))
+                .map(|v| (v, bonus(v), self.blast_defense(map, first, v, w)))
                 .collect()
         } else {
             let from = self.state(me).pos;
@@ -107,7 +109,7 @@ impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
                 .map(|(i, &t)| {
                     (
                         t,
-                        bonus + crate::rules::main_sequence::combat::target_penalty(i),
+                        bonus(t) + crate::rules::main_sequence::combat::target_penalty(i),
                         self.defense_from(map, from, t, w),
                     )
                 })
@@ -147,12 +149,32 @@ impl<F: Borrow<Fight>, U: MsUnits> Board<F, U> {
     }
 
     /// The roll against target `i` (the total less 2 per target before it, "Rate of
-    /// Fire"; an explosion's one roll against each).
+    /// Fire"; an explosion's one roll against each). The one roll carries the first
+    /// target's Champion +2 (main-sequence.txt, tags, Champion: "+2 on all rolls against
+    /// direct opponents" of the cause): against another target it counts only if that
+    /// target too opposes the cause.
     pub(super) fn roll_against(&self, map: &HexMap, i: usize, roll: &RollRecord) -> RollRecord {
         let Some(a) = &self.attack else {
             return roll.clone();
         };
         let mut r = roll.clone();
+        if i > 0 {
+            let champion = |t: UnitId| {
+                self.shooter(a.attacker)
+                    .is_some_and(|c| self.champions_against(c, t))
+            };
+            match (champion(a.targets[0]), champion(a.targets[i])) {
+                (true, false) => {
+                    r.modifiers.retain(|m| &*m.label != "Champion");
+                    r.total -= 2;
+                }
+                (false, true) => {
+                    r.modifiers.push(Modifier::new("Champion", 2));
+                    r.total += 2;
+                }
+                _ => {}
+            }
+        }
         if i > 0 && a.blast.is_none() {
             let penalty = crate::rules::main_sequence::combat::target_penalty(i);
             r.modifiers.push(Modifier::named(
