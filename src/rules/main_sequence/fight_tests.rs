@@ -873,6 +873,26 @@ fn crew_edge_saves_the_ship_and_consoles_explode() {
     assert_eq!(st.condition, Condition::Fighting);
     assert_eq!(st.hp, 5, "Hit Points as before the attack");
     assert_eq!((st.crew[0].edge, st.crew[1].hp), (2, 0));
+    // The damage line says so: no Hit Points lost, the crew's Edge taking what got
+    // through the soak.
+    let Some(BattleEvent::Damage {
+        hp_before,
+        hp_after,
+        injury,
+        steps,
+        ..
+    }) = ev
+        .iter()
+        .rev()
+        .find(|e| matches!(e, BattleEvent::Damage { .. }))
+    else {
+        panic!("a damage line: {ev:?}");
+    };
+    assert_eq!((*hp_before, *hp_after, *injury), (5, 5, 0));
+    assert_eq!(
+        steps.last().map(|m| &*m.label),
+        Some("spared by the crew's Edge")
+    );
     // "is treated as lethal damage": the unlucky crewman is dying (Soldier 2 rounds).
     assert_eq!(
         st.crew[1].condition,

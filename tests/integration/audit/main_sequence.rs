@@ -513,7 +513,7 @@ impl Audit<'_> {
         if soak > 0 {
             steps.push(("Damage Soak".to_string(), -soak));
         }
-        let after = (before - (left - soak).max(0)).max(0);
+        let mut after = (before - (left - soak).max(0)).max(0);
         let got_steps: Vec<(String, i64)> = e["steps"].as_array().map_or(Vec::new(), |v| {
             v.iter()
                 .map(|m| {
@@ -524,6 +524,20 @@ impl Audit<'_> {
                 })
                 .collect()
         });
+        // MS "Ship Destruction": a hit that would bring the ship to 0, which its crew's
+        // Edge spares, takes nothing: the shields and Hit Points stay as they were.
+        let spared = got_steps
+            .last()
+            .is_some_and(|(l, _)| l == "spared by the crew's Edge");
+        if spared {
+            if after != 0 {
+                self.flag(i, format!("{what}: spared by Edge though it leaves {after} HP (MS \"Ship Destruction\")"));
+            }
+            self.shields[t] = shields;
+            steps.retain(|(l, _)| l == "Damage Soak");
+            steps.push(("spared by the crew's Edge".to_string(), -(damage - soak)));
+            after = before;
+        }
         if got_steps != steps {
             self.flag(i, format!("{what}: steps {got_steps:?} where shields first, then Damage Soak {soak}, give {steps:?} (MS \"Armor and Cover\", \"Ship Tags\"; rules/README.md decision 2)"));
         }

@@ -409,8 +409,25 @@ impl<F: BorrowMut<Fight>, U: MsUnitsMut> Board<F, U> {
                     return true;
                 }
                 events.push(attack_event(AttackResult::Hit));
-                let mut ev = damage_event(a.attacker, tg, w, margin, soak, st.hp, hp, s.hp);
+                // "Ship Destruction": a crew that spends Edge keeps the Hit Points and
+                // shields of before the attack, and the damage line says so.
+                let spared = hp == 0 && a.spare != Some(false) && self.crew_edge(tg) > 0;
+                let mut ev = damage_event(
+                    a.attacker,
+                    tg,
+                    w,
+                    margin,
+                    soak,
+                    st.hp,
+                    if spared { st.hp } else { hp },
+                    s.hp,
+                );
                 if let BattleEvent::Damage { steps, .. } = &mut ev
+                    && spared
+                {
+                    let through = w.damage + margin - soak;
+                    steps.push(Modifier::new("spared by the crew's Edge", -through));
+                } else if let BattleEvent::Damage { steps, .. } = &mut ev
                     && st.shields > 0
                 {
                     steps.insert(
