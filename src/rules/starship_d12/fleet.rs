@@ -900,6 +900,7 @@ impl Fleet {
         };
         let mods = RollModifiers::of(self.quiet, |mods| sheet.gather_shot(gunner, helpers, mods));
         let shot = gunnery::shoot(dice, mods, need, &stats);
+        let die_total = shot.roll.total;
         let label = match (self.quiet, stats.missile.is_some(), band) {
             (true, ..) => Label::Static(""),
             (false, true, _) => Label::from(format!("{} (missile, needs {need})", system.name)),
@@ -918,11 +919,17 @@ impl Fleet {
             },
         });
         if shot.sustained > 0 {
+            // The roll shows the die total; Sustain raises it to the number needed, which
+            // is why a total under it reads "success by 0".
             self.log_only(events, || BattleEvent::Note {
                 unit: Some(me),
                 text: format!(
-                    "Sustain: +{} to the die for {} damage (D {} -> {})",
+                    "Sustain: +{} to the die total ({} -> {}, the {} needed) for {} damage \
+                     (D {} -> {})",
                     shot.sustained,
+                    die_total,
+                    die_total + shot.sustained,
+                    need,
                     shot.sustained * stats.sustain.unwrap_or(0),
                     stats.damage,
                     shot.damage
@@ -1030,8 +1037,8 @@ fn launches_missile(ships: &impl Ships, me: UnitId, a: &Action) -> bool {
     }
 }
 
-/// The damage of a hit as a log event: D, less shields and armour, gives what reached the
-/// systems; hit points are the ship's systems' together. Without a `location` (a quiet
+/// The damage of a hit as a log event: D, less shields and armour (and what no system was
+/// left to take), gives the hit points lost; hit points are the ship's systems' together. Without a `location` (a quiet
 /// fleet's) only the numbers the statistics read are filled in.
 fn damage_event(
     attacker: UnitId,
@@ -1041,13 +1048,25 @@ fn damage_event(
     (before, after, max): (i32, i32, i32),
     location: Option<String>,
 ) -> BattleEvent {
+    // Injury is the hit points lost; what no system was left to take (the hit that
+    // destroys the ship) is a step of its own, so the steps add up to it.
+    let lost = before - after;
     let steps = match location {
-        Some(_) => report
-            .steps
-            .iter()
-            .filter(|s| s.what == "shields" || s.what == "armour")
-            .map(|s| Modifier::named(s.what.clone(), -s.amount))
-            .collect(),
+        Some(_) => {
+            let mut steps: Vec<Modifier> = report
+                .steps
+                .iter()
+                .filter(|s| s.what == "shields" || s.what == "armour")
+                .map(|s| Modifier::named(s.what.clone(), -s.amount))
+                .collect();
+            if report.to_systems > lost {
+                steps.push(Modifier::new(
+                    "no system left to take it",
+                    lost - report.to_systems,
+                ));
+            }
+            steps
+        }
         None => Vec::new(),
     };
     BattleEvent::Damage {
@@ -1069,7 +1088,7 @@ fn damage_event(
         },
         damage_type: Cow::Borrowed("damage"),
         steps,
-        injury: report.to_systems,
+        injury: lost,
         hp_before: before,
         hp_after: after,
         hp_max: max,
@@ -1089,5 +1108,52 @@ fn gather_piloting(sheet: &ShipSheet, help: &[u8], mods: &mut impl Gather) {
         if let Some(helper) = sheet.crew.get(usize::from(c)) {
             mods.push_named(helper.piloting, || format!("{} helps", helper.name));
         }
+    }
+}
+
+#[cfg(test)]
+mod damage_line_tests {
+    use super::*;
+    use crate::rules::starship_d12::gunnery::DamageStep;
+
+    /// The damage paragraphs after "After the shot": D 9 less shields 2 leaves 7 for the
+    /// systems, which have 5 left: the ship is destroyed. The line's injury is the 5 hit
+    /// points lost, and the 2 no system took are a step of their own, so the steps add up.
+    #[test]
+    fn a_destroying_hit_s_steps_add_up_to_the_hit_points_lost() {
+        let step = |what: &str, amount| DamageStep {
+            what: what.into(),
+            amount,
+            disabled: false,
+        };
+        let report = DamageReport {
+            steps: vec![step("shields", 2), step("bridge", 5)],
+            to_systems: 7,
+            destroyed: true,
+        };
+        let event = damage_event(
+            UnitId(0),
+            UnitId(1),
+            9,
+            &report,
+            (5, 0, 20),
+            Some("x".into()),
+        );
+        let BattleEvent::Damage { steps, injury, .. } = event else {
+            panic!("a damage event");
+        };
+        assert_eq!(injury, 5);
+        let steps: Vec<(String, i32)> = steps
+            .iter()
+            .map(|m| (m.label.to_string(), m.value))
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                ("shields".into(), -2),
+                ("no system left to take it".into(), -2)
+            ]
+        );
+        assert_eq!(9 + steps.iter().map(|m| m.1).sum::<i32>(), injury);
     }
 }

@@ -354,7 +354,7 @@ fn action_rounds_resolve_together_until_everyone_passes() {
         })
         .collect();
     assert_eq!(attacks, vec![true, true], "{events:#?}");
-    assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { text, .. } if text.starts_with("Sustain: +1 to the die for 1 damage (D 4 -> 3)"))));
+    assert!(events.iter().any(|e| matches!(e, BattleEvent::Note { text, .. } if text == "Sustain: +1 to the die total (7 -> 8, the 8 needed) for 1 damage (D 4 -> 3)")));
     // Anvil's gun fired, both its crew acted: nothing is left for it this turn.
     assert!(matches!(f.fleet.phase, Phase::Actions { round: 2, .. }));
     assert_eq!(f.legal_actions(ANVIL), vec![Action::Pass]);

@@ -191,6 +191,9 @@ struct D12Shot {
     s: i64,
     /// Damage before Sustain.
     d: i64,
+    /// The die total and the number needed.
+    total: i64,
+    need: i64,
     /// The band (step) it was fired at.
     band: i64,
 }
@@ -424,9 +427,11 @@ pub fn audit_d12(file: &Path, log: &Value) -> Vec<Violation> {
                         continue;
                     };
                     let want = format!(
-                        "{}{} to the die for {} damage (D {} -> {})",
-                        "",
+                        "{} to the die total ({} -> {}, the {} needed) for {} damage (D {} -> {})",
                         sh.sustain,
+                        sh.total,
+                        sh.total + sh.sustain,
+                        sh.need,
                         sh.sustain * sh.s,
                         sh.d,
                         sh.d - sh.sustain * sh.s
@@ -562,6 +567,8 @@ pub fn audit_d12(file: &Path, log: &Value) -> Vec<Violation> {
                     sustain: k,
                     s: sus.unwrap_or(0),
                     d,
+                    total,
+                    need,
                     band,
                 });
                 if k > 0
@@ -627,18 +634,7 @@ pub fn audit_d12(file: &Path, log: &Value) -> Vec<Violation> {
                         steps.push((what.to_string(), -taken));
                     }
                 }
-                let logged: Vec<(String, i64)> = super::common::labelled(&e["steps"]);
-                for p in compare_labels(&logged, &steps) {
-                    bad(format!(
-                        "damage through shields and armour: {p} (After the shot)"
-                    ));
-                }
-                if e["injury"].as_i64() != Some(left) {
-                    bad(format!(
-                        "injury {} where {left} gets past shields and armour",
-                        e["injury"]
-                    ));
-                }
+                let past = left;
                 let mut order = vec![ci];
                 order.extend(
                     (0..s.hp.len()).filter(|&k| k != ci && s.sheet.systems[k].at.facing == facing),
@@ -670,6 +666,22 @@ pub fn audit_d12(file: &Path, log: &Value) -> Vec<Violation> {
                 }
                 if left > 0 {
                     destroyed_due.insert(t);
+                    // What no system is left to take (the hit that destroys the ship) is
+                    // not hit points lost: a step of its own.
+                    steps.push(("no system left to take it".to_string(), -left));
+                }
+                let logged: Vec<(String, i64)> = super::common::labelled(&e["steps"]);
+                for p in compare_labels(&logged, &steps) {
+                    bad(format!(
+                        "damage through shields and armour: {p} (After the shot)"
+                    ));
+                }
+                if e["injury"].as_i64() != Some(past - left) {
+                    bad(format!(
+                        "injury {} where {past} gets past shields and armour and {left} \
+                         finds no system",
+                        e["injury"]
+                    ));
                 }
                 let after = s.structure();
                 if e["hp_before"].as_i64() != Some(before) || e["hp_after"].as_i64() != Some(after)
