@@ -924,7 +924,13 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
     );
     let index = prepared.sides.iter().position(|s| s.id == b.side);
     let side_colour = index.map_or(egui::Color32::WHITE, |i| colour(&prepared.sides, i));
-    Plot::new("balance-plot")
+    // One step either side of the values tried, so a search that tried one value alone
+    // (the scenario as written nearest, the knob at its limit) is not drawn on a wide
+    // empty axis.
+    let (low, high) = b.steps.iter().fold((i32::MAX, i32::MIN), |(lo, hi), s| {
+        (lo.min(s.value), hi.max(s.value))
+    });
+    let mut plot = Plot::new("balance-plot")
         .height(170.0)
         .x_grid_spacer(whole_steps)
         .y_grid_spacer(whole_steps)
@@ -932,48 +938,53 @@ fn balance_tab(ui: &mut egui::Ui, game: &mut Game, state: &mut AnalysisState) {
         .allow_zoom(false)
         .allow_scroll(false)
         .include_y(0.0)
-        .include_y(100.0)
-        .x_axis_label(match b.step {
-            Some(step) if !step.is_empty() => format!("{} (a step is {step})", b.knob.words()),
-            _ => b.knob.words().to_string(),
-        })
-        .y_axis_label("win rate, %")
-        .show(ui, |plot| {
-            plot.hline(HLine::new("target", 100.0 * b.target).color(egui::Color32::from_gray(160)));
-            // Each interval as a bar wider than the grid line it stands on.
-            for step in &b.steps {
-                let x = f64::from(step.value);
-                plot.line(
-                    Line::new(
-                        format!("{} interval", step.value),
-                        PlotPoints::from(vec![
-                            [x, 100.0 * step.win_rate.low],
-                            [x, 100.0 * step.win_rate.high],
-                        ]),
-                    )
-                    .color(side_colour.gamma_multiply(0.8))
-                    .width(4.0),
-                );
-            }
-            let points: Vec<[f64; 2]> = b
-                .steps
-                .iter()
-                .map(|s| [f64::from(s.value), 100.0 * s.win_rate.rate])
-                .collect();
-            plot.points(
-                Points::new("win rate", PlotPoints::from(points))
-                    .radius(3.0)
-                    .color(egui::Color32::WHITE),
+        .include_y(100.0);
+    if low == high {
+        plot = plot
+            .include_x(f64::from(low) - 1.0)
+            .include_x(f64::from(high) + 1.0);
+    }
+    plot.x_axis_label(match b.step {
+        Some(step) if !step.is_empty() => format!("{} (a step is {step})", b.knob.words()),
+        _ => b.knob.words().to_string(),
+    })
+    .y_axis_label("win rate, %")
+    .show(ui, |plot| {
+        plot.hline(HLine::new("target", 100.0 * b.target).color(egui::Color32::from_gray(160)));
+        // Each interval as a bar wider than the grid line it stands on.
+        for step in &b.steps {
+            let x = f64::from(step.value);
+            plot.line(
+                Line::new(
+                    format!("{} interval", step.value),
+                    PlotPoints::from(vec![
+                        [x, 100.0 * step.win_rate.low],
+                        [x, 100.0 * step.win_rate.high],
+                    ]),
+                )
+                .color(side_colour.gamma_multiply(0.8))
+                .width(4.0),
             );
-            let nearest = [f64::from(b.best.value), 100.0 * b.best.win_rate.rate];
-            plot.points(
-                Points::new("nearest", PlotPoints::from(vec![nearest]))
-                    .shape(MarkerShape::Diamond)
-                    .filled(false)
-                    .radius(8.0)
-                    .color(egui::Color32::YELLOW),
-            );
-        });
+        }
+        let points: Vec<[f64; 2]> = b
+            .steps
+            .iter()
+            .map(|s| [f64::from(s.value), 100.0 * s.win_rate.rate])
+            .collect();
+        plot.points(
+            Points::new("win rate", PlotPoints::from(points))
+                .radius(3.0)
+                .color(egui::Color32::WHITE),
+        );
+        let nearest = [f64::from(b.best.value), 100.0 * b.best.win_rate.rate];
+        plot.points(
+            Points::new("nearest", PlotPoints::from(vec![nearest]))
+                .shape(MarkerShape::Diamond)
+                .filled(false)
+                .radius(8.0)
+                .color(egui::Color32::YELLOW),
+        );
+    });
     for step in &b.steps {
         let best = step.value == b.best.value;
         let mut text = format!("{:>3}: {}", step.value, rate_text(step.win_rate));
