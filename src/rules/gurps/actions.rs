@@ -919,7 +919,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         let foe = target.map(|t| s.units[t].fighter);
         let held = foe.and_then(|foe| {
             (0..foe.sheet.weapons.len())
-                .find(|&i| foe.ready(i))
+                .find(|&i| foe.ready(i) && foe.sheet.weapons[i].held())
                 .map(|i| &foe.sheet.weapons[i])
         });
         let Some(held) = held else {

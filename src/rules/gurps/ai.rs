@@ -33,8 +33,9 @@ pub struct GurpsAi {
 /// Orders a defender's open defenses best first (highest score; Dodge before Parry on a
 /// tie, since Dodge works against everything). A retreat is taken whenever it is open (it
 /// only adds); Dodge and Drop only when `desperate` (lying down costs two turns to get up);
-/// Feverish Defense and Rapid Recovery only with `spare_fp` (more than two thirds of FP left). This is how
-/// AI-controlled and, until the GUI asks, player-controlled defenders defend.
+/// Feverish Defense and Rapid Recovery only with `spare_fp` (more than two thirds of FP
+/// left). This is how AI-controlled and, until the GUI asks, player-controlled defenders
+/// defend.
 pub fn choose_defenses(options: &[DefenseOption], desperate: bool, spare_fp: bool) -> Vec<usize> {
     let mut order: Vec<usize> = (0..options.len())
         .filter(|&i| desperate || options[i].step != DefenseStep::Drop)
@@ -263,7 +264,7 @@ impl<'s, 'a> Weigher<'s, 'a> {
             // at a skill that keeps its Deceptive Attack.
             if num * torso.1 <= torso.0 * den
                 || aimed_skill < MIN_AIMED_SKILL
-                || deceptive > 0 && aimed_skill < MIN_DECEPTIVE_SKILL
+                || (deceptive > 0 && aimed_skill < MIN_DECEPTIVE_SKILL)
             {
                 continue;
             }

@@ -1034,7 +1034,7 @@ fn execute(
                 ..moment
             },
         );
-        if situation.deceptive < i32::from(plan.deceptive) {
+        if !weapon.is_ranged() && situation.deceptive < i32::from(plan.deceptive) {
             events.log_only(|| BattleEvent::Note {
                 unit: Some(active),
                 text: match situation.deceptive {

@@ -465,7 +465,10 @@ fn defend(fight: &Board<impl Borrow<Fight>, impl MsUnits>, u: UnitId, i: usize) 
     let open = fight.defenses_open(i);
     let a = fight.attack.as_ref()?;
     let w = fight.sheet(a.attacker).weapons().get(a.weapon)?;
-    let bonus: i32 = fight.attack_bonus(a.attacker, w, a.targets[0], a.plus_two)
+    // Champion's +2 counts against this defender only if it opposes the cause
+    // (`Board::roll_against`).
+    let me = a.targets.get(i).copied().unwrap_or(u);
+    let bonus: i32 = fight.attack_bonus(a.attacker, w, me, a.plus_two)
         + if a.blast.is_some() {
             0
         } else {

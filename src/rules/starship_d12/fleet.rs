@@ -1038,8 +1038,9 @@ fn launches_missile(ships: &impl Ships, me: UnitId, a: &Action) -> bool {
 }
 
 /// The damage of a hit as a log event: D, less shields and armour (and what no system was
-/// left to take), gives the hit points lost; hit points are the ship's systems' together. Without a `location` (a quiet
-/// fleet's) only the numbers the statistics read are filled in.
+/// left to take), gives the hit points lost; hit points are the ship's systems' together.
+/// Without a `location` (a quiet fleet's) only the numbers the statistics read are filled
+/// in.
 fn damage_event(
     attacker: UnitId,
     target: UnitId,

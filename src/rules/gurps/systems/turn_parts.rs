@@ -309,7 +309,9 @@ pub(super) fn disarm_contest(
     w: usize,
     events: &mut Report,
 ) {
-    let Some(held) = (0..foe.sheet.weapons.len()).find(|&i| foe.ready(i)) else {
+    let Some(held) =
+        (0..foe.sheet.weapons.len()).find(|&i| foe.ready(i) && foe.sheet.weapons[i].held())
+    else {
         return;
     };
     let mine = &me.sheet.weapons[w];
