@@ -134,6 +134,13 @@ pub struct GcsWeapon {
     pub bulk: Option<String>,
     /// Recoil ("2"); ranged only.
     pub recoil: Option<String>,
+    /// Its damage is thrust-based (GCS's `damage.st` is `thr`): what the unarmed-parry
+    /// exception "except vs. thrusts" asks (gurps-traveller-gm-screen.txt, "MODIFIERS TO
+    /// ACTIVE DEFENSE ROLLS").
+    pub thrust: bool,
+    /// An attack of a trait (Natural Attacks' punch and kick, Teeth's bite): part of the
+    /// body, never dropped or disarmed, and a bare-handed parry.
+    pub natural: bool,
 }
 
 /// Why a file could not be read as a GCS character: where (1-based line and column, when
@@ -827,7 +834,7 @@ fn weapons(
             continue;
         }
         for w in usages {
-            out.extend(weapon(&name, w, skills, attrs, warnings));
+            out.extend(weapon(&name, w, false, skills, attrs, warnings));
         }
     }
     let mut other = Vec::new();
@@ -848,7 +855,7 @@ fn weapons(
         }
         let name = text_at(t, "name").unwrap_or_else(|| "(unnamed)".to_string());
         for w in list(t, "weapons") {
-            out.extend(weapon(&name, w, skills, attrs, warnings));
+            out.extend(weapon(&name, w, true, skills, attrs, warnings));
         }
     }
     for (key, what) in [("spells", "spell"), ("skills", "skill")] {
@@ -883,10 +890,11 @@ fn is_ranged(w: &Value) -> bool {
 }
 
 /// One weapon usage with GCS's computed values; `None`, with a warning naming it, when GCS
-/// did not compute its level or damage.
+/// did not compute its level or damage. `natural`: it is a trait's (a body part's).
 fn weapon(
     name: &str,
     w: &Value,
+    natural: bool,
     skills: &[GcsSkill],
     attrs: &Attributes,
     warnings: &mut Vec<String>,
@@ -926,6 +934,12 @@ fn weapon(
         damage,
         min_st: shown("strength"),
         skill: default_skill(w, skills, attrs),
+        thrust: w
+            .get("damage")
+            .and_then(|d| d.get("st"))
+            .and_then(Value::as_str)
+            .is_some_and(|st| st.eq_ignore_ascii_case("thr")),
+        natural,
         ..GcsWeapon::default()
     };
     if ranged {

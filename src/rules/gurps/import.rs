@@ -252,6 +252,8 @@ pub fn own_weapon(w: &GcsWeapon, several: bool) -> Result<(OwnWeapon, Vec<String
             hands,
             mode,
             parry,
+            thrust: w.thrust,
+            natural: w.natural,
         },
         notes,
     ))
@@ -729,5 +731,78 @@ mod tests {
             ..Default::default()
         };
         assert!(own_weapon(&fire, false).is_err_and(|e| e.contains("Fire breath")));
+    }
+
+    /// Sheets from the shipped GCS files (scenarios/gcs/): Dai Blackthorn's bite,
+    /// punch and kick are a trait's (Natural Attacks) at DX, not a skill of fists, yet
+    /// still part of the body: a failed knockdown roll drops none of them, only what is in
+    /// hand, the Ogre's maul (gurps-lite-and-socs.txt, "Knockdown and Stunning"); and a
+    /// parry with Dai's punch is bare-handed: −3 against the Orc's falchion swung, none
+    /// against its thrust (GCS's `thr`; gurps-traveller-gm-screen.txt, "MODIFIERS TO
+    /// ACTIVE DEFENSE ROLLS", Unarmed parry vs. weapon).
+    #[test]
+    fn natural_attacks_and_thrusts_from_gcs() {
+        use crate::rules::gurps::criticals::WeaponState;
+        use crate::rules::gurps::defense::unarmed_parry_penalty;
+        use crate::rules::gurps::equipment::Catalog;
+        use crate::rules::gurps::sheet::{Fighter, resolve_sheet};
+        use std::sync::Arc;
+        let stats_in = |file: &str| {
+            let path = format!("{}/scenarios/gcs/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).expect("a shipped sample");
+            stats_of(&crate::rules::gurps::gcs::read(&text).expect("a GCS character")).0
+        };
+        let sheet_of = |stats: &GurpsStats| {
+            Arc::new(resolve_sheet(stats, Catalog::builtin()).expect("a valid sheet"))
+        };
+        let dai_stats = stats_in("Dai Blackthorn.gcs");
+        let dai = sheet_of(&dai_stats);
+        let weapons: Vec<(&str, &str, bool, bool)> = dai
+            .weapons
+            .iter()
+            .map(|w| (&*w.name, &*w.skill_name, w.natural, w.held()))
+            .collect();
+        assert_eq!(
+            weapons,
+            [
+                ("Natural Attacks (Bite)", "DX", true, false),
+                ("Natural Attacks (Punch)", "DX", true, false),
+                ("Natural Attacks (Kick)", "DX", true, false),
+                ("punch", "Brawling", false, false),
+            ]
+        );
+        let mut f = Fighter::new(dai.clone());
+        assert!(!f.knocked_down(), "nothing in hand to drop");
+        assert!(f.weapon_state.iter().all(|s| *s == WeaponState::Ready));
+        let mut ogre = Fighter::new(sheet_of(&stats_in("Ogre.gcs")));
+        assert_eq!(&*ogre.sheet.weapons[0].name, "Maul");
+        assert!(ogre.knocked_down());
+        assert_eq!(
+            ogre.weapon_state,
+            [
+                WeaponState::Unready,
+                WeaponState::Ready,
+                WeaponState::Ready,
+                WeaponState::Ready
+            ]
+        );
+        let orc = sheet_of(&stats_in("Orc, Warrior.gcs"));
+        let falchion = |usage: &str| {
+            orc.weapons
+                .iter()
+                .find(|w| *w.name == *format!("Falchion ({usage})"))
+                .expect("the falchion")
+        };
+        assert!(falchion("Thrust").thrust && !falchion("Swung").thrust);
+        let punch = &dai.weapons[1];
+        assert_eq!(
+            unarmed_parry_penalty(punch, falchion("Swung")).map(|m| m.value),
+            Some(-3)
+        );
+        assert_eq!(unarmed_parry_penalty(punch, falchion("Thrust")), None);
+        // Written back out, the marks are kept; a weapon without them writes neither.
+        let written = ron::to_string(&dai_stats).expect("RON out");
+        assert_eq!(written.matches("natural:true").count(), 3, "{written}");
+        assert!(!written.contains("natural:false"), "{written}");
     }
 }

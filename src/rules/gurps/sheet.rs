@@ -8,7 +8,7 @@
 //! Move = Basic Speed rounded down, Dodge = Basic Speed rounded down + 3 ([`dodge`]),
 //! Parry = 3 + skill / 2 + the weapon's parry modifier ([`parry`]), HP = ST, FP = HT.
 
-use super::criticals::{MissTable, WeaponState};
+use super::criticals::WeaponState;
 use super::equipment::{Catalog, DamageSpec, WeaponMode, WeaponSpec};
 use super::injury::PainThreshold;
 use super::location::{DrPlace, DrTable, HitLocation};
@@ -263,10 +263,23 @@ pub struct OwnWeapon {
     /// Parry score with it (melee), if it can parry.
     #[serde(default)]
     pub parry: Option<i32>,
+    /// Its damage is thrust-based though written as fixed dice (GCS's `thr`: a spear, a
+    /// knife's thrust); `thr` damage says so itself. An unarmed parry against a thrust
+    /// takes no −3 ([`crate::rules::gurps::defense::unarmed_parry_penalty`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub thrust: bool,
+    /// A natural attack (a punch, kick or bite of a GCS trait, whatever its skill): part
+    /// of the body, so never dropped or disarmed, and a parry with it is bare-handed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub natural: bool,
 }
 
 fn one_hand() -> u32 {
     1
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl OwnWeapon {
@@ -392,13 +405,23 @@ pub struct Weapon {
     /// Its damage is a thrust (`thr`): an unarmed parry against it takes no −3
     /// ([`crate::rules::gurps::defense::unarmed_parry_penalty`]).
     pub thrust: bool,
+    /// A natural attack written out as one ([`OwnWeapon::natural`]): never held.
+    pub natural: bool,
 }
 
+/// Skills of blows struck with the body itself (decision: the texts' unarmed skills,
+/// Brawling, Boxing and Karate, and the grappling ones, Judo and Wrestling).
+const UNARMED_SKILLS: [&str; 5] = ["Brawling", "Boxing", "Karate", "Judo", "Wrestling"];
+
 impl Weapon {
-    /// True for a weapon held in a hand, false for a punch, kick or bite (a Brawling,
-    /// Boxing or Karate attack): what a fighter can drop.
+    /// True for a weapon held in a hand, false for a punch, kick or bite (a natural
+    /// attack, or one of an unarmed skill: Brawling, Boxing, Karate, Judo, Wrestling):
+    /// what a fighter can drop or be disarmed of.
     pub fn held(&self) -> bool {
-        MissTable::for_skill(&self.skill_name) != MissTable::Unarmed
+        !self.natural
+            && !UNARMED_SKILLS
+                .iter()
+                .any(|s| self.skill_name.eq_ignore_ascii_case(s))
     }
 
     /// True when a blow of this melee weapon reaches a foe `hexes` away (its reach, from
@@ -764,7 +787,7 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
     for (i, weapon) in refs.iter().enumerate() {
         let implicit = implicit_punch && i + 1 == refs.len();
         let name = weapon.name();
-        let (spec, skill, parry_score, defaulted) = match weapon {
+        let (spec, skill, parry_score, defaulted, thrust, natural) = match weapon {
             WeaponRef::Named(name) => {
                 let Some(spec) = catalog.weapon(name) else {
                     problems.push(Problem::new(
@@ -804,7 +827,14 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
                     WeaponMode::Melee { parry: Some(m), .. } if !implicit => Some(parry(skill, m)),
                     _ => None,
                 };
-                (spec.clone(), skill, parry_score, known.is_none())
+                (
+                    spec.clone(),
+                    skill,
+                    parry_score,
+                    known.is_none(),
+                    false,
+                    false,
+                )
             }
             WeaponRef::Own(own) => {
                 let path = here.field("weapons").index(i);
@@ -847,6 +877,8 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
                     own.level.clamp(1, 30),
                     own.parry.map(|p| p.clamp(1, 30)),
                     false,
+                    own.thrust,
+                    own.natural,
                 )
             }
         };
@@ -863,7 +895,8 @@ pub fn resolve_sheet(stats: &GurpsStats, catalog: &Catalog) -> Result<Sheet, Vec
             mode: spec.mode.clone(),
             parry: parry_score,
             hands: spec.hands,
-            thrust: matches!(spec.damage, DamageSpec::Thrust(_)),
+            thrust: thrust || matches!(spec.damage, DamageSpec::Thrust(_)),
+            natural,
         });
     }
     if weapons.len() > usize::from(u8::MAX) {

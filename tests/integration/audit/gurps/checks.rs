@@ -276,14 +276,14 @@ pub(super) fn audit_defense(
     let parry_weapon = parry_weapon_of(base).unwrap_or("");
     let pw = foe.weapon(parry_weapon);
     // Screen "MODIFIERS TO ACTIVE DEFENSE ROLLS", Unarmed parry vs. weapon: −3 for a
-    // Brawling or Boxing parry against a weapon in hand, not against a thrust.
-    let unarmed = |w: &Arm| {
-        ["Brawling", "Boxing", "Karate"]
-            .iter()
-            .any(|k| w.skill_name.eq_ignore_ascii_case(k))
-    };
+    // bare-handed parry (a natural attack's, or Brawling or Boxing) against a weapon in
+    // hand, not against a thrust; Judo and Karate parries take none.
+    let skill_is =
+        |w: &Arm, names: &[&str]| names.iter().any(|k| w.skill_name.eq_ignore_ascii_case(k));
+    let unarmed =
+        |w: &Arm| w.natural || skill_is(w, &["Brawling", "Boxing", "Karate", "Judo", "Wrestling"]);
     let bare_parry =
-        is_parry && pw.is_some_and(|w| unarmed(w) && !w.skill_name.eq_ignore_ascii_case("Karate"));
+        is_parry && pw.is_some_and(|w| unarmed(w) && !skill_is(w, &["Judo", "Karate"]));
     let against_weapon = |a: &Arm| !unarmed(a) && !a.thrust && a.ranged.is_none();
     // Retreat value (Lite "ATTACK/DEFENSE OPTIONS", Retreat): +3 to Dodge or a Boxing,
     // Judo, Karate or fencing parry, +1 to any other defense.

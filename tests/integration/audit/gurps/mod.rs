@@ -133,8 +133,10 @@ struct Arm {
     ranged: Option<(i32, i32)>,
     /// ST short of the weapon's minimum.
     st_short: i32,
-    /// Thrust damage (`thr`).
+    /// Thrust damage (`thr`, or a written-out weapon marked `thrust`).
     thrust: bool,
+    /// A written-out natural attack (`natural`): part of the body.
+    natural: bool,
 }
 
 /// One fighter's sheet as the auditor works it out.
@@ -351,6 +353,7 @@ fn bodies(file: &Path) -> Vec<Body> {
                             ranged,
                             st_short: (spec.min_st - st).max(0),
                             thrust: matches!(spec.damage, DamageSpec::Thrust(_)),
+                            natural: false,
                         }
                     }
                     // Written out: the level and parry are the stat block's (GCS's).
@@ -366,7 +369,8 @@ fn bodies(file: &Path) -> Vec<Body> {
                             WeaponMode::Melee { .. } => None,
                         },
                         st_short: (own.min_st - st).max(0),
-                        thrust: matches!(own.damage, DamageSpec::Thrust(_)),
+                        thrust: own.thrust || matches!(own.damage, DamageSpec::Thrust(_)),
+                        natural: own.natural,
                     },
                 })
                 .collect();
