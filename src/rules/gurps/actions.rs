@@ -4,7 +4,10 @@
 //! says why it is illegal ([`plan`]). Player, AI and replay commands all pass this check.
 
 use super::GurpsRules;
-use super::combat::{MAX_GROUP, MIN_DECEPTIVE_SKILL, current_move};
+use super::combat::{
+    AttackSituation, MAX_GROUP, MIN_DECEPTIVE_SKILL, StrikeMoment, attack_situation, attack_skill,
+    current_move,
+};
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
 use super::location::HitLocations;
@@ -792,17 +795,6 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
             return Err("Deceptive and Telegraphic Attack are options of a melee attack".into());
         }
     }
-    // Against the skill as written; the strike itself takes only the levels its effective
-    // skill allows (`combat::deceptive_levels`).
-    if action.deceptive > 0
-        && let Some(w) = weapon.and_then(|w| f.sheet.weapons.get(w))
-        && w.skill - 2 * i32::from(action.deceptive) < MIN_DECEPTIVE_SKILL
-    {
-        return Err(format!(
-            "Deceptive Attack {} would bring {} skill {} below {MIN_DECEPTIVE_SKILL}",
-            action.deceptive, w.name, w.skill
-        ));
-    }
     if maneuver == Maneuver::AllOutDefense(AodOption::IncreasedParry)
         && !f.sheet.weapons.iter().any(|w| w.parry.is_some())
     {
@@ -947,7 +939,7 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         }
         None => None,
     };
-    Ok(Plan {
+    let plan = Plan {
         maneuver,
         path,
         cost,
@@ -964,7 +956,55 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
         chink: action.chink,
         disarm,
         group,
-    })
+    };
+    check_deceptive(s, &plan, end)?;
+    Ok(plan)
+}
+
+/// Deceptive Attack may not bring the strike's final effective skill below
+/// [`MIN_DECEPTIVE_SKILL`] (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"; decision:
+/// every modifier counted, as `combat::deceptive_levels` has it): the plan's strike as it
+/// stands before the turn, from `end`, worked out by `combat::attack_situation` as the
+/// resolution and the AI do. Something that changes during the turn still trims the
+/// levels at the strike, which the log then says.
+fn check_deceptive(s: &Situation, plan: &Plan, end: Hex) -> Result<(), String> {
+    let (Some(ti), Some(wi)) = (plan.target, plan.weapon) else {
+        return Ok(());
+    };
+    let Some(w) = s.me().fighter.sheet.weapons.get(wi) else {
+        return Ok(());
+    };
+    if plan.deceptive == 0 || w.is_ranged() {
+        return Ok(());
+    }
+    let (me, target) = (s.me(), &s.units[ti]);
+    let situation = attack_situation(
+        s.map,
+        plan,
+        (me.fighter, end),
+        (target.fighter, target.pos),
+        w,
+        plan.effort.dual_weapon.map(|_| false),
+        StrikeMoment::before_turn(me.fighter, Some(target.id), Some(wi)),
+    );
+    let wanted = i32::from(plan.deceptive);
+    if situation.deceptive < wanted {
+        let skill = attack_skill(
+            w,
+            &AttackSituation {
+                deceptive: 0,
+                ..situation
+            },
+        );
+        return Err(format!(
+            "Deceptive Attack {wanted} would bring {}'s effective skill {skill} below \
+             {MIN_DECEPTIVE_SKILL}: at most {} level{}",
+            w.name,
+            situation.deceptive,
+            if situation.deceptive == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(())
 }
 
 /// For tests: the battle as the first of `fighters` (each with its hex and side index)

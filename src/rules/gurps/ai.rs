@@ -7,8 +7,8 @@
 
 use super::actions::{Legal, Plan, Situation, UnitView};
 use super::combat::{
-    DefenseOption, DefenseStep, MIN_DECEPTIVE_SKILL, StrikeMoment, attack_situation, attack_skill,
-    best_defense_score, current_move, reeling, retreat_hex,
+    AOA_DETERMINED_MELEE, DefenseOption, DefenseStep, MIN_DECEPTIVE_SKILL, StrikeMoment,
+    attack_situation, attack_skill, best_defense_score, current_move, reeling, retreat_hex,
 };
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
@@ -797,11 +797,15 @@ impl Policy for GurpsAi {
                 count += 2;
             }
             let bases = &bases[..count];
-            // Each with Deceptive Attack too: −2 to hit per −1 to the foe's defense, skill
-            // at least 10.
-            let skill = f.sheet.weapons[wi].skill;
+            // Each with Deceptive Attack too: −2 to hit per −1 to the foe's defense, final
+            // effective skill at least 10 (a level it does not allow is weighed as
+            // impossible: `best_location`). The largest bonus a maneuver gives to hit,
+            // All-Out Attack (Determined)'s +4, and an Evaluate's count towards it.
+            let best = f.sheet.weapons[wi].skill
+                + AOA_DETERMINED_MELEE
+                + StrikeMoment::before_turn(f, Some(target.id), Some(wi)).evaluate;
             let levels = (1..=MAX_DECEPTIVE)
-                .take_while(|l| skill - 2 * l >= MIN_DECEPTIVE_SKILL)
+                .take_while(|l| best - 2 * l >= MIN_DECEPTIVE_SKILL)
                 .count() as i32;
             // Double and Strong hit as a plain attack would; Determined adds its bonus.
             let weighed_as = |m: Maneuver| match m {

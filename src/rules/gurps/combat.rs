@@ -494,7 +494,7 @@ fn gather_attack_modifiers(weapon: &Weapon, s: &AttackSituation, mods: &mut impl
         Maneuver::AllOutAttack(AoaOption::Determined) => {
             mods.push(Modifier::new(
                 "All-Out Attack (Determined)",
-                if ranged { 1 } else { 4 },
+                if ranged { 1 } else { AOA_DETERMINED_MELEE },
             ));
         }
         Maneuver::CommittedAttack(option) if !ranged => {
@@ -605,6 +605,10 @@ fn gather_attack_modifiers(weapon: &Weapon, s: &AttackSituation, mods: &mut impl
         }
     }
 }
+
+/// All-Out Attack (Determined)'s bonus to a melee attack, the largest a maneuver gives
+/// (gurps-lite-and-socs.txt, "MANEUVERS": +4 to hit in melee, +1 ranged).
+pub const AOA_DETERMINED_MELEE: i32 = 4;
 
 /// Deceptive Attack may not bring effective skill below this (gurps-lite-and-socs.txt,
 /// "ATTACK/DEFENSE OPTIONS": "min. of 10").

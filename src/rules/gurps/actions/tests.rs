@@ -496,3 +496,52 @@ fn a_group_is_led_by_the_acting_fighter() {
         );
     }
 }
+
+/// gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS": Deceptive Attack, −2 to skill a
+/// level, "min. of 10"; decision: of the final effective skill. Broadsword 14: an Attack
+/// takes 2 levels (14 − 4 = 10), not 3 (8); an All-Out Attack (Determined), +4 in melee
+/// ("MANEUVERS"), takes 4 (18 − 8 = 10), not 5; a Move and Attack, capped at 9, none.
+#[test]
+fn deceptive_attack_against_final_effective_skill() {
+    let map = HexMap::new(
+        MapShape::Hexagon { radius: 6 },
+        Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let stats = GurpsStats {
+        st: Some(11),
+        dx: Some(12),
+        ht: Some(11),
+        skills: [("Broadsword".to_string(), 14)].into_iter().collect(),
+        weapons: vec!["broadsword".into()],
+        ..Default::default()
+    };
+    let swordsman = Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()));
+    let units = [
+        (swordsman, Hex::ZERO, 0),
+        (fighter(&["broadsword"]), Hex::new(1, 0), 1),
+    ];
+    let s = situation(&map, &units);
+    let deceptive = |maneuver: Maneuver, levels: u8| {
+        plan(
+            &s,
+            &Action {
+                deceptive: levels,
+                ..action(maneuver, None, Some(1), Some(0))
+            },
+        )
+    };
+    assert!(deceptive(Maneuver::Attack, 2).is_ok());
+    let err = deceptive(Maneuver::Attack, 3).unwrap_err();
+    assert!(
+        err.contains("effective skill 14 below 10: at most 2 levels"),
+        "{err}"
+    );
+    let determined = Maneuver::AllOutAttack(AoaOption::Determined);
+    assert!(deceptive(determined, 4).is_ok());
+    let err = deceptive(determined, 5).unwrap_err();
+    assert!(err.contains("effective skill 18"), "{err}");
+    let err = deceptive(Maneuver::MoveAndAttack, 1).unwrap_err();
+    assert!(err.contains("at most 0 levels"), "{err}");
+}
