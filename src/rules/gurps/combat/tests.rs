@@ -899,16 +899,23 @@ fn deceptive_attack_keeps_effective_skill_at_ten() {
     f.shock = 2;
     assert_eq!(at(&f, &plan), (1, 10));
     f.shock = 0;
+    // The defense takes −1 a level the strike took: 2 of the 3 asked for, none after a
+    // Move and Attack.
+    let against = |plan: &crate::rules::gurps::plan::Plan| {
+        let (levels, _) = at(&f, plan);
+        defense_against(
+            plan,
+            (false, levels),
+            crate::rules::gurps::facing::Arc::Front,
+            false,
+            0,
+        )
+        .every
+    };
+    assert_eq!(against(&plan), vec![Modifier::new("Deceptive Attack", -2)]);
     plan.maneuver = Maneuver::MoveAndAttack;
     assert_eq!(at(&f, &plan), (0, 9));
-    let against = defense_against(
-        &plan,
-        (false, 2),
-        crate::rules::gurps::facing::Arc::Front,
-        false,
-        0,
-    );
-    assert_eq!(against.every, vec![Modifier::new("Deceptive Attack", -2)]);
+    assert_eq!(against(&plan), vec![]);
 }
 
 /// gurps-traveller-gm-screen.txt "MODIFIERS TO ACTIVE DEFENSE ROLLS", Unarmed parry vs.
