@@ -403,7 +403,8 @@ impl Foes {
 /// reach: it may retreat (not yet since its turn, not stunned, not after a Committed or
 /// All-Out Attack, not struck from behind), there is a hex to retreat to, and one hex
 /// more is beyond the weapon's reach (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS",
-/// Retreat). The second blow of an All-Out Attack (Double) or a Rapid Strike is then lost.
+/// Retreat). The second blow of an All-Out Attack (Double), a Rapid Strike or (with the
+/// off-hand weapon `wi`) a Dual-Weapon Attack is then lost.
 fn retreats_out_of_reach(s: &Situation, from: Hex, target: &UnitView, wi: usize) -> bool {
     let f = target.fighter;
     let Some(w) = s.me().fighter.sheet.weapons.get(wi) else {
@@ -890,8 +891,13 @@ impl Policy for GurpsAi {
                         .best_location(Maneuver::Attack, 0.0, extras, false)
                         .value
                 };
-                let dealt =
-                    one(&mut weigh, false) + one(&mut Weigher::new(s, second, target), true);
+                // The off-hand blow is lost on a foe the first one drives out of its reach.
+                let dealt = one(&mut weigh, false)
+                    + if retreats_out_of_reach(s, from, target, second) {
+                        0.0
+                    } else {
+                        one(&mut Weigher::new(s, second, target), true)
+                    };
                 let taken = foes.threat(s, Guard::Normal);
                 let v = score(dealt, taken);
                 if best.is_none_or(|b| v > b.0) {

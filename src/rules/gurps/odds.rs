@@ -10,9 +10,10 @@
 //!
 //! What the resolution learns only as it goes is left out: the margin of an All-Out
 //! Attack (Feint)'s Quick Contest, attacks by foes on Wait that the move may trigger, the
-//! critical hit table's extra effects, and (for a second strike on the same foe) where a
-//! retreat took it. A second strike on the same foe is valued as if the foe had defended
-//! the first with the defense it prefers (a parry made, a retreat used).
+//! critical hit table's extra effects. A second strike on the same foe is valued as if
+//! the foe had defended the first with the defense it prefers (a parry made, a retreat
+//! used), from where it stood: a retreat beyond the weapon's reach loses the blow, which
+//! the note then says.
 
 use super::actions::{Plan, PlannedStrike, Situation, UnitView, plan};
 use super::ai::{choose_defenses, defender_choice};
@@ -195,8 +196,10 @@ pub fn estimate(s: &Situation, action: &Action) -> Result<Odds, String> {
     let first = s.units[t].id;
     let moment = StrikeMoment::before_turn(me.fighter, Some(first), plan.weapon);
     let dual_same_foe = plan.dual_same_foe(first);
-    // Foes as the earlier strikes leave them (a parry made, a retreat used).
-    let mut defended: Vec<(usize, Fighter)> = Vec::new();
+    // Foes as the earlier strikes leave them (a parry made, a retreat used), and where a
+    // retreat took them.
+    let mut defended: Vec<(usize, Fighter, Hex)> = Vec::new();
+    let end = plan.end();
     for strike in plan.strikes() {
         let ti = if strike.second_target {
             plan.second_target.unwrap_or(t)
@@ -204,17 +207,43 @@ pub fn estimate(s: &Situation, action: &Action) -> Result<Odds, String> {
             t
         };
         let target = &s.units[ti];
-        let foe = defended
+        let (foe, at) = defended
             .iter()
-            .find(|(i, _)| *i == ti)
-            .map_or(target.fighter, |(_, f)| f);
+            .find(|(i, _, _)| *i == ti)
+            .map_or((target.fighter, target.pos), |(_, f, at)| (f, *at));
+        // A blow needs its reach: one on a foe that retreated beyond it is lost
+        // (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS", Retreat).
+        if let Some(w) = me.fighter.sheet.weapons.get(strike.weapon)
+            && !w.reaches(end.unsigned_distance_to(at))
+        {
+            let lost = format!(
+                "{} would retreat out of the {}'s reach: the next blow is lost",
+                target.name, w.name
+            );
+            odds.note = Some(match odds.note.take() {
+                Some(note) => format!("{note}; {lost}"),
+                None => lost,
+            });
+            continue;
+        }
         let (odds_one, used) = strike_odds(s, &plan, strike, target, foe, (moment, dual_same_foe))?;
         odds.strikes.push(odds_one);
         if let Some(option) = used {
             let mut after = foe.clone();
             after_defending(&mut after, &option);
-            defended.retain(|(i, _)| *i != ti);
-            defended.push((ti, after));
+            let occupied = |h: Hex| {
+                h == end
+                    || s.units
+                        .iter()
+                        .enumerate()
+                        .any(|(i, u)| i != s.me && i != ti && u.pos == h && u.standing.fighting())
+            };
+            let to = match option.step {
+                DefenseStep::Retreat => retreat_hex(s.map, end, at, occupied).unwrap_or(at),
+                DefenseStep::Stand | DefenseStep::Drop => at,
+            };
+            defended.retain(|(i, _, _)| *i != ti);
+            defended.push((ti, after, to));
         }
     }
     Ok(odds)

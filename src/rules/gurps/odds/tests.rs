@@ -322,11 +322,14 @@ fn damage_bonuses_and_chinks() {
 /// gurps-lite-and-socs.txt "ALL-OUT ATTACK" (Double) and "ATTACK/DEFENSE OPTIONS" (Rapid
 /// Strike −6 each; Dual-Weapon Attack −4 each, the off hand −4 more, the foe −1 to defend
 /// when both strike it): two attack rolls. The second meets the foe after its first
-/// defense: its retreat is used, so it parries (9) rather than dodge (8).
+/// defense: with a quarterstaff (reach 1-2) its retreat is used, so it parries (9) rather
+/// than dodge (8); with a broadsword (reach 1) the retreat takes it out of reach ("Retreat":
+/// a step away), and the second blow is lost.
 #[test]
 fn two_attack_rolls() {
     let m = map();
-    let units = duel(fighter(("Broadsword", 12), &["broadsword"]), true);
+    let mut units = duel(fighter(("Broadsword", 12), &["broadsword"]), true);
+    units[0].0 = fighter(("Staff", 12), &["quarterstaff"]);
     let s = situation(&m, &units, HitLocations::Torso);
     let double = estimate(&s, &attack(Maneuver::AllOutAttack(AoaOption::Double))).unwrap();
     assert_eq!(double.strikes.len(), 2);
@@ -346,6 +349,7 @@ fn two_attack_rolls() {
         "{}",
         double.summary()
     );
+    assert_eq!(double.note, None);
 
     let rapid = estimate(
         &s,
@@ -361,26 +365,43 @@ fn two_attack_rolls() {
     assert_eq!(rapid.strikes.len(), 2);
     assert!(rapid.strikes.iter().all(|s| s.effective == 6));
 
+    let units = duel(fighter(("Broadsword", 12), &["broadsword"]), true);
+    let s = situation(&m, &units, HitLocations::Torso);
+    let double = estimate(&s, &attack(Maneuver::AllOutAttack(AoaOption::Double))).unwrap();
+    let first = one(&double).defense.as_ref().unwrap();
+    assert_eq!(first.label, "Dodge, retreating");
+    assert_eq!(
+        double.note.as_deref(),
+        Some("Bob would retreat out of the broadsword's reach: the next blow is lost")
+    );
+
+    // A Dual-Weapon Attack: the first blow's retreat takes the foe out of the knife's
+    // reach; a foe that has already retreated this turn stays for both.
     let mut units = duel(fighter(("Broadsword", 12), &["broadsword"]), true);
     units[0].0 = fighter(("Shortsword", 14), &["shortsword", "large knife"]);
-    let s = situation(&m, &units, HitLocations::Torso);
-    let dual = estimate(
-        &s,
-        &Action {
-            effort: Effort {
-                dual_weapon: Some(1),
-                ..Effort::default()
-            },
-            ..attack(Maneuver::Attack)
+    let dual_attack = Action {
+        effort: Effort {
+            dual_weapon: Some(1),
+            ..Effort::default()
         },
-    )
-    .unwrap();
-    assert_eq!(dual.strikes.len(), 2);
-    assert_eq!(dual.strikes[0].weapon, "shortsword");
-    assert_eq!(dual.strikes[1].weapon, "large knife");
+        ..attack(Maneuver::Attack)
+    };
+    let dual = estimate(&situation(&m, &units, HitLocations::Torso), &dual_attack).unwrap();
+    assert_eq!(one(&dual).weapon, "shortsword");
     assert_eq!(dual.strikes[0].effective, 14 - 4);
     let both = dual.strikes[0].defense.as_ref().unwrap();
     assert_eq!(both.score, 11 - 1, "Dodge 8, retreating +3, both at it −1");
+    assert!(
+        dual.note
+            .as_deref()
+            .is_some_and(|n| n.contains("the large knife's reach")),
+        "{dual:?}"
+    );
+    units[1].0.retreated = true;
+    let dual = estimate(&situation(&m, &units, HitLocations::Torso), &dual_attack).unwrap();
+    let weapons: Vec<&str> = dual.strikes.iter().map(|s| s.weapon.as_str()).collect();
+    assert_eq!(weapons, ["shortsword", "large knife"]);
+    assert_eq!(dual.note, None);
 }
 
 /// Maneuvers that make no attack roll have no strike, with a note; an illegal action gives
