@@ -950,9 +950,10 @@ pub struct StrikeOutcome {
     pub defense_kinds: Vec<DefenseKind>,
     /// The retreat or drop that went with the defenses, if any.
     pub defense_step: DefenseStep,
-    /// The extra effort the defenses spent (Feverish Defense, Rapid Recovery): FP to pay and
-    /// its name ([`DefenseOption::effort`]).
-    pub defense_effort: Option<(i32, &'static str)>,
+    /// The extra effort each of `defenses` spent (Feverish Defense, Rapid Recovery), if
+    /// any: FP to pay and its name ([`DefenseOption::effort`]). Under All-Out Defense
+    /// (Double Defense) each defense pays for its own.
+    pub defense_efforts: Vec<Option<(i32, &'static str)>>,
     /// How it ended.
     pub result: AttackResult,
     /// Where the blow landed (on a hit).
@@ -1039,7 +1040,7 @@ pub fn resolve_strike_with(
     let mut defenses = Vec::new();
     let mut defense_kinds = Vec::new();
     let mut defense_step = DefenseStep::Stand;
-    let mut defense_effort = None;
+    let mut defense_efforts = Vec::new();
     let mut hits = (1u32, 0u32);
     if input.shots > 1 && roll.succeeded() {
         hits.0 = rapid_fire_hits(input.shots, input.recoil, roll.margin.unwrap_or(0));
@@ -1076,7 +1077,7 @@ pub fn resolve_strike_with(
             if option.step != DefenseStep::Stand {
                 defense_step = option.step;
             }
-            defense_effort = defense_effort.or(option.effort());
+            defense_efforts.push(option.effort());
             if r.succeeded() {
                 hits.1 = (hits.1 + hits_avoided(r.margin.unwrap_or(0))).min(hits.0);
             }
@@ -1202,7 +1203,7 @@ pub fn resolve_strike_with(
         defenses,
         defense_kinds,
         defense_step,
-        defense_effort,
+        defense_efforts,
         result,
         location,
         location_roll,

@@ -1130,11 +1130,13 @@ fn execute(
             (ranged && outcome.result == crate::battle::AttackResult::Miss && !attacker_fumbles)
                 .then(|| outcome.roll.target.unwrap_or(0));
         let effort_fumble = plan.effort.extra() && outcome.roll.critical == Some(Critical::Failure);
-        let defense_effort_fumble = outcome.defense_effort.is_some()
-            && outcome
-                .defenses
-                .iter()
-                .any(|(_, r)| r.critical == Some(Critical::Failure));
+        // Only a defense made with extra effort strains on a critical failure.
+        let defense_effort_fumbles = outcome
+            .defense_efforts
+            .iter()
+            .zip(&outcome.defenses)
+            .filter(|(effort, (_, r))| effort.is_some() && r.critical == Some(Critical::Failure))
+            .count();
         let mut defender_fumbles = None;
         let mut defender_falls = false;
         let mut shield_lost = false;
@@ -1183,7 +1185,7 @@ fn execute(
         if effort_fumble {
             strain(rng, &mut me.4, &mut me.5, active, events);
         }
-        if defense_effort_fumble {
+        for _ in 0..defense_effort_fumbles {
             strain(rng, &mut foe.4, &mut foe.5, target, events);
         }
         if attacker_fumbles {
@@ -1218,7 +1220,7 @@ fn execute(
         }
         let critical_row = outcome.critical.as_ref().map(|c| c.1);
         turn_parts::report_critical(events, active, outcome.critical);
-        if let Some(effort) = outcome.defense_effort {
+        for &effort in outcome.defense_efforts.iter().flatten() {
             pay_fatigue(rng, units, target_entity, target, effort, events);
         }
         if let Some((entity, from, past)) = stumble {

@@ -1434,3 +1434,62 @@ fn figures_on_a_line_of_fire_are_those_a_walk_finds() {
     // The lines do cross figures (the check above is not of empty answers only).
     assert!(counted > 10_000 && found > 10_000, "{counted} {found}");
 }
+
+/// gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS": Feverish Defense costs 1 FP a
+/// defense; under All-Out Defense (Double Defense, "MANEUVERS") the second defense of
+/// another kind pays for its own: Dodge 9 with Feverish (11) rolls 12 and fails, Parry 10
+/// with Feverish (12) rolls 13 and fails: two payments, where one was taken. A defense
+/// made without extra effort pays nothing.
+#[test]
+fn double_defense_pays_for_each_feverish_defense() {
+    let f = fighter(&[], &[]);
+    let option = |kind, name: &'static str, score: i32, feverish: bool| DefenseOption {
+        kind,
+        label: Label::Static(name),
+        modifiers: if feverish {
+            vec![
+                Modifier::new(name, score),
+                Modifier::new("Feverish Defense", 2),
+            ]
+        } else {
+            vec![Modifier::new(name, score)]
+        },
+        step: DefenseStep::Stand,
+        feverish,
+        rapid_recovery: false,
+    };
+    let strike = |feverish: [bool; 2]| {
+        let input = StrikeInput {
+            attack: vec![Modifier::new("skill", 12)],
+            defenses: vec![
+                option(DefenseKind::Dodge, "Dodge", 9, feverish[0]),
+                option(DefenseKind::Parry(0), "Parry (broadsword)", 10, feverish[1]),
+            ],
+            double_defense: true,
+            damage: DiceExpr::d6(1, 0),
+            damage_bonus: vec![],
+            damage_type: DamageType::Crushing,
+            half_damage: false,
+            dr: f.sheet.dr,
+            hp_max: 10,
+            aimed: None,
+            random_location: false,
+            shots: 1,
+            recoil: 1,
+            chink: false,
+            disarm: false,
+            extra_damage: Vec::new(),
+            stray: false,
+        };
+        // Attack 9 (hits), Dodge 12, Parry 13 (both fail), damage 4.
+        let mut dice = Scripted::new(&[3, 3, 3, 4, 4, 4, 5, 4, 4, 4]);
+        let out = resolve_strike(&mut dice, input, |_| vec![0, 1]);
+        assert_eq!(out.defenses.len(), 2);
+        assert_eq!(out.result, AttackResult::Hit);
+        out.defense_efforts
+    };
+    let feverish = Some((1, "Feverish Defense"));
+    assert_eq!(strike([true, true]), vec![feverish, feverish]);
+    assert_eq!(strike([false, true]), vec![None, feverish]);
+    assert_eq!(strike([false, false]), vec![None, None]);
+}

@@ -494,8 +494,20 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
     let mut turn: Option<usize> = None;
     let mut strike = Strike::default();
     let mut knockback_due: Option<(usize, usize, i64)> = None;
+    // The FP the last attack's defenses owe (Lite "ATTACK/DEFENSE OPTIONS": Feverish
+    // Defense and Rapid Recovery, 1 FP each, for every defense made with them): the
+    // defender and the note it must write.
+    let mut owed: Vec<(usize, String)> = Vec::new();
     for (i, e) in evs.iter().enumerate() {
         let mut bad = |what: String| out.push(Violation { event: i, what });
+        if matches!(kind(e), "attack" | "turn_started") {
+            for (u, note) in owed.drain(..) {
+                bad(format!(
+                    "unit {u}: a defense with extra effort not paid: expected \"{note}\" \
+                     ({LITE}, ATTACK/DEFENSE OPTIONS)"
+                ));
+            }
+        }
         match kind(e) {
             "turn_started" => {
                 let u = unit_of(e, "unit");
@@ -543,6 +555,21 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
                     if text.starts_with("strains its shoulder") {
                         state[u].crippled.push("right arm".into());
                     }
+                    if text.starts_with("spends ")
+                        && (text.contains("Feverish Defense") || text.contains("Rapid Recovery"))
+                    {
+                        match owed
+                            .iter()
+                            .position(|(d, note)| *d == u && text.starts_with(note.as_str()))
+                        {
+                            Some(k) => {
+                                owed.remove(k);
+                            }
+                            None => bad(format!(
+                                "unit {u}: \"{text}\" for no defense made with that effort"
+                            )),
+                        }
+                    }
                 }
             }
             "attack" => {
@@ -589,6 +616,19 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
                 // Retreats and parries used up until the defender's next turn.
                 for d in e["defenses"].as_array().into_iter().flatten() {
                     let name = d["defense"].as_str().unwrap_or("");
+                    let flags: Vec<&str> = name.split(", ").skip(1).collect();
+                    let effort = match (
+                        flags.contains(&"feverish"),
+                        flags.contains(&"Rapid Recovery"),
+                    ) {
+                        (true, true) => Some("2 FP on Rapid Recovery and Feverish Defense"),
+                        (true, false) => Some("1 FP on Feverish Defense"),
+                        (false, true) => Some("1 FP on Rapid Recovery"),
+                        (false, false) => None,
+                    };
+                    if let Some(effort) = effort {
+                        owed.push((t, format!("spends {effort}:")));
+                    }
                     if name.contains("retreating") || name.starts_with("Dodge and Drop") {
                         state[t].retreated = true;
                     }
@@ -735,6 +775,29 @@ fn assert_caught(file: &Path, clean: &Value, planted: &Value, words: &str) {
         found.iter().any(|v| v.what.contains(words)),
         "expected a violation mentioning {words:?}, got {found:?}"
     );
+}
+
+/// A Feverish Defense whose FP note is taken out is reported, and so is a second payment
+/// for one defense (under All-Out Defense (Double Defense) each defense with extra effort
+/// pays its own, and no more).
+#[test]
+fn planted_unpaid_feverish_defense_is_caught() {
+    let (file, log) = duel();
+    let i = find(&log, |e| {
+        kind(e) == "note"
+            && e["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("spends 1 FP on Feverish Defense"))
+    });
+    let mut bad = log.clone();
+    let paid = bad["events"][i].clone();
+    let list = bad["events"].as_array_mut().expect("events");
+    list.remove(i);
+    assert_caught(&file, &log, &bad, "a defense with extra effort not paid");
+    let mut bad = log.clone();
+    let list = bad["events"].as_array_mut().expect("events");
+    list.insert(i, paid);
+    assert_caught(&file, &log, &bad, "for no defense made with that effort");
 }
 
 /// A Dodge's base changed from the sheet's (Basic Speed rounded down + 3) is reported.
