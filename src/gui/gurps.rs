@@ -443,15 +443,18 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
                 &mut changed.action.effort.rapid_strike,
                 "Rapid Strike (two blows, -6 each)",
             );
-            // Dual-Weapon Attack: a second one-handed weapon in the off hand.
+            // Dual-Weapon Attack: a second one-handed weapon that can attack now, in an off
+            // hand that is not crippled (as `plan` checks it).
             let off_hand: Vec<usize> = (0..fighter.sheet.weapons.len())
                 .filter(|&i| {
                     Some(i) != main
                         && fighter.sheet.weapons[i].hands == 1
                         && !fighter.sheet.weapons[i].is_ranged()
+                        && fighter.can_use(i)
                 })
                 .collect();
-            if !off_hand.is_empty() && fighter.sheet.shield.is_none() {
+            if !off_hand.is_empty() && fighter.sheet.shield.is_none() && !fighter.off_arm_useless()
+            {
                 let name = |w: Option<u8>| {
                     w.and_then(|w| fighter.sheet.weapons.get(usize::from(w)))
                         .map_or("none".to_string(), |w| w.name.to_string())

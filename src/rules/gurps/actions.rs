@@ -574,7 +574,7 @@ pub fn legal_options(s: &Situation) -> Legal {
             Maneuver::ChangePosture(to) => {
                 f.posture.can_change_to(to) && !(lame && to.needs_both_legs())
             }
-            Maneuver::Ready => !reloadable.is_empty() || !f.shield_ready,
+            Maneuver::Ready => !reloadable.is_empty() || f.can_take_up_shield(),
             Maneuver::Wait => usable,
             Maneuver::AllOutDefense(AodOption::IncreasedParry) => can_parry,
             m if m.needs_target() => {
@@ -744,7 +744,12 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     let end = *path.last().unwrap_or(&me.pos);
     let weapon = match (maneuver.needs_weapon(), action.weapon) {
         // Ready without a weapon takes up a dropped shield.
-        (true, None) if maneuver == Maneuver::Ready && !f.shield_ready => None,
+        (true, None) if maneuver == Maneuver::Ready && f.can_take_up_shield() => None,
+        (true, None)
+            if maneuver == Maneuver::Ready && !f.shield_ready && f.sheet.shield.is_some() =>
+        {
+            return Err("its off arm, which bears the shield, is crippled: name a weapon".into());
+        }
         (true, None) => return Err(format!("{maneuver} needs a weapon")),
         (true, Some(w)) => {
             let w = usize::from(w);
@@ -759,6 +764,9 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
             }
             if maneuver == Maneuver::Ready && !f.can_ready(w) {
                 return Err(match f.weapon_state[w] {
+                    _ if spec.hands >= 2 && f.off_arm_useless() => {
+                        Refusal::OffArmCrippled(&spec.name).to_string()
+                    }
                     WeaponState::Gone => format!("{} is broken or lost", spec.name),
                     _ if spec.capacity().is_some() => format!("{} is ready and loaded", spec.name),
                     _ => format!("{} is ready", spec.name),

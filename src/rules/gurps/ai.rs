@@ -629,7 +629,7 @@ impl Policy for GurpsAi {
                 ..Action::simple(Maneuver::Ready)
             };
         }
-        if !f.shield_ready && legal.get(Maneuver::Ready).is_some() {
+        if f.can_take_up_shield() && legal.get(Maneuver::Ready).is_some() {
             return Action::simple(Maneuver::Ready);
         }
         if f.disarmed() && !(0..f.sheet.weapons.len()).any(|w| f.can_use(w)) {

@@ -1159,14 +1159,25 @@ impl Fighter {
             .filter(|_| self.shield_ready && !self.off_arm_useless())
     }
 
+    /// True if a Ready maneuver with no weapon named can take up the shield again: it has
+    /// one, dropped, and the off arm that bears it is not crippled (decision: the shield is
+    /// on the off arm).
+    pub fn can_take_up_shield(&self) -> bool {
+        self.sheet.shield.is_some() && !self.shield_ready && !self.off_arm_useless()
+    }
+
     /// True if weapon `i` is in hand and ready.
     pub fn ready(&self, i: usize) -> bool {
         self.weapon_state.get(i) == Some(&WeaponState::Ready)
     }
 
     /// True if a Ready maneuver can do something for weapon `i`: reload it, ready it after
-    /// a drop, or clear a jam.
+    /// a drop, or clear a jam; never for a two-handed weapon with the off arm crippled,
+    /// which it could not wield ([`Fighter::wields`]).
     pub fn can_ready(&self, i: usize) -> bool {
+        if self.off_arm_useless() && self.sheet.weapons.get(i).is_some_and(|w| w.hands >= 2) {
+            return false;
+        }
         match self.weapon_state.get(i) {
             Some(WeaponState::Unready | WeaponState::Jammed) => !self.disarmed(),
             Some(WeaponState::Ready) => self.sheet.weapons[i]
@@ -1188,14 +1199,7 @@ impl Fighter {
             return false;
         }
         // With the weapon arm crippled only bare hands (the other fist, a kick) still work.
-        if self.disarmed()
-            && self.sheet.weapons.get(i).is_none_or(|w| {
-                !matches!(
-                    w.skill_name.to_ascii_lowercase().as_str(),
-                    "brawling" | "boxing" | "karate"
-                )
-            })
-        {
+        if self.disarmed() && self.sheet.weapons.get(i).is_none_or(Weapon::held) {
             return false;
         }
         match self.sheet.weapons.get(i) {

@@ -545,3 +545,63 @@ fn deceptive_attack_against_final_effective_skill() {
     let err = deceptive(Maneuver::MoveAndAttack, 1).unwrap_err();
     assert!(err.contains("at most 0 levels"), "{err}");
 }
+
+/// A crippled off arm (decision in `Fighter::off_arm_useless`: it holds no two-handed
+/// weapon and bears the shield): after a knockdown drops everything
+/// (gurps-lite-and-socs.txt, "Knockdown and Stunning"), Ready can take up the broadsword
+/// but neither the quarterstaff nor the shield; with the arm whole, all three.
+#[test]
+fn a_crippled_off_arm_readies_no_two_handed_weapon_or_shield() {
+    let map = HexMap::new(
+        MapShape::Hexagon { radius: 4 },
+        Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let stats = GurpsStats {
+        st: Some(11),
+        dx: Some(12),
+        ht: Some(11),
+        weapons: vec!["broadsword".into(), "quarterstaff".into()],
+        shield: Some("medium shield".into()),
+        ..Default::default()
+    };
+    let mut me = Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()));
+    assert!(me.knocked_down());
+    me.stunned = false;
+    me.shield_ready = false;
+    let ready = |me: &Fighter, weapon: Option<u8>| {
+        let units = [
+            (me.clone(), Hex::ZERO, 0),
+            (fighter(&[]), Hex::new(3, 0), 1),
+        ];
+        let s = situation(&map, &units);
+        let listed = legal_options(&s).reloadable().to_vec();
+        let checked = plan(
+            &s,
+            &Action {
+                weapon,
+                ..Action::simple(Maneuver::Ready)
+            },
+        );
+        (listed, checked.map(|_| ()))
+    };
+    let (listed, shield) = ready(&me, None);
+    assert_eq!(listed, [0, 1]);
+    assert!(shield.is_ok());
+    me.crippled
+        .push(crate::rules::gurps::location::HitLocation::LeftArm);
+    let (listed, shield) = ready(&me, None);
+    assert_eq!(listed, [0], "the broadsword only");
+    assert!(
+        shield
+            .unwrap_err()
+            .contains("bears the shield, is crippled")
+    );
+    assert!(ready(&me, Some(0)).1.is_ok());
+    let err = ready(&me, Some(1)).1.unwrap_err();
+    assert_eq!(
+        err,
+        "quarterstaff needs two hands and its off arm is crippled"
+    );
+}
