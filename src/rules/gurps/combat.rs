@@ -48,6 +48,8 @@ pub struct AttackSituation {
     pub aimed: Option<HitLocation>,
     /// The attacker has lost an eye.
     pub one_eye: bool,
+    /// The attacker is lame: a leg or foot crippled ([`Fighter::lame`]).
+    pub lame: bool,
     /// Hexes the attacker moved this turn before attacking.
     pub hexes_moved: u32,
     /// Evaluate bonus against this target (melee).
@@ -156,6 +158,7 @@ pub fn attack_situation(
         target_posture: target.posture,
         aimed: plan.location,
         one_eye: attacker.one_eye(),
+        lame: attacker.lame(),
         hexes_moved: plan.path.len().saturating_sub(1) as u32,
         evaluate: moment.evaluate,
         deceptive: 0,
@@ -576,6 +579,12 @@ fn gather_attack_modifiers(weapon: &Weapon, s: &AttackSituation, mods: &mut impl
         // hand-weapon attacks, −3 for ranged attacks.
         mods.push(Modifier::new("one eye", if ranged { -3 } else { -1 }));
     }
+    if s.lame && !ranged {
+        // gurps-traveller-gm-screen.txt, "MODIFIERS TO ATTACK ROLLS": Lame (only for
+        // hand-weapon attacks), crippled leg −3 (decision: a crippled or numbed foot too,
+        // as `Fighter::lame` has it; "one leg", −6, is a leg lost, which nothing here does).
+        mods.push(Modifier::new("lame (crippled leg)", LAME));
+    }
     if s.large_shield {
         // gurps-traveller-gm-screen.txt, "MODIFIERS TO ATTACK ROLLS": shield −2 if large.
         mods.push(Modifier::new("large shield", -2));
@@ -605,6 +614,10 @@ fn gather_attack_modifiers(weapon: &Weapon, s: &AttackSituation, mods: &mut impl
         }
     }
 }
+
+/// A lame attacker's hand-weapon attacks (gurps-traveller-gm-screen.txt, "MODIFIERS TO
+/// ATTACK ROLLS": Lame, crippled leg −3).
+pub const LAME: i32 = -3;
 
 /// All-Out Attack (Determined)'s bonus to a melee attack, the largest a maneuver gives
 /// (gurps-lite-and-socs.txt, "MANEUVERS": +4 to hit in melee, +1 ranged).
@@ -697,6 +710,7 @@ pub fn group_member_situation(
         target_posture,
         aimed: None,
         one_eye: member.one_eye(),
+        lame: member.lame(),
         hexes_moved: 0,
         evaluate: 0,
         deceptive: 0,

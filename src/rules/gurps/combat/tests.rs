@@ -33,6 +33,7 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         target_posture: Posture::Standing,
         aimed: None,
         one_eye: false,
+        lame: false,
         hexes_moved: 0,
         evaluate: 0,
         deceptive: 0,
@@ -1358,6 +1359,7 @@ fn attack_skill_is_the_sum_of_the_attack_modifiers() {
         |s| {
             s.chink = true;
             s.one_eye = true;
+            s.lame = true;
             s.large_shield = true;
         },
         |s| {
@@ -1492,4 +1494,43 @@ fn double_defense_pays_for_each_feverish_defense() {
     assert_eq!(strike([true, true]), vec![feverish, feverish]);
     assert_eq!(strike([false, true]), vec![None, feverish]);
     assert_eq!(strike([false, false]), vec![None, None]);
+}
+
+/// gurps-traveller-gm-screen.txt, "MODIFIERS TO ATTACK ROLLS": Lame (only for hand-weapon
+/// attacks), crippled leg −3: a broadsword at 14 strikes at 11 with the left leg crippled
+/// (and at 7 lying down, −4, "POSTURES", where a crippled leg leaves it); a bow shoots at
+/// its 13 less the posture only.
+#[test]
+fn a_lame_fighter_strikes_at_minus_three() {
+    let mut f = fighter(
+        &[("Broadsword", 14), ("Bow", 13)],
+        &["broadsword", "short bow"],
+    );
+    let foe = fighter(&[], &[]);
+    let map = HexMap::new(
+        crate::hexmap::MapShape::Hexagon { radius: 4 },
+        crate::hexmap::Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let plan = crate::rules::gurps::plan::Plan::simple(Maneuver::Attack, Hex::ZERO);
+    let skill = |f: &Fighter, w: usize| {
+        let s = attack_situation(
+            &map,
+            &plan,
+            (f, Hex::ZERO),
+            (&foe, Hex::new(1, 0)),
+            &f.sheet.weapons[w],
+            None,
+            StrikeMoment::before_turn(f, None, Some(w)),
+        );
+        (s.lame, attack_skill(&f.sheet.weapons[w], &s))
+    };
+    assert_eq!(skill(&f, 0), (false, 14));
+    f.crippled.push(HitLocation::LeftLeg);
+    assert_eq!(skill(&f, 0), (true, 14 + LAME));
+    assert_eq!(LAME, -3);
+    f.posture = Posture::Lying;
+    assert_eq!(skill(&f, 0), (true, 14 - 3 - 4));
+    assert_eq!(skill(&f, 1), (true, 13 - 4));
 }

@@ -121,6 +121,8 @@ pub(super) fn audit_attack(
             "chink in torso armor" => Some(v == -8),
             "chink in non-torso armor" => Some(v == -10),
             "one eye" => Some(v == if ranged { -3 } else { -1 }),
+            // Screen "MODIFIERS TO ATTACK ROLLS": Lame, crippled leg −3, hand weapons only.
+            "lame (crippled leg)" => Some(!ranged && v == -3),
             "large shield" => Some(v == -2 && me.shield.as_ref().is_some_and(|s| s.2)),
             "blinded in one eye (critical head blow)" => Some(v == -2),
             "blinded (critical head blow)" => Some(v == -10),
@@ -147,6 +149,16 @@ pub(super) fn audit_attack(
         }
     }
     let has = |l: &str| mods.iter().any(|(m, _)| m == l);
+    let lame = state[a]
+        .crippled
+        .iter()
+        .any(|c| matches!(c.as_str(), "left leg" | "right leg" | "foot"));
+    if plain && !ranged && lame && !has("lame (crippled leg)") {
+        out.push(format!(
+            "a hand-weapon attack with a crippled leg without \"lame\" -3 ({SCREEN}, \
+             MODIFIERS TO ATTACK ROLLS)"
+        ));
+    }
     if plain {
         // Shock on the attacker's own rolls (Lite "INJURY", Shock).
         if state[a].shock > 0 && !has("shock") {
