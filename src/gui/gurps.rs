@@ -391,9 +391,15 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
             });
     }
     if m.attacks() {
-        let location = changed.action.location.map_or("unaimed".to_string(), |l| {
-            format!("{l} ({})", l.aim_penalty())
-        });
+        // The penalty, and the one from behind where it differs (skull, face).
+        let choice = |l: HitLocation| match (l.aim_penalty(), l.aim_penalty_from(true)) {
+            (front, behind) if front != behind => format!("{l} ({front}, {behind} from behind)"),
+            (front, _) => format!("{l} ({front})"),
+        };
+        let location = changed
+            .action
+            .location
+            .map_or("unaimed".to_string(), choice);
         egui::ComboBox::from_label("aim at")
             .selected_text(location)
             .show_ui(ui, |ui| {
@@ -402,11 +408,7 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
                     if l == HitLocation::Torso {
                         continue;
                     }
-                    ui.selectable_value(
-                        &mut changed.action.location,
-                        Some(l),
-                        format!("{l} ({})", l.aim_penalty()),
-                    );
+                    ui.selectable_value(&mut changed.action.location, Some(l), choice(l));
                 }
             });
         let melee = changed

@@ -990,7 +990,7 @@ fn check_deceptive(s: &Situation, plan: &Plan, end: Hex) -> Result<(), String> {
         s.map,
         plan,
         (me.fighter, end),
-        (target.fighter, target.pos),
+        (target.fighter, target.pos, target.facing),
         w,
         plan.effort.dual_weapon.map(|_| false),
         StrikeMoment::before_turn(me.fighter, Some(target.id), Some(wi)),

@@ -196,7 +196,7 @@ impl<'s, 'a> Weigher<'s, 'a> {
             s.map,
             plan,
             (me.fighter, me.pos),
-            (target.fighter, target.pos),
+            (target.fighter, target.pos, target.facing),
             w,
             extras.dual,
             StrikeMoment::before_turn(me.fighter, Some(target.id), Some(wi)),
@@ -253,13 +253,14 @@ impl<'s, 'a> Weigher<'s, 'a> {
             chink: false,
             value: value(HitLocation::Torso, skill, dr.torso()),
         };
+        let behind = situation.from_behind;
         if !consider_aim || skill + HitLocation::Vitals.aim_penalty() < MIN_AIMED_SKILL {
             return best;
         }
         let torso = HitLocation::Torso.wounding_multiplier(w.damage_type);
         for location in AIM_AT {
             let (num, den) = location.wounding_multiplier(w.damage_type);
-            let aimed_skill = skill + location.aim_penalty();
+            let aimed_skill = skill + location.aim_penalty_from(behind);
             // Only locations that wound more than the torso and that the AI can still hit,
             // at a skill that keeps its Deceptive Attack.
             if num * torso.1 <= torso.0 * den

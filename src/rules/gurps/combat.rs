@@ -7,7 +7,7 @@ use super::criticals::{
 };
 pub use super::defense::*;
 use super::equipment::WeaponMode;
-use super::facing::{Arc, side_attack};
+use super::facing::{Arc, arc_of, side_attack};
 use super::location::{DrTable, HitLocation};
 use super::maneuver::{AoaOption, AodOption, CommitOption, Maneuver};
 use super::plan::Plan;
@@ -20,7 +20,7 @@ use crate::dice::{
     success_roll,
 };
 use crate::hexmap::{Cover, HexMap, line};
-use hexx::Hex;
+use hexx::{EdgeDirection, Hex};
 use std::borrow::Cow;
 
 /// What an attack's modifiers depend on besides the weapon.
@@ -46,6 +46,9 @@ pub struct AttackSituation {
     pub target_posture: Posture,
     /// The hit location aimed at, if any.
     pub aimed: Option<HitLocation>,
+    /// The attacker strikes from the target's back arc (the skull and face take other
+    /// penalties: [`HitLocation::aim_penalty_from`]).
+    pub from_behind: bool,
     /// The attacker has lost an eye.
     pub one_eye: bool,
     /// The attacker is lame: a leg or foot crippled ([`Fighter::lame`]).
@@ -136,7 +139,7 @@ pub fn attack_situation(
     map: &HexMap,
     plan: &Plan,
     (attacker, from): (&Fighter, Hex),
-    (target, at): (&Fighter, Hex),
+    (target, at, facing): (&Fighter, Hex, EdgeDirection),
     weapon: &Weapon,
     dual: Option<bool>,
     moment: StrikeMoment,
@@ -157,6 +160,7 @@ pub fn attack_situation(
         shock: attacker.shock,
         target_posture: target.posture,
         aimed: plan.location,
+        from_behind: arc_of(at, facing, from) == Arc::Back,
         one_eye: attacker.one_eye(),
         lame: attacker.lame(),
         hexes_moved: plan.path.len().saturating_sub(1) as u32,
@@ -570,9 +574,12 @@ fn gather_attack_modifiers(weapon: &Weapon, s: &AttackSituation, mods: &mut impl
             if torso { -8 } else { -10 },
         ));
     } else if let Some(location) = s.aimed
-        && location.aim_penalty() != 0
+        && location.aim_penalty_from(s.from_behind) != 0
     {
-        mods.push(Modifier::new(location.name(), location.aim_penalty()));
+        mods.push(Modifier::new(
+            location.aim_label(s.from_behind),
+            location.aim_penalty_from(s.from_behind),
+        ));
     }
     if s.one_eye {
         // gurps-traveller-gm-screen.txt, "MODIFIERS TO ATTACK ROLLS": one eye −1 for
@@ -709,6 +716,7 @@ pub fn group_member_situation(
         shock: member.shock,
         target_posture,
         aimed: None,
+        from_behind: false,
         one_eye: member.one_eye(),
         lame: member.lame(),
         hexes_moved: 0,

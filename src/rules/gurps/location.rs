@@ -111,6 +111,27 @@ impl HitLocation {
         }
     }
 
+    /// The penalty to hit this location from behind (gurps-lite-and-socs.txt, "HIT
+    /// LOCATIONS": "Skull (from behind)" −5, "Face (from behind)" −7); elsewhere, and from
+    /// the front or side, [`HitLocation::aim_penalty`].
+    pub fn aim_penalty_from(self, behind: bool) -> i32 {
+        match (self, behind) {
+            (HitLocation::Skull, true) => -5,
+            (HitLocation::Face, true) => -7,
+            _ => self.aim_penalty(),
+        }
+    }
+
+    /// The label of the penalty to hit this location: its name, with "(from behind)" where
+    /// that changes the penalty ([`HitLocation::aim_penalty_from`]).
+    pub fn aim_label(self, behind: bool) -> &'static str {
+        match (self, behind) {
+            (HitLocation::Skull, true) => "skull (from behind)",
+            (HitLocation::Face, true) => "face (from behind)",
+            _ => self.name(),
+        }
+    }
+
     /// Locations marked * in the table: an aimed attack that misses by 1 hits the torso.
     pub fn miss_by_one_hits_torso(self) -> bool {
         matches!(
@@ -464,6 +485,18 @@ mod tests {
         .map(|l| l.aim_penalty())
         .collect();
         assert_eq!(got, vec![0, -2, -2, -3, -3, -4, -4, -5, -5, -7, -9]);
+        // "Skull (from behind)" −5, "Face (from behind)" −7; the others as from the front.
+        assert_eq!(
+            (Skull.aim_penalty_from(true), Face.aim_penalty_from(true)),
+            (-5, -7)
+        );
+        assert_eq!(
+            (Skull.aim_penalty_from(false), Face.aim_penalty_from(false)),
+            (-7, -5)
+        );
+        assert_eq!(Eye.aim_penalty_from(true), -9);
+        assert_eq!(Skull.aim_label(true), "skull (from behind)");
+        assert_eq!(Eye.aim_label(true), Eye.name());
         assert!(Skull.miss_by_one_hits_torso());
         assert!(!LeftArm.miss_by_one_hits_torso());
     }

@@ -285,7 +285,7 @@ fn strike_odds(
         s.map,
         plan,
         (me.fighter, end),
-        (foe, target.pos),
+        (foe, target.pos, target.facing),
         weapon,
         strike.dual,
         StrikeMoment {

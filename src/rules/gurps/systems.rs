@@ -1026,7 +1026,7 @@ fn execute(
             map,
             plan,
             (&me.5, me.2.0),
-            (&foe.5, foe.2.0),
+            (&foe.5, foe.2.0, foe.3.0),
             weapon,
             dual,
             StrikeMoment {

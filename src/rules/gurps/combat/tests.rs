@@ -34,6 +34,7 @@ fn situation(maneuver: Maneuver) -> AttackSituation {
         aimed: None,
         one_eye: false,
         lame: false,
+        from_behind: false,
         hexes_moved: 0,
         evaluate: 0,
         deceptive: 0,
@@ -887,7 +888,11 @@ fn deceptive_attack_keeps_effective_skill_at_ten() {
             &map,
             plan,
             (f, Hex::ZERO),
-            (&foe, Hex::new(1, 0)),
+            (
+                &foe,
+                Hex::new(1, 0),
+                Hex::new(1, 0).main_direction_to(Hex::ZERO),
+            ),
             &sword,
             None,
             StrikeMoment::before_turn(f, None, Some(0)),
@@ -1519,7 +1524,11 @@ fn a_lame_fighter_strikes_at_minus_three() {
             &map,
             &plan,
             (f, Hex::ZERO),
-            (&foe, Hex::new(1, 0)),
+            (
+                &foe,
+                Hex::new(1, 0),
+                Hex::new(1, 0).main_direction_to(Hex::ZERO),
+            ),
             &f.sheet.weapons[w],
             None,
             StrikeMoment::before_turn(f, None, Some(w)),
@@ -1533,4 +1542,54 @@ fn a_lame_fighter_strikes_at_minus_three() {
     f.posture = Posture::Lying;
     assert_eq!(skill(&f, 0), (true, 14 - 3 - 4));
     assert_eq!(skill(&f, 1), (true, 13 - 4));
+}
+
+/// gurps-lite-and-socs.txt, "HIT LOCATIONS": skull −7 and face −5 from the front or side,
+/// "Skull (from behind)" −5 and "Face (from behind)" −7 from the back arc (the foe at
+/// (1, 0) facing away from the attacker at (0, 0)); the vitals −3 either way.
+#[test]
+fn skull_and_face_from_behind() {
+    let f = fighter(&[("Broadsword", 14)], &["broadsword"]);
+    let foe = fighter(&[], &[]);
+    let map = HexMap::new(
+        crate::hexmap::MapShape::Hexagon { radius: 4 },
+        crate::hexmap::Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let at = Hex::new(1, 0);
+    let toward_me = at.main_direction_to(Hex::ZERO);
+    let mut plan = crate::rules::gurps::plan::Plan::simple(Maneuver::Attack, Hex::ZERO);
+    plan.weapon = Some(0);
+    let mut aimed_at = |location: HitLocation, facing| {
+        plan.location = Some(location);
+        let s = attack_situation(
+            &map,
+            &plan,
+            (&f, Hex::ZERO),
+            (&foe, at, facing),
+            &f.sheet.weapons[0],
+            None,
+            StrikeMoment::before_turn(&f, None, Some(0)),
+        );
+        let mods = attack_modifiers(&f.sheet.weapons[0], &s);
+        (mods[1].label.to_string(), effective(&mods))
+    };
+    assert_eq!(aimed_at(HitLocation::Skull, toward_me), ("skull".into(), 7));
+    assert_eq!(aimed_at(HitLocation::Face, toward_me), ("face".into(), 9));
+    let away = -toward_me;
+    assert_eq!(
+        aimed_at(HitLocation::Skull, away),
+        ("skull (from behind)".into(), 9)
+    );
+    assert_eq!(
+        aimed_at(HitLocation::Face, away),
+        ("face (from behind)".into(), 7)
+    );
+    assert_eq!(aimed_at(HitLocation::Vitals, away), ("vitals".into(), 11));
+    // From the side, as from the front.
+    assert_eq!(
+        aimed_at(HitLocation::Skull, toward_me.clockwise().clockwise()),
+        ("skull".into(), 7)
+    );
 }

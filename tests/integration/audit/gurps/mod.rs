@@ -587,7 +587,17 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
                 let mut chink = false;
                 for (label, _) in modifiers(&e["roll"]) {
                     if location_penalty(&label).is_some() {
-                        aimed = Some(label.clone());
+                        aimed = Some(label.trim_end_matches(" (from behind)").to_string());
+                        // From behind there is no active defense (decision in
+                        // `gurps::facing`, 4e p. B391; worked out from the same arc).
+                        if label.ends_with("(from behind)")
+                            && e["defenses"].as_array().is_some_and(|d| !d.is_empty())
+                        {
+                            bad(format!(
+                                "an attack at the {label} met an active defense, which an \
+                                 attack from behind allows none (decision in gurps::facing)"
+                            ));
+                        }
                     }
                     if label.starts_with("chink in ") {
                         chink = true;

@@ -100,6 +100,9 @@ pub(super) fn location_penalty(label: &str) -> Option<i64> {
         "hand" | "foot" => -4,
         "neck" | "face" => -5,
         "skull" => -7,
+        // Lite "HIT LOCATIONS": "Skull (from behind)" −5, "Face (from behind)" −7.
+        "skull (from behind)" => -5,
+        "face (from behind)" => -7,
         "eye" => -9,
         _ => return None,
     })
@@ -115,7 +118,10 @@ pub(super) fn is_extremity(loc: &str) -> bool {
 
 /// Locations marked * (Lite "HIT LOCATIONS": "a miss by 1 hits the torso").
 pub(super) fn starred(loc: &str) -> bool {
-    matches!(loc, "skull" | "face" | "groin" | "neck" | "eye" | "vitals")
+    matches!(
+        loc.trim_end_matches(" (from behind)"),
+        "skull" | "face" | "groin" | "neck" | "eye" | "vitals"
+    )
 }
 
 /// The wounding multiplier (numerator, denominator) by damage type (Lite "WOUNDING
