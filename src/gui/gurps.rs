@@ -10,7 +10,7 @@ use super::panels::legend;
 use crate::battle::UnitId;
 use crate::rules::gurps::Fighter;
 use crate::rules::gurps::Maneuver;
-use crate::rules::gurps::combat::current_move;
+use crate::rules::gurps::combat::{AOA_DETERMINED_MELEE, MIN_DECEPTIVE_SKILL, current_move};
 use crate::rules::gurps::location::HitLocation;
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -432,8 +432,17 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
             }
         }
         if melee {
+            // Up to what the weapon's skill with the best bonus to hit (All-Out Attack
+            // (Determined) and a full Evaluate) could allow; the check says what this
+            // strike's effective skill allows.
+            let most = main
+                .and_then(|w| fighter.sheet.weapons.get(w))
+                .map_or(4, |w| {
+                    (w.skill + AOA_DETERMINED_MELEE + 3 - MIN_DECEPTIVE_SKILL).div_euclid(2)
+                })
+                .clamp(1, 10) as u8;
             ui.add(
-                egui::Slider::new(&mut changed.action.deceptive, 0..=4)
+                egui::Slider::new(&mut changed.action.deceptive, 0..=most)
                     .text("Deceptive Attack levels"),
             );
             ui.checkbox(

@@ -969,48 +969,61 @@ pub fn plan(s: &Situation, action: &Action) -> Result<Plan, String> {
     Ok(plan)
 }
 
-/// Deceptive Attack may not bring the strike's final effective skill below
+/// Deceptive Attack may not bring a strike's final effective skill below
 /// [`MIN_DECEPTIVE_SKILL`] (gurps-lite-and-socs.txt, "ATTACK/DEFENSE OPTIONS"; decision:
-/// every modifier counted, as `combat::deceptive_levels` has it): the plan's strike as it
-/// stands before the turn, from `end`, worked out by `combat::attack_situation` as the
-/// resolution and the AI do. Something that changes during the turn still trims the
+/// every modifier counted, as `combat::deceptive_levels` has it): each melee strike of the
+/// plan (both of a Dual-Weapon Attack, the off hand's at its −4 more) as it stands before
+/// the turn, from `end`, worked out by `combat::attack_situation` as the resolution and the
+/// AI do. What changes during the turn (a wound before the second blow) still trims the
 /// levels at the strike, which the log then says.
 fn check_deceptive(s: &Situation, plan: &Plan, end: Hex) -> Result<(), String> {
-    let (Some(ti), Some(wi)) = (plan.target, plan.weapon) else {
+    let Some(first) = plan.target else {
         return Ok(());
     };
-    let Some(w) = s.me().fighter.sheet.weapons.get(wi) else {
-        return Ok(());
-    };
-    if plan.deceptive == 0 || w.is_ranged() {
+    if plan.deceptive == 0 {
         return Ok(());
     }
-    let (me, target) = (s.me(), &s.units[ti]);
-    let situation = attack_situation(
-        s.map,
-        plan,
-        (me.fighter, end),
-        (target.fighter, target.pos, target.facing),
-        w,
-        plan.effort.dual_weapon.map(|_| false),
-        StrikeMoment::before_turn(me.fighter, Some(target.id), Some(wi)),
-    );
+    let me = s.me();
     let wanted = i32::from(plan.deceptive);
-    if situation.deceptive < wanted {
-        let skill = attack_skill(
+    for strike in plan.strikes() {
+        let ti = if strike.second_target {
+            plan.second_target.unwrap_or(first)
+        } else {
+            first
+        };
+        let (Some(w), Some(target)) =
+            (me.fighter.sheet.weapons.get(strike.weapon), s.units.get(ti))
+        else {
+            continue;
+        };
+        if w.is_ranged() {
+            continue;
+        }
+        let situation = attack_situation(
+            s.map,
+            plan,
+            (me.fighter, end),
+            (target.fighter, target.pos, target.facing),
             w,
-            &AttackSituation {
-                deceptive: 0,
-                ..situation
-            },
+            strike.dual,
+            StrikeMoment::before_turn(me.fighter, Some(target.id), Some(strike.weapon)),
         );
-        return Err(format!(
-            "Deceptive Attack {wanted} would bring {}'s effective skill {skill} below \
-             {MIN_DECEPTIVE_SKILL}: at most {} level{}",
-            w.name,
-            situation.deceptive,
-            if situation.deceptive == 1 { "" } else { "s" }
-        ));
+        if situation.deceptive < wanted {
+            let skill = attack_skill(
+                w,
+                &AttackSituation {
+                    deceptive: 0,
+                    ..situation
+                },
+            );
+            return Err(format!(
+                "Deceptive Attack {wanted} would bring {}'s effective skill {skill} below \
+                 {MIN_DECEPTIVE_SKILL}: at most {} level{}",
+                w.name,
+                situation.deceptive,
+                if situation.deceptive == 1 { "" } else { "s" }
+            ));
+        }
     }
     Ok(())
 }

@@ -342,8 +342,9 @@ fn shared_defense_sum(defender: &Fighter) -> i32 {
 pub const UNARMED_PARRY_VS_WEAPON: i32 = -3;
 
 /// What parrying with `parry_with` against a blow of `attack_with` costs: −3 for a bare
-/// hand (a Brawling or Boxing parry) against a weapon held in hand, except against a
-/// thrust; Judo and Karate parries take none (gurps-traveller-gm-screen.txt, "MODIFIERS TO
+/// hand (a parry with a blow of the body, [`Weapon::held`]: Brawling, Boxing, Wrestling or
+/// a natural attack) against a weapon held in hand, except against a thrust
+/// ([`Weapon::thrust`]); Judo and Karate parries take none (gurps-traveller-gm-screen.txt, "MODIFIERS TO
 /// ACTIVE DEFENSE ROLLS", Unarmed parry vs. weapon).
 pub fn unarmed_parry_penalty(parry_with: &Weapon, attack_with: &Weapon) -> Option<Modifier> {
     let bare_hand = !parry_with.held()

@@ -134,7 +134,8 @@ pub struct GcsWeapon {
     pub bulk: Option<String>,
     /// Recoil ("2"); ranged only.
     pub recoil: Option<String>,
-    /// Its damage is thrust-based (GCS's `damage.st` is `thr`): what the unarmed-parry
+    /// Its damage is thrust-based (GCS's `damage.st` is `thr`, `thr_leveled` or another
+    /// basis naming `thr`): what the unarmed-parry
     /// exception "except vs. thrusts" asks (gurps-traveller-gm-screen.txt, "MODIFIERS TO
     /// ACTIVE DEFENSE ROLLS").
     pub thrust: bool,
@@ -938,7 +939,8 @@ fn weapon(
             .get("damage")
             .and_then(|d| d.get("st"))
             .and_then(Value::as_str)
-            .is_some_and(|st| st.eq_ignore_ascii_case("thr")),
+            // "thr", "thr_leveled", "lift_thr"…: any basis of thrust damage.
+            .is_some_and(|st| st.split('_').any(|part| part.eq_ignore_ascii_case("thr"))),
         natural,
         ..GcsWeapon::default()
     };

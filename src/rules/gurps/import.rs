@@ -736,13 +736,14 @@ mod tests {
     /// Sheets from the shipped GCS files (scenarios/gcs/): Dai Blackthorn's bite,
     /// punch and kick are a trait's (Natural Attacks) at DX, not a skill of fists, yet
     /// still part of the body: a failed knockdown roll drops none of them, only what is in
-    /// hand, the Ogre's maul (gurps-lite-and-socs.txt, "Knockdown and Stunning"); and a
+    /// hand, the Ogre's maul (gurps-lite-and-socs.txt, "Knockdown and Stunning"); their
+    /// fumbles are unarmed (gurps-traveller-gm-screen.txt, "UNARMED CRITICAL MISSES"); and a
     /// parry with Dai's punch is bare-handed: −3 against the Orc's falchion swung, none
     /// against its thrust (GCS's `thr`; gurps-traveller-gm-screen.txt, "MODIFIERS TO
     /// ACTIVE DEFENSE ROLLS", Unarmed parry vs. weapon).
     #[test]
     fn natural_attacks_and_thrusts_from_gcs() {
-        use crate::rules::gurps::criticals::WeaponState;
+        use crate::rules::gurps::criticals::{MissTable, WeaponState};
         use crate::rules::gurps::defense::unarmed_parry_penalty;
         use crate::rules::gurps::equipment::Catalog;
         use crate::rules::gurps::sheet::{Fighter, resolve_sheet};
@@ -771,11 +772,19 @@ mod tests {
                 ("punch", "Brawling", false, false),
             ]
         );
+        // A fumble with them rolls on the unarmed table ("a punch, kick or other unarmed
+        // strike"), whose rows drop and break nothing; the Ogre's maul on the weapon one.
+        assert!(
+            dai.weapons
+                .iter()
+                .all(|w| w.miss_table() == MissTable::Unarmed)
+        );
         let mut f = Fighter::new(dai.clone());
         assert!(!f.knocked_down(), "nothing in hand to drop");
         assert!(f.weapon_state.iter().all(|s| *s == WeaponState::Ready));
         let mut ogre = Fighter::new(sheet_of(&stats_in("Ogre.gcs")));
         assert_eq!(&*ogre.sheet.weapons[0].name, "Maul");
+        assert_eq!(ogre.sheet.weapons[0].miss_table(), MissTable::Weapon);
         assert!(ogre.knocked_down());
         assert_eq!(
             ogre.weapon_state,

@@ -12,8 +12,8 @@
 //! Attack (Feint)'s Quick Contest, attacks by foes on Wait that the move may trigger, the
 //! critical hit table's extra effects. A second strike on the same foe is valued as if
 //! the foe had defended the first with the defense it prefers (a parry made, a retreat
-//! used), from where it stood: a retreat beyond the weapon's reach loses the blow, which
-//! the note then says.
+//! used), where the retreat took it: a retreat beyond the weapon's reach loses the blow,
+//! which the note then says.
 
 use super::actions::{Plan, PlannedStrike, Situation, UnitView, plan};
 use super::ai::{choose_defenses, defender_choice};
@@ -226,6 +226,8 @@ pub fn estimate(s: &Situation, action: &Action) -> Result<Odds, String> {
             });
             continue;
         }
+        // From where the foe now stands (its arc and range).
+        let target = &UnitView { pos: at, ..*target };
         let (odds_one, used) = strike_odds(s, &plan, strike, target, foe, (moment, dual_same_foe))?;
         odds.strikes.push(odds_one);
         if let Some(option) = used {

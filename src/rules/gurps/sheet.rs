@@ -8,7 +8,7 @@
 //! Move = Basic Speed rounded down, Dodge = Basic Speed rounded down + 3 ([`dodge`]),
 //! Parry = 3 + skill / 2 + the weapon's parry modifier ([`parry`]), HP = ST, FP = HT.
 
-use super::criticals::WeaponState;
+use super::criticals::{MissTable, WeaponState};
 use super::equipment::{Catalog, DamageSpec, WeaponMode, WeaponSpec};
 use super::injury::PainThreshold;
 use super::location::{DrPlace, DrTable, HitLocation};
@@ -402,7 +402,8 @@ pub struct Weapon {
     pub parry: Option<i32>,
     /// Hands it needs.
     pub hands: u32,
-    /// Its damage is a thrust (`thr`): an unarmed parry against it takes no −3
+    /// Its damage is thrust-based (`thr`, or a written-out weapon marked
+    /// [`OwnWeapon::thrust`]): an unarmed parry against it takes no −3
     /// ([`crate::rules::gurps::defense::unarmed_parry_penalty`]).
     pub thrust: bool,
     /// A natural attack written out as one ([`OwnWeapon::natural`]): never held.
@@ -422,6 +423,18 @@ impl Weapon {
             && !UNARMED_SKILLS
                 .iter()
                 .any(|s| self.skill_name.eq_ignore_ascii_case(s))
+    }
+
+    /// The critical miss table of this weapon (gurps-traveller-gm-screen.txt, "CRITICAL
+    /// MISSES", "FIREARM CRITICAL MISSES"; "UNARMED CRITICAL MISSES": "a punch, kick or
+    /// other unarmed strike", so every blow of the body, [`Weapon::held`], natural attacks
+    /// whatever their skill included).
+    pub fn miss_table(&self) -> MissTable {
+        match MissTable::for_skill(&self.skill_name) {
+            MissTable::Firearm => MissTable::Firearm,
+            _ if !self.held() => MissTable::Unarmed,
+            _ => MissTable::Weapon,
+        }
     }
 
     /// True when a blow of this melee weapon reaches a foe `hexes` away (its reach, from

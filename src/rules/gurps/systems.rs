@@ -408,9 +408,7 @@ fn describe(s: &Situation, action: &Action, roster: &Roster) -> String {
             Some(WeaponState::Unready) => format!("Ready ({weapon} back in hand)"),
             Some(WeaponState::Jammed) => format!("Ready (clear the jam in {weapon})"),
             Some(_) => format!("Ready (reload {weapon})"),
-            None if me.sheet.shield.is_some() && !me.shield_ready => {
-                "Ready (take up the shield)".to_string()
-            }
+            None if me.can_take_up_shield() => "Ready (take up the shield)".to_string(),
             None => "Ready".to_string(),
         },
         m if m.attacks() => format!("{m} on {target} with {weapon}"),

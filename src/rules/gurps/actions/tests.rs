@@ -544,6 +544,40 @@ fn deceptive_attack_against_final_effective_skill() {
     assert!(err.contains("effective skill 18"), "{err}");
     let err = deceptive(Maneuver::MoveAndAttack, 1).unwrap_err();
     assert!(err.contains("at most 0 levels"), "{err}");
+    // A Dual-Weapon Attack ("ATTACK/DEFENSE OPTIONS": −4 each, the off hand −4 more):
+    // Shortsword 16 and Knife 16 strike at 12 and 8, so the off hand takes no level.
+    let stats = GurpsStats {
+        skills: [("Shortsword".to_string(), 16), ("Knife".to_string(), 16)]
+            .into_iter()
+            .collect(),
+        weapons: vec!["shortsword".into(), "large knife".into()],
+        ..stats
+    };
+    let dual = Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()));
+    let units = [
+        (dual, Hex::ZERO, 0),
+        (fighter(&["broadsword"]), Hex::new(1, 0), 1),
+    ];
+    let s = situation(&map, &units);
+    let both = |levels: u8| {
+        plan(
+            &s,
+            &Action {
+                deceptive: levels,
+                effort: Effort {
+                    dual_weapon: Some(1),
+                    ..Effort::default()
+                },
+                ..action(Maneuver::Attack, None, Some(1), Some(0))
+            },
+        )
+    };
+    assert!(both(0).is_ok());
+    let err = both(1).unwrap_err();
+    assert!(
+        err.contains("large knife's effective skill 8 below 10: at most 0 levels"),
+        "{err}"
+    );
 }
 
 /// A crippled off arm (decision in `Fighter::off_arm_useless`: it holds no two-handed

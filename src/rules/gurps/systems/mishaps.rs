@@ -27,7 +27,7 @@ pub(super) fn mishap(
         return false;
     };
     let (table, damage_type, ranged, damage) = (
-        MissTable::for_skill(&spec.skill_name),
+        spec.miss_table(),
         spec.damage_type,
         spec.is_ranged(),
         spec.damage,

@@ -594,15 +594,11 @@ pub(super) fn audit_roll(
             };
             let candidates: Vec<&Arm> = match &w {
                 Some(w) => vec![w],
-                None => me
-                    .weapons
-                    .iter()
-                    .filter(|w| miss_table(&w.skill_name) == p)
-                    .collect(),
+                None => me.weapons.iter().filter(|w| miss_table(w) == p).collect(),
             };
-            let fits = candidates.iter().any(|w| {
-                miss_table(&w.skill_name) == p && miss_results(p, total, w).contains(&result)
-            });
+            let fits = candidates
+                .iter()
+                .any(|w| miss_table(w) == p && miss_results(p, total, w).contains(&result));
             if !fits {
                 out.push(format!(
                     "{p} roll {total} gives \"{result}\", the table does not ({SCREEN}, \

@@ -660,19 +660,19 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
                     .is_some_and(|(l, _)| l.starts_with("average effective skill"));
                 if let Some(w) = arm.as_ref().filter(|_| !group) {
                     if roll["critical"].as_str() == Some("Failure") && !hit {
-                        due.push((a, miss_table(&w.skill_name)));
+                        due.push((a, miss_table(w)));
                     }
                     for d in e["defenses"].as_array().into_iter().flatten() {
                         let dr = &d["roll"];
                         let name = d["defense"].as_str().unwrap_or("");
                         if dr["critical"].as_str() == Some("Success") && !ranged {
-                            due.push((a, miss_table(&w.skill_name)));
+                            due.push((a, miss_table(w)));
                         }
                         if dr["critical"].as_str() == Some("Failure")
                             && let Some(p) = parry_weapon_of(name)
                             && let Some(pw) = units[t].weapon(p)
                         {
-                            due.push((t, miss_table(&pw.skill_name)));
+                            due.push((t, miss_table(pw)));
                         }
                     }
                 }
@@ -748,6 +748,16 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
         }
     }
     out.retain(|v| !KNOWN_BUGS.iter().any(|k| v.what.starts_with(k)));
+    // The last attack's payments are due before the log ends.
+    for (u, note) in owed {
+        out.push(Violation {
+            event: evs.len(),
+            what: format!(
+                "unit {u}: a defense with extra effort not paid: expected \"{note}\" \
+                 ({LITE}, ATTACK/DEFENSE OPTIONS)"
+            ),
+        });
+    }
     out
 }
 

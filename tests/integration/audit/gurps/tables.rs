@@ -225,14 +225,20 @@ pub(super) fn head_blow_row(total: i64, damage_type: &str) -> (&'static str, Cri
     }
 }
 
-/// Which critical miss table a weapon skill uses (Screen "CRITICAL MISSES": ancient and
-/// medieval weapons; "UNARMED CRITICAL MISSES": punches, kicks; "FIREARM CRITICAL MISSES":
-/// firearms and beam weapons).
-pub(super) fn miss_table(skill: &str) -> &'static str {
-    let s = skill.to_ascii_lowercase();
+/// Which critical miss table a weapon uses (Screen "CRITICAL MISSES": ancient and
+/// medieval weapons; "UNARMED CRITICAL MISSES": punches, kicks "or other unarmed strike",
+/// natural attacks and grappling skills included; "FIREARM CRITICAL MISSES": firearms and
+/// beam weapons).
+pub(super) fn miss_table(w: &Arm) -> &'static str {
+    let s = w.skill_name.to_ascii_lowercase();
     if s.starts_with("guns") || s.starts_with("beam") || s.starts_with("gunner") {
         "firearm critical miss table"
-    } else if matches!(s.as_str(), "brawling" | "boxing" | "karate") {
+    } else if w.natural
+        || matches!(
+            s.as_str(),
+            "brawling" | "boxing" | "karate" | "judo" | "wrestling"
+        )
+    {
         "unarmed critical miss table"
     } else {
         "critical miss table"
