@@ -393,21 +393,23 @@ pub fn defense_options(
     let committed =
         matches!(guard, Guard::Committed(_)).then(|| Modifier::new("after a Committed Attack", -2));
     let mut options = Vec::with_capacity(2);
-    let mut dodge = dodge_modifiers(defender);
-    if guard == Guard::IncreasedDodge {
-        dodge.push(Modifier::new("All-Out Defense", 2));
+    if !kicked(defender, guard) {
+        let mut dodge = dodge_modifiers(defender);
+        if guard == Guard::IncreasedDodge {
+            dodge.push(Modifier::new("All-Out Defense", 2));
+        }
+        dodge.extend(committed.clone());
+        dodge.extend(shared_defense_modifiers(defender));
+        dodge.extend_from_slice(against);
+        options.push(DefenseOption {
+            kind: DefenseKind::Dodge,
+            label: Label::Static("Dodge"),
+            modifiers: dodge,
+            step: DefenseStep::Stand,
+            feverish: false,
+            rapid_recovery: false,
+        });
     }
-    dodge.extend(committed.clone());
-    dodge.extend(shared_defense_modifiers(defender));
-    dodge.extend_from_slice(against);
-    options.push(DefenseOption {
-        kind: DefenseKind::Dodge,
-        label: Label::Static("Dodge"),
-        modifiers: dodge,
-        step: DefenseStep::Stand,
-        feverish: false,
-        rapid_recovery: false,
-    });
     if !ranged_attack && !defender.disarmed() {
         for (i, w) in sheet.weapons.iter().enumerate() {
             if w.parry.is_none()
@@ -421,6 +423,21 @@ pub fn defense_options(
         }
     }
     options
+}
+
+/// True when `guard` is that of a Committed Attack made with a kick: no
+/// Dodge until its next turn (gurps-lite-and-socs.txt, "MANEUVERS", Committed Attack: "no
+/// Dodge if you kicked"; decision: a kick is a weapon whose name says so, as GCS's Natural
+/// Attacks name their usage "Kick").
+fn kicked(defender: &Fighter, guard: Guard) -> bool {
+    match guard {
+        Guard::Committed(i) => defender
+            .sheet
+            .weapons
+            .get(usize::from(i))
+            .is_some_and(Weapon::is_kick),
+        _ => false,
+    }
 }
 
 /// The parry with weapon `i` ([`defense_options`]): its Parry score, −4 for each parry with
@@ -503,7 +520,13 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
     }
     let shield = defender.shield_in_use();
     let db = shield.map_or(0, |s| s.db);
-    let mut best = dodge + db;
+    // After a Committed Attack with a kick there is no Dodge: the best is a parry or a
+    // block, if any.
+    let mut best = if kicked(defender, guard) {
+        i32::MIN
+    } else {
+        dodge + db
+    };
     if !ranged_attack && !defender.disarmed() {
         let bonus = match guard {
             Guard::IncreasedParry => 2,
@@ -534,5 +557,5 @@ pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool)
     } else {
         0
     };
-    Some(best + committed + shared_defense_sum(defender))
+    (best != i32::MIN).then(|| best + committed + shared_defense_sum(defender))
 }

@@ -425,6 +425,16 @@ impl Weapon {
                 .any(|s| self.skill_name.eq_ignore_ascii_case(s))
     }
 
+    /// True for a kick (a weapon whose name says "kick", as GCS's Natural Attacks (Kick)
+    /// does): after a Committed Attack with it, no Dodge (gurps-lite-and-socs.txt,
+    /// "MANEUVERS").
+    pub fn is_kick(&self) -> bool {
+        self.name
+            .as_bytes()
+            .windows(4)
+            .any(|w| w.eq_ignore_ascii_case(b"kick"))
+    }
+
     /// The critical miss table of this weapon (gurps-traveller-gm-screen.txt, "CRITICAL
     /// MISSES", "FIREARM CRITICAL MISSES"; "UNARMED CRITICAL MISSES": "a punch, kick or
     /// other unarmed strike", so every blow of the body, [`Weapon::held`], natural attacks

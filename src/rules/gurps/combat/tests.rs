@@ -1593,3 +1593,37 @@ fn skull_and_face_from_behind() {
         ("skull".into(), 7)
     );
 }
+
+/// gurps-lite-and-socs.txt, "MANEUVERS", Committed Attack: "no Parry with the hand you
+/// attacked with, no Dodge if you kicked". After one with a kick (GCS's Natural Attacks
+/// (Kick) by name), the broadsword parries (its 10 less 2) and there is no Dodge, not even
+/// against a shot (the Dodge and Drop comes from the Dodge); after one with the sword, the
+/// Dodge (9 less 2) stays and the sword does not parry.
+#[test]
+fn no_dodge_after_a_committed_kick() {
+    let mut f = fighter(
+        &[("Broadsword", 14), ("Brawling", 12)],
+        &["broadsword", "punch"],
+    );
+    let mut sheet = (*f.sheet).clone();
+    sheet.weapons[1].name = Label::Static("Natural Attacks (Kick)");
+    f.sheet = Arc::new(sheet);
+    assert!(f.sheet.weapons[1].is_kick() && !f.sheet.weapons[0].is_kick());
+    let kinds = |f: &Fighter, ranged: bool| -> Vec<DefenseKind> {
+        with_retreat_and_drop(f, defense_options(f, ranged, &[]), ranged, true, false)
+            .iter()
+            .map(|o| o.kind)
+            .collect()
+    };
+    f.guard = Guard::Committed(1);
+    assert_eq!(kinds(&f, false), vec![DefenseKind::Parry(0)]);
+    assert_eq!(kinds(&f, true), Vec::<DefenseKind>::new());
+    assert_eq!(best_defense_score(&f, f.guard, false), Some(10 - 2));
+    assert_eq!(best_defense_score(&f, f.guard, true), None);
+    f.guard = Guard::Committed(0);
+    assert_eq!(
+        kinds(&f, false),
+        vec![DefenseKind::Dodge, DefenseKind::Parry(1)]
+    );
+    assert_eq!(best_defense_score(&f, f.guard, true), Some(9 - 2));
+}

@@ -458,6 +458,21 @@ pub(super) fn audit_defense(
              ({LITE}, ATTACK/DEFENSE OPTIONS)"
         ));
     }
+    // Lite "MANEUVERS", Committed Attack: "no Dodge if you kicked".
+    if is_dodge
+        && s.action.starts_with("Committed Attack")
+        && s.action
+            .split(", moving to")
+            .next()
+            .unwrap_or("")
+            .rsplit(" with ")
+            .next()
+            .is_some_and(|w| w.to_ascii_lowercase().contains("kick"))
+    {
+        out.push(format!(
+            "{name}: a Dodge after a Committed Attack with a kick ({LITE}, MANEUVERS)"
+        ));
+    }
     if (s.guard == Guard::Committed) != has("after a Committed Attack") {
         out.push(format!(
             "{name}: Committed Attack's -2 to defenses missing or misplaced"

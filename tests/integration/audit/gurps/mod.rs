@@ -820,6 +820,35 @@ fn planted_unpaid_feverish_defense_is_caught() {
     assert_caught(&file, &log, &bad, "for no defense made with that effort");
 }
 
+/// A Dodge after a Committed Attack with a kick (Lite "MANEUVERS": "no Dodge if you
+/// kicked") is reported: a fighter's action before a Dodge rewritten as one.
+#[test]
+fn planted_dodge_after_a_committed_kick_is_caught() {
+    let (file, log) = duel();
+    let evs = events(&log);
+    let dodge = find(&log, |e| {
+        kind(e) == "attack"
+            && e["defenses"].as_array().is_some_and(|d| {
+                d.first()
+                    .and_then(|d| d["defense"].as_str())
+                    .is_some_and(|n| n.starts_with("Dodge"))
+            })
+    });
+    let t = unit_of(&evs[dodge], "target");
+    let chosen = (0..dodge)
+        .rev()
+        .find(|&i| kind(&evs[i]) == "action_chosen" && unit_of(&evs[i], "unit") == t)
+        .expect("the defender acted before");
+    let mut bad = log.clone();
+    bad["events"][chosen]["action"] = Value::from("Committed Attack (Strong) on Bob with kick");
+    assert_caught(
+        &file,
+        &log,
+        &bad,
+        "a Dodge after a Committed Attack with a kick",
+    );
+}
+
 /// A Dodge's base changed from the sheet's (Basic Speed rounded down + 3) is reported.
 #[test]
 fn planted_wrong_dodge_is_caught() {
