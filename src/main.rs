@@ -687,10 +687,18 @@ fn compare(
     };
     let bar = battle_bar(2 * runs);
     let cancel = cancel_on_ctrl_c();
+    // Sides go by id; a side B names otherwise shows both names ("Patrol / Militia").
     let names: Vec<(String, String)> = pa
         .sides
         .iter()
-        .map(|s| (s.id.clone(), s.name.clone()))
+        .map(|s| {
+            let in_b = pb.sides.iter().find(|o| o.id == s.id).map(|o| &o.name);
+            let name = match in_b {
+                Some(other) if *other != s.name => format!("{} / {other}", s.name),
+                _ => s.name.clone(),
+            };
+            (s.id.clone(), name)
+        })
         .collect();
     let result = compare::compare(
         (pa, &a.display().to_string()),

@@ -256,6 +256,36 @@ fn compare_refuses_files_whose_sides_differ() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
+/// Sides are matched by id: a side B names otherwise is shown with both names, A's first.
+#[test]
+fn compare_shows_both_names_of_a_side_renamed_in_b() {
+    let dir = temp_dir("compare-renamed");
+    let duel = std::fs::read_to_string("scenarios/gurps-duel.ron").expect("the duel");
+    let renamed = dir.join("renamed.ron");
+    std::fs::write(
+        &renamed,
+        duel.replace(r#"name: "The Black Knight""#, r#"name: "The Green Knight""#),
+    )
+    .expect("written");
+    let out = skirmish(&[
+        "compare",
+        "scenarios/gurps-duel.ron",
+        renamed.to_str().expect("a path"),
+        "--runs",
+        "20",
+        "--seed",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("\nThe Black Knight / The Green Knight "),
+        "{report}"
+    );
+    assert!(report.contains("\nSir Aldric "), "{report}");
+    assert!(!report.contains("Sir Aldric /"), "{report}");
+}
+
 /// `balance` for the raiders at 75% by their skill: the file it writes checks, and its
 /// preview over the same seeds gives the win rate the search reported for the best value,
 /// within 0.05 of the target. Bad input: a side that does not exist, a target outside 0 to
