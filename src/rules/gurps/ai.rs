@@ -8,7 +8,8 @@
 use super::actions::{Legal, Plan, Situation, UnitView};
 use super::combat::{
     AOA_DETERMINED_MELEE, DefenseOption, DefenseStep, MIN_DECEPTIVE_SKILL, StrikeMoment,
-    attack_situation, attack_skill, best_defense_score, current_move, reeling, retreat_hex,
+    attack_situation, attack_skill, best_defense_score, current_move, deceptive_levels, reeling,
+    retreat_hex,
 };
 use super::criticals::WeaponState;
 use super::equipment::WeaponMode;
@@ -209,6 +210,7 @@ impl<'s, 'a> Weigher<'s, 'a> {
                 location: None,
                 chink: false,
                 value: f64::NEG_INFINITY,
+                skill,
             };
         }
         let p_through = 1.0
@@ -252,6 +254,7 @@ impl<'s, 'a> Weigher<'s, 'a> {
             location: None,
             chink: false,
             value: value(HitLocation::Torso, skill, dr.torso()),
+            skill,
         };
         let behind = situation.from_behind;
         if !consider_aim || skill + HitLocation::Vitals.aim_penalty() < MIN_AIMED_SKILL {
@@ -275,6 +278,7 @@ impl<'s, 'a> Weigher<'s, 'a> {
                     location: Some(location),
                     chink: false,
                     value: v,
+                    skill,
                 };
             }
         }
@@ -297,6 +301,7 @@ impl<'s, 'a> Weigher<'s, 'a> {
                         location: (location != HitLocation::Torso).then_some(location),
                         chink: true,
                         value: v,
+                        skill,
                     };
                 }
             }
@@ -315,6 +320,8 @@ struct Aimed {
     /// Expected injury (minus infinity: a strike whose Deceptive Attack the effective skill
     /// does not allow, not to be chosen).
     value: f64,
+    /// The strike's effective skill, unaimed (with its Deceptive Attack levels).
+    skill: i32,
 }
 
 /// One strike an enemy could make at the acting unit on its next turn, as [`threat`]
@@ -846,6 +853,15 @@ impl Policy for GurpsAi {
                     times = times.min(1.0);
                 }
                 if legal.get(m).is_none() {
+                    continue;
+                }
+                // A level the strike's effective skill does not allow is weighed as
+                // impossible: known from the plain strike, weighed first, without weighing
+                // it again.
+                if levels > 0
+                    && weighed[alike[i]][0]
+                        .is_some_and(|plain| levels > deceptive_levels(plain.skill, MAX_DECEPTIVE))
+                {
                     continue;
                 }
                 let slot = &mut weighed[alike[i]][levels as usize];
