@@ -432,15 +432,17 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
             }
         }
         if melee {
-            // Up to what the weapon's skill with the best bonus to hit (All-Out Attack
-            // (Determined) and a full Evaluate) could allow; the check says what this
-            // strike's effective skill allows.
+            // Up to what the weapon's skill with the best bonuses to hit (All-Out Attack
+            // (Determined), a full Evaluate, Telegraphic Attack when chosen) could allow;
+            // the check says what this strike's effective skill allows.
+            let telegraphic = if changed.action.telegraphic { 4 } else { 0 };
             let most = main
                 .and_then(|w| fighter.sheet.weapons.get(w))
                 .map_or(4, |w| {
-                    (w.skill + AOA_DETERMINED_MELEE + 3 - MIN_DECEPTIVE_SKILL).div_euclid(2)
+                    (w.skill + AOA_DETERMINED_MELEE + 3 + telegraphic - MIN_DECEPTIVE_SKILL)
+                        .div_euclid(2)
                 })
-                .clamp(1, 10) as u8;
+                .clamp(1, 12) as u8;
             ui.add(
                 egui::Slider::new(&mut changed.action.deceptive, 0..=most)
                     .text("Deceptive Attack levels"),

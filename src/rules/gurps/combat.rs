@@ -130,7 +130,8 @@ impl StrikeMoment {
 }
 
 /// The situation of one strike of `plan`, by `attacker` standing at its hex (after the
-/// plan's move) on `target` at its hex, with `weapon`; `dual` says which hand of a
+/// plan's move) on `target` at its hex facing `facing` (whether the strike comes from
+/// behind), with `weapon`; `dual` says which hand of a
 /// Dual-Weapon Attack. This is the one place an [`AttackSituation`] is made from a plan:
 /// the resolution, the AI's estimates and the odds preview all call it, so they cannot
 /// drift apart. It takes only the levels of Deceptive Attack the strike's effective skill

@@ -508,7 +508,8 @@ pub fn with_rapid_recovery(
 /// The best defense score a fighter would have against an attack from the front if its
 /// guard were `guard` (the same numbers as [`defense_options`] and [`with_shield`] with
 /// nothing `against`, a ranged attack counting as a firearm, without building them; for
-/// the AI).
+/// the AI). `None` when it has no defense: no guard (after an All-Out Attack), or after a
+/// Committed Attack with a kick with no parry or block left.
 pub fn best_defense_score(defender: &Fighter, guard: Guard, ranged_attack: bool) -> Option<i32> {
     if guard == Guard::None {
         return None;

@@ -93,9 +93,10 @@ impl HitLocation {
         }
     }
 
-    /// The penalty to hit when aiming at this location (gurps-lite-and-socs.txt, "HIT
-    /// LOCATIONS" modifiers: torso 0, arm or leg −2, vitals or groin −3, hand or foot −4,
-    /// neck or face −5, skull −7, eye −9).
+    /// The penalty to hit when aiming at this location from the front or side
+    /// (gurps-lite-and-socs.txt, "HIT LOCATIONS" modifiers: torso 0, arm or leg −2, vitals
+    /// or groin −3, hand or foot −4, neck or face −5, skull −7, eye −9); from behind,
+    /// [`HitLocation::aim_penalty_from`].
     pub fn aim_penalty(self) -> i32 {
         match self {
             HitLocation::Torso => 0,

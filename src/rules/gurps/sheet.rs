@@ -425,14 +425,13 @@ impl Weapon {
                 .any(|s| self.skill_name.eq_ignore_ascii_case(s))
     }
 
-    /// True for a kick (a weapon whose name says "kick", as GCS's Natural Attacks (Kick)
-    /// does): after a Committed Attack with it, no Dodge (gurps-lite-and-socs.txt,
-    /// "MANEUVERS").
+    /// True for a kick (a weapon whose name has the word "kick", as GCS's Natural Attacks
+    /// (Kick) does; not "Kickboxing"): after a Committed Attack with it, no Dodge
+    /// (gurps-lite-and-socs.txt, "MANEUVERS").
     pub fn is_kick(&self) -> bool {
         self.name
-            .as_bytes()
-            .windows(4)
-            .any(|w| w.eq_ignore_ascii_case(b"kick"))
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|word| word.eq_ignore_ascii_case("kick"))
     }
 
     /// The critical miss table of this weapon (gurps-traveller-gm-screen.txt, "CRITICAL

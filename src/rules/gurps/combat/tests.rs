@@ -476,7 +476,14 @@ fn consciousness_roll_modifiers() {
 /// FATIGUE POINTS").
 #[test]
 fn best_defense_score_matches_defense_options() {
-    let plain = fighter(&[("Broadsword", 14)], &["broadsword", "short bow"]);
+    let mut plain = fighter(
+        &[("Broadsword", 14), ("Brawling", 12)],
+        &["broadsword", "short bow", "punch"],
+    );
+    // A kick, for the Committed Attack that leaves no Dodge ("MANEUVERS").
+    let mut sheet = (*plain.sheet).clone();
+    sheet.weapons[2].name = Label::Static("kick");
+    plain.sheet = Arc::new(sheet);
     let mut shielded = plain.clone();
     let mut sheet = (*shielded.sheet).clone();
     sheet.shield = Some(crate::rules::gurps::sheet::Shield {
@@ -502,6 +509,7 @@ fn best_defense_score_matches_defense_options() {
                 Guard::IncreasedParry,
                 Guard::DoubleDefense,
                 Guard::Committed(0),
+                Guard::Committed(2),
                 Guard::Defensive,
                 Guard::MovedAttack(0),
             ] {
@@ -1609,6 +1617,9 @@ fn no_dodge_after_a_committed_kick() {
     sheet.weapons[1].name = Label::Static("Natural Attacks (Kick)");
     f.sheet = Arc::new(sheet);
     assert!(f.sheet.weapons[1].is_kick() && !f.sheet.weapons[0].is_kick());
+    let mut boxer = f.sheet.weapons[1].clone();
+    boxer.name = Label::Static("Kickboxing jab");
+    assert!(!boxer.is_kick());
     let kinds = |f: &Fighter, ranged: bool| -> Vec<DefenseKind> {
         with_retreat_and_drop(f, defense_options(f, ranged, &[]), ranged, true, false)
             .iter()

@@ -590,12 +590,29 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
                         aimed = Some(label.trim_end_matches(" (from behind)").to_string());
                         // From behind there is no active defense (decision in
                         // `gurps::facing`, 4e p. B391; worked out from the same arc).
-                        if label.ends_with("(from behind)")
-                            && e["defenses"].as_array().is_some_and(|d| !d.is_empty())
-                        {
+                        let defended = e["defenses"].as_array().is_some_and(|d| !d.is_empty());
+                        if label.ends_with("(from behind)") && defended {
                             bad(format!(
                                 "an attack at the {label} met an active defense, which an \
                                  attack from behind allows none (decision in gurps::facing)"
+                            ));
+                        }
+                        // The other way: a blow at the skull or face that hits, not
+                        // critically, and meets no defense from a foe with its defenses
+                        // (not after an All-Out Attack) comes from behind, and takes the
+                        // penalty from behind (Lite "HIT LOCATIONS").
+                        let t = unit_of(e, "target");
+                        if matches!(label.as_str(), "skull" | "face")
+                            && !defended
+                            && e["result"].as_str() == Some("Hit")
+                            && e["roll"]["critical"].is_null()
+                            && state[t].guard != Guard::AllOutAttack
+                            && !state[t].down
+                        {
+                            bad(format!(
+                                "an undefended hit at the {label}, which only an attack from \
+                                 behind leaves undefended here: expected \"{label} (from \
+                                 behind)\" ({LITE}, HIT LOCATIONS)"
                             ));
                         }
                     }
@@ -747,7 +764,6 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
             _ => {}
         }
     }
-    out.retain(|v| !KNOWN_BUGS.iter().any(|k| v.what.starts_with(k)));
     // The last attack's payments are due before the log ends.
     for (u, note) in owed {
         out.push(Violation {
@@ -758,6 +774,7 @@ fn audit(file: &Path, log: &Value) -> Vec<Violation> {
             ),
         });
     }
+    out.retain(|v| !KNOWN_BUGS.iter().any(|k| v.what.starts_with(k)));
     out
 }
 
@@ -846,6 +863,39 @@ fn planted_dodge_after_a_committed_kick_is_caught() {
         &log,
         &bad,
         "a Dodge after a Committed Attack with a kick",
+    );
+}
+
+/// A blow at the skull from behind written with the front's −7 ("skull") is reported:
+/// gurps-brawl, seed 3, has undefended blows at "skull (from behind)" −5 (Lite "HIT
+/// LOCATIONS"); one of them, made 2 worse and relabelled, is caught.
+#[test]
+fn planted_skull_from_behind_at_the_front_penalty_is_caught() {
+    let file = super::scenarios("gurps-brawl")[0].clone();
+    let log = super::battle(&file, 3);
+    let i = find(&log, |e| {
+        kind(e) == "attack"
+            && e["result"].as_str() == Some("Hit")
+            && e["roll"]["margin"].as_i64().is_some_and(|m| m >= 2)
+            && modifiers(&e["roll"])
+                .iter()
+                .any(|(l, _)| l == "skull (from behind)")
+    });
+    let mut bad = log.clone();
+    let roll = &mut bad["events"][i]["roll"];
+    let k = modifiers(roll)
+        .iter()
+        .position(|(l, _)| l == "skull (from behind)")
+        .expect("the modifier");
+    roll["modifiers"][k]["label"] = Value::from("skull");
+    roll["modifiers"][k]["value"] = Value::from(-7);
+    roll["target"] = Value::from(roll["target"].as_i64().expect("a target") - 2);
+    roll["margin"] = Value::from(roll["margin"].as_i64().expect("a margin") - 2);
+    assert_caught(
+        &file,
+        &log,
+        &bad,
+        "only an attack from behind leaves undefended",
     );
 }
 
