@@ -1457,7 +1457,6 @@ fn figures_on_a_line_of_fire_are_those_a_walk_finds() {
 /// made without extra effort pays nothing.
 #[test]
 fn double_defense_pays_for_each_feverish_defense() {
-    let f = fighter(&[], &[]);
     let option = |kind, name: &'static str, score: i32, feverish: bool| DefenseOption {
         kind,
         label: Label::Static(name),
@@ -1473,28 +1472,14 @@ fn double_defense_pays_for_each_feverish_defense() {
         feverish,
         rapid_recovery: false,
     };
-    let strike = |feverish: [bool; 2]| {
+    let defend = |feverish: [bool; 2]| {
         let input = StrikeInput {
             attack: vec![Modifier::new("skill", 12)],
             defenses: vec![
                 option(DefenseKind::Dodge, "Dodge", 9, feverish[0]),
                 option(DefenseKind::Parry(0), "Parry (broadsword)", 10, feverish[1]),
             ],
-            double_defense: true,
-            damage: DiceExpr::d6(1, 0),
-            damage_bonus: vec![],
-            damage_type: DamageType::Crushing,
-            half_damage: false,
-            dr: f.sheet.dr,
-            hp_max: 10,
-            aimed: None,
-            random_location: false,
-            shots: 1,
-            recoil: 1,
-            chink: false,
-            disarm: false,
-            extra_damage: Vec::new(),
-            stray: false,
+            ..strike(true)
         };
         // Attack 9 (hits), Dodge 12, Parry 13 (both fail), damage 4.
         let mut dice = Scripted::new(&[3, 3, 3, 4, 4, 4, 5, 4, 4, 4]);
@@ -1504,9 +1489,9 @@ fn double_defense_pays_for_each_feverish_defense() {
         out.defense_efforts
     };
     let feverish = Some((1, "Feverish Defense"));
-    assert_eq!(strike([true, true]), vec![feverish, feverish]);
-    assert_eq!(strike([false, true]), vec![None, feverish]);
-    assert_eq!(strike([false, false]), vec![None, None]);
+    assert_eq!(defend([true, true]), vec![feverish, feverish]);
+    assert_eq!(defend([false, true]), vec![None, feverish]);
+    assert_eq!(defend([false, false]), vec![None, None]);
 }
 
 /// gurps-traveller-gm-screen.txt, "MODIFIERS TO ATTACK ROLLS": Lame (only for hand-weapon

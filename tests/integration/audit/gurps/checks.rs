@@ -444,13 +444,12 @@ pub(super) fn audit_defense(
     }
     // Lite "ATTACK/DEFENSE OPTIONS", Rapid Recovery: after a Move and Attack the weapon
     // that attacked parries only for 1 FP.
+    // The defender's own maneuver without its move ("... on X with club"): names of units
+    // and weapons may hold " with " ("Orc with a scar", "Small Shield with Spike").
+    let maneuver = s.action.split(", moving to").next().unwrap_or("");
     if is_parry
         && s.action.starts_with("Move and Attack")
-        && s.action
-            .split(", moving to")
-            .next()
-            .unwrap_or("")
-            .ends_with(&format!(" with {parry_weapon}"))
+        && maneuver.ends_with(&format!(" with {parry_weapon}"))
         && !flags.contains(&"Rapid Recovery")
     {
         out.push(format!(
@@ -461,13 +460,11 @@ pub(super) fn audit_defense(
     // Lite "MANEUVERS", Committed Attack: "no Dodge if you kicked".
     if is_dodge
         && s.action.starts_with("Committed Attack")
-        && s.action
-            .split(", moving to")
-            .next()
-            .unwrap_or("")
-            .rsplit(" with ")
-            .next()
-            .is_some_and(|w| w.to_ascii_lowercase().contains("kick"))
+        && maneuver.rsplit_once(" with ").is_some_and(|(_, weapon)| {
+            weapon
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|word| word.eq_ignore_ascii_case("kick"))
+        })
     {
         out.push(format!(
             "{name}: a Dodge after a Committed Attack with a kick ({LITE}, MANEUVERS)"
