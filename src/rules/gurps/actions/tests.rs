@@ -19,6 +19,11 @@ fn fighter(weapons: &[&str]) -> Fighter {
     Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
 }
 
+/// An open hexagonal map of `radius` hexes, 1 yard a hex.
+fn hex_map(radius: u32) -> HexMap {
+    HexMap::new(MapShape::Hexagon { radius }, Orientation::Pointy, 1.0, "yd")
+}
+
 fn situation<'a>(map: &'a HexMap, fighters: &'a [(Fighter, Hex, u8)]) -> Situation<'a> {
     test_situation(map, fighters, true)
 }
@@ -35,12 +40,7 @@ fn action(maneuver: Maneuver, to: Option<Hex>, target: Option<u32>, weapon: Opti
 
 #[test]
 fn melee_attack_needs_reach() {
-    let map = HexMap::new(
-        MapShape::Hexagon { radius: 6 },
-        Orientation::Pointy,
-        1.0,
-        "yd",
-    );
+    let map = hex_map(6);
     let units = [
         (fighter(&["broadsword"]), Hex::ZERO, 0),
         (fighter(&["broadsword"]), Hex::new(2, 0), 1),
@@ -66,12 +66,7 @@ fn melee_attack_needs_reach() {
 
 #[test]
 fn cannot_move_into_walls_or_fighters() {
-    let mut map = HexMap::new(
-        MapShape::Hexagon { radius: 6 },
-        Orientation::Pointy,
-        1.0,
-        "yd",
-    );
+    let mut map = hex_map(6);
     map.set_terrain(Hex::new(0, 1), Terrain::Blocked);
     // Running (+1 Move): going round the foe costs 6 with the turns it takes.
     let mut runner = fighter(&["broadsword"]);
@@ -95,12 +90,7 @@ fn cannot_move_into_walls_or_fighters() {
 
 #[test]
 fn ranged_needs_sight_and_range_and_a_loaded_weapon() {
-    let mut map = HexMap::new(
-        MapShape::Hexagon { radius: 8 },
-        Orientation::Pointy,
-        1.0,
-        "yd",
-    );
+    let mut map = hex_map(8);
     map.set_terrain(Hex::new(2, 0), Terrain::Blocked);
     let mut archer = fighter(&["short bow"]);
     let units = [
@@ -201,12 +191,7 @@ fn checked_actions_are_listed() {
 
 #[test]
 fn legal_options_follow_the_weapons() {
-    let map = HexMap::new(
-        MapShape::Hexagon { radius: 6 },
-        Orientation::Pointy,
-        1.0,
-        "yd",
-    );
+    let map = hex_map(6);
     let units = [
         (fighter(&["broadsword"]), Hex::ZERO, 0),
         (fighter(&["broadsword"]), Hex::new(1, 0), 1),
@@ -243,12 +228,7 @@ fn legal_options_follow_the_weapons() {
 fn legal_maneuvers_are_the_ones_checked_one_by_one() {
     use super::super::location::HitLocation;
     use super::super::posture::Posture;
-    let map = HexMap::new(
-        MapShape::Hexagon { radius: 12 },
-        Orientation::Pointy,
-        1.0,
-        "yd",
-    );
+    let map = hex_map(12);
     let mut opened = 0;
     for variant in 0..256u32 {
         for foe_at in [
@@ -339,12 +319,7 @@ fn running_adds_a_hex_to_move() {
 /// the scenario switch for the FP-paid ones.
 #[test]
 fn extra_effort_is_checked() {
-    let map = HexMap::new(
-        MapShape::Hexagon { radius: 4 },
-        Orientation::Pointy,
-        1.0,
-        "yd",
-    );
+    let map = hex_map(4);
     let units = [
         (fighter(&["broadsword"]), Hex::ZERO, 0),
         (fighter(&["broadsword"]), Hex::new(1, 0), 1),
@@ -423,12 +398,7 @@ fn extra_effort_is_checked() {
 /// attack, on one or two foes.
 #[test]
 fn dual_weapon_needs_two_one_handed_weapons() {
-    let map = HexMap::new(
-        MapShape::Hexagon { radius: 4 },
-        Orientation::Pointy,
-        1.0,
-        "yd",
-    );
+    let map = hex_map(4);
     let check = |weapons: &[&str], off_arm: bool| {
         let mut me = fighter(weapons);
         if off_arm {
@@ -464,12 +434,7 @@ fn dual_weapon_needs_two_one_handed_weapons() {
 /// others could strike, and a group attack command is refused.
 #[test]
 fn a_group_is_led_by_the_acting_fighter() {
-    let map = HexMap::new(
-        MapShape::Hexagon { radius: 6 },
-        Orientation::Pointy,
-        1.0,
-        "yd",
-    );
+    let map = hex_map(6);
     let foe = Hex::new(1, 0);
     for (me_at, expected) in [
         (Hex::ZERO, vec![(0, 0), (2, 0), (3, 0)]),
@@ -503,12 +468,7 @@ fn a_group_is_led_by_the_acting_fighter() {
 /// ("MANEUVERS"), takes 4 (18 − 8 = 10), not 5; a Move and Attack, capped at 9, none.
 #[test]
 fn deceptive_attack_against_final_effective_skill() {
-    let map = HexMap::new(
-        MapShape::Hexagon { radius: 6 },
-        Orientation::Pointy,
-        1.0,
-        "yd",
-    );
+    let map = hex_map(6);
     let stats = GurpsStats {
         st: Some(11),
         dx: Some(12),
@@ -586,12 +546,7 @@ fn deceptive_attack_against_final_effective_skill() {
 /// but neither the quarterstaff nor the shield; with the arm whole, all three.
 #[test]
 fn a_crippled_off_arm_readies_no_two_handed_weapon_or_shield() {
-    let map = HexMap::new(
-        MapShape::Hexagon { radius: 4 },
-        Orientation::Pointy,
-        1.0,
-        "yd",
-    );
+    let map = hex_map(4);
     let stats = GurpsStats {
         st: Some(11),
         dx: Some(12),

@@ -20,6 +20,36 @@ fn fighter(skills: &[(&str, i32)], weapons: &[&str]) -> Fighter {
     Fighter::new(Arc::new(resolve_sheet(&stats, Catalog::builtin()).unwrap()))
 }
 
+/// The situation of `f`'s strike of `plan` with weapon `w` from (0, 0) on a bare foe at
+/// (1, 0) facing `facing` (`None`: towards the attacker), on a small map.
+fn strike_from_next_hex(
+    f: &Fighter,
+    plan: &crate::rules::gurps::plan::Plan,
+    w: usize,
+    facing: Option<hexx::EdgeDirection>,
+) -> AttackSituation {
+    let map = HexMap::new(
+        crate::hexmap::MapShape::Hexagon { radius: 4 },
+        crate::hexmap::Orientation::Pointy,
+        1.0,
+        "yd",
+    );
+    let at = Hex::new(1, 0);
+    attack_situation(
+        &map,
+        plan,
+        (f, Hex::ZERO),
+        (
+            &fighter(&[], &[]),
+            at,
+            facing.unwrap_or_else(|| at.main_direction_to(Hex::ZERO)),
+        ),
+        &f.sheet.weapons[w],
+        None,
+        StrikeMoment::before_turn(f, None, Some(w)),
+    )
+}
+
 fn situation(maneuver: Maneuver) -> AttackSituation {
     AttackSituation {
         maneuver,
@@ -880,32 +910,12 @@ fn deceptive_attack_keeps_effective_skill_at_ten() {
     assert_eq!(deceptive_levels(9, 1), 0);
     assert_eq!(deceptive_levels(3, 0), 0);
     let mut f = fighter(&[("Broadsword", 14)], &["broadsword"]);
-    let foe = fighter(&[], &[]);
-    let sword = f.sheet.weapons[0].clone();
-    let map = HexMap::new(
-        crate::hexmap::MapShape::Hexagon { radius: 4 },
-        crate::hexmap::Orientation::Pointy,
-        1.0,
-        "yd",
-    );
     let mut plan = crate::rules::gurps::plan::Plan::simple(Maneuver::Attack, Hex::ZERO);
     plan.weapon = Some(0);
     plan.deceptive = 3;
     let at = |f: &Fighter, plan: &crate::rules::gurps::plan::Plan| {
-        let s = attack_situation(
-            &map,
-            plan,
-            (f, Hex::ZERO),
-            (
-                &foe,
-                Hex::new(1, 0),
-                Hex::new(1, 0).main_direction_to(Hex::ZERO),
-            ),
-            &sword,
-            None,
-            StrikeMoment::before_turn(f, None, Some(0)),
-        );
-        (s.deceptive, attack_skill(&sword, &s))
+        let s = strike_from_next_hex(f, plan, 0, None);
+        (s.deceptive, attack_skill(&f.sheet.weapons[0], &s))
     };
     assert_eq!(at(&f, &plan), (2, 10));
     f.shock = 3;
@@ -1504,28 +1514,9 @@ fn a_lame_fighter_strikes_at_minus_three() {
         &[("Broadsword", 14), ("Bow", 13)],
         &["broadsword", "short bow"],
     );
-    let foe = fighter(&[], &[]);
-    let map = HexMap::new(
-        crate::hexmap::MapShape::Hexagon { radius: 4 },
-        crate::hexmap::Orientation::Pointy,
-        1.0,
-        "yd",
-    );
     let plan = crate::rules::gurps::plan::Plan::simple(Maneuver::Attack, Hex::ZERO);
     let skill = |f: &Fighter, w: usize| {
-        let s = attack_situation(
-            &map,
-            &plan,
-            (f, Hex::ZERO),
-            (
-                &foe,
-                Hex::new(1, 0),
-                Hex::new(1, 0).main_direction_to(Hex::ZERO),
-            ),
-            &f.sheet.weapons[w],
-            None,
-            StrikeMoment::before_turn(f, None, Some(w)),
-        );
+        let s = strike_from_next_hex(f, &plan, w, None);
         (s.lame, attack_skill(&f.sheet.weapons[w], &s))
     };
     assert_eq!(skill(&f, 0), (false, 14));
@@ -1543,28 +1534,12 @@ fn a_lame_fighter_strikes_at_minus_three() {
 #[test]
 fn skull_and_face_from_behind() {
     let f = fighter(&[("Broadsword", 14)], &["broadsword"]);
-    let foe = fighter(&[], &[]);
-    let map = HexMap::new(
-        crate::hexmap::MapShape::Hexagon { radius: 4 },
-        crate::hexmap::Orientation::Pointy,
-        1.0,
-        "yd",
-    );
-    let at = Hex::new(1, 0);
-    let toward_me = at.main_direction_to(Hex::ZERO);
+    let toward_me = Hex::new(1, 0).main_direction_to(Hex::ZERO);
     let mut plan = crate::rules::gurps::plan::Plan::simple(Maneuver::Attack, Hex::ZERO);
     plan.weapon = Some(0);
     let mut aimed_at = |location: HitLocation, facing| {
         plan.location = Some(location);
-        let s = attack_situation(
-            &map,
-            &plan,
-            (&f, Hex::ZERO),
-            (&foe, at, facing),
-            &f.sheet.weapons[0],
-            None,
-            StrikeMoment::before_turn(&f, None, Some(0)),
-        );
+        let s = strike_from_next_hex(&f, &plan, 0, Some(facing));
         let mods = attack_modifiers(&f.sheet.weapons[0], &s);
         (mods[1].label.to_string(), effective(&mods))
     };
