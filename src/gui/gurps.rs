@@ -10,7 +10,9 @@ use super::panels::legend;
 use crate::battle::UnitId;
 use crate::rules::gurps::Fighter;
 use crate::rules::gurps::Maneuver;
-use crate::rules::gurps::combat::{AOA_DETERMINED_MELEE, MIN_DECEPTIVE_SKILL, current_move};
+use crate::rules::gurps::combat::{
+    AOA_DETERMINED_MELEE, MAX_EVALUATE, MIN_DECEPTIVE_SKILL, current_move,
+};
 use crate::rules::gurps::location::HitLocation;
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -439,7 +441,8 @@ fn actions(ui: &mut egui::Ui, game: &mut Game) {
             let most = main
                 .and_then(|w| fighter.sheet.weapons.get(w))
                 .map_or(4, |w| {
-                    (w.skill + AOA_DETERMINED_MELEE + 3 + telegraphic - MIN_DECEPTIVE_SKILL)
+                    (w.skill + AOA_DETERMINED_MELEE + MAX_EVALUATE + telegraphic
+                        - MIN_DECEPTIVE_SKILL)
                         .div_euclid(2)
                 })
                 .clamp(1, 12) as u8;

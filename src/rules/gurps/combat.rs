@@ -631,6 +631,10 @@ pub const LAME: i32 = -3;
 /// (gurps-lite-and-socs.txt, "MANEUVERS": +4 to hit in melee, +1 ranged).
 pub const AOA_DETERMINED_MELEE: i32 = 4;
 
+/// The most an Evaluate gives (gurps-lite-and-socs.txt, "MANEUVERS": +1 per turn, "max.
+/// of +3").
+pub const MAX_EVALUATE: i32 = 3;
+
 /// Deceptive Attack may not bring effective skill below this (gurps-lite-and-socs.txt,
 /// "ATTACK/DEFENSE OPTIONS": "min. of 10").
 pub const MIN_DECEPTIVE_SKILL: i32 = 10;

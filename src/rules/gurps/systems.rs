@@ -5,12 +5,12 @@
 use super::actions::{Plan, Situation, UnitView, legal_options, plan};
 use super::ai::{GurpsAi, choose_defenses, defender_choice};
 use super::combat::{
-    CriticalRow, DefenseKind, DefenseStep, ExtraHit, InjuryEffect, MIN_DECEPTIVE_SKILL,
-    StrikeInput, StrikeMoment, apply_injury, attack_modifiers, attack_situation, attack_skill,
-    beyond_half_damage, consciousness_roll, current_move, damage_bonus, defense_against,
-    defense_options, defenses_against, group_attack_modifiers, group_defenses,
-    group_member_situation, guard_of, injury_steps, reeling, resolve_strike, resolve_strike_with,
-    roll_damage,
+    CriticalRow, DefenseKind, DefenseStep, ExtraHit, InjuryEffect, MAX_EVALUATE,
+    MIN_DECEPTIVE_SKILL, StrikeInput, StrikeMoment, apply_injury, attack_modifiers,
+    attack_situation, attack_skill, beyond_half_damage, consciousness_roll, current_move,
+    damage_bonus, defense_against, defense_options, defenses_against, group_attack_modifiers,
+    group_defenses, group_member_situation, guard_of, injury_steps, reeling, resolve_strike,
+    resolve_strike_with, roll_damage,
 };
 use super::criticals::{
     CriticalHit, HeadBlow, Mishap, MissTable, Times, WeaponState, critical_miss,
@@ -740,7 +740,7 @@ fn execute(
         if maneuver == Maneuver::Evaluate
             && let Some(t) = target
         {
-            f.evaluate = Some((t, (moment.evaluate as u8 + 1).min(3)));
+            f.evaluate = Some((t, (moment.evaluate + 1).min(MAX_EVALUATE) as u8));
         }
         // Aim builds up on one target with one weapon, braced while every turn of it is.
         f.aim = None;
